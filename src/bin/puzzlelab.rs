@@ -1,0 +1,255 @@
+//! `puzzlelab`: the native command-line tool.
+//!
+//! ```text
+//! puzzlelab solve [POSITION ...] [--size RxC] [--goal G] [--preset NAME]
+//!                 [--algo bfs|astar|idastar|qlearning] [--heuristic misplaced|manhattan|linear-conflict]
+//!                 [--max-nodes N]
+//! puzzlelab table [--size RxC] [--goal G] [--preset NAME]
+//! puzzlelab scramble [--size RxC] [--goal G] [--difficulty D] [--exact] [--seed S] [--count N]
+//! ```
+//! `solve` reads positions from its arguments, or one per line from stdin when none are given,
+//! and prints one JSON object per position (an `error` object for a position it cannot solve).
+
+use puzzlelab::agent::q_table::QLearningConfig;
+use puzzlelab::env::sliding::solve::{ExactDistances, SlidingQLearning, SlidingSolver};
+use puzzlelab::env::sliding::{parse_size, Heuristic, HeuristicTables, PuzzleError, SlidingPuzzle};
+use puzzlelab::rng::Rng;
+use puzzlelab::search::{Algorithm, Limits};
+use serde_json::{json, Value};
+use std::io::{BufRead, Write};
+use std::process::ExitCode;
+use std::time::Instant;
+
+const USAGE: &str = "usage:
+  puzzlelab solve [POSITION ...] [--size RxC] [--goal G] [--preset sun-moon]
+                  [--algo bfs|astar|idastar|qlearning] [--heuristic misplaced|manhattan|linear-conflict]
+                  [--max-nodes N]
+      Positions come from the arguments, or one per line from stdin. Prints one JSON object per position.
+  puzzlelab table [--size RxC] [--goal G] [--preset sun-moon]
+      Builds the exact distance table of a board of at most 9 cells and prints its histogram.
+  puzzlelab scramble [--size RxC] [--goal G] [--preset sun-moon] [--difficulty D] [--exact] [--seed S] [--count N]
+      Prints scrambled positions: the thesis's random walk until Manhattan + 2·linear conflicts >= D,
+      or with --exact a uniformly random position at exactly D optimal moves (boards of at most 9 cells).
+Positions: 123456780, \"1 2 3 4 5 6 7 8 0\", 1,2,3,8,_,4,7,6,5, or a multi-line grid; 0 or _ is the blank.";
+
+/// Options shared by the subcommands.
+struct Options {
+    positional: Vec<String>,
+    size: Option<String>,
+    goal: Option<String>,
+    preset: Option<String>,
+    algorithm: Option<String>,
+    heuristic: Option<String>,
+    max_nodes: Option<u64>,
+    difficulty: u32,
+    exact: bool,
+    seed: u64,
+    count: usize,
+}
+
+fn parse_options(args: &[String]) -> Result<Options, String> {
+    let mut o = Options {
+        positional: Vec::new(),
+        size: None,
+        goal: None,
+        preset: None,
+        algorithm: None,
+        heuristic: None,
+        max_nodes: None,
+        difficulty: 20,
+        exact: false,
+        seed: 0,
+        count: 1,
+    };
+    let mut i = 0;
+    while i < args.len() {
+        let arg = &args[i];
+        let (flag, inline) = match arg.split_once('=') {
+            Some((f, v)) if f.starts_with("--") => (f.to_string(), Some(v.to_string())),
+            _ => (arg.clone(), None),
+        };
+        let mut value = || -> Result<String, String> {
+            if let Some(v) = inline.clone() {
+                return Ok(v);
+            }
+            i += 1;
+            args.get(i).cloned().ok_or_else(|| format!("{flag} needs a value"))
+        };
+        let number = |v: String, what: &str| v.trim().parse::<u64>().map_err(|_| format!("{what} must be a whole number, not \"{v}\""));
+        match flag.as_str() {
+            "--size" => o.size = Some(value()?),
+            "--goal" => o.goal = Some(value()?),
+            "--preset" => o.preset = Some(value()?),
+            "--algo" | "--algorithm" => o.algorithm = Some(value()?),
+            "--heuristic" => o.heuristic = Some(value()?),
+            "--max-nodes" => o.max_nodes = Some(number(value()?, "--max-nodes")?),
+            "--difficulty" => o.difficulty = number(value()?, "--difficulty")? as u32,
+            "--seed" => o.seed = number(value()?, "--seed")?,
+            "--count" => o.count = number(value()?, "--count")? as usize,
+            "--exact" => o.exact = true,
+            f if f.starts_with("--") => return Err(format!("unknown option {f}")),
+            _ => o.positional.push(arg.clone()),
+        }
+        i += 1;
+    }
+    Ok(o)
+}
+
+/// Guesses rows × cols from a typed position: a multi-line grid's shape, or a square cell count.
+fn infer_size(text: &str) -> Option<(usize, usize)> {
+    let is_sep = |c: char| c.is_whitespace() || matches!(c, ',' | ';' | '|');
+    let count = |line: &str| {
+        let words: Vec<&str> = line.split(is_sep).filter(|w| !w.is_empty()).collect();
+        if words.len() == 1 { words[0].chars().count() } else { words.len() }
+    };
+    let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+    if lines.len() > 1 {
+        return Some((lines.len(), count(lines[0])));
+    }
+    let n = count(text);
+    (2..=5).find(|k| k * k == n).map(|k| (k, k))
+}
+
+fn puzzle_for(o: &Options, sample: Option<&str>) -> Result<SlidingPuzzle, String> {
+    let mut puzzle = match &o.preset {
+        Some(name) => SlidingPuzzle::preset(name).map_err(|e| e.to_string())?,
+        None => {
+            let (rows, cols) = match (&o.size, o.goal.as_deref().or(sample)) {
+                (Some(size), _) => parse_size(size).map_err(|e| e.to_string())?,
+                (None, Some(text)) => infer_size(text).ok_or("cannot tell the board's size from this position: give --size RxC")?,
+                (None, None) => (3, 3),
+            };
+            SlidingPuzzle::standard(rows, cols).map_err(|e| e.to_string())?
+        }
+    };
+    if let Some(goal) = &o.goal {
+        puzzle.set_goal_text(goal).map_err(|e: PuzzleError| format!("goal: {e}"))?;
+    }
+    Ok(puzzle)
+}
+
+fn solve_one(o: &Options, text: &str) -> Result<Value, String> {
+    let puzzle = puzzle_for(o, Some(text))?;
+    let start = puzzle.parse(text).map_err(|e| e.to_string())?;
+    let algorithm = o.algorithm.as_deref().unwrap_or("idastar");
+    let heuristic_name = o.heuristic.as_deref().unwrap_or("linear-conflict");
+    let heuristic = Heuristic::from_name(heuristic_name).ok_or_else(|| format!("unknown heuristic \"{heuristic_name}\""))?;
+    let clock = Instant::now();
+    let mut report = if algorithm == "qlearning" {
+        let mut learner = SlidingQLearning::new(&puzzle, start, QLearningConfig::default()).map_err(|e| e.to_string())?;
+        learner.train(usize::MAX);
+        serde_json::to_value(learner.report()).expect("report serialises")
+    } else {
+        let algorithm = Algorithm::from_name(algorithm).ok_or_else(|| format!("unknown algorithm \"{algorithm}\""))?;
+        let limits = Limits { max_nodes: o.max_nodes.unwrap_or(Limits::default().max_nodes) };
+        let mut solver = SlidingSolver::new(&puzzle, start, algorithm, heuristic, limits).map_err(|e| e.to_string())?;
+        let report = solver.run_to_end(u64::MAX, |_| true);
+        if report.status == "unsolvable" {
+            return Err(format!("this position cannot reach the goal {} (the permutation parity differs)", puzzle.format(puzzle.goal())));
+        }
+        serde_json::to_value(report).expect("report serialises")
+    };
+    let ms = clock.elapsed().as_secs_f64() * 1000.0;
+    let object = report.as_object_mut().expect("an object");
+    object.insert("ms".into(), json!((ms * 1000.0).round() / 1000.0));
+    object.insert("input".into(), json!(text));
+    object.insert("start".into(), json!(puzzle.format(&start)));
+    object.insert("goal".into(), json!(puzzle.format(puzzle.goal())));
+    object.insert("size".into(), json!(format!("{}x{}", puzzle.rows(), puzzle.cols())));
+    Ok(report)
+}
+
+fn solve(o: &Options) -> ExitCode {
+    let mut inputs = o.positional.clone();
+    if inputs.is_empty() {
+        let stdin = std::io::stdin();
+        inputs = stdin
+            .lock()
+            .lines()
+            .map_while(Result::ok)
+            .filter(|l| !l.trim().is_empty() && !l.trim_start().starts_with('#'))
+            .collect();
+    }
+    let mut out = std::io::stdout().lock();
+    let mut failures = 0;
+    for text in &inputs {
+        let value = solve_one(o, text).unwrap_or_else(|error| {
+            failures += 1;
+            json!({ "input": text, "error": error })
+        });
+        let _ = writeln!(out, "{value}");
+        let _ = out.flush();
+    }
+    if failures > 0 && failures == inputs.len() {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+fn table(o: &Options) -> Result<Value, String> {
+    let puzzle = puzzle_for(o, None)?;
+    let clock = Instant::now();
+    let exact = ExactDistances::build(puzzle.goal()).ok_or("exact tables are built for boards of at most 9 cells")?;
+    let ms = clock.elapsed().as_secs_f64() * 1000.0;
+    Ok(json!({
+        "size": format!("{}x{}", puzzle.rows(), puzzle.cols()),
+        "goal": puzzle.format(puzzle.goal()),
+        "reachable": exact.reachable(),
+        "max_distance": exact.max_distance(),
+        "histogram": exact.histogram(),
+        "ms": ms,
+    }))
+}
+
+fn scramble(o: &Options) -> Result<Vec<String>, String> {
+    let puzzle = puzzle_for(o, None)?;
+    let mut rng = Rng::new(o.seed);
+    let tables = HeuristicTables::new(puzzle.goal());
+    let exact = if o.exact {
+        Some(ExactDistances::build(puzzle.goal()).ok_or("--exact needs a board of at most 9 cells")?)
+    } else {
+        None
+    };
+    Ok((0..o.count)
+        .map(|_| {
+            let board = match &exact {
+                Some(e) => e.random_at(o.difficulty, &mut rng),
+                None => puzzle.random_walk(o.difficulty, 100_000, &mut rng, |b| tables.estimate(b, Heuristic::LinearConflict)),
+            };
+            puzzle.format(&board)
+        })
+        .collect())
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let Some(command) = args.first() else {
+        eprintln!("{USAGE}");
+        return ExitCode::from(2);
+    };
+    let options = match parse_options(&args[1..]) {
+        Ok(o) => o,
+        Err(e) => {
+            eprintln!("puzzlelab: {e}\n{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    let result = match command.as_str() {
+        "solve" => return solve(&options),
+        "table" => table(&options).map(|v| println!("{v}")),
+        "scramble" => scramble(&options).map(|lines| lines.iter().for_each(|l| println!("{l}"))),
+        "help" | "--help" | "-h" => {
+            println!("{USAGE}");
+            Ok(())
+        }
+        other => Err(format!("unknown command \"{other}\"")),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("puzzlelab: {e}");
+            ExitCode::from(1)
+        }
+    }
+}

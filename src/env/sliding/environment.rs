@@ -1,0 +1,161 @@
+//! The sliding puzzle as an [`Environment`]: four actions (the blank moves up, down, left, right),
+//! a start rule (fixed, or the thesis's random walk back from the goal) and the seeds' rewards.
+
+use super::{Board, Direction, Heuristic, HeuristicTables, SlidingPuzzle, BLANK};
+use crate::env::{Environment, Step};
+use crate::rng::Rng;
+
+/// The reward schemes of the seed documents, by name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RewardScheme {
+    /// The thesis (seed 000): −(Manhattan + 2 × linear conflicts) of the new state, and −1 more
+    /// for a move into a wall (the state stays the same).
+    Thesis,
+    /// Seed 003: −10 per move, −1000 for a move into a wall, +100 on reaching the goal.
+    Seed003,
+}
+
+impl RewardScheme {
+    /// The name used by the CLI and the page (`thesis`, `seed003`).
+    pub fn name(self) -> &'static str {
+        match self {
+            RewardScheme::Thesis => "thesis",
+            RewardScheme::Seed003 => "seed003",
+        }
+    }
+
+    /// Parses a name as written by [`RewardScheme::name`].
+    pub fn from_name(name: &str) -> Option<RewardScheme> {
+        match name.trim().to_ascii_lowercase().as_str() {
+            "thesis" | "seed000" => Some(RewardScheme::Thesis),
+            "seed003" | "sun-moon" => Some(RewardScheme::Seed003),
+            _ => None,
+        }
+    }
+}
+
+/// Where each episode starts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StartRule {
+    /// Always the same position (seed 003's game).
+    Fixed(Board),
+    /// The thesis's scramble: random moves back from the goal until Manhattan + 2 × linear
+    /// conflicts reaches `difficulty` (at most `max_moves` moves).
+    RandomWalk {
+        /// The distance estimate to reach.
+        difficulty: u32,
+        /// A cap on the walk, for difficulties the board cannot reach.
+        max_moves: usize,
+    },
+}
+
+/// A sliding puzzle environment.
+#[derive(Clone, Debug)]
+pub struct SlidingEnv {
+    puzzle: SlidingPuzzle,
+    tables: HeuristicTables,
+    start: StartRule,
+    reward: RewardScheme,
+    board: Board,
+}
+
+impl SlidingEnv {
+    /// An environment for `puzzle`, starting episodes by `start` and rewarding by `reward`.
+    pub fn new(puzzle: SlidingPuzzle, start: StartRule, reward: RewardScheme) -> SlidingEnv {
+        let tables = HeuristicTables::new(puzzle.goal());
+        let board = match start {
+            StartRule::Fixed(b) => b,
+            StartRule::RandomWalk { .. } => *puzzle.goal(),
+        };
+        SlidingEnv { puzzle, tables, start, reward, board }
+    }
+
+    /// The current position.
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// The puzzle being played.
+    pub fn puzzle(&self) -> &SlidingPuzzle {
+        &self.puzzle
+    }
+
+    /// The thesis's distance: Manhattan + 2 × linear conflicts.
+    pub fn distance_estimate(&self, board: &Board) -> u32 {
+        self.tables.estimate(board, Heuristic::LinearConflict)
+    }
+}
+
+impl Environment for SlidingEnv {
+    type State = Board;
+
+    fn num_actions(&self) -> usize {
+        Direction::ALL.len()
+    }
+
+    fn reset(&mut self, seed: u64) {
+        let mut rng = Rng::new(seed);
+        self.board = match self.start {
+            StartRule::Fixed(board) => board,
+            StartRule::RandomWalk { difficulty, max_moves } => {
+                let tables = &self.tables;
+                self.puzzle.random_walk(difficulty, max_moves, &mut rng, |b| tables.estimate(b, Heuristic::LinearConflict))
+            }
+        };
+    }
+
+    fn state(&self) -> Board {
+        self.board
+    }
+
+    fn action_mask(&self, mask: &mut [bool]) {
+        for (m, d) in mask.iter_mut().zip(Direction::ALL) {
+            *m = self.board.target(d).is_some();
+        }
+    }
+
+    fn step(&mut self, action: usize) -> Step {
+        let moved = self.board.move_blank(Direction::ALL[action]);
+        let solved = self.puzzle.is_solved(&self.board);
+        let reward = match (self.reward, moved) {
+            (RewardScheme::Thesis, _) => {
+                -(self.distance_estimate(&self.board) as f32) - if moved { 0.0 } else { 1.0 }
+            }
+            (RewardScheme::Seed003, false) => -1000.0,
+            (RewardScheme::Seed003, true) if solved => 100.0,
+            (RewardScheme::Seed003, true) => -10.0,
+        };
+        Step { reward, terminated: solved, truncated: false }
+    }
+
+    fn is_terminal(&self) -> bool {
+        self.puzzle.is_solved(&self.board)
+    }
+
+    fn validate(&self) -> Result<(), String> {
+        let b = &self.board;
+        if b.cells()[b.blank()] != BLANK {
+            return Err(format!("the cached blank index {} does not hold the blank", b.blank()));
+        }
+        if b.label_counts() != self.puzzle.goal().label_counts() {
+            return Err("the board's tiles differ from the goal's".into());
+        }
+        if !self.puzzle.is_solvable(b) {
+            return Err("the board cannot reach the goal".into());
+        }
+        Ok(())
+    }
+
+    /// One-hot: for each cell, one slot per label (blank included).
+    fn observation_len(&self) -> usize {
+        self.board.len() * (self.puzzle.goal().max_label() as usize + 1)
+    }
+
+    fn write_observation(&self, out: &mut [f32]) {
+        let labels = self.puzzle.goal().max_label() as usize + 1;
+        out.fill(0.0);
+        for (cell, &label) in self.board.cells().iter().enumerate() {
+            out[cell * labels + label as usize] = 1.0;
+        }
+    }
+}

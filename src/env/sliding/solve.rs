@@ -1,0 +1,420 @@
+//! Solving sliding puzzles: the puzzle as a [`SearchProblem`], exact distance tables for small
+//! boards, and [`SlidingSolver`], the one entry point the CLI and the page use for every algorithm.
+
+use super::{is_solvable, Board, Direction, Heuristic, HeuristicTables, SlidingPuzzle, BLANK, MAX_CELLS};
+use crate::rng::Rng;
+use crate::search::{table::DistanceTable, Algorithm, AStar, Bfs, IdaStar, Limits, Outcome, Search, SearchProblem};
+use serde::Serialize;
+
+/// Boards up to this many cells get exact distance tables (3×3: 9! ranks, 181,440 reachable).
+pub const MAX_EXACT_CELLS: usize = 9;
+
+/// A sliding puzzle from one start to its goal, as a search problem. Actions are blank moves.
+#[derive(Clone, Debug)]
+pub struct SlidingSearch {
+    start: Board,
+    tables: HeuristicTables,
+    heuristic: Heuristic,
+}
+
+impl SlidingSearch {
+    /// The problem of taking `start` to `goal`, estimated with `heuristic`.
+    pub fn new(start: Board, goal: &Board, heuristic: Heuristic) -> Self {
+        SlidingSearch { start, tables: HeuristicTables::new(goal), heuristic }
+    }
+}
+
+impl SearchProblem for SlidingSearch {
+    type State = Board;
+    type Action = Direction;
+
+    fn start(&self) -> Board {
+        self.start
+    }
+    fn is_goal(&self, state: &Board) -> bool {
+        state == self.tables.goal()
+    }
+    fn heuristic(&self, state: &Board) -> u32 {
+        self.tables.estimate(state, self.heuristic)
+    }
+    fn successors(&self, state: &Board, out: &mut Vec<(Direction, Board, u32)>) {
+        for d in Direction::ALL {
+            if let Some(next) = state.moved(d) {
+                out.push((d, next, 1));
+            }
+        }
+    }
+}
+
+/// Exact distances to one goal for every position of a board of at most [`MAX_EXACT_CELLS`] cells.
+///
+/// Positions are ranked by the Lehmer code of a canonical relabelling (repeated labels are
+/// numbered in reading order), so labelled puzzles like sun/moon use the same table.
+#[derive(Clone, Debug)]
+pub struct ExactDistances {
+    table: DistanceTable,
+    goal: Board,
+    /// `offset[label]`: the first canonical number given to that label.
+    offset: [u8; MAX_CELLS + 1],
+}
+
+/// Lehmer rank of `board` after numbering each label's tiles from `offset[label]` in reading order.
+fn rank_with(offset: &[u8; MAX_CELLS + 1], board: &Board) -> usize {
+    let mut seen = [0u8; MAX_CELLS + 1];
+    let mut perm = [0u8; MAX_CELLS];
+    let n = board.len();
+    for (i, &l) in board.cells().iter().enumerate() {
+        perm[i] = offset[l as usize] + seen[l as usize];
+        seen[l as usize] += 1;
+    }
+    let mut rank = 0;
+    for i in 0..n {
+        let smaller_after = perm[i + 1..n].iter().filter(|&&x| x < perm[i]).count();
+        rank = rank * (n - i) + smaller_after;
+    }
+    rank
+}
+
+fn factorial(n: usize) -> usize {
+    (1..=n).product()
+}
+
+impl ExactDistances {
+    /// Builds the table by breadth-first search from `goal`; `None` if the board is too large.
+    pub fn build(goal: &Board) -> Option<ExactDistances> {
+        if goal.len() > MAX_EXACT_CELLS {
+            return None;
+        }
+        let counts = goal.label_counts();
+        let mut offset = [0u8; MAX_CELLS + 1];
+        let mut next = 0u8;
+        for label in 0..=MAX_CELLS {
+            offset[label] = next;
+            next += counts[label];
+        }
+        let size = factorial(goal.len());
+        let table = DistanceTable::build(size, &[*goal], |b| rank_with(&offset, b), |b, out| {
+            out.extend(Direction::ALL.into_iter().filter_map(|d| b.moved(d)));
+        });
+        let exact = ExactDistances { table, goal: *goal, offset };
+        Some(exact)
+    }
+
+    /// The perfect hash of a position (Lehmer code of its canonical relabelling).
+    pub fn rank(&self, board: &Board) -> usize {
+        rank_with(&self.offset, board)
+    }
+
+    /// The position with this rank (inverse of [`ExactDistances::rank`]).
+    pub fn unrank(&self, mut rank: usize) -> Board {
+        let n = self.goal.len();
+        let mut digits = vec![0usize; n];
+        for i in (0..n).rev() {
+            let base = n - i;
+            digits[i] = rank % base;
+            rank /= base;
+        }
+        let mut available: Vec<u8> = (0..n as u8).collect();
+        let mut labels = Vec::with_capacity(n);
+        let counts = self.goal.label_counts();
+        for d in digits {
+            let canonical = available.remove(d);
+            let label = (0..=MAX_CELLS)
+                .find(|&l| counts[l] > 0 && self.offset[l] <= canonical && canonical < self.offset[l] + counts[l])
+                .unwrap_or(BLANK as usize);
+            labels.push(label as u8);
+        }
+        Board::new(self.goal.rows(), self.goal.cols(), &labels).expect("unrank of a valid rank")
+    }
+
+    /// The optimal number of moves from `board` to the goal, `None` if unsolvable.
+    pub fn distance(&self, board: &Board) -> Option<u32> {
+        self.table.distance(self.rank(board)).map(u32::from)
+    }
+
+    /// Positions that can reach the goal (181,440 for the 8-puzzle).
+    pub fn reachable(&self) -> usize {
+        self.table.reachable()
+    }
+
+    /// The largest optimal distance (31 for the standard 8-puzzle).
+    pub fn max_distance(&self) -> u32 {
+        self.table.max_distance() as u32
+    }
+
+    /// Positions at each optimal distance.
+    pub fn histogram(&self) -> Vec<usize> {
+        self.table.histogram()
+    }
+
+    /// A uniformly random position at exactly `distance` moves from the goal (clamped to the maximum).
+    pub fn random_at(&self, distance: u32, rng: &mut Rng) -> Board {
+        let d = distance.min(self.max_distance()) as u8;
+        let count = self.histogram()[d as usize];
+        let rank = self.table.nth_rank_at(d, rng.below(count)).expect("histogram counts this distance");
+        self.unrank(rank)
+    }
+
+    /// The goal of this table.
+    pub fn goal(&self) -> &Board {
+        &self.goal
+    }
+}
+
+/// Why a solve cannot start.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SolveError {
+    /// BFS on a board whose space is too large to enumerate.
+    #[error("BFS is only offered for boards of at most {max} cells; this board has {cells}: use A* or IDA*")]
+    TooLargeForBfs {
+        /// Cells of the board.
+        cells: usize,
+        /// The most cells BFS is offered for.
+        max: usize,
+    },
+}
+
+/// What a finished solve reports (the CLI prints it as JSON; the page shows it).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct SolveReport {
+    /// `solved`, `unsolvable`, `budget-exhausted`, `cancelled`.
+    pub status: &'static str,
+    /// The blank's moves, in order.
+    pub moves: Vec<Direction>,
+    /// The label of the tile slid by each move.
+    pub tiles: Vec<u8>,
+    /// Number of moves.
+    pub length: usize,
+    /// Whether the solution is proven optimal (BFS, or A*/IDA* with an admissible heuristic).
+    pub optimal: bool,
+    /// Nodes expanded.
+    pub nodes: u64,
+    /// The algorithm used (`bfs`, `astar`, `idastar`, `qlearning`).
+    pub algorithm: &'static str,
+    /// The heuristic used (BFS uses none).
+    pub heuristic: Option<Heuristic>,
+}
+
+impl SolveReport {
+    /// A report for moves found some other way (a learner's rollout), checked by replaying them.
+    pub fn from_moves(start: &Board, moves: Vec<Direction>, goal: &Board, optimal: bool, algorithm: &'static str) -> SolveReport {
+        let tiles = tiles_slid(start, &moves);
+        let mut end = *start;
+        let solved = end.apply(&moves).is_ok() && &end == goal;
+        SolveReport {
+            status: if solved { "solved" } else { "not-solved" },
+            length: moves.len(),
+            moves,
+            tiles,
+            optimal: solved && optimal,
+            nodes: 0,
+            algorithm,
+            heuristic: None,
+        }
+    }
+}
+
+/// The labels slid by each blank move of `moves` from `start` (stops at the first wall).
+pub fn tiles_slid(start: &Board, moves: &[Direction]) -> Vec<u8> {
+    let mut board = *start;
+    let mut tiles = Vec::with_capacity(moves.len());
+    for &d in moves {
+        match board.tile_moved_by(d) {
+            Some(t) => {
+                tiles.push(t);
+                board.move_blank(d);
+            }
+            None => break,
+        }
+    }
+    tiles
+}
+
+enum Running {
+    Bfs(Bfs<SlidingSearch>),
+    AStar(AStar<SlidingSearch>),
+    IdaStar(IdaStar<SlidingSearch>),
+    Unsolvable,
+}
+
+/// A solve in progress: any algorithm, resumable in chunks (the Web Worker runs it this way).
+pub struct SlidingSolver {
+    start: Board,
+    algorithm: Algorithm,
+    heuristic: Heuristic,
+    running: Running,
+}
+
+impl SlidingSolver {
+    /// Prepares a solve of `start` towards the puzzle's goal. Unsolvable positions are recognised
+    /// here, at once, without searching.
+    pub fn new(
+        puzzle: &SlidingPuzzle,
+        start: Board,
+        algorithm: Algorithm,
+        heuristic: Heuristic,
+        limits: Limits,
+    ) -> Result<SlidingSolver, SolveError> {
+        if algorithm == Algorithm::Bfs && start.len() > MAX_EXACT_CELLS {
+            return Err(SolveError::TooLargeForBfs { cells: start.len(), max: MAX_EXACT_CELLS });
+        }
+        let problem = SlidingSearch::new(start, puzzle.goal(), heuristic);
+        let running = if !is_solvable(&start, puzzle.goal()) {
+            Running::Unsolvable
+        } else {
+            match algorithm {
+                Algorithm::Bfs => Running::Bfs(Bfs::new(problem, limits)),
+                Algorithm::AStar => Running::AStar(AStar::new(problem, limits)),
+                Algorithm::IdaStar => Running::IdaStar(IdaStar::new(problem, limits)),
+            }
+        };
+        Ok(SlidingSolver { start, algorithm, heuristic, running })
+    }
+
+    /// Nodes expanded so far.
+    pub fn nodes(&self) -> u64 {
+        match &self.running {
+            Running::Bfs(s) => s.nodes_expanded(),
+            Running::AStar(s) => s.nodes_expanded(),
+            Running::IdaStar(s) => s.nodes_expanded(),
+            Running::Unsolvable => 0,
+        }
+    }
+
+    /// Expands up to `chunk` more nodes; the report once finished.
+    pub fn run(&mut self, chunk: u64) -> Option<SolveReport> {
+        let outcome = match &mut self.running {
+            Running::Bfs(s) => s.run(chunk)?,
+            Running::AStar(s) => s.run(chunk)?,
+            Running::IdaStar(s) => s.run(chunk)?,
+            Running::Unsolvable => Outcome::NoSolution,
+        };
+        Some(self.report(outcome))
+    }
+
+    /// Runs to the end, calling `keep_going(nodes)` every `chunk` nodes (return false to cancel).
+    pub fn run_to_end(&mut self, chunk: u64, mut keep_going: impl FnMut(u64) -> bool) -> SolveReport {
+        loop {
+            if let Some(report) = self.run(chunk) {
+                return report;
+            }
+            if !keep_going(self.nodes()) {
+                return self.report(Outcome::Cancelled);
+            }
+        }
+    }
+
+    fn report(&self, outcome: Outcome<Direction>) -> SolveReport {
+        let (status, moves) = match outcome {
+            Outcome::Solved(solution) => ("solved", solution.actions),
+            Outcome::NoSolution => ("unsolvable", Vec::new()),
+            Outcome::BudgetExhausted => ("budget-exhausted", Vec::new()),
+            Outcome::Cancelled => ("cancelled", Vec::new()),
+        };
+        SolveReport {
+            status,
+            tiles: tiles_slid(&self.start, &moves),
+            length: moves.len(),
+            moves,
+            optimal: status == "solved",
+            nodes: self.nodes(),
+            algorithm: self.algorithm.name(),
+            heuristic: (self.algorithm != Algorithm::Bfs).then_some(self.heuristic),
+        }
+    }
+}
+
+/// The most cells a board may have for tabular Q-learning (its table grows with the space).
+pub const MAX_Q_LEARNING_CELLS: usize = MAX_EXACT_CELLS;
+
+/// Why Q-learning cannot start on a puzzle.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum QLearningError {
+    /// The board is too large for a table.
+    #[error("Q-learning is offered for boards of at most {max} cells (2×2, 2×3, 3×3, sun/moon); this board has {cells}")]
+    TooLarge {
+        /// Cells of the board.
+        cells: usize,
+        /// The most cells offered.
+        max: usize,
+    },
+    /// The start cannot reach the goal.
+    #[error("this start cannot reach the goal: Q-learning would never finish an episode")]
+    Unsolvable,
+}
+
+/// Seed 003's tabular Q-learning on one fixed start of a small sliding puzzle, with the exact
+/// optimum known (so the report can say whether the learned path is optimal).
+pub struct SlidingQLearning {
+    learner: crate::agent::q_table::QLearning<super::SlidingEnv>,
+    start: Board,
+    goal: Board,
+    optimal_length: u32,
+}
+
+/// What [`SlidingQLearning::report`] says: the greedy solution and how it compares with the optimum.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct QLearningReport {
+    /// The greedy rollout as a solve report.
+    #[serde(flatten)]
+    pub solve: SolveReport,
+    /// The optimal number of moves (exact table).
+    pub optimal_length: u32,
+    /// Episodes trained.
+    pub episodes: usize,
+    /// States in the Q-table.
+    pub states: usize,
+}
+
+impl SlidingQLearning {
+    /// Prepares Q-learning from `start` with seed 003's rewards and `config`.
+    pub fn new(
+        puzzle: &SlidingPuzzle,
+        start: Board,
+        config: crate::agent::q_table::QLearningConfig,
+    ) -> Result<SlidingQLearning, QLearningError> {
+        if start.len() > MAX_Q_LEARNING_CELLS {
+            return Err(QLearningError::TooLarge { cells: start.len(), max: MAX_Q_LEARNING_CELLS });
+        }
+        let exact = ExactDistances::build(puzzle.goal()).expect("small board");
+        let optimal_length = exact.distance(&start).ok_or(QLearningError::Unsolvable)?;
+        let env = super::SlidingEnv::new(puzzle.clone(), super::StartRule::Fixed(start), super::RewardScheme::Seed003);
+        Ok(SlidingQLearning {
+            learner: crate::agent::q_table::QLearning::new(env, config),
+            start,
+            goal: *puzzle.goal(),
+            optimal_length,
+        })
+    }
+
+    /// Trains up to `episodes` more episodes; true once all configured episodes are done.
+    pub fn train(&mut self, episodes: usize) -> bool {
+        self.learner.train_episodes(episodes);
+        self.learner.finished()
+    }
+
+    /// Episodes trained so far.
+    pub fn episodes_done(&self) -> usize {
+        self.learner.episodes_done()
+    }
+
+    /// The learner itself.
+    pub fn learner(&self) -> &crate::agent::q_table::QLearning<super::SlidingEnv> {
+        &self.learner
+    }
+
+    /// The greedy rollout of the table so far, as a report.
+    pub fn report(&mut self) -> QLearningReport {
+        let rollout = self.learner.greedy_rollout(0, 1000);
+        let moves: Vec<Direction> = rollout.actions.iter().map(|&a| Direction::ALL[a]).collect();
+        let optimal = moves.len() as u32 == self.optimal_length;
+        let solve = SolveReport::from_moves(&self.start, moves, &self.goal, optimal, "qlearning");
+        QLearningReport {
+            solve,
+            optimal_length: self.optimal_length,
+            episodes: self.learner.episodes_done(),
+            states: self.learner.states(),
+        }
+    }
+}

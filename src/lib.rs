@@ -1,0 +1,19 @@
+//! puzzlelab: puzzles, optimal search and reinforcement learning, in the browser and natively.
+//!
+//! The same code serves the native tools (`src/bin/`), the tests and the WebAssembly bundle the
+//! page loads (`src/web/`, compiled only for `wasm32`).
+//!
+//! - [`env`]: the environment contract every puzzle obeys, and one module per puzzle.
+//! - [`search`]: generic search (BFS, A*, IDA*) and exact distance tables.
+//! - [`agent`]: learners (tabular Q-learning) that work over any environment.
+//! - [`rng`]: the small seeded random generator everything random goes through.
+//! - `web` (wasm32 only): the thin wasm-bindgen boundary used by the page and its worker.
+#![warn(missing_docs)]
+
+pub mod agent;
+pub mod env;
+pub mod rng;
+pub mod search;
+
+#[cfg(target_arch = "wasm32")]
+pub mod web;

@@ -1,0 +1,143 @@
+//! IDA* (Korf 1985, "Depth-first iterative-deepening: an optimal admissible tree search"):
+//! depth-first searches bounded by f = g + h, the bound raised each round to the smallest f that
+//! exceeded it. Memory is linear in the path length. The depth-first search keeps an explicit
+//! stack so that it can stop after any node and resume (chunks, progress, cancellation). It never
+//! steps straight back to the state it came from.
+
+use super::{Limits, Outcome, Search, SearchProblem, Solution};
+
+struct Frame<P: SearchProblem> {
+    state: P::State,
+    action: Option<P::Action>,
+    g: u32,
+    expanded: bool,
+    next_child: usize,
+}
+
+/// A resumable IDA* search over a [`SearchProblem`].
+pub struct IdaStar<P: SearchProblem> {
+    problem: P,
+    limits: Limits,
+    stack: Vec<Frame<P>>,
+    /// Successor lists by depth, reused between nodes so the search does not allocate.
+    children: Vec<Vec<(P::Action, P::State, u32)>>,
+    bound: u32,
+    next_bound: u32,
+    iterations: u32,
+    nodes: u64,
+    done: Option<Outcome<P::Action>>,
+}
+
+impl<P: SearchProblem> IdaStar<P> {
+    /// A search of `problem` within `limits`.
+    pub fn new(problem: P, limits: Limits) -> Self {
+        let bound = problem.heuristic(&problem.start());
+        IdaStar {
+            problem,
+            limits,
+            stack: Vec::new(),
+            children: Vec::new(),
+            bound,
+            next_bound: bound,
+            iterations: 0,
+            nodes: 0,
+            done: None,
+        }
+    }
+
+    /// The current f bound.
+    pub fn bound(&self) -> u32 {
+        self.bound
+    }
+
+    /// Depth-first rounds started so far.
+    pub fn iterations(&self) -> u32 {
+        self.iterations
+    }
+
+    fn finish(&mut self, outcome: Outcome<P::Action>) -> Option<Outcome<P::Action>> {
+        self.stack.clear();
+        self.done = Some(outcome.clone());
+        Some(outcome)
+    }
+}
+
+impl<P: SearchProblem> Search for IdaStar<P> {
+    type Action = P::Action;
+
+    fn run(&mut self, chunk: u64) -> Option<Outcome<P::Action>> {
+        if let Some(done) = &self.done {
+            return Some(done.clone());
+        }
+        let stop_at = self.nodes.saturating_add(chunk);
+        loop {
+            if self.stack.is_empty() {
+                if self.iterations > 0 && self.next_bound == u32::MAX {
+                    return self.finish(Outcome::NoSolution);
+                }
+                self.bound = self.next_bound;
+                self.next_bound = u32::MAX;
+                self.iterations += 1;
+                let start = self.problem.start();
+                self.stack.push(Frame { state: start, action: None, g: 0, expanded: false, next_child: 0 });
+            }
+            let depth = self.stack.len() - 1;
+            let frame = &mut self.stack[depth];
+            if !frame.expanded {
+                let f = frame.g + self.problem.heuristic(&frame.state);
+                if f > self.bound {
+                    self.next_bound = self.next_bound.min(f);
+                    self.stack.pop();
+                    continue;
+                }
+                if self.problem.is_goal(&frame.state) {
+                    let actions: Vec<P::Action> = self.stack.iter().filter_map(|f| f.action).collect();
+                    let cost = self.stack[depth].g;
+                    return self.finish(Outcome::Solved(Solution { actions, cost }));
+                }
+                if self.nodes >= self.limits.max_nodes {
+                    return self.finish(Outcome::BudgetExhausted);
+                }
+                self.nodes += 1;
+                frame.expanded = true;
+                if self.children.len() <= depth {
+                    self.children.push(Vec::new());
+                }
+                let children = &mut self.children[depth];
+                children.clear();
+                self.problem.successors(&frame.state, children);
+                if self.nodes >= stop_at {
+                    return None;
+                }
+            }
+            let (ancestors, rest) = self.stack.split_at_mut(depth);
+            let frame = &mut rest[0];
+            let parent = ancestors.last().map(|f| &f.state);
+            let children = &self.children[depth];
+            // Skip the child that would step straight back to this node's parent.
+            let mut pick = None;
+            while frame.next_child < children.len() {
+                let i = frame.next_child;
+                frame.next_child += 1;
+                if parent != Some(&children[i].1) {
+                    pick = Some(i);
+                    break;
+                }
+            }
+            match pick {
+                Some(i) => {
+                    let (action, state, cost) = self.children[depth][i].clone();
+                    let g = self.stack[depth].g + cost;
+                    self.stack.push(Frame { state, action: Some(action), g, expanded: false, next_child: 0 });
+                }
+                None => {
+                    self.stack.pop();
+                }
+            }
+        }
+    }
+
+    fn nodes_expanded(&self) -> u64 {
+        self.nodes
+    }
+}

@@ -1,0 +1,145 @@
+// Shared set-up for the browser tests: the static server from scripts/serve.mjs on a free port,
+// and Debian's Chromium driven by playwright-core (never a downloaded browser).
+
+import { mkdir } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+import { startServer } from "../../scripts/serve.mjs";
+
+export const REPOSITORY_ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+export const SCREENSHOT_DIR = join(REPOSITORY_ROOT, "target", "screenshots");
+
+/** Per-test limit; every test passes it to node:test. */
+export const TEST_TIMEOUT_MS = 60_000;
+
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+export const CHROMIUM_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--enable-unsafe-webgpu",
+];
+
+/**
+ * Starts the server and a browser. playwright's launch() gives Chromium a fresh temporary
+ * --user-data-dir and deletes it on close. Returns { url, browser, newPage, close }.
+ */
+export async function startSession() {
+  const server = await startServer(0);
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
+  const contexts = [];
+  return {
+    url: server.url,
+    browser,
+    /**
+     * Opens the page (optionally with a "#…" hash) in a new context and waits until the app
+     * finished starting. Page errors are collected in page.errors.
+     */
+    async newPage(hash = "", contextOptions = {}) {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, ...contextOptions });
+      contexts.push(context);
+      const page = await context.newPage();
+      page.errors = [];
+      page.on("pageerror", (error) => page.errors.push(error.message));
+      page.on("console", (message) => {
+        if (message.type() === "error") page.errors.push(message.text());
+      });
+      await page.goto(server.url + hash);
+      await waitForApp(page);
+      return page;
+    },
+    async close() {
+      for (const context of contexts) await context.close().catch(() => {});
+      await browser.close().catch(() => {});
+      await server.close();
+    },
+  };
+}
+
+/** Waits for the app to finish starting (or throws its load error). */
+export async function waitForApp(page) {
+  await page.waitForFunction(
+    () => document.documentElement.dataset.ready === "true" || !document.querySelector("#load-error").hidden,
+  );
+  const loadError = await page.locator("#load-error").textContent();
+  if (await page.locator("#load-error").isVisible()) throw new Error(`page failed to load: ${loadError}`);
+}
+
+/**
+ * The board as the DOM shows it, once slides have finished: labels row-major from where each
+ * tile element actually sits on screen (0 = blank), next to the Puzzle's own board, the move
+ * counter and the solved flag.
+ */
+export async function readBoard(page) {
+  return page.evaluate(async () => {
+    const board = document.querySelector("sliding-board");
+    await Promise.all(board.shadowRoot.getAnimations().map((animation) => animation.finished.catch(() => {})));
+    const { rows, cols } = board.puzzle;
+    const grid = board.shadowRoot.querySelector(".grid").getBoundingClientRect();
+    const cellWidth = grid.width / cols;
+    const cellHeight = grid.height / rows;
+    const dom = new Array(rows * cols).fill(0);
+    for (const tile of board.shadowRoot.querySelectorAll(".tile")) {
+      const rect = tile.getBoundingClientRect();
+      const col = Math.round((rect.left - grid.left) / cellWidth);
+      const row = Math.round((rect.top - grid.top) / cellHeight);
+      dom[row * cols + col] = Number(tile.dataset.label);
+    }
+    return {
+      rows,
+      cols,
+      dom,
+      model: Array.from(board.puzzle.board()),
+      texts: Array.from(board.shadowRoot.querySelectorAll(".tile"), (tile) => tile.textContent),
+      moves: Number(board.shadowRoot.querySelector("[part=moves] strong").textContent),
+      solved: board.hasAttribute("solved"),
+      bannerVisible: !board.shadowRoot.querySelector("[part=banner]").hidden,
+    };
+  });
+}
+
+/** Clicks the tile element that sits in cell `index` (row-major). */
+export async function clickCell(page, index) {
+  await page.locator(`sliding-board .tile[data-index="${index}"]`).click();
+}
+
+/** Sets a range input's value the way a person dragging it would (input event). */
+export async function setRange(page, selector, value) {
+  await page.locator(selector).evaluate((input, wanted) => {
+    input.value = String(wanted);
+    input.dispatchEvent(new Event("input", { bubbles: true }));
+  }, value);
+}
+
+/** Sets the puzzle through the custom start/goal form. */
+export async function setCustomStart(page, start, goal = "") {
+  await page.fill("#start-input", start);
+  await page.fill("#goal-input", goal);
+  await page.click("#apply-custom");
+}
+
+/** Numbers from text such as "1,234 nodes". */
+export function parseCount(text) {
+  return Number(String(text).replace(/[^0-9]/g, ""));
+}
+
+export async function screenshotPath(name) {
+  await mkdir(SCREENSHOT_DIR, { recursive: true });
+  return join(SCREENSHOT_DIR, name);
+}
+
+/** Goal of a numbered rows×cols board as the page writes it (commas, _ for the blank). */
+export function standardGoalText(rows, cols) {
+  const cells = rows * cols;
+  return Array.from({ length: cells }, (_, i) => (i === cells - 1 ? "_" : String(i + 1))).join(",");
+}
+
+/** The hash that reproduces a numbered puzzle. */
+export function hashFor(rows, cols, start, goal = standardGoalText(rows, cols)) {
+  return `#size=${rows}x${cols}&start=${start}&goal=${goal}`;
+}

@@ -1,0 +1,414 @@
+// Page wiring: puzzle choice, shuffle, custom input, the URL hash, the solver and the player.
+// The board (<sliding-board>), the solver worker and the player each live in their own module;
+// this file only connects them to the controls in index.html.
+
+import "./board.js";
+import { SolutionPlayer } from "./player.js";
+import { SolveCancelled, SolverClient } from "./solver-client.js";
+
+/**
+ * Largest board (in cells) for BFS and Q-learning; mirrors the limit the Rust web API enforces
+ * (SearchJob throws for "bfs" and QLearningJob throws on bigger boards).
+ */
+const SMALL_BOARD_CELLS = 9;
+const DEFAULT_DIFFICULTY = 12;
+const SUN_MOON = "sun-moon";
+
+const ALGORITHM_NAMES = { bfs: "BFS", astar: "A*", idastar: "IDA*", qlearning: "Q-learning" };
+const HEURISTIC_NAMES = { misplaced: "misplaced tiles", manhattan: "Manhattan distance", "linear-conflict": "linear conflict" };
+
+const $ = (selector) => document.querySelector(selector);
+const elements = {
+  board: $("#board"),
+  loadError: $("#load-error"),
+  size: $("#size"),
+  difficulty: $("#difficulty"),
+  difficultyValue: $("#difficulty-value"),
+  shuffle: $("#shuffle"),
+  reset: $("#reset"),
+  shuffleNote: $("#shuffle-note"),
+  customForm: $("#custom-form"),
+  startInput: $("#start-input"),
+  goalInput: $("#goal-input"),
+  inputError: $("#input-error"),
+  applyCustom: $("#apply-custom"),
+  copyLink: $("#copy-link"),
+  algorithm: $("#algorithm"),
+  heuristic: $("#heuristic"),
+  algorithmNote: $("#algorithm-note"),
+  solve: $("#solve"),
+  cancel: $("#cancel"),
+  progress: $("#solver-progress"),
+  status: $("#solver-status"),
+  stats: $("#stats"),
+  player: $("#player"),
+};
+
+const numberFormat = new Intl.NumberFormat("en");
+let api = null;
+let solver = null;
+let player = null;
+
+main();
+
+async function main() {
+  try {
+    const { loadWasm } = await import("./wasm.js");
+    api = await loadWasm();
+  } catch (error) {
+    showLoadError(
+      `The WebAssembly module could not be loaded (${error?.message ?? error}). ` +
+        "Build it with `bash scripts/build-wasm.sh` and serve the repository with `node scripts/serve.mjs`.",
+    );
+    return;
+  }
+  const board = elements.board;
+  player = new SolutionPlayer(elements.player, board);
+  solver = new SolverClient();
+  solver.ready.catch((error) => showLoadError(error.message));
+
+  elements.size.addEventListener("change", () => newPuzzleOfChosenSize());
+  elements.difficulty.addEventListener("input", () => updateDifficultyLabel());
+  elements.shuffle.addEventListener("click", () => shuffle());
+  elements.reset.addEventListener("click", () => resetToGoal());
+  elements.customForm.addEventListener("submit", (event) => {
+    event.preventDefault();
+    applyCustomInput();
+  });
+  elements.startInput.addEventListener("input", () => clearInputError());
+  elements.goalInput.addEventListener("input", () => clearInputError());
+  elements.copyLink.addEventListener("click", () => copyLink());
+  elements.algorithm.addEventListener("change", () => updateAlgorithmChoices());
+  elements.solve.addEventListener("click", () => solve());
+  elements.cancel.addEventListener("click", () => solver.cancel());
+  board.addEventListener("board-move", (event) => {
+    if (event.detail.source === "user") setStatus("");
+  });
+  window.addEventListener("hashchange", () => {
+    if (!solver.busy) applyHash();
+  });
+
+  if (!applyHash()) newPuzzleOfChosenSize();
+  document.documentElement.dataset.ready = "true";
+}
+
+// ---- choosing and setting puzzles -------------------------------------------------------------
+
+/** { rows, cols, preset } of the size <select>. */
+function chosenSize() {
+  const value = elements.size.value;
+  if (value === SUN_MOON) return { rows: 3, cols: 3, preset: SUN_MOON };
+  const [rows, cols] = value.split("x").map(Number);
+  return { rows, cols, preset: "" };
+}
+
+function selectSize(rows, cols, preset) {
+  const value = preset === SUN_MOON ? SUN_MOON : `${rows}x${cols}`;
+  if (![...elements.size.options].some((option) => option.value === value)) return;
+  elements.size.value = value;
+}
+
+function newPuzzleOfChosenSize() {
+  const { rows, cols, preset } = chosenSize();
+  const puzzle = preset ? api.Puzzle.preset(preset) : api.Puzzle.standard(rows, cols);
+  if (!preset) shufflePuzzle(puzzle);
+  setPuzzle(puzzle);
+  if (preset) elements.shuffleNote.textContent = "The sun & moon preset starts from its own position.";
+}
+
+/** Shows a new Puzzle: the single place a puzzle is "set", so the URL hash is written here. */
+function setPuzzle(puzzle, { writeHash = true } = {}) {
+  player?.clear();
+  elements.board.puzzle = puzzle;
+  selectSize(puzzle.rows, puzzle.cols, puzzle.preset);
+  elements.startInput.value = puzzle.startText();
+  elements.goalInput.value = puzzle.goalText();
+  clearInputError();
+  updateDifficultyRange();
+  updateAlgorithmChoices();
+  elements.stats.hidden = true;
+  elements.progress.hidden = true;
+  if (!puzzle.isSolvable()) {
+    setStatus("This start cannot reach the goal (the two have different parity), so every solver will say so.");
+  } else {
+    setStatus("");
+  }
+  if (writeHash) writeHashFor(puzzle);
+}
+
+function shufflePuzzle(puzzle) {
+  const difficulty = Math.min(Number(elements.difficulty.value), puzzle.maxDifficulty());
+  const seed = crypto.getRandomValues(new Uint32Array(1))[0];
+  const mode = puzzle.shuffle(difficulty, seed);
+  elements.shuffleNote.textContent =
+    mode === "exact"
+      ? `Shuffled to exactly ${difficulty} ${difficulty === 1 ? "move" : "moves"} from the goal.`
+      : `Shuffled by a random walk until the Manhattan distance reached ${difficulty}.`;
+}
+
+function shuffle() {
+  const current = elements.board.puzzle;
+  const puzzle = api.Puzzle.parse(current.rows, current.cols, current.goalText(), current.goalText(), current.preset);
+  shufflePuzzle(puzzle);
+  setPuzzle(puzzle);
+}
+
+function resetToGoal() {
+  const current = elements.board.puzzle;
+  const puzzle = api.Puzzle.parse(current.rows, current.cols, current.goalText(), current.goalText(), current.preset);
+  setPuzzle(puzzle);
+  elements.shuffleNote.textContent = "Back at the goal.";
+}
+
+function applyCustomInput() {
+  const { rows, cols, preset } = chosenSize();
+  let puzzle;
+  try {
+    puzzle = api.Puzzle.parse(rows, cols, elements.startInput.value.trim(), elements.goalInput.value.trim(), preset);
+  } catch (error) {
+    showInputError(error?.message ?? String(error));
+    return;
+  }
+  setPuzzle(puzzle);
+  elements.shuffleNote.textContent = "Custom start set.";
+}
+
+function showInputError(message) {
+  elements.inputError.textContent = message;
+  elements.inputError.hidden = false;
+  elements.startInput.setAttribute("aria-invalid", "true");
+}
+
+function clearInputError() {
+  elements.inputError.hidden = true;
+  elements.inputError.textContent = "";
+  elements.startInput.removeAttribute("aria-invalid");
+}
+
+function updateDifficultyRange() {
+  const max = Math.max(1, elements.board.puzzle.maxDifficulty());
+  const wanted = Number(elements.difficulty.dataset.wanted ?? elements.difficulty.value ?? DEFAULT_DIFFICULTY);
+  elements.difficulty.max = String(max);
+  elements.difficulty.value = String(Math.min(wanted, max));
+  updateDifficultyLabel(false);
+}
+
+function updateDifficultyLabel(remember = true) {
+  // Remember what the person asked for, so a small board's cap does not shrink it on bigger ones.
+  if (remember) elements.difficulty.dataset.wanted = elements.difficulty.value;
+  elements.difficultyValue.textContent = elements.difficulty.value;
+}
+
+// ---- the URL hash: #size=3x3&start=…&goal=…[&preset=sun-moon] --------------------------------
+
+function encodeHashValue(text) {
+  return encodeURIComponent(text).replaceAll("%2C", ",");
+}
+
+function hashFor(puzzle) {
+  let hash = `#size=${puzzle.rows}x${puzzle.cols}&start=${encodeHashValue(puzzle.startText())}&goal=${encodeHashValue(puzzle.goalText())}`;
+  if (puzzle.preset) hash += `&preset=${encodeHashValue(puzzle.preset)}`;
+  return hash;
+}
+
+function writeHashFor(puzzle) {
+  const hash = hashFor(puzzle);
+  if (location.hash !== hash) history.replaceState(null, "", hash);
+}
+
+function readHash() {
+  const fields = {};
+  for (const part of location.hash.replace(/^#/, "").split("&")) {
+    const equals = part.indexOf("=");
+    if (equals <= 0) continue;
+    try {
+      fields[part.slice(0, equals)] = decodeURIComponent(part.slice(equals + 1).replaceAll("+", " "));
+    } catch {
+      // A malformed escape: ignore the field.
+    }
+  }
+  return fields;
+}
+
+/** Applies the puzzle in the URL hash; false when there is none (or it is unusable). */
+function applyHash() {
+  const fields = readHash();
+  if (!fields.size && !fields.start && !fields.preset) return false;
+  const preset = fields.preset ?? "";
+  const match = /^(\d+)x(\d+)$/.exec(fields.size ?? "");
+  const [rows, cols] = match ? [Number(match[1]), Number(match[2])] : preset ? [3, 3] : [NaN, NaN];
+  try {
+    if (Number.isNaN(rows)) throw new Error(`The link names no usable size ("${fields.size ?? ""}").`);
+    const puzzle = fields.start
+      ? api.Puzzle.parse(rows, cols, fields.start, fields.goal ?? "", preset)
+      : preset
+        ? api.Puzzle.preset(preset)
+        : api.Puzzle.standard(rows, cols);
+    const current = elements.board.puzzle;
+    if (current && hashFor(current) === hashFor(puzzle)) {
+      puzzle.free();
+      return true;
+    }
+    setPuzzle(puzzle, { writeHash: false });
+    elements.shuffleNote.textContent = "Puzzle loaded from the link.";
+    return true;
+  } catch (error) {
+    if (!elements.board.puzzle) newPuzzleOfChosenSize();
+    showInputError(`The link's puzzle could not be used: ${error?.message ?? error}`);
+    return true;
+  }
+}
+
+async function copyLink() {
+  try {
+    await navigator.clipboard.writeText(location.href);
+    setStatus("Link copied.");
+  } catch {
+    setStatus(`Link: ${location.href}`);
+  }
+}
+
+// ---- solving ------------------------------------------------------------------------------------
+
+function updateAlgorithmChoices() {
+  const puzzle = elements.board.puzzle;
+  if (!puzzle) return;
+  const cells = puzzle.rows * puzzle.cols;
+  const small = cells <= SMALL_BOARD_CELLS;
+  for (const option of elements.algorithm.options) {
+    if (option.value === "bfs" || option.value === "qlearning") {
+      option.disabled = !small;
+      option.title = small ? "" : `Only for boards of at most ${SMALL_BOARD_CELLS} cells`;
+    }
+  }
+  if (elements.algorithm.selectedOptions[0]?.disabled) elements.algorithm.value = "astar";
+  const algorithm = elements.algorithm.value;
+  elements.heuristic.disabled = algorithm === "bfs" || algorithm === "qlearning";
+  const notes = {
+    bfs: "Breadth-first search explores every position by distance: optimal, but only practical for small boards.",
+    astar: "A* expands the most promising positions first; optimal with any of these heuristics.",
+    idastar: "IDA* repeats depth-first searches with a growing bound: optimal and needs little memory.",
+    qlearning: "Q-learning learns a value for every move by trial and error, then follows it greedily.",
+  };
+  let note = notes[algorithm];
+  if (!small) note += ` BFS and Q-learning are offered for boards of at most ${SMALL_BOARD_CELLS} cells.`;
+  elements.algorithmNote.textContent = note;
+}
+
+async function solve() {
+  const board = elements.board;
+  const puzzle = board.puzzle;
+  if (!puzzle || solver.busy) return;
+  if (puzzle.isSolved()) {
+    setStatus("The board is already solved — shuffle it first.");
+    return;
+  }
+  const algorithm = elements.algorithm.value;
+  const heuristic = elements.heuristic.value;
+  const request = {
+    rows: puzzle.rows,
+    cols: puzzle.cols,
+    preset: puzzle.preset,
+    start: puzzle.startText(),
+    goal: puzzle.goalText(),
+    algorithm,
+    heuristic,
+  };
+  const label =
+    algorithm === "bfs" || algorithm === "qlearning"
+      ? ALGORITHM_NAMES[algorithm]
+      : `${ALGORITHM_NAMES[algorithm]} (${HEURISTIC_NAMES[heuristic]})`;
+
+  player.clear();
+  setBusy(true);
+  elements.stats.hidden = true;
+  elements.progress.hidden = false;
+  elements.progress.textContent = algorithm === "qlearning" ? "Training…" : "Searching…";
+  setStatus(`${label} is running…`);
+
+  try {
+    const result = await solver.solve(request, (progress) => {
+      const seconds = (progress.ms / 1000).toFixed(1);
+      elements.progress.textContent =
+        progress.episodes !== undefined
+          ? `Training: ${numberFormat.format(progress.episodes)} episodes · ${seconds} s`
+          : `Searching: ${numberFormat.format(progress.nodes)} nodes expanded · ${seconds} s`;
+    });
+    elements.progress.hidden = true;
+    showResult(result, algorithm, label);
+  } catch (error) {
+    elements.progress.hidden = true;
+    if (error instanceof SolveCancelled) setStatus("Cancelled.");
+    else setStatus(`${label} failed: ${error.message}`);
+  } finally {
+    setBusy(false);
+  }
+}
+
+function showResult(result, algorithm, label) {
+  const qLearning = algorithm === "qlearning";
+  const solved = result.status === "solved";
+  const stats = elements.stats;
+  $("#stat-moves").textContent = solved ? numberFormat.format(result.length) : "–";
+  $("#stat-nodes").textContent = qLearning ? "– (learns instead)" : numberFormat.format(result.nodes);
+  $("#stat-time").textContent = `${numberFormat.format(result.ms)} ms`;
+  $("#stat-optimal").textContent = !solved
+    ? "–"
+    : result.optimal
+      ? "Yes — optimal"
+      : qLearning && result.optimalLength !== undefined
+        ? `No (optimal is ${result.optimalLength})`
+        : "Not guaranteed";
+  for (const row of stats.querySelectorAll(".q-only")) row.hidden = !qLearning;
+  if (qLearning) {
+    $("#stat-episodes").textContent = numberFormat.format(result.episodes ?? 0);
+    $("#stat-states").textContent = numberFormat.format(result.states ?? 0);
+  }
+  stats.hidden = false;
+  stats.dataset.status = result.status;
+  stats.dataset.length = String(result.length ?? "");
+  stats.dataset.optimal = String(Boolean(result.optimal));
+
+  switch (result.status) {
+    case "solved":
+      setStatus(`${label} found a ${result.length}-move solution${result.optimal ? " (optimal)" : ""}. Playing it…`);
+      player.load(result.moves);
+      player.play();
+      break;
+    case "unsolvable":
+      setStatus(`${label}: this start cannot reach the goal.`);
+      break;
+    case "budget-exhausted":
+      setStatus(`${label} gave up after ${numberFormat.format(result.nodes)} nodes (node budget exhausted).`);
+      break;
+    case "not-solved":
+      setStatus(`Q-learning did not learn a way to the goal in ${numberFormat.format(result.episodes ?? 0)} episodes.`);
+      break;
+    default:
+      setStatus(`${label} finished: ${result.status}.`);
+  }
+}
+
+function setBusy(busy) {
+  elements.board.locked = busy;
+  elements.solve.disabled = busy;
+  elements.cancel.disabled = !busy;
+  for (const control of [elements.size, elements.shuffle, elements.reset, elements.applyCustom, elements.algorithm]) {
+    control.disabled = busy;
+  }
+  elements.heuristic.disabled = busy || ["bfs", "qlearning"].includes(elements.algorithm.value);
+  document.body.toggleAttribute("data-solving", busy);
+  if (busy) elements.cancel.focus({ preventScroll: true });
+  else if (document.activeElement === elements.cancel || document.activeElement === document.body) {
+    elements.solve.focus({ preventScroll: true });
+  }
+}
+
+function setStatus(text) {
+  elements.status.textContent = text;
+}
+
+function showLoadError(message) {
+  elements.loadError.textContent = message;
+  elements.loadError.hidden = false;
+}

@@ -1,0 +1,25 @@
+// Loads the puzzlelab WebAssembly module once per realm (page or worker) and hands out its API.
+// The path is resolved against this file, so the page, the worker and an embedding site that
+// copies www/ and pkg/ side by side all find the same module.
+
+import init, * as api from "../pkg/puzzlelab.js";
+
+let loading = null;
+
+/**
+ * Resolves to the module's exports (Puzzle, SearchJob, QLearningJob, …) once the wasm is
+ * instantiated; later calls reuse the same instance.
+ */
+export function loadWasm() {
+  loading ??= init({ module_or_path: new URL("../pkg/puzzlelab_bg.wasm", import.meta.url) }).then(
+    () => api,
+  );
+  return loading;
+}
+
+/** The message of whatever a wasm call threw (the API throws Error objects; be lenient anyway). */
+export function errorMessage(error) {
+  if (error instanceof Error) return error.message;
+  if (typeof error === "string") return error;
+  return String(error);
+}
