@@ -7,8 +7,8 @@ import { SolutionPlayer } from "./player.js";
 import { SolveCancelled, SolverClient } from "./solver-client.js";
 
 /**
- * Largest board (in cells) for BFS and Q-learning; mirrors the limit the Rust web API enforces
- * (SearchJob throws for "bfs" and QLearningJob throws on bigger boards).
+ * Largest board (in cells) for BFS and Q-learning; mirrors MAX_EXACT_CELLS and
+ * MAX_Q_LEARNING_CELLS in src/env/sliding/solve.rs (SearchJob and QLearningJob throw beyond it).
  */
 const SMALL_BOARD_CELLS = 9;
 const DEFAULT_DIFFICULTY = 12;
@@ -120,7 +120,7 @@ function newPuzzleOfChosenSize() {
 function setPuzzle(puzzle, { writeHash = true } = {}) {
   player?.clear();
   elements.board.puzzle = puzzle;
-  selectSize(puzzle.rows, puzzle.cols, puzzle.preset);
+  selectSize(puzzle.rows, puzzle.cols, puzzle.presetName);
   elements.startInput.value = puzzle.startText();
   elements.goalInput.value = puzzle.goalText();
   clearInputError();
@@ -143,19 +143,19 @@ function shufflePuzzle(puzzle) {
   elements.shuffleNote.textContent =
     mode === "exact"
       ? `Shuffled to exactly ${difficulty} ${difficulty === 1 ? "move" : "moves"} from the goal.`
-      : `Shuffled by a random walk until the Manhattan distance reached ${difficulty}.`;
+      : `Shuffled by a random walk until Manhattan distance + 2 × linear conflicts reached ${difficulty}.`;
 }
 
 function shuffle() {
   const current = elements.board.puzzle;
-  const puzzle = api.Puzzle.parse(current.rows, current.cols, current.goalText(), current.goalText(), current.preset);
+  const puzzle = api.Puzzle.parse(current.rows, current.cols, current.goalText(), current.goalText(), current.presetName);
   shufflePuzzle(puzzle);
   setPuzzle(puzzle);
 }
 
 function resetToGoal() {
   const current = elements.board.puzzle;
-  const puzzle = api.Puzzle.parse(current.rows, current.cols, current.goalText(), current.goalText(), current.preset);
+  const puzzle = api.Puzzle.parse(current.rows, current.cols, current.goalText(), current.goalText(), current.presetName);
   setPuzzle(puzzle);
   elements.shuffleNote.textContent = "Back at the goal.";
 }
@@ -207,7 +207,7 @@ function encodeHashValue(text) {
 
 function hashFor(puzzle) {
   let hash = `#size=${puzzle.rows}x${puzzle.cols}&start=${encodeHashValue(puzzle.startText())}&goal=${encodeHashValue(puzzle.goalText())}`;
-  if (puzzle.preset) hash += `&preset=${encodeHashValue(puzzle.preset)}`;
+  if (puzzle.presetName) hash += `&preset=${encodeHashValue(puzzle.presetName)}`;
   return hash;
 }
 
@@ -308,7 +308,7 @@ async function solve() {
   const request = {
     rows: puzzle.rows,
     cols: puzzle.cols,
-    preset: puzzle.preset,
+    preset: puzzle.presetName,
     start: puzzle.startText(),
     goal: puzzle.goalText(),
     algorithm,

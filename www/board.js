@@ -15,7 +15,8 @@
 //   board.solved             whether the current board is the goal
 //   board.locked             while true (attribute `locked`), input from the person is ignored
 //   board.slideMs            duration of one tile slide in milliseconds
-// Attributes reflected for styling and tests: solved, locked, preset, rows, cols, moves.
+// Attributes reflected for styling and tests: solved, locked, preset (the Puzzle's presetName),
+// rows, cols, moves.
 // Events (bubbling, composed):
 //   board-move   detail { moves: [blank directions], source: "user" | "program", moveCount, solved }
 //   board-solved detail { source, moveCount } when a move turns the board into the goal
@@ -63,7 +64,8 @@ const STYLE = `
   --board-max-height: 70vh;
   --slide-ms: 140ms;
   display: block;
-  outline: none;
+  /* The frame draws the focus ring; !important so a page's global :focus-visible rule does not add a second one. */
+  outline: none !important;
   container-type: inline-size;
   -webkit-tap-highlight-color: transparent;
 }
@@ -312,7 +314,7 @@ class SlidingBoard extends HTMLElement {
     this.style.setProperty("--cols", cols);
     this.setAttribute("rows", rows);
     this.setAttribute("cols", cols);
-    if (puzzle.preset) this.setAttribute("preset", puzzle.preset);
+    if (puzzle.presetName) this.setAttribute("preset", puzzle.presetName);
     else this.removeAttribute("preset");
 
     this.#labels = Array.from(puzzle.board());
@@ -327,7 +329,7 @@ class SlidingBoard extends HTMLElement {
       tile.tabIndex = -1;
       tile.className = "tile";
       tile.dataset.label = String(label);
-      if (puzzle.preset) tile.classList.add("symbol");
+      if (puzzle.presetName) tile.classList.add("symbol");
       const face = document.createElement("span");
       face.className = "face";
       face.setAttribute("part", "tile");
@@ -489,7 +491,7 @@ class SlidingBoard extends HTMLElement {
         const cell = document.createElement("span");
         if (label !== 0) {
           cell.className = "tile-cell";
-          if (puzzle.preset) cell.classList.add(label === 1 ? "sun" : "moon");
+          if (puzzle.presetName) cell.classList.add(label === 1 ? "sun" : "moon");
           cell.textContent = this.#symbols[label] ?? String(label);
         }
         return cell;
@@ -500,7 +502,7 @@ class SlidingBoard extends HTMLElement {
   #updateLabel() {
     const puzzle = this.#puzzle;
     if (!puzzle) return;
-    const kind = puzzle.preset === "sun-moon" ? "Sun and moon puzzle" : "Sliding puzzle";
+    const kind = puzzle.presetName === "sun-moon" ? "Sun and moon puzzle" : "Sliding puzzle";
     const label = `${kind}, ${puzzle.rows} by ${puzzle.cols}`;
     if (!this.hasAttribute("aria-label") || this.dataset.autoLabel === "true") {
       this.setAttribute("aria-label", label);

@@ -1,0 +1,288 @@
+//! The wasm-bindgen boundary, and the only `#[wasm_bindgen]` code in the crate.
+//!
+//! Opaque handles own Rust state ([`Puzzle`], [`SearchJob`], [`QLearningJob`]); results are
+//! small: boards as `Uint8Array` (row-major labels, 0 = blank), moves as direction names, reports
+//! as plain objects through serde-wasm-bindgen. Every fallible function returns `Result` so that
+//! JS receives an `Error` with a message a person can read; nothing panics across the boundary
+//! (the panic hook installed at start reports bugs to the console).
+//!
+//! `www/solver-worker.js` runs [`SearchJob`] and [`QLearningJob`] in chunks; `www/board.js`
+//! plays on a [`Puzzle`].
+
+use crate::agent::q_table::QLearningConfig;
+use crate::env::sliding::solve::{ExactDistances, SlidingQLearning, SlidingSolver, MAX_EXACT_CELLS};
+use crate::env::sliding::{Board, Direction, Heuristic, HeuristicTables, SlidingPuzzle};
+use crate::rng::Rng;
+use crate::search::{Algorithm, Limits};
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+
+/// Installs the panic hook once, when the module is instantiated.
+#[wasm_bindgen(start)]
+pub fn start() {
+    console_error_panic_hook::set_once();
+}
+
+fn js_error(message: impl std::fmt::Display) -> JsValue {
+    js_sys::Error::new(&message.to_string()).into()
+}
+
+fn to_js<T: serde::Serialize>(value: &T) -> Result<JsValue, JsValue> {
+    value.serialize(&serde_wasm_bindgen::Serializer::json_compatible()).map_err(js_error)
+}
+
+/// A sliding puzzle and its current board, as the page plays it.
+#[wasm_bindgen]
+pub struct Puzzle {
+    puzzle: SlidingPuzzle,
+    board: Board,
+    /// Built on first use by an exact shuffle (boards of at most 9 cells).
+    exact: Option<Rc<ExactDistances>>,
+}
+
+impl Puzzle {
+    fn new(puzzle: SlidingPuzzle, board: Board) -> Puzzle {
+        Puzzle { puzzle, board, exact: None }
+    }
+
+    fn exact(&mut self) -> Option<Rc<ExactDistances>> {
+        if self.exact.is_none() && self.board.len() <= MAX_EXACT_CELLS {
+            self.exact = ExactDistances::build(self.puzzle.goal()).map(Rc::new);
+        }
+        self.exact.clone()
+    }
+}
+
+#[wasm_bindgen]
+impl Puzzle {
+    /// The numbered puzzle of `rows × cols` (2..=5 each), solved (goal 1..n−1, blank last).
+    pub fn standard(rows: usize, cols: usize) -> Result<Puzzle, JsValue> {
+        let puzzle = SlidingPuzzle::standard(rows, cols).map_err(js_error)?;
+        let board = *puzzle.goal();
+        Ok(Puzzle::new(puzzle, board))
+    }
+
+    /// A preset (`"sun-moon"`) at its own start.
+    pub fn preset(name: &str) -> Result<Puzzle, JsValue> {
+        let puzzle = SlidingPuzzle::preset(name).map_err(js_error)?;
+        let board = puzzle.preset_start().unwrap_or(*puzzle.goal());
+        Ok(Puzzle::new(puzzle, board))
+    }
+
+    /// A puzzle from typed text: `goal` `""` keeps the default goal, `preset` `""` means numbered
+    /// tiles (then `rows`/`cols` give the size; a preset has its own).
+    pub fn parse(rows: usize, cols: usize, start: &str, goal: &str, preset: &str) -> Result<Puzzle, JsValue> {
+        let mut puzzle = if preset.trim().is_empty() {
+            SlidingPuzzle::standard(rows, cols)
+        } else {
+            SlidingPuzzle::preset(preset)
+        }
+        .map_err(js_error)?;
+        if !goal.trim().is_empty() {
+            puzzle.set_goal_text(goal).map_err(|e| js_error(format!("goal: {e}")))?;
+        }
+        let board = puzzle.parse(start).map_err(js_error)?;
+        Ok(Puzzle::new(puzzle, board))
+    }
+
+    /// Rows of the board.
+    #[wasm_bindgen(getter)]
+    pub fn rows(&self) -> usize {
+        self.puzzle.rows()
+    }
+
+    /// Columns of the board.
+    #[wasm_bindgen(getter)]
+    pub fn cols(&self) -> usize {
+        self.puzzle.cols()
+    }
+
+    /// The preset's name, or `""` for a numbered puzzle.
+    #[wasm_bindgen(getter, js_name = presetName)]
+    pub fn preset_name(&self) -> String {
+        self.puzzle.preset_name().unwrap_or("").to_string()
+    }
+
+    /// The current board, row-major (0 = blank).
+    pub fn board(&self) -> Vec<u8> {
+        self.board.cells().to_vec()
+    }
+
+    /// The goal, row-major (0 = blank).
+    pub fn goal(&self) -> Vec<u8> {
+        self.puzzle.goal().cells().to_vec()
+    }
+
+    /// Display text per label: `symbols()[label]`, `""` for the blank.
+    pub fn symbols(&self) -> Vec<String> {
+        (0..=self.puzzle.goal().max_label()).map(|l| self.puzzle.symbol(l)).collect()
+    }
+
+    /// A label's name for people and screen readers (`"5"`, `"sun"`, `"blank"`).
+    #[wasm_bindgen(js_name = labelName)]
+    pub fn label_name(&self, label: u8) -> String {
+        self.puzzle.label_name(label)
+    }
+
+    /// Whether the board is the goal.
+    #[wasm_bindgen(js_name = isSolved)]
+    pub fn is_solved(&self) -> bool {
+        self.puzzle.is_solved(&self.board)
+    }
+
+    /// Whether the board can reach the goal.
+    #[wasm_bindgen(js_name = isSolvable)]
+    pub fn is_solvable(&self) -> bool {
+        self.puzzle.is_solvable(&self.board)
+    }
+
+    /// Moves the blank (`"up"`, `"down"`, `"left"`, `"right"`); false at a wall.
+    #[wasm_bindgen(js_name = moveBlank)]
+    pub fn move_blank(&mut self, direction: &str) -> Result<bool, JsValue> {
+        let d = Direction::from_name(direction).ok_or_else(|| js_error(format!("unknown direction \"{direction}\"")))?;
+        Ok(self.board.move_blank(d))
+    }
+
+    /// Slides the tile at cell `index` and those between it and the blank, if it shares the
+    /// blank's row or column. Returns the blank moves made (none otherwise).
+    #[wasm_bindgen(js_name = clickTile)]
+    pub fn click_tile(&mut self, index: usize) -> Vec<String> {
+        let moves = self.board.moves_to_slide(index);
+        self.board.apply(&moves).expect("slides stay on the board");
+        moves.iter().map(|d| d.name().to_string()).collect()
+    }
+
+    /// Scrambles from the goal. Boards of at most 9 cells: a uniformly random position at exactly
+    /// `difficulty` optimal moves (clamped to the maximum), returns `"exact"`. Larger boards: the
+    /// thesis's random walk until Manhattan + 2·linear conflicts ≥ `difficulty`, returns `"random-walk"`.
+    pub fn shuffle(&mut self, difficulty: u32, seed: u32) -> String {
+        let mut rng = Rng::new(seed as u64);
+        match self.exact() {
+            Some(exact) => {
+                self.board = exact.random_at(difficulty, &mut rng);
+                "exact".into()
+            }
+            None => {
+                let tables = HeuristicTables::new(self.puzzle.goal());
+                self.board = self.puzzle.random_walk(difficulty, 100_000, &mut rng, |b| {
+                    tables.estimate(b, Heuristic::LinearConflict)
+                });
+                "random-walk".into()
+            }
+        }
+    }
+
+    /// The largest difficulty worth asking [`Puzzle::shuffle`] for.
+    #[wasm_bindgen(js_name = maxDifficulty)]
+    pub fn max_difficulty(&mut self) -> u32 {
+        match self.exact() {
+            Some(exact) => exact.max_distance(),
+            None => ((self.board.len() - 1) * (self.rows() + self.cols() - 2) / 2) as u32,
+        }
+    }
+
+    /// Replaces the board with typed text; on error the board is unchanged.
+    #[wasm_bindgen(js_name = setBoard)]
+    pub fn set_board(&mut self, text: &str) -> Result<(), JsValue> {
+        self.board = self.puzzle.parse(text).map_err(js_error)?;
+        Ok(())
+    }
+
+    /// The board as compact text (`1,2,3,4,5,6,7,8,_`; symbols for presets), for URLs.
+    #[wasm_bindgen(js_name = startText)]
+    pub fn start_text(&self) -> String {
+        self.puzzle.format(&self.board)
+    }
+
+    /// The goal as compact text.
+    #[wasm_bindgen(js_name = goalText)]
+    pub fn goal_text(&self) -> String {
+        self.puzzle.format(self.puzzle.goal())
+    }
+}
+
+/// A search (BFS, A* or IDA*) from a puzzle's current board, run in chunks by the worker.
+#[wasm_bindgen]
+pub struct SearchJob {
+    solver: SlidingSolver,
+    report: Option<crate::env::sliding::solve::SolveReport>,
+}
+
+#[wasm_bindgen]
+impl SearchJob {
+    /// Prepares a search. `algorithm`: `bfs`, `astar`, `idastar`; `heuristic`: `misplaced`,
+    /// `manhattan`, `linear-conflict`; `node_budget` 0 picks the default (3 million nodes for BFS
+    /// and A*, whose memory grows with it; a billion for IDA*).
+    #[wasm_bindgen(constructor)]
+    pub fn new(puzzle: &Puzzle, algorithm: &str, heuristic: &str, node_budget: f64) -> Result<SearchJob, JsValue> {
+        let algorithm = Algorithm::from_name(algorithm).ok_or_else(|| js_error(format!("unknown algorithm \"{algorithm}\"")))?;
+        let heuristic = Heuristic::from_name(heuristic).ok_or_else(|| js_error(format!("unknown heuristic \"{heuristic}\"")))?;
+        let max_nodes = if node_budget >= 1.0 {
+            node_budget as u64
+        } else if algorithm == Algorithm::IdaStar {
+            1_000_000_000
+        } else {
+            3_000_000
+        };
+        let solver = SlidingSolver::new(&puzzle.puzzle, puzzle.board, algorithm, heuristic, Limits { max_nodes }).map_err(js_error)?;
+        Ok(SearchJob { solver, report: None })
+    }
+
+    /// Expands up to `max_nodes` more nodes; true once the search has finished.
+    pub fn step(&mut self, max_nodes: f64) -> bool {
+        if self.report.is_none() {
+            self.report = self.solver.run(max_nodes.max(1.0) as u64);
+        }
+        self.report.is_some()
+    }
+
+    /// Nodes expanded so far.
+    #[wasm_bindgen(getter)]
+    pub fn nodes(&self) -> f64 {
+        self.solver.nodes() as f64
+    }
+
+    /// The report (`{status, moves, tiles, length, optimal, nodes, algorithm, heuristic}`), once finished.
+    pub fn result(&self) -> Result<JsValue, JsValue> {
+        let report = self.report.as_ref().ok_or_else(|| js_error("the search has not finished"))?;
+        to_js(report)
+    }
+}
+
+/// Seed 003's tabular Q-learning from a puzzle's current board (boards of at most 9 cells).
+#[wasm_bindgen]
+pub struct QLearningJob {
+    learner: SlidingQLearning,
+}
+
+#[wasm_bindgen]
+impl QLearningJob {
+    /// Prepares Q-learning; `config` is `{episodes, maxSteps, alpha, gamma, epsilon, maskIllegal,
+    /// seed}`, every field optional (seed 003's values by default).
+    #[wasm_bindgen(constructor)]
+    pub fn new(puzzle: &Puzzle, config: JsValue) -> Result<QLearningJob, JsValue> {
+        let config: QLearningConfig = if config.is_undefined() || config.is_null() {
+            QLearningConfig::default()
+        } else {
+            serde_wasm_bindgen::from_value(config).map_err(|e| js_error(format!("Q-learning settings: {e}")))?
+        };
+        let learner = SlidingQLearning::new(&puzzle.puzzle, puzzle.board, config).map_err(js_error)?;
+        Ok(QLearningJob { learner })
+    }
+
+    /// Runs up to `episodes` more episodes; true once all configured episodes are done.
+    pub fn train(&mut self, episodes: usize) -> bool {
+        self.learner.train(episodes)
+    }
+
+    /// Episodes trained so far.
+    #[wasm_bindgen(getter, js_name = episodesDone)]
+    pub fn episodes_done(&self) -> usize {
+        self.learner.episodes_done()
+    }
+
+    /// The greedy rollout of the table as a report (with `optimalLength`, `episodes`, `states`).
+    pub fn result(&mut self) -> Result<JsValue, JsValue> {
+        to_js(&self.learner.report())
+    }
+}

@@ -1,0 +1,49 @@
+// Screenshots of the page for people to look at: target/screenshots/page.png (desktop, after a
+// solve) and target/screenshots/phone.png (390×844, the sun & moon preset).
+
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+import { TEST_TIMEOUT_MS, readBoard, screenshotPath, setRange, startSession } from "./helpers.mjs";
+
+const options = { timeout: TEST_TIMEOUT_MS };
+
+describe("screenshots", options, () => {
+  let session;
+  before(async () => (session = await startSession()), options);
+  after(() => session?.close(), options);
+
+  test("desktop: a solved search paused half way through its playback", options, async () => {
+    const page = await session.newPage("#size=3x3&start=8,6,7,2,5,4,3,_,1&goal=1,2,3,4,5,6,7,8,_");
+    await setRange(page, "[data-player=speed]", 10);
+    await page.click("#solve");
+    await page.locator("#stats").waitFor({ state: "visible", timeout: 45_000 });
+    const length = Number(await page.locator("#stats").getAttribute("data-length"));
+    await page.click("[data-player=play]"); // pause
+    await page.click("[data-player=start]");
+    for (let step = 0; step < Math.floor(length / 2); step++) await page.click("[data-player=forward]");
+    await readBoard(page); // slides finished
+    await page.evaluate(() => window.scrollTo(0, 0)); // the board card is sticky
+    const file = await screenshotPath("page.png");
+    await page.screenshot({ path: file, fullPage: true });
+    assert.deepEqual(page.errors, []);
+  });
+
+  test("phone: the layout fits a 390×844 screen and the board fills its width", options, async () => {
+    const page = await session.newPage("", {
+      viewport: { width: 390, height: 844 },
+      deviceScaleFactor: 2,
+      hasTouch: true,
+      isMobile: true,
+    });
+    await page.selectOption("#size", "sun-moon");
+    const widths = await page.evaluate(() => ({
+      document: document.documentElement.scrollWidth,
+      board: document.querySelector("sliding-board").shadowRoot.querySelector(".frame").getBoundingClientRect().width,
+    }));
+    assert.ok(widths.document <= 390, `no sideways scrolling (${widths.document}px)`);
+    assert.ok(widths.board >= 300, `the board uses the screen's width (${widths.board}px)`);
+    await readBoard(page);
+    await page.screenshot({ path: await screenshotPath("phone.png"), fullPage: true });
+    assert.deepEqual(page.errors, []);
+  });
+});

@@ -1,0 +1,186 @@
+// Solving in the Web Worker: progress, results, playback to the goal, Q-learning and cancelling.
+
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+import { TEST_TIMEOUT_MS, clickCell, hashFor, parseCount, readBoard, setCustomStart, setRange, standardGoalText, startSession } from "./helpers.mjs";
+
+const options = { timeout: TEST_TIMEOUT_MS };
+const FASTEST = 10; // index of the fastest entry of player.js SPEEDS
+
+/** Clicks Solve and waits for the stats of a finished run; returns them. */
+async function solveAndWait(page, algorithm, heuristic = "manhattan") {
+  await page.selectOption("#algorithm", algorithm);
+  if (!(await page.locator("#heuristic").isDisabled())) await page.selectOption("#heuristic", heuristic);
+  await page.click("#solve");
+  await page.locator("#stats").waitFor({ state: "visible", timeout: 45_000 });
+  return page.evaluate(() => {
+    const stats = document.querySelector("#stats");
+    return {
+      status: stats.dataset.status,
+      length: Number(stats.dataset.length),
+      optimal: stats.dataset.optimal === "true",
+      moves: document.querySelector("#stat-moves").textContent,
+      nodes: document.querySelector("#stat-nodes").textContent,
+      time: document.querySelector("#stat-time").textContent,
+      optimalText: document.querySelector("#stat-optimal").textContent,
+    };
+  });
+}
+
+async function waitUntilPlayedAndSolved(page, length) {
+  await page.waitForFunction(
+    (expected) =>
+      document.querySelector("[data-player=position]").textContent === `Step ${expected} of ${expected}` &&
+      document.querySelector("sliding-board").hasAttribute("solved"),
+    length,
+    { timeout: 30_000 },
+  );
+}
+
+describe("solving", options, () => {
+  let session;
+  before(async () => (session = await startSession()), options);
+  after(() => session?.close(), options);
+
+  test("shuffle, then A* with Manhattan distance solves optimally and the animation ends solved", options, async () => {
+    const page = await session.newPage();
+    await setRange(page, "#difficulty", 14);
+    await page.click("#shuffle");
+    const shuffled = await readBoard(page);
+    assert.equal(shuffled.solved, false);
+    assert.match(await page.locator("#shuffle-note").textContent(), /exactly 14 moves/);
+    await setRange(page, "[data-player=speed]", FASTEST);
+
+    const stats = await solveAndWait(page, "astar", "manhattan");
+    assert.equal(stats.status, "solved");
+    assert.equal(stats.length, 14, "an exact shuffle of 14 needs exactly 14 moves");
+    assert.equal(parseCount(stats.moves), 14);
+    assert.ok(parseCount(stats.nodes) > 0, `nodes expanded shown (${stats.nodes})`);
+    assert.match(stats.time, /\d+ ms/);
+    assert.ok(stats.optimal);
+    assert.match(stats.optimalText, /optimal/i);
+    assert.match(stats.optimalText, /yes/i);
+
+    await waitUntilPlayedAndSolved(page, 14);
+    const state = await readBoard(page);
+    assert.deepEqual(state.dom, [1, 2, 3, 4, 5, 6, 7, 8, 0]);
+    assert.ok(state.bannerVisible);
+    assert.equal(state.moves, 0, "playback does not count as the player's moves");
+
+    // Stepping back with the keyboard on the player controls moves the board back.
+    await page.focus("[data-player=play]");
+    await page.keyboard.press("ArrowLeft");
+    await page.keyboard.press("ArrowLeft");
+    assert.equal(await page.locator("[data-player=position]").textContent(), "Step 12 of 14");
+    assert.equal((await readBoard(page)).solved, false);
+    await page.keyboard.press("ArrowRight");
+    await page.keyboard.press("End");
+    assert.equal((await readBoard(page)).solved, true);
+    await page.keyboard.press("Home");
+    assert.deepEqual((await readBoard(page)).dom, shuffled.dom, "Home rewinds to the shuffled start");
+    assert.deepEqual(page.errors, []);
+  });
+
+  test("BFS and IDA* agree with A* on rectangular boards, with live results in the stats", options, async () => {
+    const page = await session.newPage(hashFor(2, 4, "5,1,3,4,_,2,6,7", standardGoalText(2, 4)));
+    await setRange(page, "[data-player=speed]", FASTEST);
+    const lengths = {};
+    for (const [algorithm, heuristic] of [["bfs", "manhattan"], ["astar", "linear-conflict"], ["idastar", "misplaced"]]) {
+      const stats = await solveAndWait(page, algorithm, heuristic);
+      assert.equal(stats.status, "solved", algorithm);
+      assert.ok(stats.optimal, `${algorithm} is optimal`);
+      lengths[algorithm] = stats.length;
+      await waitUntilPlayedAndSolved(page, stats.length);
+      // Back to the start for the next algorithm.
+      await page.click("[data-player=start]");
+    }
+    assert.equal(lengths.bfs, lengths.astar);
+    assert.equal(lengths.bfs, lengths.idastar);
+    assert.deepEqual(page.errors, []);
+  });
+
+  test("the sun & moon preset: Q-learning finds a solution as short as BFS's", options, async () => {
+    const page = await session.newPage();
+    await page.selectOption("#size", "sun-moon");
+    const start = await readBoard(page);
+    assert.ok(start.texts.includes("☼") && start.texts.includes("☾"));
+    assert.equal(start.solved, false, "the preset starts away from its goal");
+    assert.equal(await page.$eval('#algorithm option[value="qlearning"]', (option) => option.disabled), false);
+    await setRange(page, "[data-player=speed]", FASTEST);
+
+    const bfs = await solveAndWait(page, "bfs");
+    assert.equal(bfs.status, "solved");
+    assert.ok(bfs.optimal);
+    await waitUntilPlayedAndSolved(page, bfs.length);
+
+    // Rewind to the preset's start, then let Q-learning learn it.
+    await page.click("[data-player=start]");
+    assert.deepEqual((await readBoard(page)).dom, start.dom);
+    const qLearning = await solveAndWait(page, "qlearning");
+    assert.equal(qLearning.status, "solved");
+    assert.equal(qLearning.length, bfs.length, "Q-learning's greedy path is as short as the BFS optimum");
+    assert.ok(qLearning.optimal);
+    assert.ok(await page.locator("#stat-episodes").isVisible());
+    assert.ok(parseCount(await page.locator("#stat-episodes").textContent()) > 0);
+    await waitUntilPlayedAndSolved(page, qLearning.length);
+    const end = await readBoard(page);
+    assert.ok(end.solved && end.bannerVisible);
+    assert.deepEqual(end.dom, end.model);
+    assert.deepEqual(page.errors, []);
+  });
+
+  test("cancelling a long IDA* search returns to idle and the page stays responsive", options, async () => {
+    const page = await session.newPage();
+    await page.selectOption("#size", "4x4");
+    // A far-away 15-puzzle position; if its parity is wrong, swapping two tiles fixes it.
+    let start = "_,15,14,13,12,11,10,9,8,7,6,5,4,3,1,2";
+    await setCustomStart(page, start);
+    if (!(await page.evaluate(() => document.querySelector("sliding-board").puzzle.isSolvable()))) {
+      start = "_,15,14,13,12,11,10,9,8,7,6,5,4,3,2,1";
+      await setCustomStart(page, start);
+    }
+    assert.ok(await page.evaluate(() => document.querySelector("sliding-board").puzzle.isSolvable()));
+    const before = await readBoard(page);
+
+    await page.selectOption("#algorithm", "idastar");
+    await page.selectOption("#heuristic", "misplaced");
+    await page.click("#solve");
+    assert.ok(await page.locator("#cancel").isEnabled());
+    assert.ok(await page.locator("#solve").isDisabled());
+    // Live progress while it runs.
+    await page.waitForFunction(() => /[1-9][\d,]* nodes expanded/.test(document.querySelector("#solver-progress").textContent), null, {
+      timeout: 20_000,
+    });
+    const firstCount = parseCount(await page.locator("#solver-progress").textContent());
+    await page.waitForFunction(
+      (count) => Number(document.querySelector("#solver-progress").textContent.split("nodes")[0].replace(/\D/g, "")) > count,
+      firstCount,
+      { timeout: 20_000 },
+    );
+    // The board is locked while the solver works on its position.
+    await page.focus("sliding-board");
+    await page.keyboard.press("ArrowDown");
+    assert.deepEqual((await readBoard(page)).dom, before.dom);
+
+    const cancelledAt = Date.now();
+    await page.click("#cancel");
+    await page.waitForFunction(() => document.querySelector("#solver-status").textContent === "Cancelled.", null, { timeout: 3_000 });
+    assert.ok(Date.now() - cancelledAt < 2_000, "cancel answers quickly");
+    assert.ok(await page.locator("#solve").isEnabled());
+    assert.ok(await page.locator("#cancel").isDisabled());
+    assert.ok(await page.locator("#solver-progress").isHidden());
+    assert.ok(await page.locator("#stats").isHidden());
+
+    // Still responsive: the board moves by hand, and the next solve works.
+    await page.focus("sliding-board");
+    await page.keyboard.press("ArrowLeft"); // tile right of the gap (15) slides left
+    const moved = await readBoard(page);
+    assert.equal(moved.moves, 1);
+    assert.deepEqual(moved.dom.slice(0, 2), [15, 0]);
+    await setCustomStart(page, "1,2,3,4,5,6,7,8,9,10,11,12,13,14,_,15");
+    const stats = await solveAndWait(page, "idastar", "manhattan");
+    assert.equal(stats.status, "solved");
+    assert.equal(stats.length, 1);
+    assert.deepEqual(page.errors, []);
+  });
+});
