@@ -38,7 +38,8 @@ function fileForPath(root, urlPath) {
   } catch {
     return null;
   }
-  if (decoded.includes("\0")) return null;
+  // No NUL bytes, and nothing hidden (.git, .env): this serves a working copy.
+  if (decoded.includes("\0") || decoded.split("/").some((segment) => segment.startsWith("."))) return null;
   const candidate = normalize(join(root, decoded));
   if (candidate !== root && !candidate.startsWith(root + sep)) return null;
   return candidate;

@@ -11,17 +11,32 @@ fn run(args: &[&str], stdin: &str) -> (i32, Vec<serde_json::Value>, String) {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
     let out = child.wait_with_output().unwrap();
     let stdout = String::from_utf8(out.stdout).unwrap();
-    let values = stdout.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
-    (out.status.code().unwrap(), values, String::from_utf8(out.stderr).unwrap())
+    let values = stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    (
+        out.status.code().unwrap(),
+        values,
+        String::from_utf8(out.stderr).unwrap(),
+    )
 }
 
 #[test]
 fn solve_prints_one_json_object_per_position() {
     let input = "# a comment\n1,2,3,4,5,6,_,7,8\n\n7,2,4,5,_,6,8,3,1\n2,1,3,4,5,6,7,8,_\n1,2,3,4,5,6,7,8,8\n";
-    let (code, values, _) = run(&["solve", "--algo", "astar", "--heuristic", "manhattan"], input);
+    let (code, values, _) = run(
+        &["solve", "--algo", "astar", "--heuristic", "manhattan"],
+        input,
+    );
     assert_eq!(code, 0);
     assert_eq!(values.len(), 4);
     assert_eq!(values[0]["length"], 2);
@@ -30,30 +45,77 @@ fn solve_prints_one_json_object_per_position() {
     assert_eq!(values[0]["optimal"], true);
     assert!(values[0]["nodes"].as_u64().unwrap() >= 2);
     assert!(values[0]["ms"].as_f64().is_some());
-    assert_eq!(values[1]["length"], 20, "the 26-move example is 26 moves to _,1..8, but 20 to the default goal 1..8,_");
-    assert!(values[2]["error"].as_str().unwrap().contains("cannot reach"));
-    assert!(values[3]["error"].as_str().unwrap().contains("more than once"));
+    assert_eq!(
+        values[1]["length"], 20,
+        "the 26-move example is 26 moves to _,1..8, but 20 to the default goal 1..8,_"
+    );
+    assert!(values[2]["error"]
+        .as_str()
+        .unwrap()
+        .contains("cannot reach"));
+    assert!(values[3]["error"]
+        .as_str()
+        .unwrap()
+        .contains("more than once"));
 }
 
 #[test]
 fn solve_takes_goal_size_algorithm_and_presets() {
-    let (code, values, _) = run(&["solve", "7,2,4,5,_,6,8,3,1", "--goal", "_,1,2,3,4,5,6,7,8", "--algo", "bfs"], "");
+    let (code, values, _) = run(
+        &[
+            "solve",
+            "7,2,4,5,_,6,8,3,1",
+            "--goal",
+            "_,1,2,3,4,5,6,7,8",
+            "--algo",
+            "bfs",
+        ],
+        "",
+    );
     assert_eq!(code, 0);
     assert_eq!(values[0]["length"], 26);
     assert_eq!(values[0]["algorithm"], "bfs");
     let (_, values, _) = run(&["solve", "--size", "2x3", "1 2 3\n_ 4 5"], "");
     assert_eq!(values[0]["length"], 2);
     assert_eq!(values[0]["size"], "2x3");
-    let (_, values, _) = run(&["solve", "--preset", "sun-moon", "--algo", "qlearning", "☼☼☼ ☾☼☾ ☾_☾"], "");
+    let (_, values, _) = run(
+        &[
+            "solve",
+            "--preset",
+            "sun-moon",
+            "--algo",
+            "qlearning",
+            "☼☼☼ ☾☼☾ ☾_☾",
+        ],
+        "",
+    );
     assert_eq!(values[0]["length"], 13);
     assert_eq!(values[0]["optimal"], true);
-    let (code, values, _) = run(&["solve", "--size", "4", "1 2 3 4 5 6 7 8 9 10 11 12 13 14 _ 15"], "");
+    let (code, values, _) = run(
+        &[
+            "solve",
+            "--size",
+            "4",
+            "1 2 3 4 5 6 7 8 9 10 11 12 13 14 _ 15",
+        ],
+        "",
+    );
     assert_eq!(code, 0);
     assert_eq!(values[0]["moves"], serde_json::json!(["right"]));
     let (code, _, stderr) = run(&["solve", "--bogus"], "");
     assert_eq!(code, 2);
     assert!(stderr.contains("unknown option"));
-    let (code, values, _) = run(&["solve", "--algo", "bfs", "--size", "4", "1 2 3 4 5 6 7 8 9 10 11 12 13 14 _ 15"], "");
+    let (code, values, _) = run(
+        &[
+            "solve",
+            "--algo",
+            "bfs",
+            "--size",
+            "4",
+            "1 2 3 4 5 6 7 8 9 10 11 12 13 14 _ 15",
+        ],
+        "",
+    );
     assert_eq!(code, 1, "every position failed");
     assert!(values[0]["error"].as_str().unwrap().contains("BFS"));
 }
@@ -62,12 +124,31 @@ fn solve_takes_goal_size_algorithm_and_presets() {
 fn table_and_scramble_commands() {
     let (code, _, _) = run(&["table"], "");
     assert_eq!(code, 0);
-    let out = Command::new(env!("CARGO_BIN_EXE_puzzlelab")).args(["table"]).output().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_puzzlelab"))
+        .args(["table"])
+        .output()
+        .unwrap();
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["reachable"], 181_440);
     assert_eq!(v["max_distance"], 31);
-    let out = Command::new(env!("CARGO_BIN_EXE_puzzlelab")).args(["scramble", "--exact", "--difficulty", "20", "--count", "3", "--seed", "4"]).output().unwrap();
-    let lines: Vec<String> = String::from_utf8(out.stdout).unwrap().lines().map(String::from).collect();
+    let out = Command::new(env!("CARGO_BIN_EXE_puzzlelab"))
+        .args([
+            "scramble",
+            "--exact",
+            "--difficulty",
+            "20",
+            "--count",
+            "3",
+            "--seed",
+            "4",
+        ])
+        .output()
+        .unwrap();
+    let lines: Vec<String> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(String::from)
+        .collect();
     assert_eq!(lines.len(), 3);
     let (_, values, _) = run(&["solve", "--algo", "bfs"], &lines.join("\n"));
     assert!(values.iter().all(|v| v["length"] == 20));

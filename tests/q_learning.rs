@@ -11,10 +11,26 @@ fn sun_moon_is_solved_optimally_with_the_seeds_defaults() {
     let sun = SlidingPuzzle::preset("sun-moon").unwrap();
     let start = sun.preset_start().unwrap();
     let exact = ExactDistances::build(sun.goal()).unwrap();
-    assert_eq!(exact.distance(&start), Some(13), "the true optimum (seed 003 says 14: it counts boards)");
+    assert_eq!(
+        exact.distance(&start),
+        Some(13),
+        "the true optimum (seed 003 says 14: it counts boards)"
+    );
     for seed in 0..10 {
-        let config = QLearningConfig { seed, ..QLearningConfig::default() };
-        assert_eq!((config.alpha, config.gamma, config.epsilon, config.episodes, config.max_steps), (0.7, 0.9, 0.1, 1000, 1000));
+        let config = QLearningConfig {
+            seed,
+            ..QLearningConfig::default()
+        };
+        assert_eq!(
+            (
+                config.alpha,
+                config.gamma,
+                config.epsilon,
+                config.episodes,
+                config.max_steps
+            ),
+            (0.7, 0.9, 0.1, 1000, 1000)
+        );
         let mut learner = SlidingQLearning::new(&sun, start, config).unwrap();
         assert!(learner.train(usize::MAX));
         let report = learner.report();
@@ -53,11 +69,19 @@ fn small_numbered_boards_with_a_fixed_start_are_learned() {
         let exact = ExactDistances::build(puzzle.goal()).unwrap();
         for _ in 0..3 {
             let start = exact.random_at(distance, &mut rng);
-            let config = QLearningConfig { episodes, ..QLearningConfig::default() };
+            let config = QLearningConfig {
+                episodes,
+                ..QLearningConfig::default()
+            };
             let mut learner = SlidingQLearning::new(&puzzle, start, config).unwrap();
             learner.train(usize::MAX);
             let report = learner.report();
-            assert_eq!(report.solve.status, "solved", "{rows}x{cols} from {}", puzzle.format(&start));
+            assert_eq!(
+                report.solve.status,
+                "solved",
+                "{rows}x{cols} from {}",
+                puzzle.format(&start)
+            );
             assert!(report.solve.length >= distance as usize);
         }
     }
@@ -66,7 +90,13 @@ fn small_numbered_boards_with_a_fixed_start_are_learned() {
     assert!(SlidingQLearning::new(&p4, *p4.goal(), QLearningConfig::default()).is_err());
     let p3 = SlidingPuzzle::standard(3, 3).unwrap();
     let swapped = p3.parse("2,1,3,4,5,6,7,8,_").unwrap();
-    assert!(SlidingQLearning::new(&p3, swapped, QLearningConfig::default()).err().unwrap().to_string().contains("cannot reach"));
+    assert!(
+        SlidingQLearning::new(&p3, swapped, QLearningConfig::default())
+            .err()
+            .unwrap()
+            .to_string()
+            .contains("cannot reach")
+    );
 }
 
 #[test]
@@ -75,8 +105,20 @@ fn the_learner_is_generic_and_seeded() {
     let sun = SlidingPuzzle::preset("sun-moon").unwrap();
     let start = sun.preset_start().unwrap();
     let make = || SlidingEnv::new(sun.clone(), StartRule::Fixed(start), RewardScheme::Seed003);
-    let mut a = QLearning::new(make(), QLearningConfig { episodes: 50, ..Default::default() });
-    let mut b = QLearning::new(make(), QLearningConfig { episodes: 50, ..Default::default() });
+    let mut a = QLearning::new(
+        make(),
+        QLearningConfig {
+            episodes: 50,
+            ..Default::default()
+        },
+    );
+    let mut b = QLearning::new(
+        make(),
+        QLearningConfig {
+            episodes: 50,
+            ..Default::default()
+        },
+    );
     let sa = a.train_episodes(50);
     let sb = b.train_episodes(50);
     assert_eq!(sa, sb);
@@ -85,7 +127,17 @@ fn the_learner_is_generic_and_seeded() {
     let down = a.q_values(&start).unwrap()[Direction::Down.index()];
     assert!(down < -500.0, "{down}");
     // Masking illegal moves: the table never learns a wall value.
-    let mut masked = QLearning::new(make(), QLearningConfig { episodes: 50, mask_illegal: true, ..Default::default() });
+    let mut masked = QLearning::new(
+        make(),
+        QLearningConfig {
+            episodes: 50,
+            mask_illegal: true,
+            ..Default::default()
+        },
+    );
     masked.train_episodes(50);
-    assert_eq!(masked.q_values(&start).unwrap()[Direction::Down.index()], 0.0);
+    assert_eq!(
+        masked.q_values(&start).unwrap()[Direction::Down.index()],
+        0.0
+    );
 }

@@ -6,12 +6,22 @@ use puzzlelab::env::sliding::{Board, Heuristic, HeuristicTables, SlidingPuzzle};
 use puzzlelab::rng::Rng;
 use puzzlelab::search::{run_to_end, Algorithm, IdaStar, Limits, Outcome};
 
-fn solve(puzzle: &SlidingPuzzle, start: Board, algorithm: Algorithm, heuristic: Heuristic) -> puzzlelab::env::sliding::solve::SolveReport {
-    let mut solver = SlidingSolver::new(puzzle, start, algorithm, heuristic, Limits::default()).unwrap();
+fn solve(
+    puzzle: &SlidingPuzzle,
+    start: Board,
+    algorithm: Algorithm,
+    heuristic: Heuristic,
+) -> puzzlelab::env::sliding::solve::SolveReport {
+    let mut solver =
+        SlidingSolver::new(puzzle, start, algorithm, heuristic, Limits::default()).unwrap();
     solver.run_to_end(u64::MAX, |_| true)
 }
 
-fn replays_to_goal(puzzle: &SlidingPuzzle, start: Board, report: &puzzlelab::env::sliding::solve::SolveReport) -> bool {
+fn replays_to_goal(
+    puzzle: &SlidingPuzzle,
+    start: Board,
+    report: &puzzlelab::env::sliding::solve::SolveReport,
+) -> bool {
     let mut b = start;
     b.apply(&report.moves).is_ok() && puzzle.is_solved(&b)
 }
@@ -19,22 +29,38 @@ fn replays_to_goal(puzzle: &SlidingPuzzle, start: Board, report: &puzzlelab::env
 #[test]
 fn bfs_astar_and_idastar_agree_with_the_exact_table_on_hundreds_of_8_puzzles() {
     let mut rng = Rng::new(2026);
-    for goal_text in ["1,2,3,4,5,6,7,8,_", "1,2,3,8,_,4,7,6,5", "_,1,2,3,4,5,6,7,8"] {
+    for goal_text in [
+        "1,2,3,4,5,6,7,8,_",
+        "1,2,3,8,_,4,7,6,5",
+        "_,1,2,3,4,5,6,7,8",
+    ] {
         let puzzle = SlidingPuzzle::with_goal_text(3, 3, goal_text).unwrap();
         let exact = ExactDistances::build(puzzle.goal()).unwrap();
         for i in 0..120 {
             let d = rng.below(32) as u32;
             let start = exact.random_at(d, &mut rng);
             let optimum = exact.distance(&start).unwrap() as usize;
-            let algorithms: &[Algorithm] = if i % 4 == 0 { &[Algorithm::Bfs, Algorithm::AStar, Algorithm::IdaStar] } else { &[Algorithm::AStar, Algorithm::IdaStar] };
+            let algorithms: &[Algorithm] = if i % 4 == 0 {
+                &[Algorithm::Bfs, Algorithm::AStar, Algorithm::IdaStar]
+            } else {
+                &[Algorithm::AStar, Algorithm::IdaStar]
+            };
             for &algorithm in algorithms {
                 let heuristic = Heuristic::ALL[i % 3];
-                if heuristic == Heuristic::Misplaced && algorithm == Algorithm::IdaStar && optimum > 24 {
+                if heuristic == Heuristic::Misplaced
+                    && algorithm == Algorithm::IdaStar
+                    && optimum > 24
+                {
                     continue; // correct but slow: misplaced tiles is a weak bound
                 }
                 let report = solve(&puzzle, start, algorithm, heuristic);
                 assert_eq!(report.status, "solved");
-                assert_eq!(report.length, optimum, "{algorithm:?} {heuristic:?} from {}", puzzle.format(&start));
+                assert_eq!(
+                    report.length,
+                    optimum,
+                    "{algorithm:?} {heuristic:?} from {}",
+                    puzzle.format(&start)
+                );
                 assert!(report.optimal);
                 assert!(replays_to_goal(&puzzle, start, &report));
                 assert_eq!(report.tiles.len(), report.length);
@@ -72,13 +98,26 @@ fn the_seed_002_pairs_have_the_lengths_the_document_states() {
         let md = solve(&puzzle, start, Algorithm::AStar, Heuristic::Manhattan);
         let misplaced = solve(&puzzle, start, Algorithm::AStar, Heuristic::Misplaced);
         assert_eq!(md.length, misplaced.length);
-        assert!(md.nodes <= misplaced.nodes, "{} vs {}", md.nodes, misplaced.nodes);
+        assert!(
+            md.nodes <= misplaced.nodes,
+            "{} vs {}",
+            md.nodes,
+            misplaced.nodes
+        );
     }
 }
 
 #[test]
 fn unsolvable_pairs_are_answered_at_once() {
-    for (rows, cols, start) in [(3, 3, "2,1,3,4,5,6,7,8,_"), (4, 4, "1,2,3,4,5,6,7,8,9,10,11,12,13,15,14,_"), (5, 5, "2,1,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,_")] {
+    for (rows, cols, start) in [
+        (3, 3, "2,1,3,4,5,6,7,8,_"),
+        (4, 4, "1,2,3,4,5,6,7,8,9,10,11,12,13,15,14,_"),
+        (
+            5,
+            5,
+            "2,1,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,_",
+        ),
+    ] {
         let puzzle = SlidingPuzzle::standard(rows, cols).unwrap();
         let start = puzzle.parse(start).unwrap();
         for algorithm in [Algorithm::AStar, Algorithm::IdaStar] {
@@ -89,21 +128,46 @@ fn unsolvable_pairs_are_answered_at_once() {
     }
     // BFS is refused on boards too large to enumerate, with a reason.
     let p = SlidingPuzzle::standard(4, 4).unwrap();
-    let e = SlidingSolver::new(&p, *p.goal(), Algorithm::Bfs, Heuristic::Manhattan, Limits::default()).err().unwrap();
+    let e = SlidingSolver::new(
+        &p,
+        *p.goal(),
+        Algorithm::Bfs,
+        Heuristic::Manhattan,
+        Limits::default(),
+    )
+    .err()
+    .unwrap();
     assert!(e.to_string().contains("A* or IDA*"));
 }
 
 #[test]
 fn budgets_and_cancellation_end_searches_with_a_value() {
     // Korf's instance 1 (57 moves): far beyond these budgets.
-    let puzzle = SlidingPuzzle::with_goal_text(4, 4, "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15").unwrap();
-    let start = puzzle.parse("14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3").unwrap();
+    let puzzle =
+        SlidingPuzzle::with_goal_text(4, 4, "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15").unwrap();
+    let start = puzzle
+        .parse("14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3")
+        .unwrap();
     for algorithm in [Algorithm::AStar, Algorithm::IdaStar] {
-        let mut solver = SlidingSolver::new(&puzzle, start, algorithm, Heuristic::Manhattan, Limits { max_nodes: 5_000 }).unwrap();
+        let mut solver = SlidingSolver::new(
+            &puzzle,
+            start,
+            algorithm,
+            Heuristic::Manhattan,
+            Limits { max_nodes: 5_000 },
+        )
+        .unwrap();
         let report = solver.run_to_end(1_000, |_| true);
         assert_eq!(report.status, "budget-exhausted");
         assert!(report.nodes <= 5_000);
-        let mut solver = SlidingSolver::new(&puzzle, start, algorithm, Heuristic::Manhattan, Limits::default()).unwrap();
+        let mut solver = SlidingSolver::new(
+            &puzzle,
+            start,
+            algorithm,
+            Heuristic::Manhattan,
+            Limits::default(),
+        )
+        .unwrap();
         let mut calls = 0;
         let report = solver.run_to_end(1_000, |nodes| {
             calls += 1;
@@ -115,9 +179,15 @@ fn budgets_and_cancellation_end_searches_with_a_value() {
     }
     // The generic search on its own: resuming in chunks gives the same result as one run.
     let tables = HeuristicTables::new(puzzle.goal());
-    let easy = puzzle.random_walk(20, 1000, &mut Rng::new(9), |b| tables.estimate(b, Heuristic::LinearConflict));
+    let easy = puzzle.random_walk(20, 1000, &mut Rng::new(9), |b| {
+        tables.estimate(b, Heuristic::LinearConflict)
+    });
     let problem = SlidingSearch::new(easy, puzzle.goal(), Heuristic::LinearConflict);
-    let whole = run_to_end(&mut IdaStar::new(problem.clone(), Limits::default()), u64::MAX, |_| true);
+    let whole = run_to_end(
+        &mut IdaStar::new(problem.clone(), Limits::default()),
+        u64::MAX,
+        |_| true,
+    );
     let chunked = run_to_end(&mut IdaStar::new(problem, Limits::default()), 7, |_| true);
     assert_eq!(whole, chunked);
     assert!(matches!(whole, Outcome::Solved(_)));
@@ -126,17 +196,40 @@ fn budgets_and_cancellation_end_searches_with_a_value() {
 #[test]
 fn astar_and_idastar_agree_on_rectangular_and_relabelled_boards() {
     let mut rng = Rng::new(77);
-    for (rows, cols, difficulty) in [(2, 4, 30), (3, 4, 24), (4, 3, 24), (2, 5, 30), (3, 5, 22), (4, 4, 24), (5, 5, 22)] {
+    for (rows, cols, difficulty) in [
+        (2, 4, 30),
+        (3, 4, 24),
+        (4, 3, 24),
+        (2, 5, 30),
+        (3, 5, 22),
+        (4, 4, 24),
+        (5, 5, 22),
+    ] {
         let puzzle = SlidingPuzzle::standard(rows, cols).unwrap();
         let tables = HeuristicTables::new(puzzle.goal());
         for _ in 0..4 {
-            let start = puzzle.random_walk(difficulty, 10_000, &mut rng, |b| tables.estimate(b, Heuristic::LinearConflict));
+            let start = puzzle.random_walk(difficulty, 10_000, &mut rng, |b| {
+                tables.estimate(b, Heuristic::LinearConflict)
+            });
             let a = solve(&puzzle, start, Algorithm::AStar, Heuristic::LinearConflict);
-            let i = solve(&puzzle, start, Algorithm::IdaStar, Heuristic::LinearConflict);
+            let i = solve(
+                &puzzle,
+                start,
+                Algorithm::IdaStar,
+                Heuristic::LinearConflict,
+            );
             let m = solve(&puzzle, start, Algorithm::IdaStar, Heuristic::Manhattan);
-            assert_eq!(a.length, i.length, "{rows}x{cols} {}", puzzle.format(&start));
+            assert_eq!(
+                a.length,
+                i.length,
+                "{rows}x{cols} {}",
+                puzzle.format(&start)
+            );
             assert_eq!(m.length, i.length);
-            assert!(i.nodes <= m.nodes, "linear conflicts never expand more in IDA*");
+            assert!(
+                i.nodes <= m.nodes,
+                "linear conflicts never expand more in IDA*"
+            );
             assert!(replays_to_goal(&puzzle, start, &a) && replays_to_goal(&puzzle, start, &i));
         }
     }
@@ -145,7 +238,10 @@ fn astar_and_idastar_agree_on_rectangular_and_relabelled_boards() {
     let sun = SlidingPuzzle::preset("sun-moon").unwrap();
     let start = sun.preset_start().unwrap();
     for algorithm in [Algorithm::Bfs, Algorithm::AStar, Algorithm::IdaStar] {
-        assert_eq!(solve(&sun, start, algorithm, Heuristic::LinearConflict).length, 13);
+        assert_eq!(
+            solve(&sun, start, algorithm, Heuristic::LinearConflict).length,
+            13
+        );
     }
 }
 
@@ -156,8 +252,15 @@ fn idastar_solves_15_puzzles_of_up_to_about_45_moves() {
     let mut rng = Rng::new(45);
     let mut longest = 0;
     for _ in 0..6 {
-        let start = puzzle.random_walk(36, 10_000, &mut rng, |b| tables.estimate(b, Heuristic::LinearConflict));
-        let report = solve(&puzzle, start, Algorithm::IdaStar, Heuristic::LinearConflict);
+        let start = puzzle.random_walk(36, 10_000, &mut rng, |b| {
+            tables.estimate(b, Heuristic::LinearConflict)
+        });
+        let report = solve(
+            &puzzle,
+            start,
+            Algorithm::IdaStar,
+            Heuristic::LinearConflict,
+        );
         assert_eq!(report.status, "solved");
         assert!(report.length as u32 >= tables.estimate(&start, Heuristic::LinearConflict));
         assert!(replays_to_goal(&puzzle, start, &report));

@@ -371,7 +371,7 @@ function showResult(result, algorithm, label) {
 
   switch (result.status) {
     case "solved":
-      setStatus(`${label} found a ${result.length}-move solution${result.optimal ? " (optimal)" : ""}. Playing it…`);
+      setStatus(`${label} found a ${result.length}-move solution${result.optimal ? " (optimal)" : ""}.`);
       player.load(result.moves);
       player.play();
       break;

@@ -30,6 +30,9 @@ const BLANK_STEP = {
   right: [0, 1],
 };
 
+/** The blank move that undoes each blank move. */
+const OPPOSITE_DIRECTION = { up: "down", down: "up", left: "right", right: "left" };
+
 /**
  * Keys name the direction the TILE moves, so the blank moves the opposite way: ArrowUp slides
  * the tile below the gap up, which is the blank moving "down".
@@ -91,6 +94,8 @@ const STYLE = `
   outline: 3px solid var(--focus-color);
   outline-offset: 4px;
 }
+:host([locked]) .grid { cursor: progress; }
+:host([locked]) .tile.movable { cursor: inherit; }
 :host([solved]) .frame {
   box-shadow: inset 0 2px 6px rgb(0 0 0 / 0.12), 0 0 0 3px var(--solved-color);
 }
@@ -396,7 +401,7 @@ class SlidingBoard extends HTMLElement {
     if (Math.max(Math.abs(dx), Math.abs(dy)) < SWIPE_MIN_DISTANCE) return;
     // The swipe names where the tile goes; the blank goes the other way.
     const tileDirection = Math.abs(dx) > Math.abs(dy) ? (dx > 0 ? "right" : "left") : dy > 0 ? "down" : "up";
-    const blankDirection = { up: "down", down: "up", left: "right", right: "left" }[tileDirection];
+    const blankDirection = OPPOSITE_DIRECTION[tileDirection];
     this.#ignoreClicksUntil = performance.now() + 400;
     this.focus({ preventScroll: true });
     this.#moveBlank(blankDirection, "user");
@@ -513,4 +518,4 @@ class SlidingBoard extends HTMLElement {
 
 if (!customElements.get("sliding-board")) customElements.define("sliding-board", SlidingBoard);
 
-export { SlidingBoard, BLANK_STEP, BLANK_MOVE_FOR_KEY };
+export { SlidingBoard, BLANK_STEP, BLANK_MOVE_FOR_KEY, OPPOSITE_DIRECTION };

@@ -9,8 +9,7 @@
 //
 // Events on root: "player-change" detail { position, length, playing }.
 
-/** Blank moves that undo each other; mirrors the direction names of `Puzzle.moveBlank`. */
-const OPPOSITE = { up: "down", down: "up", left: "right", right: "left" };
+import { OPPOSITE_DIRECTION as OPPOSITE } from "./board.js";
 
 /** Moves per second offered by the speed slider (its value is an index into this list). */
 export const SPEEDS = [0.5, 1, 2, 3, 4, 6, 8, 12, 20, 30, 60];

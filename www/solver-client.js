@@ -14,13 +14,16 @@ export class SolveCancelled extends Error {
 }
 
 export class SolverClient {
+  #workerUrl;
   #worker = null;
   #ready = null;
   #nextId = 1;
   /** { id, resolve, reject, onProgress, cancelTimer } of the running job, or null. */
   #job = null;
 
-  constructor() {
+  /** `workerUrl` is for tests; the page uses solver-worker.js next to this file. */
+  constructor(workerUrl = new URL("./solver-worker.js", import.meta.url)) {
+    this.#workerUrl = workerUrl;
     this.#start();
   }
 
@@ -68,7 +71,7 @@ export class SolverClient {
   }
 
   #start() {
-    const worker = new Worker(new URL("./solver-worker.js", import.meta.url), { type: "module" });
+    const worker = new Worker(this.#workerUrl, { type: "module" });
     this.#worker = worker;
     this.#ready = new Promise((resolve, reject) => {
       worker.addEventListener("message", (event) => this.#onMessage(event.data, resolve, reject));

@@ -29,7 +29,15 @@ pub struct QLearningConfig {
 
 impl Default for QLearningConfig {
     fn default() -> Self {
-        QLearningConfig { alpha: 0.7, gamma: 0.9, epsilon: 0.1, episodes: 1000, max_steps: 1000, mask_illegal: false, seed: 0 }
+        QLearningConfig {
+            alpha: 0.7,
+            gamma: 0.9,
+            epsilon: 0.1,
+            episodes: 1000,
+            max_steps: 1000,
+            mask_illegal: false,
+            seed: 0,
+        }
     }
 }
 
@@ -72,7 +80,14 @@ impl<E: Environment> QLearning<E> {
     /// A learner with an empty table (all values 0).
     pub fn new(env: E, config: QLearningConfig) -> Self {
         let n = env.num_actions();
-        QLearning { env, rng: Rng::new(config.seed), config, table: HashMap::new(), episodes_done: 0, mask: vec![true; n] }
+        QLearning {
+            env,
+            rng: Rng::new(config.seed),
+            config,
+            table: HashMap::new(),
+            episodes_done: 0,
+            mask: vec![true; n],
+        }
     }
 
     /// The configuration.
@@ -107,13 +122,22 @@ impl<E: Environment> QLearning<E> {
 
     fn values(&mut self, state: &E::State) -> &mut Vec<f32> {
         let n = self.env.num_actions();
-        self.table.entry(state.clone()).or_insert_with(|| vec![0.0; n])
+        self.table
+            .entry(state.clone())
+            .or_insert_with(|| vec![0.0; n])
     }
 
     /// The best allowed action of `values`, ties broken at random (as seed 003 does).
     fn argmax(values: &[f32], allowed: &[bool], rng: &mut Rng) -> usize {
-        let best = values.iter().zip(allowed).filter(|(_, &a)| a).map(|(&v, _)| v).fold(f32::NEG_INFINITY, f32::max);
-        let ties: Vec<usize> = (0..values.len()).filter(|&i| allowed[i] && values[i] == best).collect();
+        let best = values
+            .iter()
+            .zip(allowed)
+            .filter(|(_, &a)| a)
+            .map(|(&v, _)| v)
+            .fold(f32::NEG_INFINITY, f32::max);
+        let ties: Vec<usize> = (0..values.len())
+            .filter(|&i| allowed[i] && values[i] == best)
+            .collect();
         *rng.choose(&ties)
     }
 
@@ -130,7 +154,11 @@ impl<E: Environment> QLearning<E> {
         let mut stats = QLearningStats::default();
         let (mut total_return, mut total_steps, mut terminated) = (0.0f32, 0usize, 0usize);
         while stats.episodes < episodes && !self.finished() {
-            let episode_seed = self.config.seed.wrapping_mul(1_000_003).wrapping_add(self.episodes_done as u64);
+            let episode_seed = self
+                .config
+                .seed
+                .wrapping_mul(1_000_003)
+                .wrapping_add(self.episodes_done as u64);
             self.env.reset(episode_seed);
             let mut state = self.env.state();
             for _ in 0..self.config.max_steps {
@@ -138,16 +166,28 @@ impl<E: Environment> QLearning<E> {
                 self.allowed_actions();
                 let explore = self.rng.chance(self.config.epsilon as f64);
                 let action = if explore {
-                    let legal: Vec<usize> = (0..self.mask.len()).filter(|&i| self.mask[i]).collect();
+                    let legal: Vec<usize> =
+                        (0..self.mask.len()).filter(|&i| self.mask[i]).collect();
                     *self.rng.choose(&legal)
                 } else {
                     let values = self.values(&state).clone();
                     Self::argmax(&values, &self.mask, &mut self.rng)
                 };
-                let Step { reward, terminated: done, .. } = self.env.step(action);
+                let Step {
+                    reward,
+                    terminated: done,
+                    ..
+                } = self.env.step(action);
                 let next = self.env.state();
                 // The Q-learning update: Q(s,a) ← (1−α)Q(s,a) + α(r + γ·max Q(s′,·)), no bootstrap at a terminal state.
-                let next_best = if done { 0.0 } else { self.values(&next).iter().copied().fold(f32::NEG_INFINITY, f32::max) };
+                let next_best = if done {
+                    0.0
+                } else {
+                    self.values(&next)
+                        .iter()
+                        .copied()
+                        .fold(f32::NEG_INFINITY, f32::max)
+                };
                 let (alpha, gamma) = (self.config.alpha, self.config.gamma);
                 let q = &mut self.values(&state)[action];
                 *q = (1.0 - alpha) * *q + alpha * (reward + gamma * next_best);
@@ -181,7 +221,11 @@ impl<E: Environment> QLearning<E> {
         let mut mask = vec![false; self.env.num_actions()];
         while !self.env.is_terminal() && actions.len() < max_steps {
             self.env.action_mask(&mut mask);
-            let values = self.table.get(&self.env.state()).cloned().unwrap_or_else(|| vec![0.0; mask.len()]);
+            let values = self
+                .table
+                .get(&self.env.state())
+                .cloned()
+                .unwrap_or_else(|| vec![0.0; mask.len()]);
             let action = Self::argmax(&values, &mask, &mut rng);
             self.env.step(action);
             actions.push(action);
@@ -189,6 +233,9 @@ impl<E: Environment> QLearning<E> {
                 break;
             }
         }
-        Rollout { actions, terminated: self.env.is_terminal() }
+        Rollout {
+            actions,
+            terminated: self.env.is_terminal(),
+        }
     }
 }

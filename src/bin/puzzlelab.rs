@@ -73,9 +73,15 @@ fn parse_options(args: &[String]) -> Result<Options, String> {
                 return Ok(v);
             }
             i += 1;
-            args.get(i).cloned().ok_or_else(|| format!("{flag} needs a value"))
+            args.get(i)
+                .cloned()
+                .ok_or_else(|| format!("{flag} needs a value"))
         };
-        let number = |v: String, what: &str| v.trim().parse::<u64>().map_err(|_| format!("{what} must be a whole number, not \"{v}\""));
+        let number = |v: String, what: &str| {
+            v.trim()
+                .parse::<u64>()
+                .map_err(|_| format!("{what} must be a whole number, not \"{v}\""))
+        };
         match flag.as_str() {
             "--size" => o.size = Some(value()?),
             "--goal" => o.goal = Some(value()?),
@@ -100,7 +106,11 @@ fn infer_size(text: &str) -> Option<(usize, usize)> {
     let is_sep = |c: char| c.is_whitespace() || matches!(c, ',' | ';' | '|');
     let count = |line: &str| {
         let words: Vec<&str> = line.split(is_sep).filter(|w| !w.is_empty()).collect();
-        if words.len() == 1 { words[0].chars().count() } else { words.len() }
+        if words.len() == 1 {
+            words[0].chars().count()
+        } else {
+            words.len()
+        }
     };
     let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
     if lines.len() > 1 {
@@ -116,14 +126,17 @@ fn puzzle_for(o: &Options, sample: Option<&str>) -> Result<SlidingPuzzle, String
         None => {
             let (rows, cols) = match (&o.size, o.goal.as_deref().or(sample)) {
                 (Some(size), _) => parse_size(size).map_err(|e| e.to_string())?,
-                (None, Some(text)) => infer_size(text).ok_or("cannot tell the board's size from this position: give --size RxC")?,
+                (None, Some(text)) => infer_size(text)
+                    .ok_or("cannot tell the board's size from this position: give --size RxC")?,
                 (None, None) => (3, 3),
             };
             SlidingPuzzle::standard(rows, cols).map_err(|e| e.to_string())?
         }
     };
     if let Some(goal) = &o.goal {
-        puzzle.set_goal_text(goal).map_err(|e: PuzzleError| format!("goal: {e}"))?;
+        puzzle
+            .set_goal_text(goal)
+            .map_err(|e: PuzzleError| format!("goal: {e}"))?;
     }
     Ok(puzzle)
 }
@@ -133,19 +146,28 @@ fn solve_one(o: &Options, text: &str) -> Result<Value, String> {
     let start = puzzle.parse(text).map_err(|e| e.to_string())?;
     let algorithm = o.algorithm.as_deref().unwrap_or("idastar");
     let heuristic_name = o.heuristic.as_deref().unwrap_or("linear-conflict");
-    let heuristic = Heuristic::from_name(heuristic_name).ok_or_else(|| format!("unknown heuristic \"{heuristic_name}\""))?;
+    let heuristic = Heuristic::from_name(heuristic_name)
+        .ok_or_else(|| format!("unknown heuristic \"{heuristic_name}\""))?;
     let clock = Instant::now();
     let mut report = if algorithm == "qlearning" {
-        let mut learner = SlidingQLearning::new(&puzzle, start, QLearningConfig::default()).map_err(|e| e.to_string())?;
+        let mut learner = SlidingQLearning::new(&puzzle, start, QLearningConfig::default())
+            .map_err(|e| e.to_string())?;
         learner.train(usize::MAX);
         serde_json::to_value(learner.report()).expect("report serialises")
     } else {
-        let algorithm = Algorithm::from_name(algorithm).ok_or_else(|| format!("unknown algorithm \"{algorithm}\""))?;
-        let limits = Limits { max_nodes: o.max_nodes.unwrap_or(Limits::default().max_nodes) };
-        let mut solver = SlidingSolver::new(&puzzle, start, algorithm, heuristic, limits).map_err(|e| e.to_string())?;
+        let algorithm = Algorithm::from_name(algorithm)
+            .ok_or_else(|| format!("unknown algorithm \"{algorithm}\""))?;
+        let limits = Limits {
+            max_nodes: o.max_nodes.unwrap_or(Limits::default().max_nodes),
+        };
+        let mut solver = SlidingSolver::new(&puzzle, start, algorithm, heuristic, limits)
+            .map_err(|e| e.to_string())?;
         let report = solver.run_to_end(u64::MAX, |_| true);
         if report.status == "unsolvable" {
-            return Err(format!("this position cannot reach the goal {} (the permutation parity differs)", puzzle.format(puzzle.goal())));
+            return Err(format!(
+                "this position cannot reach the goal {} (the permutation parity differs)",
+                puzzle.format(puzzle.goal())
+            ));
         }
         serde_json::to_value(report).expect("report serialises")
     };
@@ -155,7 +177,10 @@ fn solve_one(o: &Options, text: &str) -> Result<Value, String> {
     object.insert("input".into(), json!(text));
     object.insert("start".into(), json!(puzzle.format(&start)));
     object.insert("goal".into(), json!(puzzle.format(puzzle.goal())));
-    object.insert("size".into(), json!(format!("{}x{}", puzzle.rows(), puzzle.cols())));
+    object.insert(
+        "size".into(),
+        json!(format!("{}x{}", puzzle.rows(), puzzle.cols())),
+    );
     Ok(report)
 }
 
@@ -190,7 +215,8 @@ fn solve(o: &Options) -> ExitCode {
 fn table(o: &Options) -> Result<Value, String> {
     let puzzle = puzzle_for(o, None)?;
     let clock = Instant::now();
-    let exact = ExactDistances::build(puzzle.goal()).ok_or("exact tables are built for boards of at most 9 cells")?;
+    let exact = ExactDistances::build(puzzle.goal())
+        .ok_or("exact tables are built for boards of at most 9 cells")?;
     let ms = clock.elapsed().as_secs_f64() * 1000.0;
     Ok(json!({
         "size": format!("{}x{}", puzzle.rows(), puzzle.cols()),
@@ -207,7 +233,10 @@ fn scramble(o: &Options) -> Result<Vec<String>, String> {
     let mut rng = Rng::new(o.seed);
     let tables = HeuristicTables::new(puzzle.goal());
     let exact = if o.exact {
-        Some(ExactDistances::build(puzzle.goal()).ok_or("--exact needs a board of at most 9 cells")?)
+        Some(
+            ExactDistances::build(puzzle.goal())
+                .ok_or("--exact needs a board of at most 9 cells")?,
+        )
     } else {
         None
     };
@@ -215,7 +244,9 @@ fn scramble(o: &Options) -> Result<Vec<String>, String> {
         .map(|_| {
             let board = match &exact {
                 Some(e) => e.random_at(o.difficulty, &mut rng),
-                None => puzzle.random_walk(o.difficulty, 100_000, &mut rng, |b| tables.estimate(b, Heuristic::LinearConflict)),
+                None => puzzle.random_walk(o.difficulty, 100_000, &mut rng, |b| {
+                    tables.estimate(b, Heuristic::LinearConflict)
+                }),
             };
             puzzle.format(&board)
         })

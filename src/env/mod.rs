@@ -75,7 +75,11 @@ pub struct TimeLimit<E> {
 impl<E: Environment> TimeLimit<E> {
     /// Wraps `env`, allowing `max_steps` steps per episode.
     pub fn new(env: E, max_steps: usize) -> Self {
-        TimeLimit { env, max_steps, steps: 0 }
+        TimeLimit {
+            env,
+            max_steps,
+            steps: 0,
+        }
     }
 
     /// Steps taken in the current episode.
@@ -141,50 +145,66 @@ pub fn check_env<E: Environment>(
         if a.state() != b.state() {
             return Err(format!("seed {seed}: two resets with the same seed differ"));
         }
-        a.validate().map_err(|e| format!("seed {seed}: invalid state after reset: {e}"))?;
+        a.validate()
+            .map_err(|e| format!("seed {seed}: invalid state after reset: {e}"))?;
         let mut rng = Rng::new(seed ^ 0xC0FFEE);
         let mut ended = a.is_terminal();
         while !ended {
             a.action_mask(&mut mask);
             // Every masked-out action leaves the state unchanged (probe on a copy driven alike).
-            for action in 0..n {
-                if !mask[action] {
+            for (action, &legal) in mask.iter().enumerate() {
+                if !legal {
                     let before = b.env.state();
                     let step = b.env.step(action);
                     if b.env.state() != before || step.terminated {
-                        return Err(format!("seed {seed}: masked action {action} changed the state"));
+                        return Err(format!(
+                            "seed {seed}: masked action {action} changed the state"
+                        ));
                     }
                 }
             }
             let legal: Vec<usize> = (0..n).filter(|&i| mask[i]).collect();
             if legal.is_empty() {
-                return Err(format!("seed {seed}: no legal action in a non-terminal state"));
+                return Err(format!(
+                    "seed {seed}: no legal action in a non-terminal state"
+                ));
             }
             let action = *rng.choose(&legal);
             let before = a.state();
             let sa = a.step(action);
             let sb = b.step(action);
             if sa != sb || a.state() != b.state() {
-                return Err(format!("seed {seed}: same seed and actions gave different results"));
+                return Err(format!(
+                    "seed {seed}: same seed and actions gave different results"
+                ));
             }
             if a.state() == before {
-                return Err(format!("seed {seed}: legal action {action} did not change the state"));
+                return Err(format!(
+                    "seed {seed}: legal action {action} did not change the state"
+                ));
             }
-            a.validate().map_err(|e| format!("seed {seed}: invalid state after action {action}: {e}"))?;
+            a.validate()
+                .map_err(|e| format!("seed {seed}: invalid state after action {action}: {e}"))?;
             if sa.terminated != a.is_terminal() {
-                return Err(format!("seed {seed}: `terminated` disagrees with is_terminal()"));
+                return Err(format!(
+                    "seed {seed}: `terminated` disagrees with is_terminal()"
+                ));
             }
             if !sa.reward.is_finite() {
                 return Err(format!("seed {seed}: reward {} is not finite", sa.reward));
             }
             a.write_observation(&mut observation);
             if observation.iter().any(|x| !x.is_finite()) {
-                return Err(format!("seed {seed}: observation has non-finite or unwritten values"));
+                return Err(format!(
+                    "seed {seed}: observation has non-finite or unwritten values"
+                ));
             }
             ended = sa.terminated || sa.truncated;
         }
         if !(a.is_terminal() || a.steps() >= max_steps) {
-            return Err(format!("seed {seed}: episode ended without termination or truncation"));
+            return Err(format!(
+                "seed {seed}: episode ended without termination or truncation"
+            ));
         }
     }
     Ok(())

@@ -2,7 +2,7 @@
 //! first goal taken from the open list is optimal; a state reached again more cheaply is reopened,
 //! so consistency is not required. Ties on f prefer the deeper node, which reaches goals sooner.
 
-use super::{path_from_arena, Limits, Outcome, Search, SearchProblem, Solution};
+use super::{path_from_arena, Limits, Outcome, Search, SearchProblem, Solution, Successor};
 use std::cmp::Reverse;
 use std::collections::hash_map::Entry;
 use std::collections::{BinaryHeap, HashMap};
@@ -18,7 +18,7 @@ pub struct AStar<P: SearchProblem> {
     best_cost: HashMap<P::State, u32>,
     /// Min-heap on (f, deeper first, node index).
     open: BinaryHeap<Reverse<(u32, Reverse<u32>, u32)>>,
-    buffer: Vec<(P::Action, P::State, u32)>,
+    buffer: Vec<Successor<P>>,
     nodes: u64,
     done: Option<Outcome<P::Action>>,
 }
@@ -56,13 +56,18 @@ impl<P: SearchProblem> Search for AStar<P> {
         }
         let stop_at = self.nodes.saturating_add(chunk);
         let outcome = loop {
-            let Some(Reverse((_, Reverse(g), index))) = self.open.pop() else { break Outcome::NoSolution };
+            let Some(Reverse((_, Reverse(g), index))) = self.open.pop() else {
+                break Outcome::NoSolution;
+            };
             let state = self.nodes_data[index as usize].0.clone();
             if self.best_cost.get(&state).is_some_and(|&best| best < g) {
                 continue; // a stale entry: this state was reached more cheaply since
             }
             if self.problem.is_goal(&state) {
-                break Outcome::Solved(Solution { actions: path_from_arena(&self.links, index), cost: g });
+                break Outcome::Solved(Solution {
+                    actions: path_from_arena(&self.links, index),
+                    cost: g,
+                });
             }
             if self.nodes >= self.limits.max_nodes {
                 break Outcome::BudgetExhausted;
@@ -85,7 +90,8 @@ impl<P: SearchProblem> Search for AStar<P> {
                 let child = self.links.len() as u32;
                 self.links.push((index, Some(action)));
                 self.nodes_data.push((next, g_next));
-                self.open.push(Reverse((g_next + h, Reverse(g_next), child)));
+                self.open
+                    .push(Reverse((g_next + h, Reverse(g_next), child)));
             }
             if self.nodes >= stop_at {
                 return None;

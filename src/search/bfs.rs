@@ -1,7 +1,7 @@
 //! Breadth-first search (Moore 1959): optimal when every action costs the same. Meant for small
 //! spaces (the 8-puzzle's 181,440 states); its memory grows with the space it visits.
 
-use super::{path_from_arena, Limits, Outcome, Search, SearchProblem, Solution};
+use super::{path_from_arena, Limits, Outcome, Search, SearchProblem, Solution, Successor};
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::hash::Hash;
 
@@ -12,7 +12,7 @@ pub struct Bfs<P: SearchProblem> {
     links: Vec<(u32, Option<P::Action>)>,
     queue: VecDeque<(u32, P::State)>,
     seen: HashSet<P::State>,
-    buffer: Vec<(P::Action, P::State, u32)>,
+    buffer: Vec<Successor<P>>,
     nodes: u64,
     done: Option<Outcome<P::Action>>,
 }
@@ -50,7 +50,9 @@ impl<P: SearchProblem> Search for Bfs<P> {
         }
         let stop_at = self.nodes.saturating_add(chunk);
         let outcome = loop {
-            let Some((index, state)) = self.queue.pop_front() else { break Outcome::NoSolution };
+            let Some((index, state)) = self.queue.pop_front() else {
+                break Outcome::NoSolution;
+            };
             if self.problem.is_goal(&state) {
                 let actions = path_from_arena(&self.links, index);
                 let cost = actions.len() as u32;
@@ -86,7 +88,10 @@ impl<P: SearchProblem> Search for Bfs<P> {
 
 /// The number of steps from `origin` to every state reachable from it (unit costs). Used to find
 /// exact distances of small spaces whose moves are reversible.
-pub fn distance_map<S: Clone + Eq + Hash>(origin: S, mut neighbours: impl FnMut(&S, &mut Vec<S>)) -> HashMap<S, u32> {
+pub fn distance_map<S: Clone + Eq + Hash>(
+    origin: S,
+    mut neighbours: impl FnMut(&S, &mut Vec<S>),
+) -> HashMap<S, u32> {
     let mut distances = HashMap::from([(origin.clone(), 0)]);
     let mut queue = VecDeque::from([origin]);
     let mut buffer = Vec::new();

@@ -4,7 +4,7 @@
 //! stack so that it can stop after any node and resume (chunks, progress, cancellation). It never
 //! steps straight back to the state it came from.
 
-use super::{Limits, Outcome, Search, SearchProblem, Solution};
+use super::{Limits, Outcome, Search, SearchProblem, Solution, Successor};
 
 struct Frame<P: SearchProblem> {
     state: P::State,
@@ -20,7 +20,7 @@ pub struct IdaStar<P: SearchProblem> {
     limits: Limits,
     stack: Vec<Frame<P>>,
     /// Successor lists by depth, reused between nodes so the search does not allocate.
-    children: Vec<Vec<(P::Action, P::State, u32)>>,
+    children: Vec<Vec<Successor<P>>>,
     bound: u32,
     next_bound: u32,
     iterations: u32,
@@ -79,7 +79,13 @@ impl<P: SearchProblem> Search for IdaStar<P> {
                 self.next_bound = u32::MAX;
                 self.iterations += 1;
                 let start = self.problem.start();
-                self.stack.push(Frame { state: start, action: None, g: 0, expanded: false, next_child: 0 });
+                self.stack.push(Frame {
+                    state: start,
+                    action: None,
+                    g: 0,
+                    expanded: false,
+                    next_child: 0,
+                });
             }
             let depth = self.stack.len() - 1;
             let frame = &mut self.stack[depth];
@@ -91,7 +97,8 @@ impl<P: SearchProblem> Search for IdaStar<P> {
                     continue;
                 }
                 if self.problem.is_goal(&frame.state) {
-                    let actions: Vec<P::Action> = self.stack.iter().filter_map(|f| f.action).collect();
+                    let actions: Vec<P::Action> =
+                        self.stack.iter().filter_map(|f| f.action).collect();
                     let cost = self.stack[depth].g;
                     return self.finish(Outcome::Solved(Solution { actions, cost }));
                 }
@@ -128,7 +135,13 @@ impl<P: SearchProblem> Search for IdaStar<P> {
                 Some(i) => {
                     let (action, state, cost) = self.children[depth][i].clone();
                     let g = self.stack[depth].g + cost;
-                    self.stack.push(Frame { state, action: Some(action), g, expanded: false, next_child: 0 });
+                    self.stack.push(Frame {
+                        state,
+                        action: Some(action),
+                        g,
+                        expanded: false,
+                        next_child: 0,
+                    });
                 }
                 None => {
                     self.stack.pop();

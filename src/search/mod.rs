@@ -45,6 +45,13 @@ pub trait SearchProblem {
     fn successors(&self, state: &Self::State, out: &mut Vec<(Self::Action, Self::State, u32)>);
 }
 
+/// One successor as [`SearchProblem::successors`] lists it: (action, next state, cost).
+pub type Successor<P> = (
+    <P as SearchProblem>::Action,
+    <P as SearchProblem>::State,
+    u32,
+);
+
 /// A path found by a search.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Solution<A> {
@@ -76,7 +83,9 @@ pub struct Limits {
 
 impl Default for Limits {
     fn default() -> Self {
-        Limits { max_nodes: 50_000_000 }
+        Limits {
+            max_nodes: 50_000_000,
+        }
     }
 }
 

@@ -57,12 +57,19 @@ impl DistanceTable {
             std::mem::swap(&mut frontier, &mut next);
             next.clear();
         }
-        DistanceTable { distances, reachable, max_distance: depth }
+        DistanceTable {
+            distances,
+            reachable,
+            max_distance: depth,
+        }
     }
 
     /// The distance of the state with this rank, or `None` if unreachable.
     pub fn distance(&self, rank: usize) -> Option<u8> {
-        self.distances.get(rank).copied().filter(|&d| d != UNREACHABLE)
+        self.distances
+            .get(rank)
+            .copied()
+            .filter(|&d| d != UNREACHABLE)
     }
 
     /// States reachable from the origins.
@@ -88,6 +95,11 @@ impl DistanceTable {
 
     /// The `k`-th rank (in rank order) whose distance is `d`, if there are more than `k`.
     pub fn nth_rank_at(&self, d: u8, k: usize) -> Option<usize> {
-        self.distances.iter().enumerate().filter(|(_, &x)| x == d).nth(k).map(|(r, _)| r)
+        self.distances
+            .iter()
+            .enumerate()
+            .filter(|(_, &x)| x == d)
+            .nth(k)
+            .map(|(r, _)| r)
     }
 }

@@ -10,7 +10,9 @@
 //! plays on a [`Puzzle`].
 
 use crate::agent::q_table::QLearningConfig;
-use crate::env::sliding::solve::{ExactDistances, SlidingQLearning, SlidingSolver, MAX_EXACT_CELLS};
+use crate::env::sliding::solve::{
+    ExactDistances, SlidingQLearning, SlidingSolver, MAX_EXACT_CELLS,
+};
 use crate::env::sliding::{Board, Direction, Heuristic, HeuristicTables, SlidingPuzzle};
 use crate::rng::Rng;
 use crate::search::{Algorithm, Limits};
@@ -28,7 +30,9 @@ fn js_error(message: impl std::fmt::Display) -> JsValue {
 }
 
 fn to_js<T: serde::Serialize>(value: &T) -> Result<JsValue, JsValue> {
-    value.serialize(&serde_wasm_bindgen::Serializer::json_compatible()).map_err(js_error)
+    value
+        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .map_err(js_error)
 }
 
 /// A sliding puzzle and its current board, as the page plays it.
@@ -42,7 +46,11 @@ pub struct Puzzle {
 
 impl Puzzle {
     fn new(puzzle: SlidingPuzzle, board: Board) -> Puzzle {
-        Puzzle { puzzle, board, exact: None }
+        Puzzle {
+            puzzle,
+            board,
+            exact: None,
+        }
     }
 
     fn exact(&mut self) -> Option<Rc<ExactDistances>> {
@@ -71,7 +79,13 @@ impl Puzzle {
 
     /// A puzzle from typed text: `goal` `""` keeps the default goal, `preset` `""` means numbered
     /// tiles (then `rows`/`cols` give the size; a preset has its own).
-    pub fn parse(rows: usize, cols: usize, start: &str, goal: &str, preset: &str) -> Result<Puzzle, JsValue> {
+    pub fn parse(
+        rows: usize,
+        cols: usize,
+        start: &str,
+        goal: &str,
+        preset: &str,
+    ) -> Result<Puzzle, JsValue> {
         let mut puzzle = if preset.trim().is_empty() {
             SlidingPuzzle::standard(rows, cols)
         } else {
@@ -79,7 +93,9 @@ impl Puzzle {
         }
         .map_err(js_error)?;
         if !goal.trim().is_empty() {
-            puzzle.set_goal_text(goal).map_err(|e| js_error(format!("goal: {e}")))?;
+            puzzle
+                .set_goal_text(goal)
+                .map_err(|e| js_error(format!("goal: {e}")))?;
         }
         let board = puzzle.parse(start).map_err(js_error)?;
         Ok(Puzzle::new(puzzle, board))
@@ -115,7 +131,9 @@ impl Puzzle {
 
     /// Display text per label: `symbols()[label]`, `""` for the blank.
     pub fn symbols(&self) -> Vec<String> {
-        (0..=self.puzzle.goal().max_label()).map(|l| self.puzzle.symbol(l)).collect()
+        (0..=self.puzzle.goal().max_label())
+            .map(|l| self.puzzle.symbol(l))
+            .collect()
     }
 
     /// A label's name for people and screen readers (`"5"`, `"sun"`, `"blank"`).
@@ -139,7 +157,8 @@ impl Puzzle {
     /// Moves the blank (`"up"`, `"down"`, `"left"`, `"right"`); false at a wall.
     #[wasm_bindgen(js_name = moveBlank)]
     pub fn move_blank(&mut self, direction: &str) -> Result<bool, JsValue> {
-        let d = Direction::from_name(direction).ok_or_else(|| js_error(format!("unknown direction \"{direction}\"")))?;
+        let d = Direction::from_name(direction)
+            .ok_or_else(|| js_error(format!("unknown direction \"{direction}\"")))?;
         Ok(self.board.move_blank(d))
     }
 
@@ -214,9 +233,16 @@ impl SearchJob {
     /// `manhattan`, `linear-conflict`; `node_budget` 0 picks the default (3 million nodes for BFS
     /// and A*, whose memory grows with it; a billion for IDA*).
     #[wasm_bindgen(constructor)]
-    pub fn new(puzzle: &Puzzle, algorithm: &str, heuristic: &str, node_budget: f64) -> Result<SearchJob, JsValue> {
-        let algorithm = Algorithm::from_name(algorithm).ok_or_else(|| js_error(format!("unknown algorithm \"{algorithm}\"")))?;
-        let heuristic = Heuristic::from_name(heuristic).ok_or_else(|| js_error(format!("unknown heuristic \"{heuristic}\"")))?;
+    pub fn new(
+        puzzle: &Puzzle,
+        algorithm: &str,
+        heuristic: &str,
+        node_budget: f64,
+    ) -> Result<SearchJob, JsValue> {
+        let algorithm = Algorithm::from_name(algorithm)
+            .ok_or_else(|| js_error(format!("unknown algorithm \"{algorithm}\"")))?;
+        let heuristic = Heuristic::from_name(heuristic)
+            .ok_or_else(|| js_error(format!("unknown heuristic \"{heuristic}\"")))?;
         let max_nodes = if node_budget >= 1.0 {
             node_budget as u64
         } else if algorithm == Algorithm::IdaStar {
@@ -224,8 +250,18 @@ impl SearchJob {
         } else {
             3_000_000
         };
-        let solver = SlidingSolver::new(&puzzle.puzzle, puzzle.board, algorithm, heuristic, Limits { max_nodes }).map_err(js_error)?;
-        Ok(SearchJob { solver, report: None })
+        let solver = SlidingSolver::new(
+            &puzzle.puzzle,
+            puzzle.board,
+            algorithm,
+            heuristic,
+            Limits { max_nodes },
+        )
+        .map_err(js_error)?;
+        Ok(SearchJob {
+            solver,
+            report: None,
+        })
     }
 
     /// Expands up to `max_nodes` more nodes; true once the search has finished.
@@ -244,7 +280,10 @@ impl SearchJob {
 
     /// The report (`{status, moves, tiles, length, optimal, nodes, algorithm, heuristic}`), once finished.
     pub fn result(&self) -> Result<JsValue, JsValue> {
-        let report = self.report.as_ref().ok_or_else(|| js_error("the search has not finished"))?;
+        let report = self
+            .report
+            .as_ref()
+            .ok_or_else(|| js_error("the search has not finished"))?;
         to_js(report)
     }
 }
@@ -264,9 +303,11 @@ impl QLearningJob {
         let config: QLearningConfig = if config.is_undefined() || config.is_null() {
             QLearningConfig::default()
         } else {
-            serde_wasm_bindgen::from_value(config).map_err(|e| js_error(format!("Q-learning settings: {e}")))?
+            serde_wasm_bindgen::from_value(config)
+                .map_err(|e| js_error(format!("Q-learning settings: {e}")))?
         };
-        let learner = SlidingQLearning::new(&puzzle.puzzle, puzzle.board, config).map_err(js_error)?;
+        let learner =
+            SlidingQLearning::new(&puzzle.puzzle, puzzle.board, config).map_err(js_error)?;
         Ok(QLearningJob { learner })
     }
 

@@ -186,7 +186,12 @@ describe("playing by hand", options, () => {
     assert.deepEqual(state.dom, (await readBoard(copy)).dom);
     assert.ok(state.texts.every((text) => text === "☼" || text === "☾"), `symbols: ${state.texts}`);
     assert.equal(state.texts.filter((text) => text === "☼").length + state.texts.filter((text) => text === "☾").length, 8);
-    assert.deepEqual([...page.errors, ...copy.errors, ...sunMoon.errors], []);
+
+    // A link with a broken puzzle says so next to the input and still shows a board.
+    const broken = await session.newPage("#size=3x3&start=1,1,1&goal=");
+    assert.match(await broken.locator("#input-error").textContent(), /link's puzzle could not be used/);
+    assert.equal((await readBoard(broken)).dom.length, 9);
+    assert.deepEqual([...page.errors, ...copy.errors, ...sunMoon.errors, ...broken.errors], []);
   });
 
   test("every size from 2×2 to 5×5 renders its tiles", options, async () => {

@@ -184,3 +184,49 @@ describe("solving", options, () => {
     assert.deepEqual(page.errors, []);
   });
 });
+
+describe("the solver client", options, () => {
+  let session;
+  before(async () => (session = await startSession()), options);
+  after(() => session?.close(), options);
+
+  test("a worker that ignores cancel is terminated after the grace period and replaced", options, async () => {
+    const page = await session.newPage();
+    const outcome = await page.evaluate(async () => {
+      const { SolverClient, SolveCancelled } = await import("./solver-client.js");
+      // A stand-in worker that reports progress once, then never yields again.
+      const source = `
+        postMessage({ type: "ready" });
+        onmessage = (event) => {
+          if (event.data.type !== "solve") return;
+          postMessage({ type: "progress", id: event.data.id, nodes: 1, ms: 0 });
+          setTimeout(() => { for (;;) {} }, 0);
+        };`;
+      const url = URL.createObjectURL(new Blob([source], { type: "text/javascript" }));
+      const client = new SolverClient(url);
+      await client.ready;
+      let progressed = false;
+      const solving = client.solve({ algorithm: "idastar" }, () => (progressed = true));
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const cancelledAt = performance.now();
+      client.cancel();
+      let error = null;
+      try {
+        await solving;
+      } catch (caught) {
+        error = caught;
+      }
+      const waited = performance.now() - cancelledAt;
+      // The replacement worker is the same stand-in: it answers "ready" again.
+      await client.ready;
+      const busyAfter = client.busy;
+      client.dispose();
+      return { progressed, cancelled: error instanceof SolveCancelled, waited, busyAfter };
+    });
+    assert.ok(outcome.progressed);
+    assert.ok(outcome.cancelled, "solve() rejects with SolveCancelled");
+    assert.ok(outcome.waited >= 450 && outcome.waited < 1500, `terminated after the grace period (${outcome.waited} ms)`);
+    assert.equal(outcome.busyAfter, false);
+    assert.deepEqual(page.errors, []);
+  });
+});

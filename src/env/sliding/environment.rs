@@ -67,7 +67,13 @@ impl SlidingEnv {
             StartRule::Fixed(b) => b,
             StartRule::RandomWalk { .. } => *puzzle.goal(),
         };
-        SlidingEnv { puzzle, tables, start, reward, board }
+        SlidingEnv {
+            puzzle,
+            tables,
+            start,
+            reward,
+            board,
+        }
     }
 
     /// The current position.
@@ -97,9 +103,15 @@ impl Environment for SlidingEnv {
         let mut rng = Rng::new(seed);
         self.board = match self.start {
             StartRule::Fixed(board) => board,
-            StartRule::RandomWalk { difficulty, max_moves } => {
+            StartRule::RandomWalk {
+                difficulty,
+                max_moves,
+            } => {
                 let tables = &self.tables;
-                self.puzzle.random_walk(difficulty, max_moves, &mut rng, |b| tables.estimate(b, Heuristic::LinearConflict))
+                self.puzzle
+                    .random_walk(difficulty, max_moves, &mut rng, |b| {
+                        tables.estimate(b, Heuristic::LinearConflict)
+                    })
             }
         };
     }
@@ -125,7 +137,11 @@ impl Environment for SlidingEnv {
             (RewardScheme::Seed003, true) if solved => 100.0,
             (RewardScheme::Seed003, true) => -10.0,
         };
-        Step { reward, terminated: solved, truncated: false }
+        Step {
+            reward,
+            terminated: solved,
+            truncated: false,
+        }
     }
 
     fn is_terminal(&self) -> bool {
@@ -135,7 +151,10 @@ impl Environment for SlidingEnv {
     fn validate(&self) -> Result<(), String> {
         let b = &self.board;
         if b.cells()[b.blank()] != BLANK {
-            return Err(format!("the cached blank index {} does not hold the blank", b.blank()));
+            return Err(format!(
+                "the cached blank index {} does not hold the blank",
+                b.blank()
+            ));
         }
         if b.label_counts() != self.puzzle.goal().label_counts() {
             return Err("the board's tiles differ from the goal's".into());

@@ -26,7 +26,11 @@ pub enum Heuristic {
 
 impl Heuristic {
     /// All heuristics, weakest first.
-    pub const ALL: [Heuristic; 3] = [Heuristic::Misplaced, Heuristic::Manhattan, Heuristic::LinearConflict];
+    pub const ALL: [Heuristic; 3] = [
+        Heuristic::Misplaced,
+        Heuristic::Manhattan,
+        Heuristic::LinearConflict,
+    ];
 
     /// The name used by the CLI and the page.
     pub fn name(self) -> &'static str {
@@ -42,7 +46,9 @@ impl Heuristic {
         match name.trim().to_ascii_lowercase().as_str() {
             "misplaced" | "hamming" | "misplaced-tiles" => Some(Heuristic::Misplaced),
             "manhattan" | "md" => Some(Heuristic::Manhattan),
-            "linear-conflict" | "linear-conflicts" | "lc" | "manhattan+lc" => Some(Heuristic::LinearConflict),
+            "linear-conflict" | "linear-conflicts" | "lc" | "manhattan+lc" => {
+                Some(Heuristic::LinearConflict)
+            }
             _ => None,
         }
     }
@@ -79,7 +85,13 @@ impl HeuristicTables {
                 }
             }
         }
-        HeuristicTables { goal: *goal, rows: goal.rows(), cols: goal.cols(), unique_goal_cell, repeated }
+        HeuristicTables {
+            goal: *goal,
+            rows: goal.rows(),
+            cols: goal.cols(),
+            unique_goal_cell,
+            repeated,
+        }
     }
 
     /// The goal these tables were built for.
@@ -103,7 +115,12 @@ impl HeuristicTables {
     /// Tiles not on a goal cell of their own label.
     pub fn misplaced(&self, board: &Board) -> u32 {
         let goal = self.goal.cells();
-        board.cells().iter().zip(goal).filter(|(&b, &g)| b != BLANK && b != g).count() as u32
+        board
+            .cells()
+            .iter()
+            .zip(goal)
+            .filter(|(&b, &g)| b != BLANK && b != g)
+            .count() as u32
     }
 
     /// Sum of taxicab distances (minimum-cost matching for repeated labels).
@@ -116,11 +133,21 @@ impl HeuristicTables {
             }
         }
         for (label, goal_cells) in &self.repeated {
-            let cells: Vec<usize> =
-                board.cells().iter().enumerate().filter(|(_, &l)| l == *label).map(|(i, _)| i).collect();
+            let cells: Vec<usize> = board
+                .cells()
+                .iter()
+                .enumerate()
+                .filter(|(_, &l)| l == *label)
+                .map(|(i, _)| i)
+                .collect();
             let cost: Vec<Vec<u32>> = cells
                 .iter()
-                .map(|&c| goal_cells.iter().map(|&g| self.distance(c, g as usize)).collect())
+                .map(|&c| {
+                    goal_cells
+                        .iter()
+                        .map(|&g| self.distance(c, g as usize))
+                        .collect()
+                })
                 .collect();
             total += min_cost_assignment(&cost);
         }
@@ -163,7 +190,12 @@ fn longest_increasing(values: &[u8]) -> usize {
     let mut best = [0usize; 5];
     let mut longest = 0;
     for i in 0..values.len() {
-        best[i] = 1 + (0..i).filter(|&j| values[j] < values[i]).map(|j| best[j]).max().unwrap_or(0);
+        best[i] = 1
+            + (0..i)
+                .filter(|&j| values[j] < values[i])
+                .map(|j| best[j])
+                .max()
+                .unwrap_or(0);
         longest = longest.max(best[i]);
     }
     longest

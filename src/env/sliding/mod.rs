@@ -44,7 +44,12 @@ pub enum Direction {
 
 impl Direction {
     /// All four directions, in action order (action `i` is `ALL[i]`).
-    pub const ALL: [Direction; 4] = [Direction::Up, Direction::Down, Direction::Left, Direction::Right];
+    pub const ALL: [Direction; 4] = [
+        Direction::Up,
+        Direction::Down,
+        Direction::Left,
+        Direction::Right,
+    ];
 
     /// The direction that undoes this one.
     pub fn opposite(self) -> Direction {
@@ -218,12 +223,19 @@ impl Board {
         }
         let blanks = labels.iter().filter(|&&l| l == BLANK).count();
         if blanks != 1 {
-            return Err(PuzzleError::Invalid(format!("{blanks} blanks; a board has exactly one")));
+            return Err(PuzzleError::Invalid(format!(
+                "{blanks} blanks; a board has exactly one"
+            )));
         }
         let mut cells = [0u8; MAX_CELLS];
         cells[..labels.len()].copy_from_slice(labels);
         let blank = labels.iter().position(|&l| l == BLANK).unwrap_or(0) as u8;
-        Ok(Board { cells, rows: rows as u8, cols: cols as u8, blank })
+        Ok(Board {
+            cells,
+            rows: rows as u8,
+            cols: cols as u8,
+            blank,
+        })
     }
 
     /// The standard goal: tiles `1..n` in order and the blank in the last cell.
@@ -388,7 +400,10 @@ fn permutation_parity(from: &[u8], to: &[u8]) -> bool {
 /// repeated label, two equal tiles can be swapped in the mapping to fix the parity, so every
 /// arrangement with the goal's labels is reachable.
 pub fn is_solvable(start: &Board, goal: &Board) -> bool {
-    if start.rows != goal.rows || start.cols != goal.cols || start.label_counts() != goal.label_counts() {
+    if start.rows != goal.rows
+        || start.cols != goal.cols
+        || start.label_counts() != goal.label_counts()
+    {
         return false;
     }
     let counts = start.label_counts();
@@ -419,7 +434,10 @@ pub struct SymbolSet {
 
 /// Seed 003's symbols: label 1 is a sun, label 2 a moon.
 pub static SUN_MOON_SYMBOLS: SymbolSet = SymbolSet {
-    symbols: &[("☼", "sun", &["s", "S", "sun", "☀", "*"]), ("☾", "moon", &["m", "M", "moon", "☽", "c", "C"])],
+    symbols: &[
+        ("☼", "sun", &["s", "S", "sun", "☀", "*"]),
+        ("☾", "moon", &["m", "M", "moon", "☽", "c", "C"]),
+    ],
 };
 
 /// A named puzzle with a fixed start and goal.
@@ -463,11 +481,19 @@ pub struct SlidingPuzzle {
 impl SlidingPuzzle {
     /// The numbered puzzle of this size with the standard goal (blank last).
     pub fn standard(rows: usize, cols: usize) -> Result<SlidingPuzzle, PuzzleError> {
-        Ok(SlidingPuzzle { goal: Board::standard_goal(rows, cols)?, tiles: Tiles::Numbered, preset: None })
+        Ok(SlidingPuzzle {
+            goal: Board::standard_goal(rows, cols)?,
+            tiles: Tiles::Numbered,
+            preset: None,
+        })
     }
 
     /// A numbered puzzle with the goal typed by a person (`""` means the standard goal).
-    pub fn with_goal_text(rows: usize, cols: usize, goal: &str) -> Result<SlidingPuzzle, PuzzleError> {
+    pub fn with_goal_text(
+        rows: usize,
+        cols: usize,
+        goal: &str,
+    ) -> Result<SlidingPuzzle, PuzzleError> {
         let mut puzzle = SlidingPuzzle::standard(rows, cols)?;
         if !goal.trim().is_empty() {
             puzzle.goal = parse::parse_board(goal, rows, cols, Tiles::Numbered, "goal")?;
@@ -480,7 +506,11 @@ impl SlidingPuzzle {
         let preset = find_preset(name)?;
         let tiles = Tiles::Symbols(preset.tiles);
         let goal = parse::parse_board(preset.goal, preset.rows, preset.cols, tiles, "goal")?;
-        Ok(SlidingPuzzle { goal, tiles, preset: Some(preset.name) })
+        Ok(SlidingPuzzle {
+            goal,
+            tiles,
+            preset: Some(preset.name),
+        })
     }
 
     /// The preset's own start position.
@@ -508,13 +538,27 @@ impl SlidingPuzzle {
 
     /// Writes a board compactly (`1,2,3,4,5,6,7,8,_`; symbols for presets), as [`Self::parse`] reads it.
     pub fn format(&self, board: &Board) -> String {
-        let sep = if matches!(self.tiles, Tiles::Numbered) { "," } else { "" };
-        board.cells().iter().map(|&l| self.symbol(l)).map(|s| if s.is_empty() { "_".to_string() } else { s }).collect::<Vec<_>>().join(sep)
+        let sep = if matches!(self.tiles, Tiles::Numbered) {
+            ","
+        } else {
+            ""
+        };
+        board
+            .cells()
+            .iter()
+            .map(|&l| self.symbol(l))
+            .map(|s| if s.is_empty() { "_".to_string() } else { s })
+            .collect::<Vec<_>>()
+            .join(sep)
     }
 
     /// Writes a board as a grid, one row per line, for terminals.
     pub fn format_grid(&self, board: &Board) -> String {
-        let width = (0..=board.max_label()).map(|l| self.symbol(l).chars().count()).max().unwrap_or(1).max(1);
+        let width = (0..=board.max_label())
+            .map(|l| self.symbol(l).chars().count())
+            .max()
+            .unwrap_or(1)
+            .max(1);
         board
             .cells()
             .chunks(board.cols())
@@ -536,7 +580,11 @@ impl SlidingPuzzle {
         match (label, self.tiles) {
             (BLANK, _) => String::new(),
             (l, Tiles::Numbered) => l.to_string(),
-            (l, Tiles::Symbols(set)) => set.symbols.get(l as usize - 1).map(|s| s.0.to_string()).unwrap_or_default(),
+            (l, Tiles::Symbols(set)) => set
+                .symbols
+                .get(l as usize - 1)
+                .map(|s| s.0.to_string())
+                .unwrap_or_default(),
         }
     }
 
@@ -545,7 +593,11 @@ impl SlidingPuzzle {
         match (label, self.tiles) {
             (BLANK, _) => "blank".to_string(),
             (l, Tiles::Numbered) => l.to_string(),
-            (l, Tiles::Symbols(set)) => set.symbols.get(l as usize - 1).map(|s| s.1.to_string()).unwrap_or_default(),
+            (l, Tiles::Symbols(set)) => set
+                .symbols
+                .get(l as usize - 1)
+                .map(|s| s.1.to_string())
+                .unwrap_or_default(),
         }
     }
 
@@ -611,14 +663,28 @@ impl SlidingPuzzle {
 }
 
 fn find_preset(name: &str) -> Result<&'static Preset, PuzzleError> {
-    PRESETS.iter().find(|p| p.name == name.trim()).ok_or_else(|| {
-        PuzzleError::UnknownPreset(name.to_string(), PRESETS.iter().map(|p| p.name).collect::<Vec<_>>().join(", "))
-    })
+    PRESETS
+        .iter()
+        .find(|p| p.name == name.trim())
+        .ok_or_else(|| {
+            PuzzleError::UnknownPreset(
+                name.to_string(),
+                PRESETS
+                    .iter()
+                    .map(|p| p.name)
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            )
+        })
 }
 
 fn describe_counts(board: &Board, tiles: Tiles) -> String {
     let counts = board.label_counts();
-    let puzzle = SlidingPuzzle { goal: *board, tiles, preset: None };
+    let puzzle = SlidingPuzzle {
+        goal: *board,
+        tiles,
+        preset: None,
+    };
     (1..counts.len())
         .filter(|&l| counts[l] > 0)
         .map(|l| format!("{} {}", counts[l], puzzle.label_name(l as u8)))
@@ -630,13 +696,16 @@ fn check_same_labels(a: &Board, b: &Board, tiles: Tiles) -> Result<(), PuzzleErr
     if a.label_counts() == b.label_counts() {
         Ok(())
     } else {
-        Err(PuzzleError::LabelsMismatch { start: describe_counts(a, tiles), goal: describe_counts(b, tiles) })
+        Err(PuzzleError::LabelsMismatch {
+            start: describe_counts(a, tiles),
+            goal: describe_counts(b, tiles),
+        })
     }
 }
 
 /// Parses a size written as `3`, `4x4`, `2x3` (also `×`, `X`, `*`) into (rows, cols).
 pub fn parse_size(text: &str) -> Result<(usize, usize), PuzzleError> {
-    let t = text.trim().to_ascii_lowercase().replace('×', "x").replace('*', "x");
+    let t = text.trim().to_ascii_lowercase().replace(['×', '*'], "x");
     let parts: Vec<&str> = t.split('x').map(str::trim).collect();
     let numbers: Option<Vec<usize>> = parts.iter().map(|p| p.parse().ok()).collect();
     let (rows, cols) = match numbers.as_deref() {

@@ -20,11 +20,17 @@ fn label_of(token: &str, tiles: Tiles, cells: usize) -> Option<u8> {
         return Some(BLANK);
     }
     match tiles {
-        Tiles::Numbered => token.parse::<usize>().ok().filter(|&n| n >= 1 && n < cells).map(|n| n as u8),
+        Tiles::Numbered => token
+            .parse::<usize>()
+            .ok()
+            .filter(|&n| n >= 1 && n < cells)
+            .map(|n| n as u8),
         Tiles::Symbols(set) => set
             .symbols
             .iter()
-            .position(|(shown, name, others)| token == *shown || token.eq_ignore_ascii_case(name) || others.contains(&token))
+            .position(|(shown, name, others)| {
+                token == *shown || token.eq_ignore_ascii_case(name) || others.contains(&token)
+            })
             .map(|i| i as u8 + 1),
     }
 }
@@ -37,7 +43,9 @@ fn tokens_of_line(line: &str, tiles: Tiles, cells: usize) -> Vec<String> {
     for word in words {
         let whole_is_label = label_of(word, tiles, cells).is_some();
         let splittable = word.chars().count() > 1
-            && word.chars().all(|c| label_of(&c.to_string(), tiles, cells).is_some());
+            && word
+                .chars()
+                .all(|c| label_of(&c.to_string(), tiles, cells).is_some());
         let split = match tiles {
             // "123456780" must be read digit by digit; "12" on a 4×4 is tile twelve.
             Tiles::Numbered => splittable && (!whole_is_label || cells <= 10),
@@ -54,9 +62,16 @@ fn tokens_of_line(line: &str, tiles: Tiles, cells: usize) -> Vec<String> {
 
 fn expected_text(tiles: Tiles, cells: usize) -> String {
     match tiles {
-        Tiles::Numbered => format!("use the numbers 1 to {}, and 0 or _ for the blank", cells - 1),
+        Tiles::Numbered => format!(
+            "use the numbers 1 to {}, and 0 or _ for the blank",
+            cells - 1
+        ),
         Tiles::Symbols(set) => {
-            let names: Vec<String> = set.symbols.iter().map(|(shown, name, _)| format!("{shown} ({name})")).collect();
+            let names: Vec<String> = set
+                .symbols
+                .iter()
+                .map(|(shown, name, _)| format!("{shown} ({name})"))
+                .collect();
             format!("use {} and _ for the blank", names.join(", "))
         }
     }
@@ -106,17 +121,29 @@ pub(super) fn parse_board(
         }
     }
     if labels.len() != cells {
-        return Err(PuzzleError::WrongCount { what, expected: cells, found: labels.len(), rows, cols });
+        return Err(PuzzleError::WrongCount {
+            what,
+            expected: cells,
+            found: labels.len(),
+            rows,
+            cols,
+        });
     }
     if tiles == Tiles::Numbered {
         let mut seen = vec![false; cells];
         for &l in &labels {
             if l != BLANK && std::mem::replace(&mut seen[l as usize], true) {
-                return Err(PuzzleError::DuplicateTile { what, tile: l.to_string() });
+                return Err(PuzzleError::DuplicateTile {
+                    what,
+                    tile: l.to_string(),
+                });
             }
         }
         if let Some(missing) = (1..cells).find(|&l| !seen[l]) {
-            return Err(PuzzleError::MissingTile { what, tile: missing.to_string() });
+            return Err(PuzzleError::MissingTile {
+                what,
+                tile: missing.to_string(),
+            });
         }
     }
     let blanks = labels.iter().filter(|&&l| l == BLANK).count();

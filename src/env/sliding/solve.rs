@@ -1,9 +1,13 @@
 //! Solving sliding puzzles: the puzzle as a [`SearchProblem`], exact distance tables for small
 //! boards, and [`SlidingSolver`], the one entry point the CLI and the page use for every algorithm.
 
-use super::{is_solvable, Board, Direction, Heuristic, HeuristicTables, SlidingPuzzle, BLANK, MAX_CELLS};
+use super::{
+    is_solvable, Board, Direction, Heuristic, HeuristicTables, SlidingPuzzle, BLANK, MAX_CELLS,
+};
 use crate::rng::Rng;
-use crate::search::{table::DistanceTable, Algorithm, AStar, Bfs, IdaStar, Limits, Outcome, Search, SearchProblem};
+use crate::search::{
+    table::DistanceTable, AStar, Algorithm, Bfs, IdaStar, Limits, Outcome, Search, SearchProblem,
+};
 use serde::Serialize;
 
 /// Boards up to this many cells get exact distance tables (3×3: 9! ranks, 181,440 reachable).
@@ -20,7 +24,11 @@ pub struct SlidingSearch {
 impl SlidingSearch {
     /// The problem of taking `start` to `goal`, estimated with `heuristic`.
     pub fn new(start: Board, goal: &Board, heuristic: Heuristic) -> Self {
-        SlidingSearch { start, tables: HeuristicTables::new(goal), heuristic }
+        SlidingSearch {
+            start,
+            tables: HeuristicTables::new(goal),
+            heuristic,
+        }
     }
 }
 
@@ -93,10 +101,19 @@ impl ExactDistances {
             next += counts[label];
         }
         let size = factorial(goal.len());
-        let table = DistanceTable::build(size, &[*goal], |b| rank_with(&offset, b), |b, out| {
-            out.extend(Direction::ALL.into_iter().filter_map(|d| b.moved(d)));
-        });
-        let exact = ExactDistances { table, goal: *goal, offset };
+        let table = DistanceTable::build(
+            size,
+            &[*goal],
+            |b| rank_with(&offset, b),
+            |b, out| {
+                out.extend(Direction::ALL.into_iter().filter_map(|d| b.moved(d)));
+            },
+        );
+        let exact = ExactDistances {
+            table,
+            goal: *goal,
+            offset,
+        };
         Some(exact)
     }
 
@@ -120,7 +137,11 @@ impl ExactDistances {
         for d in digits {
             let canonical = available.remove(d);
             let label = (0..=MAX_CELLS)
-                .find(|&l| counts[l] > 0 && self.offset[l] <= canonical && canonical < self.offset[l] + counts[l])
+                .find(|&l| {
+                    counts[l] > 0
+                        && self.offset[l] <= canonical
+                        && canonical < self.offset[l] + counts[l]
+                })
                 .unwrap_or(BLANK as usize);
             labels.push(label as u8);
         }
@@ -151,7 +172,10 @@ impl ExactDistances {
     pub fn random_at(&self, distance: u32, rng: &mut Rng) -> Board {
         let d = distance.min(self.max_distance()) as u8;
         let count = self.histogram()[d as usize];
-        let rank = self.table.nth_rank_at(d, rng.below(count)).expect("histogram counts this distance");
+        let rank = self
+            .table
+            .nth_rank_at(d, rng.below(count))
+            .expect("histogram counts this distance");
         self.unrank(rank)
     }
 
@@ -197,7 +221,13 @@ pub struct SolveReport {
 
 impl SolveReport {
     /// A report for moves found some other way (a learner's rollout), checked by replaying them.
-    pub fn from_moves(start: &Board, moves: Vec<Direction>, goal: &Board, optimal: bool, algorithm: &'static str) -> SolveReport {
+    pub fn from_moves(
+        start: &Board,
+        moves: Vec<Direction>,
+        goal: &Board,
+        optimal: bool,
+        algorithm: &'static str,
+    ) -> SolveReport {
         let tiles = tiles_slid(start, &moves);
         let mut end = *start;
         let solved = end.apply(&moves).is_ok() && &end == goal;
@@ -256,7 +286,10 @@ impl SlidingSolver {
         limits: Limits,
     ) -> Result<SlidingSolver, SolveError> {
         if algorithm == Algorithm::Bfs && start.len() > MAX_EXACT_CELLS {
-            return Err(SolveError::TooLargeForBfs { cells: start.len(), max: MAX_EXACT_CELLS });
+            return Err(SolveError::TooLargeForBfs {
+                cells: start.len(),
+                max: MAX_EXACT_CELLS,
+            });
         }
         let problem = SlidingSearch::new(start, puzzle.goal(), heuristic);
         let running = if !is_solvable(&start, puzzle.goal()) {
@@ -268,7 +301,12 @@ impl SlidingSolver {
                 Algorithm::IdaStar => Running::IdaStar(IdaStar::new(problem, limits)),
             }
         };
-        Ok(SlidingSolver { start, algorithm, heuristic, running })
+        Ok(SlidingSolver {
+            start,
+            algorithm,
+            heuristic,
+            running,
+        })
     }
 
     /// Nodes expanded so far.
@@ -293,7 +331,11 @@ impl SlidingSolver {
     }
 
     /// Runs to the end, calling `keep_going(nodes)` every `chunk` nodes (return false to cancel).
-    pub fn run_to_end(&mut self, chunk: u64, mut keep_going: impl FnMut(u64) -> bool) -> SolveReport {
+    pub fn run_to_end(
+        &mut self,
+        chunk: u64,
+        mut keep_going: impl FnMut(u64) -> bool,
+    ) -> SolveReport {
         loop {
             if let Some(report) = self.run(chunk) {
                 return report;
@@ -375,11 +417,18 @@ impl SlidingQLearning {
         config: crate::agent::q_table::QLearningConfig,
     ) -> Result<SlidingQLearning, QLearningError> {
         if start.len() > MAX_Q_LEARNING_CELLS {
-            return Err(QLearningError::TooLarge { cells: start.len(), max: MAX_Q_LEARNING_CELLS });
+            return Err(QLearningError::TooLarge {
+                cells: start.len(),
+                max: MAX_Q_LEARNING_CELLS,
+            });
         }
         let exact = ExactDistances::build(puzzle.goal()).expect("small board");
         let optimal_length = exact.distance(&start).ok_or(QLearningError::Unsolvable)?;
-        let env = super::SlidingEnv::new(puzzle.clone(), super::StartRule::Fixed(start), super::RewardScheme::Seed003);
+        let env = super::SlidingEnv::new(
+            puzzle.clone(),
+            super::StartRule::Fixed(start),
+            super::RewardScheme::Seed003,
+        );
         Ok(SlidingQLearning {
             learner: crate::agent::q_table::QLearning::new(env, config),
             start,

@@ -40,29 +40,66 @@ fn all_arrangements(rows: usize, cols: usize, labels: &[u8]) -> Vec<Board> {
 fn every_accepted_spelling_reads_the_same_board() {
     let p = SlidingPuzzle::standard(3, 3).unwrap();
     let expected = board(3, 3, &[1, 2, 3, 8, 0, 4, 7, 6, 5]);
-    for text in ["123804765", "1 2 3 8 0 4 7 6 5", "1,2,3,8,_,4,7,6,5", "1,2,3\n8,_,4\n7,6,5", "123\n8_4\n765\n", " 1;2;3|8 . 4 7 6 5 "] {
+    for text in [
+        "123804765",
+        "1 2 3 8 0 4 7 6 5",
+        "1,2,3,8,_,4,7,6,5",
+        "1,2,3\n8,_,4\n7,6,5",
+        "123\n8_4\n765\n",
+        " 1;2;3|8 . 4 7 6 5 ",
+    ] {
         assert_eq!(p.parse(text).unwrap(), expected, "{text:?}");
     }
     let p4 = SlidingPuzzle::standard(4, 4).unwrap();
-    let b = p4.parse("1 2 3 4\n5 6 7 8\n9 10 11 12\n13 14 15 0").unwrap();
+    let b = p4
+        .parse("1 2 3 4\n5 6 7 8\n9 10 11 12\n13 14 15 0")
+        .unwrap();
     assert_eq!(b, *p4.goal());
     let sun = SlidingPuzzle::preset("sun-moon").unwrap();
-    assert_eq!(sun.parse("☼☼☼ ☾☼☾ ☾_☾").unwrap(), sun.parse("s,s,s,m,s,m,m,0,m").unwrap());
-    assert_eq!(sun.parse("sss\nmsm\nm_m").unwrap(), sun.preset_start().unwrap());
+    assert_eq!(
+        sun.parse("☼☼☼ ☾☼☾ ☾_☾").unwrap(),
+        sun.parse("s,s,s,m,s,m,m,0,m").unwrap()
+    );
+    assert_eq!(
+        sun.parse("sss\nmsm\nm_m").unwrap(),
+        sun.preset_start().unwrap()
+    );
 }
 
 #[test]
 fn malformed_input_gives_typed_errors_people_can_read() {
     let p = SlidingPuzzle::standard(3, 3).unwrap();
-    let cases: Vec<(&str, fn(&PuzzleError) -> bool)> = vec![
+    type Check = fn(&PuzzleError) -> bool;
+    let cases: Vec<(&str, Check)> = vec![
         ("", |e| matches!(e, PuzzleError::Empty { .. })),
-        ("1,2,3,4,5,6,7,8", |e| matches!(e, PuzzleError::WrongCount { expected: 9, found: 8, .. })),
-        ("1,2,3,4,5,6,7,8,0,0", |e| matches!(e, PuzzleError::WrongCount { found: 10, .. })),
-        ("1,2,3,4,5,6,7,9,0", |e| matches!(e, PuzzleError::UnknownSymbol { position: 8, .. })),
-        ("1,2,3,4,x,6,7,8,0", |e| matches!(e, PuzzleError::UnknownSymbol { .. })),
-        ("1,2,3,4,5,6,7,8,8", |e| matches!(e, PuzzleError::DuplicateTile { .. })),
-        ("1,2,3,4,5,6,7,8,1", |e| matches!(e, PuzzleError::DuplicateTile { .. })),
-        ("1,2\n3,4\n5,6,7,8,0", |e| matches!(e, PuzzleError::GridShape { .. })),
+        ("1,2,3,4,5,6,7,8", |e| {
+            matches!(
+                e,
+                PuzzleError::WrongCount {
+                    expected: 9,
+                    found: 8,
+                    ..
+                }
+            )
+        }),
+        ("1,2,3,4,5,6,7,8,0,0", |e| {
+            matches!(e, PuzzleError::WrongCount { found: 10, .. })
+        }),
+        ("1,2,3,4,5,6,7,9,0", |e| {
+            matches!(e, PuzzleError::UnknownSymbol { position: 8, .. })
+        }),
+        ("1,2,3,4,x,6,7,8,0", |e| {
+            matches!(e, PuzzleError::UnknownSymbol { .. })
+        }),
+        ("1,2,3,4,5,6,7,8,8", |e| {
+            matches!(e, PuzzleError::DuplicateTile { .. })
+        }),
+        ("1,2,3,4,5,6,7,8,1", |e| {
+            matches!(e, PuzzleError::DuplicateTile { .. })
+        }),
+        ("1,2\n3,4\n5,6,7,8,0", |e| {
+            matches!(e, PuzzleError::GridShape { .. })
+        }),
     ];
     for (text, check) in cases {
         let e = p.parse(text).unwrap_err();
@@ -70,17 +107,38 @@ fn malformed_input_gives_typed_errors_people_can_read() {
         assert!(!e.to_string().is_empty());
     }
     let sun = SlidingPuzzle::preset("sun-moon").unwrap();
-    assert!(matches!(sun.parse("☼☼☼ ☾☼☾ ☾☾☾"), Err(PuzzleError::NoBlank { .. })));
-    assert!(matches!(sun.parse("☼☼☼ ☾_☾ ☾_☾"), Err(PuzzleError::ManyBlanks { count: 2, .. })));
+    assert!(matches!(
+        sun.parse("☼☼☼ ☾☼☾ ☾☾☾"),
+        Err(PuzzleError::NoBlank { .. })
+    ));
+    assert!(matches!(
+        sun.parse("☼☼☼ ☾_☾ ☾_☾"),
+        Err(PuzzleError::ManyBlanks { count: 2, .. })
+    ));
     // Right count, wrong mix of suns and moons: the labels don't match the goal's.
     let e = sun.parse("☼☼☼ ☼☼☾ ☾_☾").unwrap_err();
     assert!(matches!(e, PuzzleError::LabelsMismatch { .. }), "{e:?}");
     assert!(e.to_string().contains("5 sun"), "{e}");
-    assert!(matches!(sun.parse("☼☼☼ ☾★☾ ☾_☾"), Err(PuzzleError::UnknownSymbol { .. })));
-    assert!(matches!(SlidingPuzzle::preset("nope"), Err(PuzzleError::UnknownPreset(..))));
-    assert!(matches!(SlidingPuzzle::standard(1, 3), Err(PuzzleError::BadSize { .. })));
-    assert!(matches!(SlidingPuzzle::standard(6, 6), Err(PuzzleError::BadSize { .. })));
-    assert!(matches!(parse_size("4y4"), Err(PuzzleError::BadSizeText(_))));
+    assert!(matches!(
+        sun.parse("☼☼☼ ☾★☾ ☾_☾"),
+        Err(PuzzleError::UnknownSymbol { .. })
+    ));
+    assert!(matches!(
+        SlidingPuzzle::preset("nope"),
+        Err(PuzzleError::UnknownPreset(..))
+    ));
+    assert!(matches!(
+        SlidingPuzzle::standard(1, 3),
+        Err(PuzzleError::BadSize { .. })
+    ));
+    assert!(matches!(
+        SlidingPuzzle::standard(6, 6),
+        Err(PuzzleError::BadSize { .. })
+    ));
+    assert!(matches!(
+        parse_size("4y4"),
+        Err(PuzzleError::BadSizeText(_))
+    ));
     assert_eq!(parse_size("2x3").unwrap(), (2, 3));
     assert_eq!(parse_size("4").unwrap(), (4, 4));
     assert_eq!(parse_size("3×5").unwrap(), (3, 5));
@@ -111,7 +169,11 @@ fn solvability_matches_reachability_on_every_small_board() {
             let reachable = distance_map(*goal, neighbours);
             assert_eq!(reachable.len(), all.len() / 2);
             for b in &all {
-                assert_eq!(is_solvable(b, goal), reachable.contains_key(b), "{b:?} -> {goal:?}");
+                assert_eq!(
+                    is_solvable(b, goal),
+                    reachable.contains_key(b),
+                    "{b:?} -> {goal:?}"
+                );
             }
         }
     }
@@ -166,7 +228,10 @@ fn repeated_labels_are_all_reachable_and_decided_correctly() {
     assert!(!is_solvable(&board(2, 3, &[1, 1, 1, 4, 2, 0]), &goal));
     // 2×2 with a repeated label: the 3 tiles turn as one cycle, so all 12 arrangements are reachable.
     let goal = board(2, 2, &[1, 1, 2, 0]);
-    assert_eq!(distance_map(goal, neighbours).len(), all_arrangements(2, 2, &[0, 1, 1, 2]).len());
+    assert_eq!(
+        distance_map(goal, neighbours).len(),
+        all_arrangements(2, 2, &[0, 1, 1, 2]).len()
+    );
 }
 
 #[test]
@@ -186,14 +251,23 @@ fn heuristics_are_admissible_and_consistent_against_exact_distances() {
         let mut gap_md = 0u64;
         for b in distance_map(goal, neighbours).keys() {
             let d = exact.distance(b).unwrap();
-            let h: Vec<u32> = Heuristic::ALL.iter().map(|&h| tables.estimate(b, h)).collect();
+            let h: Vec<u32> = Heuristic::ALL
+                .iter()
+                .map(|&h| tables.estimate(b, h))
+                .collect();
             assert!(h[0] <= d && h[1] <= d && h[2] <= d, "{b:?}: {h:?} > {d}");
             assert!(h[1] <= h[2], "linear conflicts only add");
             assert_eq!(h.iter().all(|&x| x == 0), d == 0);
             for n in Direction::ALL.into_iter().filter_map(|dir| b.moved(dir)) {
                 for &heuristic in &Heuristic::ALL {
-                    let (a, c) = (tables.estimate(b, heuristic), tables.estimate(&n, heuristic));
-                    assert!(a <= c + 1, "{heuristic:?} inconsistent: {b:?} {a} -> {n:?} {c}");
+                    let (a, c) = (
+                        tables.estimate(b, heuristic),
+                        tables.estimate(&n, heuristic),
+                    );
+                    assert!(
+                        a <= c + 1,
+                        "{heuristic:?} inconsistent: {b:?} {a} -> {n:?} {c}"
+                    );
                 }
             }
             gap_md += (d - h[1]) as u64;
@@ -214,7 +288,10 @@ fn manhattan_matches_labels_optimally_when_they_repeat() {
     assert_eq!(tables.misplaced(&board(2, 3, &[2, 2, 0, 1, 1, 3])), 4);
     // Swapping the two 1s changes nothing.
     assert_eq!(tables.manhattan(&goal), 0);
-    assert_eq!(heuristic::min_cost_assignment(&[vec![4, 1, 3], vec![2, 0, 5], vec![3, 2, 2]]), 5);
+    assert_eq!(
+        heuristic::min_cost_assignment(&[vec![4, 1, 3], vec![2, 0, 5], vec![3, 2, 2]]),
+        5
+    );
 }
 
 #[test]
@@ -254,7 +331,10 @@ fn reward_schemes_follow_the_seeds() {
     assert_eq!(env.step(Direction::Left.index()).reward, -10.0);
     assert_eq!(env.step(Direction::Right.index()).reward, -10.0);
     let last = env.step(Direction::Right.index());
-    assert_eq!((last.reward, last.terminated, last.truncated), (100.0, true, false));
+    assert_eq!(
+        (last.reward, last.terminated, last.truncated),
+        (100.0, true, false)
+    );
 
     let far = board(3, 3, &[2, 1, 3, 4, 5, 6, 7, 0, 8]);
     let mut env = SlidingEnv::new(p, StartRule::Fixed(far), RewardScheme::Thesis);
@@ -268,11 +348,31 @@ fn reward_schemes_follow_the_seeds() {
 fn the_environment_contract_holds_for_every_sliding_setup() {
     let sun = SlidingPuzzle::preset("sun-moon").unwrap();
     let sun_start = sun.preset_start().unwrap();
-    check_env(|| SlidingEnv::new(sun.clone(), StartRule::Fixed(sun_start), RewardScheme::Seed003), 20, 200).unwrap();
+    check_env(
+        || {
+            SlidingEnv::new(
+                sun.clone(),
+                StartRule::Fixed(sun_start),
+                RewardScheme::Seed003,
+            )
+        },
+        20,
+        200,
+    )
+    .unwrap();
     for (rows, cols) in [(2, 2), (3, 3), (4, 4), (5, 5), (2, 5), (4, 3)] {
         let p = SlidingPuzzle::standard(rows, cols).unwrap();
         check_env(
-            || SlidingEnv::new(p.clone(), StartRule::RandomWalk { difficulty: 8, max_moves: 500 }, RewardScheme::Thesis),
+            || {
+                SlidingEnv::new(
+                    p.clone(),
+                    StartRule::RandomWalk {
+                        difficulty: 8,
+                        max_moves: 500,
+                    },
+                    RewardScheme::Thesis,
+                )
+            },
             20,
             100,
         )
@@ -280,7 +380,14 @@ fn the_environment_contract_holds_for_every_sliding_setup() {
     }
     // The observation is one-hot: one 1 per cell.
     let p = SlidingPuzzle::standard(3, 3).unwrap();
-    let mut env = SlidingEnv::new(p, StartRule::RandomWalk { difficulty: 10, max_moves: 500 }, RewardScheme::Thesis);
+    let mut env = SlidingEnv::new(
+        p,
+        StartRule::RandomWalk {
+            difficulty: 10,
+            max_moves: 500,
+        },
+        RewardScheme::Thesis,
+    );
     env.reset(3);
     let mut obs = vec![0.0; env.observation_len()];
     env.write_observation(&mut obs);

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Installs, when missing, what building the page and running the tests need on a fresh Debian
+# machine: the wasm32 Rust target, wasm-bindgen-cli at exactly Cargo.lock's version, the npm
+# packages of package.json (playwright-core, binaryen's wasm-opt), and with --browser Debian's
+# Chromium. Safe to run again: each step is skipped when already done.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+  rustup target add wasm32-unknown-unknown
+fi
+
+want=$(grep -A1 '^name = "wasm-bindgen"$' Cargo.lock | sed -n 's/^version = "\(.*\)"$/\1/p')
+have=$(wasm-bindgen --version 2>/dev/null | awk '{print $2}' || true)
+if [ "$have" != "$want" ]; then
+  echo "installing wasm-bindgen-cli $want (found: ${have:-none})"
+  cargo install wasm-bindgen-cli --version "$want"
+fi
+
+if [ ! -d node_modules/playwright-core ] || [ ! -d node_modules/binaryen ]; then
+  npm ci --no-audit --no-fund
+fi
+
+if [ "${1:-}" = "--browser" ] && [ ! -x /usr/bin/chromium ]; then
+  sudo=""
+  [ "$(id -u)" = 0 ] || sudo="sudo"
+  $sudo apt-get update
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y --no-install-recommends chromium
+fi

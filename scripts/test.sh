@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# The whole test suite: formatting and lints, native Rust tests (unit, integration, CLI), the
+# wasm API's tests (wasm-bindgen-test in Node), then the page end to end in Debian Chromium.
+# Build output is cached outside the clone ($HOME/.cache/puzzlelab) so later runs are quick.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/puzzlelab/target}"
+export CARGO_TERM_COLOR=never
+start=$(date +%s)
+step() { echo; echo "== $1 ($(( $(date +%s) - start )) s)"; }
+
+step "prerequisites"
+bash scripts/setup.sh --browser
+
+step "format and lints"
+cargo fmt --check
+cargo clippy --all-targets -- -D warnings
+cargo clippy --lib --target wasm32-unknown-unknown -- -D warnings
+
+step "native tests"
+cargo test --all-targets
+
+step "wasm API tests (Node)"
+CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
+  cargo test --target wasm32-unknown-unknown --test web
+
+step "core bundle"
+bash scripts/build-wasm.sh
+
+step "browser tests (Chromium)"
+node --test --test-concurrency=1 tests/browser/
+
+step "done in $(( $(date +%s) - start )) s"

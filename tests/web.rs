@@ -1,0 +1,131 @@
+//! Tests of the wasm-bindgen API (`src/web/`), compiled to wasm32 and run in Node by
+//! wasm-bindgen-test-runner: `cargo test --target wasm32-unknown-unknown --test web` with the
+//! runner set (scripts/test.sh does this). Natively this file is empty.
+#![cfg(target_arch = "wasm32")]
+
+use puzzlelab::web::{Puzzle, QLearningJob, SearchJob};
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_test::wasm_bindgen_test;
+
+fn message(error: JsValue) -> String {
+    error
+        .dyn_into::<js_sys::Error>()
+        .map(|e| String::from(e.message()))
+        .unwrap_or_default()
+}
+
+fn field(object: &JsValue, name: &str) -> JsValue {
+    js_sys::Reflect::get(object, &JsValue::from_str(name)).unwrap()
+}
+
+#[wasm_bindgen_test]
+fn parse_errors_are_js_errors_with_readable_messages() {
+    let e = Puzzle::parse(3, 3, "1,2,3,4,5,6,7,8,8", "", "")
+        .err()
+        .unwrap();
+    assert!(message(e).contains("tile 8 appears more than once"));
+    let e = Puzzle::parse(3, 3, "1,2,3", "", "").err().unwrap();
+    assert!(message(e).contains("3 cells but a 3×3 board has 9"));
+    let e = Puzzle::parse(3, 3, "1,2,3,4,5,6,7,8,_", "1,2,3", "")
+        .err()
+        .unwrap();
+    assert!(message(e).starts_with("goal:"));
+    let e = Puzzle::preset("nope").err().unwrap();
+    assert!(message(e).contains("sun-moon"));
+    let e = Puzzle::standard(7, 7).err().unwrap();
+    assert!(message(e).contains("2 to 5"));
+}
+
+#[wasm_bindgen_test]
+fn playing_clicks_moves_and_bad_input_leave_the_board_alone() {
+    let mut p = Puzzle::standard(3, 3).unwrap();
+    assert!(p.is_solved());
+    assert_eq!(p.click_tile(6), vec!["left", "left"]);
+    assert_eq!(p.board(), vec![1, 2, 3, 4, 5, 6, 0, 7, 8]);
+    assert!(
+        p.click_tile(4).is_empty(),
+        "not in the blank's row or column"
+    );
+    assert!(!p.move_blank("left").unwrap(), "wall");
+    assert!(p.move_blank("right").unwrap());
+    assert!(p.move_blank("sideways").is_err());
+    let before = p.board();
+    assert!(p.set_board("1,2,3,4,5,6,7,8,9").is_err());
+    assert_eq!(p.board(), before);
+    p.set_board("1 2 3\n4 5 6\n7 _ 8").unwrap();
+    assert_eq!(p.start_text(), "1,2,3,4,5,6,7,_,8");
+    assert_eq!(p.symbols()[0], "");
+    assert_eq!(p.symbols()[8], "8");
+}
+
+#[wasm_bindgen_test]
+fn shuffles_are_exact_on_small_boards_and_walks_on_large_ones() {
+    let mut p = Puzzle::standard(3, 3).unwrap();
+    assert_eq!(p.shuffle(20, 1), "exact");
+    assert_eq!(p.max_difficulty(), 31);
+    let mut job = SearchJob::new(&p, "bfs", "manhattan", 0.0).unwrap();
+    while !job.step(1000.0) {}
+    assert_eq!(field(&job.result().unwrap(), "length").as_f64(), Some(20.0));
+    let mut q = Puzzle::standard(4, 4).unwrap();
+    assert_eq!(q.shuffle(20, 1), "random-walk");
+    assert!(q.is_solvable() && !q.is_solved());
+    let mut same = Puzzle::standard(4, 4).unwrap();
+    same.shuffle(20, 1);
+    assert_eq!(same.board(), q.board(), "seeded");
+}
+
+#[wasm_bindgen_test]
+fn search_jobs_run_in_chunks_and_report() {
+    let p = Puzzle::parse(3, 3, "7,2,4,5,_,6,8,3,1", "_,1,2,3,4,5,6,7,8", "").unwrap();
+    for algorithm in ["bfs", "astar", "idastar"] {
+        let mut job = SearchJob::new(&p, algorithm, "linear-conflict", 0.0).unwrap();
+        let mut chunks = 0;
+        while !job.step(500.0) {
+            chunks += 1;
+        }
+        let result = job.result().unwrap();
+        assert_eq!(field(&result, "status").as_string().unwrap(), "solved");
+        assert_eq!(field(&result, "length").as_f64(), Some(26.0), "{algorithm}");
+        assert_eq!(field(&result, "optimal").as_bool(), Some(true));
+        assert_eq!(field(&result, "nodes").as_f64(), Some(job.nodes()));
+        let moves: js_sys::Array = field(&result, "moves").dyn_into().unwrap();
+        assert_eq!(moves.length(), 26);
+        if algorithm == "bfs" {
+            assert!(chunks > 10, "BFS expands many nodes, so several chunks");
+        }
+    }
+    let unsolvable = Puzzle::parse(3, 3, "2,1,3,4,5,6,7,8,_", "", "").unwrap();
+    let mut job = SearchJob::new(&unsolvable, "idastar", "manhattan", 0.0).unwrap();
+    assert!(job.step(1.0));
+    assert_eq!(
+        field(&job.result().unwrap(), "status").as_string().unwrap(),
+        "unsolvable"
+    );
+    let big = Puzzle::standard(4, 4).unwrap();
+    assert!(
+        message(SearchJob::new(&big, "bfs", "manhattan", 0.0).err().unwrap())
+            .contains("A* or IDA*")
+    );
+    assert!(SearchJob::new(&big, "astar", "euclid", 0.0).is_err());
+}
+
+#[wasm_bindgen_test]
+fn q_learning_solves_the_sun_moon_preset_optimally() {
+    let p = Puzzle::preset("sun-moon").unwrap();
+    assert_eq!(p.preset_name(), "sun-moon");
+    assert_eq!(p.symbols(), vec!["", "☼", "☾"]);
+    assert_eq!(p.label_name(2), "moon");
+    let mut job = QLearningJob::new(&p, JsValue::UNDEFINED).unwrap();
+    while !job.train(100) {}
+    assert_eq!(job.episodes_done(), 1000);
+    let result = job.result().unwrap();
+    assert_eq!(field(&result, "length").as_f64(), Some(13.0));
+    assert_eq!(field(&result, "optimalLength").as_f64(), Some(13.0));
+    assert_eq!(field(&result, "optimal").as_bool(), Some(true));
+    let config = js_sys::JSON::parse(r#"{"episodes": 10, "seed": 3}"#).unwrap();
+    let mut short = QLearningJob::new(&p, config).unwrap();
+    assert!(short.train(1000));
+    assert_eq!(short.episodes_done(), 10);
+    let bad = js_sys::JSON::parse(r#"{"alpha": "fast"}"#).unwrap();
+    assert!(message(QLearningJob::new(&p, bad).err().unwrap()).contains("Q-learning settings"));
+}
