@@ -27,6 +27,8 @@ const USAGE: &str = "usage:
       Positions come from the arguments, or one per line from stdin. Prints one JSON object per position.
   puzzlelab table [--size RxC] [--goal G] [--preset sun-moon]
       Builds the exact distance table of a board of at most 9 cells and prints its histogram.
+  puzzlelab bench [--count N] [--seed S]
+      Times the exact 8-puzzle table, Q-learning on sun/moon and IDA* on N random 15-puzzles; prints JSON.
   puzzlelab scramble [--size RxC] [--goal G] [--preset sun-moon] [--difficulty D] [--exact] [--seed S] [--count N]
       Prints scrambled positions: the thesis's random walk until Manhattan + 2·linear conflicts >= D,
       or with --exact a uniformly random position at exactly D optimal moves (boards of at most 9 cells).
@@ -253,6 +255,74 @@ fn scramble(o: &Options) -> Result<Vec<String>, String> {
         .collect())
 }
 
+fn median(values: &mut [f64]) -> f64 {
+    values.sort_by(|a, b| a.total_cmp(b));
+    values.get(values.len() / 2).copied().unwrap_or(f64::NAN)
+}
+
+/// Timings for comparison between runs and machines (never used as pass/fail).
+fn bench(o: &Options) -> Value {
+    let ms = |clock: Instant| clock.elapsed().as_secs_f64() * 1000.0;
+    let mut table_ms: Vec<f64> = (0..5)
+        .map(|_| {
+            let clock = Instant::now();
+            let exact =
+                ExactDistances::build(SlidingPuzzle::standard(3, 3).unwrap().goal()).unwrap();
+            assert_eq!(exact.reachable(), 181_440);
+            ms(clock)
+        })
+        .collect();
+    let sun = SlidingPuzzle::preset("sun-moon").unwrap();
+    let start = sun.preset_start().unwrap();
+    let mut q_ms = Vec::new();
+    let mut q_lengths = Vec::new();
+    for seed in 0..5 {
+        let clock = Instant::now();
+        let config = QLearningConfig {
+            seed,
+            ..QLearningConfig::default()
+        };
+        let mut learner = SlidingQLearning::new(&sun, start, config).unwrap();
+        learner.train(usize::MAX);
+        q_lengths.push(learner.report().solve.length);
+        q_ms.push(ms(clock));
+    }
+    let puzzle = SlidingPuzzle::standard(4, 4).unwrap();
+    let tables = HeuristicTables::new(puzzle.goal());
+    let mut rng = Rng::new(o.seed);
+    let mut positions = Vec::new();
+    let mut ida_ms = Vec::new();
+    for _ in 0..o.count.max(1) {
+        let board = puzzle.random_walk(o.difficulty, 100_000, &mut rng, |b| {
+            tables.estimate(b, Heuristic::LinearConflict)
+        });
+        let clock = Instant::now();
+        let mut solver = SlidingSolver::new(
+            &puzzle,
+            board,
+            Algorithm::IdaStar,
+            Heuristic::LinearConflict,
+            Limits::default(),
+        )
+        .unwrap();
+        let report = solver.run_to_end(u64::MAX, |_| true);
+        let t = ms(clock);
+        ida_ms.push(t);
+        positions.push(json!({"start": puzzle.format(&board), "length": report.length, "nodes": report.nodes, "ms": t}));
+    }
+    json!({
+        "machine": format!("{} {}", std::env::consts::OS, std::env::consts::ARCH),
+        "exact_table_3x3_ms_median": median(&mut table_ms),
+        "q_learning_sun_moon": {"ms_median": median(&mut q_ms), "lengths": q_lengths, "episodes": 1000},
+        "idastar_15_puzzle": {
+            "scramble": format!("random walk to Manhattan + 2·LC >= {}, seed {}", o.difficulty, o.seed),
+            "ms_median": median(&mut ida_ms),
+            "ms_max": ida_ms.iter().copied().fold(0.0, f64::max),
+            "positions": positions,
+        },
+    })
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let Some(command) = args.first() else {
@@ -268,6 +338,10 @@ fn main() -> ExitCode {
     };
     let result = match command.as_str() {
         "solve" => return solve(&options),
+        "bench" => {
+            println!("{}", bench(&options));
+            Ok(())
+        }
         "table" => table(&options).map(|v| println!("{v}")),
         "scramble" => scramble(&options).map(|lines| lines.iter().for_each(|l| println!("{l}"))),
         "help" | "--help" | "-h" => {
