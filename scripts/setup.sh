@@ -14,7 +14,8 @@ want=$(grep -A1 '^name = "wasm-bindgen"$' Cargo.lock | sed -n 's/^version = "\(.
 have=$(wasm-bindgen --version 2>/dev/null | awk '{print $2}' || true)
 if [ "$have" != "$want" ]; then
   echo "installing wasm-bindgen-cli $want (found: ${have:-none})"
-  cargo install wasm-bindgen-cli --version "$want"
+  # --force: a leftover record of an earlier install must not make cargo skip a missing binary.
+  cargo install --force wasm-bindgen-cli --version "$want"
 fi
 
 if [ ! -d node_modules/playwright-core ] || [ ! -d node_modules/binaryen ]; then
