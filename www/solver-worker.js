@@ -13,10 +13,16 @@
 
 import { errorMessage, loadWasm } from "./wasm.js";
 
-/** Nodes expanded per SearchJob.step call: small enough to notice a cancel within ~tens of ms. */
+/** Nodes expanded per SearchJob.step call (a few milliseconds of work). */
 const NODES_PER_CHUNK = 20_000;
 /** Q-learning episodes per QLearningJob.train call. */
 const EPISODES_PER_CHUNK = 25;
+/**
+ * Chunks run back to back for this long before the worker reports progress and yields to its
+ * message queue (where a cancel may wait). Yielding after every chunk would cost the clamped
+ * setTimeout delay (about 4 ms) per chunk, a large share of a search's time.
+ */
+const SLICE_MS = 50;
 
 const apiReady = loadWasm();
 /** The running job: { id, cancelled }, or null when idle. */
@@ -44,6 +50,15 @@ self.onmessage = (event) => {
 };
 
 const yieldToMessages = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+/** Calls `chunk()` until it returns true (finished) or SLICE_MS have passed; returns its last answer. */
+function runSlice(chunk) {
+  const sliceEnd = performance.now() + SLICE_MS;
+  let finished = false;
+  do finished = chunk();
+  while (!finished && performance.now() < sliceEnd);
+  return finished;
+}
 
 async function runJob(request, job) {
   const { id } = request;
@@ -73,7 +88,7 @@ async function search(api, puzzle, request, job, started) {
   const searchJob = new api.SearchJob(puzzle, request.algorithm, request.heuristic ?? "manhattan", request.nodeBudget ?? 0);
   try {
     for (;;) {
-      const finished = searchJob.step(NODES_PER_CHUNK);
+      const finished = runSlice(() => searchJob.step(NODES_PER_CHUNK));
       if (finished) return searchJob.result();
       postMessage({ type: "progress", id: request.id, nodes: searchJob.nodes, ms: Math.round(performance.now() - started) });
       await yieldToMessages();
@@ -89,7 +104,7 @@ async function trainQLearning(api, puzzle, request, job, started) {
   const learner = new api.QLearningJob(puzzle, request.config ?? {});
   try {
     for (;;) {
-      const finished = learner.train(EPISODES_PER_CHUNK);
+      const finished = runSlice(() => learner.train(EPISODES_PER_CHUNK));
       if (finished) return learner.result();
       postMessage({
         type: "progress",
