@@ -153,3 +153,28 @@ fn table_and_scramble_commands() {
     let (_, values, _) = run(&["solve", "--algo", "bfs"], &lines.join("\n"));
     assert!(values.iter().all(|v| v["length"] == 20));
 }
+
+#[test]
+fn solve_runs_weighted_astar_with_a_weight() {
+    let start = "5,1,2,3,9,6,7,4,13,10,11,8,_,14,15,12";
+    let (code, values, _) = run(&["solve", "--algo", "wastar", "--weight", "1.5", start], "");
+    assert_eq!(code, 0);
+    assert_eq!(values[0]["algorithm"], "wastar");
+    assert_eq!(values[0]["weight"], 1.5);
+    assert_eq!(values[0]["lower_bound"], 9);
+    assert_eq!(values[0]["length"], 9);
+    assert_eq!(values[0]["optimal"], true, "it met the lower bound");
+    let (_, values, _) = run(&["solve", "--algo", "wastar", start], "");
+    assert_eq!(values[0]["weight"], 2.0, "the default weight");
+    let (_, values, _) = run(&["solve", "--algo", "astar", start], "");
+    assert!(values[0]["weight"].is_null());
+    let (code, values, _) = run(&["solve", "--algo", "wastar", "--weight", "0.5", start], "");
+    assert_eq!(code, 1);
+    assert!(values[0]["error"]
+        .as_str()
+        .unwrap()
+        .contains("from 1 to 100"));
+    let (code, values, _) = run(&["solve", "--algo", "idastar", "--weight", "2", start], "");
+    assert_eq!(code, 1);
+    assert!(values[0]["error"].as_str().unwrap().contains("wastar"));
+}

@@ -63,7 +63,7 @@ fn shuffles_are_exact_on_small_boards_and_walks_on_large_ones() {
     let mut p = Puzzle::standard(3, 3).unwrap();
     assert_eq!(p.shuffle(20, 1), "exact");
     assert_eq!(p.max_difficulty(), 31);
-    let mut job = SearchJob::new(&p, "bfs", "manhattan", 0.0).unwrap();
+    let mut job = SearchJob::new(&p, "bfs", "manhattan", 0.0, 0.0).unwrap();
     while !job.step(1000.0) {}
     assert_eq!(field(&job.result().unwrap(), "length").as_f64(), Some(20.0));
     let mut q = Puzzle::standard(4, 4).unwrap();
@@ -78,7 +78,7 @@ fn shuffles_are_exact_on_small_boards_and_walks_on_large_ones() {
 fn search_jobs_run_in_chunks_and_report() {
     let p = Puzzle::parse(3, 3, "7,2,4,5,_,6,8,3,1", "_,1,2,3,4,5,6,7,8", "").unwrap();
     for algorithm in ["bfs", "astar", "idastar"] {
-        let mut job = SearchJob::new(&p, algorithm, "linear-conflict", 0.0).unwrap();
+        let mut job = SearchJob::new(&p, algorithm, "linear-conflict", 0.0, 0.0).unwrap();
         let mut chunks = 0;
         while !job.step(500.0) {
             chunks += 1;
@@ -95,18 +95,41 @@ fn search_jobs_run_in_chunks_and_report() {
         }
     }
     let unsolvable = Puzzle::parse(3, 3, "2,1,3,4,5,6,7,8,_", "", "").unwrap();
-    let mut job = SearchJob::new(&unsolvable, "idastar", "manhattan", 0.0).unwrap();
+    let mut job = SearchJob::new(&unsolvable, "idastar", "manhattan", 0.0, 0.0).unwrap();
     assert!(job.step(1.0));
     assert_eq!(
         field(&job.result().unwrap(), "status").as_string().unwrap(),
         "unsolvable"
     );
     let big = Puzzle::standard(4, 4).unwrap();
-    assert!(
-        message(SearchJob::new(&big, "bfs", "manhattan", 0.0).err().unwrap())
-            .contains("A* or IDA*")
-    );
-    assert!(SearchJob::new(&big, "astar", "euclid", 0.0).is_err());
+    assert!(message(
+        SearchJob::new(&big, "bfs", "manhattan", 0.0, 0.0)
+            .err()
+            .unwrap()
+    )
+    .contains("A* or IDA*"));
+    assert!(SearchJob::new(&big, "astar", "euclid", 0.0, 0.0).is_err());
+}
+
+#[wasm_bindgen_test]
+fn weighted_search_jobs_report_their_weight_and_bound() {
+    let p = Puzzle::parse(3, 3, "7,2,4,5,_,6,8,3,1", "_,1,2,3,4,5,6,7,8", "").unwrap();
+    // A JS caller that leaves the weight out passes undefined, which arrives as NaN: weight 2.
+    for (weight, expected) in [(f64::NAN, 2.0), (0.0, 2.0), (1.5, 1.5)] {
+        let mut job = SearchJob::new(&p, "wastar", "linear-conflict", 0.0, weight).unwrap();
+        while !job.step(500.0) {}
+        let result = job.result().unwrap();
+        assert_eq!(field(&result, "status").as_string().unwrap(), "solved");
+        assert_eq!(field(&result, "algorithm").as_string().unwrap(), "wastar");
+        assert_eq!(field(&result, "weight").as_f64(), Some(expected));
+        let length = field(&result, "length").as_f64().unwrap();
+        assert!(length >= 26.0 && length <= expected * 26.0, "{length}");
+        assert!(field(&result, "lower_bound").as_f64().unwrap() <= 26.0);
+    }
+    let e = SearchJob::new(&p, "wastar", "manhattan", 0.0, 0.5)
+        .err()
+        .unwrap();
+    assert!(message(e).contains("from 1 to 100"));
 }
 
 #[wasm_bindgen_test]

@@ -2,8 +2,8 @@
 //!
 //! ```text
 //! puzzlelab solve [POSITION ...] [--size RxC] [--goal G] [--preset NAME]
-//!                 [--algo bfs|astar|idastar|qlearning] [--heuristic misplaced|manhattan|linear-conflict]
-//!                 [--max-nodes N]
+//!                 [--algo bfs|astar|wastar|idastar|qlearning] [--weight W]
+//!                 [--heuristic misplaced|manhattan|linear-conflict] [--max-nodes N]
 //! puzzlelab table [--size RxC] [--goal G] [--preset NAME]
 //! puzzlelab scramble [--size RxC] [--goal G] [--difficulty D] [--exact] [--seed S] [--count N]
 //! ```
@@ -11,7 +11,9 @@
 //! and prints one JSON object per position (an `error` object for a position it cannot solve).
 
 use puzzlelab::agent::q_table::QLearningConfig;
-use puzzlelab::env::sliding::solve::{ExactDistances, SlidingQLearning, SlidingSolver};
+use puzzlelab::env::sliding::solve::{
+    ExactDistances, SlidingQLearning, SlidingSolver, DEFAULT_WEIGHT,
+};
 use puzzlelab::env::sliding::{parse_size, Heuristic, HeuristicTables, PuzzleError, SlidingPuzzle};
 use puzzlelab::rng::Rng;
 use puzzlelab::search::{Algorithm, Limits};
@@ -22,9 +24,10 @@ use std::time::Instant;
 
 const USAGE: &str = "usage:
   puzzlelab solve [POSITION ...] [--size RxC] [--goal G] [--preset sun-moon]
-                  [--algo bfs|astar|idastar|qlearning] [--heuristic misplaced|manhattan|linear-conflict]
-                  [--max-nodes N]
+                  [--algo bfs|astar|wastar|idastar|qlearning] [--weight W]
+                  [--heuristic misplaced|manhattan|linear-conflict] [--max-nodes N]
       Positions come from the arguments, or one per line from stdin. Prints one JSON object per position.
+      wastar is weighted A*: solutions at most W times the optimum (W from 1 to 100, default 2).
   puzzlelab table [--size RxC] [--goal G] [--preset sun-moon]
       Builds the exact distance table of a board of at most 9 cells and prints its histogram.
   puzzlelab bench [--count N] [--seed S]
@@ -43,6 +46,7 @@ struct Options {
     algorithm: Option<String>,
     heuristic: Option<String>,
     max_nodes: Option<u64>,
+    weight: Option<f64>,
     difficulty: u32,
     exact: bool,
     seed: u64,
@@ -58,6 +62,7 @@ fn parse_options(args: &[String]) -> Result<Options, String> {
         algorithm: None,
         heuristic: None,
         max_nodes: None,
+        weight: None,
         difficulty: 20,
         exact: false,
         seed: 0,
@@ -91,6 +96,12 @@ fn parse_options(args: &[String]) -> Result<Options, String> {
             "--algo" | "--algorithm" => o.algorithm = Some(value()?),
             "--heuristic" => o.heuristic = Some(value()?),
             "--max-nodes" => o.max_nodes = Some(number(value()?, "--max-nodes")?),
+            "--weight" => {
+                let v = value()?;
+                let weight = v.trim().parse::<f64>();
+                o.weight =
+                    Some(weight.map_err(|_| format!("--weight must be a number, not \"{v}\""))?);
+            }
             "--difficulty" => o.difficulty = number(value()?, "--difficulty")? as u32,
             "--seed" => o.seed = number(value()?, "--seed")?,
             "--count" => o.count = number(value()?, "--count")? as usize,
@@ -162,8 +173,15 @@ fn solve_one(o: &Options, text: &str) -> Result<Value, String> {
         let limits = Limits {
             max_nodes: o.max_nodes.unwrap_or(Limits::default().max_nodes),
         };
-        let mut solver = SlidingSolver::new(&puzzle, start, algorithm, heuristic, limits)
-            .map_err(|e| e.to_string())?;
+        let solver = match (algorithm, o.weight) {
+            (Algorithm::WeightedAStar, weight) => {
+                let weight = weight.unwrap_or(DEFAULT_WEIGHT);
+                SlidingSolver::weighted(&puzzle, start, heuristic, weight, limits)
+            }
+            (_, Some(_)) => return Err("--weight is for --algo wastar".into()),
+            (_, None) => SlidingSolver::new(&puzzle, start, algorithm, heuristic, limits),
+        };
+        let mut solver = solver.map_err(|e| e.to_string())?;
         let report = solver.run_to_end(u64::MAX, |_| true);
         if report.status == "unsolvable" {
             return Err(format!(

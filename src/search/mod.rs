@@ -8,13 +8,15 @@
 //! [`run_to_end`] adds cancellation.
 //!
 //! - [`bfs`]: breadth-first search (unit costs; small spaces), and whole-space distance maps.
-//! - [`astar`]: A* (Hart, Nilsson & Raphael 1968).
+//! - [`astar`]: A* (Hart, Nilsson & Raphael 1968), and weighted A* (Pohl 1970).
 //! - [`idastar`]: IDA* (Korf 1985), memory linear in the solution length.
+//! - [`pattern_database`]: additive disjoint pattern databases for sliding-tile puzzles.
 //! - [`table`]: exact distance tables over a perfectly hashed space, built by breadth-first search.
 
 pub mod astar;
 pub mod bfs;
 pub mod idastar;
+pub mod pattern_database;
 pub mod table;
 
 use serde::Serialize;
@@ -22,7 +24,7 @@ use std::hash::Hash;
 
 pub use astar::AStar;
 pub use bfs::Bfs;
-pub use idastar::IdaStar;
+pub use idastar::{IdaStar, IdaStarInPlace, InPlaceProblem};
 pub use table::DistanceTable;
 
 /// A search problem: states, actions with costs, a goal predicate and an admissible heuristic.
@@ -110,6 +112,9 @@ pub enum Algorithm {
     Bfs,
     /// A*.
     AStar,
+    /// Weighted A*: f = g + w·h, solutions within w × the optimum.
+    #[serde(rename = "wastar")]
+    WeightedAStar,
     /// IDA*.
     IdaStar,
 }
@@ -120,15 +125,17 @@ impl Algorithm {
         match self {
             Algorithm::Bfs => "bfs",
             Algorithm::AStar => "astar",
+            Algorithm::WeightedAStar => "wastar",
             Algorithm::IdaStar => "idastar",
         }
     }
 
-    /// Parses `bfs`, `astar` (`a*`), `idastar` (`ida*`).
+    /// Parses `bfs`, `astar` (`a*`), `wastar` (`weighted-astar`, `wa*`), `idastar` (`ida*`).
     pub fn from_name(name: &str) -> Option<Algorithm> {
         match name.trim().to_ascii_lowercase().as_str() {
             "bfs" => Some(Algorithm::Bfs),
             "astar" | "a*" | "a-star" => Some(Algorithm::AStar),
+            "wastar" | "weighted-astar" | "wa*" => Some(Algorithm::WeightedAStar),
             "idastar" | "ida*" | "ida-star" => Some(Algorithm::IdaStar),
             _ => None,
         }

@@ -11,7 +11,7 @@
 
 use crate::agent::q_table::QLearningConfig;
 use crate::env::sliding::solve::{
-    ExactDistances, SlidingQLearning, SlidingSolver, MAX_EXACT_CELLS,
+    ExactDistances, SlidingQLearning, SlidingSolver, DEFAULT_WEIGHT, MAX_EXACT_CELLS,
 };
 use crate::env::sliding::{Board, Direction, Heuristic, HeuristicTables, SlidingPuzzle};
 use crate::rng::Rng;
@@ -220,7 +220,7 @@ impl Puzzle {
     }
 }
 
-/// A search (BFS, A* or IDA*) from a puzzle's current board, run in chunks by the worker.
+/// A search (BFS, A*, weighted A* or IDA*) from a puzzle's current board, run in chunks by the worker.
 #[wasm_bindgen]
 pub struct SearchJob {
     solver: SlidingSolver,
@@ -229,15 +229,17 @@ pub struct SearchJob {
 
 #[wasm_bindgen]
 impl SearchJob {
-    /// Prepares a search. `algorithm`: `bfs`, `astar`, `idastar`; `heuristic`: `misplaced`,
-    /// `manhattan`, `linear-conflict`; `node_budget` 0 picks the default (3 million nodes for BFS
-    /// and A*, whose memory grows with it; a billion for IDA*).
+    /// Prepares a search. `algorithm`: `bfs`, `astar`, `wastar` (weighted A*), `idastar`;
+    /// `heuristic`: `misplaced`, `manhattan`, `linear-conflict`; `node_budget` 0 picks the default
+    /// (3 million nodes for BFS and A*, whose memory grows with it; a billion for IDA*).
+    /// `weight` (weighted A* only, from 1 to 100): 0, or left out, picks 2.
     #[wasm_bindgen(constructor)]
     pub fn new(
         puzzle: &Puzzle,
         algorithm: &str,
         heuristic: &str,
         node_budget: f64,
+        weight: f64,
     ) -> Result<SearchJob, JsValue> {
         let algorithm = Algorithm::from_name(algorithm)
             .ok_or_else(|| js_error(format!("unknown algorithm \"{algorithm}\"")))?;
@@ -250,13 +252,15 @@ impl SearchJob {
         } else {
             3_000_000
         };
-        let solver = SlidingSolver::new(
-            &puzzle.puzzle,
-            puzzle.board,
-            algorithm,
-            heuristic,
-            Limits { max_nodes },
-        )
+        let limits = Limits { max_nodes };
+        // A caller that leaves `weight` out passes `undefined`, which arrives as NaN.
+        let weight = if weight > 0.0 { weight } else { DEFAULT_WEIGHT };
+        let solver = match algorithm {
+            Algorithm::WeightedAStar => {
+                SlidingSolver::weighted(&puzzle.puzzle, puzzle.board, heuristic, weight, limits)
+            }
+            _ => SlidingSolver::new(&puzzle.puzzle, puzzle.board, algorithm, heuristic, limits),
+        }
         .map_err(js_error)?;
         Ok(SearchJob {
             solver,
@@ -278,7 +282,8 @@ impl SearchJob {
         self.solver.nodes() as f64
     }
 
-    /// The report (`{status, moves, tiles, length, optimal, nodes, algorithm, heuristic}`), once finished.
+    /// The report (`{status, moves, tiles, length, optimal, lower_bound, weight, nodes,
+    /// algorithm, heuristic}`), once finished.
     pub fn result(&self) -> Result<JsValue, JsValue> {
         let report = self
             .report

@@ -12,6 +12,7 @@
 pub mod environment;
 pub mod heuristic;
 mod parse;
+pub mod pdb;
 pub mod solve;
 
 use crate::rng::Rng;
@@ -634,6 +635,25 @@ impl SlidingPuzzle {
     /// Whether `board` can reach this puzzle's goal.
     pub fn is_solvable(&self, board: &Board) -> bool {
         is_solvable(board, &self.goal)
+    }
+
+    /// A position drawn uniformly from all positions that can reach the goal: a uniform shuffle
+    /// of the goal's cells, and when it cannot reach the goal, two tiles swapped (a bijection
+    /// between the unsolvable and the solvable halves, so the result stays uniform).
+    pub fn random_solvable(&self, rng: &mut Rng) -> Board {
+        let mut cells = self.goal.cells().to_vec();
+        rng.shuffle(&mut cells);
+        let mut board =
+            Board::new(self.rows(), self.cols(), &cells).expect("a shuffle of the goal");
+        if !self.is_solvable(&board) {
+            let tiles: Vec<usize> = (0..cells.len())
+                .filter(|&i| cells[i] != BLANK)
+                .take(2)
+                .collect();
+            cells.swap(tiles[0], tiles[1]);
+            board = Board::new(self.rows(), self.cols(), &cells).expect("a swap of two tiles");
+        }
+        board
     }
 
     /// The thesis's scramble: a random walk back from the goal (never undoing the previous move)

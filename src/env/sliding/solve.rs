@@ -1,17 +1,24 @@
 //! Solving sliding puzzles: the puzzle as a [`SearchProblem`], exact distance tables for small
 //! boards, and [`SlidingSolver`], the one entry point the CLI and the page use for every algorithm.
 
+use super::pdb::{Partition, PdbHeuristic, PdbSearch};
 use super::{
     is_solvable, Board, Direction, Heuristic, HeuristicTables, SlidingPuzzle, BLANK, MAX_CELLS,
 };
 use crate::rng::Rng;
+use crate::search::astar::{weight_in_thousandths, MAX_WEIGHT};
 use crate::search::{
-    table::DistanceTable, AStar, Algorithm, Bfs, IdaStar, Limits, Outcome, Search, SearchProblem,
+    table::DistanceTable, AStar, Algorithm, Bfs, IdaStar, IdaStarInPlace, Limits, Outcome, Search,
+    SearchProblem,
 };
 use serde::Serialize;
+use std::rc::Rc;
 
 /// Boards up to this many cells get exact distance tables (3×3: 9! ranks, 181,440 reachable).
 pub const MAX_EXACT_CELLS: usize = 9;
+
+/// The weight weighted A* uses when none is given: solutions at most twice the optimum.
+pub const DEFAULT_WEIGHT: f64 = 2.0;
 
 /// A sliding puzzle from one start to its goal, as a search problem. Actions are blank moves.
 #[derive(Clone, Debug)]
@@ -196,10 +203,16 @@ pub enum SolveError {
         /// The most cells BFS is offered for.
         max: usize,
     },
+    /// Pattern databases built for a different goal.
+    #[error("these pattern databases were built for a different goal")]
+    DatabasesForAnotherGoal,
+    /// A weight weighted A* cannot use.
+    #[error("the weight of weighted A* must be a number from 1 to {MAX_WEIGHT}, not {0}")]
+    InvalidWeight(String),
 }
 
 /// What a finished solve reports (the CLI prints it as JSON; the page shows it).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct SolveReport {
     /// `solved`, `unsolvable`, `budget-exhausted`, `cancelled`.
     pub status: &'static str,
@@ -209,14 +222,23 @@ pub struct SolveReport {
     pub tiles: Vec<u8>,
     /// Number of moves.
     pub length: usize,
-    /// Whether the solution is proven optimal (BFS, or A*/IDA* with an admissible heuristic).
+    /// Whether the solution is proven optimal: BFS, A* or IDA* (admissible heuristics), weighted
+    /// A* with weight 1, or any solution whose length equals `lower_bound`.
     pub optimal: bool,
+    /// A proven lower bound on the optimal number of moves: the heuristic's estimate of the start
+    /// (0 when no heuristic was computed). `length - lower_bound` bounds how far from optimal a
+    /// solution can be.
+    pub lower_bound: u32,
+    /// Weighted A*'s weight w (as rounded to thousandths): the solution has at most w × the
+    /// optimal number of moves. `None` for the other algorithms.
+    pub weight: Option<f64>,
     /// Nodes expanded.
     pub nodes: u64,
-    /// The algorithm used (`bfs`, `astar`, `idastar`, `qlearning`).
+    /// The algorithm used (`bfs`, `astar`, `wastar`, `idastar`, `qlearning`).
     pub algorithm: &'static str,
-    /// The heuristic used (BFS uses none).
-    pub heuristic: Option<Heuristic>,
+    /// The heuristic used (`misplaced`, `manhattan`, `linear-conflict`, `pdb-6-6-3`,
+    /// `pdb-5-5-5`); BFS uses none.
+    pub heuristic: Option<&'static str>,
 }
 
 impl SolveReport {
@@ -237,6 +259,8 @@ impl SolveReport {
             moves,
             tiles,
             optimal: solved && optimal,
+            lower_bound: 0,
+            weight: None,
             nodes: 0,
             algorithm,
             heuristic: None,
@@ -264,6 +288,7 @@ enum Running {
     Bfs(Bfs<SlidingSearch>),
     AStar(AStar<SlidingSearch>),
     IdaStar(IdaStar<SlidingSearch>),
+    PatternDatabases(IdaStarInPlace<PdbSearch>),
     Unsolvable,
 }
 
@@ -271,18 +296,49 @@ enum Running {
 pub struct SlidingSolver {
     start: Board,
     algorithm: Algorithm,
-    heuristic: Heuristic,
+    /// The heuristic's name (`manhattan`, ..., `pdb-6-6-3`); `None` for BFS.
+    heuristic: Option<&'static str>,
+    /// Weighted A*'s weight, as rounded (`None` for the other algorithms).
+    weight: Option<f64>,
+    /// The heuristic's estimate of the start: a lower bound on the optimum.
+    lower_bound: u32,
     running: Running,
 }
 
 impl SlidingSolver {
     /// Prepares a solve of `start` towards the puzzle's goal. Unsolvable positions are recognised
-    /// here, at once, without searching.
+    /// here, at once, without searching. Weighted A* runs with [`DEFAULT_WEIGHT`]; choose its
+    /// weight with [`SlidingSolver::weighted`].
     pub fn new(
         puzzle: &SlidingPuzzle,
         start: Board,
         algorithm: Algorithm,
         heuristic: Heuristic,
+        limits: Limits,
+    ) -> Result<SlidingSolver, SolveError> {
+        Self::prepare(puzzle, start, algorithm, heuristic, DEFAULT_WEIGHT, limits)
+    }
+
+    /// Prepares a weighted A* solve (f = g + `weight`·h): its solution has at most `weight` ×
+    /// the optimal number of moves. `weight` is a number from 1 (plain A*) to [`MAX_WEIGHT`],
+    /// rounded to thousandths.
+    pub fn weighted(
+        puzzle: &SlidingPuzzle,
+        start: Board,
+        heuristic: Heuristic,
+        weight: f64,
+        limits: Limits,
+    ) -> Result<SlidingSolver, SolveError> {
+        let algorithm = Algorithm::WeightedAStar;
+        Self::prepare(puzzle, start, algorithm, heuristic, weight, limits)
+    }
+
+    fn prepare(
+        puzzle: &SlidingPuzzle,
+        start: Board,
+        algorithm: Algorithm,
+        heuristic: Heuristic,
+        weight: f64,
         limits: Limits,
     ) -> Result<SlidingSolver, SolveError> {
         if algorithm == Algorithm::Bfs && start.len() > MAX_EXACT_CELLS {
@@ -291,20 +347,69 @@ impl SlidingSolver {
                 max: MAX_EXACT_CELLS,
             });
         }
+        // Rounded as the search rounds it, so that the report states the bound actually kept.
+        let weight = (algorithm == Algorithm::WeightedAStar)
+            .then(|| {
+                weight_in_thousandths(weight)
+                    .map(|thousandths| f64::from(thousandths) / 1000.0)
+                    .ok_or_else(|| SolveError::InvalidWeight(weight.to_string()))
+            })
+            .transpose()?;
         let problem = SlidingSearch::new(start, puzzle.goal(), heuristic);
+        let lower_bound = problem.heuristic(&start);
         let running = if !is_solvable(&start, puzzle.goal()) {
             Running::Unsolvable
         } else {
             match algorithm {
                 Algorithm::Bfs => Running::Bfs(Bfs::new(problem, limits)),
                 Algorithm::AStar => Running::AStar(AStar::new(problem, limits)),
+                Algorithm::WeightedAStar => {
+                    let weight = weight.unwrap_or(1.0);
+                    Running::AStar(AStar::weighted(problem, limits, weight))
+                }
                 Algorithm::IdaStar => Running::IdaStar(IdaStar::new(problem, limits)),
             }
         };
         Ok(SlidingSolver {
             start,
             algorithm,
-            heuristic,
+            heuristic: (algorithm != Algorithm::Bfs).then_some(heuristic.name()),
+            weight,
+            lower_bound,
+            running,
+        })
+    }
+
+    /// Prepares an IDA* solve guided by additive pattern databases (4×4 boards), built or loaded
+    /// for this puzzle's goal. Unsolvable positions are recognised at once.
+    pub fn with_pattern_databases(
+        puzzle: &SlidingPuzzle,
+        start: Board,
+        databases: Rc<PdbHeuristic>,
+        limits: Limits,
+    ) -> Result<SlidingSolver, SolveError> {
+        if databases.goal() != puzzle.goal() {
+            return Err(SolveError::DatabasesForAnotherGoal);
+        }
+        let lower_bound = databases.estimate(&start);
+        let heuristic = match databases.partition() {
+            Partition::SixSixThree => "pdb-6-6-3",
+            Partition::FiveFiveFive => "pdb-5-5-5",
+        };
+        let running = if is_solvable(&start, puzzle.goal()) {
+            Running::PatternDatabases(IdaStarInPlace::new(
+                PdbSearch::new(databases, start),
+                limits,
+            ))
+        } else {
+            Running::Unsolvable
+        };
+        Ok(SlidingSolver {
+            start,
+            algorithm: Algorithm::IdaStar,
+            heuristic: Some(heuristic),
+            weight: None,
+            lower_bound,
             running,
         })
     }
@@ -315,6 +420,7 @@ impl SlidingSolver {
             Running::Bfs(s) => s.nodes_expanded(),
             Running::AStar(s) => s.nodes_expanded(),
             Running::IdaStar(s) => s.nodes_expanded(),
+            Running::PatternDatabases(s) => s.nodes_expanded(),
             Running::Unsolvable => 0,
         }
     }
@@ -325,6 +431,7 @@ impl SlidingSolver {
             Running::Bfs(s) => s.run(chunk)?,
             Running::AStar(s) => s.run(chunk)?,
             Running::IdaStar(s) => s.run(chunk)?,
+            Running::PatternDatabases(s) => s.run(chunk)?,
             Running::Unsolvable => Outcome::NoSolution,
         };
         Some(self.report(outcome))
@@ -353,15 +460,20 @@ impl SlidingSolver {
             Outcome::BudgetExhausted => ("budget-exhausted", Vec::new()),
             Outcome::Cancelled => ("cancelled", Vec::new()),
         };
+        // Weighted A* proves optimality only at weight 1, or when it meets the lower bound.
+        let proven =
+            self.weight.is_none_or(|w| w == 1.0) || moves.len() == self.lower_bound as usize;
         SolveReport {
             status,
             tiles: tiles_slid(&self.start, &moves),
             length: moves.len(),
             moves,
-            optimal: status == "solved",
+            optimal: status == "solved" && proven,
+            lower_bound: self.lower_bound,
+            weight: self.weight,
             nodes: self.nodes(),
             algorithm: self.algorithm.name(),
-            heuristic: (self.algorithm != Algorithm::Bfs).then_some(self.heuristic),
+            heuristic: self.heuristic,
         }
     }
 }
@@ -458,7 +570,9 @@ impl SlidingQLearning {
         let rollout = self.learner.greedy_rollout(0, 1000);
         let moves: Vec<Direction> = rollout.actions.iter().map(|&a| Direction::ALL[a]).collect();
         let optimal = moves.len() as u32 == self.optimal_length;
-        let solve = SolveReport::from_moves(&self.start, moves, &self.goal, optimal, "qlearning");
+        let mut solve =
+            SolveReport::from_moves(&self.start, moves, &self.goal, optimal, "qlearning");
+        solve.lower_bound = self.optimal_length;
         QLearningReport {
             solve,
             optimal_length: self.optimal_length,

@@ -424,3 +424,22 @@ fn exact_scrambles_sit_at_exactly_their_distance() {
         assert_eq!(exact.unrank(exact.rank(b)), *b);
     }
 }
+
+#[test]
+fn random_solvable_positions_are_solvable_seeded_and_spread() {
+    let p = SlidingPuzzle::standard(4, 4).unwrap();
+    let mut rng = crate::rng::Rng::new(1);
+    let boards: Vec<Board> = (0..500).map(|_| p.random_solvable(&mut rng)).collect();
+    assert!(boards.iter().all(|b| p.is_solvable(b)));
+    let distinct: std::collections::HashSet<_> = boards.iter().collect();
+    assert_eq!(distinct.len(), 500);
+    // The blank is anywhere: every cell holds it sometimes (16 cells, 500 draws).
+    let mut blank_cells = [0; 16];
+    boards.iter().for_each(|b| blank_cells[b.blank()] += 1);
+    assert!(blank_cells.iter().all(|&c| c > 10), "{blank_cells:?}");
+    let again: Vec<Board> = {
+        let mut rng = crate::rng::Rng::new(1);
+        (0..500).map(|_| p.random_solvable(&mut rng)).collect()
+    };
+    assert_eq!(boards, again);
+}
