@@ -10,6 +10,7 @@
 //! plays on a [`Puzzle`].
 
 use crate::agent::q_table::QLearningConfig;
+use crate::env::sliding::pdb::{Partition, PdbHeuristic};
 use crate::env::sliding::solve::{
     ExactDistances, SlidingQLearning, SlidingSolver, DEFAULT_WEIGHT, MAX_EXACT_CELLS,
 };
@@ -268,6 +269,32 @@ impl SearchJob {
         })
     }
 
+    /// Prepares IDA* guided by pattern databases (4×4 boards; the databases must be for this
+    /// puzzle's goal). `node_budget` 0 means a billion nodes.
+    #[wasm_bindgen(js_name = withPatternDatabases)]
+    pub fn with_pattern_databases(
+        puzzle: &Puzzle,
+        databases: &PatternDatabases,
+        node_budget: f64,
+    ) -> Result<SearchJob, JsValue> {
+        let max_nodes = if node_budget >= 1.0 {
+            node_budget as u64
+        } else {
+            1_000_000_000
+        };
+        let solver = SlidingSolver::with_pattern_databases(
+            &puzzle.puzzle,
+            puzzle.board,
+            databases.heuristic.clone(),
+            Limits { max_nodes },
+        )
+        .map_err(js_error)?;
+        Ok(SearchJob {
+            solver,
+            report: None,
+        })
+    }
+
     /// Expands up to `max_nodes` more nodes; true once the search has finished.
     pub fn step(&mut self, max_nodes: f64) -> bool {
         if self.report.is_none() {
@@ -330,5 +357,82 @@ impl QLearningJob {
     /// The greedy rollout of the table as a report (with `optimalLength`, `episodes`, `states`).
     pub fn result(&mut self) -> Result<JsValue, JsValue> {
         to_js(&self.learner.report())
+    }
+}
+
+/// Additive pattern databases for a 4×4 puzzle's goal: built here, or loaded from a file that
+/// `puzzlelab pdb` wrote (the page fetches the shipped ones from `www/models/`).
+#[wasm_bindgen]
+pub struct PatternDatabases {
+    heuristic: Rc<PdbHeuristic>,
+}
+
+#[wasm_bindgen]
+impl PatternDatabases {
+    /// Builds the databases for the puzzle's goal. `partition`: `5-5-5` (about a second) or
+    /// `6-6-3` (stronger, several seconds); `progress(fraction)` is called as it goes.
+    pub fn build(
+        puzzle: &Puzzle,
+        partition: &str,
+        progress: &js_sys::Function,
+    ) -> Result<PatternDatabases, JsValue> {
+        let partition = Partition::from_name(partition).ok_or_else(|| {
+            js_error(format!("unknown partition \"{partition}\": 6-6-3 or 5-5-5"))
+        })?;
+        let mut last = -1.0f32;
+        let heuristic = PdbHeuristic::build(puzzle.puzzle.goal(), partition, |fraction| {
+            if fraction - last >= 0.01 || fraction >= 1.0 {
+                last = fraction;
+                let _ = progress.call1(&JsValue::NULL, &JsValue::from_f64(fraction as f64));
+            }
+        })
+        .map_err(js_error)?;
+        Ok(PatternDatabases {
+            heuristic: Rc::new(heuristic),
+        })
+    }
+
+    /// Reads databases saved by `puzzlelab pdb` (already decompressed), checking that they are
+    /// intact and built for the puzzle's goal.
+    #[wasm_bindgen(js_name = fromBytes)]
+    pub fn from_bytes(puzzle: &Puzzle, bytes: &[u8]) -> Result<PatternDatabases, JsValue> {
+        let heuristic = PdbHeuristic::from_bytes(bytes, puzzle.puzzle.goal()).map_err(js_error)?;
+        Ok(PatternDatabases {
+            heuristic: Rc::new(heuristic),
+        })
+    }
+
+    /// `6-6-3` or `5-5-5`.
+    #[wasm_bindgen(getter)]
+    pub fn partition(&self) -> String {
+        self.heuristic.partition().name().to_string()
+    }
+
+    /// Whether the mirrored lookup is used (goal blank on the main diagonal).
+    #[wasm_bindgen(getter)]
+    pub fn mirrored(&self) -> bool {
+        self.heuristic.has_mirror()
+    }
+
+    /// Table entries (one byte each in memory).
+    #[wasm_bindgen(getter, js_name = tableBytes)]
+    pub fn table_bytes(&self) -> usize {
+        self.heuristic.table_bytes()
+    }
+
+    /// Whether these databases serve the puzzle's goal.
+    #[wasm_bindgen(js_name = fitsGoalOf)]
+    pub fn fits_goal_of(&self, puzzle: &Puzzle) -> bool {
+        self.heuristic.goal() == puzzle.puzzle.goal()
+    }
+
+    /// The estimate for the puzzle's current board (a lower bound on its optimal moves).
+    pub fn estimate(&self, puzzle: &Puzzle) -> Result<u32, JsValue> {
+        if !self.fits_goal_of(puzzle) {
+            return Err(js_error(
+                "these pattern databases were built for a different goal",
+            ));
+        }
+        Ok(self.heuristic.estimate(&puzzle.board))
     }
 }
