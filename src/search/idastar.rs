@@ -1,64 +1,104 @@
 //! IDA* (Korf 1985, "Depth-first iterative-deepening: an optimal admissible tree search"):
 //! depth-first searches bounded by f = g + h, the bound raised each round to the smallest f that
 //! exceeded it. Memory is linear in the path length. The depth-first search keeps an explicit
-//! stack so that it can stop after any node and resume (chunks, progress, cancellation). It never
-//! steps straight back to the state it came from.
+//! stack so that it can stop after any node and resume (chunks, progress, cancellation).
+//!
+//! One implementation, [`IdaStarInPlace`], searches an [`InPlaceProblem`]: a single state changed
+//! by apply/undo, so that a problem can keep incremental data (the 15-puzzle's pattern-database
+//! values). [`IdaStar`] runs any [`SearchProblem`] through it by keeping the path of states
+//! ([`StatePath`]), and never steps straight back to the state it came from.
 
 use super::{Limits, Outcome, Search, SearchProblem, Solution, Successor};
 
-struct Frame<P: SearchProblem> {
-    state: P::State,
-    action: Option<P::Action>,
-    g: u32,
-    expanded: bool,
-    next_child: usize,
+/// Any [`SearchProblem`] as an [`InPlaceProblem`]: the path of states from the start, and each
+/// path state's successors. Its actions are indices into the current state's successor list.
+pub struct StatePath<P: SearchProblem> {
+    problem: P,
+    path: Vec<P::State>,
+    /// `children[d]`: the successors of `path[d]`, listed when it was last expanded.
+    children: Vec<Vec<Successor<P>>>,
 }
 
-/// A resumable IDA* search over a [`SearchProblem`].
+impl<P: SearchProblem> StatePath<P> {
+    /// The path holding only the problem's start.
+    pub fn new(problem: P) -> Self {
+        let start = problem.start();
+        StatePath {
+            problem,
+            path: vec![start],
+            children: Vec::new(),
+        }
+    }
+
+    /// The problem's actions for a path of successor indices taken from the start (valid while
+    /// those states' successor lists are still the ones listed along that path).
+    fn actions_of(&self, indices: &[usize]) -> Vec<P::Action> {
+        indices
+            .iter()
+            .enumerate()
+            .map(|(depth, &i)| self.children[depth][i].0)
+            .collect()
+    }
+}
+
+impl<P: SearchProblem> InPlaceProblem for StatePath<P> {
+    type Action = usize;
+
+    fn heuristic(&mut self, _limit: u32) -> u32 {
+        self.problem
+            .heuristic(self.path.last().expect("the path holds the start"))
+    }
+
+    fn is_goal(&self) -> bool {
+        self.problem
+            .is_goal(self.path.last().expect("the path holds the start"))
+    }
+
+    fn actions(&mut self, _previous: Option<usize>, out: &mut Vec<usize>) {
+        let depth = self.path.len() - 1;
+        if self.children.len() <= depth {
+            self.children.push(Vec::new());
+        }
+        let children = &mut self.children[depth];
+        children.clear();
+        self.problem.successors(&self.path[depth], children);
+        let parent = depth.checked_sub(1).map(|d| &self.path[d]);
+        // Skip the child that would step straight back to this state's parent.
+        out.extend((0..children.len()).filter(|&i| parent != Some(&children[i].1)));
+    }
+
+    fn apply(&mut self, action: usize) -> u32 {
+        let (_, state, cost) = self.children[self.path.len() - 1][action].clone();
+        self.path.push(state);
+        cost
+    }
+
+    fn undo(&mut self, _action: usize) {
+        self.path.pop();
+    }
+}
+
+/// A resumable IDA* search over a [`SearchProblem`] (an [`IdaStarInPlace`] over its [`StatePath`]).
 pub struct IdaStar<P: SearchProblem> {
-    problem: P,
-    limits: Limits,
-    stack: Vec<Frame<P>>,
-    /// Successor lists by depth, reused between nodes so the search does not allocate.
-    children: Vec<Vec<Successor<P>>>,
-    bound: u32,
-    next_bound: u32,
-    iterations: u32,
-    nodes: u64,
-    done: Option<Outcome<P::Action>>,
+    search: IdaStarInPlace<StatePath<P>>,
 }
 
 impl<P: SearchProblem> IdaStar<P> {
     /// A search of `problem` within `limits`.
     pub fn new(problem: P, limits: Limits) -> Self {
-        let bound = problem.heuristic(&problem.start());
         IdaStar {
-            problem,
-            limits,
-            stack: Vec::new(),
-            children: Vec::new(),
-            bound,
-            next_bound: bound,
-            iterations: 0,
-            nodes: 0,
-            done: None,
+            search: IdaStarInPlace::new(StatePath::new(problem), limits),
         }
     }
 
     /// The current f bound.
     pub fn bound(&self) -> u32 {
-        self.bound
+        self.search.bound()
     }
 
     /// Depth-first rounds started so far.
     pub fn iterations(&self) -> u32 {
-        self.iterations
-    }
-
-    fn finish(&mut self, outcome: Outcome<P::Action>) -> Option<Outcome<P::Action>> {
-        self.stack.clear();
-        self.done = Some(outcome.clone());
-        Some(outcome)
+        self.search.iterations()
     }
 }
 
@@ -66,92 +106,19 @@ impl<P: SearchProblem> Search for IdaStar<P> {
     type Action = P::Action;
 
     fn run(&mut self, chunk: u64) -> Option<Outcome<P::Action>> {
-        if let Some(done) = &self.done {
-            return Some(done.clone());
-        }
-        let stop_at = self.nodes.saturating_add(chunk);
-        loop {
-            if self.stack.is_empty() {
-                if self.iterations > 0 && self.next_bound == u32::MAX {
-                    return self.finish(Outcome::NoSolution);
-                }
-                self.bound = self.next_bound;
-                self.next_bound = u32::MAX;
-                self.iterations += 1;
-                let start = self.problem.start();
-                self.stack.push(Frame {
-                    state: start,
-                    action: None,
-                    g: 0,
-                    expanded: false,
-                    next_child: 0,
-                });
-            }
-            let depth = self.stack.len() - 1;
-            let frame = &mut self.stack[depth];
-            if !frame.expanded {
-                let f = frame.g + self.problem.heuristic(&frame.state);
-                if f > self.bound {
-                    self.next_bound = self.next_bound.min(f);
-                    self.stack.pop();
-                    continue;
-                }
-                if self.problem.is_goal(&frame.state) {
-                    let actions: Vec<P::Action> =
-                        self.stack.iter().filter_map(|f| f.action).collect();
-                    let cost = self.stack[depth].g;
-                    return self.finish(Outcome::Solved(Solution { actions, cost }));
-                }
-                if self.nodes >= self.limits.max_nodes {
-                    return self.finish(Outcome::BudgetExhausted);
-                }
-                self.nodes += 1;
-                frame.expanded = true;
-                if self.children.len() <= depth {
-                    self.children.push(Vec::new());
-                }
-                let children = &mut self.children[depth];
-                children.clear();
-                self.problem.successors(&frame.state, children);
-                if self.nodes >= stop_at {
-                    return None;
-                }
-            }
-            let (ancestors, rest) = self.stack.split_at_mut(depth);
-            let frame = &mut rest[0];
-            let parent = ancestors.last().map(|f| &f.state);
-            let children = &self.children[depth];
-            // Skip the child that would step straight back to this node's parent.
-            let mut pick = None;
-            while frame.next_child < children.len() {
-                let i = frame.next_child;
-                frame.next_child += 1;
-                if parent != Some(&children[i].1) {
-                    pick = Some(i);
-                    break;
-                }
-            }
-            match pick {
-                Some(i) => {
-                    let (action, state, cost) = self.children[depth][i].clone();
-                    let g = self.stack[depth].g + cost;
-                    self.stack.push(Frame {
-                        state,
-                        action: Some(action),
-                        g,
-                        expanded: false,
-                        next_child: 0,
-                    });
-                }
-                None => {
-                    self.stack.pop();
-                }
-            }
-        }
+        Some(match self.search.run(chunk)? {
+            Outcome::Solved(Solution { actions, cost }) => Outcome::Solved(Solution {
+                actions: self.search.problem().actions_of(&actions),
+                cost,
+            }),
+            Outcome::NoSolution => Outcome::NoSolution,
+            Outcome::BudgetExhausted => Outcome::BudgetExhausted,
+            Outcome::Cancelled => Outcome::Cancelled,
+        })
     }
 
     fn nodes_expanded(&self) -> u64 {
-        self.nodes
+        self.search.nodes_expanded()
     }
 }
 
@@ -172,7 +139,7 @@ pub trait InPlaceProblem {
 
     /// Writes the actions worth trying in the current state into `out`; `previous` is the action
     /// that led here (`None` at the start), so that a problem can prune moves that undo it.
-    fn actions(&self, previous: Option<Self::Action>, out: &mut Vec<Self::Action>);
+    fn actions(&mut self, previous: Option<Self::Action>, out: &mut Vec<Self::Action>);
 
     /// Applies `action` to the current state and returns its cost.
     fn apply(&mut self, action: Self::Action) -> u32;

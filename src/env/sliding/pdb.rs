@@ -352,7 +352,7 @@ impl InPlaceProblem for PdbSearch {
     }
 
     #[inline]
-    fn actions(&self, previous: Option<Direction>, out: &mut Vec<Direction>) {
+    fn actions(&mut self, previous: Option<Direction>, out: &mut Vec<Direction>) {
         let moves = &self.neighbour[self.blank as usize];
         for d in Direction::ALL {
             if moves[d.index()] != u8::MAX && Some(d.opposite()) != previous {
