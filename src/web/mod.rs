@@ -232,7 +232,7 @@ pub struct SearchJob {
 impl SearchJob {
     /// Prepares a search. `algorithm`: `bfs`, `astar`, `wastar` (weighted A*), `idastar`;
     /// `heuristic`: `misplaced`, `manhattan`, `linear-conflict`; `node_budget` 0 picks the default
-    /// (3 million nodes for BFS and A*, whose memory grows with it; a billion for IDA*).
+    /// (a million nodes for BFS and A*, whose memory grows by about 200 bytes a node; a billion for IDA*).
     /// `weight` (weighted A* only, from 1 to 100): 0, or left out, picks 2.
     #[wasm_bindgen(constructor)]
     pub fn new(
@@ -251,7 +251,7 @@ impl SearchJob {
         } else if algorithm == Algorithm::IdaStar {
             1_000_000_000
         } else {
-            3_000_000
+            1_000_000
         };
         let limits = Limits { max_nodes };
         // A caller that leaves `weight` out passes `undefined`, which arrives as NaN.
