@@ -186,20 +186,56 @@ fn pdb_builds_files_with_manifests_and_solve_uses_them() {
     let file = dir.join("goal.pdb.gz");
     let goal = "1,2,3,4,5,6,7,8,9,10,11,12,13,14,_,15";
     let out = Command::new(env!("CARGO_BIN_EXE_puzzlelab"))
-        .args(["pdb", "--partition", "5-5-5", "--goal", goal, "--out", file.to_str().unwrap()])
+        .args([
+            "pdb",
+            "--partition",
+            "5-5-5",
+            "--goal",
+            goal,
+            "--out",
+            file.to_str().unwrap(),
+        ])
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let manifest: serde_json::Value = serde_json::from_slice(&std::fs::read(dir.join("goal.pdb.gz.json")).unwrap()).unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let manifest: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.join("goal.pdb.gz.json")).unwrap()).unwrap();
     assert_eq!(manifest["partition"], "5-5-5");
     assert_eq!(manifest["goal"], goal);
-    assert_eq!(manifest["mirrored_lookup"], false, "the blank is off the diagonal");
-    assert!(manifest["command"].as_str().unwrap().contains("--partition 5-5-5"));
+    assert_eq!(
+        manifest["mirrored_lookup"], false,
+        "the blank is off the diagonal"
+    );
+    assert!(manifest["command"]
+        .as_str()
+        .unwrap()
+        .contains("--partition 5-5-5"));
     assert!(manifest["build_ms"].as_f64().unwrap() > 0.0);
-    assert_eq!(manifest["written_bytes"].as_u64().unwrap(), std::fs::metadata(&file).unwrap().len());
+    assert_eq!(
+        manifest["written_bytes"].as_u64().unwrap(),
+        std::fs::metadata(&file).unwrap().len()
+    );
     // Solving with the file: IDA* + databases, optimal, and the same length as linear conflicts.
     let position = "5,1,2,3,9,6,7,4,13,10,11,8,14,15,_,12";
-    let (code, with_pdb, _) = run(&["solve", "--size", "4", "--goal", goal, "--heuristic", "pdb", "--pdb", file.to_str().unwrap(), position], "");
+    let (code, with_pdb, _) = run(
+        &[
+            "solve",
+            "--size",
+            "4",
+            "--goal",
+            goal,
+            "--heuristic",
+            "pdb",
+            "--pdb",
+            file.to_str().unwrap(),
+            position,
+        ],
+        "",
+    );
     assert_eq!(code, 0, "{with_pdb:?}");
     assert_eq!(with_pdb[0]["heuristic"], "pdb-5-5-5");
     assert_eq!(with_pdb[0]["optimal"], true);
@@ -207,10 +243,66 @@ fn pdb_builds_files_with_manifests_and_solve_uses_them() {
     assert_eq!(with_pdb[0]["length"], with_lc[0]["length"]);
     assert!(with_pdb[0]["nodes"].as_u64() <= with_lc[0]["nodes"].as_u64());
     // The file refuses another goal, and pdb refuses another size.
-    let (_, wrong, _) = run(&["solve", "--size", "4", "--heuristic", "pdb", "--pdb", file.to_str().unwrap(), position], "");
-    assert!(wrong[0]["error"].as_str().unwrap().contains("different goal"), "{wrong:?}");
-    let (code, _, stderr) = run(&["pdb", "--size", "3", "--out", dir.join("x.pdb").to_str().unwrap()], "");
+    let (_, wrong, _) = run(
+        &[
+            "solve",
+            "--size",
+            "4",
+            "--heuristic",
+            "pdb",
+            "--pdb",
+            file.to_str().unwrap(),
+            position,
+        ],
+        "",
+    );
+    assert!(
+        wrong[0]["error"]
+            .as_str()
+            .unwrap()
+            .contains("different goal"),
+        "{wrong:?}"
+    );
+    let (code, _, stderr) = run(
+        &[
+            "pdb",
+            "--size",
+            "3",
+            "--out",
+            dir.join("x.pdb").to_str().unwrap(),
+        ],
+        "",
+    );
     assert_eq!(code, 1);
     assert!(stderr.contains("4x4"));
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn bench_pdb_checks_korf_lengths_and_runs_the_baseline() {
+    let out = Command::new(env!("CARGO_BIN_EXE_puzzlelab"))
+        .args([
+            "bench-pdb",
+            "--set",
+            "korf",
+            "--count",
+            "2",
+            "--baseline-count",
+            "1",
+            "--baseline-timeout-ms",
+            "50",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let korf = &v["sets"]["korf"];
+    assert_eq!(korf["ours"]["all_correct"], true);
+    assert_eq!(korf["positions"].as_array().unwrap().len(), 2);
+    assert_eq!(korf["positions"][0]["length"], 57, "Korf's instance 1");
+    assert_eq!(korf["baseline_positions"].as_array().unwrap().len(), 1);
 }

@@ -234,33 +234,54 @@ fn shipped(file: &str, goal: &Board) -> PdbHeuristic {
     let path = format!("{}/www/models/{file}", env!("CARGO_MANIFEST_DIR"));
     let raw = std::fs::read(&path).unwrap();
     let mut bytes = Vec::new();
-    flate2::read::GzDecoder::new(&raw[..]).read_to_end(&mut bytes).unwrap();
+    flate2::read::GzDecoder::new(&raw[..])
+        .read_to_end(&mut bytes)
+        .unwrap();
     PdbHeuristic::from_bytes(&bytes, goal).unwrap()
 }
 
 #[test]
 fn the_shipped_databases_load_match_their_index_and_manifests_and_solve_korf_instances() {
     let root = env!("CARGO_MANIFEST_DIR");
-    let index: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(format!("{root}/www/models/pdb-index.json")).unwrap()).unwrap();
+    let index: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(format!("{root}/www/models/pdb-index.json")).unwrap(),
+    )
+    .unwrap();
     let entries = index["databases"].as_array().unwrap();
     assert_eq!(entries.len(), 2);
     for entry in entries {
         let file = entry["file"].as_str().unwrap();
-        let manifest: serde_json::Value =
-            serde_json::from_str(&std::fs::read_to_string(format!("{root}/www/models/{file}.json")).unwrap()).unwrap();
+        let manifest: serde_json::Value = serde_json::from_str(
+            &std::fs::read_to_string(format!("{root}/www/models/{file}.json")).unwrap(),
+        )
+        .unwrap();
         assert_eq!(manifest["goal"], entry["goal"]);
         assert_eq!(manifest["checksum_fnv1a"], entry["checksum"]);
-        assert_eq!(std::fs::metadata(format!("{root}/www/models/{file}")).unwrap().len(), entry["bytes"].as_u64().unwrap());
+        assert_eq!(
+            std::fs::metadata(format!("{root}/www/models/{file}"))
+                .unwrap()
+                .len(),
+            entry["bytes"].as_u64().unwrap()
+        );
         let puzzle = SlidingPuzzle::with_goal_text(4, 4, entry["goal"].as_str().unwrap()).unwrap();
         let h = Rc::new(shipped(file, puzzle.goal()));
         assert_eq!(h.partition(), Partition::SixSixThree);
         assert!(h.has_mirror());
         assert_eq!(
-            h.databases().iter().map(|d| d.max_value()).collect::<Vec<_>>(),
-            manifest["max_values"].as_array().unwrap().iter().map(|v| v.as_u64().unwrap() as u8).collect::<Vec<_>>()
+            h.databases()
+                .iter()
+                .map(|d| d.max_value())
+                .collect::<Vec<_>>(),
+            manifest["max_values"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|v| v.as_u64().unwrap() as u8)
+                .collect::<Vec<_>>()
         );
         // The same file refuses the other goal.
-        let other = SlidingPuzzle::with_goal_text(4, 4, "1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15").unwrap();
+        let other =
+            SlidingPuzzle::with_goal_text(4, 4, "1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15").unwrap();
         assert!(PdbHeuristic::from_bytes(&h.to_bytes(), other.goal()).is_err());
         if entry["goal"].as_str().unwrap().starts_with('_') {
             // Korf's goal: the first instances at their known optimal lengths, with fewer nodes than 5-5-5.

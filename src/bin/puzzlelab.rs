@@ -6,6 +6,7 @@
 //!                 [--heuristic misplaced|manhattan|linear-conflict] [--max-nodes N]
 //! puzzlelab table [--size RxC] [--goal G] [--preset NAME]
 //! puzzlelab scramble [--size RxC] [--goal G] [--difficulty D] [--exact] [--seed S] [--count N]
+//! puzzlelab bench-pdb [--set korf|random|all] [--count N] [--seed S] [--baseline-count N] [--out FILE]
 //! ```
 //! `solve` reads positions from its arguments, or one per line from stdin when none are given,
 //! and prints one JSON object per position (an `error` object for a position it cannot solve).
@@ -15,15 +16,15 @@ use puzzlelab::env::sliding::pdb::{Partition, PdbHeuristic};
 use puzzlelab::env::sliding::solve::{
     ExactDistances, SlidingQLearning, SlidingSolver, DEFAULT_WEIGHT,
 };
-use puzzlelab::env::sliding::Board;
 use puzzlelab::env::sliding::{parse_size, Heuristic, HeuristicTables, PuzzleError, SlidingPuzzle};
+use puzzlelab::env::sliding::{Board, Direction};
 use puzzlelab::rng::Rng;
 use puzzlelab::search::{Algorithm, Limits};
 use serde_json::{json, Value};
 use std::io::{BufRead, Read, Write};
 use std::process::ExitCode;
 use std::rc::Rc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 const USAGE: &str = "usage:
   puzzlelab solve [POSITION ...] [--size RxC] [--goal G] [--preset sun-moon]
@@ -41,6 +42,11 @@ const USAGE: &str = "usage:
       Builds the exact distance table of a board of at most 9 cells and prints its histogram.
   puzzlelab bench [--count N] [--seed S]
       Times the exact 8-puzzle table, Q-learning on sun/moon and IDA* on N random 15-puzzles; prints JSON.
+  puzzlelab bench-pdb [--set korf|random|all] [--count 100] [--seed 2026] [--korf FILE]
+                      [--baseline-count 10] [--baseline-timeout-ms 10000] [--out FILE]
+      Times IDA* with the shipped 6-6-3 pattern databases on Korf's 100 (checking their known optimal
+      lengths) and on N uniformly random positions, and the pathfinding crate's IDA* with Manhattan
+      distance on the first few of each (stopped after the timeout); writes JSON (stdout by default).
   puzzlelab scramble [--size RxC] [--goal G] [--preset sun-moon] [--difficulty D] [--exact|--uniform] [--seed S] [--count N]
       Prints scrambled positions: the thesis's random walk until Manhattan + 2·linear conflicts >= D,
       or with --exact a uniformly random position at exactly D optimal moves (boards of at most 9 cells),
@@ -66,6 +72,19 @@ struct Options {
     uniform: bool,
     seed: u64,
     count: usize,
+    /// `bench-pdb`: which positions (`korf`, `random`, `all`), Korf's file, the baseline's share.
+    set: Option<String>,
+    korf: Option<String>,
+    baseline_count: Option<usize>,
+    baseline_timeout_ms: Option<u64>,
+    /// The flags given, for subcommands whose defaults differ (`bench-pdb`'s seed and count).
+    given: Vec<String>,
+}
+
+impl Options {
+    fn given(&self, flag: &str) -> bool {
+        self.given.iter().any(|f| f == flag)
+    }
 }
 
 fn parse_options(args: &[String]) -> Result<Options, String> {
@@ -86,6 +105,11 @@ fn parse_options(args: &[String]) -> Result<Options, String> {
         uniform: false,
         seed: 0,
         count: 1,
+        set: None,
+        korf: None,
+        baseline_count: None,
+        baseline_timeout_ms: None,
+        given: Vec::new(),
     };
     let mut i = 0;
     while i < args.len() {
@@ -129,8 +153,19 @@ fn parse_options(args: &[String]) -> Result<Options, String> {
             "--count" => o.count = number(value()?, "--count")? as usize,
             "--exact" => o.exact = true,
             "--uniform" => o.uniform = true,
+            "--set" => o.set = Some(value()?),
+            "--korf" => o.korf = Some(value()?),
+            "--baseline-count" => {
+                o.baseline_count = Some(number(value()?, "--baseline-count")? as usize)
+            }
+            "--baseline-timeout-ms" => {
+                o.baseline_timeout_ms = Some(number(value()?, "--baseline-timeout-ms")?)
+            }
             f if f.starts_with("--") => return Err(format!("unknown option {f}")),
             _ => o.positional.push(arg.clone()),
+        }
+        if flag.starts_with("--") {
+            o.given.push(flag);
         }
         i += 1;
     }
@@ -500,6 +535,357 @@ fn bench(o: &Options) -> Value {
     })
 }
 
+/// `bench-pdb`'s seed for its random positions (documented in the README, so runs compare).
+const BENCH_PDB_SEED: u64 = 2026;
+/// Korf's 100 instances (Korf 1985), with their optimal lengths.
+const KORF_100: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../shared/benchmarks/korf100.txt"
+);
+/// Korf's goal: blank first, then 1..15 row by row.
+const KORF_GOAL: &str = "_,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15";
+/// The shipped 6-6-3 databases for Korf's goal and for the standard goal (repository paths).
+const BLANK_FIRST_DATABASES: &str = "www/models/pdb-4x4-6-6-3-blank-first.pdb.gz";
+const STANDARD_DATABASES: &str = "www/models/pdb-4x4-6-6-3-standard.pdb.gz";
+
+/// One position of a `bench-pdb` set.
+struct BenchPosition {
+    id: usize,
+    start: Board,
+    /// The proven optimum, where the set gives one (Korf's instances).
+    known_length: Option<usize>,
+}
+
+/// Korf's instances (`id optimal_length tile × 16` per line, `0` the blank, `#` comments).
+fn read_korf(path: &str, puzzle: &SlidingPuzzle) -> Result<Vec<BenchPosition>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
+    let lines = text.lines().enumerate();
+    let lines = lines.filter(|(_, l)| !l.trim().is_empty() && !l.trim_start().starts_with('#'));
+    lines
+        .map(|(number, line)| {
+            let fail = |what: String| format!("{path}:{}: {what}", number + 1);
+            let words: Vec<&str> = line.split_whitespace().collect();
+            let (id, length, tiles) = match words.as_slice() {
+                [id, length, tiles @ ..] if tiles.len() == 16 => (id, length, tiles),
+                _ => return Err(fail("expected an id, a length and 16 tiles".into())),
+            };
+            Ok(BenchPosition {
+                id: id.parse().map_err(|_| fail(format!("bad id \"{id}\"")))?,
+                start: puzzle
+                    .parse(&tiles.join(" "))
+                    .map_err(|e| fail(e.to_string()))?,
+                known_length: Some(
+                    length
+                        .parse()
+                        .map_err(|_| fail(format!("bad length \"{length}\"")))?,
+                ),
+            })
+        })
+        .collect()
+}
+
+/// The `q`-quantile of `values` (linear interpolation between closest ranks, as numpy's default).
+fn quantile(values: &[f64], q: f64) -> f64 {
+    let mut sorted = values.to_vec();
+    sorted.sort_by(|a, b| a.total_cmp(b));
+    if sorted.is_empty() {
+        return f64::NAN;
+    }
+    let rank = q * (sorted.len() - 1) as f64;
+    let (low, high) = (rank.floor() as usize, rank.ceil() as usize);
+    sorted[low] + (sorted[high] - sorted[low]) * (rank - low as f64)
+}
+
+/// Median, 90th percentile, max and total of `values`, rounded to thousandths.
+fn distribution(values: &[f64]) -> Value {
+    let round = |x: f64| (x * 1000.0).round() / 1000.0;
+    json!({
+        "median": round(quantile(values, 0.5)),
+        "p90": round(quantile(values, 0.9)),
+        "max": round(values.iter().copied().fold(f64::NAN, f64::max)),
+        "total": round(values.iter().sum()),
+    })
+}
+
+/// What the baseline did on one position.
+struct BaselineRun {
+    length: Option<usize>,
+    /// Successor calls (expansions).
+    nodes: u64,
+    ms: f64,
+}
+
+/// The baseline: the `pathfinding` crate's IDA* with plain Manhattan distance, as a Rust user
+/// would write it. It has no budget, so once `budget` has passed its successors come back empty
+/// and the search ends with `None` (at most one more iteration, and without new nodes).
+fn baseline_idastar(puzzle: &SlidingPuzzle, start: Board, budget: Duration) -> BaselineRun {
+    let tables = HeuristicTables::new(puzzle.goal());
+    let goal = *puzzle.goal();
+    let clock = Instant::now();
+    let mut nodes = 0u64;
+    let mut out_of_time = false;
+    let found = pathfinding::prelude::idastar(
+        &start,
+        |board: &Board| {
+            // Reading the clock every 1024 calls keeps its cost out of the baseline's time.
+            out_of_time = out_of_time || (nodes % 1024 == 1023 && clock.elapsed() >= budget);
+            if out_of_time {
+                return Vec::new();
+            }
+            nodes += 1;
+            let moved = Direction::ALL.iter().filter_map(|&d| board.moved(d));
+            moved.map(|next| (next, 1u32)).collect()
+        },
+        |board| tables.manhattan(board),
+        |board| *board == goal,
+    );
+    BaselineRun {
+        // A path found while unwinding after the budget is still optimal: it is within the bound.
+        length: found.map(|(path, _)| path.len() - 1),
+        nodes,
+        ms: clock.elapsed().as_secs_f64() * 1000.0,
+    }
+}
+
+/// Solves one set with the shipped databases at `databases` (and its first `baseline_count`
+/// positions with the baseline too); the set's JSON.
+fn bench_pdb_set(
+    name: &str,
+    puzzle: &SlidingPuzzle,
+    databases: &str,
+    positions: &[BenchPosition],
+    baseline_count: usize,
+    budget: Duration,
+) -> Result<Value, String> {
+    let ms = |clock: Instant| clock.elapsed().as_secs_f64() * 1000.0;
+    let round = |x: f64| (x * 1000.0).round() / 1000.0;
+    let clock = Instant::now();
+    let path = format!("{}/{databases}", env!("CARGO_MANIFEST_DIR"));
+    let heuristic = Rc::new(load_databases(&path, puzzle.goal())?);
+    let load_ms = ms(clock);
+    let mut ours = Vec::new();
+    let (mut ours_ms, mut ours_nodes) = (Vec::new(), Vec::new());
+    for (i, position) in positions.iter().enumerate() {
+        let clock = Instant::now();
+        let limits = Limits {
+            max_nodes: u64::MAX,
+        };
+        let mut solver = SlidingSolver::with_pattern_databases(
+            puzzle,
+            position.start,
+            heuristic.clone(),
+            limits,
+        )
+        .map_err(|e| e.to_string())?;
+        let report = solver.run_to_end(u64::MAX, |_| true);
+        let t = ms(clock);
+        let mut end = position.start;
+        let reaches_goal = end.apply(&report.moves).is_ok() && &end == puzzle.goal();
+        let correct = report.status == "solved"
+            && reaches_goal
+            && position.known_length.is_none_or(|k| k == report.length);
+        if !correct {
+            eprintln!(
+                "bench-pdb: {name} #{}: WRONG ({} moves)",
+                position.id, report.length
+            );
+        }
+        eprintln!(
+            "bench-pdb: {name} {}/{}: {} moves, {} nodes, {t:.1} ms",
+            i + 1,
+            positions.len(),
+            report.length,
+            report.nodes
+        );
+        ours_ms.push(t);
+        ours_nodes.push(report.nodes as f64);
+        ours.push(json!({
+            "id": position.id,
+            "start": puzzle.format(&position.start),
+            "length": report.length,
+            "optimal_length": position.known_length,
+            "correct": correct,
+            "nodes": report.nodes,
+            "ms": round(t),
+        }));
+    }
+    let mut baseline = Vec::new();
+    let (mut both_ours, mut both_baseline, mut speedups) = (0.0, 0.0, Vec::new());
+    let (mut all_ours, mut all_baseline) = (0.0, 0.0);
+    let mut lengths_agree = true;
+    for (position, (&our_ms, our)) in positions.iter().zip(ours_ms.iter().zip(&ours)) {
+        if baseline.len() >= baseline_count {
+            break;
+        }
+        let run = baseline_idastar(puzzle, position.start, budget);
+        eprintln!(
+            "bench-pdb: {name} baseline {}/{}: {}, {} nodes, {:.0} ms",
+            baseline.len() + 1,
+            baseline_count.min(positions.len()),
+            run.length
+                .map_or("timed out".into(), |l| format!("{l} moves")),
+            run.nodes,
+            run.ms
+        );
+        all_ours += our_ms;
+        all_baseline += run.ms;
+        if let Some(length) = run.length {
+            lengths_agree &= our["length"] == json!(length);
+            both_ours += our_ms;
+            both_baseline += run.ms;
+            speedups.push(run.ms / our_ms);
+        }
+        baseline.push(json!({
+            "id": position.id,
+            "start": puzzle.format(&position.start),
+            "length": run.length,
+            "timed_out": run.length.is_none(),
+            "nodes": run.nodes,
+            "ms": round(run.ms),
+        }));
+    }
+    let solved = speedups.len();
+    let ratio = |a: f64, b: f64| (solved > 0).then(|| round(a / b));
+    Ok(json!({
+        "goal": puzzle.format(puzzle.goal()),
+        "databases": databases,
+        "databases_load_ms": round(load_ms),
+        "ours": {
+            "solver": "puzzlelab IDA* (in place) with additive 6-6-3 pattern databases, mirrored lookup",
+            "positions": ours.len(),
+            "all_correct": ours.iter().all(|p| p["correct"] == true),
+            "ms": distribution(&ours_ms),
+            "nodes": distribution(&ours_nodes),
+        },
+        "baseline": {
+            "solver": "pathfinding::prelude::idastar with Manhattan distance",
+            "budget_ms": budget.as_millis() as u64,
+            "positions": baseline.len(),
+            "solved": solved,
+            "timed_out": baseline.len() - solved,
+            "lengths_agree": lengths_agree,
+            "on_both_solved": {
+                "baseline_total_ms": round(both_baseline),
+                "ours_total_ms": round(both_ours),
+                "total_time_ratio": ratio(both_baseline, both_ours),
+                "speedup_median": (solved > 0).then(|| round(quantile(&speedups, 0.5))),
+            },
+            // Timed-out positions count their budget: a lower bound on the true ratio.
+            "total_time_ratio_all_at_least": (!baseline.is_empty()).then(|| round(all_baseline / all_ours)),
+        },
+        "positions": ours,
+        "baseline_positions": baseline,
+    }))
+}
+
+/// `puzzlelab bench-pdb`: the shipped pattern databases on Korf's 100 and on uniformly random
+/// positions, beside the `pathfinding` crate's IDA* with Manhattan distance. Timings only.
+fn bench_pdb(o: &Options) -> Result<(), String> {
+    let (korf, random) = match o.set.as_deref().unwrap_or("all") {
+        "korf" => (true, false),
+        "random" => (false, true),
+        "all" => (true, true),
+        other => return Err(format!("unknown set \"{other}\": korf, random or all")),
+    };
+    let seed = if o.given("--seed") {
+        o.seed
+    } else {
+        BENCH_PDB_SEED
+    };
+    let count = if o.given("--count") { o.count } else { 100 };
+    let baseline_count = o.baseline_count.unwrap_or(10);
+    let budget = Duration::from_millis(o.baseline_timeout_ms.unwrap_or(10_000));
+    let korf_path = o.korf.as_deref().unwrap_or(KORF_100);
+    let mut sets = serde_json::Map::new();
+    if korf {
+        let puzzle = SlidingPuzzle::with_goal_text(4, 4, KORF_GOAL).map_err(|e| e.to_string())?;
+        let mut positions = read_korf(korf_path, &puzzle)?;
+        positions.truncate(count);
+        let set = bench_pdb_set(
+            "korf",
+            &puzzle,
+            BLANK_FIRST_DATABASES,
+            &positions,
+            baseline_count,
+            budget,
+        )?;
+        sets.insert("korf".into(), set);
+    }
+    if random {
+        let puzzle = SlidingPuzzle::standard(4, 4).map_err(|e| e.to_string())?;
+        let mut rng = Rng::new(seed);
+        let positions: Vec<BenchPosition> = (1..=count)
+            .map(|id| BenchPosition {
+                id,
+                start: puzzle.random_solvable(&mut rng),
+                known_length: None,
+            })
+            .collect();
+        let set = bench_pdb_set(
+            "random",
+            &puzzle,
+            STANDARD_DATABASES,
+            &positions,
+            baseline_count,
+            budget,
+        )?;
+        sets.insert("random".into(), set);
+    }
+    let report = json!({
+        "what": "15-puzzle: IDA* with the shipped 6-6-3 pattern databases vs pathfinding's IDA* with Manhattan distance",
+        "date": utc_now(),
+        "machine": machine(),
+        "build": if cfg!(debug_assertions) { "debug" } else { "release" },
+        "puzzlelab_version": env!("CARGO_PKG_VERSION"),
+        "settings": {
+            "set": o.set.as_deref().unwrap_or("all"),
+            "count": count,
+            "korf": korf.then_some(korf_path),
+            "seed": random.then_some(seed),
+            "random": "SlidingPuzzle::random_solvable (uniform over solvable positions), standard goal",
+            "baseline_count": baseline_count,
+            "baseline_timeout_ms": budget.as_millis() as u64,
+            "quantiles": "linear interpolation between closest ranks",
+        },
+        "sets": sets,
+    });
+    let text = serde_json::to_string_pretty(&report).expect("json") + "\n";
+    match &o.out {
+        Some(path) => std::fs::write(path, text).map_err(|e| format!("{path}: {e}")),
+        None => std::io::stdout()
+            .write_all(text.as_bytes())
+            .map_err(|e| e.to_string()),
+    }
+}
+
+/// Now in UTC as `YYYY-MM-DDTHH:MM:SSZ` (civil-from-days, Howard Hinnant's algorithm).
+fn utc_now() -> String {
+    let seconds = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let (days, time) = ((seconds / 86_400) as i64, seconds % 86_400);
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let day_of_era = z - era * 146_097;
+    let year_of_era =
+        (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
+    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+    let shifted_month = (5 * day_of_year + 2) / 153;
+    let day = day_of_year - (153 * shifted_month + 2) / 5 + 1;
+    let month = if shifted_month < 10 {
+        shifted_month + 3
+    } else {
+        shifted_month - 9
+    };
+    let year = year_of_era + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
+        time / 3600,
+        time / 60 % 60,
+        time % 60
+    )
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let Some(command) = args.first() else {
@@ -520,6 +906,7 @@ fn main() -> ExitCode {
             println!("{}", bench(&options));
             Ok(())
         }
+        "bench-pdb" => bench_pdb(&options),
         "table" => table(&options).map(|v| println!("{v}")),
         "scramble" => scramble(&options).map(|lines| lines.iter().for_each(|l| println!("{l}"))),
         "help" | "--help" | "-h" => {

@@ -431,52 +431,59 @@ fn fnv1a(bytes: &[u8]) -> u64 {
     })
 }
 
-/// Calls `visit(rank, placement)` for every placement of `k` tiles on `n` cells, in rank order.
-fn for_each_placement(n: usize, k: usize, mut visit: impl FnMut(usize, &[u8])) {
-    let mut placement = vec![0u8; k];
-    let mut rank = 0;
+/// Calls `visit(rank, manhattan)` for every placement of a group in rank order, where
+/// `manhattan` is the sum of the group's tiles' taxicab distances to their goal cells
+/// (`distance[i][cell]` for the group's tile `i`), summed as the placements are enumerated.
+fn for_each_placement(n: usize, distance: &[Vec<u8>], mut visit: impl FnMut(usize, u8)) {
     fn go(
         n: usize,
         i: usize,
         used: u32,
-        placement: &mut Vec<u8>,
+        sum: u8,
+        distance: &[Vec<u8>],
         rank: &mut usize,
-        visit: &mut dyn FnMut(usize, &[u8]),
+        visit: &mut dyn FnMut(usize, u8),
     ) {
-        if i == placement.len() {
-            visit(*rank, placement);
+        if i == distance.len() {
+            visit(*rank, sum);
             *rank += 1;
             return;
         }
-        for cell in 0..n as u8 {
+        for cell in 0..n {
             if used & (1 << cell) == 0 {
-                placement[i] = cell;
-                go(n, i + 1, used | (1 << cell), placement, rank, visit);
+                go(
+                    n,
+                    i + 1,
+                    used | (1 << cell),
+                    sum + distance[i][cell],
+                    distance,
+                    rank,
+                    visit,
+                );
             }
         }
     }
-    go(n, 0, 0, &mut placement, &mut rank, &mut visit);
+    go(n, 0, 0, 0, distance, &mut 0, &mut visit);
 }
 
 impl PdbHeuristic {
-    fn group_manhattan(&self, tiles: &[u8], placement: &[u8]) -> u8 {
+    /// `distance[i][cell]`: the taxicab distance from `cell` to the goal cell of `tiles[i]`.
+    fn goal_distances(&self, tiles: &[u8]) -> Vec<Vec<u8>> {
         let cols = self.goal.cols();
-        let goal_cell = |t: u8| {
-            self.goal
-                .cells()
-                .iter()
-                .position(|&l| l == t)
-                .expect("tile on the goal")
-        };
-        let goal_cells: Vec<usize> = tiles.iter().map(|&t| goal_cell(t)).collect();
-        placement
+        tiles
             .iter()
-            .zip(&goal_cells)
-            .map(|(&p, &g)| {
-                ((p as usize / cols).abs_diff(g / cols) + (p as usize % cols).abs_diff(g % cols))
-                    as u8
+            .map(|&t| {
+                let g = self
+                    .goal
+                    .cells()
+                    .iter()
+                    .position(|&l| l == t)
+                    .expect("tile on the goal");
+                (0..self.goal.len())
+                    .map(|c| ((c / cols).abs_diff(g / cols) + (c % cols).abs_diff(g % cols)) as u8)
+                    .collect()
             })
-            .sum()
+            .collect()
     }
 
     /// Serialises the databases (format in [`FILE_MAGIC`]'s documentation).
@@ -498,8 +505,8 @@ impl PdbHeuristic {
             out.extend_from_slice(tiles);
             let mut packed = vec![0u8; db.len().div_ceil(2)];
             let table = db.table();
-            for_each_placement(n, tiles.len(), |rank, placement| {
-                let excess = table[rank] - self.group_manhattan(tiles, placement);
+            for_each_placement(n, &self.goal_distances(tiles), |rank, manhattan| {
+                let excess = table[rank] - manhattan;
                 assert!(
                     excess.is_multiple_of(2) && excess / 2 < 16,
                     "excess over Manhattan fits in 4 bits"
@@ -563,9 +570,9 @@ impl PdbHeuristic {
             let entries = crate::search::pattern_database::placements(n, k);
             let packed = take(entries.div_ceil(2))?;
             let mut table = vec![0u8; entries];
-            for_each_placement(n, k, |rank, placement| {
+            for_each_placement(n, &heuristic.goal_distances(&tiles), |rank, manhattan| {
                 let excess = (packed[rank / 2] >> (4 * (rank % 2))) & 15;
-                table[rank] = heuristic.group_manhattan(&tiles, placement) + 2 * excess;
+                table[rank] = manhattan + 2 * excess;
             });
             for (i, &t) in tiles.iter().enumerate() {
                 heuristic.slot[t as usize] = (g as u8, i as u8);
