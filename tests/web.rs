@@ -159,7 +159,9 @@ fn pattern_databases_are_built_or_loaded_and_guide_idastar() {
     let goal = Puzzle::standard(4, 4).unwrap();
     let calls = std::rc::Rc::new(std::cell::Cell::new(0u32));
     let counter = calls.clone();
-    let progress = wasm_bindgen::closure::Closure::<dyn FnMut(f64)>::new(move |_fraction: f64| counter.set(counter.get() + 1));
+    let progress = wasm_bindgen::closure::Closure::<dyn FnMut(f64)>::new(move |_fraction: f64| {
+        counter.set(counter.get() + 1)
+    });
     let db = PatternDatabases::build(&goal, "5-5-5", progress.as_ref().unchecked_ref()).unwrap();
     assert!(calls.get() > 3, "progress was reported");
     assert_eq!(db.partition(), "5-5-5");
@@ -169,17 +171,50 @@ fn pattern_databases_are_built_or_loaded_and_guide_idastar() {
     let mut job = SearchJob::with_pattern_databases(&p, &db, 0.0).unwrap();
     while !job.step(10_000.0) {}
     let result = job.result().unwrap();
-    assert_eq!(field(&result, "heuristic").as_string().unwrap(), "pdb-5-5-5");
+    assert_eq!(
+        field(&result, "heuristic").as_string().unwrap(),
+        "pdb-5-5-5"
+    );
     assert_eq!(field(&result, "optimal").as_bool(), Some(true));
     let mut plain = SearchJob::new(&p, "idastar", "linear-conflict", 0.0, 0.0).unwrap();
     while !plain.step(10_000.0) {}
-    assert_eq!(field(&plain.result().unwrap(), "length").as_f64(), field(&result, "length").as_f64());
+    assert_eq!(
+        field(&plain.result().unwrap(), "length").as_f64(),
+        field(&result, "length").as_f64()
+    );
     // Other goals, other sizes and damaged files are refused with messages.
-    let other = Puzzle::parse(4, 4, "1,2,3,4,5,6,7,8,9,10,11,12,13,14,_,15", "_,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15", "").unwrap();
+    let other = Puzzle::parse(
+        4,
+        4,
+        "1,2,3,4,5,6,7,8,9,10,11,12,13,14,_,15",
+        "_,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15",
+        "",
+    )
+    .unwrap();
     assert!(!db.fits_goal_of(&other));
-    assert!(message(SearchJob::with_pattern_databases(&other, &db, 0.0).err().unwrap()).contains("different goal"));
-    assert!(message(PatternDatabases::from_bytes(&goal, b"junk junk junk junk").err().unwrap()).contains("not a puzzlelab"));
+    assert!(message(
+        SearchJob::with_pattern_databases(&other, &db, 0.0)
+            .err()
+            .unwrap()
+    )
+    .contains("different goal"));
+    assert!(message(
+        PatternDatabases::from_bytes(&goal, b"junk junk junk junk")
+            .err()
+            .unwrap()
+    )
+    .contains("not a puzzlelab"));
     let three = Puzzle::standard(3, 3).unwrap();
-    assert!(message(PatternDatabases::build(&three, "5-5-5", progress.as_ref().unchecked_ref()).err().unwrap()).contains("4×4"));
-    assert!(message(PatternDatabases::build(&goal, "7-8", progress.as_ref().unchecked_ref()).err().unwrap()).contains("partition"));
+    assert!(message(
+        PatternDatabases::build(&three, "5-5-5", progress.as_ref().unchecked_ref())
+            .err()
+            .unwrap()
+    )
+    .contains("4×4"));
+    assert!(message(
+        PatternDatabases::build(&goal, "7-8", progress.as_ref().unchecked_ref())
+            .err()
+            .unwrap()
+    )
+    .contains("partition"));
 }

@@ -11,11 +11,21 @@ import { SolveCancelled, SolverClient } from "./solver-client.js";
  * MAX_Q_LEARNING_CELLS in src/env/sliding/solve.rs (SearchJob and QLearningJob throw beyond it).
  */
 const SMALL_BOARD_CELLS = 9;
+/** Boards above this many cells (4×5, 5×4, 5×5) default to weighted A*: optimal search may not finish. */
+const LARGE_BOARD_CELLS = 16;
 const DEFAULT_DIFFICULTY = 12;
 const SUN_MOON = "sun-moon";
 
-const ALGORITHM_NAMES = { bfs: "BFS", astar: "A*", idastar: "IDA*", qlearning: "Q-learning" };
-const HEURISTIC_NAMES = { misplaced: "misplaced tiles", manhattan: "Manhattan distance", "linear-conflict": "linear conflict" };
+const ALGORITHM_NAMES = { bfs: "BFS", astar: "A*", wastar: "Weighted A*", idastar: "IDA*", qlearning: "Q-learning" };
+const HEURISTIC_NAMES = {
+  misplaced: "misplaced tiles",
+  manhattan: "Manhattan distance",
+  "linear-conflict": "linear conflict",
+  pdb: "pattern databases",
+  // The heuristics a result names (src/env/sliding/solve.rs SolveReport.heuristic).
+  "pdb-6-6-3": "pattern databases 6-6-3",
+  "pdb-5-5-5": "pattern databases 5-5-5",
+};
 
 const $ = (selector) => document.querySelector(selector);
 const elements = {
@@ -36,6 +46,11 @@ const elements = {
   algorithm: $("#algorithm"),
   heuristic: $("#heuristic"),
   algorithmNote: $("#algorithm-note"),
+  weightField: $("#weight-field"),
+  weight: $("#weight"),
+  pdbStatus: $("#pdb-status"),
+  pdbText: $("#pdb-text"),
+  pdbProgress: $("#pdb-progress"),
   solve: $("#solve"),
   cancel: $("#cancel"),
   progress: $("#solver-progress"),
@@ -48,6 +63,10 @@ const numberFormat = new Intl.NumberFormat("en");
 let api = null;
 let solver = null;
 let player = null;
+/** "rows x cols" of the board shown, to give a new size its default solver once. */
+let shownSize = "";
+/** The latest "pdb" report of the solver worker per goal text. */
+const pdbReports = new Map();
 
 main();
 
@@ -66,6 +85,10 @@ async function main() {
   player = new SolutionPlayer(elements.player, board);
   solver = new SolverClient();
   solver.ready.catch((error) => showLoadError(error.message));
+  solver.addEventListener("pdb", (event) => {
+    pdbReports.set(event.detail.goal, event.detail);
+    showPdbStatus();
+  });
 
   elements.size.addEventListener("change", () => newPuzzleOfChosenSize());
   elements.difficulty.addEventListener("input", () => updateDifficultyLabel());
@@ -78,7 +101,14 @@ async function main() {
   elements.startInput.addEventListener("input", () => clearInputError());
   elements.goalInput.addEventListener("input", () => clearInputError());
   elements.copyLink.addEventListener("click", () => copyLink());
-  elements.algorithm.addEventListener("change", () => updateAlgorithmChoices());
+  elements.algorithm.addEventListener("change", () => {
+    // IDA* on the 15-puzzle uses its pattern databases unless the person picks another heuristic.
+    if (elements.algorithm.value === "idastar" && usesPatternDatabases(elements.board.puzzle)) {
+      elements.heuristic.value = "pdb";
+    }
+    updateAlgorithmChoices();
+  });
+  elements.heuristic.addEventListener("change", () => updateAlgorithmChoices());
   elements.solve.addEventListener("click", () => solve());
   elements.cancel.addEventListener("click", () => solver.cancel());
   board.addEventListener("board-move", (event) => {
@@ -125,7 +155,17 @@ function setPuzzle(puzzle, { writeHash = true } = {}) {
   elements.goalInput.value = puzzle.goalText();
   clearInputError();
   updateDifficultyRange();
+  const size = `${puzzle.rows}x${puzzle.cols}`;
+  if (size !== shownSize) {
+    shownSize = size;
+    selectDefaultSolver(puzzle);
+  }
   updateAlgorithmChoices();
+  if (usesPatternDatabases(puzzle)) {
+    // In the background, so that the first Solve does not wait for the download or the build.
+    solver?.preparePatternDatabases({ rows: puzzle.rows, cols: puzzle.cols, goal: puzzle.goalText() });
+  }
+  showPdbStatus();
   elements.stats.hidden = true;
   elements.progress.hidden = true;
   if (!puzzle.isSolvable()) {
@@ -270,6 +310,26 @@ async function copyLink() {
 
 // ---- solving ------------------------------------------------------------------------------------
 
+/** Whether the puzzle is a 15-puzzle, the board pattern databases serve (SearchJob.withPatternDatabases). */
+function usesPatternDatabases(puzzle) {
+  return Boolean(puzzle) && puzzle.rows === 4 && puzzle.cols === 4 && !puzzle.presetName;
+}
+
+/**
+ * The solver a board size starts with: IDA* with pattern databases on 4×4, weighted A* where
+ * optimal search may not finish, A* with Manhattan distance elsewhere.
+ */
+function selectDefaultSolver(puzzle) {
+  const cells = puzzle.rows * puzzle.cols;
+  const [algorithm, heuristic] = usesPatternDatabases(puzzle)
+    ? ["idastar", "pdb"]
+    : cells > LARGE_BOARD_CELLS
+      ? ["wastar", "linear-conflict"]
+      : ["astar", "manhattan"];
+  elements.algorithm.value = algorithm;
+  elements.heuristic.value = heuristic;
+}
+
 function updateAlgorithmChoices() {
   const puzzle = elements.board.puzzle;
   if (!puzzle) return;
@@ -283,16 +343,86 @@ function updateAlgorithmChoices() {
   }
   if (elements.algorithm.selectedOptions[0]?.disabled) elements.algorithm.value = "astar";
   const algorithm = elements.algorithm.value;
+  const pdbOption = elements.heuristic.querySelector('option[value="pdb"]');
+  pdbOption.disabled = !(algorithm === "idastar" && usesPatternDatabases(puzzle));
+  pdbOption.title = pdbOption.disabled ? "Only for IDA* on 4 × 4 boards" : "";
+  if (elements.heuristic.selectedOptions[0]?.disabled) elements.heuristic.value = "linear-conflict";
   elements.heuristic.disabled = algorithm === "bfs" || algorithm === "qlearning";
+  elements.weightField.hidden = algorithm !== "wastar";
   const notes = {
     bfs: "Breadth-first search explores every position by distance: optimal, but only practical for small boards.",
     astar: "A* expands the most promising positions first; optimal with any of these heuristics.",
+    wastar:
+      "Weighted A* trusts the heuristic w times more (f = g + w·h): far faster on big boards, " +
+      "and its solution is at most w × the optimal length.",
     idastar: "IDA* repeats depth-first searches with a growing bound: optimal and needs little memory.",
     qlearning: "Q-learning learns a value for every move by trial and error, then follows it greedily.",
   };
   let note = notes[algorithm];
+  if (algorithm === "idastar" && elements.heuristic.value === "pdb") {
+    note +=
+      " Pattern databases hold the exact cost of every placement of a group of tiles, so any 15-puzzle " +
+      "is solved optimally, usually in well under a second.";
+  }
+  if (cells > LARGE_BOARD_CELLS && (algorithm === "astar" || algorithm === "idastar")) {
+    note += " Optimal search on a board this size may not finish — Cancel stops it; weighted A* answers in about a second.";
+  }
   if (!small) note += ` BFS and Q-learning are offered for boards of at most ${SMALL_BOARD_CELLS} cells.`;
   elements.algorithmNote.textContent = note;
+}
+
+/** The weight input's value, brought into its range (its default when it is not a number). */
+function chosenWeight() {
+  const input = elements.weight;
+  let weight = Number.parseFloat(input.value);
+  if (!Number.isFinite(weight)) weight = Number(input.defaultValue);
+  weight = Math.min(Number(input.max), Math.max(Number(input.min), weight));
+  input.value = String(weight);
+  return weight;
+}
+
+/** The status line of the shown 15-puzzle's pattern databases (hidden for other boards). */
+function showPdbStatus() {
+  const puzzle = elements.board.puzzle;
+  const box = elements.pdbStatus;
+  if (!usesPatternDatabases(puzzle)) {
+    box.hidden = true;
+    return;
+  }
+  const report = pdbReports.get(puzzle.goalText());
+  const state = report?.state ?? "waiting";
+  const percent = `${Math.floor((report?.progress ?? 0) * 100)}%`;
+  const note = report?.message ? ` — ${report.message}` : "";
+  let text;
+  switch (state) {
+    case "downloading":
+      text = `downloading ${percent}${report.bytes ? ` (${(report.bytes / 1e6).toFixed(1)} MB)` : ""}…`;
+      break;
+    case "decoding":
+      text = `decoding ${report.partition}…`;
+      break;
+    case "building":
+      text = `building ${report.partition} … ${percent}${note}`;
+      break;
+    case "ready":
+      text = `ready (${[report.partition, report.mirrored ? "mirrored" : "", report.source].filter(Boolean).join(", ")})${note}`;
+      break;
+    case "error":
+      text = `could not be prepared (${report.message}). Choose another heuristic to solve.`;
+      break;
+    default:
+      text = "preparing…";
+  }
+  box.hidden = false;
+  box.dataset.state = state;
+  box.dataset.partition = report?.partition ?? "";
+  box.dataset.source = report?.source ?? "";
+  elements.pdbText.textContent = `Pattern databases: ${text}`;
+  const progress = elements.pdbProgress;
+  progress.hidden = state === "ready" || state === "error";
+  // Without a value a <progress> shows "busy", for the steps that cannot be measured.
+  if ((state === "downloading" || state === "building") && report?.progress != null) progress.value = report.progress;
+  else progress.removeAttribute("value");
 }
 
 async function solve() {
@@ -305,6 +435,7 @@ async function solve() {
   }
   const algorithm = elements.algorithm.value;
   const heuristic = elements.heuristic.value;
+  const weight = algorithm === "wastar" ? chosenWeight() : undefined;
   const request = {
     rows: puzzle.rows,
     cols: puzzle.cols,
@@ -313,29 +444,41 @@ async function solve() {
     goal: puzzle.goalText(),
     algorithm,
     heuristic,
+    weight,
   };
   const label =
     algorithm === "bfs" || algorithm === "qlearning"
       ? ALGORITHM_NAMES[algorithm]
-      : `${ALGORITHM_NAMES[algorithm]} (${HEURISTIC_NAMES[heuristic]})`;
+      : algorithm === "wastar"
+        ? `${ALGORITHM_NAMES[algorithm]} (w = ${numberFormat.format(weight)})`
+        : `${ALGORITHM_NAMES[algorithm]} (${HEURISTIC_NAMES[heuristic]})`;
 
   player.clear();
   setBusy(true);
   elements.stats.hidden = true;
   elements.progress.hidden = false;
-  elements.progress.textContent = algorithm === "qlearning" ? "Training…" : "Searching…";
+  elements.progress.textContent =
+    algorithm === "qlearning"
+      ? "Training…"
+      : heuristic === "pdb" && pdbReports.get(request.goal)?.state !== "ready"
+        ? "Waiting for the pattern databases…"
+        : "Searching…";
   setStatus(`${label} is running…`);
 
   try {
     const result = await solver.solve(request, (progress) => {
       const seconds = (progress.ms / 1000).toFixed(1);
       elements.progress.textContent =
-        progress.episodes !== undefined
-          ? `Training: ${numberFormat.format(progress.episodes)} episodes · ${seconds} s`
-          : `Searching: ${numberFormat.format(progress.nodes)} nodes expanded · ${seconds} s`;
+        progress.waiting === "pdb"
+          ? "Waiting for the pattern databases…"
+          : progress.episodes !== undefined
+            ? `Training: ${numberFormat.format(progress.episodes)} episodes · ${seconds} s`
+            : `Searching: ${numberFormat.format(progress.nodes)} nodes expanded · ${seconds} s`;
     });
     elements.progress.hidden = true;
-    showResult(result, algorithm, label);
+    // The result names the databases actually used (6-6-3 or 5-5-5).
+    const used = heuristic === "pdb" && result.heuristic ? (HEURISTIC_NAMES[result.heuristic] ?? result.heuristic) : null;
+    showResult(result, algorithm, used ? `${ALGORITHM_NAMES[algorithm]} (${used})` : label);
   } catch (error) {
     elements.progress.hidden = true;
     if (error instanceof SolveCancelled) setStatus("Cancelled.");
@@ -347,6 +490,7 @@ async function solve() {
 
 function showResult(result, algorithm, label) {
   const qLearning = algorithm === "qlearning";
+  const bounded = algorithm === "wastar";
   const solved = result.status === "solved";
   const stats = elements.stats;
   $("#stat-moves").textContent = solved ? numberFormat.format(result.length) : "–";
@@ -358,8 +502,16 @@ function showResult(result, algorithm, label) {
       ? "Yes — optimal"
       : qLearning && result.optimalLength !== undefined
         ? `No (optimal is ${result.optimalLength})`
-        : "Not guaranteed";
+        : bounded
+          ? "Not proven"
+          : "Not guaranteed";
   for (const row of stats.querySelectorAll(".q-only")) row.hidden = !qLearning;
+  for (const row of stats.querySelectorAll(".bound-only")) row.hidden = !bounded;
+  const weightText = numberFormat.format(result.weight ?? 1);
+  if (bounded) {
+    $("#stat-bound").textContent = `at most ${weightText} × optimal`;
+    $("#stat-lower-bound").textContent = `${numberFormat.format(result.lower_bound)} moves`;
+  }
   if (qLearning) {
     $("#stat-episodes").textContent = numberFormat.format(result.episodes ?? 0);
     $("#stat-states").textContent = numberFormat.format(result.states ?? 0);
@@ -368,13 +520,21 @@ function showResult(result, algorithm, label) {
   stats.dataset.status = result.status;
   stats.dataset.length = String(result.length ?? "");
   stats.dataset.optimal = String(Boolean(result.optimal));
+  stats.dataset.heuristic = result.heuristic ?? "";
+  stats.dataset.lowerBound = String(result.lower_bound ?? "");
 
   switch (result.status) {
-    case "solved":
-      setStatus(`${label} found a ${result.length}-move solution${result.optimal ? " (optimal)" : ""}.`);
+    case "solved": {
+      const quality = result.optimal
+        ? " (optimal)"
+        : bounded
+          ? ` (at most ${weightText} × optimal; optimal ≥ ${numberFormat.format(result.lower_bound)})`
+          : "";
+      setStatus(`${label} found a ${result.length}-move solution${quality}.`);
       player.load(result.moves);
       player.play();
       break;
+    }
     case "unsolvable":
       setStatus(`${label}: this start cannot reach the goal.`);
       break;
@@ -393,9 +553,8 @@ function setBusy(busy) {
   elements.board.locked = busy;
   elements.solve.disabled = busy;
   elements.cancel.disabled = !busy;
-  for (const control of [elements.size, elements.shuffle, elements.reset, elements.applyCustom, elements.algorithm]) {
-    control.disabled = busy;
-  }
+  const { size, shuffle, reset, applyCustom, algorithm, weight } = elements;
+  for (const control of [size, shuffle, reset, applyCustom, algorithm, weight]) control.disabled = busy;
   elements.heuristic.disabled = busy || ["bfs", "qlearning"].includes(elements.algorithm.value);
   document.body.toggleAttribute("data-solving", busy);
   if (busy) elements.cancel.focus({ preventScroll: true });

@@ -1,9 +1,12 @@
 // Page-side half of the solver protocol (see solver-worker.js): one job at a time, live
-// progress, and a cancel that always returns control quickly, by terminating the worker if it
-// does not answer in time.
+// progress, the state of the 15-puzzle's pattern databases, and a cancel that always returns
+// control quickly, by terminating the worker if it does not answer in time.
 
 /** How long a cancel may wait for the worker to stop between chunks before it is terminated. */
 const CANCEL_GRACE_MS = 500;
+
+/** States of the worker's "pdb" reports during which it may be busy preparing them. */
+const PREPARING_STATES = new Set(["downloading", "decoding", "building"]);
 
 /** Thrown (as a rejection) by solve() when the job was cancelled. */
 export class SolveCancelled extends Error {
@@ -13,16 +16,29 @@ export class SolveCancelled extends Error {
   }
 }
 
-export class SolverClient {
+/**
+ * Events (on the client, an EventTarget):
+ *   "pdb"  detail: the worker's { goal, state, progress, partition, source, bytes, mirrored, message }
+ *          about the pattern databases of a 4×4 goal (see solver-worker.js)
+ */
+export class SolverClient extends EventTarget {
   #workerUrl;
   #worker = null;
   #ready = null;
   #nextId = 1;
-  /** { id, resolve, reject, onProgress, cancelTimer } of the running job, or null. */
+  /**
+   * { id, resolve, reject, onProgress, cancelTimer, waiting } of the running job, or null.
+   * `waiting` is true while the job may wait for pattern databases being prepared.
+   */
   #job = null;
+  /** The last prepare-pdb request, sent again to a replacement worker. */
+  #preparing = null;
+  /** The state of the pattern databases per goal text, as the current worker last reported it. */
+  #pdbStates = new Map();
 
   /** `workerUrl` is for tests; the page uses solver-worker.js next to this file. */
   constructor(workerUrl = new URL("./solver-worker.js", import.meta.url)) {
+    super();
     this.#workerUrl = workerUrl;
     this.#start();
   }
@@ -37,24 +53,47 @@ export class SolverClient {
   }
 
   /**
-   * Runs one job: request = { rows, cols, preset, start, goal, algorithm, heuristic, config? }.
-   * Resolves to the result ({ status, moves, tiles, length, optimal, nodes, ms, … }); rejects with
-   * SolveCancelled after cancel(), or with an Error carrying the solver's message.
+   * Runs one job: request = { rows, cols, preset, start, goal, algorithm, heuristic, weight?,
+   * config? } (heuristic "pdb": IDA* with pattern databases, 4×4 only).
+   * Resolves to the result ({ status, moves, tiles, length, optimal, lower_bound, weight, nodes,
+   * ms, … }); rejects with SolveCancelled after cancel(), or with an Error carrying the solver's
+   * message. onProgress receives { nodes, ms }, { episodes, ms } or { waiting: "pdb", ms }.
    */
   solve(request, onProgress = () => {}) {
     if (this.#job) return Promise.reject(new Error("A solve is already running."));
     const id = this.#nextId++;
     return new Promise((resolve, reject) => {
-      this.#job = { id, resolve, reject, onProgress, cancelTimer: 0 };
+      const waiting = request.heuristic === "pdb" && this.#pdbStates.get(request.goal) !== "ready";
+      this.#job = { id, resolve, reject, onProgress, cancelTimer: 0, waiting };
       this.#worker.postMessage({ type: "solve", id, ...request });
     });
   }
 
-  /** Asks the worker to stop; after CANCEL_GRACE_MS without an answer the worker is replaced. */
+  /**
+   * Has the worker prepare the pattern databases of a 4×4 goal in the background (or repeat
+   * their state when it keeps them); the state arrives as "pdb" events.
+   */
+  preparePatternDatabases({ rows, cols, goal }) {
+    this.#preparing = { type: "prepare-pdb", rows, cols, goal };
+    this.#worker?.postMessage(this.#preparing);
+  }
+
+  /**
+   * Asks the worker to stop; after CANCEL_GRACE_MS without an answer the worker is replaced.
+   * While pattern databases are being prepared the job ends at once instead: decoding or
+   * building them keeps the worker from reading messages for a second or so, and they are worth
+   * keeping, so the worker is left to finish them. It drops the job when it reads the cancel,
+   * before any later solve.
+   */
   cancel() {
     const job = this.#job;
     if (!job || job.cancelTimer) return;
     this.#worker.postMessage({ type: "cancel", id: job.id });
+    const preparing = [...this.#pdbStates.values()].some((state) => PREPARING_STATES.has(state));
+    if (job.waiting || preparing) {
+      this.#finish(job, (entry) => entry.reject(new SolveCancelled()));
+      return;
+    }
     job.cancelTimer = setTimeout(() => {
       if (this.#job !== job) return;
       this.#worker.terminate();
@@ -73,6 +112,8 @@ export class SolverClient {
   #start() {
     const worker = new Worker(this.#workerUrl, { type: "module" });
     this.#worker = worker;
+    this.#pdbStates.clear();
+    if (this.#preparing) worker.postMessage(this.#preparing);
     this.#ready = new Promise((resolve, reject) => {
       worker.addEventListener("message", (event) => this.#onMessage(event.data, resolve, reject));
     });
@@ -89,6 +130,11 @@ export class SolverClient {
       resolveReady();
       return;
     }
+    if (message.type === "pdb") {
+      this.#pdbStates.set(message.goal, message.state);
+      this.dispatchEvent(new CustomEvent("pdb", { detail: message }));
+      return;
+    }
     if (message.type === "error" && message.id === null) {
       rejectReady(new Error(message.message));
       if (this.#job) this.#finish(this.#job, (entry) => entry.reject(new Error(message.message)));
@@ -98,6 +144,7 @@ export class SolverClient {
     if (!job || message.id !== job.id) return;
     switch (message.type) {
       case "progress":
+        job.waiting = message.waiting === "pdb";
         job.onProgress(message);
         break;
       case "result":

@@ -1,15 +1,27 @@
-// Module Web Worker that runs one search (BFS, A*, IDA*) or Q-learning job at a time, in
-// chunks, so the page stays responsive and a cancel message can arrive between chunks.
+// Module Web Worker that runs one search (BFS, A*, weighted A*, IDA*) or Q-learning job at a time,
+// in chunks, so the page stays responsive and a cancel message can arrive between chunks. It also
+// keeps the 15-puzzle's pattern databases, per goal: the shipped 6-6-3 file when there is one for
+// the goal (fetched and decoded), otherwise 5-5-5 built here.
 //
 // Protocol (the page side is solver-client.js):
-//   in : { type: "solve", id, rows, cols, preset, start, goal, algorithm, heuristic }
+//   in : { type: "solve", id, rows, cols, preset, start, goal, algorithm, heuristic, weight?, nodeBudget? }
+//          heuristic "pdb" (IDA* on 4×4 only) searches with the goal's pattern databases,
+//          preparing them first when needed
+//        { type: "prepare-pdb", rows, cols, goal }  start preparing a 4×4 goal's databases (or
+//                                                    repeat their state if they are already kept)
 //        { type: "cancel", id }
 //   out: { type: "ready" }                          once the wasm is loaded
 //        { type: "progress", id, nodes, ms }        searches, between chunks
 //        { type: "progress", id, episodes, ms }     Q-learning, between chunks
+//        { type: "progress", id, waiting: "pdb", ms }  a solve waits for its pattern databases
 //        { type: "result", id, result }             the job's result plus `ms`
 //        { type: "error", id, message }
-//        { type: "cancelled", id }
+//        { type: "cancelled", id }                  sent as soon as the cancel is read
+//        { type: "pdb", goal, state, progress, partition, source, bytes, mirrored, message }
+//          state "downloading" | "decoding" | "building" | "ready" | "error"; progress 0..1 (null
+//          while it cannot be measured); source "shipped" | "built"; bytes: the download's size;
+//          mirrored: whether the mirrored lookup is used (once ready); message: why the
+//          databases are built rather than shipped, or the error
 
 import { errorMessage, loadWasm } from "./wasm.js";
 
@@ -24,9 +36,25 @@ const EPISODES_PER_CHUNK = 25;
  */
 const SLICE_MS = 50;
 
+/** Pattern databases kept at once (a 6-6-3 set takes about 11.5 MB of wasm memory). */
+const MAX_KEPT_DATABASES = 3;
+/** The shipped databases' index; mirrors the manifest that scripts/build-pdb.sh writes. */
+const PDB_INDEX_URL = new URL("./models/pdb-index.json", import.meta.url);
+const PDB_INDEX_VERSION = 1;
+/** The partition the worker builds when no shipped file serves a goal (6-6-3 takes ~10 s here). */
+const BUILT_PARTITION = "5-5-5";
+/** First bytes of a decompressed file (src/env/sliding/pdb.rs writes them). */
+const PDB_MAGIC = [..."PZLPDB"].map((character) => character.charCodeAt(0));
+const GZIP_MAGIC = [0x1f, 0x8b];
+
 const apiReady = loadWasm();
-/** The running job: { id, cancelled }, or null when idle. */
+/**
+ * The running job: { id, cancelled, waitingFor (the kept databases it waits for), finished (a
+ * promise) }, or null when idle.
+ */
 let current = null;
+/** Resolved (and replaced) whenever a job starts waiting for databases; see untilNoOtherJobRuns. */
+let jobStartedWaiting = Promise.withResolvers();
 
 apiReady.then(
   () => postMessage({ type: "ready" }),
@@ -36,16 +64,27 @@ apiReady.then(
 self.onmessage = (event) => {
   const message = event.data;
   if (message?.type === "cancel") {
-    if (current && (message.id === undefined || message.id === current.id)) current.cancelled = true;
+    // The job stops at its next turn; answering now lets the page (and a next solve) go on even
+    // while a job waits for pattern databases that are still being prepared.
+    if (current && (message.id === undefined || message.id === current.id)) {
+      current.cancelled = true;
+      postMessage({ type: "cancelled", id: current.id });
+      current = null;
+    }
   } else if (message?.type === "solve") {
     if (current) {
       postMessage({ type: "error", id: message.id, message: "The solver is busy with another job." });
       return;
     }
-    current = { id: message.id, cancelled: false };
-    runJob(message, current).finally(() => {
-      current = null;
+    const job = { id: message.id, cancelled: false, waitingFor: null, finished: null };
+    current = job;
+    job.finished = runJob(message, job).finally(() => {
+      if (current === job) current = null;
     });
+  } else if (message?.type === "prepare-pdb") {
+    if (message.rows === 4 && message.cols === 4 && typeof message.goal === "string") {
+      apiReady.then((api) => keptDatabases(api, message.goal)).catch(() => {});
+    }
   }
 };
 
@@ -70,14 +109,14 @@ async function runJob(request, job) {
     const result =
       request.algorithm === "qlearning"
         ? await trainQLearning(api, puzzle, request, job, started)
-        : await search(api, puzzle, request, job, started);
-    if (result === null) {
-      postMessage({ type: "cancelled", id });
-      return;
-    }
+        : request.heuristic === "pdb"
+          ? await searchWithPatternDatabases(api, puzzle, request, job, started)
+          : await search(api, puzzle, request, job, started);
+    // A cancelled job was answered when the cancel arrived.
+    if (result === null || job.cancelled) return;
     postMessage({ type: "result", id, result: { ...result, ms: Math.round(performance.now() - started) } });
   } catch (error) {
-    postMessage({ type: "error", id, message: errorMessage(error) });
+    if (!job.cancelled) postMessage({ type: "error", id, message: errorMessage(error) });
   } finally {
     puzzle?.free();
   }
@@ -85,14 +124,52 @@ async function runJob(request, job) {
 
 /** Runs a SearchJob to the end; null if cancelled. */
 async function search(api, puzzle, request, job, started) {
-  const searchJob = new api.SearchJob(puzzle, request.algorithm, request.heuristic ?? "manhattan", request.nodeBudget ?? 0);
+  const searchJob = new api.SearchJob(
+    puzzle,
+    request.algorithm,
+    request.heuristic ?? "manhattan",
+    request.nodeBudget ?? 0,
+    request.weight ?? 0,
+  );
+  return runSearchJob(searchJob, request, job, started);
+}
+
+/** IDA* with the goal's pattern databases, waiting for them first if they are not ready. */
+async function searchWithPatternDatabases(api, puzzle, request, job, started) {
+  if (request.algorithm !== "idastar" || puzzle.rows !== 4 || puzzle.cols !== 4) {
+    throw new Error("Pattern databases are for IDA* on 4 × 4 boards.");
+  }
+  const kept = keptDatabases(api, puzzle.goalText());
+  kept.users += 1;
+  try {
+    if (kept.state !== "ready" && !job.cancelled) {
+      job.waitingFor = kept;
+      jobStartedWaiting.resolve();
+      jobStartedWaiting = Promise.withResolvers();
+      postMessage({ type: "progress", id: request.id, waiting: "pdb", ms: Math.round(performance.now() - started) });
+    }
+    const databases = await kept.ready;
+    job.waitingFor = null;
+    if (job.cancelled) return null;
+    // The SearchJob holds its own reference to the tables, so evicting `kept` later is safe.
+    const searchJob = api.SearchJob.withPatternDatabases(puzzle, databases, request.nodeBudget ?? 0);
+    return runSearchJob(searchJob, request, job, started);
+  } finally {
+    kept.users -= 1;
+    evictBeyondLimit();
+  }
+}
+
+/** Steps `searchJob` in slices until it finishes (its result) or the job is cancelled (null); frees it. */
+async function runSearchJob(searchJob, request, job, started) {
   try {
     for (;;) {
+      // A cancel may have been read while this job was being set up.
+      if (job.cancelled) return null;
       const finished = runSlice(() => searchJob.step(NODES_PER_CHUNK));
       if (finished) return searchJob.result();
       postMessage({ type: "progress", id: request.id, nodes: searchJob.nodes, ms: Math.round(performance.now() - started) });
       await yieldToMessages();
-      if (job.cancelled) return null;
     }
   } finally {
     searchJob.free();
@@ -118,4 +195,166 @@ async function trainQLearning(api, puzzle, request, job, started) {
   } finally {
     learner.free();
   }
+}
+
+// ---- pattern databases, kept per goal -----------------------------------------------------------
+
+/**
+ * Kept databases by goal text, least recently used first. Each entry:
+ * { goal, state, progress, partition, source, message, ready: Promise<PatternDatabases>,
+ *   databases (once ready), users (solves using it: never evicted meanwhile) }.
+ * Preparation belongs to the entry, not to a solve, so cancelling a solve never interrupts it.
+ */
+const keptByGoal = new Map();
+
+/** The entry for a 4×4 goal, preparing it if it is not kept; reports its state to the page. */
+function keptDatabases(api, goal) {
+  let kept = keptByGoal.get(goal);
+  if (kept) {
+    keptByGoal.delete(goal); // re-insert: most recently used
+    keptByGoal.set(goal, kept);
+    report(kept);
+    return kept;
+  }
+  kept = {
+    goal,
+    state: "downloading",
+    progress: 0,
+    partition: null,
+    source: null,
+    bytes: null,
+    mirrored: null,
+    message: "",
+    databases: null,
+    users: 0,
+  };
+  keptByGoal.set(goal, kept);
+  kept.ready = prepareDatabases(api, kept);
+  kept.ready.catch(() => {});
+  evictBeyondLimit();
+  return kept;
+}
+
+/** Frees the least recently used entries that are ready (or failed) and unused, beyond the limit. */
+function evictBeyondLimit() {
+  for (const [goal, kept] of keptByGoal) {
+    if (keptByGoal.size <= MAX_KEPT_DATABASES) return;
+    if (kept.users > 0 || (kept.state !== "ready" && kept.state !== "error")) continue;
+    keptByGoal.delete(goal);
+    kept.databases?.free();
+    kept.databases = null;
+  }
+}
+
+/** Applies `changes` to the entry and sends its state to the page. */
+function report(kept, changes = {}) {
+  Object.assign(kept, changes);
+  const { goal, state, progress, partition, source, bytes, mirrored, message } = kept;
+  postMessage({ type: "pdb", goal, state, progress, partition, source, bytes, mirrored, message });
+}
+
+/** Fetches and decodes the shipped file for the goal, or builds 5-5-5; resolves to the databases. */
+async function prepareDatabases(api, kept) {
+  let puzzle = null;
+  try {
+    puzzle = api.Puzzle.parse(4, 4, kept.goal, kept.goal, "");
+    let whyBuilt = "no shipped file for this goal";
+    try {
+      const shipped = await shippedFileFor(kept.goal);
+      if (shipped) {
+        report(kept, { state: "downloading", progress: 0, partition: shipped.partition, source: "shipped", bytes: shipped.bytes });
+        const bytes = await downloadDatabaseFile(shipped, (fraction) => {
+          // Report whole percents only: a fast download would otherwise flood the page.
+          if (Math.floor(fraction * 100) > Math.floor(kept.progress * 100)) report(kept, { progress: fraction });
+        });
+        report(kept, { state: "decoding", progress: null });
+        await untilNoOtherJobRuns(kept);
+        const databases = api.PatternDatabases.fromBytes(puzzle, bytes);
+        return finishPreparing(kept, databases, "shipped", "");
+      }
+    } catch (error) {
+      whyBuilt = `the shipped file could not be used: ${errorMessage(error)}`;
+    }
+    report(kept, { state: "building", progress: 0, partition: BUILT_PARTITION, source: "built", message: whyBuilt });
+    await untilNoOtherJobRuns(kept);
+    const databases = api.PatternDatabases.build(puzzle, BUILT_PARTITION, (fraction) => report(kept, { progress: fraction }));
+    return finishPreparing(kept, databases, "built", whyBuilt);
+  } catch (error) {
+    report(kept, { state: "error", progress: null, message: errorMessage(error) });
+    // Forget the failure, so that showing the goal again tries again.
+    if (keptByGoal.get(kept.goal) === kept) keptByGoal.delete(kept.goal);
+    throw error;
+  } finally {
+    puzzle?.free();
+  }
+}
+
+function finishPreparing(kept, databases, source, message) {
+  kept.databases = databases;
+  report(kept, { state: "ready", progress: 1, partition: databases.partition, source, mirrored: databases.mirrored, message });
+  evictBeyondLimit();
+  return databases;
+}
+
+/**
+ * Decoding or building blocks the worker for about a second, so a background preparation waits
+ * until no other job runs: a search in progress stays cancellable between its chunks.
+ */
+async function untilNoOtherJobRuns(kept) {
+  while (current && current.waitingFor !== kept) await Promise.race([current.finished, jobStartedWaiting.promise]);
+}
+
+let shippedIndex = null;
+
+/** { url, bytes, partition } of the shipped file for the goal, or null when none is shipped. */
+async function shippedFileFor(goal) {
+  shippedIndex ??= fetch(PDB_INDEX_URL).then(async (response) => {
+    if (!response.ok) throw new Error(`the index answered HTTP ${response.status}`);
+    const index = await response.json();
+    if (index?.version !== PDB_INDEX_VERSION) throw new Error(`the index has version ${index?.version}, not ${PDB_INDEX_VERSION}`);
+    return index.databases ?? [];
+  });
+  let databases;
+  try {
+    databases = await shippedIndex;
+  } catch (error) {
+    shippedIndex = null; // try again next time
+    throw error;
+  }
+  const entry = databases.find((database) => database.goal === goal && database.partition === "6-6-3");
+  return entry ? { url: new URL(entry.file, PDB_INDEX_URL), bytes: entry.bytes, partition: entry.partition } : null;
+}
+
+/**
+ * Downloads a database file, calling `onProgress(fraction)` as bytes arrive (against the size the
+ * index gives), and returns its decompressed bytes. A server may already have decompressed it
+ * (Content-Encoding: gzip); then the bytes start with the file's magic and are used as they are.
+ */
+async function downloadDatabaseFile({ url, bytes: expectedBytes }, onProgress) {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`HTTP ${response.status}`);
+  const chunks = [];
+  let received = 0;
+  const reader = response.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    received += value.byteLength;
+    if (expectedBytes > 0) onProgress(Math.min(1, received / expectedBytes));
+  }
+  const body = new Uint8Array(received);
+  let offset = 0;
+  for (const chunk of chunks) {
+    body.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  if (startsWith(body, PDB_MAGIC)) return body;
+  if (!startsWith(body, GZIP_MAGIC)) throw new Error("the download is neither gzip nor a pattern-database file");
+  const decompressed = new Blob([body]).stream().pipeThrough(new DecompressionStream("gzip"));
+  return new Uint8Array(await new Response(decompressed).arrayBuffer());
+}
+
+function startsWith(bytes, prefix) {
+  return bytes.length >= prefix.length && prefix.every((byte, i) => bytes[i] === byte);
 }

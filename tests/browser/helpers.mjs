@@ -38,9 +38,10 @@ export async function startSession() {
     browser,
     /**
      * Opens the page (optionally with a "#…" hash) in a new context and waits until the app
-     * finished starting. Page errors are collected in page.errors.
+     * finished starting. Page errors are collected in page.errors. `beforeGoto(page)` may set up
+     * routes or init scripts before the page loads.
      */
-    async newPage(hash = "", contextOptions = {}) {
+    async newPage(hash = "", contextOptions = {}, { beforeGoto } = {}) {
       const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, ...contextOptions });
       contexts.push(context);
       const page = await context.newPage();
@@ -49,6 +50,7 @@ export async function startSession() {
       page.on("console", (message) => {
         if (message.type() === "error") page.errors.push(message.text());
       });
+      await beforeGoto?.(page);
       await page.goto(server.url + hash);
       await waitForApp(page);
       return page;
@@ -121,6 +123,52 @@ export async function setCustomStart(page, start, goal = "") {
   await page.fill("#start-input", start);
   await page.fill("#goal-input", goal);
   await page.click("#apply-custom");
+}
+
+/** Index of the fastest entry of player.js SPEEDS (the speed slider's maximum). */
+export const FASTEST_SPEED = 10;
+
+/** Chooses `algorithm` and `heuristic` (when enabled), then solves as solveAsChosen does. */
+export async function solveAndWait(page, algorithm, heuristic = "manhattan") {
+  await page.selectOption("#algorithm", algorithm);
+  if (!(await page.locator("#heuristic").isDisabled())) await page.selectOption("#heuristic", heuristic);
+  return solveAsChosen(page);
+}
+
+/** Clicks Solve with the choices the page shows and waits for the stats of a finished run; returns them. */
+export async function solveAsChosen(page, { timeout = 45_000 } = {}) {
+  await page.click("#solve");
+  await page.locator("#stats").waitFor({ state: "visible", timeout });
+  return page.evaluate(() => {
+    const stats = document.querySelector("#stats");
+    const text = (selector) => document.querySelector(selector).textContent;
+    return {
+      status: stats.dataset.status,
+      length: Number(stats.dataset.length),
+      optimal: stats.dataset.optimal === "true",
+      heuristic: stats.dataset.heuristic,
+      lowerBound: Number(stats.dataset.lowerBound),
+      moves: text("#stat-moves"),
+      nodes: text("#stat-nodes"),
+      time: text("#stat-time"),
+      optimalText: text("#stat-optimal"),
+      boundShown: !document.querySelector("#stat-bound").parentElement.hidden,
+      boundText: text("#stat-bound"),
+      lowerBoundText: text("#stat-lower-bound"),
+      statusText: text("#solver-status"),
+    };
+  });
+}
+
+/** Waits until the solution player has played all `length` moves and the board shows the goal. */
+export async function waitUntilPlayedAndSolved(page, length, timeout = 30_000) {
+  await page.waitForFunction(
+    (expected) =>
+      document.querySelector("[data-player=position]").textContent === `Step ${expected} of ${expected}` &&
+      document.querySelector("sliding-board").hasAttribute("solved"),
+    length,
+    { timeout },
+  );
 }
 
 /** Numbers from text such as "1,234 nodes". */

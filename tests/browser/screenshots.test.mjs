@@ -1,9 +1,10 @@
-// Screenshots of the page for people to look at: target/screenshots/page.png (desktop, after a
-// solve) and target/screenshots/phone.png (390×844, the sun & moon preset).
+// Screenshots of the page for people to look at: target/screenshots/page.png (desktop, a
+// 15-puzzle solved with the shipped pattern databases) and target/screenshots/phone.png (390×844,
+// the sun & moon preset).
 
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { TEST_TIMEOUT_MS, readBoard, screenshotPath, setRange, startSession } from "./helpers.mjs";
+import { TEST_TIMEOUT_MS, hashFor, readBoard, screenshotPath, setRange, standardGoalText, startSession } from "./helpers.mjs";
 
 const options = { timeout: TEST_TIMEOUT_MS };
 
@@ -12,8 +13,9 @@ describe("screenshots", options, () => {
   before(async () => (session = await startSession()), options);
   after(() => session?.close(), options);
 
-  test("desktop: a solved search paused half way through its playback", options, async () => {
-    const page = await session.newPage("#size=3x3&start=8,6,7,2,5,4,3,_,1&goal=1,2,3,4,5,6,7,8,_");
+  test("desktop: a 15-puzzle solved with pattern databases, paused half way through its playback", options, async () => {
+    const page = await session.newPage(hashFor(4, 4, "12,1,10,2,7,11,4,14,5,_,9,15,8,13,6,3", standardGoalText(4, 4)));
+    await page.waitForFunction(() => document.querySelector("#pdb-status").dataset.state === "ready", null, { timeout: 30_000 });
     await setRange(page, "[data-player=speed]", 10);
     await page.click("#solve");
     await page.locator("#stats").waitFor({ state: "visible", timeout: 45_000 });

@@ -2,40 +2,21 @@
 
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { TEST_TIMEOUT_MS, clickCell, hashFor, parseCount, readBoard, setCustomStart, setRange, standardGoalText, startSession } from "./helpers.mjs";
+import {
+  FASTEST_SPEED,
+  TEST_TIMEOUT_MS,
+  hashFor,
+  parseCount,
+  readBoard,
+  setCustomStart,
+  setRange,
+  solveAndWait,
+  standardGoalText,
+  startSession,
+  waitUntilPlayedAndSolved,
+} from "./helpers.mjs";
 
 const options = { timeout: TEST_TIMEOUT_MS };
-const FASTEST = 10; // index of the fastest entry of player.js SPEEDS
-
-/** Clicks Solve and waits for the stats of a finished run; returns them. */
-async function solveAndWait(page, algorithm, heuristic = "manhattan") {
-  await page.selectOption("#algorithm", algorithm);
-  if (!(await page.locator("#heuristic").isDisabled())) await page.selectOption("#heuristic", heuristic);
-  await page.click("#solve");
-  await page.locator("#stats").waitFor({ state: "visible", timeout: 45_000 });
-  return page.evaluate(() => {
-    const stats = document.querySelector("#stats");
-    return {
-      status: stats.dataset.status,
-      length: Number(stats.dataset.length),
-      optimal: stats.dataset.optimal === "true",
-      moves: document.querySelector("#stat-moves").textContent,
-      nodes: document.querySelector("#stat-nodes").textContent,
-      time: document.querySelector("#stat-time").textContent,
-      optimalText: document.querySelector("#stat-optimal").textContent,
-    };
-  });
-}
-
-async function waitUntilPlayedAndSolved(page, length) {
-  await page.waitForFunction(
-    (expected) =>
-      document.querySelector("[data-player=position]").textContent === `Step ${expected} of ${expected}` &&
-      document.querySelector("sliding-board").hasAttribute("solved"),
-    length,
-    { timeout: 30_000 },
-  );
-}
 
 describe("solving", options, () => {
   let session;
@@ -49,7 +30,7 @@ describe("solving", options, () => {
     const shuffled = await readBoard(page);
     assert.equal(shuffled.solved, false);
     assert.match(await page.locator("#shuffle-note").textContent(), /exactly 14 moves/);
-    await setRange(page, "[data-player=speed]", FASTEST);
+    await setRange(page, "[data-player=speed]", FASTEST_SPEED);
 
     const stats = await solveAndWait(page, "astar", "manhattan");
     assert.equal(stats.status, "solved");
@@ -83,7 +64,7 @@ describe("solving", options, () => {
 
   test("BFS and IDA* agree with A* on rectangular boards, with live results in the stats", options, async () => {
     const page = await session.newPage(hashFor(2, 4, "5,1,3,4,_,2,6,7", standardGoalText(2, 4)));
-    await setRange(page, "[data-player=speed]", FASTEST);
+    await setRange(page, "[data-player=speed]", FASTEST_SPEED);
     const lengths = {};
     for (const [algorithm, heuristic] of [["bfs", "manhattan"], ["astar", "linear-conflict"], ["idastar", "misplaced"]]) {
       const stats = await solveAndWait(page, algorithm, heuristic);
@@ -106,7 +87,7 @@ describe("solving", options, () => {
     assert.ok(start.texts.includes("☼") && start.texts.includes("☾"));
     assert.equal(start.solved, false, "the preset starts away from its goal");
     assert.equal(await page.$eval('#algorithm option[value="qlearning"]', (option) => option.disabled), false);
-    await setRange(page, "[data-player=speed]", FASTEST);
+    await setRange(page, "[data-player=speed]", FASTEST_SPEED);
 
     const bfs = await solveAndWait(page, "bfs");
     assert.equal(bfs.status, "solved");
