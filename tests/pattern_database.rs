@@ -54,6 +54,23 @@ fn solve(h: &Rc<PdbHeuristic>, start: Board, max_nodes: u64) -> (Option<Vec<Dire
     }
 }
 
+/// The generic IDA* with Manhattan + linear conflicts: the reference the databases are checked against.
+fn solve_with_linear_conflicts(
+    puzzle: &SlidingPuzzle,
+    start: Board,
+) -> puzzlelab::env::sliding::solve::SolveReport {
+    let algorithm = puzzlelab::search::Algorithm::IdaStar;
+    puzzlelab::env::sliding::solve::SlidingSolver::new(
+        puzzle,
+        start,
+        algorithm,
+        Heuristic::LinearConflict,
+        Limits::default(),
+    )
+    .unwrap()
+    .run_to_end(u64::MAX, |_| true)
+}
+
 fn replays(puzzle: &SlidingPuzzle, start: Board, moves: &[Direction]) -> bool {
     let mut b = start;
     b.apply(moves).is_ok() && puzzle.is_solved(&b)
@@ -114,15 +131,7 @@ fn the_fast_idastar_agrees_with_the_generic_one() {
             tables.estimate(b, Heuristic::LinearConflict)
         });
         let (moves, pdb_nodes) = solve(&h, start, u64::MAX);
-        let mut generic = puzzlelab::env::sliding::solve::SlidingSolver::new(
-            &puzzle,
-            start,
-            puzzlelab::search::Algorithm::IdaStar,
-            Heuristic::LinearConflict,
-            Limits::default(),
-        )
-        .unwrap();
-        let report = generic.run_to_end(u64::MAX, |_| true);
+        let report = solve_with_linear_conflicts(&puzzle, start);
         assert_eq!(moves.as_ref().map(Vec::len), Some(report.length));
         assert!(
             pdb_nodes <= report.nodes,
@@ -176,15 +185,10 @@ fn other_goals_partitions_and_saved_files() {
         let (moves, _) = solve(&h, start, u64::MAX);
         let moves = moves.unwrap();
         assert!(replays(&puzzle, start, &moves));
-        let mut generic = puzzlelab::env::sliding::solve::SlidingSolver::new(
-            &puzzle,
-            start,
-            puzzlelab::search::Algorithm::IdaStar,
-            Heuristic::LinearConflict,
-            Limits::default(),
-        )
-        .unwrap();
-        assert_eq!(generic.run_to_end(u64::MAX, |_| true).length, moves.len());
+        assert_eq!(
+            solve_with_linear_conflicts(&puzzle, start).length,
+            moves.len()
+        );
     }
     // Save and load: the same tables; damage, another goal and junk are refused with reasons.
     let bytes = h.to_bytes();
