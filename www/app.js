@@ -1,35 +1,33 @@
 // Page wiring: puzzle choice, shuffle, custom input, the URL hash, the solver and the player.
-// The board (<sliding-board>), the solver worker and the player each live in their own module;
-// this file only connects them to the controls in index.html.
+// The board is the page's <puzzle-widget id="board" controls=""> (widget.js, the same element
+// other sites embed), driven from here through its Puzzle handle and its inner <sliding-board>;
+// the solver pool and the player each live in their own module; this file only connects them to
+// the controls in index.html.
 
-import "./board.js";
+import "./widget.js";
 import { SolutionPlayer } from "./player.js";
-import { SolveCancelled, SolverClient } from "./solver-client.js";
-
-/**
- * Largest board (in cells) for BFS and Q-learning; mirrors MAX_EXACT_CELLS and
- * MAX_Q_LEARNING_CELLS in src/env/sliding/solve.rs (SearchJob and QLearningJob throw beyond it).
- */
-const SMALL_BOARD_CELLS = 9;
-/** Boards above this many cells (4×5, 5×4, 5×5) default to weighted A*: optimal search may not finish. */
-const LARGE_BOARD_CELLS = 16;
-const DEFAULT_DIFFICULTY = 12;
-const SUN_MOON = "sun-moon";
-
-const ALGORITHM_NAMES = { bfs: "BFS", astar: "A*", wastar: "Weighted A*", idastar: "IDA*", qlearning: "Q-learning" };
-const HEURISTIC_NAMES = {
-  misplaced: "misplaced tiles",
-  manhattan: "Manhattan distance",
-  "linear-conflict": "linear conflict",
-  pdb: "pattern databases",
-  // The heuristics a result names (src/env/sliding/solve.rs SolveReport.heuristic).
-  "pdb-6-6-3": "pattern databases 6-6-3",
-  "pdb-5-5-5": "pattern databases 5-5-5",
-};
+import { SolveCancelled } from "./solver-client.js";
+import { sharedSolverPool } from "./solver-pool.js";
+import {
+  ALGORITHM_NAMES,
+  DEFAULT_DIFFICULTY,
+  HEURISTIC_NAMES,
+  LARGE_BOARD_CELLS,
+  SMALL_BOARD_CELLS,
+  SUN_MOON,
+  copyAtGoal,
+  defaultAlgorithm,
+  defaultHeuristic,
+  shufflePuzzle,
+  solveRequest,
+  solverLabel,
+  usesPatternDatabases,
+} from "./sliding.js";
 
 const $ = (selector) => document.querySelector(selector);
 const elements = {
-  board: $("#board"),
+  /** The <puzzle-widget>; its inner <sliding-board> is `board` below. */
+  widget: $("#board"),
   loadError: $("#load-error"),
   size: $("#size"),
   difficulty: $("#difficulty"),
@@ -61,8 +59,12 @@ const elements = {
 
 const numberFormat = new Intl.NumberFormat("en");
 let api = null;
+/** The page's solver pool (shared with any other widget on the page) and the running solve's AbortController. */
 let solver = null;
+let solving = null;
 let player = null;
+/** The widget's <sliding-board>. */
+let board = null;
 /** "rows x cols" of the board shown, to give a new size its default solver once. */
 let shownSize = "";
 /** The latest "pdb" report of the solver worker per goal text. */
@@ -81,9 +83,9 @@ async function main() {
     );
     return;
   }
-  const board = elements.board;
+  board = elements.widget.board;
   player = new SolutionPlayer(elements.player, board);
-  solver = new SolverClient();
+  solver = sharedSolverPool();
   solver.ready.catch((error) => showLoadError(error.message));
   solver.addEventListener("pdb", (event) => {
     pdbReports.set(event.detail.goal, event.detail);
@@ -103,19 +105,19 @@ async function main() {
   elements.copyLink.addEventListener("click", () => copyLink());
   elements.algorithm.addEventListener("change", () => {
     // IDA* on the 15-puzzle uses its pattern databases unless the person picks another heuristic.
-    if (elements.algorithm.value === "idastar" && usesPatternDatabases(elements.board.puzzle)) {
+    if (elements.algorithm.value === "idastar" && usesPatternDatabases(board.puzzle)) {
       elements.heuristic.value = "pdb";
     }
     updateAlgorithmChoices();
   });
   elements.heuristic.addEventListener("change", () => updateAlgorithmChoices());
   elements.solve.addEventListener("click", () => solve());
-  elements.cancel.addEventListener("click", () => solver.cancel());
+  elements.cancel.addEventListener("click", () => solving?.abort());
   board.addEventListener("board-move", (event) => {
     if (event.detail.source === "user") setStatus("");
   });
   window.addEventListener("hashchange", () => {
-    if (!solver.busy) applyHash();
+    if (!solving) applyHash();
   });
 
   if (!applyHash()) newPuzzleOfChosenSize();
@@ -141,7 +143,7 @@ function selectSize(rows, cols, preset) {
 function newPuzzleOfChosenSize() {
   const { rows, cols, preset } = chosenSize();
   const puzzle = preset ? api.Puzzle.preset(preset) : api.Puzzle.standard(rows, cols);
-  if (!preset) shufflePuzzle(puzzle);
+  if (!preset) shuffleAndSay(puzzle);
   setPuzzle(puzzle);
   if (preset) elements.shuffleNote.textContent = "The sun & moon preset starts from its own position.";
 }
@@ -149,7 +151,7 @@ function newPuzzleOfChosenSize() {
 /** Shows a new Puzzle: the single place a puzzle is "set", so the URL hash is written here. */
 function setPuzzle(puzzle, { writeHash = true } = {}) {
   player?.clear();
-  elements.board.puzzle = puzzle;
+  elements.widget.puzzle = puzzle;
   selectSize(puzzle.rows, puzzle.cols, puzzle.presetName);
   elements.startInput.value = puzzle.startText();
   elements.goalInput.value = puzzle.goalText();
@@ -176,10 +178,8 @@ function setPuzzle(puzzle, { writeHash = true } = {}) {
   if (writeHash) writeHashFor(puzzle);
 }
 
-function shufflePuzzle(puzzle) {
-  const difficulty = Math.min(Number(elements.difficulty.value), puzzle.maxDifficulty());
-  const seed = crypto.getRandomValues(new Uint32Array(1))[0];
-  const mode = puzzle.shuffle(difficulty, seed);
+function shuffleAndSay(puzzle) {
+  const { difficulty, mode } = shufflePuzzle(puzzle, Number(elements.difficulty.value));
   elements.shuffleNote.textContent =
     mode === "exact"
       ? `Shuffled to exactly ${difficulty} ${difficulty === 1 ? "move" : "moves"} from the goal.`
@@ -187,16 +187,13 @@ function shufflePuzzle(puzzle) {
 }
 
 function shuffle() {
-  const current = elements.board.puzzle;
-  const puzzle = api.Puzzle.parse(current.rows, current.cols, current.goalText(), current.goalText(), current.presetName);
-  shufflePuzzle(puzzle);
+  const puzzle = copyAtGoal(api, board.puzzle);
+  shuffleAndSay(puzzle);
   setPuzzle(puzzle);
 }
 
 function resetToGoal() {
-  const current = elements.board.puzzle;
-  const puzzle = api.Puzzle.parse(current.rows, current.cols, current.goalText(), current.goalText(), current.presetName);
-  setPuzzle(puzzle);
+  setPuzzle(copyAtGoal(api, board.puzzle));
   elements.shuffleNote.textContent = "Back at the goal.";
 }
 
@@ -226,7 +223,7 @@ function clearInputError() {
 }
 
 function updateDifficultyRange() {
-  const max = Math.max(1, elements.board.puzzle.maxDifficulty());
+  const max = Math.max(1, board.puzzle.maxDifficulty());
   const wanted = Number(elements.difficulty.dataset.wanted ?? elements.difficulty.value ?? DEFAULT_DIFFICULTY);
   elements.difficulty.max = String(max);
   elements.difficulty.value = String(Math.min(wanted, max));
@@ -284,7 +281,7 @@ function applyHash() {
       : preset
         ? api.Puzzle.preset(preset)
         : api.Puzzle.standard(rows, cols);
-    const current = elements.board.puzzle;
+    const current = board.puzzle;
     if (current && hashFor(current) === hashFor(puzzle)) {
       puzzle.free();
       return true;
@@ -293,7 +290,7 @@ function applyHash() {
     elements.shuffleNote.textContent = "Puzzle loaded from the link.";
     return true;
   } catch (error) {
-    if (!elements.board.puzzle) newPuzzleOfChosenSize();
+    if (!board.puzzle) newPuzzleOfChosenSize();
     showInputError(`The link's puzzle could not be used: ${error?.message ?? error}`);
     return true;
   }
@@ -310,28 +307,15 @@ async function copyLink() {
 
 // ---- solving ------------------------------------------------------------------------------------
 
-/** Whether the puzzle is a 15-puzzle, the board pattern databases serve (SearchJob.withPatternDatabases). */
-function usesPatternDatabases(puzzle) {
-  return Boolean(puzzle) && puzzle.rows === 4 && puzzle.cols === 4 && !puzzle.presetName;
-}
-
-/**
- * The solver a board size starts with: IDA* with pattern databases on 4×4, weighted A* where
- * optimal search may not finish, A* with Manhattan distance elsewhere.
- */
+/** Selects the solver a board size starts with (sliding.js: the widget starts with the same). */
 function selectDefaultSolver(puzzle) {
-  const cells = puzzle.rows * puzzle.cols;
-  const [algorithm, heuristic] = usesPatternDatabases(puzzle)
-    ? ["idastar", "pdb"]
-    : cells > LARGE_BOARD_CELLS
-      ? ["wastar", "linear-conflict"]
-      : ["astar", "manhattan"];
+  const algorithm = defaultAlgorithm(puzzle);
   elements.algorithm.value = algorithm;
-  elements.heuristic.value = heuristic;
+  elements.heuristic.value = defaultHeuristic(puzzle, algorithm);
 }
 
 function updateAlgorithmChoices() {
-  const puzzle = elements.board.puzzle;
+  const puzzle = board.puzzle;
   if (!puzzle) return;
   const cells = puzzle.rows * puzzle.cols;
   const small = cells <= SMALL_BOARD_CELLS;
@@ -383,7 +367,7 @@ function chosenWeight() {
 
 /** The status line of the shown 15-puzzle's pattern databases (hidden for other boards). */
 function showPdbStatus() {
-  const puzzle = elements.board.puzzle;
+  const puzzle = board.puzzle;
   const box = elements.pdbStatus;
   if (!usesPatternDatabases(puzzle)) {
     box.hidden = true;
@@ -426,9 +410,8 @@ function showPdbStatus() {
 }
 
 async function solve() {
-  const board = elements.board;
   const puzzle = board.puzzle;
-  if (!puzzle || solver.busy) return;
+  if (!puzzle || solving) return;
   if (puzzle.isSolved()) {
     setStatus("The board is already solved — shuffle it first.");
     return;
@@ -436,22 +419,8 @@ async function solve() {
   const algorithm = elements.algorithm.value;
   const heuristic = elements.heuristic.value;
   const weight = algorithm === "wastar" ? chosenWeight() : undefined;
-  const request = {
-    rows: puzzle.rows,
-    cols: puzzle.cols,
-    preset: puzzle.presetName,
-    start: puzzle.startText(),
-    goal: puzzle.goalText(),
-    algorithm,
-    heuristic,
-    weight,
-  };
-  const label =
-    algorithm === "bfs" || algorithm === "qlearning"
-      ? ALGORITHM_NAMES[algorithm]
-      : algorithm === "wastar"
-        ? `${ALGORITHM_NAMES[algorithm]} (w = ${numberFormat.format(weight)})`
-        : `${ALGORITHM_NAMES[algorithm]} (${HEURISTIC_NAMES[heuristic]})`;
+  const request = solveRequest(puzzle, { algorithm, heuristic, weight });
+  const label = solverLabel(algorithm, heuristic, weight, numberFormat);
 
   player.clear();
   setBusy(true);
@@ -465,8 +434,9 @@ async function solve() {
         : "Searching…";
   setStatus(`${label} is running…`);
 
+  solving = new AbortController();
   try {
-    const result = await solver.solve(request, (progress) => {
+    const onProgress = (progress) => {
       const seconds = (progress.ms / 1000).toFixed(1);
       elements.progress.textContent =
         progress.waiting === "pdb"
@@ -474,7 +444,8 @@ async function solve() {
           : progress.episodes !== undefined
             ? `Training: ${numberFormat.format(progress.episodes)} episodes · ${seconds} s`
             : `Searching: ${numberFormat.format(progress.nodes)} nodes expanded · ${seconds} s`;
-    });
+    };
+    const result = await solver.solve(request, { onProgress, signal: solving.signal });
     elements.progress.hidden = true;
     // The result names the databases actually used (6-6-3 or 5-5-5).
     const used = heuristic === "pdb" && result.heuristic ? (HEURISTIC_NAMES[result.heuristic] ?? result.heuristic) : null;
@@ -484,6 +455,7 @@ async function solve() {
     if (error instanceof SolveCancelled) setStatus("Cancelled.");
     else setStatus(`${label} failed: ${error.message}`);
   } finally {
+    solving = null;
     setBusy(false);
   }
 }
@@ -550,7 +522,7 @@ function showResult(result, algorithm, label) {
 }
 
 function setBusy(busy) {
-  elements.board.locked = busy;
+  board.locked = busy;
   elements.solve.disabled = busy;
   elements.cancel.disabled = !busy;
   const { size, shuffle, reset, applyCustom, algorithm, weight } = elements;

@@ -1,8 +1,9 @@
 // <sliding-board>: shows one puzzlelab Puzzle handle and lets a person play it by clicking or
 // tapping tiles, swiping, or with the arrow keys / WASD while the board has focus.
 //
-// Self-contained on purpose (its own shadow DOM, styles and state, no page globals): a later
-// issue turns it into the embeddable <puzzle-widget>.
+// Self-contained on purpose (its own shadow DOM, styles and state, no page globals): the
+// embeddable <puzzle-widget> (widget.js) composes it, and the page shows it through that widget.
+// Sizes are in px or em, never rem, so that a host page's root font size cannot scale it.
 //
 // Public API
 //   board.puzzle = p         hand over a Puzzle (the board owns it from then on and frees the
@@ -17,6 +18,7 @@
 //   board.slideMs            duration of one tile slide in milliseconds
 // Attributes reflected for styling and tests: solved, locked, preset (the Puzzle's presetName),
 // rows, cols, moves.
+// Custom properties it inherits: --board-max-height (default 70vh): the tallest the board grows.
 // Events (bubbling, composed):
 //   board-move   detail { moves: [blank directions], source: "user" | "program", moveCount, solved }
 //   board-solved detail { source, moveCount } when a move turns the board into the goal
@@ -64,7 +66,6 @@ const STYLE = `
   --moon-color: #e0e7ff;
   --focus-color: #f59e0b;
   --solved-color: #16a34a;
-  --board-max-height: 70vh;
   --slide-ms: 140ms;
   display: block;
   /* The frame draws the focus ring; !important so a page's global :focus-visible rule does not add a second one. */
@@ -80,7 +81,7 @@ const STYLE = `
   position: relative;
   box-sizing: border-box;
   aspect-ratio: var(--cols) / var(--rows);
-  width: min(100%, calc(var(--board-max-height) * var(--cols) / var(--rows)));
+  width: min(100%, calc(var(--board-max-height, 70vh) * var(--cols) / var(--rows)));
   margin-inline: auto;
   padding: calc(var(--tile-gap) / 2);
   border-radius: 18px;
@@ -163,31 +164,31 @@ const STYLE = `
   display: flex;
   align-items: center;
   justify-content: space-between;
-  gap: 1rem;
-  margin-top: 0.75rem;
-  font: 500 0.95rem/1.3 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif;
+  gap: 1.05em;
+  margin-top: 0.79em;
+  font: 500 0.95em/1.3 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif;
   color: inherit;
 }
 .moves strong { font-variant-numeric: tabular-nums; }
 .goal {
   display: flex;
   align-items: center;
-  gap: 0.5rem;
+  gap: 0.53em;
   opacity: 0.85;
 }
 .goal-grid {
   display: grid;
-  grid-template-columns: repeat(var(--cols), 1.15rem);
+  grid-template-columns: repeat(var(--cols), 1.21em);
+  grid-auto-rows: 1.21em;
   gap: 2px;
 }
 .goal-grid span {
   display: flex;
   align-items: center;
   justify-content: center;
-  height: 1.15rem;
   border-radius: 3px;
   background: var(--board-background);
-  font-size: 0.7rem;
+  font-size: 0.74em;
   font-weight: 700;
 }
 .goal-grid span.tile-cell { background: #6f7cf5; color: #fff; }

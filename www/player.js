@@ -7,6 +7,8 @@
 // Arrow keys (and Home/End) step through the solution while focus is inside `root`, so they never
 // compete with the board, which only reacts to keys while it has focus itself.
 //
+// Without a speed slider (an embedded widget) the speed is set through `movesPerSecond`.
+//
 // Events on root: "player-change" detail { position, length, playing }.
 
 import { OPPOSITE_DIRECTION as OPPOSITE } from "./board.js";
@@ -22,6 +24,8 @@ export class SolutionPlayer {
   #position = 0;
   #timer = 0;
   #playing = false;
+  /** Moves per second when there is no speed slider. */
+  #fixedSpeed = SPEEDS[4];
 
   constructor(root, board) {
     this.#root = root;
@@ -66,10 +70,24 @@ export class SolutionPlayer {
     return this.#playing;
   }
 
-  /** Moves per second chosen on the slider. */
+  /** Moves per second chosen on the slider (or set without one). */
   get movesPerSecond() {
-    const index = Number(this.#controls.speed?.value ?? 4);
+    if (!this.#controls.speed) return this.#fixedSpeed;
+    const index = Number(this.#controls.speed.value);
     return SPEEDS[Math.min(SPEEDS.length - 1, Math.max(0, index))];
+  }
+
+  /** Sets the speed: the slider moves to the nearest speed it offers; without one, any positive value. */
+  set movesPerSecond(perSecond) {
+    if (!(perSecond > 0)) return;
+    const slider = this.#controls.speed;
+    if (slider) {
+      const nearest = SPEEDS.reduce((best, speed, i) => (Math.abs(speed - perSecond) < Math.abs(SPEEDS[best] - perSecond) ? i : best), 0);
+      slider.value = String(nearest);
+    } else {
+      this.#fixedSpeed = perSecond;
+    }
+    this.#onSpeedChange();
   }
 
   /** Takes a solution that starts from the board's current position (blank directions). */
@@ -185,7 +203,9 @@ export class SolutionPlayer {
     const { start, back, play, forward, end, position } = this.#controls;
     const length = this.#moves.length;
     const empty = length === 0;
-    const focused = Object.values(this.#controls).find((element) => element && element === document.activeElement);
+    // In a shadow tree (the widget) document.activeElement is the host: ask the root's own tree.
+    const active = this.#root.getRootNode().activeElement;
+    const focused = Object.values(this.#controls).find((element) => element && element === active);
     if (start) start.disabled = empty || this.#position === 0;
     if (back) back.disabled = empty || this.#position === 0;
     if (forward) forward.disabled = empty || this.#position >= length;

@@ -1,6 +1,10 @@
-// Page-side half of the solver protocol (see solver-worker.js): one job at a time, live
-// progress, the state of the 15-puzzle's pattern databases, and a cancel that always returns
-// control quickly, by terminating the worker if it does not answer in time.
+// Page-side half of the solver protocol (see solver-worker.js): one worker, one job at a time,
+// live progress, the state of the 15-puzzle's pattern databases (the shipped files are fetched
+// here, once per page, and handed to the worker that asks), and a cancel that always returns
+// control quickly, by terminating the worker if it does not answer in time. solver-pool.js shares
+// a few of these among everything on a page that solves.
+
+import { shippedDatabaseFile } from "./pdb-files.js";
 
 /** How long a cancel may wait for the worker to stop between chunks before it is terminated. */
 const CANCEL_GRACE_MS = 500;
@@ -18,8 +22,9 @@ export class SolveCancelled extends Error {
 
 /**
  * Events (on the client, an EventTarget):
- *   "pdb"  detail: the worker's { goal, state, progress, partition, source, bytes, mirrored, message }
- *          about the pattern databases of a 4×4 goal (see solver-worker.js)
+ *   "pdb"  detail: { goal, state, progress, partition, source, bytes, mirrored, message } about the
+ *          pattern databases of a 4×4 goal: "downloading" while this client fetches the shipped
+ *          file for its worker, then the worker's own reports (see solver-worker.js)
  */
 export class SolverClient extends EventTarget {
   #workerUrl;
@@ -131,8 +136,11 @@ export class SolverClient extends EventTarget {
       return;
     }
     if (message.type === "pdb") {
-      this.#pdbStates.set(message.goal, message.state);
-      this.dispatchEvent(new CustomEvent("pdb", { detail: message }));
+      this.#report(message);
+      return;
+    }
+    if (message.type === "pdb-request") {
+      this.#sendShippedFile(message.goal);
       return;
     }
     if (message.type === "error" && message.id === null) {
@@ -157,6 +165,27 @@ export class SolverClient extends EventTarget {
         this.#finish(job, (entry) => entry.reject(new Error(message.message)));
         break;
     }
+  }
+
+  /** Records the state of a goal's databases and tells the listeners. */
+  #report(detail) {
+    this.#pdbStates.set(detail.goal, detail.state);
+    this.dispatchEvent(new CustomEvent("pdb", { detail }));
+  }
+
+  /** Answers the worker's "pdb-request": the goal's shipped file (fetched once per page), or why there is none. */
+  async #sendShippedFile(goal) {
+    const worker = this.#worker;
+    let percent = -1;
+    const answer = await shippedDatabaseFile(goal, ({ fraction, partition, size }) => {
+      // Whole percents only: a fast download would otherwise flood the listeners.
+      if (this.#worker !== worker || Math.floor(fraction * 100) <= percent) return;
+      percent = Math.floor(fraction * 100);
+      const state = { goal, state: "downloading", progress: fraction, partition, source: "shipped", bytes: size };
+      this.#report({ ...state, mirrored: null, message: "" });
+    });
+    // A worker replaced meanwhile asks again for itself.
+    if (this.#worker === worker) worker.postMessage({ type: "pdb-bytes", goal, ...answer });
   }
 
   #finish(job, settle) {

@@ -1,7 +1,8 @@
 // Module Web Worker that runs one search (BFS, A*, weighted A*, IDA*) or Q-learning job at a time,
 // in chunks, so the page stays responsive and a cancel message can arrive between chunks. It also
 // keeps the 15-puzzle's pattern databases, per goal: the shipped 6-6-3 file when there is one for
-// the goal (fetched and decoded), otherwise 5-5-5 built here.
+// the goal (the page fetches it once, however many workers it runs, and hands the bytes over;
+// they are decoded here), otherwise 5-5-5 built here.
 //
 // Protocol (the page side is solver-client.js):
 //   in : { type: "solve", id, rows, cols, preset, start, goal, algorithm, heuristic, weight?, nodeBudget? }
@@ -9,6 +10,9 @@
 //          preparing them first when needed
 //        { type: "prepare-pdb", rows, cols, goal }  start preparing a 4×4 goal's databases (or
 //                                                    repeat their state if they are already kept)
+//        { type: "pdb-bytes", goal, bytes, partition, size }  the answer to a "pdb-request": the
+//          shipped file as served (gzip or already decompressed) and the index's partition and size
+//        { type: "pdb-bytes", goal, bytes: null, message }   no shipped file can be had (why)
 //        { type: "cancel", id }
 //   out: { type: "ready" }                          once the wasm is loaded
 //        { type: "progress", id, nodes, ms }        searches, between chunks
@@ -17,11 +21,13 @@
 //        { type: "result", id, result }             the job's result plus `ms`
 //        { type: "error", id, message }
 //        { type: "cancelled", id }                  sent as soon as the cancel is read
+//        { type: "pdb-request", goal }              asks the page for the goal's shipped file; the
+//          page reports the download's progress itself, as "downloading" states
 //        { type: "pdb", goal, state, progress, partition, source, bytes, mirrored, message }
-//          state "downloading" | "decoding" | "building" | "ready" | "error"; progress 0..1 (null
-//          while it cannot be measured); source "shipped" | "built"; bytes: the download's size;
-//          mirrored: whether the mirrored lookup is used (once ready); message: why the
-//          databases are built rather than shipped, or the error
+//          state "decoding" | "building" | "ready" | "error"; progress 0..1 (null while it cannot
+//          be measured); source "shipped" | "built"; bytes: the file's size; mirrored: whether
+//          the mirrored lookup is used (once ready); message: why the databases are built rather
+//          than shipped, or the error
 
 import { errorMessage, loadWasm } from "./wasm.js";
 
@@ -38,9 +44,6 @@ const SLICE_MS = 50;
 
 /** Pattern databases kept at once (a 6-6-3 set takes about 11.5 MB of wasm memory). */
 const MAX_KEPT_DATABASES = 3;
-/** The shipped databases' index; mirrors the manifest that scripts/build-pdb.sh writes. */
-const PDB_INDEX_URL = new URL("./models/pdb-index.json", import.meta.url);
-const PDB_INDEX_VERSION = 1;
 /** The partition the worker builds when no shipped file serves a goal (6-6-3 takes ~10 s here). */
 const BUILT_PARTITION = "5-5-5";
 /** First bytes of a decompressed file (src/env/sliding/pdb.rs writes them). */
@@ -81,6 +84,10 @@ self.onmessage = (event) => {
     job.finished = runJob(message, job).finally(() => {
       if (current === job) current = null;
     });
+  } else if (message?.type === "pdb-bytes") {
+    const request = fileRequests.get(message.goal);
+    fileRequests.delete(message.goal);
+    request?.resolve(message);
   } else if (message?.type === "prepare-pdb") {
     if (message.rows === 4 && message.cols === 4 && typeof message.goal === "string") {
       apiReady.then((api) => keptDatabases(api, message.goal)).catch(() => {});
@@ -213,12 +220,13 @@ function keptDatabases(api, goal) {
   if (kept) {
     keptByGoal.delete(goal); // re-insert: most recently used
     keptByGoal.set(goal, kept);
-    report(kept);
+    // While the page downloads the file for this worker, the page reports that state itself.
+    if (kept.state !== "downloading") report(kept);
     return kept;
   }
   kept = {
     goal,
-    state: "downloading",
+    state: "downloading", // until the page answers the "pdb-request"
     progress: 0,
     partition: null,
     source: null,
@@ -253,27 +261,23 @@ function report(kept, changes = {}) {
   postMessage({ type: "pdb", goal, state, progress, partition, source, bytes, mirrored, message });
 }
 
-/** Fetches and decodes the shipped file for the goal, or builds 5-5-5; resolves to the databases. */
+/** Decodes the shipped file the page hands over for the goal, or builds 5-5-5; resolves to the databases. */
 async function prepareDatabases(api, kept) {
   let puzzle = null;
   try {
     puzzle = api.Puzzle.parse(4, 4, kept.goal, kept.goal, "");
-    let whyBuilt = "no shipped file for this goal";
-    try {
-      const shipped = await shippedFileFor(kept.goal);
-      if (shipped) {
-        report(kept, { state: "downloading", progress: 0, partition: shipped.partition, source: "shipped", bytes: shipped.bytes });
-        const bytes = await downloadDatabaseFile(shipped, (fraction) => {
-          // Report whole percents only: a fast download would otherwise flood the page.
-          if (Math.floor(fraction * 100) > Math.floor(kept.progress * 100)) report(kept, { progress: fraction });
-        });
-        report(kept, { state: "decoding", progress: null });
+    const shipped = await shippedFileFromPage(kept.goal);
+    let whyBuilt = shipped.message ?? "no shipped file for this goal";
+    if (shipped.bytes) {
+      try {
+        report(kept, { state: "decoding", progress: null, partition: shipped.partition, source: "shipped", bytes: shipped.size });
+        const bytes = await decompressedFile(shipped.bytes);
         await untilNoOtherJobRuns(kept);
         const databases = api.PatternDatabases.fromBytes(puzzle, bytes);
         return finishPreparing(kept, databases, "shipped", "");
+      } catch (error) {
+        whyBuilt = `the shipped file could not be used: ${errorMessage(error)}`;
       }
-    } catch (error) {
-      whyBuilt = `the shipped file could not be used: ${errorMessage(error)}`;
     }
     report(kept, { state: "building", progress: 0, partition: BUILT_PARTITION, source: "built", message: whyBuilt });
     await untilNoOtherJobRuns(kept);
@@ -304,51 +308,25 @@ async function untilNoOtherJobRuns(kept) {
   while (current && current.waitingFor !== kept) await Promise.race([current.finished, jobStartedWaiting.promise]);
 }
 
-let shippedIndex = null;
+/** Requests for shipped files sent to the page, by goal: the resolvers of their answers. */
+const fileRequests = new Map();
 
-/** { url, bytes, partition } of the shipped file for the goal, or null when none is shipped. */
-async function shippedFileFor(goal) {
-  shippedIndex ??= fetch(PDB_INDEX_URL).then(async (response) => {
-    if (!response.ok) throw new Error(`the index answered HTTP ${response.status}`);
-    const index = await response.json();
-    if (index?.version !== PDB_INDEX_VERSION) throw new Error(`the index has version ${index?.version}, not ${PDB_INDEX_VERSION}`);
-    return index.databases ?? [];
-  });
-  let databases;
-  try {
-    databases = await shippedIndex;
-  } catch (error) {
-    shippedIndex = null; // try again next time
-    throw error;
+/** The page's answer to a "pdb-request" for the goal (see the protocol above). */
+function shippedFileFromPage(goal) {
+  let request = fileRequests.get(goal);
+  if (!request) {
+    request = Promise.withResolvers();
+    fileRequests.set(goal, request);
+    postMessage({ type: "pdb-request", goal });
   }
-  const entry = databases.find((database) => database.goal === goal && database.partition === "6-6-3");
-  return entry ? { url: new URL(entry.file, PDB_INDEX_URL), bytes: entry.bytes, partition: entry.partition } : null;
+  return request.promise;
 }
 
 /**
- * Downloads a database file, calling `onProgress(fraction)` as bytes arrive (against the size the
- * index gives), and returns its decompressed bytes. A server may already have decompressed it
- * (Content-Encoding: gzip); then the bytes start with the file's magic and are used as they are.
+ * The decompressed bytes of a database file as served. A server may already have decompressed
+ * it (Content-Encoding: gzip); then the bytes start with the file's magic and are used as they are.
  */
-async function downloadDatabaseFile({ url, bytes: expectedBytes }, onProgress) {
-  const response = await fetch(url);
-  if (!response.ok) throw new Error(`HTTP ${response.status}`);
-  const chunks = [];
-  let received = 0;
-  const reader = response.body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    chunks.push(value);
-    received += value.byteLength;
-    if (expectedBytes > 0) onProgress(Math.min(1, received / expectedBytes));
-  }
-  const body = new Uint8Array(received);
-  let offset = 0;
-  for (const chunk of chunks) {
-    body.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
+async function decompressedFile(body) {
   if (startsWith(body, PDB_MAGIC)) return body;
   if (!startsWith(body, GZIP_MAGIC)) throw new Error("the download is neither gzip nor a pattern-database file");
   const decompressed = new Blob([body]).stream().pipeThrough(new DecompressionStream("gzip"));

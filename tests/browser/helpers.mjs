@@ -27,12 +27,26 @@ export const CHROMIUM_ARGS = [
 
 /**
  * Starts the server and a browser. playwright's launch() gives Chromium a fresh temporary
- * --user-data-dir and deletes it on close. Returns { url, browser, newPage, close }.
+ * --user-data-dir and deletes it on close. Returns { url, browser, newPage, newWidgetPage, close }.
  */
 export async function startSession() {
   const server = await startServer(0);
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
   const contexts = [];
+  /** Opens `url` in a new context; page errors are collected in page.errors. */
+  async function open(url, contextOptions, beforeGoto) {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, ...contextOptions });
+    contexts.push(context);
+    const page = await context.newPage();
+    page.errors = [];
+    page.on("pageerror", (error) => page.errors.push(error.message));
+    page.on("console", (message) => {
+      if (message.type() === "error") page.errors.push(message.text());
+    });
+    await beforeGoto?.(page);
+    await page.goto(url);
+    return page;
+  }
   return {
     url: server.url,
     browser,
@@ -42,17 +56,20 @@ export async function startSession() {
      * routes or init scripts before the page loads.
      */
     async newPage(hash = "", contextOptions = {}, { beforeGoto } = {}) {
-      const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, ...contextOptions });
-      contexts.push(context);
-      const page = await context.newPage();
-      page.errors = [];
-      page.on("pageerror", (error) => page.errors.push(error.message));
-      page.on("console", (message) => {
-        if (message.type() === "error") page.errors.push(message.text());
-      });
-      await beforeGoto?.(page);
-      await page.goto(server.url + hash);
+      const page = await open(server.url + hash, contextOptions, beforeGoto);
       await waitForApp(page);
+      return page;
+    },
+    /**
+     * Opens a page that embeds <puzzle-widget>s, by its path from the server's root (such as
+     * "/www/embed.html"), and waits until every widget on it has loaded. Options as for newPage.
+     */
+    async newWidgetPage(path, contextOptions = {}, { beforeGoto } = {}) {
+      const page = await open(new URL(path, server.url).href, contextOptions, beforeGoto);
+      await page.waitForFunction(() => {
+        const widgets = [...document.querySelectorAll("puzzle-widget")];
+        return widgets.length > 0 && widgets.every((widget) => widget.hasAttribute("ready"));
+      });
       return page;
     },
     async close() {
@@ -75,11 +92,11 @@ export async function waitForApp(page) {
 /**
  * The board as the DOM shows it, once slides have finished: labels row-major from where each
  * tile element actually sits on screen (0 = blank), next to the Puzzle's own board, the move
- * counter and the solved flag.
+ * counter and the solved flag. `widget` selects the <puzzle-widget> (the page's own by default).
  */
-export async function readBoard(page) {
-  return page.evaluate(async () => {
-    const board = document.querySelector("sliding-board");
+export async function readBoard(page, widget = "#board") {
+  return page.evaluate(async (selector) => {
+    const board = document.querySelector(selector).board;
     await Promise.all(board.shadowRoot.getAnimations().map((animation) => animation.finished.catch(() => {})));
     const { rows, cols } = board.puzzle;
     const grid = board.shadowRoot.querySelector(".grid").getBoundingClientRect();
@@ -102,12 +119,12 @@ export async function readBoard(page) {
       solved: board.hasAttribute("solved"),
       bannerVisible: !board.shadowRoot.querySelector("[part=banner]").hidden,
     };
-  });
+  }, widget);
 }
 
-/** Clicks the tile element that sits in cell `index` (row-major). */
-export async function clickCell(page, index) {
-  await page.locator(`sliding-board .tile[data-index="${index}"]`).click();
+/** Clicks the tile element that sits in cell `index` (row-major) of a widget's board. */
+export async function clickCell(page, index, widget = "#board") {
+  await page.locator(`${widget} sliding-board .tile[data-index="${index}"]`).click();
 }
 
 /** Sets a range input's value the way a person dragging it would (input event). */
@@ -164,8 +181,8 @@ export async function solveAsChosen(page, { timeout = 45_000 } = {}) {
 export async function waitUntilPlayedAndSolved(page, length, timeout = 30_000) {
   await page.waitForFunction(
     (expected) =>
-      document.querySelector("[data-player=position]").textContent === `Step ${expected} of ${expected}` &&
-      document.querySelector("sliding-board").hasAttribute("solved"),
+      document.querySelector("#player [data-player=position]").textContent === `Step ${expected} of ${expected}` &&
+      document.querySelector("#board").board.hasAttribute("solved"),
     length,
     { timeout },
   );

@@ -84,7 +84,7 @@ describe("pattern databases", options, () => {
     const loadStarted = Date.now();
     let page = await session.newPage(hashFor(4, 4, HARD_START, STANDARD_GOAL));
     let start = HARD_START;
-    if (!(await page.evaluate(() => document.querySelector("sliding-board").puzzle.isSolvable()))) {
+    if (!(await page.evaluate(() => document.querySelector("#board").board.puzzle.isSolvable()))) {
       start = HARD_START.replace("12,1,", "1,12,"); // swapping two tiles fixes the parity
       page = await session.newPage(hashFor(4, 4, start, STANDARD_GOAL));
     }
@@ -99,7 +99,7 @@ describe("pattern databases", options, () => {
     // A 4×4 board picks IDA* with the pattern databases by itself.
     assert.equal(await page.locator("#algorithm").inputValue(), "idastar");
     assert.equal(await page.locator("#heuristic").inputValue(), "pdb");
-    await setRange(page, "[data-player=speed]", FASTEST_SPEED);
+    await setRange(page, "#player [data-player=speed]", FASTEST_SPEED);
 
     const withDatabases = await solveAndWait(page, "idastar", "pdb");
     assert.equal(withDatabases.status, "solved");
@@ -110,7 +110,7 @@ describe("pattern databases", options, () => {
     assert.deepEqual((await readBoard(page)).dom, [...Array.from({ length: 15 }, (_, i) => i + 1), 0]);
 
     // The same start with IDA* and linear conflict (millions of nodes) agrees on the length.
-    await page.click("[data-player=start]");
+    await page.click("#player [data-player=start]");
     assert.equal((await readBoard(page)).solved, false);
     const withLinearConflict = await solveAndWait(page, "idastar", "linear-conflict");
     assert.equal(withLinearConflict.status, "solved");
@@ -139,7 +139,7 @@ describe("pattern databases", options, () => {
     await setRange(page, "#difficulty", 30);
     await page.click("#shuffle");
     assert.equal((await readBoard(page)).solved, false);
-    await setRange(page, "[data-player=speed]", FASTEST_SPEED);
+    await setRange(page, "#player [data-player=speed]", FASTEST_SPEED);
     const stats = await solveAndWait(page, "idastar", "pdb");
     assert.equal(stats.status, "solved");
     assert.ok(stats.optimal);
@@ -279,7 +279,7 @@ describe("weighted A* on big boards", options, () => {
     await setRange(page, "#difficulty", max);
     await page.click("#shuffle");
     assert.equal((await readBoard(page)).solved, false);
-    await setRange(page, "[data-player=speed]", FASTEST_SPEED);
+    await setRange(page, "#player [data-player=speed]", FASTEST_SPEED);
     assert.equal(await page.locator("#heuristic").inputValue(), "linear-conflict");
     const stats = await solveAsChosen(page);
     assert.equal(stats.status, "solved");

@@ -87,7 +87,7 @@ describe("playing by hand", options, () => {
     const announcement = await page.locator("sliding-board [role=status]").textContent();
     assert.match(announcement, /solved/i);
     const focusOutline = await page.evaluate(() => {
-      const board = document.querySelector("sliding-board");
+      const board = document.querySelector("#board").board;
       return getComputedStyle(board.shadowRoot.querySelector(".frame")).outlineStyle;
     });
     assert.equal(focusOutline, "solid", "keyboard focus is visible");
@@ -172,7 +172,7 @@ describe("playing by hand", options, () => {
 
     // Editing the hash in place (hashchange) loads that puzzle, a rectangular one here.
     await copy.evaluate(() => (location.hash = "#size=2x3&start=_,1,2,4,5,3&goal=1,2,3,4,5,_"));
-    await copy.waitForFunction(() => document.querySelector("sliding-board").puzzle.cols === 3 && document.querySelector("sliding-board").puzzle.rows === 2);
+    await copy.waitForFunction(() => document.querySelector("#board").board.puzzle.cols === 3 && document.querySelector("#board").board.puzzle.rows === 2);
     const rectangle = await readBoard(copy);
     assert.deepEqual(rectangle.dom, [0, 1, 2, 4, 5, 3]);
     assert.equal(await copy.locator("#size").inputValue(), "2x3");

@@ -16,13 +16,13 @@ describe("screenshots", options, () => {
   test("desktop: a 15-puzzle solved with pattern databases, paused half way through its playback", options, async () => {
     const page = await session.newPage(hashFor(4, 4, "12,1,10,2,7,11,4,14,5,_,9,15,8,13,6,3", standardGoalText(4, 4)));
     await page.waitForFunction(() => document.querySelector("#pdb-status").dataset.state === "ready", null, { timeout: 30_000 });
-    await setRange(page, "[data-player=speed]", 10);
+    await setRange(page, "#player [data-player=speed]", 10);
     await page.click("#solve");
     await page.locator("#stats").waitFor({ state: "visible", timeout: 45_000 });
     const length = Number(await page.locator("#stats").getAttribute("data-length"));
-    await page.click("[data-player=play]"); // pause
-    await page.click("[data-player=start]");
-    for (let step = 0; step < Math.floor(length / 2); step++) await page.click("[data-player=forward]");
+    await page.click("#player [data-player=play]"); // pause
+    await page.click("#player [data-player=start]");
+    for (let step = 0; step < Math.floor(length / 2); step++) await page.click("#player [data-player=forward]");
     await readBoard(page); // slides finished
     await page.evaluate(() => window.scrollTo(0, 0)); // the board card is sticky
     const file = await screenshotPath("page.png");
@@ -40,7 +40,7 @@ describe("screenshots", options, () => {
     await page.selectOption("#size", "sun-moon");
     const widths = await page.evaluate(() => ({
       document: document.documentElement.scrollWidth,
-      board: document.querySelector("sliding-board").shadowRoot.querySelector(".frame").getBoundingClientRect().width,
+      board: document.querySelector("#board").board.shadowRoot.querySelector(".frame").getBoundingClientRect().width,
     }));
     assert.ok(widths.document <= 390, `no sideways scrolling (${widths.document}px)`);
     assert.ok(widths.board >= 300, `the board uses the screen's width (${widths.board}px)`);

@@ -30,7 +30,7 @@ describe("solving", options, () => {
     const shuffled = await readBoard(page);
     assert.equal(shuffled.solved, false);
     assert.match(await page.locator("#shuffle-note").textContent(), /exactly 14 moves/);
-    await setRange(page, "[data-player=speed]", FASTEST_SPEED);
+    await setRange(page, "#player [data-player=speed]", FASTEST_SPEED);
 
     const stats = await solveAndWait(page, "astar", "manhattan");
     assert.equal(stats.status, "solved");
@@ -49,10 +49,10 @@ describe("solving", options, () => {
     assert.equal(state.moves, 0, "playback does not count as the player's moves");
 
     // Stepping back with the keyboard on the player controls moves the board back.
-    await page.focus("[data-player=play]");
+    await page.focus("#player [data-player=play]");
     await page.keyboard.press("ArrowLeft");
     await page.keyboard.press("ArrowLeft");
-    assert.equal(await page.locator("[data-player=position]").textContent(), "Step 12 of 14");
+    assert.equal(await page.locator("#player [data-player=position]").textContent(), "Step 12 of 14");
     assert.equal((await readBoard(page)).solved, false);
     await page.keyboard.press("ArrowRight");
     await page.keyboard.press("End");
@@ -64,7 +64,7 @@ describe("solving", options, () => {
 
   test("BFS and IDA* agree with A* on rectangular boards, with live results in the stats", options, async () => {
     const page = await session.newPage(hashFor(2, 4, "5,1,3,4,_,2,6,7", standardGoalText(2, 4)));
-    await setRange(page, "[data-player=speed]", FASTEST_SPEED);
+    await setRange(page, "#player [data-player=speed]", FASTEST_SPEED);
     const lengths = {};
     for (const [algorithm, heuristic] of [["bfs", "manhattan"], ["astar", "linear-conflict"], ["idastar", "misplaced"]]) {
       const stats = await solveAndWait(page, algorithm, heuristic);
@@ -73,7 +73,7 @@ describe("solving", options, () => {
       lengths[algorithm] = stats.length;
       await waitUntilPlayedAndSolved(page, stats.length);
       // Back to the start for the next algorithm.
-      await page.click("[data-player=start]");
+      await page.click("#player [data-player=start]");
     }
     assert.equal(lengths.bfs, lengths.astar);
     assert.equal(lengths.bfs, lengths.idastar);
@@ -87,7 +87,7 @@ describe("solving", options, () => {
     assert.ok(start.texts.includes("☼") && start.texts.includes("☾"));
     assert.equal(start.solved, false, "the preset starts away from its goal");
     assert.equal(await page.$eval('#algorithm option[value="qlearning"]', (option) => option.disabled), false);
-    await setRange(page, "[data-player=speed]", FASTEST_SPEED);
+    await setRange(page, "#player [data-player=speed]", FASTEST_SPEED);
 
     const bfs = await solveAndWait(page, "bfs");
     assert.equal(bfs.status, "solved");
@@ -95,7 +95,7 @@ describe("solving", options, () => {
     await waitUntilPlayedAndSolved(page, bfs.length);
 
     // Rewind to the preset's start, then let Q-learning learn it.
-    await page.click("[data-player=start]");
+    await page.click("#player [data-player=start]");
     assert.deepEqual((await readBoard(page)).dom, start.dom);
     const qLearning = await solveAndWait(page, "qlearning");
     assert.equal(qLearning.status, "solved");
@@ -116,11 +116,11 @@ describe("solving", options, () => {
     // A far-away 15-puzzle position; if its parity is wrong, swapping two tiles fixes it.
     let start = "_,15,14,13,12,11,10,9,8,7,6,5,4,3,1,2";
     await setCustomStart(page, start);
-    if (!(await page.evaluate(() => document.querySelector("sliding-board").puzzle.isSolvable()))) {
+    if (!(await page.evaluate(() => document.querySelector("#board").board.puzzle.isSolvable()))) {
       start = "_,15,14,13,12,11,10,9,8,7,6,5,4,3,2,1";
       await setCustomStart(page, start);
     }
-    assert.ok(await page.evaluate(() => document.querySelector("sliding-board").puzzle.isSolvable()));
+    assert.ok(await page.evaluate(() => document.querySelector("#board").board.puzzle.isSolvable()));
     const before = await readBoard(page);
 
     await page.selectOption("#algorithm", "idastar");

@@ -1,0 +1,850 @@
+/**
+ * <puzzle-widget>: a live, solvable puzzlelab puzzle for any page, in one line of HTML.
+ *
+ *   <script type="module" src="https://your.site/puzzlelab/www/widget.js"></script>
+ *   <puzzle-widget size="3" solver="astar"></puzzle-widget>
+ *
+ * It renders into its own shadow DOM, so the host page's CSS cannot break it and its CSS cannot
+ * leak out, and it composes <sliding-board> (board.js) and the solution player (player.js): the
+ * puzzlelab page shows its board through this element too. The wasm, the solver worker and the
+ * models are found next to this file (import.meta.url), never relative to the page. All widgets of
+ * a page share one wasm instance (wasm.js), at most MAX_WORKERS solver workers whose jobs queue
+ * (solver-pool.js), and one download of each pattern-database file (pdb-files.js).
+ *
+ * Attributes (all optional; changing one updates the widget):
+ *   puzzle    "sliding", the only kind so far
+ *   size      "3", "4x4", "2x3", … (2 to 5 rows by 2 to 5 columns); default 3×3
+ *   start     the start position as text: "1,2,3,4,5,6,7,_,8", "123456780", one row per line;
+ *             0 or _ is the blank, ☼ ☾ (or s m) for sun-moon. Default: shuffled 12 moves from the
+ *             goal (a preset: its own start)
+ *   goal      the goal position, same format; default: tiles in order, blank last
+ *   preset    "sun-moon": seed 003's 3×3 game of four suns and four moons
+ *   solver    astar | idastar | wastar | bfs | qlearning | dqn. Default: IDA* with pattern
+ *             databases on 4×4, weighted A* (w = 2.5) on boards of more than 16 cells, A*
+ *             elsewhere. bfs and qlearning only for boards of at most 9 cells. dqn is a neural
+ *             solver that is not available yet: it shows an error and solves nothing.
+ *   model     URL of a neural model, resolved against the page; only dqn would use it
+ *   controls  the buttons to show, any of "shuffle solve step reset" (space or comma separated;
+ *             that is the default); "" shows none. step: step back, play/pause, step forward
+ *   autoplay  boolean: solve and play the solution when the widget appears and when its puzzle
+ *             changes
+ *   speed     playback speed in moves per second: default 4, from 0.5 to 60
+ * An invalid value shows its error inside this widget (part="error", role="alert"), fires
+ * `error`, and leaves the board as it was (or empty, when there never was a valid one).
+ *
+ * Events (bubbling and composed, so they reach listeners on any ancestor):
+ *   move      { direction, tile, board, moves, source }: one tile slid. direction: where the
+ *             blank went ("up" | "down" | "left" | "right"); tile: the label that slid; board: the
+ *             labels row-major after the move (0 = blank); moves: tile moves since the puzzle was
+ *             set, by anyone; source: "user" | "playback"
+ *   solved    { moves, source }: a move brought the board to the goal
+ *   solution  { moves, tiles, length, optimal, algorithm, heuristic, nodes, ms }: a solve found
+ *             a solution (moves: the blank's directions; tiles: the label slid by each move)
+ *   error     { message, attribute }: an invalid attribute (its name) or a solve that failed
+ *             (attribute null)
+ *
+ * Properties and methods:
+ *   shuffle(difficulty = 12)  a new position `difficulty` moves from the goal (exactly, on boards
+ *                             of up to 9 cells, "exact"; else a random walk, "random-walk"):
+ *                             returns that word
+ *   solve()                   solves from the current position and plays the solution; a Promise
+ *                             of the `solution` detail that rejects with an Error when there is
+ *                             none (invalid solver, unsolvable start, cancelled: SolveCancelled)
+ *   cancel()                  stops a running solve
+ *   setState(start, goal?)    shows a position (and goal) given as text, of the current size;
+ *                             throws the parser's Error and leaves the widget unchanged when invalid
+ *   state                     { rows, cols, preset, board, goal, start, goalText, solved, moves }
+ *                             (board, goal: labels row-major; start, goalText: as text), or null
+ *                             while there is no board
+ *   ready                     a Promise that resolves once the widget has loaded
+ * For the puzzlelab page (advanced): `board` is the inner <sliding-board>, and `puzzle` its Puzzle
+ * handle (setting one shows it and hands it over to the board).
+ *
+ * Styling: an inline-block 340px wide. Custom properties: --puzzle-widget-width,
+ * --puzzle-widget-display, --board-max-height. Parts: widget, board, controls, button, player,
+ * error, status. While it works, the element has the attributes `ready` (loaded) and `solving`.
+ */
+
+import { BLANK_STEP } from "./board.js";
+import { SolutionPlayer } from "./player.js";
+import { SolveCancelled } from "./solver-client.js";
+import { sharedSolverPool } from "./solver-pool.js";
+import {
+  ALGORITHMS,
+  DEFAULT_DIFFICULTY,
+  DEFAULT_WEIGHT,
+  SMALL_BOARD_CELLS,
+  copyAtGoal,
+  defaultAlgorithm,
+  defaultHeuristic,
+  offersAlgorithm,
+  shufflePuzzle,
+  solveRequest,
+  solverLabel,
+  usesPatternDatabases,
+} from "./sliding.js";
+import { errorMessage, loadWasm } from "./wasm.js";
+
+const CONTROLS = ["shuffle", "solve", "step", "reset"];
+const PUZZLE_KINDS = ["sliding"];
+/** Solvers that need a trained neural model; they arrive with a later release. */
+const NEURAL_SOLVERS = ["dqn"];
+const DEFAULT_SPEED = 4;
+const MIN_SPEED = 0.5;
+const MAX_SPEED = 60;
+/** Attributes that define the puzzle: a change to any of them shows a new one. */
+const PUZZLE_ATTRIBUTES = ["puzzle", "size", "preset", "start", "goal"];
+
+const numberFormat = new Intl.NumberFormat("en");
+
+/** An attribute's value the widget cannot use; `message` says why, for a person. */
+class AttributeError extends Error {
+  constructor(attribute, value, reason) {
+    const shown = value.length > 40 ? `${value.slice(0, 39)}…` : value;
+    super(`${attribute}="${shown}": ${reason}`);
+    this.name = "AttributeError";
+    this.attribute = attribute;
+  }
+}
+
+/** The set of buttons a `controls` value names (null: the attribute is absent, all of them). */
+function parseControls(value) {
+  if (value === null) return new Set(CONTROLS);
+  const names = value.toLowerCase().split(/[\s,]+/).filter(Boolean);
+  const unknown = names.filter((name) => !CONTROLS.includes(name));
+  if (unknown.length > 0) {
+    const named = unknown.map((name) => `"${name}"`).join(", ");
+    const reason = `unknown ${unknown.length === 1 ? "control" : "controls"} ${named}; choose from ${CONTROLS.join(", ")}`;
+    throw new AttributeError("controls", value, reason);
+  }
+  return new Set(names);
+}
+
+/** Moves per second from a `speed` value (null: absent), clamped to MIN_SPEED..MAX_SPEED. */
+function parseSpeed(value) {
+  if (value === null || value.trim() === "") return DEFAULT_SPEED;
+  const speed = Number(value.trim());
+  if (!Number.isFinite(speed) || speed <= 0) {
+    throw new AttributeError("speed", value, `the speed is a number of moves per second, from ${MIN_SPEED} to ${MAX_SPEED}`);
+  }
+  return Math.min(MAX_SPEED, Math.max(MIN_SPEED, speed));
+}
+
+/**
+ * { rows, cols } from a `size` value ("3", "4x4", "2×3"), or null when it is empty. The range is
+ * checked by Puzzle.standard; the message mirrors PuzzleError::BadSizeText (src/env/sliding/mod.rs).
+ */
+function parseSize(value) {
+  if (value === null || value.trim() === "") return null;
+  const match = /^\s*(\d+)\s*(?:[x×*]\s*(\d+)\s*)?$/i.exec(value);
+  if (!match) throw new AttributeError("size", value, "this is not a size: write it like 3, 4x4 or 2x3");
+  const rows = Number(match[1]);
+  return { rows, cols: match[2] === undefined ? rows : Number(match[2]) };
+}
+
+const STYLE = `
+:host {
+  /* !important: the host element itself is styled by the page too (a global "* { all: unset }"
+     would make it inline), and in the cascade :host rules lose to the page's unless important. */
+  display: var(--puzzle-widget-display, inline-block) !important;
+  box-sizing: border-box !important;
+  width: var(--puzzle-widget-width, 340px) !important;
+  max-width: 100% !important;
+  contain: layout style !important;
+  vertical-align: top;
+}
+:host([hidden]) { display: none !important; }
+*, *::before, *::after { box-sizing: border-box; }
+[hidden] { display: none !important; }
+.widget {
+  /* Nothing inherited from the page: its fonts, colours, letter spacing or direction. */
+  all: initial;
+  box-sizing: border-box;
+  display: flex;
+  flex-direction: column;
+  gap: 10px;
+  width: 100%;
+  padding: 12px;
+  border: 1px solid #dfe2ee;
+  border-radius: 16px;
+  background: #ffffff;
+  color: #1c1f2e;
+  box-shadow: 0 1px 2px rgb(16 24 40 / 0.06), 0 8px 24px rgb(16 24 40 / 0.06);
+  font: 400 14px/1.4 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif;
+  direction: ltr;
+  text-align: start;
+  --accent: #4f46e5;
+  --accent-hover: #4338ca;
+  --muted: #5b6175;
+  --border: #d0d4e4;
+  --button-background: #ffffff;
+  --button-hover: #f3f4fa;
+}
+@media (prefers-color-scheme: dark) {
+  .widget {
+    border-color: #2c3250;
+    background: #181c2e;
+    color: #e7e9f3;
+    --accent: #7c83ff;
+    --accent-hover: #959bff;
+    --muted: #a2a8c0;
+    --border: #3a4166;
+    --button-background: #20253b;
+    --button-hover: #2a3050;
+  }
+}
+sliding-board { display: block; width: 100%; }
+.controls, .player {
+  display: flex;
+  flex-wrap: wrap;
+  align-items: center;
+  gap: 6px;
+}
+button {
+  all: initial;
+  box-sizing: border-box;
+  display: inline-flex;
+  align-items: center;
+  justify-content: center;
+  gap: 4px;
+  min-width: 34px;
+  height: 34px;
+  padding: 0 12px;
+  border: 1px solid var(--border);
+  border-radius: 10px;
+  background: var(--button-background);
+  color: inherit;
+  font: 600 13px/1 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif;
+  white-space: nowrap;
+  cursor: pointer;
+  user-select: none;
+  -webkit-tap-highlight-color: transparent;
+}
+button:hover:not(:disabled) { background: var(--button-hover); }
+button.primary { border-color: var(--accent); background: var(--accent); color: #ffffff; }
+button.primary:hover:not(:disabled) { background: var(--accent-hover); }
+button.icon { padding: 0 8px; }
+button:focus-visible { outline: 3px solid #f59e0b; outline-offset: 2px; }
+button:disabled { opacity: 0.45; cursor: default; }
+svg { display: block; width: 16px; height: 16px; fill: currentColor; }
+.position {
+  margin-inline-start: auto;
+  color: var(--muted);
+  font-size: 12px;
+  font-variant-numeric: tabular-nums;
+}
+.error {
+  margin: 0;
+  padding: 8px 10px;
+  border-radius: 10px;
+  background: #fef3f2;
+  color: #b42318;
+  font-size: 13px;
+  white-space: pre-line;
+  overflow-wrap: anywhere;
+}
+.status {
+  margin: 0;
+  color: var(--muted);
+  font-size: 12.5px;
+  overflow-wrap: anywhere;
+}
+.status:empty { display: none; }
+`;
+
+const TEMPLATE = `
+<style>${STYLE}</style>
+<div class="widget" part="widget">
+  <sliding-board part="board" hidden></sliding-board>
+  <p class="error" part="error" role="alert" hidden></p>
+  <div class="controls" part="controls">
+    <button type="button" part="button shuffle" data-action="shuffle">Shuffle</button>
+    <button type="button" part="button solve" class="primary" data-action="solve">Solve</button>
+    <button type="button" part="button reset" data-action="reset" title="Back to the start position">Reset</button>
+  </div>
+  <div class="player" part="player" role="group" aria-label="Solution playback" tabindex="-1">
+    <button type="button" part="button" class="icon" data-player="back" aria-label="Step back" title="Step back (←)"><svg viewBox="0 0 24 24" aria-hidden="true" focusable="false"><path d="M18 5v14L7 12z"/></svg></button>
+    <button type="button" part="button" data-player="play">Play</button>
+    <button type="button" part="button" class="icon" data-player="forward" aria-label="Step forward" title="Step forward (→)"><svg viewBox="0 0 24 24" aria-hidden="true" focusable="false"><path d="M6 5v14l11-7z"/></svg></button>
+    <span class="position" data-player="position" hidden></span>
+  </div>
+  <p class="status" part="status" role="status" aria-live="polite"></p>
+</div>`;
+
+export class PuzzleWidget extends HTMLElement {
+  static observedAttributes = [...PUZZLE_ATTRIBUTES, "solver", "model", "controls", "autoplay", "speed"];
+
+  /** The wasm API once loaded. */
+  #api = null;
+  #loading = null;
+  #ready = Promise.withResolvers();
+  #board;
+  #player;
+  #parts;
+  /** Attribute errors shown, by attribute name. */
+  #attributeErrors = new Map();
+  /** The error of the last solve, shown until the puzzle changes or the person moves. */
+  #solveError = null;
+  /** The attribute values the shown puzzle came from (null before the first). */
+  #puzzleKey = null;
+  /** The position Reset goes back to: the last one set by attributes, shuffle() or setState(). */
+  #startText = null;
+  #controls = new Set(CONTROLS);
+  #speed = DEFAULT_SPEED;
+  /** Whether autoplay was on at the last update (so that adding the attribute starts it). */
+  #autoplayApplied = false;
+  /** The validated `solver` attribute (null: the board's default); #solverError when invalid. */
+  #solver = null;
+  #solverError = null;
+  /** Tile moves since the puzzle was set, and the board as of the last one (for `move` details). */
+  #moveCount = 0;
+  #lastBoard = [];
+  /** The running solve: { controller, promise }, or null. */
+  #solving = null;
+  #updateQueued = false;
+
+  constructor() {
+    super();
+    const shadow = this.attachShadow({ mode: "open" });
+    shadow.innerHTML = TEMPLATE;
+    this.#board = shadow.querySelector("sliding-board");
+    const part = (selector) => shadow.querySelector(selector);
+    this.#parts = {
+      error: part(".error"),
+      controls: part(".controls"),
+      shuffle: part('[data-action="shuffle"]'),
+      solve: part('[data-action="solve"]'),
+      reset: part('[data-action="reset"]'),
+      player: part(".player"),
+      position: part(".position"),
+      status: part(".status"),
+    };
+    this.#player = new SolutionPlayer(this.#parts.player, this.#board);
+    this.#player.movesPerSecond = this.#speed;
+    this.#ready.promise.catch(() => {});
+
+    this.#parts.shuffle.addEventListener("click", () => this.#run(() => this.shuffle()));
+    this.#parts.solve.addEventListener("click", () => {
+      if (this.#solving) this.cancel();
+      else this.solve().catch(() => {}); // shown inside the widget
+    });
+    this.#parts.reset.addEventListener("click", () => this.#run(() => this.#resetToStart()));
+    this.#parts.player.addEventListener("player-change", (event) => {
+      this.#parts.position.hidden = event.detail.length === 0;
+    });
+    this.#board.addEventListener("board-reset", () => this.#onBoardReset());
+    this.#board.addEventListener("board-move", (event) => this.#onBoardMove(event.detail));
+    this.#board.addEventListener("board-solved", (event) => {
+      const source = event.detail.source === "user" ? "user" : "playback";
+      this.#emit("solved", { moves: this.#moveCount, source });
+    });
+    this.#renderControls();
+  }
+
+  connectedCallback() {
+    this.#loading ??= loadWasm().then(
+      (api) => {
+        this.#api = api;
+        this.#update();
+        this.setAttribute("ready", "");
+        this.#ready.resolve();
+      },
+      (error) => {
+        const message = `puzzlelab could not load its WebAssembly module: ${errorMessage(error)}`;
+        this.#solveError = message;
+        this.#renderErrors();
+        this.#emit("error", { message, attribute: null });
+        this.#ready.reject(new Error(message));
+      },
+    );
+  }
+
+  disconnectedCallback() {
+    this.cancel();
+    this.#player.pause();
+  }
+
+  attributeChangedCallback() {
+    // Several attributes often change together (size and start): apply them once.
+    if (this.#updateQueued) return;
+    this.#updateQueued = true;
+    queueMicrotask(() => {
+      this.#updateQueued = false;
+      this.#update();
+    });
+  }
+
+  // ---- the public API ---------------------------------------------------------------------------
+
+  /** Resolves once the widget has loaded its wasm and applied its attributes. */
+  get ready() {
+    return this.#ready.promise;
+  }
+
+  /** The inner <sliding-board> (for the puzzlelab page). */
+  get board() {
+    return this.#board;
+  }
+
+  /** The Puzzle handle shown, or null. */
+  get puzzle() {
+    return this.#board.puzzle;
+  }
+
+  /** Shows a Puzzle handle (the board owns it from then on); attributes set later still apply. */
+  set puzzle(puzzle) {
+    // A puzzle handed over before the attributes were first applied is not replaced by them.
+    this.#puzzleKey ??= this.#attributeKey();
+    this.#setPuzzle(puzzle);
+  }
+
+  get state() {
+    const puzzle = this.#board.puzzle;
+    if (!puzzle) return null;
+    return {
+      rows: puzzle.rows,
+      cols: puzzle.cols,
+      preset: puzzle.presetName,
+      board: Array.from(puzzle.board()),
+      goal: Array.from(puzzle.goal()),
+      start: puzzle.startText(),
+      goalText: puzzle.goalText(),
+      solved: puzzle.isSolved(),
+      moves: this.#moveCount,
+    };
+  }
+
+  /** Shuffles from the goal; returns "exact" or "random-walk" (see Puzzle.shuffle). */
+  shuffle(difficulty = DEFAULT_DIFFICULTY) {
+    const current = this.#loadedPuzzle();
+    const puzzle = copyAtGoal(this.#api, current);
+    const { mode } = shufflePuzzle(puzzle, Number(difficulty));
+    this.#setPuzzle(puzzle);
+    return mode;
+  }
+
+  /** Shows `start` (and `goal`, default: the current goal) as parsed by Puzzle.parse; throws its Error. */
+  setState(start, goal) {
+    const current = this.#loadedPuzzle();
+    const goalText = goal === undefined || goal === null ? current.goalText() : String(goal);
+    let puzzle;
+    try {
+      puzzle = this.#api.Puzzle.parse(current.rows, current.cols, String(start ?? ""), goalText, current.presetName);
+    } catch (error) {
+      throw new Error(errorMessage(error));
+    }
+    this.#setPuzzle(puzzle);
+  }
+
+  /** Solves from the current position and plays the solution; resolves to the `solution` detail. */
+  solve() {
+    if (this.#solving) return this.#solving.promise;
+    const puzzle = this.#board.puzzle;
+    if (!this.#api || !puzzle) {
+      const problem = [...this.#attributeErrors.values()][0] ?? "the widget has not loaded yet";
+      return Promise.reject(new Error(problem));
+    }
+    if (this.#solverError) return Promise.reject(new Error(this.#solverError));
+    const algorithm = this.#solver ?? defaultAlgorithm(puzzle);
+    const heuristic = defaultHeuristic(puzzle, algorithm);
+    const weight = algorithm === "wastar" ? DEFAULT_WEIGHT : undefined;
+    const label = solverLabel(algorithm, heuristic, weight, numberFormat);
+    if (puzzle.isSolved()) {
+      const detail = { moves: [], tiles: [], length: 0, optimal: true, algorithm, heuristic: null, nodes: 0, ms: 0 };
+      this.#setStatus("Already at the goal.");
+      this.#emit("solution", detail);
+      return Promise.resolve(detail);
+    }
+    if (!puzzle.isSolvable()) return Promise.reject(this.#failSolve("This start cannot reach the goal (the two have different parity)."));
+
+    const request = solveRequest(puzzle, { algorithm, heuristic, weight });
+    const controller = new AbortController();
+    this.#player.clear();
+    this.#setSolveError(null);
+    const doing = heuristic === "pdb" ? "preparing" : algorithm === "qlearning" ? "training" : "searching";
+    this.#setStatus(`${label}: ${doing}…`);
+    const promise = sharedSolverPool()
+      .solve(request, {
+        signal: controller.signal,
+        // Progress sent before the worker read the cancel is not shown over "Cancelled.".
+        onProgress: (progress) => controller.signal.aborted || this.#showProgress(label, progress),
+      })
+      .then(
+        (result) => {
+          // A result may cross a cancel on its way from the worker.
+          if (controller.signal.aborted) throw new SolveCancelled();
+          return this.#finishSolve(result, label);
+        },
+        (error) => {
+          if (error instanceof SolveCancelled || controller.signal.aborted) throw error;
+          throw this.#failSolve(`${label} failed: ${error?.message ?? error}`);
+        },
+      )
+      .finally(() => {
+        if (this.#solving?.controller !== controller) return;
+        this.#solving = null;
+        this.#renderBusy();
+      });
+    this.#solving = { controller, promise };
+    this.#renderBusy();
+    return promise;
+  }
+
+  /** Stops a running solve (its promise rejects with SolveCancelled). */
+  cancel() {
+    const solving = this.#solving;
+    if (!solving) return;
+    // At once, so that a solve started right after this one (autoplay) is not taken for it.
+    this.#solving = null;
+    solving.controller.abort();
+    this.#renderBusy();
+    this.#setStatus("Cancelled.");
+  }
+
+  // ---- attributes ---------------------------------------------------------------------------------
+
+  #attributeKey() {
+    return JSON.stringify(PUZZLE_ATTRIBUTES.map((name) => this.getAttribute(name)));
+  }
+
+  /** Applies every attribute; an invalid one is reported and leaves its part of the widget as it was. */
+  #update() {
+    if (!this.#api) return;
+    this.#apply(["controls"], () => {
+      this.#controls = parseControls(this.getAttribute("controls"));
+      this.#renderControls();
+    });
+    this.#apply(["speed"], () => {
+      this.#speed = parseSpeed(this.getAttribute("speed"));
+      this.#player.movesPerSecond = this.#speed;
+    });
+    let puzzleChanged = false;
+    const key = this.#attributeKey();
+    this.#apply(PUZZLE_ATTRIBUTES, () => {
+      // Unchanged attributes (or changed back to those of the board shown) keep the board as it is.
+      if (key === this.#puzzleKey) return;
+      const puzzle = this.#puzzleFromAttributes();
+      this.#puzzleKey = key;
+      this.#setPuzzle(puzzle, { fromAttributes: true });
+      puzzleChanged = true;
+    });
+    this.#applySolver();
+    this.#apply(["model"], () => this.#checkModel());
+
+    const autoplay = this.hasAttribute("autoplay");
+    const autoplayAdded = autoplay && !this.#autoplayApplied;
+    this.#autoplayApplied = autoplay;
+    if (puzzleChanged) this.#preparePatternDatabases();
+    if (autoplay && (puzzleChanged || autoplayAdded)) this.#autoplay();
+  }
+
+  /**
+   * Runs `action`, which applies `attributes`; an AttributeError it throws is shown (and fired as
+   * `error` when it is new), and the errors of the other attributes in the list are cleared.
+   */
+  #apply(attributes, action) {
+    let error = null;
+    try {
+      action();
+    } catch (caught) {
+      if (!(caught instanceof AttributeError)) throw caught;
+      error = caught;
+    }
+    for (const name of attributes) {
+      if (name !== error?.attribute) this.#attributeErrors.delete(name);
+    }
+    const isNew = error !== null && this.#attributeErrors.get(error.attribute) !== error.message;
+    if (error) this.#attributeErrors.set(error.attribute, error.message);
+    this.#renderErrors();
+    if (isNew) this.#emit("error", { message: error.message, attribute: error.attribute });
+  }
+
+  /** Checks the `solver` attribute against the board shown (the size decides what it may be). */
+  #applySolver() {
+    this.#apply(["solver"], () => {
+      this.#solver = null;
+      this.#solverError = null;
+      try {
+        this.#solver = this.#solverFromAttributes();
+      } catch (error) {
+        this.#solverError = error.message;
+        throw error;
+      }
+    });
+  }
+
+  /** A new Puzzle from the puzzle, size, preset, start and goal attributes; AttributeError when one is wrong. */
+  #puzzleFromAttributes() {
+    const api = this.#api;
+    const value = (name) => (this.getAttribute(name) ?? "").trim();
+    const kind = value("puzzle").toLowerCase();
+    if (kind && !PUZZLE_KINDS.includes(kind)) {
+      const kinds = PUZZLE_KINDS.map((name) => `"${name}"`).join(", ");
+      throw new AttributeError("puzzle", value("puzzle"), `only ${kinds} puzzles are available so far`);
+    }
+    const preset = value("preset").toLowerCase();
+    const size = parseSize(this.getAttribute("size"));
+    let base;
+    try {
+      base = preset ? api.Puzzle.preset(preset) : api.Puzzle.standard(size?.rows ?? 3, size?.cols ?? 3);
+    } catch (error) {
+      throw new AttributeError(preset ? "preset" : "size", preset ? value("preset") : value("size"), errorMessage(error));
+    }
+    try {
+      const { rows, cols } = base;
+      if (preset && size && (size.rows !== rows || size.cols !== cols)) {
+        throw new AttributeError("size", value("size"), `the ${preset} preset is ${rows}×${cols}`);
+      }
+      const goal = value("goal");
+      const start = value("start");
+      if (goal) {
+        try {
+          api.Puzzle.parse(rows, cols, goal, goal, preset).free();
+        } catch (error) {
+          throw new AttributeError("goal", goal, errorMessage(error).replace(/^goal: /, ""));
+        }
+      }
+      if (start) {
+        try {
+          return api.Puzzle.parse(rows, cols, start, goal, preset);
+        } catch (error) {
+          throw new AttributeError("start", start, errorMessage(error));
+        }
+      }
+      if (preset && !goal) {
+        const puzzle = base;
+        base = null;
+        return puzzle;
+      }
+      const goalText = goal || base.goalText();
+      const puzzle = api.Puzzle.parse(rows, cols, goalText, goalText, preset);
+      shufflePuzzle(puzzle, DEFAULT_DIFFICULTY);
+      return puzzle;
+    } finally {
+      base?.free();
+    }
+  }
+
+  /** The `solver` attribute checked against the board shown (null: none given). */
+  #solverFromAttributes() {
+    const raw = this.getAttribute("solver");
+    const solver = (raw ?? "").trim().toLowerCase();
+    if (!solver) return null;
+    if (NEURAL_SOLVERS.includes(solver)) {
+      const model = (this.getAttribute("model") ?? "").trim();
+      throw new AttributeError(
+        "solver",
+        raw,
+        "neural solvers are not available yet: puzzlelab's trained models arrive with a later release" +
+          (model ? `, so the model "${model}" was not loaded` : "") +
+          `. Choose one of ${ALGORITHMS.join(", ")}.`,
+      );
+    }
+    if (!ALGORITHMS.includes(solver)) {
+      throw new AttributeError("solver", raw, `unknown solver; choose one of ${ALGORITHMS.join(", ")} (dqn: not available yet)`);
+    }
+    const puzzle = this.#board.puzzle;
+    if (puzzle && !offersAlgorithm(puzzle, solver)) {
+      const cells = puzzle.rows * puzzle.cols;
+      throw new AttributeError("solver", raw, `${solver} is for boards of at most ${SMALL_BOARD_CELLS} cells; this one has ${cells}`);
+    }
+    return solver;
+  }
+
+  /** `model` is an author's URL, resolved against the page; only checked to be one. */
+  #checkModel() {
+    const model = this.getAttribute("model");
+    if (model === null || model.trim() === "") return;
+    try {
+      new URL(model.trim(), document.baseURI);
+    } catch {
+      throw new AttributeError("model", model, "this is not a URL");
+    }
+  }
+
+  // ---- puzzles and moves ----------------------------------------------------------------------------
+
+  #loadedPuzzle() {
+    if (!this.#api) throw new Error("The widget has not loaded yet: wait for `await widget.ready`.");
+    const puzzle = this.#board.puzzle;
+    if (!puzzle) throw new Error(`The widget has no board: ${[...this.#attributeErrors.values()].join(" ")}`);
+    return puzzle;
+  }
+
+  /**
+   * The single place a puzzle is shown. Puzzles from attributes leave preparing and autoplay to
+   * #update, which knows whether the autoplay attribute itself changed.
+   */
+  #setPuzzle(puzzle, { fromAttributes = false } = {}) {
+    this.cancel();
+    this.#board.puzzle = puzzle; // fires board-reset: see #onBoardReset
+    this.#board.hidden = false;
+    this.#startText = puzzle.startText();
+    if (fromAttributes) return;
+    // The size may have changed what the solver attribute allows.
+    if (this.#api) this.#applySolver();
+    this.#preparePatternDatabases();
+    if (this.hasAttribute("autoplay")) this.#autoplay();
+  }
+
+  #resetToStart() {
+    const current = this.#loadedPuzzle();
+    const puzzle = this.#api.Puzzle.parse(current.rows, current.cols, this.#startText, current.goalText(), current.presetName);
+    this.#setPuzzle(puzzle);
+  }
+
+  #onBoardReset() {
+    // A new puzzle, whoever set it (this widget, or the page through `board`).
+    this.cancel();
+    this.#moveCount = 0;
+    this.#lastBoard = Array.from(this.#board.puzzle?.board() ?? []);
+    this.#setSolveError(null);
+    this.#setStatus("");
+  }
+
+  /** One `move` event per tile, with the board as it was after that tile moved. */
+  #onBoardMove({ moves, source }) {
+    const cols = this.#board.puzzle.cols;
+    const board = this.#lastBoard;
+    if (source === "user") this.#setSolveError(null);
+    for (const direction of moves) {
+      const blank = board.indexOf(0);
+      const [dr, dc] = BLANK_STEP[direction];
+      const from = blank + dr * cols + dc;
+      const tile = board[from];
+      board[blank] = tile;
+      board[from] = 0;
+      this.#moveCount += 1;
+      this.#emit("move", {
+        direction,
+        tile,
+        board: [...board],
+        moves: this.#moveCount,
+        source: source === "user" ? "user" : "playback",
+      });
+    }
+    // The Puzzle is the source of truth.
+    this.#lastBoard = Array.from(this.#board.puzzle.board());
+  }
+
+  // ---- solving ------------------------------------------------------------------------------------
+
+  /** Pattern databases are prepared in the background when this widget may solve a 15-puzzle with them. */
+  #preparePatternDatabases() {
+    const puzzle = this.#board.puzzle;
+    if (!puzzle || !usesPatternDatabases(puzzle) || this.#solverError) return;
+    if (!this.#controls.has("solve") && !this.hasAttribute("autoplay")) return;
+    if (defaultHeuristic(puzzle, this.#solver ?? defaultAlgorithm(puzzle)) !== "pdb") return;
+    sharedSolverPool().preparePatternDatabases({ rows: puzzle.rows, cols: puzzle.cols, goal: puzzle.goalText() });
+  }
+
+  #autoplay() {
+    if (this.#solverError || !this.#board.puzzle) return;
+    // After the current task, so that the attributes of the same change are all applied.
+    queueMicrotask(() => this.solve().catch(() => {}));
+  }
+
+  #showProgress(label, progress) {
+    const seconds = (progress.ms / 1000).toFixed(1);
+    this.#setStatus(
+      progress.waiting === "pdb"
+        ? `${label}: waiting for the pattern databases…`
+        : progress.episodes !== undefined
+          ? `${label}: ${numberFormat.format(progress.episodes)} episodes · ${seconds} s`
+          : `${label}: ${numberFormat.format(progress.nodes)} nodes · ${seconds} s`,
+    );
+  }
+
+  #finishSolve(result, label) {
+    if (result.status !== "solved") {
+      const reasons = {
+        unsolvable: "this start cannot reach the goal",
+        "budget-exhausted": `gave up after ${numberFormat.format(result.nodes)} nodes (node budget exhausted)`,
+        "not-solved": `did not learn a way to the goal in ${numberFormat.format(result.episodes ?? 0)} episodes`,
+      };
+      throw this.#failSolve(`${label}: ${reasons[result.status] ?? result.status}.`);
+    }
+    const detail = {
+      moves: Array.from(result.moves),
+      tiles: Array.from(result.tiles),
+      length: result.length,
+      optimal: Boolean(result.optimal),
+      algorithm: result.algorithm,
+      heuristic: result.heuristic ?? null,
+      nodes: result.nodes ?? 0,
+      ms: result.ms,
+    };
+    const used = result.heuristic ? solverLabel(result.algorithm, result.heuristic, result.weight, numberFormat) : label;
+    const quality = detail.optimal
+      ? "optimal"
+      : result.algorithm === "wastar"
+        ? `at most ${numberFormat.format(result.weight ?? DEFAULT_WEIGHT)} × optimal`
+        : "not proven optimal";
+    const moves = `${detail.length} ${detail.length === 1 ? "move" : "moves"}`;
+    this.#setStatus(`${used}: ${moves}, ${quality} · ${numberFormat.format(result.ms)} ms`);
+    this.#emit("solution", detail);
+    this.#player.load(detail.moves);
+    this.#player.play();
+    return detail;
+  }
+
+  /** Shows and reports a solve's failure; returns the Error to reject with. */
+  #failSolve(message) {
+    this.#setStatus("");
+    this.#setSolveError(message);
+    this.#emit("error", { message, attribute: null });
+    return new Error(message);
+  }
+
+  // ---- rendering ----------------------------------------------------------------------------------
+
+  /** Runs an action of a button, showing its error (there is no caller to throw to). */
+  #run(action) {
+    try {
+      action();
+    } catch (error) {
+      this.#failSolve(errorMessage(error));
+    }
+  }
+
+  #renderControls() {
+    const { shuffle, solve, reset, player, controls } = this.#parts;
+    shuffle.hidden = !this.#controls.has("shuffle");
+    solve.hidden = !this.#controls.has("solve");
+    reset.hidden = !this.#controls.has("reset");
+    player.hidden = !this.#controls.has("step");
+    controls.hidden = shuffle.hidden && solve.hidden && reset.hidden;
+  }
+
+  #renderBusy() {
+    const busy = this.#solving !== null;
+    this.toggleAttribute("solving", busy);
+    this.#board.locked = busy;
+    this.#parts.solve.textContent = busy ? "Cancel" : "Solve";
+    this.#parts.solve.classList.toggle("primary", !busy);
+  }
+
+  #setSolveError(message) {
+    if (this.#solveError === message) return;
+    this.#solveError = message;
+    this.#renderErrors();
+  }
+
+  #renderErrors() {
+    const messages = [...this.#attributeErrors.values()];
+    if (this.#solveError) messages.push(this.#solveError);
+    this.#parts.error.textContent = messages.join("\n");
+    this.#parts.error.hidden = messages.length === 0;
+    this.toggleAttribute("invalid", this.#attributeErrors.size > 0);
+  }
+
+  #setStatus(text) {
+    this.#parts.status.textContent = text;
+  }
+
+  #emit(type, detail) {
+    this.dispatchEvent(new CustomEvent(type, { bubbles: true, composed: true, detail }));
+  }
+}
+
+if (!customElements.get("puzzle-widget")) customElements.define("puzzle-widget", PuzzleWidget);
