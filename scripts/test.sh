@@ -16,9 +16,13 @@ step "format and lints"
 cargo fmt --check
 cargo clippy --all-targets -- -D warnings
 cargo clippy --lib --target wasm32-unknown-unknown -- -D warnings
+cargo clippy --all-targets --features learn -- -D warnings
 
 step "native tests"
 cargo test --all-targets
+
+step "deep-learning tests (burn, --features learn)"
+cargo test --features learn --lib --test dqn
 
 step "wasm API tests (Node)"
 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \

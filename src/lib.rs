@@ -5,7 +5,8 @@
 //!
 //! - [`env`]: the environment contract every puzzle obeys, and one module per puzzle.
 //! - [`search`]: generic search (BFS, A*, IDA*) and exact distance tables.
-//! - [`agent`]: learners (tabular Q-learning) that work over any environment.
+//! - [`agent`]: learners (tabular Q-learning; deep Q-learning with the `learn` feature) that work
+//!   over any environment.
 //! - [`rng`]: the small seeded random generator everything random goes through.
 //! - `web` (wasm32 only): the thin wasm-bindgen boundary used by the page and its worker.
 #![warn(missing_docs)]

@@ -60,6 +60,11 @@ pub trait Environment {
 
     /// Writes the current state's features (for example a one-hot encoding) into `out`.
     fn write_observation(&self, out: &mut [f32]);
+
+    /// Names the puzzle being played (kind, size, goal): two environments with the same id give
+    /// observations and actions the same meaning, so a learned model may move between them.
+    /// Rewards and start rules are not part of it. Saved models record it and refuse another.
+    fn puzzle_id(&self) -> String;
 }
 
 /// Wraps an environment with a step limit: the step that reaches the limit reports `truncated`.
@@ -122,6 +127,9 @@ impl<E: Environment> Environment for TimeLimit<E> {
     }
     fn write_observation(&self, out: &mut [f32]) {
         self.env.write_observation(out)
+    }
+    fn puzzle_id(&self) -> String {
+        self.env.puzzle_id()
     }
 }
 

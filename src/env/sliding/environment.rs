@@ -76,6 +76,12 @@ impl SlidingEnv {
         }
     }
 
+    /// Changes where episodes start, from the next [`Environment::reset`] on (a curriculum raises
+    /// the difficulty this way).
+    pub fn set_start(&mut self, start: StartRule) {
+        self.start = start;
+    }
+
     /// The current position.
     pub fn board(&self) -> &Board {
         &self.board
@@ -176,5 +182,15 @@ impl Environment for SlidingEnv {
         for (cell, &label) in self.board.cells().iter().enumerate() {
             out[cell * labels + label as usize] = 1.0;
         }
+    }
+
+    /// `sliding 3x3 goal 1,2,3,4,5,6,7,8,_` (the goal as [`SlidingPuzzle::format`] writes it).
+    fn puzzle_id(&self) -> String {
+        format!(
+            "sliding {}x{} goal {}",
+            self.puzzle.rows(),
+            self.puzzle.cols(),
+            self.puzzle.format(self.puzzle.goal())
+        )
     }
 }

@@ -1,0 +1,1401 @@
+//! Deep Q-learning (Mnih et al. 2015) as the thesis (seed 000) trains it on the N-puzzle, over any
+//! [`Environment`].
+//!
+//! Reads top to bottom: the config (the thesis's values as defaults) → the Q-network → the replay
+//! buffer → the schedules (ε, curriculum) → the learner and its training step → greedy play,
+//! evaluation and saved models. The lines of the algorithm itself are marked `// DQN:`; the rest
+//! is plumbing.
+//!
+//! The observation is whatever the environment writes ([`Environment::write_observation`]; the
+//! sliding puzzle writes the thesis's one-hot encoding), and the network gives one Q-value per
+//! action. Training runs in chunks ([`Dqn::train_steps`]) so a caller can report, pause and stop
+//! between them; each chunk returns [`DqnStats`], whose [`DqnStats::metrics`] use stable names:
+//!
+//! | name | meaning |
+//! |---|---|
+//! | `loss/td` | mean TD loss of the chunk's gradient steps |
+//! | `charts/epsilon` | ε after the chunk |
+//! | `charts/episode_return` | mean undiscounted return of the episodes that ended in the chunk |
+//! | `charts/episode_length` | their mean length |
+//! | `charts/solved_rate` | the fraction of them that ended solved (while exploring) |
+//! | `eval/solved_rate` | the last in-training greedy evaluation of the chunk, if one ran |
+//! | `perf/steps_per_s` | environment steps per second of wall time |
+//!
+//! Where this departs from the thesis, and why:
+//! - The target network is copied every 10 gradient steps, as the thesis's text says; its code
+//!   copies after every step (`if time_steps % 10 == 0` with `time_steps = 50`).
+//! - ε stops at exactly 0.3 (its code stops one decay below, 0.2997).
+//! - Weights start from U(±1/√fan-in) (PyTorch's and burn's default) rather than Keras's Glorot,
+//!   drawn from the config's seed so that runs are reproducible on any device. Adam's ε is 1e-7,
+//!   Keras's default.
+//! - A greedy rollout stops as soon as a state repeats: a deterministic policy cannot leave a loop.
+
+use crate::agent::q_table::Rollout;
+use crate::env::{Environment, TimeLimit};
+use crate::rng::Rng;
+use burn::module::{Module, Param};
+use burn::nn::loss::{HuberLossConfig, MseLoss, Reduction};
+use burn::nn::Linear;
+use burn::optim::{AdamConfig, GradientsParams, ModuleOptimizer};
+use burn::tensor::activation::relu;
+use burn::tensor::{Device, Int, Tensor, TensorData};
+use std::collections::HashSet;
+use web_time::Instant;
+
+// ---------------------------------------------------------------------------------------------
+// Configuration
+// ---------------------------------------------------------------------------------------------
+
+/// Hyper-parameters of deep Q-learning. Defaults are the thesis's (seed 000) where it gives one.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct DqnConfig {
+    /// Widths of the hidden layers, each followed by ReLU (thesis: `[250, 250, 250]`).
+    pub hidden: Vec<usize>,
+    /// Transitions the replay buffer keeps; the oldest leave first (thesis: 100,000).
+    pub replay_capacity: usize,
+    /// Transitions per gradient step (thesis: 100).
+    pub batch_size: usize,
+    /// Adam's learning rate (thesis: 1e-4).
+    pub learning_rate: f64,
+    /// Discount γ (thesis: 0.9).
+    pub gamma: f32,
+    /// Gradient steps between copies of the policy network into the target network (thesis: 10).
+    pub target_update_interval: usize,
+    /// ε of the ε-greedy behaviour at the first episode (thesis: 0.9).
+    pub epsilon_start: f32,
+    /// ε's factor per finished episode (thesis: 0.999).
+    pub epsilon_decay: f32,
+    /// ε's floor (thesis: 0.3).
+    pub epsilon_min: f32,
+    /// Moves per episode before it is truncated (thesis: 50).
+    pub max_episode_steps: usize,
+    /// Episodes played before the first gradient step, to fill the buffer (thesis: 100).
+    pub warmup_episodes: usize,
+    /// Double DQN (van Hasselt et al. 2016): the policy network picks the next action and the
+    /// target network values it. The thesis names it as future work (default: off).
+    pub double_dqn: bool,
+    /// Huber loss (δ = 1, as seed 001 uses) instead of the thesis's mean squared error.
+    pub huber_loss: bool,
+    /// Only choose legal actions, and bootstrap only over legal next actions. The thesis lets the
+    /// agent bump into walls and learn −1 from it (default: off).
+    pub mask_actions: bool,
+    /// Environments played at once, one step each per training step (thesis: 1; seed 001: 1000).
+    pub num_envs: usize,
+    /// Evaluate the greedy policy every this many finished episodes once training has started
+    /// (thesis: 50; 0: never).
+    pub eval_interval_episodes: usize,
+    /// Puzzles per in-training evaluation (thesis: 10).
+    pub eval_episodes: usize,
+    /// Seed of the weights, the exploration, the replay sampling and every episode's reset.
+    pub seed: u64,
+}
+
+impl Default for DqnConfig {
+    fn default() -> Self {
+        DqnConfig {
+            hidden: vec![250, 250, 250],
+            replay_capacity: 100_000,
+            batch_size: 100,
+            learning_rate: 1e-4,
+            gamma: 0.9,
+            target_update_interval: 10,
+            epsilon_start: 0.9,
+            epsilon_decay: 0.999,
+            epsilon_min: 0.3,
+            max_episode_steps: 50,
+            warmup_episodes: 100,
+            double_dqn: false,
+            huber_loss: false,
+            mask_actions: false,
+            num_envs: 1,
+            eval_interval_episodes: 50,
+            eval_episodes: 10,
+            seed: 0,
+        }
+    }
+}
+
+impl DqnConfig {
+    /// Checks the values a learner cannot run with.
+    pub fn validate(&self) -> Result<(), DqnError> {
+        let problem = if self.hidden.contains(&0) {
+            "hidden layers need at least one unit"
+        } else if self.replay_capacity == 0 || self.batch_size == 0 {
+            "the replay capacity and the batch size must be positive"
+        } else if self.replay_capacity < self.batch_size {
+            "the replay capacity must hold at least one batch"
+        } else if self.num_envs == 0 || self.max_episode_steps == 0 {
+            "at least one environment and one step per episode are needed"
+        } else if self.target_update_interval == 0 {
+            "the target update interval must be positive"
+        } else if !(self.learning_rate > 0.0 && self.learning_rate.is_finite()) {
+            "the learning rate must be positive"
+        } else if !(0.0..=1.0).contains(&self.gamma) {
+            "γ must lie in [0, 1]"
+        } else if ![self.epsilon_start, self.epsilon_decay, self.epsilon_min]
+            .iter()
+            .all(|e| (0.0..=1.0).contains(e))
+        {
+            "ε's start, decay and floor must lie in [0, 1]"
+        } else {
+            return Ok(());
+        };
+        Err(DqnError::InvalidConfig(problem.into()))
+    }
+}
+
+/// Why a learner could not be built, or a model could not be read or used.
+#[derive(Debug, thiserror::Error)]
+pub enum DqnError {
+    /// The configuration cannot run.
+    #[error("invalid DQN configuration: {0}")]
+    InvalidConfig(String),
+    /// Reading or writing a model file failed.
+    #[error("cannot read or write the model file: {0}")]
+    Io(#[from] std::io::Error),
+    /// The bytes do not start like a puzzlelab DQN model.
+    #[error("not a puzzlelab DQN model (it does not start with \"puzzlelab-dqn\")")]
+    NotAModel,
+    /// A model written by another version of the format.
+    #[error(
+        "DQN model format version {found} is not supported (this build reads version {supported})"
+    )]
+    UnsupportedVersion {
+        /// The file's version.
+        found: u64,
+        /// The version this build reads and writes.
+        supported: u64,
+    },
+    /// The file is damaged: truncated, a header that does not parse, weights that do not add up.
+    #[error("corrupt DQN model: {0}")]
+    Corrupt(String),
+    /// A sound model made for something else.
+    #[error("the model was made for {what} {found}, not {expected}")]
+    Mismatch {
+        /// What differs (`puzzle`, `observation length`, `number of actions`, `hidden layers`).
+        what: &'static str,
+        /// What the environment or learner needs.
+        expected: String,
+        /// What the model has.
+        found: String,
+    },
+}
+
+// ---------------------------------------------------------------------------------------------
+// The Q-network
+// ---------------------------------------------------------------------------------------------
+
+/// The shape of a Q-network: the observation, hidden ReLU layers, one Q-value per action.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct QNetworkConfig {
+    /// Length of the observation vector (81 for the 8-puzzle's one-hot encoding).
+    pub observation_len: usize,
+    /// Widths of the hidden layers.
+    pub hidden: Vec<usize>,
+    /// Number of actions (4 for sliding puzzles).
+    pub num_actions: usize,
+}
+
+impl QNetworkConfig {
+    /// `(inputs, outputs)` of each dense layer, first to last.
+    pub fn layer_sizes(&self) -> Vec<(usize, usize)> {
+        let widths: Vec<usize> = std::iter::once(self.observation_len)
+            .chain(self.hidden.iter().copied())
+            .chain(std::iter::once(self.num_actions))
+            .collect();
+        widths.windows(2).map(|w| (w[0], w[1])).collect()
+    }
+
+    /// Number of weights and biases (144,754 for the thesis's 8-puzzle network with its 72
+    /// inputs; 147,004 with our 81).
+    pub fn num_params(&self) -> usize {
+        self.layer_sizes().iter().map(|(i, o)| i * o + o).sum()
+    }
+
+    /// A network with weights and biases drawn uniformly from ±1/√(inputs) by `seed`.
+    pub fn init(&self, device: &Device, seed: u64) -> QNetwork {
+        let mut rng = Rng::new(seed ^ 0x5EED_0FDE_E90A_1100);
+        let mut weights = Vec::with_capacity(self.num_params());
+        for (inputs, outputs) in self.layer_sizes() {
+            let bound = 1.0 / (inputs as f64).sqrt();
+            for _ in 0..inputs * outputs + outputs {
+                weights.push(((rng.unit() * 2.0 - 1.0) * bound) as f32);
+            }
+        }
+        self.from_weights(&weights, device)
+    }
+
+    /// A network with the given parameters, in [`QNetwork::weights`]'s order.
+    ///
+    /// # Panics
+    /// If `weights.len() != self.num_params()`.
+    pub fn from_weights(&self, weights: &[f32], device: &Device) -> QNetwork {
+        assert_eq!(
+            weights.len(),
+            self.num_params(),
+            "weights for another shape"
+        );
+        let mut rest = weights;
+        let mut layers = Vec::new();
+        for (inputs, outputs) in self.layer_sizes() {
+            let (w, tail) = rest.split_at(inputs * outputs);
+            let (b, tail) = tail.split_at(outputs);
+            rest = tail;
+            layers.push(Linear {
+                weight: Param::from_data(TensorData::new(w.to_vec(), [inputs, outputs]), device),
+                bias: Some(Param::from_data(
+                    TensorData::new(b.to_vec(), [outputs]),
+                    device,
+                )),
+            });
+        }
+        QNetwork { layers }
+    }
+}
+
+/// A multi-layer perceptron mapping observations to one Q-value per action.
+#[derive(Module, Debug)]
+pub struct QNetwork {
+    layers: Vec<Linear>,
+}
+
+impl QNetwork {
+    /// The Q-values of a batch of observations.
+    ///
+    /// # Shapes
+    /// - observations: `[batch, observation_len]`
+    /// - output: `[batch, num_actions]`
+    pub fn forward(&self, observations: Tensor<2>) -> Tensor<2> {
+        let last = self.layers.len() - 1;
+        let mut x = observations;
+        for (i, layer) in self.layers.iter().enumerate() {
+            x = layer.forward(x); // [batch, width of layer i]
+            if i < last {
+                x = relu(x);
+            }
+        }
+        x
+    }
+
+    /// All parameters as one vector: for each layer, its weight matrix `[inputs, outputs]` row by
+    /// row, then its bias.
+    pub fn weights(&self) -> Vec<f32> {
+        let mut out = Vec::new();
+        for layer in &self.layers {
+            out.extend(read_floats(layer.weight.val()));
+            if let Some(bias) = &layer.bias {
+                out.extend(read_floats(bias.val()));
+            }
+        }
+        out
+    }
+}
+
+/// Reads a tensor back as `f32`s (row-major).
+fn read_floats<const D: usize>(tensor: Tensor<D>) -> Vec<f32> {
+    tensor
+        .into_data()
+        .try_into_vec_as::<f32>()
+        .expect("a float tensor reads back as f32")
+}
+
+// ---------------------------------------------------------------------------------------------
+// Experience replay
+// ---------------------------------------------------------------------------------------------
+
+/// One step of experience ⟨s, a, r, s′, done⟩, plus the legal actions in s′.
+#[derive(Clone, Copy, Debug)]
+pub struct Transition<'a> {
+    /// The observation before the action.
+    pub observation: &'a [f32],
+    /// The action taken.
+    pub action: usize,
+    /// The reward received.
+    pub reward: f32,
+    /// The observation after the action.
+    pub next_observation: &'a [f32],
+    /// The puzzle ended (do not bootstrap); a truncation is not an end.
+    pub terminated: bool,
+    /// Legal actions after the action (used only when masking).
+    pub next_mask: &'a [bool],
+}
+
+/// Uniform experience replay (Lin 1992): a ring of the last `capacity` transitions, stored as
+/// flat arrays, growing as it fills.
+#[derive(Clone, Debug)]
+pub struct ReplayBuffer {
+    capacity: usize,
+    observation_len: usize,
+    num_actions: usize,
+    len: usize,
+    /// Where the next transition goes once the buffer is full.
+    next: usize,
+    observations: Vec<f32>,
+    next_observations: Vec<f32>,
+    actions: Vec<usize>,
+    rewards: Vec<f32>,
+    terminated: Vec<bool>,
+    next_masks: Vec<bool>,
+}
+
+/// A sampled batch, column by column, ready to become tensors.
+#[derive(Clone, Debug, Default)]
+pub struct Batch {
+    /// `[batch, observation_len]`, row-major.
+    pub observations: Vec<f32>,
+    /// `[batch]`.
+    pub actions: Vec<i64>,
+    /// `[batch]`.
+    pub rewards: Vec<f32>,
+    /// `[batch]`: 0 where the transition ended the puzzle, else 1.
+    pub not_terminated: Vec<f32>,
+    /// `[batch, observation_len]`, row-major.
+    pub next_observations: Vec<f32>,
+    /// `[batch, num_actions]`: 0 for a legal next action, −10⁹ for an illegal one.
+    pub next_penalties: Vec<f32>,
+}
+
+/// What a masked-out action's Q-value is lowered by: enough to never be the maximum, finite so
+/// that multiplying by 0 (a terminal next state) stays 0.
+const ILLEGAL_PENALTY: f32 = -1e9;
+
+impl ReplayBuffer {
+    /// An empty buffer for `capacity` transitions of these sizes.
+    pub fn new(capacity: usize, observation_len: usize, num_actions: usize) -> Self {
+        ReplayBuffer {
+            capacity,
+            observation_len,
+            num_actions,
+            len: 0,
+            next: 0,
+            observations: Vec::new(),
+            next_observations: Vec::new(),
+            actions: Vec::new(),
+            rewards: Vec::new(),
+            terminated: Vec::new(),
+            next_masks: Vec::new(),
+        }
+    }
+
+    /// Transitions held.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether no transition is held.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Transitions held at most.
+    pub fn capacity(&self) -> usize {
+        self.capacity
+    }
+
+    /// Stores a transition, pushing out the oldest when full.
+    pub fn push(&mut self, t: Transition<'_>) {
+        let (n, a) = (self.observation_len, self.num_actions);
+        assert_eq!(t.observation.len(), n);
+        assert_eq!(t.next_observation.len(), n);
+        assert_eq!(t.next_mask.len(), a);
+        if self.len < self.capacity {
+            self.observations.extend_from_slice(t.observation);
+            self.next_observations.extend_from_slice(t.next_observation);
+            self.actions.push(t.action);
+            self.rewards.push(t.reward);
+            self.terminated.push(t.terminated);
+            self.next_masks.extend_from_slice(t.next_mask);
+            self.len += 1;
+        } else {
+            let i = self.next;
+            self.observations[i * n..(i + 1) * n].copy_from_slice(t.observation);
+            self.next_observations[i * n..(i + 1) * n].copy_from_slice(t.next_observation);
+            self.actions[i] = t.action;
+            self.rewards[i] = t.reward;
+            self.terminated[i] = t.terminated;
+            self.next_masks[i * a..(i + 1) * a].copy_from_slice(t.next_mask);
+        }
+        self.next = (self.next + 1) % self.capacity;
+    }
+
+    /// Fills `out` with `size` transitions drawn uniformly (with replacement).
+    ///
+    /// # Panics
+    /// If the buffer is empty.
+    pub fn sample(&self, size: usize, rng: &mut Rng, out: &mut Batch) {
+        assert!(!self.is_empty(), "sampling an empty replay buffer");
+        let (n, a) = (self.observation_len, self.num_actions);
+        out.observations.clear();
+        out.actions.clear();
+        out.rewards.clear();
+        out.not_terminated.clear();
+        out.next_observations.clear();
+        out.next_penalties.clear();
+        for _ in 0..size {
+            let i = rng.below(self.len);
+            out.observations
+                .extend_from_slice(&self.observations[i * n..(i + 1) * n]);
+            out.actions.push(self.actions[i] as i64);
+            out.rewards.push(self.rewards[i]);
+            out.not_terminated
+                .push(if self.terminated[i] { 0.0 } else { 1.0 });
+            out.next_observations
+                .extend_from_slice(&self.next_observations[i * n..(i + 1) * n]);
+            out.next_penalties
+                .extend(self.next_masks[i * a..(i + 1) * a].iter().map(|&legal| {
+                    if legal {
+                        0.0
+                    } else {
+                        ILLEGAL_PENALTY
+                    }
+                }));
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Schedules
+// ---------------------------------------------------------------------------------------------
+
+/// ε after `episodes` finished episodes: `start · decay^episodes`, never below `min`
+/// (thesis: 0.9 · 0.999^episode, floored at 0.3).
+pub fn epsilon_at(start: f32, decay: f32, min: f32, episodes: usize) -> f32 {
+    let power = episodes.min(i32::MAX as usize) as i32;
+    ((start as f64 * (decay as f64).powi(power)) as f32).max(min)
+}
+
+/// The thesis's curriculum: raise the difficulty once `streak_needed` evaluations in a row solve
+/// more than `threshold` of their puzzles (thesis: 3 above 80%). The caller changes the
+/// environments (for example through [`Dqn::for_each_env`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Curriculum {
+    /// The solved rate an evaluation must exceed.
+    pub threshold: f32,
+    /// Evaluations in a row above the threshold before the difficulty goes up.
+    pub streak_needed: usize,
+    streak: usize,
+}
+
+impl Curriculum {
+    /// The thesis's rule: three evaluations in a row above 80%.
+    pub fn thesis() -> Self {
+        Curriculum::new(0.8, 3)
+    }
+
+    /// A curriculum with this threshold and streak.
+    pub fn new(threshold: f32, streak_needed: usize) -> Self {
+        Curriculum {
+            threshold,
+            streak_needed,
+            streak: 0,
+        }
+    }
+
+    /// Records one evaluation's solved rate; `true` when the difficulty should go up now (the
+    /// streak then starts again).
+    pub fn record(&mut self, solved_rate: f32) -> bool {
+        if solved_rate > self.threshold {
+            self.streak += 1;
+        } else {
+            self.streak = 0;
+        }
+        if self.streak >= self.streak_needed {
+            self.streak = 0;
+            return true;
+        }
+        false
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The learner
+// ---------------------------------------------------------------------------------------------
+
+/// What a chunk of training did (see the module docs for the metric names).
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DqnStats {
+    /// Training steps in this chunk (each moves every environment once).
+    pub steps: usize,
+    /// Environment steps (transitions) in this chunk.
+    pub env_steps: usize,
+    /// Gradient steps in this chunk.
+    pub updates: usize,
+    /// Episodes that ended in this chunk.
+    pub episodes: usize,
+    /// `loss/td`: mean TD loss of the chunk's gradient steps, if any ran.
+    pub td_loss: Option<f32>,
+    /// `charts/epsilon`: ε after the chunk.
+    pub epsilon: f32,
+    /// `charts/episode_return`: mean undiscounted return of the episodes that ended.
+    pub episode_return: Option<f32>,
+    /// `charts/episode_length`: their mean length.
+    pub episode_length: Option<f32>,
+    /// `charts/solved_rate`: the fraction of them that ended solved.
+    pub solved_rate: Option<f32>,
+    /// Solved rates of the in-training evaluations of this chunk, in order.
+    pub eval_solved_rates: Vec<f32>,
+    /// `perf/steps_per_s`: environment steps per second of wall time.
+    pub steps_per_s: f32,
+}
+
+impl DqnStats {
+    /// `eval/solved_rate`: the chunk's last in-training evaluation, if one ran.
+    pub fn eval_solved_rate(&self) -> Option<f32> {
+        self.eval_solved_rates.last().copied()
+    }
+
+    /// The metrics under their stable names; those with no value this chunk are left out.
+    pub fn metrics(&self) -> Vec<(&'static str, f32)> {
+        let optional = [
+            ("loss/td", self.td_loss),
+            ("charts/episode_return", self.episode_return),
+            ("charts/episode_length", self.episode_length),
+            ("charts/solved_rate", self.solved_rate),
+            ("eval/solved_rate", self.eval_solved_rate()),
+        ];
+        let mut metrics = vec![
+            ("charts/epsilon", self.epsilon),
+            ("perf/steps_per_s", self.steps_per_s),
+        ];
+        metrics.extend(optional.into_iter().filter_map(|(k, v)| v.map(|v| (k, v))));
+        metrics
+    }
+}
+
+/// A deep Q-learner, the environments it plays, and its replay buffer.
+pub struct Dqn<E: Environment> {
+    config: DqnConfig,
+    network_config: QNetworkConfig,
+    puzzle_id: String,
+    /// The training device (with autodiff) and the same device without it (target, acting).
+    device: Device,
+    inference_device: Device,
+    policy: QNetwork,
+    target: QNetwork,
+    optimizer: ModuleOptimizer,
+    buffer: ReplayBuffer,
+    rng: Rng,
+    envs: Vec<TimeLimit<E>>,
+    eval_env: E,
+    /// The current observation of each environment, `[num_envs, observation_len]`.
+    observations: Vec<f32>,
+    episode_returns: Vec<f32>,
+    episodes_started: u64,
+    episodes_done: usize,
+    steps_done: usize,
+    updates_done: usize,
+    next_eval_at: usize,
+    evaluations_done: u64,
+    batch: Batch,
+}
+
+impl<E: Environment> Dqn<E> {
+    /// A learner with fresh weights; `make_env` is called `num_envs + 1` times (the last one is
+    /// kept for evaluation). `device` is where the networks live: `Device::flex()` on the CPU.
+    pub fn new(
+        mut make_env: impl FnMut() -> E,
+        config: DqnConfig,
+        device: &Device,
+    ) -> Result<Self, DqnError> {
+        config.validate()?;
+        let eval_env = make_env();
+        let network_config = QNetworkConfig {
+            observation_len: eval_env.observation_len(),
+            hidden: config.hidden.clone(),
+            num_actions: eval_env.num_actions(),
+        };
+        let envs: Vec<_> = (0..config.num_envs)
+            .map(|_| TimeLimit::new(make_env(), config.max_episode_steps))
+            .collect();
+        let device = device.clone().autodiff();
+        let inference_device = device.clone().without_autodiff();
+        let policy = network_config.init(&device, config.seed);
+        let first_eval = if config.eval_interval_episodes == 0 {
+            usize::MAX
+        } else {
+            config
+                .warmup_episodes
+                .next_multiple_of(config.eval_interval_episodes)
+                .max(config.eval_interval_episodes)
+        };
+        let mut dqn = Dqn {
+            puzzle_id: eval_env.puzzle_id(),
+            target: policy.valid(),
+            policy,
+            optimizer: adam(),
+            buffer: ReplayBuffer::new(
+                config.replay_capacity,
+                network_config.observation_len,
+                network_config.num_actions,
+            ),
+            rng: Rng::new(config.seed),
+            observations: vec![0.0; config.num_envs * network_config.observation_len],
+            episode_returns: vec![0.0; config.num_envs],
+            envs,
+            eval_env,
+            device,
+            inference_device,
+            network_config,
+            episodes_started: 0,
+            episodes_done: 0,
+            steps_done: 0,
+            updates_done: 0,
+            next_eval_at: first_eval,
+            evaluations_done: 0,
+            batch: Batch::default(),
+            config,
+        };
+        for i in 0..dqn.envs.len() {
+            dqn.start_episode(i);
+        }
+        Ok(dqn)
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &DqnConfig {
+        &self.config
+    }
+
+    /// The network's shape.
+    pub fn network_config(&self) -> &QNetworkConfig {
+        &self.network_config
+    }
+
+    /// Training steps so far.
+    pub fn steps_done(&self) -> usize {
+        self.steps_done
+    }
+
+    /// Episodes finished so far.
+    pub fn episodes_done(&self) -> usize {
+        self.episodes_done
+    }
+
+    /// Gradient steps so far.
+    pub fn updates_done(&self) -> usize {
+        self.updates_done
+    }
+
+    /// The current ε.
+    pub fn epsilon(&self) -> f32 {
+        let c = &self.config;
+        epsilon_at(
+            c.epsilon_start,
+            c.epsilon_decay,
+            c.epsilon_min,
+            self.episodes_done,
+        )
+    }
+
+    /// Calls `f` on every environment, the evaluation one included (for example to raise the
+    /// difficulty of a curriculum); changes apply from each environment's next episode.
+    pub fn for_each_env(&mut self, mut f: impl FnMut(&mut E)) {
+        for env in &mut self.envs {
+            f(&mut env.env);
+        }
+        f(&mut self.eval_env);
+    }
+
+    /// Resets environment `i` with the next episode seed (skipping starts that are already
+    /// solved) and records its observation.
+    fn start_episode(&mut self, i: usize) {
+        let env = &mut self.envs[i];
+        for _ in 0..1000 {
+            let seed = self
+                .config
+                .seed
+                .wrapping_mul(1_000_003)
+                .wrapping_add(self.episodes_started);
+            self.episodes_started += 1;
+            env.reset(seed);
+            if !env.is_terminal() {
+                break;
+            }
+        }
+        let n = self.network_config.observation_len;
+        env.write_observation(&mut self.observations[i * n..(i + 1) * n]);
+        self.episode_returns[i] = 0.0;
+    }
+
+    /// Runs `steps` training steps: every environment takes one ε-greedy action, the transitions
+    /// go to the replay buffer, and (after the warm-up episodes) the policy network takes one
+    /// gradient step on a sampled batch.
+    pub fn train_steps(&mut self, steps: usize) -> DqnStats {
+        let started = Instant::now();
+        let (n, num_actions) = (
+            self.network_config.observation_len,
+            self.network_config.num_actions,
+        );
+        let mut stats = DqnStats::default();
+        let (mut returns, mut lengths, mut solved) = (0.0f64, 0usize, 0usize);
+        let mut loss_sum: Option<Tensor<1>> = None;
+        let mut next_observation = vec![0.0; n];
+        let mut mask = vec![true; num_actions];
+        for _ in 0..steps {
+            // DQN: ε-greedy behaviour, ε decaying per finished episode.
+            let actions = self.choose_actions(self.epsilon());
+            for (i, &action) in actions.iter().enumerate() {
+                let env = &mut self.envs[i];
+                let step = env.step(action);
+                env.write_observation(&mut next_observation);
+                env.action_mask(&mut mask);
+                // DQN: store ⟨s, a, r, s′, done⟩.
+                self.buffer.push(Transition {
+                    observation: &self.observations[i * n..(i + 1) * n],
+                    action,
+                    reward: step.reward,
+                    next_observation: &next_observation,
+                    terminated: step.terminated,
+                    next_mask: &mask,
+                });
+                self.episode_returns[i] += step.reward;
+                stats.env_steps += 1;
+                if step.terminated || step.truncated {
+                    returns += self.episode_returns[i] as f64;
+                    lengths += env.steps();
+                    solved += usize::from(step.terminated);
+                    stats.episodes += 1;
+                    self.episodes_done += 1;
+                    self.start_episode(i);
+                } else {
+                    self.observations[i * n..(i + 1) * n].copy_from_slice(&next_observation);
+                }
+            }
+            if self.episodes_done >= self.config.warmup_episodes
+                && self.buffer.len() >= self.config.batch_size
+            {
+                let loss = self.update();
+                loss_sum = Some(match loss_sum {
+                    Some(sum) => sum + loss,
+                    None => loss,
+                });
+                stats.updates += 1;
+                self.updates_done += 1;
+                // DQN: the target network follows the policy network every few gradient steps.
+                if self
+                    .updates_done
+                    .is_multiple_of(self.config.target_update_interval)
+                {
+                    self.target = self.policy.valid();
+                }
+            }
+            self.steps_done += 1;
+            stats.steps += 1;
+            if self.episodes_done >= self.next_eval_at {
+                while self.next_eval_at <= self.episodes_done {
+                    self.next_eval_at += self.config.eval_interval_episodes;
+                }
+                let rate = self.evaluate_in_training();
+                stats.eval_solved_rates.push(rate);
+            }
+        }
+        if let Some(sum) = loss_sum {
+            stats.td_loss = Some(sum.into_scalar::<f32>() / stats.updates as f32);
+        }
+        if stats.episodes > 0 {
+            let episodes = stats.episodes as f64;
+            stats.episode_return = Some((returns / episodes) as f32);
+            stats.episode_length = Some((lengths as f64 / episodes) as f32);
+            stats.solved_rate = Some((solved as f64 / episodes) as f32);
+        }
+        stats.epsilon = self.epsilon();
+        let seconds = started.elapsed().as_secs_f64();
+        stats.steps_per_s = if seconds > 0.0 {
+            (stats.env_steps as f64 / seconds) as f32
+        } else {
+            0.0
+        };
+        stats
+    }
+
+    /// One action per environment: a random allowed one with probability ε, else the greedy one.
+    fn choose_actions(&mut self, epsilon: f32) -> Vec<usize> {
+        let num_actions = self.network_config.num_actions;
+        let explore: Vec<bool> = (0..self.envs.len())
+            .map(|_| self.rng.chance(epsilon as f64))
+            .collect();
+        let values = if explore.iter().all(|&e| e) {
+            Vec::new()
+        } else {
+            q_values(
+                &self.policy.valid(),
+                &self.observations,
+                num_actions,
+                &self.inference_device,
+            )
+        };
+        let mut allowed = vec![true; num_actions];
+        let mut actions = Vec::with_capacity(self.envs.len());
+        for (i, env) in self.envs.iter().enumerate() {
+            if self.config.mask_actions {
+                env.action_mask(&mut allowed);
+            }
+            let action = if explore[i] {
+                let legal: Vec<usize> = (0..num_actions).filter(|&a| allowed[a]).collect();
+                *self.rng.choose(&legal)
+            } else {
+                best_allowed(&values[i * num_actions..(i + 1) * num_actions], &allowed)
+            };
+            actions.push(action);
+        }
+        actions
+    }
+
+    /// One gradient step on a sampled batch; returns the TD loss (a one-element tensor, left
+    /// on the device so that a chunk reads it back once).
+    fn update(&mut self) -> Tensor<1> {
+        let (b, n, a) = (
+            self.config.batch_size,
+            self.network_config.observation_len,
+            self.network_config.num_actions,
+        );
+        self.buffer.sample(b, &mut self.rng, &mut self.batch);
+        let batch = &self.batch;
+        let on_infer = &self.inference_device;
+        let column = |values: &[f32]| {
+            Tensor::<2>::from_data(TensorData::new(values.to_vec(), [b, 1]), on_infer)
+        };
+        let observations = Tensor::<2>::from_data(
+            TensorData::new(batch.observations.clone(), [b, n]),
+            &self.device,
+        );
+        let actions = Tensor::<2, Int>::from_data(
+            TensorData::new(batch.actions.clone(), [b, 1]),
+            &self.device,
+        );
+        let next_observations = Tensor::<2>::from_data(
+            TensorData::new(batch.next_observations.clone(), [b, n]),
+            on_infer,
+        );
+        let rewards = column(&batch.rewards); // [b, 1]
+        let not_terminated = column(&batch.not_terminated); // [b, 1]
+        let mask_next = |q: Tensor<2>| {
+            if self.config.mask_actions {
+                let penalties = TensorData::new(batch.next_penalties.clone(), [b, a]);
+                q + Tensor::<2>::from_data(penalties, on_infer)
+            } else {
+                q
+            }
+        };
+
+        // DQN: the value of the next state, by the frozen target network.
+        let next_target = mask_next(self.target.forward(next_observations.clone())); // [b, a]
+        let next_value = if self.config.double_dqn {
+            // Double DQN: the policy network picks the action, the target network values it.
+            let next_policy = mask_next(self.policy.valid().forward(next_observations)); // [b, a]
+            next_target.gather(1, next_policy.argmax(1)) // [b, 1]
+        } else {
+            next_target.max_dim(1) // [b, 1]
+        };
+        // DQN: the TD target r + γ·max Q′(s′, ·) ([b, 1]), not bootstrapped past a solved puzzle.
+        let td_target = rewards + next_value * not_terminated * self.config.gamma;
+
+        // DQN: Q(s, a) of the actions taken, and the loss between the two.
+        let q_taken = self.policy.forward(observations).gather(1, actions); // [b, 1]
+        let loss = if self.config.huber_loss {
+            HuberLossConfig::new(1.0)
+                .init()
+                .forward(q_taken, td_target, Reduction::Mean)
+        } else {
+            MseLoss::new().forward(q_taken, td_target, Reduction::Mean)
+        };
+        // DQN: one Adam step on the policy network.
+        let gradients = GradientsParams::from_grads(loss.backward(), &self.policy);
+        self.policy =
+            self.optimizer
+                .step(self.config.learning_rate, self.policy.clone(), gradients);
+        loss.without_autodiff()
+    }
+
+    /// The thesis's in-situ evaluation: `eval_episodes` fresh puzzles, greedy, within the
+    /// episode's move limit.
+    fn evaluate_in_training(&mut self) -> f32 {
+        let policy = self.policy();
+        let count = self.config.eval_episodes as u64;
+        let first = self.evaluations_done * count;
+        self.evaluations_done += 1;
+        let seed = self.config.seed;
+        let seeds = (first..first + count).map(move |k| evaluation_seed(seed, k));
+        evaluate(
+            &policy,
+            &mut self.eval_env,
+            seeds,
+            self.config.max_episode_steps,
+        )
+        .solved_rate
+    }
+
+    /// The current policy network, ready to play and to save.
+    pub fn policy(&self) -> QPolicy {
+        QPolicy {
+            network: self.policy.valid(),
+            network_config: self.network_config.clone(),
+            puzzle_id: self.puzzle_id.clone(),
+            mask_actions: self.config.mask_actions,
+            device: self.inference_device.clone(),
+            training: Some(TrainingRecord {
+                config: self.config.clone(),
+                steps: self.steps_done,
+                episodes: self.episodes_done,
+            }),
+        }
+    }
+
+    /// Replaces the policy and target networks with a saved model's weights (for example to go
+    /// on training a shipped model). Adam's moments start again; the replay buffer is kept.
+    pub fn load_weights(&mut self, bytes: &[u8]) -> Result<(), DqnError> {
+        let model = QPolicy::from_bytes(bytes, &self.inference_device)?;
+        model.check_fits(&self.eval_env)?;
+        if model.network_config.hidden != self.network_config.hidden {
+            return Err(DqnError::Mismatch {
+                what: "hidden layers",
+                expected: format!("{:?}", self.network_config.hidden),
+                found: format!("{:?}", model.network_config.hidden),
+            });
+        }
+        self.policy = self
+            .network_config
+            .from_weights(&model.network.weights(), &self.device);
+        self.target = self.policy.valid();
+        self.optimizer = adam();
+        Ok(())
+    }
+}
+
+/// Adam as Keras sets it up (the thesis trained with TensorFlow): β = (0.9, 0.999), ε = 1e-7.
+fn adam() -> ModuleOptimizer {
+    AdamConfig::new().with_epsilon(1e-7).init()
+}
+
+/// The seed of the `k`-th in-training evaluation puzzle (a stream apart from training's).
+fn evaluation_seed(seed: u64, k: u64) -> u64 {
+    (seed ^ 0xE7A1_0A7E_5EED_0000)
+        .wrapping_mul(1_000_003)
+        .wrapping_add(k)
+}
+
+/// The Q-values of a batch of observations (`[batch, observation_len]`, row-major), row-major.
+fn q_values(
+    network: &QNetwork,
+    observations: &[f32],
+    num_actions: usize,
+    device: &Device,
+) -> Vec<f32> {
+    let n = network
+        .layers
+        .first()
+        .map_or(0, |layer| layer.weight.val().dims()[0]);
+    let batch = observations.len() / n.max(1);
+    let input = Tensor::<2>::from_data(TensorData::new(observations.to_vec(), [batch, n]), device);
+    let values = read_floats(network.forward(input));
+    debug_assert_eq!(values.len(), batch * num_actions);
+    values
+}
+
+/// The allowed action with the highest value (the first one on ties); action 0 if none is
+/// allowed.
+fn best_allowed(values: &[f32], allowed: &[bool]) -> usize {
+    (0..values.len())
+        .filter(|&a| allowed[a])
+        .fold(None, |best: Option<usize>, a| match best {
+            Some(b) if values[b] >= values[a] => Some(b),
+            _ => Some(a),
+        })
+        .unwrap_or(0)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Playing, evaluating, saving
+// ---------------------------------------------------------------------------------------------
+
+/// How a saved model was trained (informative; not checked on load).
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TrainingRecord {
+    /// The learner's configuration.
+    pub config: DqnConfig,
+    /// Training steps done.
+    pub steps: usize,
+    /// Episodes finished.
+    pub episodes: usize,
+}
+
+/// A trained Q-network ready to play, with what is needed to check that it fits an environment.
+#[derive(Clone, Debug)]
+pub struct QPolicy {
+    network: QNetwork,
+    network_config: QNetworkConfig,
+    puzzle_id: String,
+    /// Whether greedy play only considers legal actions (as the network was trained).
+    pub mask_actions: bool,
+    device: Device,
+    training: Option<TrainingRecord>,
+}
+
+impl QPolicy {
+    /// The network's shape.
+    pub fn network_config(&self) -> &QNetworkConfig {
+        &self.network_config
+    }
+
+    /// The puzzle it was trained on ([`Environment::puzzle_id`]).
+    pub fn puzzle_id(&self) -> &str {
+        &self.puzzle_id
+    }
+
+    /// How it was trained, when the file says.
+    pub fn training(&self) -> Option<&TrainingRecord> {
+        self.training.as_ref()
+    }
+
+    /// Q-values of a batch of observations (`[batch, observation_len]` row-major in,
+    /// `[batch, num_actions]` row-major out).
+    pub fn q_values(&self, observations: &[f32]) -> Vec<f32> {
+        q_values(
+            &self.network,
+            observations,
+            self.network_config.num_actions,
+            &self.device,
+        )
+    }
+
+    /// The greedy action for one observation, among `allowed` actions when given.
+    pub fn greedy_action(&self, observation: &[f32], allowed: Option<&[bool]>) -> usize {
+        let values = self.q_values(observation);
+        let all = vec![true; values.len()];
+        best_allowed(&values, allowed.unwrap_or(&all))
+    }
+
+    /// Plays greedily from the environment's current state for at most `max_steps` moves
+    /// (masking illegal actions if [`QPolicy::mask_actions`]), stopping when the puzzle ends or a
+    /// state repeats: a deterministic policy never leaves a loop (and without a mask, a move into
+    /// a wall repeats the state at once).
+    pub fn greedy_rollout<E: Environment>(&self, env: &mut E, max_steps: usize) -> Rollout {
+        let mut visited = HashSet::from([env.state()]);
+        let mut observation = vec![0.0; env.observation_len()];
+        let mut mask = vec![true; env.num_actions()];
+        let mut actions = Vec::new();
+        while !env.is_terminal() && actions.len() < max_steps {
+            env.write_observation(&mut observation);
+            if self.mask_actions {
+                env.action_mask(&mut mask);
+            }
+            let action = self.greedy_action(&observation, Some(&mask));
+            env.step(action);
+            actions.push(action);
+            if !visited.insert(env.state()) {
+                break;
+            }
+        }
+        Rollout {
+            actions,
+            terminated: env.is_terminal(),
+        }
+    }
+
+    /// Checks that this model plays `env`'s puzzle with its observation and actions.
+    pub fn check_fits<E: Environment>(&self, env: &E) -> Result<(), DqnError> {
+        let found = &self.network_config;
+        let checks = [
+            ("puzzle", env.puzzle_id(), self.puzzle_id.clone()),
+            (
+                "observation length",
+                env.observation_len().to_string(),
+                found.observation_len.to_string(),
+            ),
+            (
+                "number of actions",
+                env.num_actions().to_string(),
+                found.num_actions.to_string(),
+            ),
+        ];
+        for (what, expected, found) in checks {
+            if expected != found {
+                return Err(DqnError::Mismatch {
+                    what,
+                    expected,
+                    found,
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// The model as bytes: `puzzlelab-dqn\n`, the JSON header's length (u32, little-endian), the
+    /// header ([`ModelHeader`]), then every parameter as a little-endian `f32` in
+    /// [`QNetwork::weights`]'s order.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let weights = self.network.weights();
+        let mut weight_bytes = Vec::with_capacity(weights.len() * 4);
+        for w in &weights {
+            weight_bytes.extend_from_slice(&w.to_le_bytes());
+        }
+        let header = ModelHeader {
+            format_version: MODEL_FORMAT_VERSION,
+            puzzle_id: self.puzzle_id.clone(),
+            network: self.network_config.clone(),
+            mask_actions: self.mask_actions,
+            parameter_count: weights.len(),
+            weights_checksum: format!("{:016x}", fnv1a(&weight_bytes)),
+            training: self.training.clone(),
+        };
+        let header = serde_json::to_vec(&header).expect("the header serializes");
+        let mut out = Vec::with_capacity(MAGIC.len() + 4 + header.len() + weight_bytes.len());
+        out.extend_from_slice(MAGIC);
+        out.extend_from_slice(&(header.len() as u32).to_le_bytes());
+        out.extend_from_slice(&header);
+        out.extend_from_slice(&weight_bytes);
+        out
+    }
+
+    /// Reads a model written by [`QPolicy::to_bytes`]; damaged bytes or another format version
+    /// are an error. Use [`QPolicy::check_fits`] before playing an environment.
+    pub fn from_bytes(bytes: &[u8], device: &Device) -> Result<QPolicy, DqnError> {
+        let corrupt = |why: &str| DqnError::Corrupt(why.to_string());
+        let rest = bytes.strip_prefix(MAGIC).ok_or(DqnError::NotAModel)?;
+        if rest.len() < 4 {
+            return Err(corrupt("it ends before its header"));
+        }
+        let (length, rest) = rest.split_at(4);
+        let length = u32::from_le_bytes(length.try_into().expect("four bytes")) as usize;
+        if rest.len() < length {
+            return Err(corrupt("it ends inside its header"));
+        }
+        let (header, weight_bytes) = rest.split_at(length);
+        // The version first, so that a future header reads as "unsupported", not "corrupt".
+        let json: serde_json::Value = serde_json::from_slice(header)
+            .map_err(|e| DqnError::Corrupt(format!("the header is not JSON: {e}")))?;
+        let version = json.get("formatVersion").and_then(|v| v.as_u64());
+        match version {
+            Some(v) if v == MODEL_FORMAT_VERSION as u64 => {}
+            Some(found) => {
+                return Err(DqnError::UnsupportedVersion {
+                    found,
+                    supported: MODEL_FORMAT_VERSION as u64,
+                })
+            }
+            None => return Err(corrupt("the header has no format version")),
+        }
+        let header: ModelHeader = serde_json::from_value(json)
+            .map_err(|e| DqnError::Corrupt(format!("the header does not parse: {e}")))?;
+        let expected = header.network.num_params();
+        if header.parameter_count != expected {
+            return Err(DqnError::Corrupt(format!(
+                "the header announces {} parameters for a network that has {expected}",
+                header.parameter_count
+            )));
+        }
+        if weight_bytes.len() != expected * 4 {
+            return Err(DqnError::Corrupt(format!(
+                "{} bytes of weights where {expected} parameters need {}",
+                weight_bytes.len(),
+                expected * 4
+            )));
+        }
+        if format!("{:016x}", fnv1a(weight_bytes)) != header.weights_checksum {
+            return Err(corrupt("the weights do not match their checksum"));
+        }
+        let weights: Vec<f32> = weight_bytes
+            .chunks_exact(4)
+            .map(|b| f32::from_le_bytes(b.try_into().expect("four bytes")))
+            .collect();
+        if weights.iter().any(|w| !w.is_finite()) {
+            return Err(corrupt("a weight is not a finite number"));
+        }
+        let device = device.clone().without_autodiff();
+        Ok(QPolicy {
+            network: header.network.from_weights(&weights, &device),
+            network_config: header.network,
+            puzzle_id: header.puzzle_id,
+            mask_actions: header.mask_actions,
+            device,
+            training: header.training,
+        })
+    }
+
+    /// Writes [`QPolicy::to_bytes`] to a file.
+    pub fn save(&self, path: impl AsRef<std::path::Path>) -> Result<(), DqnError> {
+        std::fs::write(path, self.to_bytes())?;
+        Ok(())
+    }
+
+    /// Reads a file written by [`QPolicy::save`] and checks that it fits `env`.
+    pub fn load_for<E: Environment>(
+        path: impl AsRef<std::path::Path>,
+        env: &E,
+        device: &Device,
+    ) -> Result<QPolicy, DqnError> {
+        let policy = QPolicy::from_bytes(&std::fs::read(path)?, device)?;
+        policy.check_fits(env)?;
+        Ok(policy)
+    }
+}
+
+/// The version of the model format [`QPolicy::to_bytes`] writes.
+pub const MODEL_FORMAT_VERSION: u32 = 1;
+
+/// The first bytes of every model file.
+const MAGIC: &[u8] = b"puzzlelab-dqn\n";
+
+/// The JSON header of a saved model.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ModelHeader {
+    /// [`MODEL_FORMAT_VERSION`] when written.
+    pub format_version: u32,
+    /// The puzzle it plays ([`Environment::puzzle_id`]).
+    pub puzzle_id: String,
+    /// The network's shape.
+    pub network: QNetworkConfig,
+    /// Whether it was trained (and plays) with illegal actions masked.
+    pub mask_actions: bool,
+    /// Parameters that follow the header.
+    pub parameter_count: usize,
+    /// FNV-1a (64-bit) of the weight bytes, in hexadecimal (a JSON number would lose bits).
+    pub weights_checksum: String,
+    /// How it was trained, when known.
+    #[serde(default)]
+    pub training: Option<TrainingRecord>,
+}
+
+/// FNV-1a, 64 bits: a checksum that catches damaged weights (not an authenticity check).
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, &b| {
+        (hash ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
+
+/// What a greedy evaluation found.
+#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Evaluation {
+    /// Puzzles played.
+    pub episodes: usize,
+    /// Puzzles solved within the move limit.
+    pub solved: usize,
+    /// `solved / episodes` (`eval/solved_rate`).
+    pub solved_rate: f32,
+    /// Mean moves of the solved ones.
+    pub mean_solved_length: Option<f32>,
+}
+
+/// Plays `policy` greedily from `env.reset(seed)` for each seed, at most `max_steps` moves each.
+pub fn evaluate<E: Environment>(
+    policy: &QPolicy,
+    env: &mut E,
+    seeds: impl IntoIterator<Item = u64>,
+    max_steps: usize,
+) -> Evaluation {
+    let mut result = Evaluation::default();
+    let mut solved_moves = 0usize;
+    for seed in seeds {
+        env.reset(seed);
+        let rollout = policy.greedy_rollout(env, max_steps);
+        result.episodes += 1;
+        if rollout.terminated {
+            result.solved += 1;
+            solved_moves += rollout.actions.len();
+        }
+    }
+    if result.episodes > 0 {
+        result.solved_rate = result.solved as f32 / result.episodes as f32;
+    }
+    if result.solved > 0 {
+        result.mean_solved_length = Some(solved_moves as f32 / result.solved as f32);
+    }
+    result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn epsilon_follows_the_thesis_schedule() {
+        assert_eq!(epsilon_at(0.9, 0.999, 0.3, 0), 0.9);
+        assert!((epsilon_at(0.9, 0.999, 0.3, 100) - 0.9 * 0.999f32.powi(100)).abs() < 1e-6);
+        // 0.9 · 0.999^n reaches 0.3 after ln(3)/−ln(0.999) ≈ 1098 episodes.
+        assert!(epsilon_at(0.9, 0.999, 0.3, 1097) > 0.3);
+        assert_eq!(epsilon_at(0.9, 0.999, 0.3, 1099), 0.3);
+        assert_eq!(epsilon_at(0.9, 0.999, 0.3, usize::MAX), 0.3);
+    }
+
+    #[test]
+    fn curriculum_needs_three_evaluations_in_a_row_above_80_percent() {
+        let mut c = Curriculum::thesis();
+        let raises: Vec<bool> = [0.9, 0.9, 0.8, 0.9, 0.9, 1.0, 0.9]
+            .into_iter()
+            .map(|r| c.record(r))
+            .collect();
+        assert_eq!(
+            raises,
+            [false, false, false, false, false, true, false],
+            "0.8 is not above 80% and breaks the streak"
+        );
+    }
+
+    #[test]
+    fn replay_buffer_keeps_the_newest_transitions() {
+        let mut buffer = ReplayBuffer::new(3, 2, 2);
+        for k in 0..5 {
+            let x = k as f32;
+            buffer.push(Transition {
+                observation: &[x, x],
+                action: k % 2,
+                reward: -x,
+                next_observation: &[x + 1.0, x + 1.0],
+                terminated: k == 4,
+                next_mask: &[true, k != 3],
+            });
+        }
+        assert_eq!(buffer.len(), 3);
+        let mut batch = Batch::default();
+        let mut rng = Rng::new(7);
+        buffer.sample(200, &mut rng, &mut batch);
+        assert_eq!(batch.observations.len(), 400);
+        let mut seen: Vec<f32> = batch.rewards.clone();
+        seen.sort_by(f32::total_cmp);
+        seen.dedup();
+        assert_eq!(
+            seen,
+            [-4.0, -3.0, -2.0],
+            "transitions 0 and 1 were pushed out"
+        );
+        for (j, &r) in batch.rewards.iter().enumerate() {
+            let k = -r;
+            assert_eq!(batch.observations[2 * j], k);
+            assert_eq!(batch.next_observations[2 * j], k + 1.0);
+            assert_eq!(batch.actions[j], (k as i64) % 2);
+            assert_eq!(batch.not_terminated[j], if k == 4.0 { 0.0 } else { 1.0 });
+            let penalty = if k == 3.0 { ILLEGAL_PENALTY } else { 0.0 };
+            assert_eq!(batch.next_penalties[2 * j..2 * j + 2], [0.0, penalty]);
+        }
+    }
+
+    #[test]
+    fn network_sizes_match_the_thesis() {
+        let thesis = QNetworkConfig {
+            observation_len: 72,
+            hidden: vec![250, 250, 250],
+            num_actions: 4,
+        };
+        assert_eq!(thesis.num_params(), 144_754, "the thesis's figure 3");
+        assert_eq!(
+            thesis.layer_sizes(),
+            [(72, 250), (250, 250), (250, 250), (250, 4)]
+        );
+    }
+
+    #[test]
+    fn best_allowed_skips_masked_actions_and_keeps_the_first_of_ties() {
+        assert_eq!(best_allowed(&[1.0, 3.0, 3.0, 2.0], &[true; 4]), 1);
+        assert_eq!(
+            best_allowed(&[1.0, 3.0, 3.0, 2.0], &[true, false, false, true]),
+            3
+        );
+        assert_eq!(best_allowed(&[1.0, 2.0], &[false, false]), 0);
+    }
+}

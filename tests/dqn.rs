@@ -1,0 +1,332 @@
+//! The thesis's DQN (seed 000) on burn's CPU backend: it learns the 2×3 puzzle at low difficulty,
+//! its saved models load back exactly, and damaged or foreign models are refused.
+#![cfg(feature = "learn")]
+
+use burn::tensor::Device;
+use puzzlelab::agent::dqn::{
+    evaluate, Curriculum, Dqn, DqnConfig, DqnError, QPolicy, MODEL_FORMAT_VERSION,
+};
+use puzzlelab::env::sliding::solve::ExactDistances;
+use puzzlelab::env::sliding::{RewardScheme, SlidingEnv, SlidingPuzzle, StartRule};
+use puzzlelab::env::Environment;
+
+fn sliding(rows: usize, cols: usize, difficulty: u32) -> SlidingEnv {
+    SlidingEnv::new(
+        SlidingPuzzle::standard(rows, cols).unwrap(),
+        StartRule::RandomWalk {
+            difficulty,
+            max_moves: 200,
+        },
+        RewardScheme::Thesis,
+    )
+}
+
+/// The thesis's design, made small and quick: a [64, 64] network, a faster learning rate, a short
+/// warm-up, no in-training evaluation.
+fn small_config(seed: u64) -> DqnConfig {
+    DqnConfig {
+        hidden: vec![64, 64],
+        replay_capacity: 10_000,
+        batch_size: 64,
+        learning_rate: 1e-3,
+        warmup_episodes: 5,
+        max_episode_steps: 20,
+        eval_interval_episodes: 0,
+        seed,
+        ..DqnConfig::default()
+    }
+}
+
+/// Fresh starts: seeds far from the ones training resets with.
+const EVAL_SEEDS: std::ops::Range<u64> = 9_000_000..9_000_050;
+
+#[test]
+fn defaults_are_the_thesis() {
+    let c = DqnConfig::default();
+    assert_eq!(c.hidden, [250, 250, 250]);
+    assert_eq!((c.replay_capacity, c.batch_size), (100_000, 100));
+    assert_eq!((c.learning_rate, c.gamma), (1e-4, 0.9));
+    assert_eq!(c.target_update_interval, 10);
+    assert_eq!(
+        (c.epsilon_start, c.epsilon_decay, c.epsilon_min),
+        (0.9, 0.999, 0.3)
+    );
+    assert_eq!((c.max_episode_steps, c.warmup_episodes), (50, 100));
+    assert!(!c.double_dqn && !c.huber_loss && !c.mask_actions);
+    assert_eq!(c.num_envs, 1);
+    assert_eq!((c.eval_interval_episodes, c.eval_episodes), (50, 10));
+    let dqn = Dqn::new(|| sliding(3, 3, 10), c, &Device::flex()).unwrap();
+    assert_eq!(
+        dqn.network_config().observation_len,
+        81,
+        "9 cells × 9 labels"
+    );
+    assert_eq!(dqn.network_config().num_params(), 147_004);
+}
+
+/// Random walks to difficulty 4 start exactly 4 moves from the goal on the 2×3 board (3 and 3
+/// moves for difficulty 3). Ten seeds tried: each solved all 50 fresh starts after 4000 steps.
+#[test]
+fn learns_the_2x3_puzzle_at_difficulty_4() {
+    let device = Device::flex();
+    let started = std::time::Instant::now();
+    let mut dqn = Dqn::new(|| sliding(2, 3, 4), small_config(1), &device).unwrap();
+    let mut env = sliding(2, 3, 4);
+    let mut easier = sliding(2, 3, 3);
+
+    let untrained = evaluate(&dqn.policy(), &mut env, EVAL_SEEDS, 50);
+    let untrained_easier = evaluate(&dqn.policy(), &mut easier, EVAL_SEEDS, 50);
+    let mut losses = Vec::new();
+    for chunk in 0..16 {
+        let stats = dqn.train_steps(250);
+        assert_eq!((stats.steps, stats.env_steps), (250, 250));
+        let metrics: Vec<&str> = stats.metrics().iter().map(|(name, _)| *name).collect();
+        assert!(metrics.contains(&"charts/epsilon") && metrics.contains(&"perf/steps_per_s"));
+        if let Some(loss) = stats.td_loss {
+            assert!(loss.is_finite());
+            assert!(metrics.contains(&"loss/td"));
+            losses.push(loss);
+        }
+        eprintln!("chunk {chunk}: {:?}", stats.metrics());
+    }
+    let trained = evaluate(&dqn.policy(), &mut env, EVAL_SEEDS, 50);
+    let trained_easier = evaluate(&dqn.policy(), &mut easier, EVAL_SEEDS, 50);
+    eprintln!(
+        "untrained {untrained:?}, trained {trained:?}, at difficulty 3 {trained_easier:?}, \
+         {} updates, {:.1} s",
+        dqn.updates_done(),
+        started.elapsed().as_secs_f32()
+    );
+
+    assert!(losses.len() >= 15, "training starts after the warm-up");
+    assert!(
+        losses.last().unwrap() < &losses[0],
+        "the TD loss falls: {losses:?}"
+    );
+    for rate in [untrained.solved_rate, untrained_easier.solved_rate] {
+        assert!(rate <= 0.3, "untrained: {untrained:?} {untrained_easier:?}");
+    }
+    assert!(trained.solved_rate >= 0.8, "trained: {trained:?}");
+    assert!(
+        trained_easier.solved_rate >= 0.8,
+        "trained: {trained_easier:?}"
+    );
+
+    // How far from optimal the solutions are (exact distances of the 2×3 puzzle).
+    let exact = ExactDistances::build(env.puzzle().goal()).unwrap();
+    let policy = dqn.policy();
+    let (mut optimal, mut solved) = (0, 0);
+    for seed in EVAL_SEEDS {
+        env.reset(seed);
+        let distance = exact.distance(env.board()).unwrap() as usize;
+        let rollout = policy.greedy_rollout(&mut env, 50);
+        if rollout.terminated {
+            solved += 1;
+            assert!(rollout.actions.len() >= distance);
+            optimal += usize::from(rollout.actions.len() == distance);
+        }
+    }
+    eprintln!("{optimal} of {solved} solutions are optimal");
+}
+
+#[test]
+fn options_train_together() {
+    let config = DqnConfig {
+        double_dqn: true,
+        huber_loss: true,
+        mask_actions: true,
+        num_envs: 4,
+        eval_interval_episodes: 10,
+        eval_episodes: 5,
+        ..small_config(2)
+    };
+    let mut dqn = Dqn::new(|| sliding(2, 3, 3), config, &Device::flex()).unwrap();
+    let mut evaluations = 0;
+    for _ in 0..4 {
+        let stats = dqn.train_steps(50);
+        assert_eq!(
+            stats.env_steps, 200,
+            "four environments, one step each per training step"
+        );
+        assert!(stats.td_loss.is_none_or(f32::is_finite));
+        evaluations += stats.eval_solved_rates.len();
+    }
+    assert!(dqn.updates_done() > 0);
+    assert!(evaluations > 0, "an evaluation every 10 episodes");
+    assert!(dqn.policy().mask_actions);
+}
+
+/// The thesis's curriculum, driven from outside the learner: in-training evaluations feed
+/// [`Curriculum`], which raises the difficulty of every environment.
+#[test]
+fn the_curriculum_raises_the_difficulty() {
+    let config = DqnConfig {
+        eval_interval_episodes: 10,
+        eval_episodes: 10,
+        ..small_config(8)
+    };
+    let mut dqn = Dqn::new(|| sliding(2, 3, 2), config, &Device::flex()).unwrap();
+    let mut curriculum = Curriculum::thesis();
+    let mut difficulty = 2;
+    for _ in 0..40 {
+        let stats = dqn.train_steps(250);
+        for rate in stats.eval_solved_rates {
+            if curriculum.record(rate) {
+                difficulty += 1;
+                let start = StartRule::RandomWalk {
+                    difficulty,
+                    max_moves: 200,
+                };
+                dqn.for_each_env(|env| env.set_start(start));
+            }
+        }
+        if difficulty >= 5 {
+            break;
+        }
+    }
+    assert!(difficulty >= 5, "reached difficulty {difficulty}");
+    let mut env = sliding(2, 3, difficulty);
+    let solved = evaluate(&dqn.policy(), &mut env, EVAL_SEEDS, 50).solved_rate;
+    eprintln!(
+        "difficulty {difficulty} after {} steps: {solved}",
+        dqn.steps_done()
+    );
+}
+
+#[test]
+fn saved_models_load_back_exactly() {
+    let device = Device::flex();
+    let mut dqn = Dqn::new(|| sliding(2, 3, 3), small_config(3), &device).unwrap();
+    dqn.train_steps(100);
+    let policy = dqn.policy();
+    let bytes = policy.to_bytes();
+    let loaded = QPolicy::from_bytes(&bytes, &device).unwrap();
+    assert_eq!(loaded.puzzle_id(), "sliding 2x3 goal 1,2,3,4,5,_");
+    assert_eq!(loaded.network_config(), policy.network_config());
+    assert_eq!(loaded.training().unwrap().steps, 100);
+
+    let mut env = sliding(2, 3, 6);
+    let mut observations = Vec::new();
+    for seed in 0..20 {
+        env.reset(seed);
+        let mut o = vec![0.0; env.observation_len()];
+        env.write_observation(&mut o);
+        observations.extend(o);
+    }
+    let q = policy.q_values(&observations);
+    assert_eq!(q.len(), 20 * 4);
+    assert_eq!(loaded.q_values(&observations), q, "identical Q-values");
+
+    // Into a fresh learner (to go on training), and through a file.
+    let mut other = Dqn::new(|| sliding(2, 3, 3), small_config(4), &device).unwrap();
+    assert_ne!(other.policy().q_values(&observations), q);
+    other.load_weights(&bytes).unwrap();
+    assert_eq!(other.policy().q_values(&observations), q);
+    let path = std::env::temp_dir().join(format!("puzzlelab-dqn-{}.bin", std::process::id()));
+    policy.save(&path).unwrap();
+    let from_file = QPolicy::load_for(&path, &env, &device).unwrap();
+    std::fs::remove_file(&path).unwrap();
+    assert_eq!(from_file.q_values(&observations), q);
+}
+
+#[test]
+fn damaged_or_foreign_models_are_refused() {
+    let device = Device::flex();
+    let dqn = Dqn::new(|| sliding(2, 3, 3), small_config(5), &device).unwrap();
+    let bytes = dqn.policy().to_bytes();
+    let header_end = bytes.len() - 4 * dqn.network_config().num_params();
+
+    let mut not_a_model = bytes.clone();
+    not_a_model[0] ^= 1;
+    assert!(matches!(
+        QPolicy::from_bytes(&not_a_model, &device),
+        Err(DqnError::NotAModel)
+    ));
+    for cut in [10, 16, header_end - 1, bytes.len() - 1] {
+        assert!(
+            matches!(
+                QPolicy::from_bytes(&bytes[..cut], &device),
+                Err(DqnError::Corrupt(_)) | Err(DqnError::NotAModel)
+            ),
+            "cut at {cut}"
+        );
+    }
+    let mut flipped = bytes.clone();
+    flipped[header_end + 100] ^= 0x40;
+    let err = QPolicy::from_bytes(&flipped, &device).unwrap_err();
+    assert!(err.to_string().contains("checksum"), "{err}");
+
+    let text = String::from_utf8_lossy(&bytes[..header_end]).into_owned();
+    let version = format!("\"formatVersion\":{MODEL_FORMAT_VERSION}");
+    assert!(text.contains(&version));
+    let mut future = bytes.clone();
+    let at = text.find(&version).unwrap() + version.len() - 1;
+    future[at] = b'9';
+    assert!(matches!(
+        QPolicy::from_bytes(&future, &device),
+        Err(DqnError::UnsupportedVersion { found: 9, .. })
+    ));
+
+    // Sound, but for another puzzle or another network.
+    let policy = QPolicy::from_bytes(&bytes, &device).unwrap();
+    let err = policy.check_fits(&sliding(3, 3, 3)).unwrap_err();
+    assert!(
+        matches!(err, DqnError::Mismatch { what: "puzzle", .. }),
+        "{err}"
+    );
+    assert!(err.to_string().contains("sliding 2x3"), "{err}");
+    let mut wide = Dqn::new(
+        || sliding(2, 3, 3),
+        DqnConfig {
+            hidden: vec![32],
+            ..small_config(6)
+        },
+        &device,
+    )
+    .unwrap();
+    assert!(matches!(
+        wide.load_weights(&bytes),
+        Err(DqnError::Mismatch {
+            what: "hidden layers",
+            ..
+        })
+    ));
+    let mut big = Dqn::new(|| sliding(3, 3, 3), small_config(7), &device).unwrap();
+    assert!(matches!(
+        big.load_weights(&bytes),
+        Err(DqnError::Mismatch { .. })
+    ));
+}
+
+#[test]
+fn invalid_configs_are_errors() {
+    let bad = DqnConfig {
+        batch_size: 0,
+        ..DqnConfig::default()
+    };
+    assert!(matches!(
+        Dqn::new(|| sliding(2, 2, 2), bad, &Device::flex()),
+        Err(DqnError::InvalidConfig(_))
+    ));
+}
+
+/// The thesis's full network on the 8-puzzle: training steps per second on this machine.
+/// `cargo test --features learn --test dqn -- --ignored --nocapture`
+#[test]
+#[ignore = "a timing, not a check"]
+fn thesis_network_speed_on_the_8_puzzle() {
+    let config = DqnConfig {
+        warmup_episodes: 2,
+        eval_interval_episodes: 0,
+        ..DqnConfig::default()
+    };
+    let mut dqn = Dqn::new(|| sliding(3, 3, 10), config, &Device::flex()).unwrap();
+    dqn.train_steps(200);
+    for _ in 0..3 {
+        let stats = dqn.train_steps(500);
+        eprintln!(
+            "8-puzzle, [250, 250, 250], batch 100: {:.0} steps/s ({} updates)",
+            stats.steps_per_s, stats.updates
+        );
+    }
+}
