@@ -6,6 +6,9 @@ use burn::tensor::Device;
 use puzzlelab::agent::dqn::{
     evaluate, Curriculum, Dqn, DqnConfig, DqnError, QPolicy, MODEL_FORMAT_VERSION,
 };
+use puzzlelab::agent::evaluation::{
+    beam_search, evaluate_by_distance, exact_positions, EvaluationSettings,
+};
 use puzzlelab::env::sliding::solve::ExactDistances;
 use puzzlelab::env::sliding::{RewardScheme, SlidingEnv, SlidingPuzzle, StartRule};
 use puzzlelab::env::Environment;
@@ -329,4 +332,66 @@ fn thesis_network_speed_on_the_8_puzzle() {
             stats.steps_per_s, stats.updates
         );
     }
+}
+
+/// The evaluation draws positions at each exact distance; the model-guided beam search returns
+/// real solutions (replayed here), never shorter than the optimum.
+#[test]
+fn evaluation_groups_fresh_positions_by_optimal_distance() {
+    let mut env = sliding(2, 3, 3);
+    let exact = ExactDistances::build(env.puzzle().goal()).unwrap();
+    let positions = exact_positions(&exact, 3, 11);
+    assert_eq!(positions.len(), 21 * 3, "distances 1..=21 on the 2×3 board");
+    for (board, distance) in &positions {
+        assert_eq!(exact.distance(board), Some(*distance));
+    }
+    let dqn = Dqn::new(|| sliding(2, 3, 3), small_config(2), &Device::flex()).unwrap();
+    let policy = dqn.policy();
+    for &(start, distance) in positions.iter().step_by(5) {
+        let found = beam_search(&policy, &mut env, start, 8, 10_000, 100);
+        let moves = found
+            .moves
+            .expect("a beam of 8 on 360 states finds the goal");
+        let mut end = start;
+        end.apply(&moves).unwrap();
+        assert_eq!(&end, env.puzzle().goal());
+        assert!(moves.len() >= distance as usize && found.nodes > 0);
+    }
+    let settings = EvaluationSettings {
+        per_distance: 3,
+        ..EvaluationSettings::default()
+    };
+    let table = evaluate_by_distance(&policy, &mut env, &positions, &settings);
+    assert_eq!(table.rows.len(), 21);
+    assert_eq!(table.overall.positions, 63);
+    assert!(table.rows.iter().all(|r| r.positions == 3));
+    assert!(table.overall.search_solved >= table.overall.greedy_solved);
+    assert_eq!(table.to_text().lines().count(), 1 + 21 + 1);
+}
+
+/// A saved model resumes at its recorded steps and episodes (so ε goes on), and only with the
+/// configuration it was trained with.
+#[test]
+fn training_resumes_from_a_saved_model() {
+    let device = Device::flex();
+    let mut dqn = Dqn::new(|| sliding(2, 3, 3), small_config(4), &device).unwrap();
+    dqn.train_steps(600);
+    let bytes = dqn.policy().to_bytes();
+    let mut resumed = Dqn::new(|| sliding(2, 3, 3), small_config(4), &device).unwrap();
+    resumed.resume(&bytes).unwrap();
+    assert_eq!(resumed.steps_done(), 600);
+    assert_eq!(resumed.episodes_done(), dqn.episodes_done());
+    assert_eq!(resumed.epsilon(), dqn.epsilon());
+    assert_eq!(
+        resumed.policy().to_bytes(),
+        bytes,
+        "the same weights and record"
+    );
+    let stats = resumed.train_steps(400);
+    assert_eq!(resumed.steps_done(), 1000);
+    assert!(stats.td_loss.is_some_and(f32::is_finite));
+
+    let mut other = Dqn::new(|| sliding(2, 3, 3), small_config(5), &device).unwrap();
+    let error = other.resume(&bytes).unwrap_err().to_string();
+    assert!(error.contains("training configuration"), "{error}");
 }

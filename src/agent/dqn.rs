@@ -589,6 +589,8 @@ pub struct Dqn<E: Environment> {
     updates_done: usize,
     next_eval_at: usize,
     evaluations_done: u64,
+    /// Episodes before updates start (the warm-up; moved on by [`Dqn::resume`]).
+    updates_start_at_episode: usize,
     batch: Batch,
 }
 
@@ -645,6 +647,7 @@ impl<E: Environment> Dqn<E> {
             updates_done: 0,
             next_eval_at: first_eval,
             evaluations_done: 0,
+            updates_start_at_episode: config.warmup_episodes,
             batch: Batch::default(),
             config,
         };
@@ -764,7 +767,7 @@ impl<E: Environment> Dqn<E> {
                     self.observations[i * n..(i + 1) * n].copy_from_slice(&next_observation);
                 }
             }
-            if self.episodes_done >= self.config.warmup_episodes
+            if self.episodes_done >= self.updates_start_at_episode
                 && self.buffer.len() >= self.config.batch_size
             {
                 let loss = self.update();
@@ -961,6 +964,46 @@ impl<E: Environment> Dqn<E> {
             .from_weights(&model.network.weights(), &self.device);
         self.target = self.policy.valid();
         self.optimizer = adam();
+        Ok(())
+    }
+
+    /// Goes on from a model this learner's kind saved ([`Dqn::policy`]), built with the same
+    /// configuration (the model's [`TrainingRecord`] has it): its weights, and the steps and
+    /// episodes its training record counts, so that ε, the episode seeds and the evaluation
+    /// schedule continue where they were. Not saved, so starting again: Adam's moments,
+    /// the replay buffer (refilled by the warm-up episodes' worth of steps before updates resume)
+    /// and the random stream of exploration and sampling (reseeded from the seed and the steps).
+    pub fn resume(&mut self, bytes: &[u8]) -> Result<(), DqnError> {
+        self.load_weights(bytes)?;
+        let record = QPolicy::from_bytes(bytes, &self.inference_device)?
+            .training
+            .ok_or_else(|| {
+                DqnError::Corrupt("the model has no training record to resume".into())
+            })?;
+        if record.config != self.config {
+            return Err(DqnError::Mismatch {
+                what: "training configuration",
+                expected: format!("{:?}", self.config),
+                found: format!("{:?}", record.config),
+            });
+        }
+        self.steps_done = record.steps;
+        self.episodes_done = record.episodes;
+        self.rng =
+            Rng::new(self.config.seed ^ (record.steps as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        self.episodes_started = record.episodes as u64 + self.envs.len() as u64;
+        let interval = self.config.eval_interval_episodes;
+        if let Some(evaluations) = record.episodes.checked_div(interval) {
+            self.evaluations_done = evaluations as u64;
+            while self.next_eval_at <= record.episodes {
+                self.next_eval_at += interval;
+            }
+        }
+        // The warm-up counts episodes since the start: refill the buffer before updating again.
+        self.updates_start_at_episode = record.episodes + self.config.warmup_episodes;
+        for i in 0..self.envs.len() {
+            self.start_episode(i);
+        }
         Ok(())
     }
 }

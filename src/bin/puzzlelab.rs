@@ -7,6 +7,8 @@
 //! puzzlelab table [--size RxC] [--goal G] [--preset NAME]
 //! puzzlelab scramble [--size RxC] [--goal G] [--difficulty D] [--exact] [--seed S] [--count N]
 //! puzzlelab bench-pdb [--set korf|random|all] [--count N] [--seed S] [--baseline-count N] [--out FILE]
+//! puzzlelab train --steps N [--size 3] [--curriculum] [--out FILE] [--resume FILE] ...  (--features learn)
+//! puzzlelab eval --model FILE [--per-distance K] [--seed S]                            (--features learn)
 //! ```
 //! `solve` reads positions from its arguments, or one per line from stdin when none are given,
 //! and prints one JSON object per position (an `error` object for a position it cannot solve).
@@ -28,13 +30,28 @@ use std::time::{Duration, Instant};
 
 const USAGE: &str = "usage:
   puzzlelab solve [POSITION ...] [--size RxC] [--goal G] [--preset sun-moon]
-                  [--algo bfs|astar|wastar|idastar|qlearning] [--weight W]
+                  [--algo bfs|astar|wastar|idastar|qlearning|dqn] [--weight W]
                   [--heuristic misplaced|manhattan|linear-conflict|pdb] [--pdb FILE] [--partition P]
-                  [--max-nodes N]
+                  [--max-nodes N] [--model FILE]
       Positions come from the arguments, or one per line from stdin. Prints one JSON object per position.
       wastar is weighted A*: solutions at most W times the optimum (W from 1 to 100, default 2).
+      dqn (--features learn) plays a trained --model greedily, then by model-guided beam search.
       --heuristic pdb (4x4, IDA*): additive pattern databases, read from FILE (as written by
       `puzzlelab pdb`) or built once per run with --partition 5-5-5 (default) or 6-6-3.
+  puzzlelab train [--size 3] [--goal G] --steps N [--seed S] [--difficulty D | --curriculum]
+                  [--hidden 250,250,250] [--lr 1e-4] [--gamma 0.9] [--batch 100] [--replay 100000]
+                  [--double] [--huber] [--mask] [--envs 1] [--warmup 100] [--chunk 1000] [--eval-every N]
+                  [--checkpoint-every N] [--per-distance K] [--out FILE] [--resume FILE]
+      (build with --features learn) Deep Q-learning with the thesis's defaults. One progress line per
+      chunk on stderr; writes the model FILE (default dqn-RxC.dqn) and its manifest FILE.json, also as
+      checkpoints every --checkpoint-every steps (default 10000). --resume FILE goes on from a saved
+      model to --steps in all (Adam's moments and the replay buffer start again). --difficulty D: the
+      random walk's Manhattan + 2·LC (default 10); --curriculum starts at D (default 1) and raises it
+      after 3 in-training evaluations in a row above 80%.
+  puzzlelab eval --model FILE [--per-distance K] [--seed S] [--beam-width W] [--max-nodes-search N]
+      (--features learn) Evaluates a model on fresh positions by optimal distance: greedy solved %
+      within 50 moves, model-guided beam search solved % and mean extra moves; prints JSON (stdout)
+      and a table (stderr).
   puzzlelab pdb [--goal G] [--partition 6-6-3|5-5-5] --out FILE
       Builds the 15-puzzle pattern databases for a goal, writes them (gzip when FILE ends in .gz)
       and a manifest FILE.json (command, machine, wall time, sizes, checksum).
@@ -52,6 +69,28 @@ const USAGE: &str = "usage:
       or with --exact a uniformly random position at exactly D optimal moves (boards of at most 9 cells),
       or with --uniform a position drawn uniformly from all solvable ones.
 Positions: 123456780, \"1 2 3 4 5 6 7 8 0\", 1,2,3,8,_,4,7,6,5, or a multi-line grid; 0 or _ is the blank.";
+
+/// The options of `train`, `eval` and `solve --algo dqn` that take a value.
+const LEARN_VALUE_FLAGS: &[&str] = &[
+    "--steps",
+    "--hidden",
+    "--lr",
+    "--gamma",
+    "--batch",
+    "--replay",
+    "--envs",
+    "--chunk",
+    "--resume",
+    "--eval-every",
+    "--checkpoint-every",
+    "--model",
+    "--per-distance",
+    "--beam-width",
+    "--max-nodes-search",
+    "--warmup",
+];
+/// The on/off options of `train`.
+const LEARN_SWITCHES: &[&str] = &["--double", "--huber", "--mask", "--curriculum"];
 
 /// Options shared by the subcommands.
 #[derive(Clone)]
@@ -77,6 +116,8 @@ struct Options {
     korf: Option<String>,
     baseline_count: Option<usize>,
     baseline_timeout_ms: Option<u64>,
+    /// `train`, `eval` and `solve --algo dqn`: their flags' values, read by the `learn` module.
+    learn_values: std::collections::BTreeMap<String, String>,
     /// The flags given, for subcommands whose defaults differ (`bench-pdb`'s seed and count).
     given: Vec<String>,
 }
@@ -109,6 +150,7 @@ fn parse_options(args: &[String]) -> Result<Options, String> {
         korf: None,
         baseline_count: None,
         baseline_timeout_ms: None,
+        learn_values: Default::default(),
         given: Vec::new(),
     };
     let mut i = 0;
@@ -161,6 +203,11 @@ fn parse_options(args: &[String]) -> Result<Options, String> {
             "--baseline-timeout-ms" => {
                 o.baseline_timeout_ms = Some(number(value()?, "--baseline-timeout-ms")?)
             }
+            f if LEARN_VALUE_FLAGS.contains(&f) => {
+                let v = value()?;
+                o.learn_values.insert(f.to_string(), v);
+            }
+            f if LEARN_SWITCHES.contains(&f) => {}
             f if f.starts_with("--") => return Err(format!("unknown option {f}")),
             _ => o.positional.push(arg.clone()),
         }
@@ -254,9 +301,12 @@ fn solve_one(
     text: &str,
     cache: &mut Option<Rc<PdbHeuristic>>,
 ) -> Result<Value, String> {
+    let algorithm = o.algorithm.as_deref().unwrap_or("idastar");
+    if algorithm == "dqn" {
+        return solve_with_model(o, text);
+    }
     let puzzle = puzzle_for(o, Some(text))?;
     let start = puzzle.parse(text).map_err(|e| e.to_string())?;
-    let algorithm = o.algorithm.as_deref().unwrap_or("idastar");
     let heuristic_name = o.heuristic.as_deref().unwrap_or("linear-conflict");
     let use_databases = heuristic_name == "pdb";
     let heuristic = if use_databases {
@@ -907,6 +957,8 @@ fn main() -> ExitCode {
             Ok(())
         }
         "bench-pdb" => bench_pdb(&options),
+        "train" => train(&options, &args),
+        "eval" => eval(&options),
         "table" => table(&options).map(|v| println!("{v}")),
         "scramble" => scramble(&options).map(|lines| lines.iter().for_each(|l| println!("{l}"))),
         "help" | "--help" | "-h" => {
@@ -921,5 +973,531 @@ fn main() -> ExitCode {
             eprintln!("puzzlelab: {e}");
             ExitCode::from(1)
         }
+    }
+}
+
+#[cfg(not(feature = "learn"))]
+const NEEDS_LEARN: &str =
+    "this needs the deep-learning build: cargo build --release --features learn";
+
+#[cfg(not(feature = "learn"))]
+fn train(_: &Options, _: &[String]) -> Result<(), String> {
+    Err(format!("train: {NEEDS_LEARN}"))
+}
+
+#[cfg(not(feature = "learn"))]
+fn eval(_: &Options) -> Result<(), String> {
+    Err(format!("eval: {NEEDS_LEARN}"))
+}
+
+#[cfg(not(feature = "learn"))]
+fn solve_with_model(_: &Options, _: &str) -> Result<Value, String> {
+    Err(format!("--algo dqn: {NEEDS_LEARN}"))
+}
+
+#[cfg(feature = "learn")]
+use learn::{eval, solve_with_model, train};
+
+/// `train`, `eval` and `solve --algo dqn`: the deep Q-learner of `agent::dqn` on sliding puzzles.
+#[cfg(feature = "learn")]
+mod learn {
+    use super::{load_databases, machine, puzzle_for, utc_now, Options, STANDARD_DATABASES};
+    use burn::tensor::Device;
+    use puzzlelab::agent::dqn::{Curriculum, Dqn, DqnConfig, QPolicy};
+    use puzzlelab::agent::evaluation::{
+        beam_search, evaluate_by_distance, exact_positions, greedy_solve, EvaluationSettings,
+        EvaluationTable,
+    };
+    use puzzlelab::env::sliding::pdb::{Partition, PdbHeuristic};
+    use puzzlelab::env::sliding::solve::{ExactDistances, SlidingSolver, SolveReport};
+    use puzzlelab::env::sliding::{
+        Board, Direction, Heuristic, HeuristicTables, RewardScheme, SlidingEnv, SlidingPuzzle,
+        StartRule,
+    };
+    use puzzlelab::rng::Rng;
+    use puzzlelab::search::Limits;
+    use serde_json::{json, Value};
+    use std::rc::Rc;
+    use std::time::Instant;
+
+    /// The cap on a curriculum's random walk, for difficulties a board cannot reach.
+    const MAX_WALK: usize = 500;
+    /// The 4×4 evaluation's random-walk difficulties (Manhattan + 2·linear conflicts).
+    const LARGE_BOARD_DIFFICULTIES: [u32; 5] = [6, 12, 18, 24, 30];
+
+    fn value<T: std::str::FromStr>(o: &Options, flag: &str) -> Result<Option<T>, String> {
+        o.learn_values
+            .get(flag)
+            .map(|v| {
+                v.trim()
+                    .parse()
+                    .map_err(|_| format!("{flag}: cannot read \"{v}\""))
+            })
+            .transpose()
+    }
+
+    fn environment(puzzle: &SlidingPuzzle, difficulty: u32) -> SlidingEnv {
+        let start = StartRule::RandomWalk {
+            difficulty,
+            max_moves: MAX_WALK,
+        };
+        SlidingEnv::new(puzzle.clone(), start, RewardScheme::Thesis)
+    }
+
+    /// The puzzle a model plays, from its id (`sliding RxC goal G`).
+    fn puzzle_of(policy: &QPolicy) -> Result<SlidingPuzzle, String> {
+        let id = policy.puzzle_id();
+        let rest = id
+            .strip_prefix("sliding ")
+            .ok_or_else(|| format!("the model plays \"{id}\", not a sliding puzzle"))?;
+        let (size, goal) = rest
+            .split_once(" goal ")
+            .ok_or_else(|| format!("cannot read the puzzle id \"{id}\""))?;
+        let (rows, cols) = puzzlelab::env::sliding::parse_size(size).map_err(|e| e.to_string())?;
+        SlidingPuzzle::with_goal_text(rows, cols, goal).map_err(|e| e.to_string())
+    }
+
+    fn read_model(path: &str) -> Result<QPolicy, String> {
+        let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
+        QPolicy::from_bytes(&bytes, &Device::flex()).map_err(|e| format!("{path}: {e}"))
+    }
+
+    /// Fresh positions with their optimal lengths: drawn by exact distance on boards of at most
+    /// 9 cells; on 4×4, random walks at several difficulties solved by IDA* with pattern
+    /// databases (the shipped 6-6-3 for the standard goal, else 5-5-5 built once).
+    fn positions(
+        puzzle: &SlidingPuzzle,
+        settings: &EvaluationSettings,
+    ) -> Result<Vec<(Board, u32)>, String> {
+        if let Some(exact) = ExactDistances::build(puzzle.goal()) {
+            return Ok(exact_positions(
+                &exact,
+                settings.per_distance,
+                settings.seed,
+            ));
+        }
+        if (puzzle.rows(), puzzle.cols()) != (4, 4) {
+            return Err("evaluation needs a board of at most 9 cells, or 4x4".into());
+        }
+        let standard = SlidingPuzzle::standard(4, 4).map_err(|e| e.to_string())?;
+        let databases = if standard.goal() == puzzle.goal() {
+            let path = format!("{}/{STANDARD_DATABASES}", env!("CARGO_MANIFEST_DIR"));
+            load_databases(&path, puzzle.goal())?
+        } else {
+            eprintln!("eval: building 5-5-5 pattern databases for this goal ...");
+            PdbHeuristic::build(puzzle.goal(), Partition::FiveFiveFive, |_| {})
+                .map_err(|e| e.to_string())?
+        };
+        let databases = Rc::new(databases);
+        let tables = HeuristicTables::new(puzzle.goal());
+        let mut rng = Rng::new(settings.seed);
+        let mut out = Vec::new();
+        for difficulty in LARGE_BOARD_DIFFICULTIES {
+            for _ in 0..settings.per_distance {
+                let board = puzzle.random_walk(difficulty, MAX_WALK, &mut rng, |b| {
+                    tables.estimate(b, Heuristic::LinearConflict)
+                });
+                let limits = Limits {
+                    max_nodes: u64::MAX,
+                };
+                let mut solver =
+                    SlidingSolver::with_pattern_databases(puzzle, board, databases.clone(), limits)
+                        .map_err(|e| e.to_string())?;
+                let report = solver.run_to_end(u64::MAX, |_| true);
+                out.push((board, report.length as u32));
+            }
+        }
+        Ok(out)
+    }
+
+    fn settings_from(o: &Options, seed: Option<u64>) -> Result<EvaluationSettings, String> {
+        let defaults = EvaluationSettings::default();
+        Ok(EvaluationSettings {
+            per_distance: value(o, "--per-distance")?.unwrap_or(defaults.per_distance),
+            seed: seed.unwrap_or(defaults.seed),
+            beam_width: value(o, "--beam-width")?.unwrap_or(defaults.beam_width),
+            max_nodes: value(o, "--max-nodes-search")?.unwrap_or(defaults.max_nodes),
+            ..defaults
+        })
+    }
+
+    fn evaluate_model(
+        policy: &QPolicy,
+        puzzle: &SlidingPuzzle,
+        settings: &EvaluationSettings,
+    ) -> Result<EvaluationTable, String> {
+        let positions = positions(puzzle, settings)?;
+        let mut env = environment(puzzle, 0);
+        policy.check_fits(&env).map_err(|e| e.to_string())?;
+        Ok(evaluate_by_distance(policy, &mut env, &positions, settings))
+    }
+
+    /// `puzzlelab eval --model F`: the evaluation table as JSON (stdout) and text (stderr).
+    pub fn eval(o: &Options) -> Result<(), String> {
+        let path = o
+            .learn_values
+            .get("--model")
+            .ok_or("eval needs --model FILE")?;
+        let policy = read_model(path)?;
+        let puzzle = puzzle_of(&policy)?;
+        let seed = o.given("--seed").then_some(o.seed);
+        let table = evaluate_model(&policy, &puzzle, &settings_from(o, seed)?)?;
+        eprint!("{}", table.to_text());
+        let report = json!({
+            "model": path,
+            "puzzle": policy.puzzle_id(),
+            "steps": policy.training().map(|t| t.steps),
+            "evaluation": table,
+        });
+        println!("{}", serde_json::to_string_pretty(&report).expect("json"));
+        Ok(())
+    }
+
+    /// `puzzlelab solve --algo dqn --model F`: greedy play, then beam search if greedy fails.
+    /// The board is the model's unless `--size`, `--goal` or `--preset` say otherwise (and then
+    /// the model must fit it).
+    pub fn solve_with_model(o: &Options, text: &str) -> Result<Value, String> {
+        let path = o
+            .learn_values
+            .get("--model")
+            .ok_or("--algo dqn needs --model FILE")?;
+        let policy = read_model(path)?;
+        let puzzle = &if o.size.is_some() || o.goal.is_some() || o.preset.is_some() {
+            puzzle_for(o, Some(text))?
+        } else {
+            puzzle_of(&policy)?
+        };
+        let start = puzzle.parse(text).map_err(|e| e.to_string())?;
+        let mut env = environment(puzzle, 0);
+        policy.check_fits(&env).map_err(|e| e.to_string())?;
+        if !puzzle.is_solvable(&start) {
+            return Err(format!(
+                "this position cannot reach the goal {} (the permutation parity differs)",
+                puzzle.format(puzzle.goal())
+            ));
+        }
+        let settings = settings_from(o, None)?;
+        let clock = Instant::now();
+        let greedy = greedy_solve(&policy, &mut env, start, settings.greedy_max_moves);
+        let (method, moves, nodes) = if greedy.terminated {
+            let moves = greedy.actions.iter().map(|&a| Direction::ALL[a]).collect();
+            ("greedy", Some(moves), 0)
+        } else {
+            let found = beam_search(
+                &policy,
+                &mut env,
+                start,
+                settings.beam_width,
+                settings.max_nodes,
+                settings.max_depth,
+            );
+            ("beam-search", found.moves, found.nodes)
+        };
+        let ms = clock.elapsed().as_secs_f64() * 1000.0;
+        let optimal_length = ExactDistances::build(puzzle.goal()).and_then(|e| e.distance(&start));
+        let moves = moves.unwrap_or_default();
+        let mut report = SolveReport::from_moves(&start, moves, puzzle.goal(), false, "dqn");
+        report.nodes = nodes as u64;
+        let solved = report.status == "solved";
+        let mut value = serde_json::to_value(&report).expect("report serialises");
+        let object = value.as_object_mut().expect("an object");
+        object.insert(
+            "optimal".into(),
+            json!(solved && Some(report.length as u32) == optimal_length),
+        );
+        object.insert("method".into(), json!(method));
+        object.insert("model".into(), json!(path));
+        object.insert("optimal_length".into(), json!(optimal_length));
+        object.insert(
+            "extra_moves".into(),
+            json!(optimal_length
+                .filter(|_| solved)
+                .map(|d| report.length as i64 - d as i64)),
+        );
+        object.insert("ms".into(), json!((ms * 1000.0).round() / 1000.0));
+        object.insert("input".into(), json!(text));
+        object.insert("start".into(), json!(puzzle.format(&start)));
+        object.insert("goal".into(), json!(puzzle.format(puzzle.goal())));
+        object.insert(
+            "size".into(),
+            json!(format!("{}x{}", puzzle.rows(), puzzle.cols())),
+        );
+        Ok(value)
+    }
+
+    /// What the manifest keeps between runs of a resumed training.
+    struct Progress {
+        /// The latest evaluation table and the step it was made at.
+        evaluation: Option<(usize, EvaluationTable)>,
+        curriculum: bool,
+        difficulty: u32,
+        wall_seconds: f64,
+        commands: Vec<String>,
+    }
+
+    /// Writes `bytes` to `path` through a temporary file, so that a killed run never leaves half a
+    /// file.
+    fn write_atomically(path: &str, bytes: &[u8]) -> Result<(), String> {
+        let temporary = format!("{path}.partial");
+        std::fs::write(&temporary, bytes).map_err(|e| format!("{temporary}: {e}"))?;
+        std::fs::rename(&temporary, path).map_err(|e| format!("{path}: {e}"))
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn save(
+        out: &str,
+        dqn: &Dqn<SlidingEnv>,
+        puzzle: &SlidingPuzzle,
+        progress: &Progress,
+        steps_per_s: f64,
+        finished: bool,
+    ) -> Result<(), String> {
+        let policy = dqn.policy();
+        write_atomically(out, &policy.to_bytes())?;
+        let network = dqn.network_config();
+        let manifest = json!({
+            "what": format!(
+                "puzzlelab DQN model (format version {})",
+                puzzlelab::agent::dqn::MODEL_FORMAT_VERSION
+            ),
+            "model": out,
+            "puzzle": policy.puzzle_id(),
+            "size": format!("{}x{}", puzzle.rows(), puzzle.cols()),
+            "goal": puzzle.format(puzzle.goal()),
+            "architecture": {
+                "kind": "MLP, ReLU between dense layers",
+                "observation_len": network.observation_len,
+                "hidden": network.hidden,
+                "num_actions": network.num_actions,
+                "parameters": network.num_params(),
+            },
+            "hyperparameters": dqn.config(),
+            "reward": RewardScheme::Thesis.name(),
+            "seed": dqn.config().seed,
+            "curriculum": progress.curriculum,
+            "difficulty": progress.difficulty,
+            "steps": dqn.steps_done(),
+            "episodes": dqn.episodes_done(),
+            "finished": finished,
+            "wall_seconds": (progress.wall_seconds * 10.0).round() / 10.0,
+            "steps_per_s": steps_per_s.round(),
+            "machine": machine(),
+            "build": if cfg!(debug_assertions) { "debug" } else { "release" },
+            "date": utc_now(),
+            "command": progress.commands.last(),
+            "commands": progress.commands,
+            "resume": "weights, steps, episodes (ε, episode seeds), difficulty; Adam's moments, the replay buffer and the curriculum's streak start again",
+            "evaluation_step": progress.evaluation.as_ref().map(|(step, _)| step),
+            "evaluation": progress.evaluation.as_ref().map(|(_, table)| table),
+            "puzzlelab_version": env!("CARGO_PKG_VERSION"),
+        });
+        let text = serde_json::to_string_pretty(&manifest).expect("json") + "\n";
+        write_atomically(&format!("{out}.json"), text.as_bytes())
+    }
+
+    fn config_from(o: &Options) -> Result<DqnConfig, String> {
+        let d = DqnConfig::default();
+        let hidden = match o.learn_values.get("--hidden") {
+            Some(text) => text
+                .split(',')
+                .map(|w| {
+                    w.trim()
+                        .parse()
+                        .map_err(|_| format!("--hidden: cannot read \"{text}\""))
+                })
+                .collect::<Result<Vec<usize>, String>>()?,
+            None => d.hidden.clone(),
+        };
+        let config = DqnConfig {
+            hidden,
+            learning_rate: value(o, "--lr")?.unwrap_or(d.learning_rate),
+            gamma: value(o, "--gamma")?.unwrap_or(d.gamma),
+            batch_size: value(o, "--batch")?.unwrap_or(d.batch_size),
+            replay_capacity: value(o, "--replay")?.unwrap_or(d.replay_capacity),
+            num_envs: value(o, "--envs")?.unwrap_or(d.num_envs),
+            warmup_episodes: value(o, "--warmup")?.unwrap_or(d.warmup_episodes),
+            double_dqn: o.given("--double"),
+            huber_loss: o.given("--huber"),
+            mask_actions: o.given("--mask"),
+            seed: o.seed,
+            ..d
+        };
+        config.validate().map_err(|e| e.to_string())?;
+        Ok(config)
+    }
+
+    /// `puzzlelab train`: trains in chunks with a progress line each, checkpoints, evaluates.
+    pub fn train(o: &Options, args: &[String]) -> Result<(), String> {
+        let command = std::iter::once("puzzlelab".to_string())
+            .chain(args.iter().cloned())
+            .collect::<Vec<_>>()
+            .join(" ");
+        let resume = o.learn_values.get("--resume").cloned();
+        let recorded = [
+            "--size",
+            "--goal",
+            "--preset",
+            "--seed",
+            "--difficulty",
+            "--curriculum",
+            "--hidden",
+            "--lr",
+            "--gamma",
+            "--batch",
+            "--replay",
+            "--envs",
+            "--warmup",
+            "--double",
+            "--huber",
+            "--mask",
+        ];
+        if let Some(flag) = recorded.iter().find(|f| resume.is_some() && o.given(f)) {
+            return Err(format!(
+                "--resume goes on with the model's recorded puzzle, configuration and difficulty: \
+                 {flag} cannot change them"
+            ));
+        }
+        let (puzzle, config, mut progress, bytes) = match &resume {
+            Some(path) => {
+                let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
+                let policy = QPolicy::from_bytes(&bytes, &Device::flex())
+                    .map_err(|e| format!("{path}: {e}"))?;
+                let record = policy.training().ok_or(format!(
+                    "{path}: the model has no training record to resume"
+                ))?;
+                let manifest_path = format!("{path}.json");
+                let manifest: Value = std::fs::read_to_string(&manifest_path)
+                    .map_err(|e| format!("{manifest_path}: {e} (needed to resume)"))
+                    .and_then(|t| {
+                        serde_json::from_str(&t).map_err(|e| format!("{manifest_path}: {e}"))
+                    })?;
+                let commands = manifest["commands"].as_array().map_or(Vec::new(), |c| {
+                    c.iter()
+                        .filter_map(|c| c.as_str().map(String::from))
+                        .collect()
+                });
+                let progress = Progress {
+                    evaluation: None,
+                    curriculum: manifest["curriculum"].as_bool().unwrap_or(false),
+                    difficulty: manifest["difficulty"].as_u64().unwrap_or(1) as u32,
+                    wall_seconds: manifest["wall_seconds"].as_f64().unwrap_or(0.0),
+                    commands,
+                };
+                (
+                    puzzle_of(&policy)?,
+                    record.config.clone(),
+                    progress,
+                    Some(bytes),
+                )
+            }
+            None => {
+                let options = Options {
+                    size: Some(o.size.clone().unwrap_or_else(|| "3".into())),
+                    ..o.clone()
+                };
+                let curriculum = o.given("--curriculum");
+                let difficulty = if o.given("--difficulty") {
+                    o.difficulty
+                } else if curriculum {
+                    1
+                } else {
+                    10
+                };
+                let progress = Progress {
+                    evaluation: None,
+                    curriculum,
+                    difficulty,
+                    wall_seconds: 0.0,
+                    commands: Vec::new(),
+                };
+                (puzzle_for(&options, None)?, config_from(o)?, progress, None)
+            }
+        };
+        progress.commands.push(command);
+        let default_out = format!("dqn-{}x{}.dqn", puzzle.rows(), puzzle.cols());
+        let out = o.out.clone().or(resume).unwrap_or(default_out);
+        let target_steps: usize = value(o, "--steps")?.ok_or("train needs --steps N (in all)")?;
+        let chunk: usize = value(o, "--chunk")?.unwrap_or(1000).max(1);
+        let eval_every: usize = value(o, "--eval-every")?.unwrap_or(0);
+        let checkpoint_every: usize = value(o, "--checkpoint-every")?.unwrap_or(10_000);
+        let settings = settings_from(o, None)?;
+
+        let difficulty = progress.difficulty;
+        let mut dqn = Dqn::new(|| environment(&puzzle, difficulty), config, &Device::flex())
+            .map_err(|e| e.to_string())?;
+        if let Some(bytes) = &bytes {
+            dqn.resume(bytes).map_err(|e| e.to_string())?;
+            eprintln!(
+                "train: resuming at step {} (difficulty {})",
+                dqn.steps_done(),
+                progress.difficulty
+            );
+        }
+        eprintln!(
+            "train: {} with {} parameters, to step {target_steps}, writing {out}",
+            dqn.policy().puzzle_id(),
+            dqn.network_config().num_params()
+        );
+        let mut curriculum = Curriculum::thesis();
+        let clock = Instant::now();
+        let wall_before = progress.wall_seconds;
+        let steps_before = dqn.steps_done();
+        let steps_per_s = |dqn: &Dqn<SlidingEnv>| {
+            let seconds = clock.elapsed().as_secs_f64();
+            let steps = (dqn.steps_done() - steps_before) * dqn.config().num_envs;
+            if seconds > 0.0 {
+                steps as f64 / seconds
+            } else {
+                0.0
+            }
+        };
+        while dqn.steps_done() < target_steps {
+            let before = dqn.steps_done();
+            let stats = dqn.train_steps(chunk.min(target_steps - before));
+            let after = dqn.steps_done();
+            if progress.curriculum {
+                for &rate in &stats.eval_solved_rates {
+                    if curriculum.record(rate) {
+                        progress.difficulty += 1;
+                        let start = StartRule::RandomWalk {
+                            difficulty: progress.difficulty,
+                            max_moves: MAX_WALK,
+                        };
+                        dqn.for_each_env(|env| env.set_start(start));
+                    }
+                }
+            }
+            let show = |x: Option<f32>| x.map_or("-".into(), |x| format!("{x:.3}"));
+            eprintln!(
+                "step {after}/{target_steps} | loss/td {} | epsilon {:.3} | difficulty {} | solved {} | eval {} | {:.0} steps/s",
+                show(stats.td_loss),
+                stats.epsilon,
+                progress.difficulty,
+                show(stats.solved_rate),
+                show(stats.eval_solved_rate()),
+                stats.steps_per_s
+            );
+            progress.wall_seconds = wall_before + clock.elapsed().as_secs_f64();
+            let crossed = |every: usize| every > 0 && after / every > before / every;
+            if crossed(eval_every) && after < target_steps {
+                let evaluation = evaluate_model(&dqn.policy(), &puzzle, &settings)?;
+                eprint!("{}", evaluation.to_text());
+                progress.evaluation = Some((after, evaluation));
+            }
+            if crossed(checkpoint_every) && after < target_steps {
+                save(&out, &dqn, &puzzle, &progress, steps_per_s(&dqn), false)?;
+            }
+        }
+        let evaluation = evaluate_model(&dqn.policy(), &puzzle, &settings)?;
+        eprint!("{}", evaluation.to_text());
+        progress.evaluation = Some((dqn.steps_done(), evaluation));
+        progress.wall_seconds = wall_before + clock.elapsed().as_secs_f64();
+        save(&out, &dqn, &puzzle, &progress, steps_per_s(&dqn), true)?;
+        eprintln!(
+            "train: wrote {out} and {out}.json ({} steps, {:.1} s)",
+            dqn.steps_done(),
+            progress.wall_seconds
+        );
+        Ok(())
     }
 }

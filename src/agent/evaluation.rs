@@ -1,0 +1,321 @@
+//! How well a trained Q-network solves sliding puzzles, measured against exact optimal distances
+//! (the trainer, `puzzlelab eval` and `puzzlelab solve --algo dqn` share it).
+//!
+//! Positions are fresh and grouped by their optimal distance: on boards of at most 9 cells,
+//! [`exact_positions`] draws them uniformly at each distance from the exact table; on larger boards
+//! the caller supplies positions with their optimal lengths (the CLI solves random walks with
+//! pattern databases). For each group the table gives
+//! - the greedy policy's solved rate within [`EvaluationSettings::greedy_max_moves`] moves (it stops
+//!   as soon as a state repeats), and its mean extra moves over the optimum;
+//! - a model-guided beam search ([`beam_search`]): the network's value `max_a Q(s, a)` ranks the
+//!   frontier, so `−max Q` serves as the heuristic; its solved rate within a node budget and its
+//!   mean extra moves.
+
+use crate::agent::dqn::QPolicy;
+use crate::agent::q_table::Rollout;
+use crate::env::sliding::solve::ExactDistances;
+use crate::env::sliding::{Board, Direction, SlidingEnv, StartRule};
+use crate::env::Environment;
+use crate::rng::Rng;
+use std::collections::HashSet;
+use std::fmt::Write as _;
+
+/// How an evaluation runs.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct EvaluationSettings {
+    /// Positions drawn at each optimal distance (boards of at most 9 cells).
+    pub per_distance: usize,
+    /// Seed of the positions (kept apart from training's seeds by the caller).
+    pub seed: u64,
+    /// Moves the greedy policy may make (the thesis's episode limit: 50).
+    pub greedy_max_moves: usize,
+    /// Nodes the beam search keeps at each depth.
+    pub beam_width: usize,
+    /// Nodes the beam search may expand in all.
+    pub max_nodes: usize,
+    /// Depth at which the beam search gives up.
+    pub max_depth: usize,
+}
+
+impl Default for EvaluationSettings {
+    fn default() -> Self {
+        EvaluationSettings {
+            per_distance: 20,
+            seed: 0xE7A1,
+            greedy_max_moves: 50,
+            beam_width: 64,
+            max_nodes: 20_000,
+            max_depth: 200,
+        }
+    }
+}
+
+/// One row of the table: the positions at one optimal distance.
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DistanceRow {
+    /// The optimal number of moves of these positions.
+    pub optimal: u32,
+    /// Positions evaluated.
+    pub positions: usize,
+    /// Solved by the greedy policy within the move limit.
+    pub greedy_solved: usize,
+    /// `greedy_solved / positions`, in percent.
+    pub greedy_solved_percent: f32,
+    /// Mean moves over the optimum of the greedy solutions.
+    pub greedy_mean_extra: Option<f32>,
+    /// Solved by the model-guided beam search within its budget.
+    pub search_solved: usize,
+    /// `search_solved / positions`, in percent.
+    pub search_solved_percent: f32,
+    /// Mean moves over the optimum of the search's solutions.
+    pub search_mean_extra: Option<f32>,
+}
+
+/// The evaluation of one model: rows by optimal distance, then all positions together.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct EvaluationTable {
+    /// How it was run.
+    pub settings: EvaluationSettings,
+    /// One row per optimal distance, shortest first.
+    pub rows: Vec<DistanceRow>,
+    /// All positions together (its `optimal` is 0).
+    pub overall: DistanceRow,
+    /// Seconds the evaluation took.
+    pub seconds: f32,
+}
+
+impl EvaluationTable {
+    /// The table for people: one line per distance, then the total.
+    pub fn to_text(&self) -> String {
+        let mut out =
+            String::from("optimal  positions  greedy solved  extra  |  search solved  extra\n");
+        let extra = |e: Option<f32>| e.map_or("-".to_string(), |e| format!("{e:.2}"));
+        let mut line = |label: String, r: &DistanceRow| {
+            let _ = writeln!(
+                out,
+                "{label:>7}  {:>9}  {:>12.1}%  {:>5}  |  {:>12.1}%  {:>5}",
+                r.positions,
+                r.greedy_solved_percent,
+                extra(r.greedy_mean_extra),
+                r.search_solved_percent,
+                extra(r.search_mean_extra),
+            );
+        };
+        for row in &self.rows {
+            line(row.optimal.to_string(), row);
+        }
+        line("all".into(), &self.overall);
+        out
+    }
+}
+
+/// `per_distance` positions drawn uniformly at each optimal distance 1..=max, with that distance.
+pub fn exact_positions(
+    exact: &ExactDistances,
+    per_distance: usize,
+    seed: u64,
+) -> Vec<(Board, u32)> {
+    let mut rng = Rng::new(seed);
+    (1..=exact.max_distance())
+        .flat_map(|d| (0..per_distance).map(move |_| d))
+        .map(|d| (exact.random_at(d, &mut rng), d))
+        .collect()
+}
+
+/// An environment that starts at `board` (used to play and to write observations).
+fn place(env: &mut SlidingEnv, board: Board) {
+    env.set_start(StartRule::Fixed(board));
+    env.reset(0);
+}
+
+/// The greedy policy's play from `start` (at most `max_moves` moves, stopping at a repeat).
+pub fn greedy_solve(
+    policy: &QPolicy,
+    env: &mut SlidingEnv,
+    start: Board,
+    max_moves: usize,
+) -> Rollout {
+    place(env, start);
+    policy.greedy_rollout(env, max_moves)
+}
+
+/// What a beam search found.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BeamSearch {
+    /// The blank's moves to the goal; `None` when the search gave up.
+    pub moves: Option<Vec<Direction>>,
+    /// Nodes expanded.
+    pub nodes: usize,
+}
+
+/// Beam search guided by the network: from the start, expand every node of the beam, drop states
+/// seen before, and keep the `width` children with the highest value `max_a Q(child, a)` (all
+/// children of one depth are valued in one batch). Finds the blank's moves to the goal, or gives
+/// up when the beam empties, `max_depth` is reached or `max_nodes` nodes were expanded.
+/// The solution is not optimal in general: the table measures how far from it.
+pub fn beam_search(
+    policy: &QPolicy,
+    env: &mut SlidingEnv,
+    start: Board,
+    width: usize,
+    max_nodes: usize,
+    max_depth: usize,
+) -> BeamSearch {
+    let goal = *env.puzzle().goal();
+    // Every node ever kept: its board, its parent's index and the move from the parent.
+    let mut nodes: Vec<(Board, usize, Option<Direction>)> = vec![(start, 0, None)];
+    let path_to = |nodes: &[(Board, usize, Option<Direction>)], mut i: usize| {
+        let mut moves = Vec::new();
+        while let Some(d) = nodes[i].2 {
+            moves.push(d);
+            i = nodes[i].1;
+        }
+        moves.reverse();
+        Some(moves)
+    };
+    let (observation_len, num_actions) = (env.observation_len(), env.num_actions());
+    let mut seen = HashSet::from([start]);
+    let mut beam = vec![0usize];
+    let mut expanded = 0usize;
+    let mut observations = Vec::new();
+    let moves = 'search: {
+        if start == goal {
+            break 'search Some(Vec::new());
+        }
+        for _ in 0..max_depth {
+            let mut children = Vec::new();
+            for &parent in &beam {
+                if expanded >= max_nodes {
+                    break 'search None;
+                }
+                expanded += 1;
+                let board = nodes[parent].0;
+                for d in Direction::ALL {
+                    let Some(child) = board.moved(d) else {
+                        continue;
+                    };
+                    if !seen.insert(child) {
+                        continue;
+                    }
+                    nodes.push((child, parent, Some(d)));
+                    if child == goal {
+                        break 'search path_to(&nodes, nodes.len() - 1);
+                    }
+                    children.push(nodes.len() - 1);
+                }
+            }
+            if children.len() > width {
+                observations.clear();
+                observations.resize(children.len() * observation_len, 0.0);
+                for (k, &i) in children.iter().enumerate() {
+                    place(env, nodes[i].0);
+                    env.write_observation(
+                        &mut observations[k * observation_len..][..observation_len],
+                    );
+                }
+                let q = policy.q_values(&observations); // [children, num_actions]
+                let mut ranked: Vec<(f32, usize)> = children
+                    .iter()
+                    .enumerate()
+                    .map(|(k, &i)| {
+                        let values = &q[k * num_actions..(k + 1) * num_actions];
+                        (values.iter().copied().fold(f32::NEG_INFINITY, f32::max), i)
+                    })
+                    .collect();
+                ranked.sort_by(|a, b| b.0.total_cmp(&a.0));
+                children = ranked.into_iter().take(width).map(|(_, i)| i).collect();
+            }
+            if children.is_empty() {
+                break 'search None;
+            }
+            beam = children;
+        }
+        None
+    };
+    BeamSearch {
+        moves,
+        nodes: expanded,
+    }
+}
+
+/// Evaluates `policy` on `positions` (each with its optimal number of moves), greedy and by beam
+/// search, grouped by optimal distance. `env` is any environment of the puzzle (its start rule
+/// is changed).
+pub fn evaluate_by_distance(
+    policy: &QPolicy,
+    env: &mut SlidingEnv,
+    positions: &[(Board, u32)],
+    settings: &EvaluationSettings,
+) -> EvaluationTable {
+    let clock = web_time::Instant::now();
+    let mut distances: Vec<u32> = positions.iter().map(|&(_, d)| d).collect();
+    distances.sort_unstable();
+    distances.dedup();
+    let mut sums: Vec<(DistanceRow, usize, usize)> = distances
+        .iter()
+        .map(|&optimal| {
+            let row = DistanceRow {
+                optimal,
+                ..DistanceRow::default()
+            };
+            (row, 0, 0)
+        })
+        .collect();
+    let mut overall = (DistanceRow::default(), 0usize, 0usize);
+    for &(start, optimal) in positions {
+        let greedy = greedy_solve(policy, env, start, settings.greedy_max_moves);
+        let greedy_extra = greedy
+            .terminated
+            .then(|| greedy.actions.len().saturating_sub(optimal as usize));
+        let search = if greedy.terminated && greedy.actions.len() == optimal as usize {
+            Some(greedy.actions.len())
+        } else {
+            beam_search(
+                policy,
+                env,
+                start,
+                settings.beam_width,
+                settings.max_nodes,
+                settings.max_depth,
+            )
+            .moves
+            .map(|moves| moves.len())
+            .map(|search| match greedy.terminated {
+                // Both ran: the better of the two is what the model-guided solver returns.
+                true => search.min(greedy.actions.len()),
+                false => search,
+            })
+        };
+        let search_extra = search.map(|length| length.saturating_sub(optimal as usize));
+        let i = distances.binary_search(&optimal).expect("listed");
+        for (row, greedy_sum, search_sum) in [&mut sums[i], &mut overall] {
+            row.positions += 1;
+            if let Some(e) = greedy_extra {
+                row.greedy_solved += 1;
+                *greedy_sum += e;
+            }
+            if let Some(e) = search_extra {
+                row.search_solved += 1;
+                *search_sum += e;
+            }
+        }
+    }
+    let finish = |(mut row, greedy_sum, search_sum): (DistanceRow, usize, usize)| {
+        let percent = |k: usize| 100.0 * k as f32 / row.positions.max(1) as f32;
+        let mean = |sum: usize, k: usize| (k > 0).then(|| sum as f32 / k as f32);
+        row.greedy_solved_percent = percent(row.greedy_solved);
+        row.search_solved_percent = percent(row.search_solved);
+        row.greedy_mean_extra = mean(greedy_sum, row.greedy_solved);
+        row.search_mean_extra = mean(search_sum, row.search_solved);
+        row
+    };
+    EvaluationTable {
+        settings: settings.clone(),
+        rows: sums.into_iter().map(finish).collect(),
+        overall: finish(overall),
+        seconds: clock.elapsed().as_secs_f32(),
+    }
+}

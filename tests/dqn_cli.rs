@@ -1,0 +1,239 @@
+//! `puzzlelab train`, `eval` and `solve --algo dqn` end to end on a tiny 2×3 model: the model and
+//! its manifest, re-evaluation, resuming, solving, and clear errors for damaged or foreign files.
+#![cfg(feature = "learn")]
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn puzzlelab(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_puzzlelab"))
+        .args(args)
+        .output()
+        .expect("puzzlelab runs")
+}
+
+fn succeeds(args: &[&str]) -> Output {
+    let out = puzzlelab(args);
+    assert!(
+        out.status.success(),
+        "puzzlelab {args:?} failed:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
+fn fails_with(args: &[&str], message: &str) {
+    let out = puzzlelab(args);
+    let stderr = String::from_utf8_lossy(&out.stderr).to_string();
+    let stdout = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(!out.status.success(), "puzzlelab {args:?} succeeded");
+    assert!(
+        stderr.contains(message) || stdout.contains(message),
+        "puzzlelab {args:?}: expected \"{message}\" in\n{stderr}{stdout}"
+    );
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn manifest(model: &str) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(format!("{model}.json")).unwrap()).unwrap()
+}
+
+#[test]
+fn trains_evaluates_resumes_and_solves_a_tiny_2x3_model() {
+    let dir = scratch("dqn_cli_train");
+    let model = dir.join("tiny.dqn").to_string_lossy().to_string();
+    let train = [
+        "train",
+        "--size",
+        "2x3",
+        "--steps",
+        "1500",
+        "--seed",
+        "1",
+        "--hidden",
+        "32,32",
+        "--lr",
+        "1e-3",
+        "--batch",
+        "32",
+        "--replay",
+        "5000",
+        "--warmup",
+        "5",
+        "--difficulty",
+        "3",
+        "--chunk",
+        "500",
+        "--checkpoint-every",
+        "1000",
+        "--eval-every",
+        "1000",
+        "--per-distance",
+        "2",
+        "--out",
+        &model,
+    ];
+    let out = succeeds(&train);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        stderr.lines().filter(|l| l.starts_with("step ")).count(),
+        3,
+        "one progress line per chunk:\n{stderr}"
+    );
+    assert!(stderr.contains("loss/td") && stderr.contains("steps/s"));
+    assert_eq!(
+        stderr.matches("greedy solved").count(),
+        2,
+        "--eval-every 1000 and the final evaluation:\n{stderr}"
+    );
+
+    let m = manifest(&model);
+    assert_eq!(m["puzzle"], "sliding 2x3 goal 1,2,3,4,5,_");
+    assert_eq!(
+        (m["size"].as_str(), m["goal"].as_str()),
+        (Some("2x3"), Some("1,2,3,4,5,_"))
+    );
+    assert_eq!(m["architecture"]["hidden"], serde_json::json!([32, 32]));
+    assert_eq!(m["architecture"]["observation_len"], 36);
+    assert_eq!(m["hyperparameters"]["learningRate"], 1e-3);
+    assert_eq!(m["hyperparameters"]["batchSize"], 32);
+    assert_eq!(
+        m["hyperparameters"]["gamma"]
+            .as_f64()
+            .map(|g| (g * 10.0).round()),
+        Some(9.0)
+    );
+    assert_eq!(
+        (m["seed"].as_u64(), m["steps"].as_u64()),
+        (Some(1), Some(1500))
+    );
+    assert_eq!(m["difficulty"], 3);
+    assert_eq!(
+        (m["evaluation_step"].as_u64(), m["finished"].as_bool()),
+        (Some(1500), Some(true))
+    );
+    assert!(m["wall_seconds"].as_f64().unwrap() > 0.0);
+    assert!(m["machine"].as_str().unwrap().contains("cores"));
+    assert!(m["command"].as_str().unwrap().contains("--steps 1500"));
+    let rows = m["evaluation"]["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 21, "the 2x3 puzzle's distances 1..=21");
+    assert_eq!(m["evaluation"]["overall"]["positions"], 42);
+    for row in rows {
+        assert!(
+            row["greedySolvedPercent"].as_f64().unwrap()
+                <= row["searchSolvedPercent"].as_f64().unwrap() + 1e-3
+        );
+    }
+    assert!(
+        rows[0]["searchSolvedPercent"].as_f64().unwrap() == 100.0,
+        "one move away is always found: {}",
+        rows[0]
+    );
+
+    // eval re-evaluates the file.
+    let out = succeeds(&[
+        "eval",
+        "--model",
+        &model,
+        "--per-distance",
+        "1",
+        "--seed",
+        "5",
+    ]);
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["steps"], 1500);
+    assert_eq!(report["evaluation"]["overall"]["positions"], 21);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("greedy solved"));
+
+    // --resume goes on from the recorded steps, with the recorded configuration.
+    fails_with(
+        &[
+            "train", "--resume", &model, "--steps", "2000", "--lr", "1e-2",
+        ],
+        "--lr cannot change them",
+    );
+    let out = succeeds(&[
+        "train",
+        "--resume",
+        &model,
+        "--steps",
+        "2000",
+        "--chunk",
+        "500",
+        "--per-distance",
+        "1",
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("resuming at step 1500"), "{stderr}");
+    assert!(stderr.contains("step 2000/2000"), "{stderr}");
+    let m = manifest(&model);
+    assert_eq!(m["steps"], 2000);
+    assert_eq!(m["architecture"]["hidden"], serde_json::json!([32, 32]));
+    assert_eq!(m["commands"].as_array().unwrap().len(), 2);
+
+    // solve --algo dqn: one move from the goal.
+    let out = succeeds(&["solve", "--algo", "dqn", "--model", &model, "1 2 3 4 0 5"]);
+    let solved: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(solved["status"], "solved", "{solved}");
+    assert_eq!(solved["optimal_length"], 1);
+    assert_eq!(
+        solved["extra_moves"],
+        solved["length"].as_i64().unwrap() - 1
+    );
+
+    // A model for another puzzle, and a damaged copy, are refused with a clear message.
+    fails_with(
+        &[
+            "solve",
+            "--algo",
+            "dqn",
+            "--model",
+            &model,
+            "--size",
+            "3",
+            "1 2 3 4 5 6 7 0 8",
+        ],
+        "the model was made for puzzle",
+    );
+    let mut bytes = std::fs::read(&model).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 0x55;
+    let damaged = dir.join("damaged.dqn").to_string_lossy().to_string();
+    std::fs::write(&damaged, &bytes).unwrap();
+    fails_with(
+        &["eval", "--model", &damaged],
+        "the weights do not match their checksum",
+    );
+    bytes.truncate(bytes.len() / 2);
+    std::fs::write(&damaged, &bytes).unwrap();
+    fails_with(&["eval", "--model", &damaged], "corrupt DQN model");
+}
+
+#[test]
+fn files_that_are_not_models_are_refused() {
+    let dir = scratch("dqn_cli_not_models");
+    let path = dir.join("notes.dqn");
+    std::fs::write(&path, "hello").unwrap();
+    let path = path.to_string_lossy().to_string();
+    fails_with(&["eval", "--model", &path], "not a puzzlelab DQN model");
+    fails_with(
+        &["solve", "--algo", "dqn", "--model", &path, "1 2 3 4 0 5"],
+        "not a puzzlelab DQN model",
+    );
+    fails_with(
+        &["train", "--resume", &path, "--steps", "10"],
+        "not a puzzlelab DQN model",
+    );
+    fails_with(
+        &["eval", "--model", "/nonexistent/model.dqn"],
+        "/nonexistent/model.dqn",
+    );
+    fails_with(&["train", "--size", "2x3"], "train needs --steps N");
+}
