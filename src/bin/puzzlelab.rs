@@ -360,16 +360,32 @@ fn solve_one(
         serde_json::to_value(report).expect("report serialises")
     };
     let ms = clock.elapsed().as_secs_f64() * 1000.0;
-    let object = report.as_object_mut().expect("an object");
+    describe_solve(
+        report.as_object_mut().expect("an object"),
+        ms,
+        text,
+        &puzzle,
+        &start,
+    );
+    Ok(report)
+}
+
+/// Adds what every `solve` line carries besides the report: time, input, start, goal and size.
+fn describe_solve(
+    object: &mut serde_json::Map<String, Value>,
+    ms: f64,
+    text: &str,
+    puzzle: &SlidingPuzzle,
+    start: &Board,
+) {
     object.insert("ms".into(), json!((ms * 1000.0).round() / 1000.0));
     object.insert("input".into(), json!(text));
-    object.insert("start".into(), json!(puzzle.format(&start)));
+    object.insert("start".into(), json!(puzzle.format(start)));
     object.insert("goal".into(), json!(puzzle.format(puzzle.goal())));
     object.insert(
         "size".into(),
         json!(format!("{}x{}", puzzle.rows(), puzzle.cols())),
     );
-    Ok(report)
 }
 
 fn solve(o: &Options) -> ExitCode {
@@ -1214,14 +1230,7 @@ mod learn {
                 .filter(|_| solved)
                 .map(|d| report.length as i64 - d as i64)),
         );
-        object.insert("ms".into(), json!((ms * 1000.0).round() / 1000.0));
-        object.insert("input".into(), json!(text));
-        object.insert("start".into(), json!(puzzle.format(&start)));
-        object.insert("goal".into(), json!(puzzle.format(puzzle.goal())));
-        object.insert(
-            "size".into(),
-            json!(format!("{}x{}", puzzle.rows(), puzzle.cols())),
-        );
+        super::describe_solve(object, ms, text, puzzle, &start);
         Ok(value)
     }
 
