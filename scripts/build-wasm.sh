@@ -1,20 +1,47 @@
 #!/usr/bin/env bash
-# Builds the core WebAssembly bundle into pkg/ (wasm-bindgen --target web), optimised for size.
+# Builds the page's WebAssembly (wasm-bindgen --target web), optimised for size:
+#   core  (default) pkg/        play and search; what the page and the widget load first
+#   learn           pkg/learn/  the same crate with burn (--features webgpu): the DQN trainer and
+#                               models, loaded only by the learning worker
+#   all             both
 # Needs the prerequisites of scripts/setup.sh. Honours CARGO_TARGET_DIR.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 target_dir="${CARGO_TARGET_DIR:-target}"
-cargo build --lib --target wasm32-unknown-unknown --profile wasm
-wasm="$target_dir/wasm32-unknown-unknown/wasm/puzzlelab.wasm"
-rm -rf pkg.tmp && wasm-bindgen --target web --no-typescript --out-dir pkg.tmp "$wasm"
-if [ -x node_modules/.bin/wasm-opt ]; then
-  # npm's binaryen (pinned in package.json); Debian's wasm-opt 108 emits broken modules for current Rust.
-  node_modules/.bin/wasm-opt -Oz --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
-    --enable-mutable-globals --strip-debug --strip-producers \
-    pkg.tmp/puzzlelab_bg.wasm -o pkg.tmp/puzzlelab_bg.opt.wasm
-  mv pkg.tmp/puzzlelab_bg.opt.wasm pkg.tmp/puzzlelab_bg.wasm
-fi
-rm -rf pkg && mv pkg.tmp pkg
-raw=$(stat -c %s pkg/puzzlelab_bg.wasm)
-gz=$(gzip -9 -c pkg/puzzlelab_bg.wasm | wc -c)
-echo "pkg/puzzlelab_bg.wasm: $raw bytes, $gz bytes gzipped"
+
+build() { # build NAME OUT_DIR CARGO_FEATURE_ARGS...
+  local name=$1 out=$2
+  shift 2
+  cargo build --lib --target wasm32-unknown-unknown --profile wasm "$@"
+  local wasm="$target_dir/wasm32-unknown-unknown/wasm/puzzlelab.wasm"
+  local tmp="$out.tmp"
+  rm -rf "$tmp" && mkdir -p "$(dirname "$tmp")"
+  wasm-bindgen --target web --no-typescript --remove-name-section --remove-producers-section \
+    --out-dir "$tmp" "$wasm"
+  if [ -x node_modules/.bin/wasm-opt ]; then
+    # npm's binaryen (pinned in package.json); Debian's wasm-opt 108 emits broken modules for current Rust.
+    node_modules/.bin/wasm-opt -Oz --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
+      --enable-mutable-globals --strip-debug --strip-producers \
+      "$tmp/puzzlelab_bg.wasm" -o "$tmp/puzzlelab_bg.opt.wasm"
+    mv "$tmp/puzzlelab_bg.opt.wasm" "$tmp/puzzlelab_bg.wasm"
+  fi
+  # pkg/ holds pkg/learn/: replace the core files only, never the other bundle.
+  if [ "$name" = core ]; then
+    mkdir -p "$out"
+    rm -f "$out"/puzzlelab* "$out"/package.json
+    mv "$tmp"/* "$out"/ && rmdir "$tmp"
+  else
+    rm -rf "$out" && mv "$tmp" "$out"
+  fi
+  local raw gz
+  raw=$(stat -c %s "$out/puzzlelab_bg.wasm")
+  gz=$(gzip -9 -c "$out/puzzlelab_bg.wasm" | wc -c)
+  echo "$out/puzzlelab_bg.wasm ($name bundle): $raw bytes, $gz bytes gzipped"
+}
+
+case "${1:-core}" in
+  core) build core pkg ;;
+  learn) build learn pkg/learn --features webgpu ;;
+  all) build core pkg && build learn pkg/learn --features webgpu ;;
+  *) echo "usage: $0 [core|learn|all]" >&2; exit 2 ;;
+esac

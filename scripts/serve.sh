@@ -4,5 +4,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/puzzlelab/target}"
 bash scripts/setup.sh
-bash scripts/build-wasm.sh
+bash scripts/build-wasm.sh all
 exec node scripts/serve.mjs

@@ -28,8 +28,8 @@ step "wasm API tests (Node)"
 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
   cargo test --target wasm32-unknown-unknown --test web
 
-step "core bundle"
-bash scripts/build-wasm.sh
+step "wasm bundles (core, learning)"
+bash scripts/build-wasm.sh all
 
 step "browser tests (Chromium)"
 node --test --test-concurrency=1 tests/browser/

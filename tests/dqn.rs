@@ -4,11 +4,12 @@
 
 use burn::tensor::Device;
 use puzzlelab::agent::dqn::{
-    evaluate, Curriculum, Dqn, DqnConfig, DqnError, QPolicy, MODEL_FORMAT_VERSION,
+    device_probe, evaluate, Dqn, DqnConfig, DqnError, QPolicy, MODEL_FORMAT_VERSION,
 };
 use puzzlelab::agent::evaluation::{
     beam_search, evaluate_by_distance, exact_positions, EvaluationSettings,
 };
+use puzzlelab::env::sliding::learn::SlidingTrainer;
 use puzzlelab::env::sliding::solve::ExactDistances;
 use puzzlelab::env::sliding::{RewardScheme, SlidingEnv, SlidingPuzzle, StartRule};
 use puzzlelab::env::Environment;
@@ -159,8 +160,8 @@ fn options_train_together() {
     assert!(dqn.policy().mask_actions);
 }
 
-/// The thesis's curriculum, driven from outside the learner: in-training evaluations feed
-/// [`Curriculum`], which raises the difficulty of every environment.
+/// The thesis's curriculum as the trainer (CLI and page) runs it: in-training evaluations above
+/// 80% three times in a row raise the difficulty of every environment.
 #[test]
 fn the_curriculum_raises_the_difficulty() {
     let config = DqnConfig {
@@ -168,32 +169,53 @@ fn the_curriculum_raises_the_difficulty() {
         eval_episodes: 10,
         ..small_config(8)
     };
-    let mut dqn = Dqn::new(|| sliding(2, 3, 2), config, &Device::flex()).unwrap();
-    let mut curriculum = Curriculum::thesis();
-    let mut difficulty = 2;
+    let puzzle = SlidingPuzzle::standard(2, 3).unwrap();
+    let mut trainer = SlidingTrainer::new(&puzzle, config, 2, true, &Device::flex()).unwrap();
     for _ in 0..40 {
-        let stats = dqn.train_steps(250);
-        for rate in stats.eval_solved_rates {
-            if curriculum.record(rate) {
-                difficulty += 1;
-                let start = StartRule::RandomWalk {
-                    difficulty,
-                    max_moves: 200,
-                };
-                dqn.for_each_env(|env| env.set_start(start));
-            }
-        }
-        if difficulty >= 5 {
+        trainer.train_steps(250);
+        if trainer.difficulty() >= 5 {
             break;
         }
     }
+    let difficulty = trainer.difficulty();
     assert!(difficulty >= 5, "reached difficulty {difficulty}");
     let mut env = sliding(2, 3, difficulty);
-    let solved = evaluate(&dqn.policy(), &mut env, EVAL_SEEDS, 50).solved_rate;
+    let solved = evaluate(&trainer.dqn().policy(), &mut env, EVAL_SEEDS, 50).solved_rate;
     eprintln!(
         "difficulty {difficulty} after {} steps: {solved}",
-        dqn.steps_done()
+        trainer.dqn().steps_done()
     );
+    // Without the curriculum the difficulty stays where it started.
+    let mut fixed =
+        SlidingTrainer::new(&puzzle, small_config(8), 2, false, &Device::flex()).unwrap();
+    fixed.train_steps(500);
+    assert_eq!(fixed.difficulty(), 2);
+}
+
+/// The device check the page runs before training on WebGPU, here on the CPU: the probe's
+/// gradients match finite differences of its loss, and Adam steps lower the loss.
+#[test]
+fn the_device_probe_computes_gradients_and_adam_lowers_the_loss() {
+    let probe = burn::tensor::read_sync(device_probe(&Device::flex(), 5));
+    assert_eq!(probe.outputs.len(), 16 * 4);
+    assert_eq!(
+        probe.gradients.len(),
+        36 * 32 + 32 + 32 * 32 + 32 + 32 * 4 + 4
+    );
+    assert_eq!(probe.losses.len(), 6);
+    assert!(probe.losses.iter().all(|l| l.is_finite()));
+    assert!(
+        probe.losses[5] < probe.losses[0] * 0.9,
+        "Adam did not lower the loss: {:?}",
+        probe.losses
+    );
+    assert!(probe.gradients.iter().any(|g| g.abs() > 1e-4));
+    // Same device, same answer; a changed gradient is a difference.
+    let again = burn::tensor::read_sync(device_probe(&Device::flex(), 1));
+    assert_eq!(probe.max_difference(&again), 0.0);
+    let mut changed = again.clone();
+    changed.gradients[7] += 0.5;
+    assert!((again.max_difference(&changed) - 0.5).abs() < 1e-6);
 }
 
 #[test]

@@ -281,22 +281,33 @@ impl QNetwork {
 
     /// All parameters as one vector: for each layer, its weight matrix `[inputs, outputs]` row by
     /// row, then its bias.
+    ///
+    /// Reads synchronously: on WebGPU in a browser use [`QNetwork::weights_async`].
     pub fn weights(&self) -> Vec<f32> {
+        burn::tensor::read_sync(self.weights_async())
+    }
+
+    /// [`QNetwork::weights`], read back without blocking (the only way on WebGPU in a browser).
+    pub async fn weights_async(&self) -> Vec<f32> {
         let mut out = Vec::new();
         for layer in &self.layers {
-            out.extend(read_floats(layer.weight.val()));
+            out.extend(read_floats(layer.weight.val()).await);
             if let Some(bias) = &layer.bias {
-                out.extend(read_floats(bias.val()));
+                out.extend(read_floats(bias.val()).await);
             }
         }
         out
     }
 }
 
-/// Reads a tensor back as `f32`s (row-major).
-fn read_floats<const D: usize>(tensor: Tensor<D>) -> Vec<f32> {
+/// Reads a tensor back as `f32`s (row-major). Asynchronous: synchronous readback panics on WebGPU
+/// in a browser; natively and on the CPU backend the future is ready at once (callers that cannot
+/// wait use `burn::tensor::read_sync`).
+async fn read_floats<const D: usize>(tensor: Tensor<D>) -> Vec<f32> {
     tensor
-        .into_data()
+        .into_data_async()
+        .await
+        .expect("reading a tensor back")
         .try_into_vec_as::<f32>()
         .expect("a float tensor reads back as f32")
 }
@@ -726,7 +737,15 @@ impl<E: Environment> Dqn<E> {
     /// Runs `steps` training steps: every environment takes one ε-greedy action, the transitions
     /// go to the replay buffer, and (after the warm-up episodes) the policy network takes one
     /// gradient step on a sampled batch.
+    ///
+    /// Blocks on readback: on WebGPU in a browser use [`Dqn::train_steps_async`].
     pub fn train_steps(&mut self, steps: usize) -> DqnStats {
+        burn::tensor::read_sync(self.train_steps_async(steps))
+    }
+
+    /// [`Dqn::train_steps`] without blocking: every readback (the actions' Q-values, the chunk's
+    /// loss, the weights for an evaluation) is awaited, so it also runs on WebGPU in a browser.
+    pub async fn train_steps_async(&mut self, steps: usize) -> DqnStats {
         let started = Instant::now();
         let (n, num_actions) = (
             self.network_config.observation_len,
@@ -739,7 +758,7 @@ impl<E: Environment> Dqn<E> {
         let mut mask = vec![true; num_actions];
         for _ in 0..steps {
             // DQN: ε-greedy behaviour, ε decaying per finished episode.
-            let actions = self.choose_actions(self.epsilon());
+            let actions = self.choose_actions(self.epsilon()).await;
             for (i, &action) in actions.iter().enumerate() {
                 let env = &mut self.envs[i];
                 let step = env.step(action);
@@ -791,12 +810,13 @@ impl<E: Environment> Dqn<E> {
                 while self.next_eval_at <= self.episodes_done {
                     self.next_eval_at += self.config.eval_interval_episodes;
                 }
-                let rate = self.evaluate_in_training();
+                let rate = self.evaluate_in_training().await;
                 stats.eval_solved_rates.push(rate);
             }
         }
         if let Some(sum) = loss_sum {
-            stats.td_loss = Some(sum.into_scalar::<f32>() / stats.updates as f32);
+            let sum = read_floats(sum).await.first().copied().unwrap_or(f32::NAN);
+            stats.td_loss = Some(sum / stats.updates as f32);
         }
         if stats.episodes > 0 {
             let episodes = stats.episodes as f64;
@@ -815,7 +835,7 @@ impl<E: Environment> Dqn<E> {
     }
 
     /// One action per environment: a random allowed one with probability ε, else the greedy one.
-    fn choose_actions(&mut self, epsilon: f32) -> Vec<usize> {
+    async fn choose_actions(&mut self, epsilon: f32) -> Vec<usize> {
         let num_actions = self.network_config.num_actions;
         let explore: Vec<bool> = (0..self.envs.len())
             .map(|_| self.rng.chance(epsilon as f64))
@@ -829,6 +849,7 @@ impl<E: Environment> Dqn<E> {
                 num_actions,
                 &self.inference_device,
             )
+            .await
         };
         let mut allowed = vec![true; num_actions];
         let mut actions = Vec::with_capacity(self.envs.len());
@@ -914,9 +935,10 @@ impl<E: Environment> Dqn<E> {
     }
 
     /// The thesis's in-situ evaluation: `eval_episodes` fresh puzzles, greedy, within the
-    /// episode's move limit.
-    fn evaluate_in_training(&mut self) -> f32 {
-        let policy = self.policy();
+    /// episode's move limit (played by a copy of the network on the CPU, which answers one
+    /// position at a time fastest, whatever device trains).
+    async fn evaluate_in_training(&mut self) -> f32 {
+        let policy = self.policy_on(&Device::flex()).await;
         let count = self.config.eval_episodes as u64;
         let first = self.evaluations_done * count;
         self.evaluations_done += 1;
@@ -931,14 +953,27 @@ impl<E: Environment> Dqn<E> {
         .solved_rate
     }
 
-    /// The current policy network, ready to play and to save.
+    /// The current policy network, ready to play and to save (on the training device; blocks on
+    /// readback when saved: on WebGPU in a browser use [`Dqn::policy_on`]).
     pub fn policy(&self) -> QPolicy {
+        self.policy_with(self.policy.valid(), self.inference_device.clone())
+    }
+
+    /// A copy of the current policy network on `device` (the CPU for play), read back without
+    /// blocking.
+    pub async fn policy_on(&self, device: &Device) -> QPolicy {
+        let weights = self.policy.valid().weights_async().await;
+        let network = self.network_config.from_weights(&weights, device);
+        self.policy_with(network, device.clone())
+    }
+
+    fn policy_with(&self, network: QNetwork, device: Device) -> QPolicy {
         QPolicy {
-            network: self.policy.valid(),
+            network,
             network_config: self.network_config.clone(),
             puzzle_id: self.puzzle_id.clone(),
             mask_actions: self.config.mask_actions,
-            device: self.inference_device.clone(),
+            device,
             training: Some(TrainingRecord {
                 config: self.config.clone(),
                 steps: self.steps_done,
@@ -1021,7 +1056,7 @@ fn evaluation_seed(seed: u64, k: u64) -> u64 {
 }
 
 /// The Q-values of a batch of observations (`[batch, observation_len]`, row-major), row-major.
-fn q_values(
+async fn q_values(
     network: &QNetwork,
     observations: &[f32],
     num_actions: usize,
@@ -1033,7 +1068,7 @@ fn q_values(
         .map_or(0, |layer| layer.weight.val().dims()[0]);
     let batch = observations.len() / n.max(1);
     let input = Tensor::<2>::from_data(TensorData::new(observations.to_vec(), [batch, n]), device);
-    let values = read_floats(network.forward(input));
+    let values = read_floats(network.forward(input)).await;
     debug_assert_eq!(values.len(), batch * num_actions);
     values
 }
@@ -1096,13 +1131,15 @@ impl QPolicy {
 
     /// Q-values of a batch of observations (`[batch, observation_len]` row-major in,
     /// `[batch, num_actions]` row-major out).
+    ///
+    /// Blocks on readback: play on the CPU (`Device::flex()`), as [`Dqn::policy_on`] gives.
     pub fn q_values(&self, observations: &[f32]) -> Vec<f32> {
-        q_values(
+        burn::tensor::read_sync(q_values(
             &self.network,
             observations,
             self.network_config.num_actions,
             &self.device,
-        )
+        ))
     }
 
     /// The greedy action for one observation, among `allowed` actions when given.
@@ -1350,6 +1387,105 @@ pub fn evaluate<E: Environment>(
         result.mean_solved_length = Some(solved_moves as f32 / result.solved as f32);
     }
     result
+}
+
+// ---------------------------------------------------------------------------------------------
+// Checking a device
+// ---------------------------------------------------------------------------------------------
+
+/// What one device computed for [`device_probe`]: a small Q-network's outputs and gradients on a
+/// fixed batch, and the losses of Adam steps from there.
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DeviceProbe {
+    /// The network's outputs on the batch, row-major `[batch, actions]`.
+    pub outputs: Vec<f32>,
+    /// The gradient of the loss for every parameter, in [`QNetwork::weights`]'s order.
+    pub gradients: Vec<f32>,
+    /// The loss before each Adam step, then after the last one.
+    pub losses: Vec<f32>,
+}
+
+impl DeviceProbe {
+    /// The largest absolute difference between two probes' outputs and gradients (infinite if
+    /// their lengths differ).
+    pub fn max_difference(&self, other: &DeviceProbe) -> f32 {
+        let diff = |a: &[f32], b: &[f32]| {
+            if a.len() != b.len() {
+                return f32::INFINITY;
+            }
+            a.iter()
+                .zip(b)
+                .map(|(x, y)| (x - y).abs())
+                .fold(0.0, f32::max)
+        };
+        diff(&self.outputs, &other.outputs).max(diff(&self.gradients, &other.gradients))
+    }
+}
+
+/// Runs the same small network (36 inputs, two hidden layers of 32, 4 outputs; weights from a
+/// fixed seed) forward and backward on `device`, with a mean squared error against fixed targets,
+/// then takes `adam_steps` Adam steps (learning rate 1e-2). Every readback is awaited, so this runs
+/// on WebGPU in a browser: comparing its result with the CPU's tells whether a device computes
+/// correctly (the page checks WebGPU this way before training on it).
+pub async fn device_probe(device: &Device, adam_steps: usize) -> DeviceProbe {
+    let config = QNetworkConfig {
+        observation_len: 36,
+        hidden: vec![32, 32],
+        num_actions: 4,
+    };
+    let batch = 16;
+    let mut rng = Rng::new(0x9B0B_E000);
+    let inputs: Vec<f32> = (0..batch * config.observation_len)
+        .map(|_| f32::from(u8::from(rng.chance(0.3))))
+        .collect();
+    let targets: Vec<f32> = (0..batch * config.num_actions)
+        .map(|_| (rng.unit() * 4.0 - 2.0) as f32)
+        .collect();
+    let device = device.clone().autodiff();
+    let mut network = config.init(&device, 7);
+    let tensor = |values: &[f32], width: usize| {
+        Tensor::<2>::from_data(TensorData::new(values.to_vec(), [batch, width]), &device)
+    };
+    let loss_of = |network: &QNetwork| {
+        let outputs = network.forward(tensor(&inputs, config.observation_len));
+        let loss = MseLoss::new().forward(
+            outputs.clone(),
+            tensor(&targets, config.num_actions),
+            Reduction::Mean,
+        );
+        (outputs, loss)
+    };
+    let (outputs, loss) = loss_of(&network);
+    let mut probe = DeviceProbe {
+        outputs: read_floats(outputs.without_autodiff()).await,
+        ..DeviceProbe::default()
+    };
+    let grads = loss.backward();
+    for layer in &network.layers {
+        let weight = layer.weight.val().grad(&grads);
+        let bias = layer.bias.as_ref().and_then(|b| b.val().grad(&grads));
+        probe
+            .gradients
+            .extend(read_floats(weight.expect("weights have gradients")).await);
+        if let Some(bias) = bias {
+            probe.gradients.extend(read_floats(bias).await);
+        }
+    }
+    let mut optimizer = AdamConfig::new().init();
+    for _ in 0..adam_steps {
+        let (_, loss) = loss_of(&network);
+        probe
+            .losses
+            .extend(read_floats(loss.clone().without_autodiff()).await);
+        let gradients = GradientsParams::from_grads(loss.backward(), &network);
+        network = optimizer.step(1e-2, network, gradients);
+    }
+    let (_, loss) = loss_of(&network);
+    probe
+        .losses
+        .extend(read_floats(loss.without_autodiff()).await);
+    probe
 }
 
 #[cfg(test)]

@@ -126,7 +126,7 @@ pub fn exact_positions(
 }
 
 /// An environment that starts at `board` (used to play and to write observations).
-fn place(env: &mut SlidingEnv, board: Board) {
+pub fn place(env: &mut SlidingEnv, board: Board) {
     env.set_start(StartRule::Fixed(board));
     env.reset(0);
 }
@@ -238,6 +238,49 @@ pub fn beam_search(
     BeamSearch {
         moves,
         nodes: expanded,
+    }
+}
+
+/// How a model solved a position ([`model_solve`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ModelSolution {
+    /// `"greedy"` when the greedy policy solved it, else `"beam-search"`.
+    pub method: &'static str,
+    /// The blank's moves to the goal; `None` when neither found one.
+    pub moves: Option<Vec<Direction>>,
+    /// Nodes the beam search expanded (0 when greedy play sufficed).
+    pub nodes: usize,
+}
+
+/// Solves `start` with a model as the CLI and the page do: greedy play within
+/// `settings.greedy_max_moves` moves, and if that fails, the model-guided beam search.
+pub fn model_solve(
+    policy: &QPolicy,
+    env: &mut SlidingEnv,
+    start: Board,
+    settings: &EvaluationSettings,
+) -> ModelSolution {
+    let greedy = greedy_solve(policy, env, start, settings.greedy_max_moves);
+    if greedy.terminated {
+        let moves = greedy.actions.iter().map(|&a| Direction::ALL[a]).collect();
+        return ModelSolution {
+            method: "greedy",
+            moves: Some(moves),
+            nodes: 0,
+        };
+    }
+    let found = beam_search(
+        policy,
+        env,
+        start,
+        settings.beam_width,
+        settings.max_nodes,
+        settings.max_depth,
+    );
+    ModelSolution {
+        method: "beam-search",
+        moves: found.moves,
+        nodes: found.nodes,
     }
 }
 

@@ -52,6 +52,9 @@ const USAGE: &str = "usage:
       (--features learn) Evaluates a model on fresh positions by optimal distance: greedy solved %
       within 50 moves, model-guided beam search solved % and mean extra moves; prints JSON (stdout)
       and a table (stderr).
+  puzzlelab bench-dqn [--steps 2000] [--seed S]
+      (--features learn) Times the thesis's DQN on the CPU: training steps per second (after the
+      warm-up) and the latency of one greedy move, on the 8- and 15-puzzle networks; prints JSON.
   puzzlelab pdb [--goal G] [--partition 6-6-3|5-5-5] --out FILE
       Builds the 15-puzzle pattern databases for a goal, writes them (gzip when FILE ends in .gz)
       and a manifest FILE.json (command, machine, wall time, sizes, checksum).
@@ -975,6 +978,7 @@ fn main() -> ExitCode {
         "bench-pdb" => bench_pdb(&options),
         "train" => train(&options, &args),
         "eval" => eval(&options),
+        "bench-dqn" => bench_dqn(&options),
         "table" => table(&options).map(|v| println!("{v}")),
         "scramble" => scramble(&options).map(|lines| lines.iter().for_each(|l| println!("{l}"))),
         "help" | "--help" | "-h" => {
@@ -1011,33 +1015,37 @@ fn solve_with_model(_: &Options, _: &str) -> Result<Value, String> {
     Err(format!("--algo dqn: {NEEDS_LEARN}"))
 }
 
+#[cfg(not(feature = "learn"))]
+fn bench_dqn(_: &Options) -> Result<(), String> {
+    Err(format!("bench-dqn: {NEEDS_LEARN}"))
+}
+
 #[cfg(feature = "learn")]
-use learn::{eval, solve_with_model, train};
+use learn::{bench_dqn, eval, solve_with_model, train};
 
 /// `train`, `eval` and `solve --algo dqn`: the deep Q-learner of `agent::dqn` on sliding puzzles.
 #[cfg(feature = "learn")]
 mod learn {
     use super::{load_databases, machine, puzzle_for, utc_now, Options, STANDARD_DATABASES};
     use burn::tensor::Device;
-    use puzzlelab::agent::dqn::{Curriculum, Dqn, DqnConfig, QPolicy};
+    use puzzlelab::agent::dqn::{Dqn, DqnConfig, QPolicy};
     use puzzlelab::agent::evaluation::{
-        beam_search, evaluate_by_distance, exact_positions, greedy_solve, EvaluationSettings,
-        EvaluationTable,
+        evaluate_by_distance, exact_positions, model_solve, EvaluationSettings, EvaluationTable,
+        ModelSolution,
     };
+    use puzzlelab::env::sliding::learn::{puzzle_of, training_env, SlidingTrainer, MAX_WALK};
     use puzzlelab::env::sliding::pdb::{Partition, PdbHeuristic};
     use puzzlelab::env::sliding::solve::{ExactDistances, SlidingSolver, SolveReport};
     use puzzlelab::env::sliding::{
-        Board, Direction, Heuristic, HeuristicTables, RewardScheme, SlidingEnv, SlidingPuzzle,
-        StartRule,
+        Board, Heuristic, HeuristicTables, RewardScheme, SlidingEnv, SlidingPuzzle,
     };
+    use puzzlelab::env::Environment;
     use puzzlelab::rng::Rng;
     use puzzlelab::search::Limits;
     use serde_json::{json, Value};
     use std::rc::Rc;
     use std::time::Instant;
 
-    /// The cap on a curriculum's random walk, for difficulties a board cannot reach.
-    const MAX_WALK: usize = 500;
     /// The 4×4 evaluation's random-walk difficulties (Manhattan + 2·linear conflicts).
     const LARGE_BOARD_DIFFICULTIES: [u32; 5] = [6, 12, 18, 24, 30];
 
@@ -1050,27 +1058,6 @@ mod learn {
                     .map_err(|_| format!("{flag}: cannot read \"{v}\""))
             })
             .transpose()
-    }
-
-    fn environment(puzzle: &SlidingPuzzle, difficulty: u32) -> SlidingEnv {
-        let start = StartRule::RandomWalk {
-            difficulty,
-            max_moves: MAX_WALK,
-        };
-        SlidingEnv::new(puzzle.clone(), start, RewardScheme::Thesis)
-    }
-
-    /// The puzzle a model plays, from its id (`sliding RxC goal G`).
-    fn puzzle_of(policy: &QPolicy) -> Result<SlidingPuzzle, String> {
-        let id = policy.puzzle_id();
-        let rest = id
-            .strip_prefix("sliding ")
-            .ok_or_else(|| format!("the model plays \"{id}\", not a sliding puzzle"))?;
-        let (size, goal) = rest
-            .split_once(" goal ")
-            .ok_or_else(|| format!("cannot read the puzzle id \"{id}\""))?;
-        let (rows, cols) = puzzlelab::env::sliding::parse_size(size).map_err(|e| e.to_string())?;
-        SlidingPuzzle::with_goal_text(rows, cols, goal).map_err(|e| e.to_string())
     }
 
     fn read_model(path: &str) -> Result<QPolicy, String> {
@@ -1143,7 +1130,7 @@ mod learn {
         settings: &EvaluationSettings,
     ) -> Result<EvaluationTable, String> {
         let positions = positions(puzzle, settings)?;
-        let mut env = environment(puzzle, 0);
+        let mut env = training_env(puzzle, 0);
         policy.check_fits(&env).map_err(|e| e.to_string())?;
         Ok(evaluate_by_distance(policy, &mut env, &positions, settings))
     }
@@ -1184,7 +1171,7 @@ mod learn {
             puzzle_of(&policy)?
         };
         let start = puzzle.parse(text).map_err(|e| e.to_string())?;
-        let mut env = environment(puzzle, 0);
+        let mut env = training_env(puzzle, 0);
         policy.check_fits(&env).map_err(|e| e.to_string())?;
         if !puzzle.is_solvable(&start) {
             return Err(format!(
@@ -1194,21 +1181,11 @@ mod learn {
         }
         let settings = settings_from(o, None)?;
         let clock = Instant::now();
-        let greedy = greedy_solve(&policy, &mut env, start, settings.greedy_max_moves);
-        let (method, moves, nodes) = if greedy.terminated {
-            let moves = greedy.actions.iter().map(|&a| Direction::ALL[a]).collect();
-            ("greedy", Some(moves), 0)
-        } else {
-            let found = beam_search(
-                &policy,
-                &mut env,
-                start,
-                settings.beam_width,
-                settings.max_nodes,
-                settings.max_depth,
-            );
-            ("beam-search", found.moves, found.nodes)
-        };
+        let ModelSolution {
+            method,
+            moves,
+            nodes,
+        } = model_solve(&policy, &mut env, start, &settings);
         let ms = clock.elapsed().as_secs_f64() * 1000.0;
         let optimal_length = ExactDistances::build(puzzle.goal()).and_then(|e| e.distance(&start));
         let moves = moves.unwrap_or_default();
@@ -1336,6 +1313,64 @@ mod learn {
     }
 
     /// `puzzlelab train`: trains in chunks with a progress line each, checkpoints, evaluates.
+    /// `puzzlelab bench-dqn`: training steps/s and greedy-move latency of the thesis's network on
+    /// the CPU backend, on 3×3 and 4×4, as JSON on stdout.
+    pub fn bench_dqn(o: &Options) -> Result<(), String> {
+        let steps: usize = value(o, "--steps")?.unwrap_or(2000);
+        let mut cases = Vec::new();
+        for size in [3, 4] {
+            let puzzle = SlidingPuzzle::standard(size, size).map_err(|e| e.to_string())?;
+            let config = DqnConfig {
+                warmup_episodes: 2,
+                eval_interval_episodes: 0,
+                seed: o.seed,
+                ..DqnConfig::default()
+            };
+            let mut trainer = SlidingTrainer::new(&puzzle, config, 10, false, &Device::flex())
+                .map_err(|e| e.to_string())?;
+            // Fill the buffer past a batch so that every timed step also takes a gradient step.
+            while trainer.dqn().updates_done() < 10 {
+                trainer.train_steps(50);
+            }
+            let clock = Instant::now();
+            let stats = trainer.train_steps(steps);
+            let train_seconds = clock.elapsed().as_secs_f64();
+            let policy = trainer.dqn().policy();
+            let mut env = training_env(&puzzle, 30);
+            let mut observation = vec![0.0; policy.network_config().observation_len];
+            let mut latencies = Vec::new();
+            for seed in 0..200 {
+                env.reset(seed);
+                env.write_observation(&mut observation);
+                let clock = Instant::now();
+                std::hint::black_box(policy.greedy_action(&observation, None));
+                latencies.push(clock.elapsed().as_secs_f64() * 1e6);
+            }
+            latencies.sort_by(f64::total_cmp);
+            cases.push(json!({
+                "puzzle": format!("{size}x{size}"),
+                "network": policy.network_config(),
+                "parameters": policy.network_config().num_params(),
+                "train_steps": steps,
+                "gradient_steps": stats.updates,
+                "train_seconds": train_seconds,
+                "train_steps_per_s": steps as f64 / train_seconds,
+                "greedy_move_us_median": latencies[latencies.len() / 2],
+                "greedy_move_us_p90": latencies[latencies.len() * 9 / 10],
+            }));
+        }
+        let report = json!({
+            "what": "puzzlelab bench-dqn: the thesis's DQN (batch 100, Adam) on burn's CPU backend (flex)",
+            "backend": "cpu (flex)",
+            "machine": machine(),
+            "build": if cfg!(debug_assertions) { "debug" } else { "release" },
+            "date": utc_now(),
+            "cases": cases,
+        });
+        println!("{}", serde_json::to_string_pretty(&report).expect("json"));
+        Ok(())
+    }
+
     pub fn train(o: &Options, args: &[String]) -> Result<(), String> {
         let command = std::iter::once("puzzlelab".to_string())
             .chain(args.iter().cloned())
@@ -1432,26 +1467,32 @@ mod learn {
         let settings = settings_from(o, None)?;
 
         let difficulty = progress.difficulty;
-        let mut dqn = Dqn::new(|| environment(&puzzle, difficulty), config, &Device::flex())
-            .map_err(|e| e.to_string())?;
+        let mut trainer = SlidingTrainer::new(
+            &puzzle,
+            config,
+            difficulty,
+            progress.curriculum,
+            &Device::flex(),
+        )
+        .map_err(|e| e.to_string())?;
         if let Some(bytes) = &bytes {
-            dqn.resume(bytes).map_err(|e| e.to_string())?;
+            trainer.dqn_mut().resume(bytes).map_err(|e| e.to_string())?;
             eprintln!(
                 "train: resuming at step {} (difficulty {})",
-                dqn.steps_done(),
+                trainer.dqn().steps_done(),
                 progress.difficulty
             );
         }
         eprintln!(
             "train: {} with {} parameters, to step {target_steps}, writing {out}",
-            dqn.policy().puzzle_id(),
-            dqn.network_config().num_params()
+            trainer.dqn().policy().puzzle_id(),
+            trainer.dqn().network_config().num_params()
         );
-        let mut curriculum = Curriculum::thesis();
         let clock = Instant::now();
         let wall_before = progress.wall_seconds;
-        let steps_before = dqn.steps_done();
-        let steps_per_s = |dqn: &Dqn<SlidingEnv>| {
+        let steps_before = trainer.dqn().steps_done();
+        let steps_per_s = |trainer: &SlidingTrainer| {
+            let dqn = trainer.dqn();
             let seconds = clock.elapsed().as_secs_f64();
             let steps = (dqn.steps_done() - steps_before) * dqn.config().num_envs;
             if seconds > 0.0 {
@@ -1460,22 +1501,11 @@ mod learn {
                 0.0
             }
         };
-        while dqn.steps_done() < target_steps {
-            let before = dqn.steps_done();
-            let stats = dqn.train_steps(chunk.min(target_steps - before));
-            let after = dqn.steps_done();
-            if progress.curriculum {
-                for &rate in &stats.eval_solved_rates {
-                    if curriculum.record(rate) {
-                        progress.difficulty += 1;
-                        let start = StartRule::RandomWalk {
-                            difficulty: progress.difficulty,
-                            max_moves: MAX_WALK,
-                        };
-                        dqn.for_each_env(|env| env.set_start(start));
-                    }
-                }
-            }
+        while trainer.dqn().steps_done() < target_steps {
+            let before = trainer.dqn().steps_done();
+            let stats = trainer.train_steps(chunk.min(target_steps - before));
+            let after = trainer.dqn().steps_done();
+            progress.difficulty = trainer.difficulty();
             let show = |x: Option<f32>| x.map_or("-".into(), |x| format!("{x:.3}"));
             eprintln!(
                 "step {after}/{target_steps} | loss/td {} | epsilon {:.3} | difficulty {} | solved {} | eval {} | {:.0} steps/s",
@@ -1489,19 +1519,21 @@ mod learn {
             progress.wall_seconds = wall_before + clock.elapsed().as_secs_f64();
             let crossed = |every: usize| every > 0 && after / every > before / every;
             if crossed(eval_every) && after < target_steps {
-                let evaluation = evaluate_model(&dqn.policy(), &puzzle, &settings)?;
+                let evaluation = evaluate_model(&trainer.dqn().policy(), &puzzle, &settings)?;
                 eprint!("{}", evaluation.to_text());
                 progress.evaluation = Some((after, evaluation));
             }
             if crossed(checkpoint_every) && after < target_steps {
-                save(&out, &dqn, &puzzle, &progress, steps_per_s(&dqn), false)?;
+                let speed = steps_per_s(&trainer);
+                save(&out, trainer.dqn(), &puzzle, &progress, speed, false)?;
             }
         }
+        let dqn = trainer.dqn();
         let evaluation = evaluate_model(&dqn.policy(), &puzzle, &settings)?;
         eprint!("{}", evaluation.to_text());
         progress.evaluation = Some((dqn.steps_done(), evaluation));
         progress.wall_seconds = wall_before + clock.elapsed().as_secs_f64();
-        save(&out, &dqn, &puzzle, &progress, steps_per_s(&dqn), true)?;
+        save(&out, dqn, &puzzle, &progress, steps_per_s(&trainer), true)?;
         eprintln!(
             "train: wrote {out} and {out}.json ({} steps, {:.1} s)",
             dqn.steps_done(),

@@ -20,6 +20,9 @@ use crate::search::{Algorithm, Limits};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
+#[cfg(feature = "learn")]
+pub mod learn;
+
 /// Installs the panic hook once, when the module is instantiated.
 #[wasm_bindgen(start)]
 pub fn start() {

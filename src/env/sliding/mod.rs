@@ -11,6 +11,8 @@
 
 pub mod environment;
 pub mod heuristic;
+#[cfg(feature = "learn")]
+pub mod learn;
 mod parse;
 pub mod pdb;
 pub mod solve;

@@ -1,0 +1,361 @@
+//! The learning bundle's part of the boundary (feature `learn`; `scripts/build-wasm.sh learn`
+//! builds it into `pkg/learn/`). The page loads it only in the learning worker
+//! (`www/learn-worker.js`), so the play-and-search bundle stays small.
+//!
+//! - [`DqnTrainer`]: the thesis's DQN on a sliding puzzle ([`SlidingTrainer`]), trained in chunks
+//!   on the CPU (burn's `flex`) or on WebGPU; every chunk is a promise (readback on WebGPU is
+//!   asynchronous), and its report feeds the page's charts.
+//! - [`DqnModel`]: a saved model on the CPU: solve a board (greedy, then model-guided beam
+//!   search), Q-values, and the evaluation by exact optimal distance.
+//! - [`webgpu_probe`] / [`cpu_probe`]: the same small network forward, backward and through Adam
+//!   steps on one device, so the page (and its tests) can check WebGPU against the CPU.
+
+use super::{js_error, to_js};
+use crate::agent::dqn::{device_probe, DqnConfig, QPolicy};
+use crate::agent::evaluation::{
+    evaluate_by_distance, exact_positions, model_solve, EvaluationSettings,
+};
+use crate::env::sliding::learn::{puzzle_of, training_env, SlidingTrainer};
+use crate::env::sliding::solve::{ExactDistances, SolveReport};
+use crate::env::sliding::{Board, SlidingPuzzle};
+use burn::tensor::Device;
+use std::cell::RefCell;
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+
+thread_local! {
+    /// burn's wgpu runtime can be set up once per thread: the first successful set-up is kept.
+    static WEBGPU: RefCell<Option<Device>> = const { RefCell::new(None) };
+}
+
+/// The WebGPU device, set up on first use.
+async fn webgpu_device() -> Result<Device, JsValue> {
+    if let Some(device) = WEBGPU.with(|d| d.borrow().clone()) {
+        return Ok(device);
+    }
+    let device = Device::wgpu_options()
+        .init_async()
+        .await
+        .map_err(|e| js_error(format!("WebGPU is not available: {e}")))?;
+    WEBGPU.with(|d| *d.borrow_mut() = Some(device.clone()));
+    Ok(device)
+}
+
+/// What a trainer is set up with: the learner's hyper-parameters ([`DqnConfig`], camelCase, the
+/// thesis's defaults for those left out) and the curriculum.
+#[derive(serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct TrainerOptions {
+    #[serde(flatten)]
+    config: DqnConfig,
+    /// The random walk's difficulty (Manhattan + 2 × linear conflicts) to start at (default 1
+    /// with the curriculum, else 10).
+    difficulty: Option<u32>,
+    /// Raise the difficulty after three evaluations in a row above 80% (default: on).
+    curriculum: Option<bool>,
+}
+
+/// One chunk's report: [`crate::agent::dqn::DqnStats`] plus where training stands.
+#[derive(serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ChunkReport {
+    #[serde(flatten)]
+    stats: crate::agent::dqn::DqnStats,
+    eval_solved_rate: Option<f32>,
+    difficulty: u32,
+    steps_done: usize,
+    episodes_done: usize,
+    updates_done: usize,
+    backend: &'static str,
+}
+
+/// A DQN learning a sliding puzzle in the browser.
+#[wasm_bindgen]
+pub struct DqnTrainer {
+    /// Taken out while a chunk runs, so that a second call while one is pending is refused.
+    trainer: Rc<RefCell<Option<SlidingTrainer>>>,
+    backend: &'static str,
+}
+
+#[wasm_bindgen]
+impl DqnTrainer {
+    /// A learner with fresh weights for the `rows × cols` puzzle (goal text, or the standard goal
+    /// when empty). `options`: [`DqnConfig`]'s fields in camelCase plus `difficulty` and
+    /// `curriculum`. `backend`: `cpu` or `webgpu` (fails if WebGPU cannot be set up; the worker
+    /// decides what `auto` means).
+    pub async fn create(
+        rows: usize,
+        cols: usize,
+        goal: String,
+        options: JsValue,
+        backend: String,
+    ) -> Result<DqnTrainer, JsValue> {
+        let mut puzzle = SlidingPuzzle::standard(rows, cols).map_err(js_error)?;
+        if !goal.trim().is_empty() {
+            puzzle.set_goal_text(&goal).map_err(js_error)?;
+        }
+        let options: TrainerOptions = if options.is_undefined() || options.is_null() {
+            serde_json::from_str("{}").map_err(js_error)?
+        } else {
+            serde_wasm_bindgen::from_value(options)
+                .map_err(|e| js_error(format!("training options: {e}")))?
+        };
+        let curriculum = options.curriculum.unwrap_or(true);
+        let difficulty = options
+            .difficulty
+            .unwrap_or(if curriculum { 1 } else { 10 });
+        let (device, backend) = match backend.as_str() {
+            "cpu" => (Device::flex(), "cpu"),
+            "webgpu" => (webgpu_device().await?, "webgpu"),
+            other => return Err(js_error(format!("unknown backend \"{other}\""))),
+        };
+        let trainer = SlidingTrainer::new(&puzzle, options.config, difficulty, curriculum, &device)
+            .map_err(js_error)?;
+        Ok(DqnTrainer {
+            trainer: Rc::new(RefCell::new(Some(trainer))),
+            backend,
+        })
+    }
+
+    /// `cpu` or `webgpu`.
+    #[wasm_bindgen(getter)]
+    pub fn backend(&self) -> String {
+        self.backend.to_string()
+    }
+
+    /// The network's number of weights and biases.
+    #[wasm_bindgen(getter, js_name = numParams)]
+    pub fn num_params(&self) -> Result<usize, JsValue> {
+        self.with(|t| t.dqn().network_config().num_params())
+    }
+
+    fn with<T>(&self, f: impl FnOnce(&mut SlidingTrainer) -> T) -> Result<T, JsValue> {
+        let mut slot = self.trainer.borrow_mut();
+        let trainer = slot
+            .as_mut()
+            .ok_or_else(|| js_error("the trainer is busy with a chunk"))?;
+        Ok(f(trainer))
+    }
+
+    /// Trains `steps` steps; resolves to the chunk's report (`tdLoss`, `epsilon`, `evalSolvedRate`,
+    /// `solvedRate`, `episodeReturn`, `episodeLength`, `stepsPerS`, `difficulty`, `stepsDone`,
+    /// `episodesDone`, `updatesDone`, `backend`, …).
+    #[wasm_bindgen(js_name = trainSteps)]
+    pub fn train_steps(&self, steps: usize) -> js_sys::Promise {
+        let cell = self.trainer.clone();
+        let backend = self.backend;
+        wasm_bindgen_futures::future_to_promise(async move {
+            let mut trainer = cell
+                .borrow_mut()
+                .take()
+                .ok_or_else(|| js_error("the trainer is busy with a chunk"))?;
+            let stats = trainer.train_steps_async(steps).await;
+            let dqn = trainer.dqn();
+            let report = ChunkReport {
+                eval_solved_rate: stats.eval_solved_rate(),
+                difficulty: trainer.difficulty(),
+                steps_done: dqn.steps_done(),
+                episodes_done: dqn.episodes_done(),
+                updates_done: dqn.updates_done(),
+                backend,
+                stats,
+            };
+            *cell.borrow_mut() = Some(trainer);
+            to_js(&report)
+        })
+    }
+
+    /// The current network as a model file (the format `puzzlelab train` writes); resolves to
+    /// its bytes.
+    #[wasm_bindgen(js_name = saveModel)]
+    pub fn save_model(&self) -> js_sys::Promise {
+        let cell = self.trainer.clone();
+        wasm_bindgen_futures::future_to_promise(async move {
+            let trainer = cell
+                .borrow_mut()
+                .take()
+                .ok_or_else(|| js_error("the trainer is busy with a chunk"))?;
+            let policy = trainer.dqn().policy_on(&Device::flex()).await;
+            *cell.borrow_mut() = Some(trainer);
+            Ok(js_sys::Uint8Array::from(policy.to_bytes().as_slice()).into())
+        })
+    }
+
+    /// Goes on from a saved model's weights (same puzzle and network shape); Adam's moments
+    /// start again.
+    #[wasm_bindgen(js_name = loadModel)]
+    pub fn load_model(&self, bytes: &[u8]) -> Result<(), JsValue> {
+        self.with(|t| t.dqn_mut().load_weights(bytes))?
+            .map_err(js_error)
+    }
+
+    /// Sets the difficulty from the next episodes on.
+    #[wasm_bindgen(js_name = setDifficulty)]
+    pub fn set_difficulty(&self, difficulty: u32) -> Result<(), JsValue> {
+        self.with(|t| t.set_difficulty(difficulty))
+    }
+}
+
+/// A trained model, on the CPU, with the puzzle it plays.
+#[wasm_bindgen]
+pub struct DqnModel {
+    policy: QPolicy,
+    puzzle: SlidingPuzzle,
+    env: crate::env::sliding::SlidingEnv,
+    exact: Option<Rc<ExactDistances>>,
+}
+
+impl DqnModel {
+    fn exact(&mut self) -> Option<Rc<ExactDistances>> {
+        if self.exact.is_none() {
+            self.exact = ExactDistances::build(self.puzzle.goal()).map(Rc::new);
+        }
+        self.exact.clone()
+    }
+}
+
+/// What the page shows about a model.
+#[derive(serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ModelInfo<'a> {
+    puzzle_id: &'a str,
+    rows: usize,
+    cols: usize,
+    goal: String,
+    network: &'a crate::agent::dqn::QNetworkConfig,
+    num_params: usize,
+    training: Option<&'a crate::agent::dqn::TrainingRecord>,
+}
+
+#[wasm_bindgen]
+impl DqnModel {
+    /// Reads a model file; the error says what is wrong with a damaged or foreign one.
+    #[wasm_bindgen(js_name = fromBytes)]
+    pub fn from_bytes(bytes: &[u8]) -> Result<DqnModel, JsValue> {
+        let policy = QPolicy::from_bytes(bytes, &Device::flex()).map_err(js_error)?;
+        let puzzle = puzzle_of(&policy).map_err(js_error)?;
+        let env = training_env(&puzzle, 0);
+        policy.check_fits(&env).map_err(js_error)?;
+        Ok(DqnModel {
+            policy,
+            puzzle,
+            env,
+            exact: None,
+        })
+    }
+
+    /// `{puzzleId, rows, cols, goal, network: {observationLen, hidden, numActions}, numParams,
+    /// training: {config, steps, episodes} | null}`.
+    pub fn info(&self) -> Result<JsValue, JsValue> {
+        to_js(&ModelInfo {
+            puzzle_id: self.policy.puzzle_id(),
+            rows: self.puzzle.rows(),
+            cols: self.puzzle.cols(),
+            goal: self.puzzle.format(self.puzzle.goal()),
+            network: self.policy.network_config(),
+            num_params: self.policy.network_config().num_params(),
+            training: self.policy.training(),
+        })
+    }
+
+    fn board(&self, cells: &[u8]) -> Result<Board, JsValue> {
+        let board = Board::new(self.puzzle.rows(), self.puzzle.cols(), cells).map_err(js_error)?;
+        if !self.puzzle.is_solvable(&board) {
+            return Err(js_error(format!(
+                "this position cannot reach the goal {} (the permutation parity differs)",
+                self.puzzle.format(self.puzzle.goal())
+            )));
+        }
+        Ok(board)
+    }
+
+    /// Solves `cells` (row-major labels, 0 = blank): greedy play within 50 moves, else the
+    /// model-guided beam search (`options`: `beamWidth`, `maxNodes`, `maxDepth`). The report is
+    /// the search's (`status`, `moves`, `tiles`, `length`, `nodes`, …) plus `method`, and where
+    /// the optimum is known (at most 9 cells) `optimalLength` and `extraMoves`.
+    pub fn solve(&mut self, cells: &[u8], options: JsValue) -> Result<JsValue, JsValue> {
+        let start = self.board(cells)?;
+        let settings: EvaluationSettings = if options.is_undefined() || options.is_null() {
+            EvaluationSettings::default()
+        } else {
+            serde_wasm_bindgen::from_value(options).map_err(js_error)?
+        };
+        let clock = web_time::Instant::now();
+        let found = model_solve(&self.policy, &mut self.env, start, &settings);
+        let ms = clock.elapsed().as_secs_f64() * 1000.0;
+        let optimal_length = self.exact().and_then(|e| e.distance(&start));
+        let mut report = SolveReport::from_moves(
+            &start,
+            found.moves.unwrap_or_default(),
+            self.puzzle.goal(),
+            false,
+            "dqn",
+        );
+        report.nodes = found.nodes as u64;
+        let solved = report.status == "solved";
+        report.optimal = solved && Some(report.length as u32) == optimal_length;
+        #[derive(serde::Serialize)]
+        #[serde(rename_all = "camelCase")]
+        struct Solution {
+            #[serde(flatten)]
+            report: SolveReport,
+            method: &'static str,
+            optimal_length: Option<u32>,
+            extra_moves: Option<i64>,
+            ms: f64,
+        }
+        let extra_moves = optimal_length
+            .filter(|_| solved)
+            .map(|d| report.length as i64 - d as i64);
+        to_js(&Solution {
+            report,
+            method: found.method,
+            optimal_length,
+            extra_moves,
+            ms,
+        })
+    }
+
+    /// The network's Q-values for `cells`, one per direction (up, down, left, right).
+    #[wasm_bindgen(js_name = qValues)]
+    pub fn q_values(&mut self, cells: &[u8]) -> Result<Vec<f32>, JsValue> {
+        let board = Board::new(self.puzzle.rows(), self.puzzle.cols(), cells).map_err(js_error)?;
+        crate::agent::evaluation::place(&mut self.env, board);
+        let mut observation = vec![0.0; self.policy.network_config().observation_len];
+        use crate::env::Environment;
+        self.env.write_observation(&mut observation);
+        Ok(self.policy.q_values(&observation))
+    }
+
+    /// The evaluation by exact optimal distance (boards of at most 9 cells): `options`
+    /// ([`EvaluationSettings`] in camelCase: `perDistance`, `seed`, `beamWidth`, …) → `{rows:
+    /// [{optimal, positions, greedySolvedPercent, greedyMeanExtra, searchSolvedPercent,
+    /// searchMeanExtra, …}], overall, seconds}`.
+    pub fn evaluate(&mut self, options: JsValue) -> Result<JsValue, JsValue> {
+        let settings: EvaluationSettings = if options.is_undefined() || options.is_null() {
+            EvaluationSettings::default()
+        } else {
+            serde_wasm_bindgen::from_value(options).map_err(js_error)?
+        };
+        let exact = self.exact().ok_or_else(|| {
+            js_error("the page evaluates boards of at most 9 cells (use `puzzlelab eval` for 4×4)")
+        })?;
+        let positions = exact_positions(&exact, settings.per_distance, settings.seed);
+        let table = evaluate_by_distance(&self.policy, &mut self.env, &positions, &settings);
+        to_js(&table)
+    }
+}
+
+/// Runs [`device_probe`] on WebGPU: resolves to `{outputs, gradients, losses}`, or rejects when
+/// WebGPU cannot be set up.
+#[wasm_bindgen(js_name = webgpuProbe)]
+pub async fn webgpu_probe(adam_steps: usize) -> Result<JsValue, JsValue> {
+    let device = webgpu_device().await?;
+    to_js(&device_probe(&device, adam_steps).await)
+}
+
+/// Runs [`device_probe`] on the CPU (`flex`).
+#[wasm_bindgen(js_name = cpuProbe)]
+pub async fn cpu_probe(adam_steps: usize) -> Result<JsValue, JsValue> {
+    to_js(&device_probe(&Device::flex(), adam_steps).await)
+}
