@@ -111,6 +111,12 @@ fn learns_the_2x3_puzzle_at_difficulty_4() {
         assert!(rate <= 0.3, "untrained: {untrained:?} {untrained_easier:?}");
     }
     assert!(trained.solved_rate >= 0.8, "trained: {trained:?}");
+    // The thesis's average final distance: 0 for a solved puzzle, so it falls as play improves.
+    let final_distance = |e: &puzzlelab::agent::dqn::Evaluation| e.mean_final_distance.unwrap();
+    assert!(
+        final_distance(&trained) < final_distance(&untrained),
+        "final distance: untrained {untrained:?}, trained {trained:?}"
+    );
     assert!(
         trained_easier.solved_rate >= 0.8,
         "trained: {trained_easier:?}"

@@ -19,6 +19,7 @@
 //! | `charts/episode_length` | their mean length |
 //! | `charts/solved_rate` | the fraction of them that ended solved (while exploring) |
 //! | `eval/solved_rate` | the last in-training greedy evaluation of the chunk, if one ran |
+//! | `eval/final_distance` | its mean distance to the goal where play ended (the thesis's "average final distance") |
 //! | `perf/steps_per_s` | environment steps per second of wall time |
 //!
 //! Where this departs from the thesis, and why:
@@ -548,6 +549,9 @@ pub struct DqnStats {
     pub solved_rate: Option<f32>,
     /// Solved rates of the in-training evaluations of this chunk, in order.
     pub eval_solved_rates: Vec<f32>,
+    /// `eval/final_distance`: the thesis's average final distance of the chunk's last in-training
+    /// evaluation ([`Evaluation::mean_final_distance`]), if one ran.
+    pub eval_final_distance: Option<f32>,
     /// `perf/steps_per_s`: environment steps per second of wall time.
     pub steps_per_s: f32,
 }
@@ -566,6 +570,7 @@ impl DqnStats {
             ("charts/episode_length", self.episode_length),
             ("charts/solved_rate", self.solved_rate),
             ("eval/solved_rate", self.eval_solved_rate()),
+            ("eval/final_distance", self.eval_final_distance),
         ];
         let mut metrics = vec![
             ("charts/epsilon", self.epsilon),
@@ -810,8 +815,11 @@ impl<E: Environment> Dqn<E> {
                 while self.next_eval_at <= self.episodes_done {
                     self.next_eval_at += self.config.eval_interval_episodes;
                 }
-                let rate = self.evaluate_in_training().await;
-                stats.eval_solved_rates.push(rate);
+                let evaluation = self.evaluate_in_training().await;
+                stats.eval_solved_rates.push(evaluation.solved_rate);
+                if evaluation.mean_final_distance.is_some() {
+                    stats.eval_final_distance = evaluation.mean_final_distance;
+                }
             }
         }
         if let Some(sum) = loss_sum {
@@ -937,7 +945,7 @@ impl<E: Environment> Dqn<E> {
     /// The thesis's in-situ evaluation: `eval_episodes` fresh puzzles, greedy, within the
     /// episode's move limit (played by a copy of the network on the CPU, which answers one
     /// position at a time fastest, whatever device trains).
-    async fn evaluate_in_training(&mut self) -> f32 {
+    async fn evaluate_in_training(&mut self) -> Evaluation {
         let policy = self.policy_on(&Device::flex()).await;
         let count = self.config.eval_episodes as u64;
         let first = self.evaluations_done * count;
@@ -950,7 +958,19 @@ impl<E: Environment> Dqn<E> {
             seeds,
             self.config.max_episode_steps,
         )
-        .solved_rate
+    }
+
+    /// The policy network's Q-values of a batch of observations on the training device
+    /// (`[batch, observation_len]` row-major in, `[batch, num_actions]` out), read back without
+    /// blocking.
+    pub async fn q_values_async(&self, observations: &[f32]) -> Vec<f32> {
+        q_values(
+            &self.policy.valid(),
+            observations,
+            self.network_config.num_actions,
+            &self.inference_device,
+        )
+        .await
     }
 
     /// The current policy network, ready to play and to save (on the training device; blocks on
@@ -1360,6 +1380,9 @@ pub struct Evaluation {
     pub solved_rate: f32,
     /// Mean moves of the solved ones.
     pub mean_solved_length: Option<f32>,
+    /// The thesis's "average final distance": the mean of
+    /// [`Environment::distance_to_goal`] where each puzzle's play ended, if the puzzle has one.
+    pub mean_final_distance: Option<f32>,
 }
 
 /// Plays `policy` greedily from `env.reset(seed)` for each seed, at most `max_steps` moves each.
@@ -1371,9 +1394,13 @@ pub fn evaluate<E: Environment>(
 ) -> Evaluation {
     let mut result = Evaluation::default();
     let mut solved_moves = 0usize;
+    let mut final_distances: Option<f64> = None;
     for seed in seeds {
         env.reset(seed);
         let rollout = policy.greedy_rollout(env, max_steps);
+        if let Some(d) = env.distance_to_goal() {
+            *final_distances.get_or_insert(0.0) += d as f64;
+        }
         result.episodes += 1;
         if rollout.terminated {
             result.solved += 1;
@@ -1386,6 +1413,8 @@ pub fn evaluate<E: Environment>(
     if result.solved > 0 {
         result.mean_solved_length = Some(solved_moves as f32 / result.solved as f32);
     }
+    result.mean_final_distance =
+        final_distances.map(|sum| (sum / result.episodes.max(1) as f64) as f32);
     result
 }
 

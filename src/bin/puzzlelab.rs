@@ -1235,7 +1235,6 @@ mod learn {
         dqn: &Dqn<SlidingEnv>,
         puzzle: &SlidingPuzzle,
         progress: &Progress,
-        steps_per_s: f64,
         finished: bool,
     ) -> Result<(), String> {
         let policy = dqn.policy();
@@ -1266,7 +1265,12 @@ mod learn {
             "episodes": dqn.episodes_done(),
             "finished": finished,
             "wall_seconds": (progress.wall_seconds * 10.0).round() / 10.0,
-            "steps_per_s": steps_per_s.round(),
+            // Over all the runs that made the model, evaluations and checkpoints included.
+            "steps_per_s": if progress.wall_seconds > 0.0 {
+                (dqn.steps_done() as f64 * dqn.config().num_envs as f64 / progress.wall_seconds).round()
+            } else {
+                0.0
+            },
             "machine": machine(),
             "build": if cfg!(debug_assertions) { "debug" } else { "release" },
             "date": utc_now(),
@@ -1490,17 +1494,6 @@ mod learn {
         );
         let clock = Instant::now();
         let wall_before = progress.wall_seconds;
-        let steps_before = trainer.dqn().steps_done();
-        let steps_per_s = |trainer: &SlidingTrainer| {
-            let dqn = trainer.dqn();
-            let seconds = clock.elapsed().as_secs_f64();
-            let steps = (dqn.steps_done() - steps_before) * dqn.config().num_envs;
-            if seconds > 0.0 {
-                steps as f64 / seconds
-            } else {
-                0.0
-            }
-        };
         while trainer.dqn().steps_done() < target_steps {
             let before = trainer.dqn().steps_done();
             let stats = trainer.train_steps(chunk.min(target_steps - before));
@@ -1508,12 +1501,13 @@ mod learn {
             progress.difficulty = trainer.difficulty();
             let show = |x: Option<f32>| x.map_or("-".into(), |x| format!("{x:.3}"));
             eprintln!(
-                "step {after}/{target_steps} | loss/td {} | epsilon {:.3} | difficulty {} | solved {} | eval {} | {:.0} steps/s",
+                "step {after}/{target_steps} | loss/td {} | epsilon {:.3} | difficulty {} | solved {} | eval {} | final distance {} | {:.0} steps/s",
                 show(stats.td_loss),
                 stats.epsilon,
                 progress.difficulty,
                 show(stats.solved_rate),
                 show(stats.eval_solved_rate()),
+                show(stats.eval_final_distance),
                 stats.steps_per_s
             );
             progress.wall_seconds = wall_before + clock.elapsed().as_secs_f64();
@@ -1524,8 +1518,7 @@ mod learn {
                 progress.evaluation = Some((after, evaluation));
             }
             if crossed(checkpoint_every) && after < target_steps {
-                let speed = steps_per_s(&trainer);
-                save(&out, trainer.dqn(), &puzzle, &progress, speed, false)?;
+                save(&out, trainer.dqn(), &puzzle, &progress, false)?;
             }
         }
         let dqn = trainer.dqn();
@@ -1533,7 +1526,7 @@ mod learn {
         eprint!("{}", evaluation.to_text());
         progress.evaluation = Some((dqn.steps_done(), evaluation));
         progress.wall_seconds = wall_before + clock.elapsed().as_secs_f64();
-        save(&out, dqn, &puzzle, &progress, steps_per_s(&trainer), true)?;
+        save(&out, dqn, &puzzle, &progress, true)?;
         eprintln!(
             "train: wrote {out} and {out}.json ({} steps, {:.1} s)",
             dqn.steps_done(),

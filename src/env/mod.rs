@@ -65,6 +65,14 @@ pub trait Environment {
     /// observations and actions the same meaning, so a learned model may move between them.
     /// Rewards and start rules are not part of it. Saved models record it and refuse another.
     fn puzzle_id(&self) -> String;
+
+    /// How far the current state looks from the end, when the puzzle has such a measure (the
+    /// thesis's "final distance" for the sliding puzzle: Manhattan + 2 × linear conflicts).
+    /// Learners report its mean at the end of evaluation episodes, a sign of progress before
+    /// puzzles get solved.
+    fn distance_to_goal(&self) -> Option<f32> {
+        None
+    }
 }
 
 /// Wraps an environment with a step limit: the step that reaches the limit reports `truncated`.
@@ -130,6 +138,9 @@ impl<E: Environment> Environment for TimeLimit<E> {
     }
     fn puzzle_id(&self) -> String {
         self.env.puzzle_id()
+    }
+    fn distance_to_goal(&self) -> Option<f32> {
+        self.env.distance_to_goal()
     }
 }
 

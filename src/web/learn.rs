@@ -189,6 +189,33 @@ impl DqnTrainer {
             .map_err(js_error)
     }
 
+    /// The network being trained: its Q-values for `cells` (row-major labels, 0 = blank), one per
+    /// direction (up, down, left, right), computed on the training device.
+    #[wasm_bindgen(js_name = qValues)]
+    pub fn q_values(&self, cells: Vec<u8>) -> js_sys::Promise {
+        let cell = self.trainer.clone();
+        wasm_bindgen_futures::future_to_promise(async move {
+            let trainer = cell
+                .borrow_mut()
+                .take()
+                .ok_or_else(|| js_error("the trainer is busy with a chunk"))?;
+            let puzzle = trainer.puzzle();
+            let observation = Board::new(puzzle.rows(), puzzle.cols(), &cells).map(|board| {
+                let mut env = training_env(puzzle, 0);
+                crate::agent::evaluation::place(&mut env, board);
+                let mut observation = vec![0.0; trainer.dqn().network_config().observation_len];
+                crate::env::Environment::write_observation(&env, &mut observation);
+                observation
+            });
+            let values = match observation {
+                Ok(observation) => Ok(trainer.dqn().q_values_async(&observation).await),
+                Err(e) => Err(js_error(e)),
+            };
+            *cell.borrow_mut() = Some(trainer);
+            Ok(js_sys::Float32Array::from(values?.as_slice()).into())
+        })
+    }
+
     /// Sets the difficulty from the next episodes on.
     #[wasm_bindgen(js_name = setDifficulty)]
     pub fn set_difficulty(&self, difficulty: u32) -> Result<(), JsValue> {
