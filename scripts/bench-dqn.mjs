@@ -9,7 +9,7 @@
 // Headless Chromium's WebGPU here is SwiftShader (a CPU emulation): its numbers say that WebGPU
 // works and what it costs on this machine, not what a real GPU does.
 //
-//   node scripts/bench-dqn.mjs [--steps 1000] [--webgpu-steps 20] [--out FILE]
+//   node scripts/bench-dqn.mjs [--steps 1000] [--webgpu-steps 20] [--backends cpu,webgpu] [--out FILE]
 
 import { execFileSync } from "node:child_process";
 import { mkdir, writeFile } from "node:fs/promises";
@@ -24,6 +24,7 @@ const args = Object.fromEntries(
 const out = args.out ?? join(REPOSITORY_ROOT, "target", "bench", "dqn.json");
 const steps = Number(args.steps ?? 1000);
 const webgpuSteps = Number(args["webgpu-steps"] ?? 20);
+const backends = (args.backends ?? "cpu,webgpu").split(",");
 
 const cli = execFileSync(
   "cargo",
@@ -83,7 +84,7 @@ try {
   const page = await browser.newPage();
   await page.goto(server.url);
   const version = browser.version();
-  for (const [backend, n] of [["cpu", steps], ["webgpu", webgpuSteps]]) {
+  for (const [backend, n] of [["cpu", steps], ["webgpu", webgpuSteps]].filter(([b]) => backends.includes(b))) {
     const bundleUrl = new URL("../pkg/learn/puzzlelab.js", server.url).href;
     const result = await page.evaluate(
       ({ source, backend, steps }) =>

@@ -1,13 +1,15 @@
 // Page wiring: puzzle choice, shuffle, custom input, the URL hash, the solver and the player.
 // The board is the page's <puzzle-widget id="board" controls=""> (widget.js, the same element
 // other sites embed), driven from here through its Puzzle handle and its inner <sliding-board>;
-// the solver pool and the player each live in their own module; this file only connects them to
+// the solver pool and the player each live in their own module, and the deep Q-learning card in
+// train-panel.js (its worker starts only when that card is used); this file only connects them to
 // the controls in index.html.
 
 import "./widget.js";
 import { SolutionPlayer } from "./player.js";
 import { SolveCancelled } from "./solver-client.js";
 import { sharedSolverPool } from "./solver-pool.js";
+import { initTrainPanel } from "./train-panel.js";
 import {
   ALGORITHM_NAMES,
   DEFAULT_DIFFICULTY,
@@ -55,6 +57,7 @@ const elements = {
   status: $("#solver-status"),
   stats: $("#stats"),
   player: $("#player"),
+  dqn: $("#dqn"),
 };
 
 const numberFormat = new Intl.NumberFormat("en");
@@ -118,6 +121,16 @@ async function main() {
   });
   window.addEventListener("hashchange", () => {
     if (!solving) applyHash();
+  });
+  initTrainPanel(elements.dqn, {
+    board,
+    player,
+    isBusy: () => solving !== null,
+    // The player now holds the model's solution: the search result shown no longer describes it.
+    onSolution: (summary) => {
+      elements.stats.hidden = true;
+      setStatus(summary);
+    },
   });
 
   if (!applyHash()) newPuzzleOfChosenSize();

@@ -9,7 +9,10 @@
  * puzzlelab page shows its board through this element too. The wasm, the solver worker and the
  * models are found next to this file (import.meta.url), never relative to the page. All widgets of
  * a page share one wasm instance (wasm.js), at most MAX_WORKERS solver workers whose jobs queue
- * (solver-pool.js), and one download of each pattern-database file (pdb-files.js).
+ * (solver-pool.js), and one download of each pattern-database file (pdb-files.js). A widget with
+ * solver="dqn" solves with a trained neural network in the learning worker (learn-client.js),
+ * which — with its several-MB learning bundle — starts only at the first such solve on the page;
+ * all widgets and the page share it and each model's download.
  *
  * Attributes (all optional; changing one updates the widget):
  *   puzzle    "sliding", the only kind so far
@@ -21,9 +24,13 @@
  *   preset    "sun-moon": seed 003's 3×3 game of four suns and four moons
  *   solver    astar | idastar | wastar | bfs | qlearning | dqn. Default: IDA* with pattern
  *             databases on 4×4, weighted A* (w = 2.5) on boards of more than 16 cells, A*
- *             elsewhere. bfs and qlearning only for boards of at most 9 cells. dqn is a neural
- *             solver that is not available yet: it shows an error and solves nothing.
- *   model     URL of a neural model, resolved against the page; only dqn would use it
+ *             elsewhere. bfs and qlearning only for boards of at most 9 cells. dqn: a deep
+ *             Q-network plays greedily (at most 50 moves), else guides a beam search; it uses the
+ *             shipped model for the board (www/models/dqn-index.json: so far the 3×3 board with
+ *             the standard goal) or the `model` attribute's. A board no model fits (another size
+ *             or goal, the sun-moon preset) gets an error saying so when it is solved.
+ *   model     URL of a DQN model file (.dqn, as `puzzlelab train` or the page's Save writes),
+ *             resolved against the page; solver="dqn" uses it instead of the shipped model
  *   controls  the buttons to show, any of "shuffle solve step reset" (space or comma separated;
  *             that is the default); "" shows none. step: step back, play/pause, step forward
  *   autoplay  boolean: solve and play the solution when the widget appears and when its puzzle
@@ -39,7 +46,9 @@
  *             set, by anyone; source: "user" | "playback"
  *   solved    { moves, source }: a move brought the board to the goal
  *   solution  { moves, tiles, length, optimal, algorithm, heuristic, nodes, ms }: a solve found
- *             a solution (moves: the blank's directions; tiles: the label slid by each move)
+ *             a solution (moves: the blank's directions; tiles: the label slid by each move).
+ *             dqn adds method ("greedy" | "beam-search") and optimalLength (null when unknown:
+ *             boards over 9 cells); its optimal is true when the length equals optimalLength
  *   error     { message, attribute }: an invalid attribute (its name) or a solve that failed
  *             (attribute null)
  *
@@ -87,7 +96,7 @@ import { errorMessage, loadWasm } from "./wasm.js";
 
 const CONTROLS = ["shuffle", "solve", "step", "reset"];
 const PUZZLE_KINDS = ["sliding"];
-/** Solvers that need a trained neural model; they arrive with a later release. */
+/** Solvers that play a trained neural model (learn-client.js), not a search of the solver pool. */
 const NEURAL_SOLVERS = ["dqn"];
 const DEFAULT_SPEED = 4;
 const MIN_SPEED = 0.5;
@@ -96,6 +105,13 @@ const MAX_SPEED = 60;
 const PUZZLE_ATTRIBUTES = ["puzzle", "size", "preset", "start", "goal"];
 
 const numberFormat = new Intl.NumberFormat("en");
+
+/** learn-client.js, imported at the first dqn solve of the page (none of it loads before). */
+let learnClientModule = null;
+function learnClient() {
+  learnClientModule ??= import("./learn-client.js");
+  return learnClientModule;
+}
 
 /** An attribute's value the widget cannot use; `message` says why, for a person. */
 class AttributeError extends Error {
@@ -446,9 +462,10 @@ export class PuzzleWidget extends HTMLElement {
     }
     if (this.#solverError) return Promise.reject(new Error(this.#solverError));
     const algorithm = this.#solver ?? defaultAlgorithm(puzzle);
-    const heuristic = defaultHeuristic(puzzle, algorithm);
+    const neural = NEURAL_SOLVERS.includes(algorithm);
+    const heuristic = neural ? null : defaultHeuristic(puzzle, algorithm);
     const weight = algorithm === "wastar" ? DEFAULT_WEIGHT : undefined;
-    const label = solverLabel(algorithm, heuristic, weight, numberFormat);
+    const label = neural ? "DQN" : solverLabel(algorithm, heuristic, weight, numberFormat);
     if (puzzle.isSolved()) {
       const detail = { moves: [], tiles: [], length: 0, optimal: true, algorithm, heuristic: null, nodes: 0, ms: 0 };
       this.#setStatus("Already at the goal.");
@@ -457,18 +474,19 @@ export class PuzzleWidget extends HTMLElement {
     }
     if (!puzzle.isSolvable()) return Promise.reject(this.#failSolve("This start cannot reach the goal (the two have different parity)."));
 
-    const request = solveRequest(puzzle, { algorithm, heuristic, weight });
     const controller = new AbortController();
     this.#player.clear();
     this.#setSolveError(null);
-    const doing = heuristic === "pdb" ? "preparing" : algorithm === "qlearning" ? "training" : "searching";
+    const doing = neural ? "loading the model" : heuristic === "pdb" ? "preparing" : algorithm === "qlearning" ? "training" : "searching";
     this.#setStatus(`${label}: ${doing}…`);
-    const promise = sharedSolverPool()
-      .solve(request, {
-        signal: controller.signal,
-        // Progress sent before the worker read the cancel is not shown over "Cancelled.".
-        onProgress: (progress) => controller.signal.aborted || this.#showProgress(label, progress),
-      })
+    const solving = neural
+      ? this.#solveWithModel(puzzle, controller.signal)
+      : sharedSolverPool().solve(solveRequest(puzzle, { algorithm, heuristic, weight }), {
+          signal: controller.signal,
+          // Progress sent before the worker read the cancel is not shown over "Cancelled.".
+          onProgress: (progress) => controller.signal.aborted || this.#showProgress(label, progress),
+        });
+    const promise = solving
       .then(
         (result) => {
           // A result may cross a cancel on its way from the worker.
@@ -630,20 +648,17 @@ export class PuzzleWidget extends HTMLElement {
     const raw = this.getAttribute("solver");
     const solver = (raw ?? "").trim().toLowerCase();
     if (!solver) return null;
-    if (NEURAL_SOLVERS.includes(solver)) {
-      const model = (this.getAttribute("model") ?? "").trim();
-      throw new AttributeError(
-        "solver",
-        raw,
-        "neural solvers are not available yet: puzzlelab's trained models arrive with a later release" +
-          (model ? `, so the model "${model}" was not loaded` : "") +
-          `. Choose one of ${ALGORITHMS.join(", ")}.`,
-      );
-    }
-    if (!ALGORITHMS.includes(solver)) {
-      throw new AttributeError("solver", raw, `unknown solver; choose one of ${ALGORITHMS.join(", ")} (dqn: not available yet)`);
+    if (!ALGORITHMS.includes(solver) && !NEURAL_SOLVERS.includes(solver)) {
+      throw new AttributeError("solver", raw, `unknown solver; choose one of ${[...ALGORITHMS, ...NEURAL_SOLVERS].join(", ")}`);
     }
     const puzzle = this.#board.puzzle;
+    if (NEURAL_SOLVERS.includes(solver)) {
+      // Which sizes and goals have a model is known once the model index or file is read: solve() says.
+      if (puzzle?.presetName) {
+        throw new AttributeError("solver", raw, `the DQN models solve numbered sliding puzzles, not the ${puzzle.presetName} preset`);
+      }
+      return solver;
+    }
     if (puzzle && !offersAlgorithm(puzzle, solver)) {
       const cells = puzzle.rows * puzzle.cols;
       throw new AttributeError("solver", raw, `${solver} is for boards of at most ${SMALL_BOARD_CELLS} cells; this one has ${cells}`);
@@ -651,7 +666,7 @@ export class PuzzleWidget extends HTMLElement {
     return solver;
   }
 
-  /** `model` is an author's URL, resolved against the page; only checked to be one. */
+  /** `model` is an author's URL, resolved against the page; checked to be one here, read at a dqn solve. */
   #checkModel() {
     const model = this.getAttribute("model");
     if (model === null || model.trim() === "") return;
@@ -734,7 +749,8 @@ export class PuzzleWidget extends HTMLElement {
     const puzzle = this.#board.puzzle;
     if (!puzzle || !usesPatternDatabases(puzzle) || this.#solverError) return;
     if (!this.#controls.has("solve") && !this.hasAttribute("autoplay")) return;
-    if (defaultHeuristic(puzzle, this.#solver ?? defaultAlgorithm(puzzle)) !== "pdb") return;
+    const algorithm = this.#solver ?? defaultAlgorithm(puzzle);
+    if (NEURAL_SOLVERS.includes(algorithm) || defaultHeuristic(puzzle, algorithm) !== "pdb") return;
     sharedSolverPool().preparePatternDatabases({ rows: puzzle.rows, cols: puzzle.cols, goal: puzzle.goalText() });
   }
 
@@ -742,6 +758,62 @@ export class PuzzleWidget extends HTMLElement {
     if (this.#solverError || !this.#board.puzzle) return;
     // After the current task, so that the attributes of the same change are all applied.
     queueMicrotask(() => this.solve().catch(() => {}));
+  }
+
+  /**
+   * Solves the board with a DQN model in the learning worker: the `model` attribute's, else the
+   * shipped one for the board's size and goal. Resolves to the model's report (as the solver
+   * pool's results, plus method, optimalLength, extraMoves); rejects with SolveCancelled when
+   * `signal` aborts (a download goes on in the background, for the next solve).
+   */
+  async #solveWithModel(puzzle, signal) {
+    const { rows, cols } = puzzle;
+    const goal = Array.from(puzzle.goal());
+    const cells = Array.from(puzzle.board());
+    const goalText = puzzle.goalText();
+    const { goalLabels, sharedLearnClient, shippedModelFor, shippedModels } = await learnClient();
+    const cancelled = () => {
+      if (signal.aborted) throw new SolveCancelled();
+    };
+    let url;
+    const attribute = (this.getAttribute("model") ?? "").trim();
+    if (attribute) {
+      url = new URL(attribute, document.baseURI).href;
+    } else {
+      const models = await shippedModels();
+      cancelled();
+      const shipped = shippedModelFor(models, rows, cols, goal);
+      if (!shipped) {
+        const available = models.map((model) => `${model.size.replace("x", "×")} with the goal ${model.goal}`).join("; ");
+        throw new Error(
+          `no trained model fits this ${rows}×${cols} board with the goal ${goalText}` +
+            (available ? ` (models ship for: ${available})` : "") +
+            "; give one with the model attribute, or choose another solver",
+        );
+      }
+      url = shipped.url;
+    }
+    const client = sharedLearnClient();
+    const showDownload = ({ loaded, total }) => {
+      if (signal.aborted || !total) return;
+      this.#setStatus(`DQN: loading the model… ${Math.floor((100 * loaded) / total)}%`);
+    };
+    const loaded = await client.loadModelUrl(url, { onProgress: showDownload });
+    cancelled();
+    const fits =
+      loaded.info.rows === rows &&
+      loaded.info.cols === cols &&
+      goalLabels(loaded.info.goal).every((label, i) => label === goal[i]);
+    if (!fits) {
+      throw new Error(
+        `the model ${attribute || url} was trained for ${loaded.info.rows}×${loaded.info.cols} boards with the goal ` +
+          `${loaded.info.goal}; this board is ${rows}×${cols} with the goal ${goalText}`,
+      );
+    }
+    this.#setStatus("DQN: solving…");
+    const result = await client.solve(loaded.key, { rows, cols, goal, cells });
+    cancelled();
+    return { ...result, ms: Math.round(result.ms) };
   }
 
   #showProgress(label, progress) {
@@ -756,11 +828,14 @@ export class PuzzleWidget extends HTMLElement {
   }
 
   #finishSolve(result, label) {
+    const neural = NEURAL_SOLVERS.includes(result.algorithm);
     if (result.status !== "solved") {
       const reasons = {
         unsolvable: "this start cannot reach the goal",
         "budget-exhausted": `gave up after ${numberFormat.format(result.nodes)} nodes (node budget exhausted)`,
-        "not-solved": `did not learn a way to the goal in ${numberFormat.format(result.episodes ?? 0)} episodes`,
+        "not-solved": neural
+          ? `the model found no way to the goal (greedy play, then a beam search of ${numberFormat.format(result.nodes)} nodes)`
+          : `did not learn a way to the goal in ${numberFormat.format(result.episodes ?? 0)} episodes`,
       };
       throw this.#failSolve(`${label}: ${reasons[result.status] ?? result.status}.`);
     }
@@ -774,12 +849,22 @@ export class PuzzleWidget extends HTMLElement {
       nodes: result.nodes ?? 0,
       ms: result.ms,
     };
-    const used = result.heuristic ? solverLabel(result.algorithm, result.heuristic, result.weight, numberFormat) : label;
+    if (neural) {
+      detail.method = result.method;
+      detail.optimalLength = result.optimalLength ?? null;
+    }
+    const used = neural
+      ? `${label} (${result.method === "greedy" ? "greedy" : "beam search"})`
+      : result.heuristic
+        ? solverLabel(result.algorithm, result.heuristic, result.weight, numberFormat)
+        : label;
     const quality = detail.optimal
       ? "optimal"
       : result.algorithm === "wastar"
         ? `at most ${numberFormat.format(result.weight ?? DEFAULT_WEIGHT)} × optimal`
-        : "not proven optimal";
+        : neural && detail.optimalLength !== null
+          ? `${detail.length - detail.optimalLength} more than optimal`
+          : "not proven optimal";
     const moves = `${detail.length} ${detail.length === 1 ? "move" : "moves"}`;
     this.#setStatus(`${used}: ${moves}, ${quality} · ${numberFormat.format(result.ms)} ms`);
     this.#emit("solution", detail);

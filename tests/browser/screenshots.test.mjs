@@ -1,6 +1,8 @@
 // Screenshots of the page for people to look at: target/screenshots/page.png (desktop, a
-// 15-puzzle solved with the shipped pattern databases) and target/screenshots/phone.png (390×844,
-// the sun & moon preset).
+// 15-puzzle solved with the shipped pattern databases), target/screenshots/phone.png (390×844,
+// the sun & moon preset), and the deep Q-learning card: dqn-idle.png (as the page opens),
+// dqn-trained.png and dqn-trained-dark.png (after a short training run on the CPU and an
+// evaluation of the network it learned).
 
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
@@ -27,6 +29,40 @@ describe("screenshots", options, () => {
     await page.evaluate(() => window.scrollTo(0, 0)); // the board card is sticky
     const file = await screenshotPath("page.png");
     await page.screenshot({ path: file, fullPage: true });
+    assert.deepEqual(page.errors, []);
+  });
+
+  test("the deep Q-learning card, idle, then trained and evaluated (light and dark)", { timeout: 2 * TEST_TIMEOUT_MS }, async () => {
+    const page = await session.newPage();
+    const card = page.locator("#dqn");
+    await card.scrollIntoViewIfNeeded();
+    await card.screenshot({ path: await screenshotPath("dqn-idle.png") });
+
+    // A small network on the 2×3 puzzle learns enough in 15,000 steps (seconds) for the charts to tell a story.
+    await page.locator("#dqn .hyper summary").click();
+    await page.selectOption("#dqn-size", "2x3");
+    await page.selectOption("#dqn-backend", "cpu");
+    await page.fill("#dqn-hidden", "64,64");
+    await page.fill("#dqn-warmup", "10");
+    await page.fill("#dqn-eval-interval", "20");
+    await page.locator("#dqn .hyper summary").click();
+    await page.click("#dqn-start");
+    await page.waitForFunction(() => Number(document.querySelector("#dqn-stats").dataset.steps ?? 0) >= 15_000, null, { timeout: 80_000 });
+    await page.click("#dqn-stop");
+    await page.waitForFunction(() => document.querySelector("#dqn").dataset.state === "stopped", null, { timeout: 20_000 });
+    await page.selectOption("#size", "2x3");
+    await page.click("#dqn-solve");
+    await page.locator("#dqn-solve-stats").waitFor({ state: "visible" });
+    await page.fill("#dqn-per-distance", "5");
+    await page.click("#dqn-evaluate");
+    await page.waitForFunction(() => document.querySelector("#dqn-evaluation").dataset.rows === "21", null, { timeout: 30_000 });
+    // Charts draw on the next animation frame.
+    const frame = () => page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+    await frame();
+    await card.screenshot({ path: await screenshotPath("dqn-trained.png") });
+    await page.emulateMedia({ colorScheme: "dark" });
+    await frame();
+    await card.screenshot({ path: await screenshotPath("dqn-trained-dark.png") });
     assert.deepEqual(page.errors, []);
   });
 

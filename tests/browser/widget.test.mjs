@@ -272,23 +272,21 @@ describe("<puzzle-widget> on a hostile page", options, () => {
     assert.equal((await readWidget(page, "classic")).error.split("\n").length, 2);
     await setAttributes(page, "classic", { size: "3", speed: null });
 
-    // dqn is honest: no neural solver yet, with or without a model; solving refuses.
+    // dqn solves with a neural model: a file that is not one fails the solve, and the board stays.
     await clearEvents(page);
-    await setAttributes(page, "classic", { solver: "dqn", model: "models/dqn-3x3.bin" });
-    const neural = await readWidget(page, "classic");
-    assert.match(neural.error, /^solver="dqn": neural solvers are not available yet: .*the model "models\/dqn-3x3.bin" was not loaded/);
+    await setAttributes(page, "classic", { solver: "dqn", model: "models/8puzzle.dqn.json" });
+    assert.equal((await readWidget(page, "classic")).invalid, false, "dqn is a solver like the others");
     const refusal = await page.evaluate(() => document.getElementById("classic").solve().then(() => "solved", (error) => error.message));
-    assert.equal(refusal, neural.error);
-    await page.click("#classic [data-action=solve]");
+    assert.match(refusal, /^DQN failed: The model at \S+\/www\/models\/8puzzle\.dqn\.json could not be loaded: not a puzzlelab DQN model/);
+    const neural = await readWidget(page, "classic");
+    assert.equal(neural.error, refusal);
+    assert.deepEqual(neural.state, before.state);
     assert.deepEqual(
       (await eventsOf(page)).map((event) => [event.type, event.detail.attribute]),
-      [["error", "solver"]],
-      "no solution, no second error",
+      [["error", null]],
+      "no solution, one error",
     );
-    await setAttributes(page, "classic", { model: null });
-    assert.match((await readWidget(page, "classic")).error, /^solver="dqn": neural solvers are not available yet/);
-    await setAttributes(page, "classic", { solver: "astar" });
-    assert.equal((await readWidget(page, "classic")).invalid, false);
+    await setAttributes(page, "classic", { solver: "astar", model: null });
 
     // A widget that never had a valid board shows only its error, until its attributes are fixed.
     await page.evaluate(() => {

@@ -1,0 +1,399 @@
+// Deep Q-learning in the page (www/train-panel.js, learn-client.js, learn-worker.js and the
+// learning bundle pkg/learn/): the shipped 8-puzzle model solves the board and the solution
+// plays to the goal; training in the worker moves the live charts and obeys Pause, Resume, Stop
+// and Save; WebGPU and the CPU compute the same network alike (and "auto" trains on WebGPU); a
+// damaged model file is refused with a readable message; <puzzle-widget solver="dqn"> solves with
+// the shipped model and says plainly which boards it cannot solve. A browser without WebGPU
+// (Chromium without --enable-unsafe-webgpu offers no adapter here) makes "auto" fall back to the
+// CPU and say why.
+
+import assert from "node:assert/strict";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { after, before, describe, test } from "node:test";
+import { chromium } from "playwright-core";
+import { startServer } from "../../scripts/serve.mjs";
+import {
+  CHROMIUM_ARGS,
+  CHROMIUM_PATH,
+  FASTEST_SPEED,
+  REPOSITORY_ROOT,
+  TEST_TIMEOUT_MS,
+  readBoard,
+  setRange,
+  startSession,
+  waitForApp,
+  waitUntilPlayedAndSolved,
+} from "./helpers.mjs";
+
+const options = { timeout: TEST_TIMEOUT_MS };
+/** Training and WebGPU (SwiftShader here: about half a second per tiny training step) take longer. */
+const slow = { timeout: 2 * TEST_TIMEOUT_MS };
+const SHIPPED_MODEL = join(REPOSITORY_ROOT, "www", "models", "8puzzle.dqn");
+/**
+ * WebGPU and the CPU agree when |webgpu − cpu| ≤ TOLERANCE × max(1, |cpu|, |webgpu|): absolute
+ * for values up to 1 (the probe's outputs and most gradients), relative above, where float32
+ * sums taken in another order differ in their last bits (about 1e-7 of the value per addition).
+ */
+const TOLERANCE = 1e-4;
+
+/** Before the page loads: remembers every request of the page and its workers in page.requests. */
+async function recordRequests(page) {
+  page.requests = [];
+  page.context().on("request", (request) => page.requests.push(new URL(request.url()).pathname));
+}
+
+/** Sets the training form: size, backend and hyper-parameters by field id (after "dqn-"). */
+async function fillTrainingForm(page, { size, backend, fields = {}, checks = {} }) {
+  await page.locator("#dqn .hyper summary").click();
+  if (size) await page.selectOption("#dqn-size", size);
+  if (backend) await page.selectOption("#dqn-backend", backend);
+  for (const [id, value] of Object.entries(fields)) await page.fill(`#dqn-${id}`, String(value));
+  for (const [id, checked] of Object.entries(checks)) await page.setChecked(`#dqn-${id}`, checked);
+}
+
+/** The training statistics and chart state the panel shows. */
+async function readTraining(page) {
+  return page.evaluate(() => {
+    const stats = document.querySelector("#dqn-stats");
+    const points = (id) => Number(document.querySelector(`#dqn-chart-${id}`).dataset.points ?? 0);
+    return {
+      state: document.querySelector("#dqn").dataset.state,
+      steps: Number(stats.dataset.steps ?? 0),
+      loss: stats.dataset.loss === "" || stats.dataset.loss === undefined ? null : Number(stats.dataset.loss),
+      backend: stats.dataset.backend ?? "",
+      backendText: document.querySelector("#dqn-stat-backend").textContent,
+      points: { loss: points("loss"), solved: points("solved"), difficulty: points("difficulty"), speed: points("speed") },
+      status: document.querySelector("#dqn-status").textContent,
+      error: document.querySelector("#dqn-error").hidden ? "" : document.querySelector("#dqn-error").textContent,
+    };
+  });
+}
+
+/** Whether a canvas has drawn pixels (anything not fully transparent). */
+async function canvasHasInk(page, selector) {
+  return page.locator(selector).evaluate((canvas) => {
+    const { data } = canvas.getContext("2d").getImageData(0, 0, canvas.width, canvas.height);
+    let inked = 0;
+    for (let i = 3; i < data.length; i += 4) if (data[i] > 0) inked += 1;
+    return inked;
+  });
+}
+
+describe("deep Q-learning in the page", options, () => {
+  let session;
+  before(async () => (session = await startSession()), options);
+  after(() => session?.close(), options);
+
+  test("the shipped 8-puzzle model: downloaded with a progress bar, it solves the shuffled board and plays to the goal", slow, async () => {
+    const page = await session.newPage("", {}, { beforeGoto: recordRequests });
+    assert.ok(!page.requests.some((path) => path.startsWith("/pkg/learn/")), "the learning bundle waits until it is needed");
+    assert.ok(!page.requests.includes("/www/learn-worker.js"), "so does the learning worker");
+
+    await setRange(page, "#difficulty", 20);
+    await page.click("#shuffle");
+    assert.match(await page.locator("#shuffle-note").textContent(), /exactly 20 moves/);
+    await setRange(page, "#player [data-player=speed]", FASTEST_SPEED);
+    // Whether the progress box was ever shown with a percentage.
+    await page.evaluate(() => {
+      window.progressSeen = [];
+      const box = document.querySelector("#dqn-progress");
+      new MutationObserver(() => {
+        if (!box.hidden) window.progressSeen.push(document.querySelector("#dqn-progress-text").textContent);
+      }).observe(box, { attributes: true, subtree: true, childList: true, characterData: true });
+    });
+
+    await page.click("#dqn-load-pretrained");
+    await page.waitForFunction(() => document.querySelector("#dqn-model").dataset.source === "shipped", null, { timeout: 60_000 });
+    const seen = await page.evaluate(() => window.progressSeen);
+    assert.ok(seen.some((text) => /8puzzle\.dqn.*\d+%/.test(text)), `the model's download showed its progress (${JSON.stringify(seen.slice(-3))})`);
+    assert.ok(page.requests.includes("/pkg/learn/puzzlelab_bg.wasm"), "the learning bundle is loaded now");
+    assert.ok(page.requests.includes("/www/models/8puzzle.dqn"));
+    assert.match(await page.locator("#dqn-model").textContent(), /3 × 3 · hidden layers 250-250-250 · 147,004 parameters/);
+    assert.ok(await page.locator("#dqn-progress").isHidden(), "the progress box goes once the model is in");
+    // The manifest's evaluation is drawn without running anything: 31 distances.
+    await page.waitForFunction(() => document.querySelector("#dqn-evaluation").dataset.rows === "31");
+    assert.match(await page.locator("#dqn-eval-note").textContent(), /From the model's manifest.*620 positions/);
+    assert.ok((await canvasHasInk(page, "#dqn-chart-eval-solved")) > 1000, "the solved-% chart is drawn");
+
+    const start = await readBoard(page);
+    await page.click("#dqn-solve");
+    await page.locator("#dqn-solve-stats").waitFor({ state: "visible", timeout: 30_000 });
+    const solution = await page.locator("#dqn-solve-stats").evaluate((stats) => ({ ...stats.dataset }));
+    assert.equal(solution.status, "solved");
+    assert.equal(Number(solution.optimalLength), 20, "the exact table knows the shuffle's distance");
+    assert.ok(Number(solution.length) >= 20, `a solution is never shorter than the optimum (${solution.length})`);
+    assert.ok(["greedy", "beam-search"].includes(solution.method));
+    assert.match(await page.locator("#dqn-solve-status").textContent(), /The DQN model \((greedy|beam search)\) found a \d+-move solution/);
+    assert.ok(await page.locator("#stats").isHidden(), "the search result no longer describes the player's solution");
+    await waitUntilPlayedAndSolved(page, Number(solution.length));
+    const end = await readBoard(page);
+    assert.deepEqual(end.dom, [1, 2, 3, 4, 5, 6, 7, 8, 0]);
+    assert.notDeepEqual(start.dom, end.dom);
+
+    // Another size: said plainly, and nothing is played.
+    await page.selectOption("#size", "2x3");
+    assert.match(await page.locator("#dqn-fit").textContent(), /This model solves 3 × 3 boards with the goal 1,2,3,4,5,6,7,8,_; this board is 2 × 3/);
+    await page.click("#dqn-solve");
+    await page.waitForFunction(() => /this board is 2 × 3/.test(document.querySelector("#dqn-solve-status").textContent));
+    assert.equal(await page.locator("#player [data-player=position]").textContent(), "No solution loaded");
+    assert.deepEqual(page.errors, []);
+  });
+
+  test("training on the CPU moves the live charts; Pause, Save, Resume and Stop work; the page stays responsive", slow, async () => {
+    const page = await session.newPage();
+    await fillTrainingForm(page, {
+      size: "2x3",
+      backend: "cpu",
+      fields: { hidden: "64", warmup: 10, "eval-interval": 20 },
+    });
+    // The longest gap between timer ticks on the page's main thread while training runs.
+    await page.evaluate(() => {
+      window.longestGap = 0;
+      let last = performance.now();
+      window.gapTimer = setInterval(() => {
+        const now = performance.now();
+        window.longestGap = Math.max(window.longestGap, now - last);
+        last = now;
+      }, 50);
+    });
+    await page.click("#dqn-start");
+    await page.waitForFunction(
+      () => Number(document.querySelector("#dqn-chart-loss").dataset.points ?? 0) >= 5 && Number(document.querySelector("#dqn-chart-speed").dataset.points ?? 0) >= 5,
+      null,
+      { timeout: 60_000 },
+    );
+    const running = await readTraining(page);
+    assert.equal(running.state, "running");
+    assert.equal(running.backend, "cpu");
+    assert.equal(running.backendText, "CPU");
+    assert.ok(running.steps > 0, `steps done (${running.steps})`);
+    assert.ok(Number.isFinite(running.loss) && running.loss >= 0, `the TD loss is a finite number (${running.loss})`);
+    assert.ok(running.points.difficulty >= 5 && running.points.solved >= 1, JSON.stringify(running.points));
+    assert.match(await page.locator("#dqn-stat-params").textContent(), /^[\d,]+$/);
+    assert.ok((await canvasHasInk(page, "#dqn-chart-loss")) > 1000, "the TD-loss chart is drawn");
+    await page.waitForFunction((steps) => Number(document.querySelector("#dqn-stats").dataset.steps) > steps, running.steps);
+
+    await page.click("#dqn-pause");
+    await page.waitForFunction(() => document.querySelector("#dqn").dataset.state === "paused", null, { timeout: 20_000 });
+    const paused = await readTraining(page);
+    await page.waitForTimeout(1_500);
+    assert.equal((await readTraining(page)).steps, paused.steps, "no steps while paused");
+    assert.match(paused.status, /^Paused at [\d,]+ steps/);
+    assert.equal(await page.locator("#dqn-model").getAttribute("data-source"), "trained", "the network so far is the model");
+    assert.ok(await page.locator("#dqn-resume").isEnabled());
+    assert.ok(await page.locator("#dqn-pause").isDisabled());
+    assert.ok(await page.locator("#dqn-hidden").isDisabled(), "the form is locked while a run exists");
+
+    const [download] = await Promise.all([page.waitForEvent("download"), page.click("#dqn-save")]);
+    assert.equal(download.suggestedFilename(), "dqn-2x3.dqn");
+    const saved = await readFile(await download.path());
+    assert.equal(saved.subarray(0, 13).toString("latin1"), "puzzlelab-dqn", "Save downloads a model file");
+
+    await page.click("#dqn-resume");
+    await page.waitForFunction((steps) => Number(document.querySelector("#dqn-stats").dataset.steps) > steps, paused.steps, { timeout: 20_000 });
+    await page.click("#dqn-stop");
+    await page.waitForFunction(() => document.querySelector("#dqn").dataset.state === "stopped", null, { timeout: 20_000 });
+    const stopped = await readTraining(page);
+    assert.match(stopped.status, /^Stopped after [\d,]+ steps/);
+    await page.waitForTimeout(1_000);
+    assert.equal((await readTraining(page)).steps, stopped.steps, "no steps after Stop");
+    assert.ok(await page.locator("#dqn-start").isEnabled());
+    assert.ok(await page.locator("#dqn-save").isEnabled(), "the stopped network can still be saved");
+
+    // The trained network is evaluated by exact distance: 2×3 positions are at most 21 moves away.
+    await page.fill("#dqn-per-distance", "3");
+    await page.click("#dqn-evaluate");
+    await page.waitForFunction(() => document.querySelector("#dqn-evaluation").dataset.rows === "21", null, { timeout: 30_000 });
+    assert.match(await page.locator("#dqn-eval-note").textContent(), /Measured here: 63 positions \(3 per distance\)/);
+    assert.equal(await page.locator("#dqn-eval-table tbody tr").count(), 22, "a row per distance and one for all");
+
+    const longestGap = await page.evaluate(() => (clearInterval(window.gapTimer), window.longestGap));
+    assert.ok(longestGap < 1_000, `the page never froze (longest pause of its timers: ${Math.round(longestGap)} ms)`);
+    assert.deepEqual(page.errors, []);
+  });
+
+  test("WebGPU computes the probe network as the CPU does, and auto trains on WebGPU", slow, async () => {
+    const page = await session.newPage();
+    const probe = await page.evaluate(async () => {
+      const { sharedLearnClient } = await import("./learn-client.js");
+      try {
+        return { ok: true, ...(await sharedLearnClient().probe(4)) };
+      } catch (error) {
+        return { ok: false, message: error.message, hasGpu: Boolean(navigator.gpu) };
+      }
+    });
+    if (!probe.ok) {
+      assert.fail(
+        `WebGPU could not run the probe (${probe.message}); navigator.gpu on the page: ${probe.hasGpu}. ` +
+          "Chromium must run with --enable-unsafe-webgpu (tests/browser/helpers.mjs).",
+      );
+    }
+    const { cpu, webgpu } = probe;
+    for (const part of ["outputs", "gradients"]) {
+      assert.equal(webgpu[part].length, cpu[part].length, `${part}: as many numbers on both devices`);
+      assert.ok(cpu[part].length > 0);
+      cpu[part].forEach((value, i) => {
+        const other = webgpu[part][i];
+        const allowed = TOLERANCE * Math.max(1, Math.abs(value), Math.abs(other));
+        assert.ok(Math.abs(value - other) <= allowed, `${part}[${i}]: CPU ${value}, WebGPU ${other}`);
+      });
+    }
+    assert.equal(cpu.outputs.length, 16 * 4, "a batch of 16 observations, 4 Q-values each");
+    assert.equal(cpu.gradients.length, 36 * 32 + 32 + 32 * 32 + 32 + 32 * 4 + 4, "one gradient per weight and bias");
+    for (const [device, losses] of [["CPU", cpu.losses], ["WebGPU", webgpu.losses]]) {
+      assert.equal(losses.length, 5, `${device}: the loss before each of 4 Adam steps, then after the last`);
+      assert.ok(losses.every(Number.isFinite), `${device}: finite losses`);
+      assert.ok(losses.at(-1) < losses[0], `${device}: Adam lowers the loss (${losses[0]} → ${losses.at(-1)})`);
+    }
+    assert.ok(probe.finite, "no NaN or infinity on either device");
+
+    // "auto" checks WebGPU the same way, then trains on it: a tiny network for one chunk or two.
+    await fillTrainingForm(page, {
+      size: "2x2",
+      backend: "auto",
+      fields: { hidden: "16", warmup: 2, batch: 8, replay: 1000 },
+    });
+    await page.click("#dqn-start");
+    await page.waitForFunction(() => Number(document.querySelector("#dqn-chart-speed").dataset.points ?? 0) >= 2, null, { timeout: 90_000 });
+    const training = await readTraining(page);
+    assert.equal(training.backend, "webgpu", `auto chose WebGPU (${training.status} ${training.error})`);
+    assert.equal(training.backendText, "WebGPU");
+    assert.match(training.status, /WebGPU checked against the CPU \(largest difference [\d.e+-]+\); training on WebGPU\./);
+    await page.click("#dqn-stop");
+    await page.waitForFunction(() => document.querySelector("#dqn").dataset.state === "stopped", null, { timeout: 60_000 });
+    assert.deepEqual(page.errors, []);
+  });
+
+  test("a damaged or foreign model file, or a missing URL, is refused with a readable message", options, async () => {
+    const page = await session.newPage();
+    const shipped = await readFile(SHIPPED_MODEL);
+    const load = async (name, buffer) => {
+      await page.evaluate(() => (document.querySelector("#dqn-error").hidden = true));
+      await page.setInputFiles("#dqn-file", { name, mimeType: "application/octet-stream", buffer });
+      await page.locator("#dqn-error").waitFor({ state: "visible", timeout: 30_000 });
+      return page.locator("#dqn-error").textContent();
+    };
+    assert.match(
+      await load("truncated.dqn", shipped.subarray(0, 1000)),
+      /^The file "truncated\.dqn" could not be loaded: corrupt DQN model: \d+ bytes of weights where 147004 parameters need \d+/,
+    );
+    const flipped = Buffer.from(shipped);
+    flipped[flipped.length - 100] ^= 0x40;
+    assert.match(await load("flipped.dqn", flipped), /^The file "flipped\.dqn" could not be loaded: corrupt DQN model: the weights do not match their checksum/);
+    assert.match(await load("notes.txt", Buffer.from("not a model")), /could not be loaded: not a puzzlelab DQN model \(it does not start with "puzzlelab-dqn"\)/);
+    assert.equal(await page.locator("#dqn-error").getAttribute("role"), "alert");
+    assert.equal(await page.locator("#dqn-model").getAttribute("data-source"), "", "no model was taken");
+    assert.ok(await page.locator("#dqn-solve").isDisabled());
+
+    await page.evaluate(() => (document.querySelector("#dqn-error").hidden = true));
+    await page.fill("#dqn-url", "models/missing.dqn");
+    await page.click("#dqn-load-url");
+    await page.locator("#dqn-error").waitFor({ state: "visible" });
+    assert.match(await page.locator("#dqn-error").textContent(), /models\/missing\.dqn answered HTTP 404/);
+
+    // The intact file loads, and the next Start would go on from it.
+    await page.setInputFiles("#dqn-file", { name: "8puzzle.dqn", mimeType: "application/octet-stream", buffer: shipped });
+    await page.waitForFunction(() => document.querySelector("#dqn-model").dataset.source === "file");
+    assert.ok(await page.locator("#dqn-continue").isChecked());
+    assert.equal(await page.inputValue("#dqn-hidden"), "250,250,250");
+    assert.equal(await page.inputValue("#dqn-size"), "3x3");
+    // 404s are logged by the browser as console errors; nothing else may be.
+    assert.deepEqual(page.errors.filter((error) => !/404/.test(error)), []);
+  });
+});
+
+describe("<puzzle-widget solver=\"dqn\">", options, () => {
+  let session;
+  before(async () => (session = await startSession()), options);
+  after(() => session?.close(), options);
+
+  test("solves a 3×3 board with the shipped model and explains the boards it cannot solve", slow, async () => {
+    const page = await session.newPage();
+    await page.evaluate(() => {
+      const widget = document.createElement("puzzle-widget");
+      widget.id = "neural";
+      widget.setAttribute("solver", "dqn");
+      widget.setAttribute("start", "8,6,7,2,5,4,3,_,1");
+      widget.setAttribute("speed", "60");
+      document.querySelector("footer").append(widget);
+    });
+    await page.waitForFunction(() => document.getElementById("neural").hasAttribute("ready"));
+    const detail = await page.evaluate(() => document.getElementById("neural").solve());
+    assert.equal(detail.algorithm, "dqn");
+    assert.equal(detail.optimalLength, 31, "8,6,7,2,5,4,3,_,1 is one of the two hardest 8-puzzles");
+    assert.ok(detail.length >= 31, `not shorter than the optimum (${detail.length})`);
+    assert.equal(detail.optimal, detail.length === 31);
+    assert.ok(["greedy", "beam-search"].includes(detail.method));
+    assert.equal(detail.moves.length, detail.length);
+    const status = await page.evaluate(() => document.getElementById("neural").shadowRoot.querySelector("[part=status]").textContent);
+    assert.match(status, /^DQN \((greedy|beam search)\): \d+ moves, (optimal|\d+ more than optimal) · \d+ ms$/);
+    await page.waitForFunction(() => document.getElementById("neural").state.solved, null, { timeout: 30_000 });
+
+    // A 2×3 board has no shipped model: the solve says so inside the widget.
+    await page.evaluate(() => {
+      const widget = document.getElementById("neural");
+      widget.removeAttribute("start");
+      widget.setAttribute("size", "2x3");
+    });
+    await page.waitForFunction(() => document.getElementById("neural").state?.rows === 2);
+    const refusal = await page.evaluate(() => document.getElementById("neural").solve().then(() => "solved", (error) => error.message));
+    assert.match(refusal, /^DQN failed: no trained model fits this 2×3 board with the goal 1,2,3,4,5,_ \(models ship for: 3×3 with the goal 1,2,3,4,5,6,7,8,_\)/);
+    const error = await page.evaluate(() => document.getElementById("neural").shadowRoot.querySelector("[part=error]").textContent);
+    assert.equal(error, refusal);
+
+    // The sun & moon preset: refused as soon as the attributes are read.
+    await page.evaluate(() => {
+      const widget = document.getElementById("neural");
+      widget.removeAttribute("size");
+      widget.setAttribute("preset", "sun-moon");
+    });
+    await page.waitForFunction(() => document.getElementById("neural").hasAttribute("invalid"));
+    const presetError = await page.evaluate(() => document.getElementById("neural").shadowRoot.querySelector("[part=error]").textContent);
+    assert.match(presetError, /^solver="dqn": the DQN models solve numbered sliding puzzles, not the sun-moon preset$/);
+    assert.deepEqual(page.errors, []);
+  });
+});
+
+describe("without WebGPU", options, () => {
+  let server;
+  let browser;
+  before(async () => {
+    server = await startServer(0);
+    // Without --enable-unsafe-webgpu, headless Chromium has navigator.gpu but offers no adapter.
+    const args = CHROMIUM_ARGS.filter((arg) => arg !== "--enable-unsafe-webgpu");
+    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args });
+  }, options);
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  }, options);
+
+  test("auto trains on the CPU and says why; an explicit WebGPU choice fails with the reason", options, async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    const errors = [];
+    page.on("pageerror", (error) => errors.push(error.message));
+    page.on("console", (message) => message.type() === "error" && errors.push(message.text()));
+    await page.goto(server.url);
+    await waitForApp(page);
+    await fillTrainingForm(page, { size: "2x2", backend: "auto", fields: { hidden: "8", warmup: 2 } });
+    await page.click("#dqn-start");
+    await page.waitForFunction(() => Number(document.querySelector("#dqn-stats").dataset.steps ?? 0) > 0, null, { timeout: 30_000 });
+    const training = await readTraining(page);
+    assert.equal(training.backend, "cpu");
+    assert.match(training.status, /^WebGPU unavailable: the browser offers no WebGPU adapter \(.*\); training on the CPU\. Training on the CPU…/);
+    await page.click("#dqn-stop");
+    await page.waitForFunction(() => document.querySelector("#dqn").dataset.state === "stopped", null, { timeout: 20_000 });
+
+    await page.selectOption("#dqn-backend", "webgpu");
+    await page.click("#dqn-start");
+    await page.locator("#dqn-error").waitFor({ state: "visible", timeout: 20_000 });
+    assert.match(await page.locator("#dqn-error").textContent(), /^WebGPU is not available: the browser offers no WebGPU adapter .*Choose the CPU or auto\.$/);
+    assert.equal((await readTraining(page)).state, "idle", "nothing started");
+    assert.ok(await page.locator("#dqn-start").isEnabled(), "Start is offered again");
+    assert.ok(await page.locator("#dqn-save").isDisabled(), "there is no new network to save");
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+});

@@ -1,0 +1,249 @@
+// Page-side half of the learning protocol (see learn-worker.js): promises around one learning
+// worker. Nothing heavy happens until it is needed: importing this module starts nothing, and
+// the worker — which downloads the several-MB learning bundle — starts with the first call to
+// sharedLearnClient(), that is when a person first uses a learning feature (the deep Q-learning
+// panel, or a <puzzle-widget solver="dqn">). The page and every widget share that one worker.
+
+/** Key of the network being trained, as a model (kept by the worker on pause and stop). */
+export const TRAINED_MODEL = "trained";
+/** Key of the model file a person loaded from their disk. */
+export const FILE_MODEL = "file";
+
+/**
+ * Events (on the client, an EventTarget):
+ *   "bundle-progress"  detail { loaded, total }: the learning bundle downloading (total 0: unknown)
+ */
+export class LearnClient extends EventTarget {
+  #worker;
+  #ready;
+  #nextId = 1;
+  /** Requests waiting for their answer by id: { resolve, reject, onProgress }. */
+  #pending = new Map();
+  /** Models fetched by URL: key → { promise, listeners (onProgress callbacks) }. */
+  #fetched = new Map();
+  /** Why the worker cannot work (set once it failed to load), or null. */
+  #failure = null;
+
+  /** `workerUrl` is for tests; the page uses learn-worker.js next to this file. */
+  constructor(workerUrl = new URL("./learn-worker.js", import.meta.url)) {
+    super();
+    const ready = Promise.withResolvers();
+    this.#ready = ready.promise;
+    this.#ready.catch(() => {});
+    this.#worker = new Worker(workerUrl, { type: "module" });
+    this.#worker.addEventListener("message", (event) => this.#onMessage(event.data, ready));
+    this.#worker.addEventListener("error", (event) => {
+      event.preventDefault?.();
+      this.#fail(new Error(event.message || "The learning worker failed to start."), ready);
+    });
+  }
+
+  /** Resolves once the worker has loaded the learning bundle; rejects with why it could not. */
+  get ready() {
+    return this.#ready;
+  }
+
+  /**
+   * Fetches the model file at `url` in the worker (once per client: later calls share the first
+   * download) and keeps it under `key` (default: the URL). Resolves to { key, info, size, ms,
+   * downloadMs } (info: DqnModel.info()); onProgress({ loaded, total }) follows the download.
+   */
+  loadModelUrl(url, { key = String(url), onProgress } = {}) {
+    const href = String(url);
+    let entry = this.#fetched.get(key);
+    if (!entry || entry.url !== href) {
+      const listeners = new Set();
+      const promise = this.#request(
+        { type: "load-model", key, url: href },
+        { onProgress: (progress) => listeners.forEach((listener) => listener(progress)) },
+      );
+      entry = { url: href, promise, listeners };
+      this.#fetched.set(key, entry);
+      promise.then(
+        () => listeners.clear(),
+        () => this.#fetched.get(key) === entry && this.#fetched.delete(key),
+      );
+    }
+    if (onProgress) entry.listeners.add(onProgress);
+    return entry.promise;
+  }
+
+  /**
+   * Reads a model file's bytes (a Uint8Array or ArrayBuffer) in the worker and keeps it under
+   * `key` (default FILE_MODEL); `name` is used in the error for a damaged file. Resolves as
+   * loadModelUrl does.
+   */
+  loadModelBytes(bytes, { key = FILE_MODEL, name = "" } = {}) {
+    this.#fetched.delete(key);
+    return this.#request({ type: "load-model", key, bytes, name });
+  }
+
+  /**
+   * Solves a board with the model kept under `key`: `board` = { rows, cols, goal, cells } (labels
+   * row-major, 0 = blank). Resolves to DqnModel.solve's report ({ status, moves, tiles, length,
+   * optimal, method, optimalLength, extraMoves, nodes, ms, … }); rejects when the model was
+   * trained for another puzzle, with a message saying so.
+   */
+  solve(key, { rows, cols, goal, cells }, options) {
+    return this.#request({ type: "solve", key, rows, cols, goal: Array.from(goal), cells: Array.from(cells), options });
+  }
+
+  /**
+   * Evaluates the model under `key` by exact optimal distance (boards of at most 9 cells):
+   * `options` { perDistance, seed, … }. Resolves to { rows: [...], overall, settings, seconds, ms }.
+   */
+  evaluate(key, options = {}) {
+    return this.#request({ type: "evaluate", key, options });
+  }
+
+  /**
+   * Starts training: { rows, cols, goal (text, "" = standard), options (DqnTrainer.create's),
+   * backend ("auto" | "webgpu" | "cpu"), continueFrom (a model key, optional) }. onProgress gets
+   * the worker's progress messages: { stage: "backend", message }, { stage: "started", backend,
+   * adapter, numParams }, { stage: "chunk", report, chunkSteps }. Resolves when training stops, to
+   * { stopped, report, backend, model }.
+   */
+  train({ rows, cols, goal = "", options = {}, backend = "auto", continueFrom = null }, { onProgress } = {}) {
+    return this.#request({ type: "train", rows, cols, goal, options, backend, continueFrom }, { onProgress });
+  }
+
+  /** Pauses training after its current chunk; resolves to { state, report, model } once paused. */
+  pause() {
+    return this.#request({ type: "pause" });
+  }
+
+  /** Goes on after pause(). */
+  resume() {
+    return this.#request({ type: "resume" });
+  }
+
+  /** Stops training after its current chunk; resolves to { state, report, model } once stopped. */
+  stop() {
+    return this.#request({ type: "stop" });
+  }
+
+  /** The trained network as a model file: resolves to { bytes (Uint8Array), steps, backend }. */
+  save() {
+    return this.#request({ type: "save" });
+  }
+
+  /** Loads a model file's weights into the paused trainer; resolves to { model } (its info). */
+  loadWeights(bytes) {
+    return this.#request({ type: "load-weights", bytes });
+  }
+
+  /**
+   * Runs the same small network on the CPU and on WebGPU (forward, backward, `adamSteps` Adam
+   * steps): resolves to { cpu, webgpu, maxDifference, outputsDifference, gradientsDifference,
+   * finite, ms, adapter }; rejects when WebGPU cannot be used, saying why.
+   */
+  probe(adamSteps = 3) {
+    return this.#request({ type: "probe", adamSteps });
+  }
+
+  /** Stops the worker; pending requests reject. */
+  dispose() {
+    this.#fail(new Error("The learning worker was stopped."), null);
+    this.#worker.terminate();
+  }
+
+  #request(message, { onProgress } = {}) {
+    if (this.#failure) return Promise.reject(this.#failure);
+    const id = this.#nextId++;
+    return new Promise((resolve, reject) => {
+      this.#pending.set(id, { resolve, reject, onProgress });
+      this.#worker.postMessage({ ...message, id });
+    });
+  }
+
+  #onMessage(message, ready) {
+    if (message.type === "ready") {
+      ready.resolve();
+      return;
+    }
+    if (message.id === null || message.id === undefined) {
+      if (message.type === "progress" && message.stage === "bundle") {
+        this.dispatchEvent(new CustomEvent("bundle-progress", { detail: { loaded: message.loaded, total: message.total } }));
+      } else if (message.type === "error") {
+        this.#fail(new Error(message.message), ready);
+      }
+      return;
+    }
+    const request = this.#pending.get(message.id);
+    if (!request) return;
+    if (message.type === "progress") {
+      request.onProgress?.(message);
+      return;
+    }
+    this.#pending.delete(message.id);
+    if (message.type === "result") request.resolve(message.result);
+    else request.reject(new Error(message.message));
+  }
+
+  /** Rejects `ready` (when given) and every pending request; later requests reject at once. */
+  #fail(error, ready) {
+    this.#failure ??= error;
+    ready?.reject(error);
+    for (const request of this.#pending.values()) request.reject(error);
+    this.#pending.clear();
+  }
+}
+
+let shared = null;
+
+/** The page's learning client: one per page (per realm); the first call starts the worker. */
+export function sharedLearnClient() {
+  shared ??= new LearnClient();
+  return shared;
+}
+
+/** The shipped models' index (www/models/dqn-index.json), resolved against this file. */
+export const DQN_INDEX_URL = new URL("./models/dqn-index.json", import.meta.url);
+const DQN_INDEX_VERSION = 1;
+let shippedIndex = null;
+
+/**
+ * The shipped models: [{ name, file, manifest, size, goal, title, bytes, url, manifestUrl }]
+ * (url and manifestUrl absolute). Fetched once per page; a failure is forgotten so a later call
+ * tries again. This is a small JSON file: it never starts the worker.
+ */
+export function shippedModels() {
+  shippedIndex ??= fetch(DQN_INDEX_URL)
+    .then(async (response) => {
+      if (!response.ok) throw new Error(`the model index answered HTTP ${response.status}`);
+      const index = await response.json();
+      if (index?.version !== DQN_INDEX_VERSION) throw new Error(`the model index has version ${index?.version}, not ${DQN_INDEX_VERSION}`);
+      return (index.models ?? []).map((model) => ({
+        ...model,
+        url: new URL(model.file, DQN_INDEX_URL).href,
+        manifestUrl: model.manifest ? new URL(model.manifest, DQN_INDEX_URL).href : null,
+      }));
+    })
+    .catch((error) => {
+      shippedIndex = null;
+      throw error;
+    });
+  return shippedIndex;
+}
+
+/** Labels of a goal written as text ("1,2,3,8,_,4,7,6,5"; "_" or 0 is the blank). */
+export function goalLabels(text) {
+  return String(text)
+    .split(/[\s,]+/)
+    .filter(Boolean)
+    .map((label) => (label === "_" ? 0 : Number(label)));
+}
+
+/**
+ * The shipped model for a rows × cols board with `goal` (labels), or null; `models` is
+ * shippedModels()'s list.
+ */
+export function shippedModelFor(models, rows, cols, goal) {
+  return (
+    models.find((model) => {
+      if (model.size !== `${rows}x${cols}`) return false;
+      const labels = goalLabels(model.goal);
+      return labels.length === goal.length && labels.every((label, i) => label === Number(goal[i]));
+    }) ?? null
+  );
+}

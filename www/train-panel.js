@@ -1,0 +1,909 @@
+// The page's "Deep Q-learning" card (index.html, section#dqn):
+//   - a model: a pretrained one from www/models/ (fetched with a progress bar), a model file from
+//     the person's disk or a URL, or the network trained here; "Solve with the model" solves the
+//     page's board with it and plays the solution on the page's player;
+//   - its evaluation by exact optimal distance: solved % (greedy, beam search) and mean extra moves
+//     per distance, charted and tabled (for a shipped model first from its manifest, without
+//     running anything);
+//   - training: the thesis's hyper-parameters, Start / Pause / Resume / Stop / Save / Load, live
+//     statistics and four charts (TD loss, solved %, difficulty, steps per second).
+// All the work happens in the learning worker (learn-worker.js through learn-client.js), which
+// starts only when a button of this card is first used; this file only reads the form, talks to
+// the client and draws.
+
+import { BarChart, LineChart } from "./chart.js";
+import { FILE_MODEL, TRAINED_MODEL, goalLabels, sharedLearnClient, shippedModels } from "./learn-client.js";
+
+const numberFormat = new Intl.NumberFormat("en");
+
+/**
+ * The form's number fields: [element id after "dqn-", option name (DqnTrainer.create's camelCase,
+ * mirroring DqnConfig in src/agent/dqn.rs, plus `difficulty`), label, kind]. Kinds: "positive"
+ * (> 0), "fraction" (0..1), "count" (whole, ≥ 1), "whole" (whole, ≥ 0).
+ */
+const NUMBER_FIELDS = [
+  ["lr", "learningRate", "Learning rate", "positive"],
+  ["gamma", "gamma", "Discount γ", "fraction"],
+  ["batch", "batchSize", "Batch size", "count"],
+  ["replay", "replayCapacity", "Replay capacity", "count"],
+  ["target-update", "targetUpdateInterval", "Target update", "count"],
+  ["epsilon-start", "epsilonStart", "ε start", "fraction"],
+  ["epsilon-decay", "epsilonDecay", "ε decay", "fraction"],
+  ["epsilon-min", "epsilonMin", "ε minimum", "fraction"],
+  ["episode-moves", "maxEpisodeSteps", "Moves per episode", "count"],
+  ["warmup", "warmupEpisodes", "Warm-up episodes", "whole"],
+  ["envs", "numEnvs", "Games at once", "count"],
+  ["eval-interval", "evalIntervalEpisodes", "Evaluate every", "whole"],
+  ["eval-episodes", "evalEpisodes", "Puzzles per evaluation", "count"],
+  ["difficulty", "difficulty", "Start difficulty", "count"],
+  ["seed", "seed", "Seed", "whole"],
+];
+/** The form's checkboxes: [element id after "dqn-", option name]. */
+const SWITCH_FIELDS = [
+  ["curriculum", "curriculum"],
+  ["double", "doubleDqn"],
+  ["huber", "huberLoss"],
+  ["mask", "maskActions"],
+];
+/** Evaluation rows hold at most this many positions per distance (the worker blocks meanwhile). */
+const MAX_PER_DISTANCE = 100;
+/** Training states in which the form is locked. */
+const ACTIVE_STATES = new Set(["starting", "running", "pausing", "paused", "stopping"]);
+const BACKEND_NAMES = { cpu: "CPU", webgpu: "WebGPU" };
+
+/** What a form field holds that the trainer cannot use; the message names the field. */
+class FieldError extends Error {
+  constructor(input, message) {
+    super(message);
+    this.input = input;
+  }
+}
+
+/**
+ * The card's behaviour. `root` is section#dqn; `board` the page's <sliding-board> (its `puzzle` is
+ * the board solved); `player` the page's SolutionPlayer; `isBusy()` tells whether the page's own
+ * solver is working on the board (the model then waits); `onSolution(text)` is told when the model
+ * solved the board (the page clears its own solver's result with it).
+ */
+export class TrainPanel {
+  #root;
+  #board;
+  #player;
+  #isBusy;
+  #onSolution;
+  #elements;
+  /** The learning client, once a button needed it. */
+  #learn = null;
+  /** The model that solves and is evaluated: { key, info, source, title }, or null. */
+  #model = null;
+  /** Shipped models (dqn-index.json) by file name. */
+  #shipped = new Map();
+  /** The training run's settings ({ rows, cols, ... }) while one exists, and its state. */
+  #runSettings = null;
+  #state = "idle";
+  /** Why the backend is what it is ("WebGPU unavailable: …"), shown with every training status. */
+  #backendNote = "";
+  #backend = "";
+  #adapter = "";
+  #lastReport = null;
+  #charts;
+  #evaluationCharts;
+
+  constructor(root, { board, player, isBusy = () => false, onSolution = () => {} }) {
+    this.#root = root;
+    this.#board = board;
+    this.#player = player;
+    this.#isBusy = isBusy;
+    this.#onSolution = onSolution;
+    const $ = (id) => root.querySelector(`#dqn-${id}`);
+    this.#elements = {
+      progress: $("progress"),
+      progressText: $("progress-text"),
+      progressBar: $("progress-bar"),
+      shipped: $("shipped"),
+      perDistance: $("per-distance"),
+      loadPretrained: $("load-pretrained"),
+      solve: $("solve"),
+      evaluate: $("evaluate"),
+      model: $("model"),
+      fit: $("fit"),
+      solveStatus: $("solve-status"),
+      solveStats: $("solve-stats"),
+      evalStatus: $("eval-status"),
+      evaluation: $("evaluation"),
+      evalNote: $("eval-note"),
+      evalTable: $("eval-table"),
+      form: $("form"),
+      size: $("size"),
+      backend: $("backend"),
+      hidden: $("hidden"),
+      continue: $("continue"),
+      formError: $("form-error"),
+      start: $("start"),
+      pause: $("pause"),
+      resume: $("resume"),
+      stop: $("stop"),
+      save: $("save"),
+      loadFile: $("load-file"),
+      file: $("file"),
+      url: $("url"),
+      loadUrl: $("load-url"),
+      status: $("status"),
+      error: $("error"),
+      stats: $("stats"),
+    };
+    this.#charts = {
+      loss: new LineChart($("chart-loss"), { title: "TD loss", yScale: "log", xLabel: "steps", series: [{ name: "TD loss", color: "--chart-1" }], formatY: (y) => y.toPrecision(3) }),
+      solved: new LineChart($("chart-solved"), {
+        title: "Solved %",
+        yMin: 0,
+        yMax: 100,
+        xLabel: "steps",
+        series: [
+          { name: "evaluation", color: "--chart-2", dots: true },
+          { name: "exploring", color: "--chart-1" },
+        ],
+        formatY: (y) => `${Math.round(y)}%`,
+      }),
+      difficulty: new LineChart($("chart-difficulty"), { title: "Difficulty", xLabel: "steps", integerY: true, series: [{ name: "difficulty", color: "--chart-3" }] }),
+      speed: new LineChart($("chart-speed"), { title: "Steps per second", xLabel: "steps", series: [{ name: "steps/s", color: "--chart-4" }], formatY: (y) => numberFormat.format(Math.round(y)) }),
+    };
+    this.#evaluationCharts = {
+      solved: new BarChart($("chart-eval-solved"), {
+        title: "Solved % by optimal distance",
+        yMax: 100,
+        xLabel: "optimal moves",
+        series: [
+          { name: "greedy", color: "--chart-1" },
+          { name: "beam search", color: "--chart-2" },
+        ],
+        formatY: (y) => `${Math.round(y)}%`,
+      }),
+      extra: new LineChart($("chart-eval-extra"), {
+        title: "Mean extra moves",
+        xLabel: "optimal",
+        integerX: true,
+        series: [
+          { name: "greedy", color: "--chart-1", dots: true },
+          { name: "beam search", color: "--chart-2", dots: true },
+        ],
+        emptyText: "Nothing solved",
+        formatY: (y) => y.toFixed(2),
+      }),
+    };
+
+    const on = (element, type, listener) => element.addEventListener(type, listener);
+    const { elements } = this;
+    on(elements.loadPretrained, "click", () => this.loadPretrained());
+    on(elements.solve, "click", () => this.solveBoard());
+    on(elements.evaluate, "click", () => this.evaluate());
+    on(elements.form, "submit", (event) => {
+      event.preventDefault();
+      this.start();
+    });
+    on(elements.pause, "click", () => this.pause());
+    on(elements.resume, "click", () => this.resume());
+    on(elements.stop, "click", () => this.stop());
+    on(elements.save, "click", () => this.save());
+    on(elements.loadFile, "click", () => elements.file.click());
+    on(elements.file, "change", () => {
+      const file = elements.file.files?.[0];
+      elements.file.value = "";
+      if (file) this.loadFile(file);
+    });
+    on(elements.loadUrl, "click", () => this.loadUrl(elements.url.value));
+    on(elements.url, "keydown", (event) => {
+      if (event.key !== "Enter") return;
+      event.preventDefault();
+      this.loadUrl(elements.url.value);
+    });
+    on(elements.continue, "change", () => {
+      if (elements.continue.checked && this.#model) this.#fillForm(this.#model.info);
+    });
+    on(elements.form, "input", (event) => event.target.removeAttribute("aria-invalid"));
+    board.addEventListener("board-reset", () => this.#renderFit());
+    this.#listShippedModels();
+    this.#render();
+  }
+
+  /** The card's elements (for tests and the page). */
+  get elements() {
+    return this.#elements;
+  }
+
+  /** "idle" | "starting" | "running" | "pausing" | "paused" | "stopping" | "stopped". */
+  get state() {
+    return this.#state;
+  }
+
+  // ---- the model ------------------------------------------------------------------------------------
+
+  /** Fetches the chosen shipped model in the worker (with a progress bar) and makes it the model. */
+  async loadPretrained() {
+    const entry = this.#shipped.get(this.#elements.shipped.value);
+    if (!entry) return;
+    this.#clearError();
+    this.#elements.loadPretrained.disabled = true;
+    this.#setSolveStatus("");
+    try {
+      const learn = this.#client();
+      this.#showDownload(`Downloading ${entry.file}…`, 0);
+      const loaded = await learn.loadModelUrl(entry.url, {
+        onProgress: ({ loaded: received, total }) => {
+          const size = total || entry.bytes || 0;
+          this.#showDownload(`Downloading ${entry.file}: ${megabytes(received)} of ${megabytes(size)}`, size ? received / size : null);
+        },
+      });
+      this.#hideDownload();
+      this.#setModel({ key: loaded.key, info: loaded.info, source: "shipped", title: `Pretrained: ${entry.title}` });
+      this.#setSolveStatus(`Loaded ${entry.file} (${megabytes(loaded.size)} in ${numberFormat.format(loaded.ms)} ms). Solve the board with it, or evaluate it.`);
+      this.#showManifestEvaluation(entry);
+    } catch (error) {
+      this.#hideDownload();
+      this.#showError(error.message);
+    } finally {
+      this.#elements.loadPretrained.disabled = false;
+    }
+  }
+
+  /** Reads a model file from the person's disk: into the paused trainer, or as the model. */
+  async loadFile(file) {
+    this.#clearError();
+    const bytes = new Uint8Array(await file.arrayBuffer());
+    const learn = this.#client();
+    try {
+      if (this.#state === "paused") {
+        const { model } = await learn.loadWeights(bytes);
+        this.#setModel({ key: TRAINED_MODEL, info: model, source: "trained", title: "The network being trained" });
+        this.#setStatus(`Loaded the weights of "${file.name}" into the paused network: Resume goes on from them.`);
+        return;
+      }
+      const loaded = await learn.loadModelBytes(bytes, { key: FILE_MODEL, name: file.name });
+      this.#useLoadedModel(loaded, { source: "file", title: `“${file.name}”` });
+    } catch (error) {
+      this.#showError(error.message);
+    }
+  }
+
+  /** Fetches a model file from a URL (relative to the page) in the worker and makes it the model. */
+  async loadUrl(text) {
+    this.#clearError();
+    const wanted = String(text ?? "").trim();
+    if (!wanted) {
+      this.#showError("Enter the URL of a model file (.dqn), such as models/8puzzle.dqn.");
+      return;
+    }
+    let url;
+    try {
+      url = new URL(wanted, document.baseURI).href;
+    } catch {
+      this.#showError(`"${wanted}" is not a URL.`);
+      return;
+    }
+    try {
+      this.#showDownload(`Downloading ${wanted}…`, null);
+      const loaded = await this.#client().loadModelUrl(url, {
+        onProgress: ({ loaded: received, total }) =>
+          this.#showDownload(`Downloading ${wanted}: ${megabytes(received)}${total ? ` of ${megabytes(total)}` : ""}`, total ? received / total : null),
+      });
+      this.#hideDownload();
+      this.#useLoadedModel(loaded, { source: "url", title: `The model at ${wanted}` });
+    } catch (error) {
+      this.#hideDownload();
+      this.#showError(error.message);
+    }
+  }
+
+  /** A model loaded from a file or URL: it becomes the model, and the next Start goes on from it. */
+  #useLoadedModel(loaded, { source, title }) {
+    this.#setModel({ key: loaded.key, info: loaded.info, source, title });
+    const canContinue = !this.#elements.continue.disabled;
+    if (canContinue) {
+      this.#elements.continue.checked = true;
+      this.#fillForm(loaded.info);
+    }
+    this.#setSolveStatus(
+      `${title} is loaded (${megabytes(loaded.size)}).` + (canContinue ? " Start trains on from its weights; the form shows its settings." : ""),
+    );
+  }
+
+  /** Solves the page's board with the model and plays the solution on the page's player. */
+  async solveBoard() {
+    const model = this.#model;
+    const puzzle = this.#board.puzzle;
+    if (!model || !puzzle) return;
+    this.#elements.solveStats.hidden = true;
+    if (this.#isBusy()) return this.#setSolveStatus("The page's solver is working on the board: wait for it, or cancel it.");
+    const problem = this.#misfit(puzzle);
+    if (problem) return this.#setSolveStatus(problem);
+    if (puzzle.isSolved()) return this.#setSolveStatus("The board is already solved — shuffle it first.");
+    if (!puzzle.isSolvable()) return this.#setSolveStatus("This start cannot reach the goal (the two have different parity).");
+    const cells = Array.from(puzzle.board());
+    this.#elements.solve.disabled = true;
+    this.#setSolveStatus("Solving with the model…");
+    try {
+      const result = await this.#client().solve(model.key, { rows: puzzle.rows, cols: puzzle.cols, goal: Array.from(puzzle.goal()), cells });
+      // A person may have moved a tile meanwhile: the solution starts from the board sent.
+      if (this.#board.puzzle !== puzzle || Array.from(puzzle.board()).join() !== cells.join()) {
+        this.#setSolveStatus("The board changed while the model was solving it: solve again.");
+        return;
+      }
+      this.#showSolution(result);
+    } catch (error) {
+      this.#setSolveStatus(`The model could not solve the board: ${error.message}`);
+    } finally {
+      this.#render();
+    }
+  }
+
+  #showSolution(result) {
+    const stats = this.#elements.solveStats;
+    const method = result.method === "greedy" ? "Greedy" : "Beam search";
+    stats.dataset.status = result.status;
+    stats.dataset.length = String(result.length ?? "");
+    stats.dataset.optimalLength = String(result.optimalLength ?? "");
+    stats.dataset.method = result.method ?? "";
+    if (result.status !== "solved") {
+      this.#setSolveStatus(
+        `The model found no way to the goal: greedy play failed within 50 moves, and the beam search it guided gave up after ${numberFormat.format(result.nodes)} nodes.`,
+      );
+      return;
+    }
+    const known = result.optimalLength !== null && result.optimalLength !== undefined;
+    const extra = result.extraMoves ?? (known ? result.length - result.optimalLength : null);
+    const root = this.#root;
+    root.querySelector("#dqn-stat-length").textContent = numberFormat.format(result.length);
+    root.querySelector("#dqn-stat-method").textContent = method;
+    root.querySelector("#dqn-stat-optimal").textContent = !known
+      ? "Unknown (board over 9 cells)"
+      : extra === 0
+        ? "Yes — optimal"
+        : `${extra} more than optimal (${result.optimalLength})`;
+    root.querySelector("#dqn-stat-time").textContent = `${result.ms < 10 ? result.ms.toFixed(1) : numberFormat.format(Math.round(result.ms))} ms`;
+    stats.hidden = false;
+    const distance = !known ? "" : extra === 0 ? ", optimal" : `, ${extra} ${extra === 1 ? "move" : "moves"} more than the optimal ${result.optimalLength}`;
+    const summary = `The DQN model (${method.toLowerCase()}) found a ${result.length}-move solution${distance}.`;
+    this.#setSolveStatus(summary);
+    this.#onSolution(summary);
+    this.#player.load(result.moves);
+    this.#player.play();
+  }
+
+  /** Evaluates the model by exact optimal distance in the worker and shows the result. */
+  async evaluate() {
+    const model = this.#model;
+    if (!model) return;
+    const input = this.#elements.perDistance;
+    let perDistance = Math.round(Number(input.value));
+    if (!Number.isFinite(perDistance) || perDistance < 1) perDistance = Number(input.defaultValue);
+    perDistance = Math.min(MAX_PER_DISTANCE, perDistance);
+    input.value = String(perDistance);
+    if (model.info.rows * model.info.cols > 9) {
+      this.#setEvalStatus("The page evaluates models of boards up to 9 cells (3 × 3): exact optimal distances are known only there. Use `puzzlelab eval` for 4 × 4.");
+      return;
+    }
+    this.#elements.evaluate.disabled = true;
+    this.#elements.evalStatus.classList.add("progress");
+    this.#setEvalStatus(`Evaluating: ${perDistance} fresh positions at every optimal distance…`);
+    try {
+      const table = await this.#client().evaluate(model.key, { perDistance });
+      const overall = table.overall;
+      this.#showEvaluation(
+        table,
+        `Measured here: ${numberFormat.format(overall.positions)} positions (${perDistance} per distance) in ${duration(table.ms)}. ` +
+          `Greedy solved ${percent(field(overall, "greedySolvedPercent"))}, the beam search ${percent(field(overall, "searchSolvedPercent"))}.`,
+        model,
+      );
+      this.#setEvalStatus("");
+    } catch (error) {
+      this.#setEvalStatus(`The evaluation failed: ${error.message}`);
+    } finally {
+      this.#elements.evalStatus.classList.remove("progress");
+      this.#render();
+    }
+  }
+
+  /** Draws a shipped model's evaluation from its manifest (no computation). */
+  async #showManifestEvaluation(entry) {
+    if (!entry.manifestUrl) return;
+    try {
+      const response = await fetch(entry.manifestUrl);
+      if (!response.ok) throw new Error(`HTTP ${response.status}`);
+      const manifest = await response.json();
+      const evaluation = manifest.evaluation;
+      if (!evaluation?.rows?.length || this.#model?.key !== entry.url) return;
+      const perDistance = evaluation.settings?.perDistance ?? evaluation.settings?.per_distance;
+      const steps = manifest.evaluation_step ?? manifest.steps;
+      this.#showEvaluation(
+        evaluation,
+        `From the model's manifest (not run here): ${numberFormat.format(field(evaluation.overall, "positions"))} positions` +
+          `${perDistance ? `, ${perDistance} per distance` : ""}${steps ? `, after ${numberFormat.format(steps)} training steps` : ""}. ` +
+          "Evaluate measures it again in this tab.",
+        this.#model,
+      );
+    } catch (error) {
+      this.#setEvalStatus(`The model's manifest could not be read (${error.message}); Evaluate measures the model here.`);
+    }
+  }
+
+  /** Shows an evaluation table ({ rows, overall }) as the two charts and the table. */
+  #showEvaluation(table, note, model) {
+    const rows = table.rows ?? [];
+    const distances = rows.map((row) => field(row, "optimal"));
+    this.#evaluationCharts.solved.setData(distances, [
+      rows.map((row) => field(row, "greedySolvedPercent")),
+      rows.map((row) => field(row, "searchSolvedPercent")),
+    ]);
+    this.#evaluationCharts.extra.setPoints(0, rows.map((row) => ({ x: field(row, "optimal"), y: field(row, "greedyMeanExtra") })));
+    this.#evaluationCharts.extra.setPoints(1, rows.map((row) => ({ x: field(row, "optimal"), y: field(row, "searchMeanExtra") })));
+    const body = this.#elements.evalTable.tBodies[0];
+    const cells = (row) => [
+      field(row, "positions"),
+      percent(field(row, "greedySolvedPercent")),
+      extraText(field(row, "greedyMeanExtra")),
+      percent(field(row, "searchSolvedPercent")),
+      extraText(field(row, "searchMeanExtra")),
+    ];
+    const tableRow = (label, values, header = false) => {
+      const tr = document.createElement("tr");
+      const th = document.createElement("th");
+      th.scope = "row";
+      th.textContent = label;
+      tr.append(th, ...values.map((value) => Object.assign(document.createElement("td"), { textContent: String(value) })));
+      if (header) tr.className = "overall";
+      return tr;
+    };
+    body.replaceChildren(...rows.map((row) => tableRow(String(field(row, "optimal")), cells(row))));
+    if (table.overall) body.append(tableRow("All", cells(table.overall), true));
+    this.#elements.evalNote.textContent = `${model ? `${model.title}. ` : ""}${note}`;
+    this.#elements.evaluation.hidden = false;
+    this.#elements.evaluation.dataset.rows = String(rows.length);
+  }
+
+  /** Makes `model` the one that solves and is evaluated. */
+  #setModel(model) {
+    this.#model = model;
+    const { info } = model;
+    const hidden = info.network?.hidden?.length ? info.network.hidden.join("-") : "none";
+    const details = [
+      `${info.rows} × ${info.cols}`,
+      `hidden layers ${hidden}`,
+      `${numberFormat.format(info.numParams)} parameters`,
+      info.training ? `${numberFormat.format(info.training.steps)} training steps` : "",
+    ].filter(Boolean);
+    const title = document.createElement("strong");
+    title.textContent = model.title;
+    this.#elements.model.replaceChildren(title, ` · ${details.join(" · ")}`);
+    this.#elements.model.dataset.source = model.source;
+    this.#elements.model.dataset.key = model.key;
+    this.#renderFit();
+    this.#render();
+  }
+
+  /** Why the model cannot solve `puzzle`, or "" when it can. */
+  #misfit(puzzle) {
+    const info = this.#model?.info;
+    if (!info) return "";
+    if (puzzle.presetName) return "The board is the sun & moon preset: the DQN models solve numbered sliding puzzles only.";
+    const goal = Array.from(puzzle.goal());
+    const modelGoal = goalLabels(info.goal);
+    const sameSize = info.rows === puzzle.rows && info.cols === puzzle.cols;
+    if (sameSize && modelGoal.length === goal.length && modelGoal.every((label, i) => label === goal[i])) return "";
+    const board = sameSize ? `this board has the goal ${puzzle.goalText()}` : `this board is ${puzzle.rows} × ${puzzle.cols}`;
+    return (
+      `This model solves ${info.rows} × ${info.cols} boards with the goal ${info.goal}; ${board}. ` +
+      (sameSize ? "Reset the goal under Puzzle to use it." : `Choose ${info.rows} × ${info.cols} under Puzzle → Size to use it.`)
+    );
+  }
+
+  #renderFit() {
+    const puzzle = this.#board.puzzle;
+    this.#elements.fit.textContent = puzzle ? this.#misfit(puzzle) : "";
+  }
+
+  /** Fills the training form from a model's info (its size, network and hyper-parameters). */
+  #fillForm(info) {
+    const elements = this.#elements;
+    const size = `${info.rows}x${info.cols}`;
+    if ([...elements.size.options].some((option) => option.value === size)) elements.size.value = size;
+    elements.hidden.value = (info.network?.hidden ?? []).join(",");
+    const config = info.training?.config;
+    if (!config) return;
+    for (const [id, option] of NUMBER_FIELDS) {
+      if (config[option] === undefined) continue;
+      this.#root.querySelector(`#dqn-${id}`).value = String(Number(Number(config[option]).toPrecision(6)));
+    }
+    for (const [id, option] of SWITCH_FIELDS) {
+      if (config[option] !== undefined) this.#root.querySelector(`#dqn-${id}`).checked = Boolean(config[option]);
+    }
+  }
+
+  // ---- training -------------------------------------------------------------------------------------
+
+  /** Starts training with the form's settings (after checking them). */
+  async start() {
+    if (ACTIVE_STATES.has(this.#state)) return;
+    this.#clearError();
+    let settings;
+    try {
+      settings = this.#readForm();
+    } catch (error) {
+      this.#showFormError(error);
+      return;
+    }
+    const continueFrom = this.#elements.continue.checked && this.#model ? this.#model : null;
+    if (continueFrom && (continueFrom.info.rows !== settings.rows || continueFrom.info.cols !== settings.cols)) {
+      this.#showFormError(
+        new Error(`The loaded model is for ${continueFrom.info.rows} × ${continueFrom.info.cols} boards: choose that puzzle, or untick “Start from the loaded model's weights”.`),
+      );
+      return;
+    }
+    this.#runSettings = settings;
+    this.#backendNote = "";
+    this.#backend = "";
+    this.#adapter = "";
+    this.#lastReport = null;
+    for (const chart of Object.values(this.#charts)) chart.clear();
+    this.#renderStats();
+    this.#setState("starting");
+    this.#setStatus(settings.backend === "cpu" ? "Starting on the CPU…" : "Starting: checking WebGPU…");
+    const learn = this.#client();
+    const training = learn.train(
+      {
+        rows: settings.rows,
+        cols: settings.cols,
+        goal: "",
+        options: settings.options,
+        backend: settings.backend,
+        continueFrom: continueFrom?.key ?? null,
+      },
+      { onProgress: (progress) => this.#onProgress(progress) },
+    );
+    try {
+      const final = await training;
+      if (final.report) this.#lastReport = final.report;
+      if (final.model) this.#setModel({ key: TRAINED_MODEL, info: final.model, source: "trained", title: "The network trained here" });
+      this.#setState("stopped");
+      const steps = numberFormat.format(this.#lastReport?.stepsDone ?? 0);
+      this.#setStatus(`Stopped after ${steps} steps. The trained network is now the model: solve the board with it, evaluate it, or Save it.`);
+    } catch (error) {
+      // A run that never started leaves nothing to save; one that failed mid-way keeps its network.
+      if (!this.#lastReport) this.#runSettings = null;
+      this.#setState(this.#lastReport ? "stopped" : "idle");
+      this.#setStatus("");
+      this.#showError(error.message);
+    }
+  }
+
+  /** Pauses after the running chunk; the network so far becomes the model. */
+  async pause() {
+    if (this.#state !== "running") return;
+    this.#setState("pausing");
+    this.#setStatus("Pausing after this chunk…");
+    try {
+      const paused = await this.#client().pause();
+      if (paused.state !== "paused") return; // stopped meanwhile: start() tells
+      if (paused.model) this.#setModel({ key: TRAINED_MODEL, info: paused.model, source: "trained", title: "The network being trained" });
+      this.#setState("paused");
+      this.#setStatus(
+        `Paused at ${numberFormat.format(this.#lastReport?.stepsDone ?? 0)} steps. The network so far is the model: solve or evaluate with it, Save it, or Resume.`,
+      );
+    } catch (error) {
+      this.#showError(error.message);
+    }
+  }
+
+  /** Goes on training after a pause (from the weights loaded meanwhile, if any). */
+  async resume() {
+    if (this.#state !== "paused") return;
+    try {
+      await this.#client().resume();
+      this.#setState("running");
+      this.#setStatus(this.#runningText());
+    } catch (error) {
+      this.#showError(error.message);
+    }
+  }
+
+  /** Stops after the running chunk; start()'s promise then reports the end. */
+  async stop() {
+    if (this.#state !== "running" && this.#state !== "paused") return;
+    this.#setState("stopping");
+    this.#setStatus("Stopping after this chunk…");
+    try {
+      await this.#client().stop();
+    } catch (error) {
+      this.#showError(error.message);
+    }
+  }
+
+  /** Downloads the trained network as a model file (dqn-ROWSxCOLS.dqn). */
+  async save() {
+    if (!this.#runSettings) return;
+    this.#elements.save.disabled = true;
+    try {
+      const { bytes, steps } = await this.#client().save();
+      const { rows, cols } = this.#runSettings;
+      const name = `dqn-${rows}x${cols}.dqn`;
+      const link = document.createElement("a");
+      link.href = URL.createObjectURL(new Blob([bytes], { type: "application/octet-stream" }));
+      link.download = name;
+      link.hidden = true;
+      document.body.append(link);
+      link.click();
+      link.remove();
+      setTimeout(() => URL.revokeObjectURL(link.href), 60_000);
+      this.#setStatus(`Saved ${name} (${megabytes(bytes.byteLength)}, ${numberFormat.format(steps)} steps). ${this.#state === "running" ? this.#runningText() : ""}`.trim());
+    } catch (error) {
+      this.#showError(`Saving failed: ${error.message}`);
+    } finally {
+      this.#render();
+    }
+  }
+
+  #onProgress(progress) {
+    switch (progress.stage) {
+      case "backend":
+        this.#backendNote = progress.message;
+        this.#setStatus(this.#backendNote);
+        break;
+      case "started":
+        this.#backend = progress.backend;
+        this.#adapter = progress.adapter ?? "";
+        this.#elements.stats.dataset.backend = progress.backend;
+        this.#root.querySelector("#dqn-stat-backend").textContent = BACKEND_NAMES[progress.backend] ?? progress.backend;
+        this.#root.querySelector("#dqn-stat-backend").title = this.#adapter;
+        this.#root.querySelector("#dqn-stat-params").textContent = numberFormat.format(progress.numParams);
+        if (this.#state === "starting") this.#setState("running");
+        this.#setStatus(this.#runningText());
+        break;
+      case "chunk":
+        this.#onReport(progress.report);
+        break;
+    }
+  }
+
+  /** One chunk's report: into the statistics and the charts. */
+  #onReport(report) {
+    this.#lastReport = report;
+    const x = report.stepsDone;
+    const { loss, solved, difficulty, speed } = this.#charts;
+    loss.add(0, x, report.tdLoss);
+    if (report.evalSolvedRate !== null && report.evalSolvedRate !== undefined) solved.add(0, x, report.evalSolvedRate * 100);
+    solved.add(1, x, report.solvedRate === null ? null : report.solvedRate * 100);
+    difficulty.add(0, x, report.difficulty);
+    speed.add(0, x, report.stepsPerS);
+    for (const [name, chart] of Object.entries(this.#charts)) {
+      chart.canvas.dataset.points = String(name === "solved" ? chart.pointCount(1) : chart.pointCount(0));
+    }
+    solved.canvas.dataset.evaluations = String(solved.pointCount(0));
+    this.#renderStats();
+    if (this.#state === "running") this.#setStatus(this.#runningText());
+  }
+
+  #renderStats() {
+    const report = this.#lastReport;
+    const set = (name, text) => (this.#root.querySelector(`#dqn-stat-${name}`).textContent = text);
+    const stats = this.#elements.stats;
+    if (!report) {
+      for (const name of ["steps", "episodes", "loss", "epsilon", "difficulty", "speed", "backend", "params"]) set(name, "–");
+      stats.dataset.steps = "0";
+      stats.dataset.loss = "";
+      return;
+    }
+    set("steps", numberFormat.format(report.stepsDone));
+    set("episodes", numberFormat.format(report.episodesDone));
+    set("loss", report.tdLoss === null ? "– (warm-up)" : report.tdLoss.toPrecision(3));
+    set("epsilon", report.epsilon.toFixed(3));
+    set("difficulty", String(report.difficulty));
+    set("speed", numberFormat.format(Math.round(report.stepsPerS)));
+    stats.dataset.steps = String(report.stepsDone);
+    stats.dataset.loss = report.tdLoss === null ? "" : String(report.tdLoss);
+  }
+
+  #runningText() {
+    const where = this.#backend === "webgpu" ? `WebGPU${this.#adapter ? ` (${this.#adapter})` : ""}` : "the CPU";
+    const report = this.#lastReport;
+    const evaluation =
+      report?.evalSolvedRate !== null && report?.evalSolvedRate !== undefined
+        ? ` Last evaluation: ${Math.round(report.evalSolvedRate * 100)}% solved at difficulty ${report.difficulty}.`
+        : "";
+    return `${this.#backendNote ? `${this.#backendNote} ` : ""}Training on ${where}…${evaluation}`;
+  }
+
+  /** The form's settings: { rows, cols, backend, options }; throws a FieldError naming the field. */
+  #readForm() {
+    const root = this.#root;
+    const [rows, cols] = this.#elements.size.value.split("x").map(Number);
+    const options = { hidden: parseHidden(this.#elements.hidden) };
+    for (const [id, option, label, kind] of NUMBER_FIELDS) {
+      options[option] = readNumber(root.querySelector(`#dqn-${id}`), label, kind);
+    }
+    for (const [id, option] of SWITCH_FIELDS) options[option] = root.querySelector(`#dqn-${id}`).checked;
+    if (options.replayCapacity < options.batchSize) {
+      throw new FieldError(root.querySelector("#dqn-replay"), "Replay capacity must hold at least one batch.");
+    }
+    return { rows, cols, backend: this.#elements.backend.value, options };
+  }
+
+  // ---- the worker -------------------------------------------------------------------------------------
+
+  /** The learning client, started on first use, with its bundle download shown. */
+  #client() {
+    if (this.#learn) return this.#learn;
+    const learn = sharedLearnClient();
+    this.#learn = learn;
+    learn.addEventListener("bundle-progress", ({ detail }) => {
+      const { loaded, total } = detail;
+      this.#showDownload(`Loading the learning module: ${megabytes(loaded)}${total ? ` of ${megabytes(total)}` : ""}`, total ? loaded / total : null);
+    });
+    learn.ready.then(
+      () => {
+        if (this.#elements.progressText.textContent.startsWith("Loading the learning module")) this.#hideDownload();
+      },
+      (error) => {
+        this.#hideDownload();
+        this.#showError(error.message);
+      },
+    );
+    return learn;
+  }
+
+  // ---- rendering ------------------------------------------------------------------------------------
+
+  #setState(state) {
+    this.#state = state;
+    this.#root.dataset.state = state;
+    this.#render();
+  }
+
+  /** Enables the buttons and fields that make sense now. */
+  #render() {
+    const { elements } = this;
+    const state = this.#state;
+    const active = ACTIVE_STATES.has(state);
+    elements.start.disabled = active;
+    elements.pause.disabled = state !== "running";
+    elements.resume.disabled = state !== "paused";
+    elements.stop.disabled = state !== "running" && state !== "paused";
+    elements.save.disabled = !this.#runSettings || state === "starting" || state === "stopping" || (state === "idle" && !this.#lastReport);
+    const loading = state === "starting" || state === "running" || state === "pausing" || state === "stopping";
+    elements.loadFile.disabled = loading;
+    elements.loadUrl.disabled = loading;
+    elements.url.disabled = loading;
+    for (const control of elements.form.querySelectorAll("input, select")) {
+      if (control === elements.url || control === elements.file) continue;
+      control.disabled = active;
+    }
+    const model = this.#model;
+    elements.continue.disabled = active || !model;
+    if (elements.continue.disabled && !active) elements.continue.checked = false;
+    elements.solve.disabled = !model;
+    // Evaluating blocks the worker for seconds: not while chunks should keep flowing.
+    elements.evaluate.disabled = !model || loading || state === "pausing" || elements.evalStatus.classList.contains("progress");
+  }
+
+  #showDownload(text, fraction) {
+    this.#elements.progress.hidden = false;
+    this.#elements.progressText.textContent = fraction === null ? text : `${text} (${Math.floor(Math.min(1, fraction) * 100)}%)`;
+    // Without a value a <progress> shows "busy", for a download of unknown size.
+    if (fraction === null) this.#elements.progressBar.removeAttribute("value");
+    else this.#elements.progressBar.value = Math.min(1, fraction);
+  }
+
+  #hideDownload() {
+    this.#elements.progress.hidden = true;
+    this.#elements.progressText.textContent = "";
+  }
+
+  #setStatus(text) {
+    this.#elements.status.textContent = text;
+  }
+
+  #setSolveStatus(text) {
+    this.#elements.solveStatus.textContent = text;
+  }
+
+  #setEvalStatus(text) {
+    this.#elements.evalStatus.textContent = text;
+  }
+
+  #showError(message) {
+    this.#elements.error.textContent = message;
+    this.#elements.error.hidden = false;
+  }
+
+  #showFormError(error) {
+    this.#elements.formError.textContent = error.message;
+    this.#elements.formError.hidden = false;
+    if (error instanceof FieldError) {
+      error.input.setAttribute("aria-invalid", "true");
+      // A field inside the closed hyper-parameters must be visible to be fixed.
+      const details = error.input.closest("details");
+      if (details) details.open = true;
+      error.input.focus();
+    }
+  }
+
+  #clearError() {
+    for (const element of [this.#elements.error, this.#elements.formError]) {
+      element.hidden = true;
+      element.textContent = "";
+    }
+  }
+
+  /** Fills the pretrained-model choice from www/models/dqn-index.json. */
+  async #listShippedModels() {
+    const select = this.#elements.shipped;
+    try {
+      const models = await shippedModels();
+      this.#shipped = new Map(models.map((model) => [model.file, model]));
+      select.replaceChildren(
+        ...models.map((model) => Object.assign(document.createElement("option"), { value: model.file, textContent: model.title })),
+      );
+      if (models.length === 0) throw new Error("the index lists none");
+    } catch (error) {
+      select.replaceChildren(Object.assign(document.createElement("option"), { value: "", textContent: "No pretrained models" }));
+      this.#elements.loadPretrained.disabled = true;
+      this.#setSolveStatus(`The pretrained models could not be listed (${error.message}); load a model file instead.`);
+    }
+  }
+}
+
+/** Sets up the card in `root` (section#dqn); see TrainPanel for the options. */
+export function initTrainPanel(root, options) {
+  return new TrainPanel(root, options);
+}
+
+// ---- helpers ---------------------------------------------------------------------------------------
+
+/** Hidden layer widths from "250,250,250" (spaces allowed). */
+function parseHidden(input) {
+  const parts = input.value.split(/[\s,]+/).filter(Boolean);
+  const widths = parts.map(Number);
+  if (parts.length === 0 || widths.some((width) => !Number.isInteger(width) || width < 1 || width > 4096)) {
+    throw new FieldError(input, "Hidden layers: widths of 1 to 4096 units separated by commas, like 250,250,250.");
+  }
+  return widths;
+}
+
+/** A number field's value, checked against its kind (see NUMBER_FIELDS). */
+function readNumber(input, label, kind) {
+  const text = input.value.trim();
+  const value = Number(text);
+  if (text === "" || !Number.isFinite(value)) throw new FieldError(input, `${label}: enter a number.`);
+  const whole = kind === "count" || kind === "whole";
+  if (whole && !Number.isSafeInteger(value)) throw new FieldError(input, `${label} must be a whole number.`);
+  if (kind === "count" && value < 1) throw new FieldError(input, `${label} must be at least 1.`);
+  if (kind === "whole" && value < 0) throw new FieldError(input, `${label} cannot be negative.`);
+  if (kind === "positive" && !(value > 0)) throw new FieldError(input, `${label} must be above 0.`);
+  if (kind === "fraction" && (value < 0 || value > 1)) throw new FieldError(input, `${label} must lie between 0 and 1.`);
+  return value;
+}
+
+/** A field of an evaluation row, whichever case its keys are in (the bundle: camelCase). */
+function field(row, name) {
+  if (!row) return undefined;
+  if (row[name] !== undefined) return row[name];
+  return row[name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`)];
+}
+
+/** "88.4%" ("100%" for whole numbers), "–" when there is no value. */
+function percent(value) {
+  return value === null || value === undefined ? "–" : `${Number(value).toFixed(Number(value) % 1 === 0 ? 0 : 1)}%`;
+}
+
+/** Mean extra moves with two decimals, "–" when nothing was solved. */
+function extraText(value) {
+  return value === null || value === undefined ? "–" : Number(value).toFixed(2);
+}
+
+/** "420 ms" below a second, "3.2 s" above. */
+function duration(ms) {
+  return ms < 1000 ? `${numberFormat.format(Math.round(ms))} ms` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+/** "0.59 MB", "10.7 MB". */
+function megabytes(bytes) {
+  return `${(bytes / 1e6).toFixed(bytes < 1e6 ? 2 : 1)} MB`;
+}
