@@ -16,6 +16,7 @@ step "format and lints"
 cargo fmt --check
 cargo clippy --all-targets -- -D warnings
 cargo clippy --lib --target wasm32-unknown-unknown -- -D warnings
+cargo clippy --lib --target wasm32-unknown-unknown --features webgpu -- -D warnings
 cargo clippy --all-targets --features learn -- -D warnings
 
 step "native tests"

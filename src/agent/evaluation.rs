@@ -241,6 +241,23 @@ pub fn beam_search(
     }
 }
 
+/// [`beam_search`] with the settings' width, node budget and depth.
+fn beam_search_with(
+    policy: &QPolicy,
+    env: &mut SlidingEnv,
+    start: Board,
+    settings: &EvaluationSettings,
+) -> BeamSearch {
+    beam_search(
+        policy,
+        env,
+        start,
+        settings.beam_width,
+        settings.max_nodes,
+        settings.max_depth,
+    )
+}
+
 /// How a model solved a position ([`model_solve`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ModelSolution {
@@ -269,14 +286,7 @@ pub fn model_solve(
             nodes: 0,
         };
     }
-    let found = beam_search(
-        policy,
-        env,
-        start,
-        settings.beam_width,
-        settings.max_nodes,
-        settings.max_depth,
-    );
+    let found = beam_search_with(policy, env, start, settings);
     ModelSolution {
         method: "beam-search",
         moves: found.moves,
@@ -316,21 +326,14 @@ pub fn evaluate_by_distance(
         let search = if greedy.terminated && greedy.actions.len() == optimal as usize {
             Some(greedy.actions.len())
         } else {
-            beam_search(
-                policy,
-                env,
-                start,
-                settings.beam_width,
-                settings.max_nodes,
-                settings.max_depth,
-            )
-            .moves
-            .map(|moves| moves.len())
-            .map(|search| match greedy.terminated {
-                // Both ran: the better of the two is what the model-guided solver returns.
-                true => search.min(greedy.actions.len()),
-                false => search,
-            })
+            beam_search_with(policy, env, start, settings)
+                .moves
+                .map(|moves| moves.len())
+                .map(|search| match greedy.terminated {
+                    // Both ran: the better of the two is what the model-guided solver returns.
+                    true => search.min(greedy.actions.len()),
+                    false => search,
+                })
         };
         let search_extra = search.map(|length| length.saturating_sub(optimal as usize));
         let i = distances.binary_search(&optimal).expect("listed");

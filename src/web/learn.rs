@@ -69,6 +69,14 @@ struct ChunkReport {
     backend: &'static str,
 }
 
+/// Takes the trainer out of its cell for an asynchronous call (put back when it ends), or says
+/// that another call still has it.
+fn take(cell: &RefCell<Option<SlidingTrainer>>) -> Result<SlidingTrainer, JsValue> {
+    cell.borrow_mut()
+        .take()
+        .ok_or_else(|| js_error("the trainer is busy with a chunk"))
+}
+
 /// A DQN learning a sliding puzzle in the browser.
 #[wasm_bindgen]
 pub struct DqnTrainer {
@@ -145,10 +153,7 @@ impl DqnTrainer {
         let cell = self.trainer.clone();
         let backend = self.backend;
         wasm_bindgen_futures::future_to_promise(async move {
-            let mut trainer = cell
-                .borrow_mut()
-                .take()
-                .ok_or_else(|| js_error("the trainer is busy with a chunk"))?;
+            let mut trainer = take(&cell)?;
             let stats = trainer.train_steps_async(steps).await;
             let dqn = trainer.dqn();
             let report = ChunkReport {
@@ -171,10 +176,7 @@ impl DqnTrainer {
     pub fn save_model(&self) -> js_sys::Promise {
         let cell = self.trainer.clone();
         wasm_bindgen_futures::future_to_promise(async move {
-            let trainer = cell
-                .borrow_mut()
-                .take()
-                .ok_or_else(|| js_error("the trainer is busy with a chunk"))?;
+            let trainer = take(&cell)?;
             let policy = trainer.dqn().policy_on(&Device::flex()).await;
             *cell.borrow_mut() = Some(trainer);
             Ok(js_sys::Uint8Array::from(policy.to_bytes().as_slice()).into())
@@ -195,10 +197,7 @@ impl DqnTrainer {
     pub fn q_values(&self, cells: Vec<u8>) -> js_sys::Promise {
         let cell = self.trainer.clone();
         wasm_bindgen_futures::future_to_promise(async move {
-            let trainer = cell
-                .borrow_mut()
-                .take()
-                .ok_or_else(|| js_error("the trainer is busy with a chunk"))?;
+            let trainer = take(&cell)?;
             let puzzle = trainer.puzzle();
             let observation = Board::new(puzzle.rows(), puzzle.cols(), &cells).map(|board| {
                 let mut env = training_env(puzzle, 0);
