@@ -146,10 +146,21 @@ fn trains_evaluates_resumes_and_solves_a_tiny_2x3_model() {
         "1",
         "--seed",
         "5",
+        "--uniform-positions",
+        "7",
     ]);
     let report: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(report["steps"], 1500);
     assert_eq!(report["evaluation"]["overall"]["positions"], 21);
+    // Uniformly random positions, grouped by their exact optimal distances (at most 21 on 2×3).
+    let uniform = &report["uniform_evaluation"];
+    assert_eq!(uniform["overall"]["positions"], 7);
+    let rows = uniform["rows"].as_array().unwrap();
+    let counted: u64 = rows.iter().map(|r| r["positions"].as_u64().unwrap()).sum();
+    assert_eq!(counted, 7);
+    assert!(rows
+        .iter()
+        .all(|r| (1..=21).contains(&r["optimal"].as_u64().unwrap())));
     assert!(String::from_utf8_lossy(&out.stderr).contains("greedy solved"));
 
     // --resume goes on from the recorded steps, with the recorded configuration.

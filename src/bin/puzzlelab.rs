@@ -48,10 +48,11 @@ const USAGE: &str = "usage:
       model to --steps in all (Adam's moments and the replay buffer start again). --difficulty D: the
       random walk's Manhattan + 2·LC (default 10); --curriculum starts at D (default 1) and raises it
       after 3 in-training evaluations in a row above 80%.
-  puzzlelab eval --model FILE [--per-distance K] [--seed S] [--beam-width W] [--max-nodes-search N]
+  puzzlelab eval --model FILE [--per-distance K] [--uniform-positions N] [--seed S] [--beam-width W]
+                 [--max-nodes-search N]
       (--features learn) Evaluates a model on fresh positions by optimal distance: greedy solved %
       within 50 moves, model-guided beam search solved % and mean extra moves; prints JSON (stdout)
-      and a table (stderr).
+      and a table (stderr). --uniform-positions N adds a table for N uniformly random positions.
   puzzlelab bench-dqn [--steps 2000] [--seed S]
       (--features learn) Times the thesis's DQN on the CPU: training steps per second (after the
       warm-up) and the latency of one greedy move, on the 8- and 15-puzzle networks; prints JSON.
@@ -88,6 +89,7 @@ const LEARN_VALUE_FLAGS: &[&str] = &[
     "--checkpoint-every",
     "--model",
     "--per-distance",
+    "--uniform-positions",
     "--beam-width",
     "--max-nodes-search",
     "--warmup",
@@ -1065,33 +1067,65 @@ mod learn {
         QPolicy::from_bytes(&bytes, &Device::flex()).map_err(|e| format!("{path}: {e}"))
     }
 
+    /// Optimal lengths of positions: the exact table on boards of at most 9 cells; on 4×4, IDA*
+    /// with pattern databases (the shipped 6-6-3 for the standard goal, else 5-5-5 built once).
+    enum OptimalLengths {
+        Exact(ExactDistances),
+        PatternDatabases(Rc<PdbHeuristic>),
+    }
+
+    impl OptimalLengths {
+        fn for_puzzle(puzzle: &SlidingPuzzle) -> Result<OptimalLengths, String> {
+            if let Some(exact) = ExactDistances::build(puzzle.goal()) {
+                return Ok(OptimalLengths::Exact(exact));
+            }
+            if (puzzle.rows(), puzzle.cols()) != (4, 4) {
+                return Err("evaluation needs a board of at most 9 cells, or 4x4".into());
+            }
+            let standard = SlidingPuzzle::standard(4, 4).map_err(|e| e.to_string())?;
+            let databases = if standard.goal() == puzzle.goal() {
+                let path = format!("{}/{STANDARD_DATABASES}", env!("CARGO_MANIFEST_DIR"));
+                load_databases(&path, puzzle.goal())?
+            } else {
+                eprintln!("eval: building 5-5-5 pattern databases for this goal ...");
+                PdbHeuristic::build(puzzle.goal(), Partition::FiveFiveFive, |_| {})
+                    .map_err(|e| e.to_string())?
+            };
+            Ok(OptimalLengths::PatternDatabases(Rc::new(databases)))
+        }
+
+        fn of(&self, puzzle: &SlidingPuzzle, board: Board) -> Result<u32, String> {
+            match self {
+                OptimalLengths::Exact(exact) => exact
+                    .distance(&board)
+                    .ok_or_else(|| "a position that cannot reach the goal".to_string()),
+                OptimalLengths::PatternDatabases(databases) => {
+                    let limits = Limits {
+                        max_nodes: u64::MAX,
+                    };
+                    let mut solver = SlidingSolver::with_pattern_databases(
+                        puzzle,
+                        board,
+                        databases.clone(),
+                        limits,
+                    )
+                    .map_err(|e| e.to_string())?;
+                    Ok(solver.run_to_end(u64::MAX, |_| true).length as u32)
+                }
+            }
+        }
+    }
+
     /// Fresh positions with their optimal lengths: drawn by exact distance on boards of at most
-    /// 9 cells; on 4×4, random walks at several difficulties solved by IDA* with pattern
-    /// databases (the shipped 6-6-3 for the standard goal, else 5-5-5 built once).
+    /// 9 cells; on 4×4, random walks at several difficulties, solved optimally.
     fn positions(
         puzzle: &SlidingPuzzle,
+        optimal: &OptimalLengths,
         settings: &EvaluationSettings,
     ) -> Result<Vec<(Board, u32)>, String> {
-        if let Some(exact) = ExactDistances::build(puzzle.goal()) {
-            return Ok(exact_positions(
-                &exact,
-                settings.per_distance,
-                settings.seed,
-            ));
+        if let OptimalLengths::Exact(exact) = optimal {
+            return Ok(exact_positions(exact, settings.per_distance, settings.seed));
         }
-        if (puzzle.rows(), puzzle.cols()) != (4, 4) {
-            return Err("evaluation needs a board of at most 9 cells, or 4x4".into());
-        }
-        let standard = SlidingPuzzle::standard(4, 4).map_err(|e| e.to_string())?;
-        let databases = if standard.goal() == puzzle.goal() {
-            let path = format!("{}/{STANDARD_DATABASES}", env!("CARGO_MANIFEST_DIR"));
-            load_databases(&path, puzzle.goal())?
-        } else {
-            eprintln!("eval: building 5-5-5 pattern databases for this goal ...");
-            PdbHeuristic::build(puzzle.goal(), Partition::FiveFiveFive, |_| {})
-                .map_err(|e| e.to_string())?
-        };
-        let databases = Rc::new(databases);
         let tables = HeuristicTables::new(puzzle.goal());
         let mut rng = Rng::new(settings.seed);
         let mut out = Vec::new();
@@ -1100,17 +1134,26 @@ mod learn {
                 let board = puzzle.random_walk(difficulty, MAX_WALK, &mut rng, |b| {
                     tables.estimate(b, Heuristic::LinearConflict)
                 });
-                let limits = Limits {
-                    max_nodes: u64::MAX,
-                };
-                let mut solver =
-                    SlidingSolver::with_pattern_databases(puzzle, board, databases.clone(), limits)
-                        .map_err(|e| e.to_string())?;
-                let report = solver.run_to_end(u64::MAX, |_| true);
-                out.push((board, report.length as u32));
+                out.push((board, optimal.of(puzzle, board)?));
             }
         }
         Ok(out)
+    }
+
+    /// `count` uniformly random positions that reach the goal, with their optimal lengths.
+    fn uniform_positions(
+        puzzle: &SlidingPuzzle,
+        optimal: &OptimalLengths,
+        count: usize,
+        seed: u64,
+    ) -> Result<Vec<(Board, u32)>, String> {
+        let mut rng = Rng::new(seed ^ 0x0F1F_0A11);
+        (0..count)
+            .map(|_| {
+                let board = puzzle.random_solvable(&mut rng);
+                Ok((board, optimal.of(puzzle, board)?))
+            })
+            .collect()
     }
 
     fn settings_from(o: &Options, seed: Option<u64>) -> Result<EvaluationSettings, String> {
@@ -1129,7 +1172,8 @@ mod learn {
         puzzle: &SlidingPuzzle,
         settings: &EvaluationSettings,
     ) -> Result<EvaluationTable, String> {
-        let positions = positions(puzzle, settings)?;
+        let optimal = OptimalLengths::for_puzzle(puzzle)?;
+        let positions = positions(puzzle, &optimal, settings)?;
         let mut env = training_env(puzzle, 0);
         policy.check_fits(&env).map_err(|e| e.to_string())?;
         Ok(evaluate_by_distance(policy, &mut env, &positions, settings))
@@ -1144,13 +1188,27 @@ mod learn {
         let policy = read_model(path)?;
         let puzzle = puzzle_of(&policy)?;
         let seed = o.given("--seed").then_some(o.seed);
-        let table = evaluate_model(&policy, &puzzle, &settings_from(o, seed)?)?;
+        let settings = settings_from(o, seed)?;
+        let table = evaluate_model(&policy, &puzzle, &settings)?;
         eprint!("{}", table.to_text());
+        let uniform = match value::<usize>(o, "--uniform-positions")? {
+            Some(count) => {
+                let optimal = OptimalLengths::for_puzzle(&puzzle)?;
+                let positions = uniform_positions(&puzzle, &optimal, count, settings.seed)?;
+                let mut env = training_env(&puzzle, 0);
+                let table = evaluate_by_distance(&policy, &mut env, &positions, &settings);
+                eprintln!("{count} uniformly random positions:");
+                eprint!("{}", table.to_text());
+                Some(table)
+            }
+            None => None,
+        };
         let report = json!({
             "model": path,
             "puzzle": policy.puzzle_id(),
             "steps": policy.training().map(|t| t.steps),
             "evaluation": table,
+            "uniform_evaluation": uniform,
         });
         println!("{}", serde_json::to_string_pretty(&report).expect("json"));
         Ok(())
