@@ -20,8 +20,11 @@ build() { # build NAME OUT_DIR CARGO_FEATURE_ARGS...
     --out-dir "$tmp" "$wasm"
   if [ -x node_modules/.bin/wasm-opt ]; then
     # npm's binaryen (pinned in package.json); Debian's wasm-opt 108 emits broken modules for current Rust.
+    # The learning bundle has SIMD128 (gemm's kernels for burn's CPU backend).
+    local simd=()
+    [ "$name" = learn ] && simd=(--enable-simd)
     node_modules/.bin/wasm-opt -Oz --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
-      --enable-mutable-globals --strip-debug --strip-producers \
+      --enable-mutable-globals "${simd[@]}" --strip-debug --strip-producers \
       "$tmp/puzzlelab_bg.wasm" -o "$tmp/puzzlelab_bg.opt.wasm"
     mv "$tmp/puzzlelab_bg.opt.wasm" "$tmp/puzzlelab_bg.wasm"
   fi
