@@ -90,10 +90,11 @@ export class LearnClient extends EventTarget {
 
   /**
    * Evaluates the model under `key` by exact optimal distance (boards of at most 9 cells):
-   * `options` { perDistance, seed, … }. Resolves to { rows: [...], overall, settings, seconds, ms }.
+   * `options` { perDistance, seed, … }. onProgress gets { stage: "evaluate", done, total } as
+   * positions are played. Resolves to { rows: [...], overall, settings, seconds, ms }.
    */
-  evaluate(key, options = {}) {
-    return this.#request({ type: "evaluate", key, options });
+  evaluate(key, options = {}, { onProgress } = {}) {
+    return this.#request({ type: "evaluate", key, options }, { onProgress });
   }
 
   /**

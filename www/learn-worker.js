@@ -22,6 +22,7 @@
 //   out: { type: "ready" }                            the bundle is loaded
 //        { type: "progress", id: null, stage: "bundle", loaded, total }   while the bundle downloads
 //        { type: "progress", id, stage: "download", loaded, total }       a model download
+//        { type: "progress", id, stage: "evaluate", done, total }         positions evaluated
 //        { type: "progress", id, stage: "backend", message }              how the backend was chosen
 //        { type: "progress", id, stage: "started", backend, adapter, numParams, chunkSteps }
 //        { type: "progress", id, stage: "chunk", report, chunkSteps }     after every training chunk
@@ -225,13 +226,28 @@ function misfit(info, rows, cols, goal) {
   );
 }
 
-/** The evaluation by exact optimal distance of a kept model (boards of at most 9 cells). */
-async function evaluate({ key, options }) {
+/** Positions an evaluation plays between progress reports (a few tens of milliseconds' work). */
+const EVALUATION_BATCH = 8;
+
+/**
+ * The evaluation by exact optimal distance of a kept model (boards of at most 9 cells), a batch of
+ * positions at a time: progress goes to the page after each batch, and the event loop turns
+ * between them so that training chunks and other messages are not held up.
+ */
+async function evaluate({ id, key, options }) {
   await bundleReady;
   const entry = keptModel(key);
   const started = performance.now();
-  const table = entry.model.evaluate(options ?? undefined);
-  return { result: { ...table, key, ms: Math.round(performance.now() - started) } };
+  const job = entry.model.startEvaluation(options ?? undefined);
+  try {
+    while (!job.step(EVALUATION_BATCH)) {
+      postMessage({ type: "progress", id, stage: "evaluate", done: job.done, total: job.total });
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    }
+    return { result: { ...job.result(), key, ms: Math.round(performance.now() - started) } };
+  } finally {
+    job.free();
+  }
 }
 
 // ---- training -------------------------------------------------------------------------------------

@@ -386,7 +386,14 @@ export class TrainPanel {
     this.#elements.evalStatus.classList.add("progress");
     this.#setEvalStatus(`Evaluating: ${perDistance} fresh positions at every optimal distance…`);
     try {
-      const table = await this.#client().evaluate(model.key, { perDistance });
+      const table = await this.#client().evaluate(
+        model.key,
+        { perDistance },
+        {
+          onProgress: ({ done, total }) =>
+            this.#setEvalStatus(`Evaluating: ${numberFormat.format(done)} of ${numberFormat.format(total)} positions (${perDistance} at every optimal distance)…`),
+        },
+      );
       const overall = table.overall;
       this.#showEvaluation(
         table,

@@ -294,6 +294,114 @@ pub fn model_solve(
     }
 }
 
+/// How a model did on one position: the greedy policy's and the model-guided solver's extra moves
+/// over the optimum (`None`: not solved).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PositionOutcome {
+    /// The position's optimal number of moves.
+    pub optimal: u32,
+    /// Extra moves of the greedy solution.
+    pub greedy_extra: Option<usize>,
+    /// Extra moves of the model-guided solver's solution (the better of greedy and beam search).
+    pub search_extra: Option<usize>,
+}
+
+/// Plays one position greedily and, unless greedy play was already optimal, by beam search.
+pub fn evaluate_position(
+    policy: &QPolicy,
+    env: &mut SlidingEnv,
+    start: Board,
+    optimal: u32,
+    settings: &EvaluationSettings,
+) -> PositionOutcome {
+    let greedy = greedy_solve(policy, env, start, settings.greedy_max_moves);
+    let greedy_extra = greedy
+        .terminated
+        .then(|| greedy.actions.len().saturating_sub(optimal as usize));
+    let search = if greedy.terminated && greedy.actions.len() == optimal as usize {
+        Some(greedy.actions.len())
+    } else {
+        beam_search_with(policy, env, start, settings)
+            .moves
+            .map(|moves| moves.len())
+            .map(|search| match greedy.terminated {
+                // Both ran: the better of the two is what the model-guided solver returns.
+                true => search.min(greedy.actions.len()),
+                false => search,
+            })
+    };
+    PositionOutcome {
+        optimal,
+        greedy_extra,
+        search_extra: search.map(|length| length.saturating_sub(optimal as usize)),
+    }
+}
+
+/// Sums position outcomes into an [`EvaluationTable`], one row per optimal distance, so that an
+/// evaluation can run a few positions at a time (the page's worker reports progress between).
+#[derive(Clone, Debug, Default)]
+pub struct EvaluationTally {
+    /// Per distance (sorted): the row so far, and the sums of greedy and search extra moves.
+    rows: Vec<(DistanceRow, usize, usize)>,
+    overall: (DistanceRow, usize, usize),
+}
+
+impl EvaluationTally {
+    /// Counts one position.
+    pub fn add(&mut self, outcome: PositionOutcome) {
+        let i = match self
+            .rows
+            .binary_search_by_key(&outcome.optimal, |(row, _, _)| row.optimal)
+        {
+            Ok(i) => i,
+            Err(i) => {
+                let row = DistanceRow {
+                    optimal: outcome.optimal,
+                    ..DistanceRow::default()
+                };
+                self.rows.insert(i, (row, 0, 0));
+                i
+            }
+        };
+        for (row, greedy_sum, search_sum) in [&mut self.rows[i], &mut self.overall] {
+            row.positions += 1;
+            if let Some(e) = outcome.greedy_extra {
+                row.greedy_solved += 1;
+                *greedy_sum += e;
+            }
+            if let Some(e) = outcome.search_extra {
+                row.search_solved += 1;
+                *search_sum += e;
+            }
+        }
+    }
+
+    /// Positions counted so far.
+    pub fn positions(&self) -> usize {
+        self.overall.0.positions
+    }
+
+    /// The table: rates and means of every row and of all positions together.
+    pub fn table(&self, settings: &EvaluationSettings, seconds: f32) -> EvaluationTable {
+        let finish = |(row, greedy_sum, search_sum): &(DistanceRow, usize, usize)| {
+            let mut row = row.clone();
+            let percent = |k: usize| 100.0 * k as f32 / row.positions.max(1) as f32;
+            let mean = |sum: usize, k: usize| (k > 0).then(|| sum as f32 / k as f32);
+            row.greedy_solved_percent = percent(row.greedy_solved);
+            row.search_solved_percent = percent(row.search_solved);
+            row.greedy_mean_extra = mean(*greedy_sum, row.greedy_solved);
+            row.search_mean_extra = mean(*search_sum, row.search_solved);
+            row
+        };
+        EvaluationTable {
+            settings: settings.clone(),
+            rows: self.rows.iter().map(finish).collect(),
+            overall: finish(&self.overall),
+            seconds,
+        }
+    }
+}
+
 /// Evaluates `policy` on `positions` (each with its optimal number of moves), greedy and by beam
 /// search, grouped by optimal distance. `env` is any environment of the puzzle (its start rule
 /// is changed).
@@ -304,64 +412,9 @@ pub fn evaluate_by_distance(
     settings: &EvaluationSettings,
 ) -> EvaluationTable {
     let clock = web_time::Instant::now();
-    let mut distances: Vec<u32> = positions.iter().map(|&(_, d)| d).collect();
-    distances.sort_unstable();
-    distances.dedup();
-    let mut sums: Vec<(DistanceRow, usize, usize)> = distances
-        .iter()
-        .map(|&optimal| {
-            let row = DistanceRow {
-                optimal,
-                ..DistanceRow::default()
-            };
-            (row, 0, 0)
-        })
-        .collect();
-    let mut overall = (DistanceRow::default(), 0usize, 0usize);
+    let mut tally = EvaluationTally::default();
     for &(start, optimal) in positions {
-        let greedy = greedy_solve(policy, env, start, settings.greedy_max_moves);
-        let greedy_extra = greedy
-            .terminated
-            .then(|| greedy.actions.len().saturating_sub(optimal as usize));
-        let search = if greedy.terminated && greedy.actions.len() == optimal as usize {
-            Some(greedy.actions.len())
-        } else {
-            beam_search_with(policy, env, start, settings)
-                .moves
-                .map(|moves| moves.len())
-                .map(|search| match greedy.terminated {
-                    // Both ran: the better of the two is what the model-guided solver returns.
-                    true => search.min(greedy.actions.len()),
-                    false => search,
-                })
-        };
-        let search_extra = search.map(|length| length.saturating_sub(optimal as usize));
-        let i = distances.binary_search(&optimal).expect("listed");
-        for (row, greedy_sum, search_sum) in [&mut sums[i], &mut overall] {
-            row.positions += 1;
-            if let Some(e) = greedy_extra {
-                row.greedy_solved += 1;
-                *greedy_sum += e;
-            }
-            if let Some(e) = search_extra {
-                row.search_solved += 1;
-                *search_sum += e;
-            }
-        }
+        tally.add(evaluate_position(policy, env, start, optimal, settings));
     }
-    let finish = |(mut row, greedy_sum, search_sum): (DistanceRow, usize, usize)| {
-        let percent = |k: usize| 100.0 * k as f32 / row.positions.max(1) as f32;
-        let mean = |sum: usize, k: usize| (k > 0).then(|| sum as f32 / k as f32);
-        row.greedy_solved_percent = percent(row.greedy_solved);
-        row.search_solved_percent = percent(row.search_solved);
-        row.greedy_mean_extra = mean(greedy_sum, row.greedy_solved);
-        row.search_mean_extra = mean(search_sum, row.search_solved);
-        row
-    };
-    EvaluationTable {
-        settings: settings.clone(),
-        rows: sums.into_iter().map(finish).collect(),
-        overall: finish(overall),
-        seconds: clock.elapsed().as_secs_f32(),
-    }
+    tally.table(settings, clock.elapsed().as_secs_f32())
 }

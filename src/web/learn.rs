@@ -13,7 +13,7 @@
 use super::{js_error, to_js};
 use crate::agent::dqn::{device_probe, DqnConfig, QPolicy};
 use crate::agent::evaluation::{
-    evaluate_by_distance, exact_positions, model_solve, EvaluationSettings,
+    evaluate_position, exact_positions, model_solve, EvaluationSettings, EvaluationTally,
 };
 use crate::env::sliding::learn::{puzzle_of, training_env, SlidingTrainer};
 use crate::env::sliding::solve::{ExactDistances, SolveReport};
@@ -353,11 +353,19 @@ impl DqnModel {
         Ok(self.policy.q_values(&observation))
     }
 
-    /// The evaluation by exact optimal distance (boards of at most 9 cells): `options`
-    /// ([`EvaluationSettings`] in camelCase: `perDistance`, `seed`, `beamWidth`, …) → `{rows:
-    /// [{optimal, positions, greedySolvedPercent, greedyMeanExtra, searchSolvedPercent,
-    /// searchMeanExtra, …}], overall, seconds}`.
+    /// The evaluation by exact optimal distance (boards of at most 9 cells), all at once: see
+    /// [`DqnModel::start_evaluation`], which the worker uses to report progress.
     pub fn evaluate(&mut self, options: JsValue) -> Result<JsValue, JsValue> {
+        let mut job = self.start_evaluation(options)?;
+        while !job.step(usize::MAX) {}
+        job.result()
+    }
+
+    /// Prepares an evaluation by exact optimal distance (boards of at most 9 cells): `options`
+    /// ([`EvaluationSettings`] in camelCase: `perDistance`, `seed`, `beamWidth`, …) draws
+    /// `perDistance` fresh positions at every distance; [`DqnEvaluation::step`] plays them.
+    #[wasm_bindgen(js_name = startEvaluation)]
+    pub fn start_evaluation(&mut self, options: JsValue) -> Result<DqnEvaluation, JsValue> {
         let settings: EvaluationSettings = if options.is_undefined() || options.is_null() {
             EvaluationSettings::default()
         } else {
@@ -366,9 +374,63 @@ impl DqnModel {
         let exact = self.exact().ok_or_else(|| {
             js_error("the page evaluates boards of at most 9 cells (use `puzzlelab eval` for 4×4)")
         })?;
-        let positions = exact_positions(&exact, settings.per_distance, settings.seed);
-        let table = evaluate_by_distance(&self.policy, &mut self.env, &positions, &settings);
-        to_js(&table)
+        Ok(DqnEvaluation {
+            positions: exact_positions(&exact, settings.per_distance, settings.seed),
+            policy: self.policy.clone(),
+            env: self.env.clone(),
+            tally: EvaluationTally::default(),
+            settings,
+            clock: web_time::Instant::now(),
+        })
+    }
+}
+
+/// An evaluation of a model, played a few positions at a time.
+#[wasm_bindgen]
+pub struct DqnEvaluation {
+    positions: Vec<(Board, u32)>,
+    policy: QPolicy,
+    env: crate::env::sliding::SlidingEnv,
+    tally: EvaluationTally,
+    settings: EvaluationSettings,
+    clock: web_time::Instant,
+}
+
+#[wasm_bindgen]
+impl DqnEvaluation {
+    /// Plays up to `positions` more positions; true once all are done.
+    pub fn step(&mut self, positions: usize) -> bool {
+        let start = self.tally.positions();
+        let end = start.saturating_add(positions).min(self.positions.len());
+        for &(board, optimal) in &self.positions[start..end] {
+            let outcome =
+                evaluate_position(&self.policy, &mut self.env, board, optimal, &self.settings);
+            self.tally.add(outcome);
+        }
+        end == self.positions.len()
+    }
+
+    /// Positions played so far.
+    #[wasm_bindgen(getter)]
+    pub fn done(&self) -> usize {
+        self.tally.positions()
+    }
+
+    /// Positions in all.
+    #[wasm_bindgen(getter)]
+    pub fn total(&self) -> usize {
+        self.positions.len()
+    }
+
+    /// The table so far (all of it once [`DqnEvaluation::step`] returned true): `{rows:
+    /// [{optimal, positions, greedySolvedPercent, greedyMeanExtra, searchSolvedPercent,
+    /// searchMeanExtra, …}], overall, settings, seconds}`.
+    pub fn result(&self) -> Result<JsValue, JsValue> {
+        to_js(
+            &self
+                .tally
+                .table(&self.settings, self.clock.elapsed().as_secs_f32()),
+        )
     }
 }
 
