@@ -4,9 +4,9 @@
 //! page loads (`src/web/`, compiled only for `wasm32`).
 //!
 //! - [`env`]: the environment contract every puzzle obeys, and one module per puzzle.
-//! - [`search`]: generic search (BFS, A*, IDA*) and exact distance tables.
-//! - [`agent`]: learners (tabular Q-learning; deep Q-learning with the `learn` feature) that work
-//!   over any environment.
+//! - [`search`]: generic search (BFS, A*, IDA*, expectimax for 2048) and exact distance tables.
+//! - [`agent`]: learners (tabular Q-learning; n-tuple networks for 2048; deep Q-learning with the
+//!   `learn` feature).
 //! - [`rng`]: the small seeded random generator everything random goes through.
 //! - `web` (wasm32 only): the thin wasm-bindgen boundary used by the page and its worker.
 #![warn(missing_docs)]

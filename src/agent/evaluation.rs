@@ -51,6 +51,23 @@ impl Default for EvaluationSettings {
     }
 }
 
+impl EvaluationSettings {
+    /// The defaults for a board of `cells` cells: up to 9 cells, a beam of 64 and 20,000 nodes
+    /// (enough for the 8-puzzle); above, a beam of 1,024 and a million nodes, which a 15-puzzle
+    /// model needs to solve uniformly random positions (optimal lengths around 52).
+    pub fn for_cells(cells: usize) -> Self {
+        if cells <= crate::env::sliding::solve::MAX_EXACT_CELLS {
+            EvaluationSettings::default()
+        } else {
+            EvaluationSettings {
+                beam_width: 1024,
+                max_nodes: 1_000_000,
+                ..EvaluationSettings::default()
+            }
+        }
+    }
+}
+
 /// One row of the table: the positions at one optimal distance.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 #[serde(rename_all = "camelCase")]

@@ -1,5 +1,7 @@
 //! Learners that work over any [`crate::env::Environment`]: one file each.
 //!
+//! - [`ntuple`]: n-tuple networks for 2048 learned by TD(0) on afterstates (Szubert & Jaśkowski
+//!   2014), plain Rust for the small bundle.
 //! - [`q_table`]: tabular Q-learning (Watkins 1989), seed 003's algorithm and defaults.
 //! - `dqn` (feature `learn`): deep Q-learning (Mnih et al. 2015) on burn, the thesis's (seed 000)
 //!   design and defaults.
@@ -10,4 +12,5 @@
 pub mod dqn;
 #[cfg(feature = "learn")]
 pub mod evaluation;
+pub mod ntuple;
 pub mod q_table;

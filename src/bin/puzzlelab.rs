@@ -9,6 +9,8 @@
 //! puzzlelab bench-pdb [--set korf|random|all] [--count N] [--seed S] [--baseline-count N] [--out FILE]
 //! puzzlelab train --steps N [--size 3] [--curriculum] [--out FILE] [--resume FILE] ...  (--features learn)
 //! puzzlelab eval --model FILE [--per-distance K] [--seed S]                            (--features learn)
+//! puzzlelab train-2048 --games N [--seed S] [--out FILE] [--resume FILE] [--alpha A] [--chunk K]
+//! puzzlelab eval-2048 --model FILE --games N [--seed S] [--agent ntuple|expectimax|random] [--depth D]
 //! ```
 //! `solve` reads positions from its arguments, or one per line from stdin when none are given,
 //! and prints one JSON object per position (an `error` object for a position it cannot solve).
@@ -56,6 +58,18 @@ const USAGE: &str = "usage:
   puzzlelab bench-dqn [--steps 2000] [--seed S]
       (--features learn) Times the thesis's DQN on the CPU: training steps per second (after the
       warm-up) and the latency of one greedy move, on the 8- and 15-puzzle networks; prints JSON.
+  puzzlelab train-2048 --games N [--seed S] [--out FILE] [--resume FILE] [--alpha 0.1] [--chunk 1000]
+                       [--tuples 4x5|4x6|5x4] [--precision f32|f16] [--eval-games 100]
+      2048: learns an n-tuple network by TD(0) on afterstates (Szubert & Jaskowski 2014) from N games
+      in all, playing greedily. One progress line per chunk of K games on stderr; after each chunk
+      writes FILE (default 2048-ntuple.ntuple; gzip when it ends in .gz; f32 unless --precision f16)
+      and its manifest FILE.json (commands, seed, games, wall time, machine, training curve), so a
+      killed run goes on with --resume FILE. At the end, plays --eval-games games greedily with the
+      network as written and records the evaluation in the manifest; prints the manifest.
+  puzzlelab eval-2048 --model FILE [--games 100] [--seed S] [--agent ntuple|expectimax|random] [--depth 2]
+      Plays N full games of 2048 (new tiles: 2 with p 0.9, 4 with 0.1) with the network's greedy
+      1-ply policy, expectimax D moves deep over the network's values, or random moves (no model);
+      prints JSON: reach rates of 1024...32768, mean and median score, moves per second.
   puzzlelab pdb [--goal G] [--partition 6-6-3|5-5-5] --out FILE
       Builds the 15-puzzle pattern databases for a goal, writes them (gzip when FILE ends in .gz)
       and a manifest FILE.json (command, machine, wall time, sizes, checksum).
@@ -93,6 +107,14 @@ const LEARN_VALUE_FLAGS: &[&str] = &[
     "--beam-width",
     "--max-nodes-search",
     "--warmup",
+    // train-2048 and eval-2048.
+    "--games",
+    "--alpha",
+    "--tuples",
+    "--precision",
+    "--eval-games",
+    "--agent",
+    "--depth",
 ];
 /// The on/off options of `train`.
 const LEARN_SWITCHES: &[&str] = &["--double", "--huber", "--mask", "--curriculum"];
@@ -981,6 +1003,8 @@ fn main() -> ExitCode {
         "train" => train(&options, &args),
         "eval" => eval(&options),
         "bench-dqn" => bench_dqn(&options),
+        "train-2048" => game2048::train(&options, &args),
+        "eval-2048" => game2048::eval(&options),
         "table" => table(&options).map(|v| println!("{v}")),
         "scramble" => scramble(&options).map(|lines| lines.iter().for_each(|l| println!("{l}"))),
         "help" | "--help" | "-h" => {
@@ -1156,8 +1180,13 @@ mod learn {
             .collect()
     }
 
-    fn settings_from(o: &Options, seed: Option<u64>) -> Result<EvaluationSettings, String> {
-        let defaults = EvaluationSettings::default();
+    /// The evaluation and model-solve settings: the board's defaults, changed by the flags.
+    fn settings_from(
+        o: &Options,
+        puzzle: &SlidingPuzzle,
+        seed: Option<u64>,
+    ) -> Result<EvaluationSettings, String> {
+        let defaults = EvaluationSettings::for_cells(puzzle.rows() * puzzle.cols());
         Ok(EvaluationSettings {
             per_distance: value(o, "--per-distance")?.unwrap_or(defaults.per_distance),
             seed: seed.unwrap_or(defaults.seed),
@@ -1188,7 +1217,7 @@ mod learn {
         let policy = read_model(path)?;
         let puzzle = puzzle_of(&policy)?;
         let seed = o.given("--seed").then_some(o.seed);
-        let settings = settings_from(o, seed)?;
+        let settings = settings_from(o, &puzzle, seed)?;
         let table = evaluate_model(&policy, &puzzle, &settings)?;
         eprint!("{}", table.to_text());
         let uniform = match value::<usize>(o, "--uniform-positions")? {
@@ -1237,7 +1266,7 @@ mod learn {
                 puzzle.format(puzzle.goal())
             ));
         }
-        let settings = settings_from(o, None)?;
+        let settings = settings_from(o, puzzle, None)?;
         let clock = Instant::now();
         let ModelSolution {
             method,
@@ -1526,7 +1555,7 @@ mod learn {
         let chunk: usize = value(o, "--chunk")?.unwrap_or(1000).max(1);
         let eval_every: usize = value(o, "--eval-every")?.unwrap_or(0);
         let checkpoint_every: usize = value(o, "--checkpoint-every")?.unwrap_or(10_000);
-        let settings = settings_from(o, None)?;
+        let settings = settings_from(o, &puzzle, None)?;
 
         let difficulty = progress.difficulty;
         let mut trainer = SlidingTrainer::new(
@@ -1590,6 +1619,320 @@ mod learn {
             dqn.steps_done(),
             progress.wall_seconds
         );
+        Ok(())
+    }
+}
+
+/// `train-2048` and `eval-2048`: the n-tuple learner of `agent::ntuple` and expectimax on 2048.
+mod game2048 {
+    use super::{machine, utc_now, Options};
+    use puzzlelab::agent::ntuple::{
+        evaluate_greedy, NTupleNetwork, Precision, TdConfig, TdLearner, TupleSet,
+    };
+    use puzzlelab::env::game2048::{
+        play_games, random_move, Game2048Config, GameSummary, REPORTED_TILES,
+    };
+    use puzzlelab::rng::Rng;
+    use puzzlelab::search::expectimax::Expectimax;
+    use serde_json::{json, Value};
+    use std::io::{Read, Write};
+    use std::time::Instant;
+
+    /// The seed offset of evaluation games, so they are never training games.
+    const EVALUATION_SEED: u64 = 0x2048_E7A1;
+
+    fn value<T: std::str::FromStr>(o: &Options, flag: &str) -> Result<Option<T>, String> {
+        o.learn_values
+            .get(flag)
+            .map(|v| {
+                v.trim()
+                    .parse()
+                    .map_err(|_| format!("{flag}: cannot read \"{v}\""))
+            })
+            .transpose()
+    }
+
+    /// Reads a network file, gzip-compressed or not.
+    fn read_network(path: &str) -> Result<NTupleNetwork, String> {
+        let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
+        let bytes = if bytes.starts_with(&[0x1f, 0x8b]) {
+            let mut raw = Vec::new();
+            flate2::read::GzDecoder::new(&bytes[..])
+                .read_to_end(&mut raw)
+                .map_err(|e| format!("{path}: {e}"))?;
+            raw
+        } else {
+            bytes
+        };
+        NTupleNetwork::from_bytes(&bytes).map_err(|e| format!("{path}: {e}"))
+    }
+
+    /// The bytes of `network` as written to `path` (gzip when it ends in `.gz`).
+    fn file_bytes(network: &NTupleNetwork, path: &str, precision: Precision) -> Vec<u8> {
+        let bytes = network.to_bytes(precision);
+        if !path.ends_with(".gz") {
+            return bytes;
+        }
+        let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+        encoder.write_all(&bytes).expect("in memory");
+        encoder.finish().expect("in memory")
+    }
+
+    /// Writes through a temporary file, so that a killed run never leaves half a file.
+    fn write_atomically(path: &str, bytes: &[u8]) -> Result<(), String> {
+        let temporary = format!("{path}.partial");
+        std::fs::write(&temporary, bytes).map_err(|e| format!("{temporary}: {e}"))?;
+        std::fs::rename(&temporary, path).map_err(|e| format!("{path}: {e}"))
+    }
+
+    fn reach_line(summary: &GameSummary) -> String {
+        REPORTED_TILES[1..4]
+            .iter()
+            .map(|t| format!("{t} {:.1}%", 100.0 * summary.reach[&t.to_string()]))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
+    /// What the manifest keeps between runs of a resumed training.
+    struct Run {
+        commands: Vec<String>,
+        wall_seconds: f64,
+        curve: Vec<Value>,
+        seed: u64,
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn save(
+        out: &str,
+        learner: &TdLearner,
+        precision: Precision,
+        run: &Run,
+        evaluation: Option<(&GameSummary, u64)>,
+        target_games: u64,
+    ) -> Result<(), String> {
+        let bytes = file_bytes(&learner.network, out, precision);
+        write_atomically(out, &bytes)?;
+        let network = &learner.network;
+        let set = network.tuple_set();
+        let trained = network.games_trained();
+        let manifest = json!({
+            "what": format!(
+                "puzzlelab 2048 n-tuple network (format version {}), TD(0) on afterstates",
+                puzzlelab::agent::ntuple::FILE_VERSION
+            ),
+            "model": out,
+            "puzzle": "2048 4x4",
+            "rules": Game2048Config::default(),
+            "tuple_set": set.name(),
+            "tuples": set.tuples(),
+            "symmetric_sampling": 8,
+            "weights": set.num_weights(),
+            "precision": precision,
+            "raw_bytes": network.to_bytes(precision).len(),
+            "file_bytes": bytes.len(),
+            "gzip": out.ends_with(".gz"),
+            "alpha": learner.config.alpha,
+            "alpha_per_weight": learner.config.alpha / network.weights_per_value() as f32,
+            "seed": run.seed,
+            "games": trained,
+            "finished": trained >= target_games,
+            "wall_seconds": (run.wall_seconds * 10.0).round() / 10.0,
+            "games_per_s": if run.wall_seconds > 0.0 { trained as f64 / run.wall_seconds } else { 0.0 },
+            "machine": machine(),
+            "build": if cfg!(debug_assertions) { "debug" } else { "release" },
+            "date": utc_now(),
+            "command": run.commands.last(),
+            "commands": run.commands,
+            "training_curve": run.curve,
+            "evaluation_seed": evaluation.map(|(_, seed)| seed),
+            "evaluation": evaluation.map(|(summary, _)| json!({
+                "agent": "ntuple greedy 1-ply",
+                "of": "the network as written to this file",
+                "summary": summary,
+            })),
+            "puzzlelab_version": env!("CARGO_PKG_VERSION"),
+        });
+        let text = serde_json::to_string_pretty(&manifest).expect("json") + "\n";
+        write_atomically(&format!("{out}.json"), text.as_bytes())
+    }
+
+    /// `puzzlelab train-2048`.
+    pub fn train(o: &Options, args: &[String]) -> Result<(), String> {
+        let games: u64 = value(o, "--games")?.ok_or("train-2048 needs --games N")?;
+        let chunk: u64 = value(o, "--chunk")?.unwrap_or(1000).max(1);
+        let eval_games: u64 = value(o, "--eval-games")?.unwrap_or(100);
+        let out = o.out.clone().unwrap_or_else(|| "2048-ntuple.ntuple".into());
+        let precision = match value::<String>(o, "--precision")?.as_deref() {
+            None | Some("f32") => Precision::F32,
+            Some("f16") => Precision::F16,
+            Some(other) => return Err(format!("--precision {other}: f32 or f16")),
+        };
+        let command = format!("puzzlelab {}", args.join(" "));
+        let resume: Option<String> = value(o, "--resume")?;
+        let (network, mut run) = match &resume {
+            Some(path) => {
+                let network = read_network(path)?;
+                let set = network.tuple_set().name();
+                if value::<String>(o, "--tuples")?.is_some_and(|t| t != set) {
+                    return Err(format!(
+                        "{path} has the {set} tuple set; --tuples must match"
+                    ));
+                }
+                let manifest_path = format!("{path}.json");
+                let manifest: Value = std::fs::read_to_string(&manifest_path)
+                    .map_err(|e| format!("{manifest_path}: {e} (needed to resume)"))
+                    .and_then(|t| {
+                        serde_json::from_str(&t).map_err(|e| format!("{manifest_path}: {e}"))
+                    })?;
+                let strings = |key: &str| {
+                    manifest[key].as_array().map_or(Vec::new(), |a| {
+                        a.iter()
+                            .filter_map(|c| c.as_str().map(String::from))
+                            .collect()
+                    })
+                };
+                let mut commands = strings("commands");
+                commands.push(command);
+                let seed = if o.given("--seed") {
+                    o.seed
+                } else {
+                    manifest["seed"].as_u64().unwrap_or(o.seed)
+                };
+                let run = Run {
+                    commands,
+                    wall_seconds: manifest["wall_seconds"].as_f64().unwrap_or(0.0),
+                    curve: manifest["training_curve"]
+                        .as_array()
+                        .cloned()
+                        .unwrap_or_default(),
+                    seed,
+                };
+                (network, run)
+            }
+            None => {
+                let name: String = value(o, "--tuples")?.unwrap_or_else(|| "4x5".into());
+                let set = TupleSet::from_name(&name)
+                    .ok_or_else(|| format!("--tuples {name}: 4x5, 4x6 or 5x4"))?;
+                let run = Run {
+                    commands: vec![command],
+                    wall_seconds: 0.0,
+                    curve: Vec::new(),
+                    seed: o.seed,
+                };
+                (NTupleNetwork::new(set), run)
+            }
+        };
+        let config = TdConfig {
+            alpha: value(o, "--alpha")?.unwrap_or(TdConfig::default().alpha),
+            seed: run.seed,
+            game: Game2048Config::default(),
+        };
+        let mut learner = TdLearner::new(network, config);
+        eprintln!(
+            "train-2048: {} tuples, {} weights, alpha {}, seed {}, from game {} to {games}",
+            learner.network.tuple_set().name(),
+            learner.network.tuple_set().num_weights(),
+            config.alpha,
+            config.seed,
+            learner.network.games_trained()
+        );
+        while learner.network.games_trained() < games {
+            let n = chunk.min(games - learner.network.games_trained());
+            let clock = Instant::now();
+            let stats = learner.train_games(n);
+            let s = &stats.summary;
+            eprintln!(
+                "games {:>8}  mean score {:>8.0}  {}  {:.1} games/s  {:.0} moves/s",
+                stats.games_trained,
+                s.mean_score,
+                reach_line(s),
+                s.games_per_s,
+                s.moves_per_s
+            );
+            run.curve.push(json!({
+                "games": stats.games_trained,
+                "mean_score": s.mean_score.round(),
+                "max_score": s.max_score,
+                "reach": s.reach,
+                "games_per_s": (s.games_per_s * 100.0).round() / 100.0,
+                "moves_per_s": s.moves_per_s.round(),
+                "alpha": config.alpha,
+            }));
+            run.wall_seconds += clock.elapsed().as_secs_f64();
+            save(&out, &learner, precision, &run, None, games)?;
+        }
+        // Evaluate the network as written (f16 rounding included).
+        let written = read_network(&out)?;
+        let seed = run.seed ^ EVALUATION_SEED;
+        let evaluation = evaluate_greedy(&written, Game2048Config::default(), eval_games, seed);
+        eprintln!(
+            "evaluation over {eval_games} games: mean score {:.0}, {}",
+            evaluation.mean_score,
+            reach_line(&evaluation)
+        );
+        save(
+            &out,
+            &learner,
+            precision,
+            &run,
+            Some((&evaluation, seed)),
+            games,
+        )?;
+        println!(
+            "{}",
+            std::fs::read_to_string(format!("{out}.json")).map_err(|e| e.to_string())?
+        );
+        Ok(())
+    }
+
+    /// `puzzlelab eval-2048`.
+    pub fn eval(o: &Options) -> Result<(), String> {
+        let games: u64 = value(o, "--games")?.unwrap_or(100);
+        let agent: String = value(o, "--agent")?.unwrap_or_else(|| "ntuple".into());
+        let depth: u32 = value(o, "--depth")?.unwrap_or(2);
+        let model: Option<String> = value(o, "--model")?;
+        let config = Game2048Config::default();
+        let network = match (&model, agent.as_str()) {
+            (Some(path), _) => Some(read_network(path)?),
+            (None, "random") => None,
+            (None, _) => return Err(format!("eval-2048 --agent {agent} needs --model FILE")),
+        };
+        let clock = Instant::now();
+        let mut nodes = None;
+        let stats = match (agent.as_str(), &network) {
+            ("ntuple", Some(network)) => play_games(config, games, o.seed, |board| {
+                network.best_move(board).expect("a legal move").0
+            }),
+            ("expectimax", Some(network)) => {
+                let mut search =
+                    Expectimax::new(|b| network.value(b), depth, config.four_probability);
+                let stats = play_games(config, games, o.seed, |board| {
+                    search.best_move(board).expect("a legal move").0
+                });
+                nodes = Some(search.nodes());
+                stats
+            }
+            ("random", _) => {
+                let mut rng = Rng::new(o.seed ^ 0x5EED);
+                play_games(config, games, o.seed, |board| {
+                    random_move(board, &mut rng).expect("a legal move")
+                })
+            }
+            _ => return Err(format!("--agent {agent}: ntuple, expectimax or random")),
+        };
+        let summary = stats.summary(clock.elapsed().as_secs_f64());
+        let report = json!({
+            "agent": agent,
+            "depth": (agent == "expectimax").then_some(depth),
+            "model": model,
+            "games_trained": network.as_ref().map(|n| n.games_trained()),
+            "tuple_set": network.as_ref().map(|n| n.tuple_set().name()),
+            "seed": o.seed,
+            "chance_nodes": nodes,
+            "summary": summary,
+            "machine": machine(),
+        });
+        println!("{report}");
         Ok(())
     }
 }

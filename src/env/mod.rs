@@ -13,6 +13,7 @@
 //!
 //! [`check_env`] checks all of this for any environment; every puzzle's tests call it.
 
+pub mod game2048;
 pub mod sliding;
 
 use crate::rng::Rng;

@@ -232,6 +232,20 @@ pub struct DqnModel {
 }
 
 impl DqnModel {
+    /// The board's default settings ([`EvaluationSettings::for_cells`]) with `options`' fields
+    /// (camelCase) over them.
+    fn settings(&self, options: JsValue) -> Result<EvaluationSettings, JsValue> {
+        let cells = self.puzzle.rows() * self.puzzle.cols();
+        let settings = to_js(&EvaluationSettings::for_cells(cells))?;
+        if options.is_object() {
+            js_sys::Object::assign(
+                settings.unchecked_ref::<js_sys::Object>(),
+                options.unchecked_ref::<js_sys::Object>(),
+            );
+        }
+        serde_wasm_bindgen::from_value(settings).map_err(|e| js_error(format!("options: {e}")))
+    }
+
     fn exact(&mut self) -> Option<Rc<ExactDistances>> {
         if self.exact.is_none() {
             self.exact = ExactDistances::build(self.puzzle.goal()).map(Rc::new);
@@ -301,11 +315,7 @@ impl DqnModel {
     /// the optimum is known (at most 9 cells) `optimalLength` and `extraMoves`.
     pub fn solve(&mut self, cells: &[u8], options: JsValue) -> Result<JsValue, JsValue> {
         let start = self.board(cells)?;
-        let settings: EvaluationSettings = if options.is_undefined() || options.is_null() {
-            EvaluationSettings::default()
-        } else {
-            serde_wasm_bindgen::from_value(options).map_err(js_error)?
-        };
+        let settings = self.settings(options)?;
         let clock = web_time::Instant::now();
         let found = model_solve(&self.policy, &mut self.env, start, &settings);
         let ms = clock.elapsed().as_secs_f64() * 1000.0;
@@ -366,11 +376,7 @@ impl DqnModel {
     /// `perDistance` fresh positions at every distance; [`DqnEvaluation::step`] plays them.
     #[wasm_bindgen(js_name = startEvaluation)]
     pub fn start_evaluation(&mut self, options: JsValue) -> Result<DqnEvaluation, JsValue> {
-        let settings: EvaluationSettings = if options.is_undefined() || options.is_null() {
-            EvaluationSettings::default()
-        } else {
-            serde_wasm_bindgen::from_value(options).map_err(js_error)?
-        };
+        let settings = self.settings(options)?;
         let exact = self.exact().ok_or_else(|| {
             js_error("the page evaluates boards of at most 9 cells (use `puzzlelab eval` for 4×4)")
         })?;

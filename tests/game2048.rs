@@ -1,0 +1,161 @@
+//! `puzzlelab train-2048` and `eval-2048`: checkpoints with manifests, resuming, evaluation JSON,
+//! and damaged files refused with a clear error.
+
+use std::process::Command;
+
+fn puzzlelab(args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_puzzlelab"))
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.success(),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+#[test]
+fn train_resume_and_evaluate_a_2048_network() {
+    let dir = std::env::temp_dir().join(format!("puzzlelab-2048-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let model = dir.join("net.ntuple.gz");
+    let model = model.to_str().unwrap();
+    let (ok, stdout, stderr) = puzzlelab(&[
+        "train-2048",
+        "--games",
+        "200",
+        "--chunk",
+        "100",
+        "--tuples",
+        "5x4",
+        "--seed",
+        "3",
+        "--out",
+        model,
+        "--eval-games",
+        "5",
+        "--precision",
+        "f16",
+    ]);
+    assert!(ok, "{stderr}");
+    assert_eq!(
+        stderr.matches("games/s").count(),
+        2,
+        "one line per chunk:\n{stderr}"
+    );
+    let manifest: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(manifest["games"], 200);
+    assert_eq!(manifest["seed"], 3);
+    assert_eq!(manifest["finished"], true);
+    assert_eq!(manifest["training_curve"].as_array().unwrap().len(), 2);
+    assert_eq!(manifest["evaluation"]["summary"]["games"], 5);
+
+    // Resume to 300 games: the commands, the curve and the seed carry over.
+    let (ok, stdout, stderr) = puzzlelab(&[
+        "train-2048",
+        "--games",
+        "300",
+        "--chunk",
+        "100",
+        "--resume",
+        model,
+        "--out",
+        model,
+        "--eval-games",
+        "5",
+        "--precision",
+        "f16",
+    ]);
+    assert!(ok, "{stderr}");
+    let manifest: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(manifest["games"], 300);
+    assert_eq!(manifest["seed"], 3);
+    assert_eq!(manifest["commands"].as_array().unwrap().len(), 2);
+    assert_eq!(manifest["training_curve"].as_array().unwrap().len(), 3);
+
+    for agent in ["ntuple", "expectimax", "random"] {
+        let (ok, stdout, stderr) = puzzlelab(&[
+            "eval-2048",
+            "--model",
+            model,
+            "--games",
+            "3",
+            "--agent",
+            agent,
+            "--depth",
+            "1",
+        ]);
+        assert!(ok, "{agent}: {stderr}");
+        let report: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+        assert_eq!(report["summary"]["games"], 3, "{report}");
+        assert!(report["summary"]["reach"]["2048"].is_number());
+        assert!(report["summary"]["median_score"].as_u64().unwrap() > 0);
+    }
+
+    // A damaged file is refused, and says so.
+    let bytes = std::fs::read(model).unwrap();
+    let raw = dir.join("damaged.ntuple");
+    let mut decoder = flate2::read::GzDecoder::new(&bytes[..]);
+    let mut unpacked = Vec::new();
+    std::io::Read::read_to_end(&mut decoder, &mut unpacked).unwrap();
+    let middle = unpacked.len() / 2;
+    unpacked[middle] ^= 1;
+    std::fs::write(&raw, &unpacked).unwrap();
+    let (ok, _, stderr) = puzzlelab(&["eval-2048", "--model", raw.to_str().unwrap()]);
+    assert!(!ok);
+    assert!(stderr.contains("damaged"), "{stderr}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn every_shipped_2048_network_loads_and_plays_as_its_manifest_says() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/www/models");
+    let models: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| {
+            let name = p.file_name().unwrap().to_string_lossy();
+            name.starts_with("2048-") && (name.ends_with(".ntuple") || name.ends_with(".ntuple.gz"))
+        })
+        .collect();
+    for model in models {
+        let path = model.to_str().unwrap();
+        assert!(
+            std::fs::metadata(path).unwrap().len() <= 10 << 20,
+            "{path} is over 10 MiB"
+        );
+        let manifest: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(format!("{path}.json")).unwrap())
+                .unwrap();
+        let recorded = &manifest["evaluation"]["summary"];
+        // Fresh games (another seed), as many as the manifest's evaluation, at most 300.
+        let games = recorded["games"].as_u64().unwrap().min(300).to_string();
+        let (ok, stdout, stderr) = puzzlelab(&[
+            "eval-2048",
+            "--model",
+            path,
+            "--games",
+            &games,
+            "--seed",
+            "424242",
+        ]);
+        assert!(ok, "{path}: {stderr}");
+        let report: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+        let now = &report["summary"];
+        assert_eq!(report["games_trained"], manifest["games"], "{path}");
+        assert!(
+            now["mean_score"].as_f64().unwrap() >= 0.85 * recorded["mean_score"].as_f64().unwrap(),
+            "{path}: mean score {} against the manifest's {}",
+            now["mean_score"],
+            recorded["mean_score"]
+        );
+        let rate = |s: &serde_json::Value| s["reach"]["2048"].as_f64().unwrap();
+        assert!(
+            rate(now) >= rate(recorded) - 0.05,
+            "{path}: 2048 reached in {} of games against the manifest's {}",
+            rate(now),
+            rate(recorded)
+        );
+    }
+}
