@@ -37,6 +37,8 @@ fn train_resume_and_evaluate_a_2048_network() {
         "5",
         "--precision",
         "f16",
+        "--alpha",
+        "0.05",
     ]);
     assert!(ok, "{stderr}");
     assert_eq!(
@@ -51,7 +53,7 @@ fn train_resume_and_evaluate_a_2048_network() {
     assert_eq!(manifest["training_curve"].as_array().unwrap().len(), 2);
     assert_eq!(manifest["evaluation"]["summary"]["games"], 5);
 
-    // Resume to 300 games: the commands, the curve and the seed carry over.
+    // Resume to 300 games: the commands, the curve, the seed and the learning rate carry over.
     let (ok, stdout, stderr) = puzzlelab(&[
         "train-2048",
         "--games",
@@ -71,6 +73,7 @@ fn train_resume_and_evaluate_a_2048_network() {
     let manifest: serde_json::Value = serde_json::from_str(&stdout).unwrap();
     assert_eq!(manifest["games"], 300);
     assert_eq!(manifest["seed"], 3);
+    assert_eq!(manifest["alpha"], 0.05);
     assert_eq!(manifest["commands"].as_array().unwrap().len(), 2);
     assert_eq!(manifest["training_curve"].as_array().unwrap().len(), 3);
 

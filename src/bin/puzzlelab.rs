@@ -58,14 +58,15 @@ const USAGE: &str = "usage:
   puzzlelab bench-dqn [--steps 2000] [--seed S]
       (--features learn) Times the thesis's DQN on the CPU: training steps per second (after the
       warm-up) and the latency of one greedy move, on the 8- and 15-puzzle networks; prints JSON.
-  puzzlelab train-2048 --games N [--seed S] [--out FILE] [--resume FILE] [--alpha 0.1] [--chunk 1000]
+  puzzlelab train-2048 --games N [--seed S] [--out FILE] [--resume FILE] [--alpha A] [--chunk 1000]
                        [--tuples 4x5|4x6|5x4] [--precision f32|f16] [--eval-games 100]
       2048: learns an n-tuple network by TD(0) on afterstates (Szubert & Jaskowski 2014) from N games
       in all, playing greedily. One progress line per chunk of K games on stderr; after each chunk
       writes FILE (default 2048-ntuple.ntuple; gzip when it ends in .gz; f32 unless --precision f16)
       and its manifest FILE.json (commands, seed, games, wall time, machine, training curve), so a
       killed run goes on with --resume FILE. At the end, plays --eval-games games greedily with the
-      network as written and records the evaluation in the manifest; prints the manifest.
+      network as written and records the evaluation in the manifest; prints the manifest. --alpha:
+      the TD step for the whole value (default 0.1; a resumed run keeps its file's unless given).
   puzzlelab eval-2048 --model FILE [--games 100] [--seed S] [--agent ntuple|expectimax|random] [--depth 2]
       Plays N full games of 2048 (new tiles: 2 with p 0.9, 4 with 0.1) with the network's greedy
       1-ply policy, expectimax D moves deep over the network's values, or random moves (no model);
@@ -1699,6 +1700,8 @@ mod game2048 {
         wall_seconds: f64,
         curve: Vec<Value>,
         seed: u64,
+        /// The learning rate of the run resumed (kept unless --alpha is given).
+        alpha: f32,
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -1731,7 +1734,8 @@ mod game2048 {
             "raw_bytes": network.to_bytes(precision).len(),
             "file_bytes": bytes.len(),
             "gzip": out.ends_with(".gz"),
-            "alpha": learner.config.alpha,
+            // f32 → f64 through its shortest decimal text: 0.05, not 0.05000000074505806.
+            "alpha": learner.config.alpha.to_string().parse::<f64>().expect("a number"),
             "alpha_per_weight": learner.config.alpha / network.weights_per_value() as f32,
             "seed": run.seed,
             "games": trained,
@@ -1806,6 +1810,9 @@ mod game2048 {
                         .cloned()
                         .unwrap_or_default(),
                     seed,
+                    alpha: manifest["alpha"]
+                        .as_f64()
+                        .map_or(TdConfig::default().alpha, |a| a as f32),
                 };
                 (network, run)
             }
@@ -1818,12 +1825,13 @@ mod game2048 {
                     wall_seconds: 0.0,
                     curve: Vec::new(),
                     seed: o.seed,
+                    alpha: TdConfig::default().alpha,
                 };
                 (NTupleNetwork::new(set), run)
             }
         };
         let config = TdConfig {
-            alpha: value(o, "--alpha")?.unwrap_or(TdConfig::default().alpha),
+            alpha: value(o, "--alpha")?.unwrap_or(run.alpha),
             seed: run.seed,
             game: Game2048Config::default(),
         };
@@ -1856,13 +1864,14 @@ mod game2048 {
                 "reach": s.reach,
                 "games_per_s": (s.games_per_s * 100.0).round() / 100.0,
                 "moves_per_s": s.moves_per_s.round(),
-                "alpha": config.alpha,
+                "alpha": config.alpha.to_string().parse::<f64>().expect("a number"),
             }));
             run.wall_seconds += clock.elapsed().as_secs_f64();
             save(&out, &learner, precision, &run, None, games)?;
         }
-        // Evaluate the network as written (f16 rounding included).
-        let written = read_network(&out)?;
+        // Evaluate the network as it is written (f16 rounding included).
+        let written = NTupleNetwork::from_bytes(&learner.network.to_bytes(precision))
+            .map_err(|e| e.to_string())?;
         let seed = run.seed ^ EVALUATION_SEED;
         let evaluation = evaluate_greedy(&written, Game2048Config::default(), eval_games, seed);
         eprintln!(

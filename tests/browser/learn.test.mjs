@@ -308,7 +308,7 @@ describe("<puzzle-widget solver=\"dqn\">", options, () => {
   before(async () => (session = await startSession()), options);
   after(() => session?.close(), options);
 
-  test("solves a 3×3 board with the shipped model and explains the boards it cannot solve", slow, async () => {
+  test("solves 3×3 and 4×4 boards with the shipped models and explains the boards it cannot solve", slow, async () => {
     const page = await session.newPage();
     await page.evaluate(() => {
       const widget = document.createElement("puzzle-widget");
@@ -330,6 +330,19 @@ describe("<puzzle-widget solver=\"dqn\">", options, () => {
     assert.match(status, /^DQN \((greedy|beam search)\): \d+ moves, (optimal|\d+ more than optimal) · \d+ ms$/);
     await page.waitForFunction(() => document.getElementById("neural").state.solved, null, { timeout: 30_000 });
 
+    // A 4×4 board uses the shipped 15-puzzle model (a uniformly random position: beam search).
+    await page.evaluate(() => {
+      const widget = document.getElementById("neural");
+      widget.setAttribute("size", "4");
+      widget.setAttribute("start", "5,1,11,3,4,8,14,9,12,6,15,2,_,13,7,10");
+    });
+    await page.waitForFunction(() => document.getElementById("neural").state?.rows === 4);
+    const fifteen = await page.evaluate(() => document.getElementById("neural").solve());
+    assert.equal(fifteen.algorithm, "dqn");
+    assert.equal(fifteen.moves.length, fifteen.length);
+    assert.ok(fifteen.length >= 20, `a uniformly random 15-puzzle needs many moves (${fifteen.length})`);
+    await page.waitForFunction(() => document.getElementById("neural").state.solved, null, { timeout: 60_000 });
+
     // A 2×3 board has no shipped model: the solve says so inside the widget.
     await page.evaluate(() => {
       const widget = document.getElementById("neural");
@@ -338,7 +351,7 @@ describe("<puzzle-widget solver=\"dqn\">", options, () => {
     });
     await page.waitForFunction(() => document.getElementById("neural").state?.rows === 2);
     const refusal = await page.evaluate(() => document.getElementById("neural").solve().then(() => "solved", (error) => error.message));
-    assert.match(refusal, /^DQN failed: no trained model fits this 2×3 board with the goal 1,2,3,4,5,_ \(models ship for: 3×3 with the goal 1,2,3,4,5,6,7,8,_\)/);
+    assert.match(refusal, /^DQN failed: no trained model fits this 2×3 board with the goal 1,2,3,4,5,_ \(models ship for: 3×3 with the goal 1,2,3,4,5,6,7,8,_; 4×4 with the goal 1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,_\)/);
     const error = await page.evaluate(() => document.getElementById("neural").shadowRoot.querySelector("[part=error]").textContent);
     assert.equal(error, refusal);
 
