@@ -952,6 +952,26 @@ fn bench_pdb(o: &Options) -> Result<(), String> {
     }
 }
 
+/// The value of a `train` / `eval` / `*-2048` flag (`--steps N`), read as `T`, if given.
+fn value<T: std::str::FromStr>(o: &Options, flag: &str) -> Result<Option<T>, String> {
+    o.learn_values
+        .get(flag)
+        .map(|v| {
+            v.trim()
+                .parse()
+                .map_err(|_| format!("{flag}: cannot read \"{v}\""))
+        })
+        .transpose()
+}
+
+/// Writes `bytes` to `path` through a temporary file, so that a killed run never leaves half a
+/// file (models, checkpoints and manifests).
+fn write_atomically(path: &str, bytes: &[u8]) -> Result<(), String> {
+    let temporary = format!("{path}.partial");
+    std::fs::write(&temporary, bytes).map_err(|e| format!("{temporary}: {e}"))?;
+    std::fs::rename(&temporary, path).map_err(|e| format!("{path}: {e}"))
+}
+
 /// Now in UTC as `YYYY-MM-DDTHH:MM:SSZ` (civil-from-days, Howard Hinnant's algorithm).
 fn utc_now() -> String {
     let seconds = std::time::SystemTime::now()
@@ -1053,7 +1073,10 @@ use learn::{bench_dqn, eval, solve_with_model, train};
 /// `train`, `eval` and `solve --algo dqn`: the deep Q-learner of `agent::dqn` on sliding puzzles.
 #[cfg(feature = "learn")]
 mod learn {
-    use super::{load_databases, machine, puzzle_for, utc_now, Options, STANDARD_DATABASES};
+    use super::{
+        load_databases, machine, puzzle_for, utc_now, value, write_atomically, Options,
+        STANDARD_DATABASES,
+    };
     use burn::tensor::Device;
     use puzzlelab::agent::dqn::{Dqn, DqnConfig, QPolicy};
     use puzzlelab::agent::evaluation::{
@@ -1075,17 +1098,6 @@ mod learn {
 
     /// The 4×4 evaluation's random-walk difficulties (Manhattan + 2·linear conflicts).
     const LARGE_BOARD_DIFFICULTIES: [u32; 5] = [6, 12, 18, 24, 30];
-
-    fn value<T: std::str::FromStr>(o: &Options, flag: &str) -> Result<Option<T>, String> {
-        o.learn_values
-            .get(flag)
-            .map(|v| {
-                v.trim()
-                    .parse()
-                    .map_err(|_| format!("{flag}: cannot read \"{v}\""))
-            })
-            .transpose()
-    }
 
     fn read_model(path: &str) -> Result<QPolicy, String> {
         let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
@@ -1307,14 +1319,6 @@ mod learn {
         difficulty: u32,
         wall_seconds: f64,
         commands: Vec<String>,
-    }
-
-    /// Writes `bytes` to `path` through a temporary file, so that a killed run never leaves half a
-    /// file.
-    fn write_atomically(path: &str, bytes: &[u8]) -> Result<(), String> {
-        let temporary = format!("{path}.partial");
-        std::fs::write(&temporary, bytes).map_err(|e| format!("{temporary}: {e}"))?;
-        std::fs::rename(&temporary, path).map_err(|e| format!("{path}: {e}"))
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -1626,7 +1630,7 @@ mod learn {
 
 /// `train-2048` and `eval-2048`: the n-tuple learner of `agent::ntuple` and expectimax on 2048.
 mod game2048 {
-    use super::{machine, utc_now, Options};
+    use super::{machine, utc_now, value, write_atomically, Options};
     use puzzlelab::agent::ntuple::{
         evaluate_greedy, NTupleNetwork, Precision, TdConfig, TdLearner, TupleSet,
     };
@@ -1641,17 +1645,6 @@ mod game2048 {
 
     /// The seed offset of evaluation games, so they are never training games.
     const EVALUATION_SEED: u64 = 0x2048_E7A1;
-
-    fn value<T: std::str::FromStr>(o: &Options, flag: &str) -> Result<Option<T>, String> {
-        o.learn_values
-            .get(flag)
-            .map(|v| {
-                v.trim()
-                    .parse()
-                    .map_err(|_| format!("{flag}: cannot read \"{v}\""))
-            })
-            .transpose()
-    }
 
     /// Reads a network file, gzip-compressed or not.
     fn read_network(path: &str) -> Result<NTupleNetwork, String> {
@@ -1677,13 +1670,6 @@ mod game2048 {
         let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
         encoder.write_all(&bytes).expect("in memory");
         encoder.finish().expect("in memory")
-    }
-
-    /// Writes through a temporary file, so that a killed run never leaves half a file.
-    fn write_atomically(path: &str, bytes: &[u8]) -> Result<(), String> {
-        let temporary = format!("{path}.partial");
-        std::fs::write(&temporary, bytes).map_err(|e| format!("{temporary}: {e}"))?;
-        std::fs::rename(&temporary, path).map_err(|e| format!("{path}: {e}"))
     }
 
     fn reach_line(summary: &GameSummary) -> String {
