@@ -166,6 +166,32 @@ fn options_train_together() {
     assert!(dqn.policy().mask_actions);
 }
 
+/// Prioritised replay (with Huber loss and double DQN) learns the 2×3 puzzle as uniform replay
+/// does.
+#[test]
+fn prioritized_replay_learns_the_2x3_puzzle() {
+    let config = DqnConfig {
+        prioritized_replay: true,
+        priority_beta_updates: 4000,
+        double_dqn: true,
+        huber_loss: true,
+        ..small_config(1)
+    };
+    let mut dqn = Dqn::new(|| sliding(2, 3, 4), config, &Device::flex()).unwrap();
+    let mut env = sliding(2, 3, 4);
+    let untrained = evaluate(&dqn.policy(), &mut env, EVAL_SEEDS, 50);
+    let mut losses = Vec::new();
+    for _ in 0..16 {
+        let stats = dqn.train_steps(250);
+        losses.extend(stats.td_loss);
+    }
+    let trained = evaluate(&dqn.policy(), &mut env, EVAL_SEEDS, 50);
+    eprintln!("prioritised: untrained {untrained:?}, trained {trained:?}, losses {losses:?}");
+    assert!(losses.iter().all(|l| l.is_finite()));
+    assert!(untrained.solved_rate <= 0.3, "{untrained:?}");
+    assert!(trained.solved_rate >= 0.8, "{trained:?}");
+}
+
 /// The thesis's curriculum as the trainer (CLI and page) runs it: in-training evaluations above
 /// 80% three times in a row raise the difficulty of every environment.
 #[test]
@@ -287,12 +313,14 @@ fn damaged_or_foreign_models_are_refused() {
     let err = QPolicy::from_bytes(&flipped, &device).unwrap_err();
     assert!(err.to_string().contains("checksum"), "{err}");
 
-    let text = String::from_utf8_lossy(&bytes[..header_end]).into_owned();
+    // Found in the bytes themselves: the header's length before it is binary.
     let version = format!("\"formatVersion\":{MODEL_FORMAT_VERSION}");
-    assert!(text.contains(&version));
+    let found = bytes[..header_end]
+        .windows(version.len())
+        .position(|w| w == version.as_bytes())
+        .expect("the header names its format version");
     let mut future = bytes.clone();
-    let at = text.find(&version).unwrap() + version.len() - 1;
-    future[at] = b'9';
+    future[found + version.len() - 1] = b'9';
     assert!(matches!(
         QPolicy::from_bytes(&future, &device),
         Err(DqnError::UnsupportedVersion { found: 9, .. })

@@ -77,6 +77,7 @@ fn trains_evaluates_resumes_and_solves_a_tiny_2x3_model() {
         "1000",
         "--per-distance",
         "2",
+        "--prioritized",
         "--out",
         &model,
     ];
@@ -104,6 +105,8 @@ fn trains_evaluates_resumes_and_solves_a_tiny_2x3_model() {
     assert_eq!(m["architecture"]["observation_len"], 36);
     assert_eq!(m["hyperparameters"]["learningRate"], 1e-3);
     assert_eq!(m["hyperparameters"]["batchSize"], 32);
+    assert_eq!(m["hyperparameters"]["prioritizedReplay"], true);
+    assert_eq!(m["hyperparameters"]["doubleDqn"], false);
     assert_eq!(
         m["hyperparameters"]["gamma"]
             .as_f64()

@@ -44,6 +44,7 @@ const SWITCH_FIELDS = [
   ["double", "doubleDqn"],
   ["huber", "huberLoss"],
   ["mask", "maskActions"],
+  ["prioritized", "prioritizedReplay"],
 ];
 /** Evaluation rows hold at most this many positions per distance (the worker blocks meanwhile). */
 const MAX_PER_DISTANCE = 100;

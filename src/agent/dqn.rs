@@ -83,6 +83,17 @@ pub struct DqnConfig {
     pub mask_actions: bool,
     /// Environments played at once, one step each per training step (thesis: 1; seed 001: 1000).
     pub num_envs: usize,
+    /// Prioritised replay (Schaul et al. 2016, proportional; named by seed 001): transitions are
+    /// drawn in proportion to |TD error|^α and their loss weighted by importance sampling
+    /// (N·P(i))^−β, normalised by the batch's largest weight (default: off, uniform sampling).
+    pub prioritized_replay: bool,
+    /// α of prioritised replay: 0 is uniform, 1 fully proportional (Schaul et al.: 0.6).
+    pub priority_alpha: f32,
+    /// β of prioritised replay at the first gradient step; it grows linearly to 1 over
+    /// `priority_beta_updates` gradient steps (Schaul et al.: 0.4).
+    pub priority_beta_start: f32,
+    /// Gradient steps over which β reaches 1.
+    pub priority_beta_updates: usize,
     /// Evaluate the greedy policy every this many finished episodes once training has started
     /// (thesis: 50; 0: never).
     pub eval_interval_episodes: usize,
@@ -110,6 +121,10 @@ impl Default for DqnConfig {
             huber_loss: false,
             mask_actions: false,
             num_envs: 1,
+            prioritized_replay: false,
+            priority_alpha: 0.6,
+            priority_beta_start: 0.4,
+            priority_beta_updates: 100_000,
             eval_interval_episodes: 50,
             eval_episodes: 10,
             seed: 0,
@@ -139,6 +154,11 @@ impl DqnConfig {
             .all(|e| (0.0..=1.0).contains(e))
         {
             "ε's start, decay and floor must lie in [0, 1]"
+        } else if ![self.priority_alpha, self.priority_beta_start]
+            .iter()
+            .all(|x| (0.0..=1.0).contains(x))
+        {
+            "prioritised replay's α and β must lie in [0, 1]"
         } else {
             return Ok(());
         };
@@ -350,6 +370,61 @@ pub struct ReplayBuffer {
     rewards: Vec<f32>,
     terminated: Vec<bool>,
     next_masks: Vec<bool>,
+    /// Prioritised replay's priorities (`None`: uniform sampling).
+    priorities: Option<SumTree>,
+    /// The largest priority so far: new transitions get it, so each is replayed at least once soon.
+    max_priority: f64,
+}
+
+/// A binary tree whose leaves hold the transitions' priorities and whose inner nodes hold sums,
+/// so that drawing in proportion to priority and changing one priority take O(log n).
+#[derive(Clone, Debug)]
+struct SumTree {
+    /// Leaves start at `leaves` (a power of two); node `k`'s children are `2k` and `2k + 1`.
+    leaves: usize,
+    nodes: Vec<f64>,
+}
+
+impl SumTree {
+    fn new(capacity: usize) -> Self {
+        let leaves = capacity.next_power_of_two();
+        SumTree {
+            leaves,
+            nodes: vec![0.0; 2 * leaves],
+        }
+    }
+
+    fn total(&self) -> f64 {
+        self.nodes[1]
+    }
+
+    fn get(&self, i: usize) -> f64 {
+        self.nodes[self.leaves + i]
+    }
+
+    fn set(&mut self, i: usize, priority: f64) {
+        let mut k = self.leaves + i;
+        self.nodes[k] = priority;
+        while k > 1 {
+            k /= 2;
+            self.nodes[k] = self.nodes[2 * k] + self.nodes[2 * k + 1];
+        }
+    }
+
+    /// The leaf where the running sum of priorities passes `mass` (`0 ≤ mass < total`).
+    fn find(&self, mut mass: f64) -> usize {
+        let mut k = 1;
+        while k < self.leaves {
+            let left = self.nodes[2 * k];
+            if mass < left || self.nodes[2 * k + 1] <= 0.0 {
+                k *= 2;
+            } else {
+                mass -= left;
+                k = 2 * k + 1;
+            }
+        }
+        k - self.leaves
+    }
 }
 
 /// A sampled batch, column by column, ready to become tensors.
@@ -367,6 +442,10 @@ pub struct Batch {
     pub next_observations: Vec<f32>,
     /// `[batch, num_actions]`: 0 for a legal next action, −10⁹ for an illegal one.
     pub next_penalties: Vec<f32>,
+    /// `[batch]`: where each transition sits in the buffer (to update its priority).
+    pub indices: Vec<usize>,
+    /// `[batch]`: importance-sampling weights (all 1 with uniform sampling).
+    pub weights: Vec<f32>,
 }
 
 /// What a masked-out action's Q-value is lowered by: enough to never be the maximum, finite so
@@ -388,6 +467,16 @@ impl ReplayBuffer {
             rewards: Vec::new(),
             terminated: Vec::new(),
             next_masks: Vec::new(),
+            priorities: None,
+            max_priority: 1.0,
+        }
+    }
+
+    /// An empty buffer that samples in proportion to priorities ([`ReplayBuffer::sample_prioritized`]).
+    pub fn prioritized(capacity: usize, observation_len: usize, num_actions: usize) -> Self {
+        ReplayBuffer {
+            priorities: Some(SumTree::new(capacity)),
+            ..ReplayBuffer::new(capacity, observation_len, num_actions)
         }
     }
 
@@ -412,6 +501,14 @@ impl ReplayBuffer {
         assert_eq!(t.observation.len(), n);
         assert_eq!(t.next_observation.len(), n);
         assert_eq!(t.next_mask.len(), a);
+        let slot = if self.len < self.capacity {
+            self.len
+        } else {
+            self.next
+        };
+        if let Some(tree) = &mut self.priorities {
+            tree.set(slot, self.max_priority);
+        }
         if self.len < self.capacity {
             self.observations.extend_from_slice(t.observation);
             self.next_observations.extend_from_slice(t.next_observation);
@@ -438,6 +535,61 @@ impl ReplayBuffer {
     /// If the buffer is empty.
     pub fn sample(&self, size: usize, rng: &mut Rng, out: &mut Batch) {
         assert!(!self.is_empty(), "sampling an empty replay buffer");
+        let indices: Vec<usize> = (0..size).map(|_| rng.below(self.len)).collect();
+        self.gather(&indices, out);
+        out.weights.clear();
+        out.weights.resize(size, 1.0);
+    }
+
+    /// Fills `out` with `size` transitions drawn in proportion to their priorities (one from each
+    /// of `size` equal slices of the total, as Schaul et al. do), with importance-sampling weights
+    /// (N·P(i))^−β divided by the batch's largest. Falls back on [`ReplayBuffer::sample`] for a
+    /// buffer made without priorities.
+    ///
+    /// # Panics
+    /// If the buffer is empty.
+    pub fn sample_prioritized(&self, size: usize, beta: f32, rng: &mut Rng, out: &mut Batch) {
+        let Some(tree) = &self.priorities else {
+            return self.sample(size, rng, out);
+        };
+        assert!(!self.is_empty(), "sampling an empty replay buffer");
+        let total = tree.total();
+        let slice = total / size as f64;
+        let indices: Vec<usize> = (0..size)
+            .map(|k| {
+                let mass = ((k as f64 + rng.unit()) * slice).min(total * (1.0 - 1e-12));
+                tree.find(mass).min(self.len - 1)
+            })
+            .collect();
+        self.gather(&indices, out);
+        let weights: Vec<f64> = indices
+            .iter()
+            .map(|&i| {
+                let probability = (tree.get(i) / total).max(f64::MIN_POSITIVE);
+                (self.len as f64 * probability).powf(-(beta as f64))
+            })
+            .collect();
+        let largest = weights.iter().copied().fold(f64::MIN_POSITIVE, f64::max);
+        out.weights.clear();
+        out.weights
+            .extend(weights.iter().map(|w| (w / largest) as f32));
+    }
+
+    /// Sets the priorities of the transitions at `indices` from their TD errors:
+    /// (|δ| + 10⁻⁶)^α. Does nothing for a buffer without priorities.
+    pub fn update_priorities(&mut self, indices: &[usize], td_errors: &[f32], alpha: f32) {
+        let Some(tree) = &mut self.priorities else {
+            return;
+        };
+        for (&i, &error) in indices.iter().zip(td_errors) {
+            let priority = (error.abs() as f64 + 1e-6).powf(alpha as f64);
+            tree.set(i, priority);
+            self.max_priority = self.max_priority.max(priority);
+        }
+    }
+
+    /// Copies the transitions at `indices` into `out` (weights left to the caller).
+    fn gather(&self, indices: &[usize], out: &mut Batch) {
         let (n, a) = (self.observation_len, self.num_actions);
         out.observations.clear();
         out.actions.clear();
@@ -445,8 +597,9 @@ impl ReplayBuffer {
         out.not_terminated.clear();
         out.next_observations.clear();
         out.next_penalties.clear();
-        for _ in 0..size {
-            let i = rng.below(self.len);
+        out.indices.clear();
+        out.indices.extend_from_slice(indices);
+        for &i in indices {
             out.observations
                 .extend_from_slice(&self.observations[i * n..(i + 1) * n]);
             out.actions.push(self.actions[i] as i64);
@@ -644,7 +797,11 @@ impl<E: Environment> Dqn<E> {
             target: policy.valid(),
             policy,
             optimizer: adam(),
-            buffer: ReplayBuffer::new(
+            buffer: if config.prioritized_replay {
+                ReplayBuffer::prioritized
+            } else {
+                ReplayBuffer::new
+            }(
                 config.replay_capacity,
                 network_config.observation_len,
                 network_config.num_actions,
@@ -794,7 +951,7 @@ impl<E: Environment> Dqn<E> {
             if self.episodes_done >= self.updates_start_at_episode
                 && self.buffer.len() >= self.config.batch_size
             {
-                let loss = self.update();
+                let loss = self.update().await;
                 loss_sum = Some(match loss_sum {
                     Some(sum) => sum + loss,
                     None => loss,
@@ -878,13 +1035,22 @@ impl<E: Environment> Dqn<E> {
 
     /// One gradient step on a sampled batch; returns the TD loss (a one-element tensor, left
     /// on the device so that a chunk reads it back once).
-    fn update(&mut self) -> Tensor<1> {
+    async fn update(&mut self) -> Tensor<1> {
         let (b, n, a) = (
             self.config.batch_size,
             self.network_config.observation_len,
             self.network_config.num_actions,
         );
-        self.buffer.sample(b, &mut self.rng, &mut self.batch);
+        if self.config.prioritized_replay {
+            // Prioritised replay: β grows from its start to 1 over the configured updates.
+            let c = &self.config;
+            let progress = self.updates_done as f32 / c.priority_beta_updates.max(1) as f32;
+            let beta = c.priority_beta_start + (1.0 - c.priority_beta_start) * progress.min(1.0);
+            self.buffer
+                .sample_prioritized(b, beta, &mut self.rng, &mut self.batch);
+        } else {
+            self.buffer.sample(b, &mut self.rng, &mut self.batch);
+        }
         let batch = &self.batch;
         let on_infer = &self.inference_device;
         let column = |values: &[f32]| {
@@ -927,7 +1093,26 @@ impl<E: Environment> Dqn<E> {
 
         // DQN: Q(s, a) of the actions taken, and the loss between the two.
         let q_taken = self.policy.forward(observations).gather(1, actions); // [b, 1]
-        let loss = if self.config.huber_loss {
+        let loss = if self.config.prioritized_replay {
+            // Prioritised replay: each transition's loss weighted by importance sampling.
+            let errors = q_taken - td_target; // [b, 1]
+            let weights = Tensor::<2>::from_data(
+                TensorData::new(batch.weights.clone(), [b, 1]),
+                &self.device,
+            );
+            let losses = if self.config.huber_loss {
+                // Huber with δ = 1: ½e² within ±1, |e| − ½ beyond.
+                let size = errors.clone().abs();
+                let quadratic = size.clone().clamp_max(1.0);
+                quadratic.clone() * quadratic.clone() * 0.5 + (size - quadratic)
+            } else {
+                errors.clone() * errors.clone()
+            };
+            let td_errors = read_floats(errors.without_autodiff()).await;
+            let (indices, alpha) = (batch.indices.clone(), self.config.priority_alpha);
+            self.buffer.update_priorities(&indices, &td_errors, alpha);
+            (losses * weights).mean()
+        } else if self.config.huber_loss {
             HuberLossConfig::new(1.0)
                 .init()
                 .forward(q_taken, td_target, Reduction::Mean)
@@ -1581,6 +1766,62 @@ mod tests {
             let penalty = if k == 3.0 { ILLEGAL_PENALTY } else { 0.0 };
             assert_eq!(batch.next_penalties[2 * j..2 * j + 2], [0.0, penalty]);
         }
+    }
+
+    /// Prioritised replay draws in proportion to (|δ| + 10⁻⁶)^α and weights by (N·P)^−β over the
+    /// batch's largest; new transitions get the largest priority seen.
+    #[test]
+    fn prioritized_replay_draws_in_proportion_to_priority() {
+        let mut buffer = ReplayBuffer::prioritized(5, 1, 1);
+        for k in 0..3 {
+            buffer.push(Transition {
+                observation: &[k as f32],
+                action: 0,
+                reward: k as f32,
+                next_observation: &[0.0],
+                terminated: false,
+                next_mask: &[true],
+            });
+        }
+        // TD errors 1, 2 and 5 with α = 1: probabilities 1/8, 2/8 and 5/8.
+        buffer.update_priorities(&[0, 1, 2], &[1.0, -2.0, 5.0], 1.0);
+        let (mut batch, mut rng) = (Batch::default(), Rng::new(3));
+        let mut counts = [0usize; 3];
+        for _ in 0..200 {
+            buffer.sample_prioritized(40, 1.0, &mut rng, &mut batch);
+            for &i in &batch.indices {
+                counts[i] += 1;
+            }
+            for (j, &i) in batch.indices.iter().enumerate() {
+                assert_eq!(batch.rewards[j], i as f32, "rows follow the indices");
+            }
+        }
+        let total = counts.iter().sum::<usize>() as f64;
+        for (count, expected) in counts.iter().zip([1.0 / 8.0, 2.0 / 8.0, 5.0 / 8.0]) {
+            let share = *count as f64 / total;
+            assert!((share - expected).abs() < 0.01, "{counts:?}");
+        }
+        // β = 1: weights ∝ 1/P, divided by the largest (the rarest transition's).
+        buffer.sample_prioritized(40, 1.0, &mut rng, &mut batch);
+        for (&i, &w) in batch.indices.iter().zip(&batch.weights) {
+            let expected = [1.0, 0.5, 0.2][i];
+            assert!((w - expected).abs() < 1e-5, "index {i}: weight {w}");
+        }
+        // β = 0: no correction.
+        buffer.sample_prioritized(10, 0.0, &mut rng, &mut batch);
+        assert!(batch.weights.iter().all(|&w| (w - 1.0).abs() < 1e-6));
+        // A new transition starts at the largest priority so far (5).
+        buffer.push(Transition {
+            observation: &[3.0],
+            action: 0,
+            reward: 3.0,
+            next_observation: &[0.0],
+            terminated: false,
+            next_mask: &[true],
+        });
+        let tree = buffer.priorities.as_ref().unwrap();
+        assert!((tree.get(3) - 5.0).abs() < 1e-5);
+        assert!((tree.total() - 13.0).abs() < 1e-5);
     }
 
     #[test]

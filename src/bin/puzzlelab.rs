@@ -42,7 +42,7 @@ const USAGE: &str = "usage:
       `puzzlelab pdb`) or built once per run with --partition 5-5-5 (default) or 6-6-3.
   puzzlelab train [--size 3] [--goal G] --steps N [--seed S] [--difficulty D | --curriculum]
                   [--hidden 250,250,250] [--lr 1e-4] [--gamma 0.9] [--batch 100] [--replay 100000]
-                  [--double] [--huber] [--mask] [--envs 1] [--warmup 100] [--chunk 1000] [--eval-every N]
+                  [--double] [--huber] [--mask] [--prioritized] [--envs 1] [--warmup 100] [--chunk 1000] [--eval-every N]
                   [--checkpoint-every N] [--per-distance K] [--out FILE] [--resume FILE]
       (build with --features learn) Deep Q-learning with the thesis's defaults. One progress line per
       chunk on stderr; writes the model FILE (default dqn-RxC.dqn) and its manifest FILE.json, also as
@@ -118,7 +118,13 @@ const LEARN_VALUE_FLAGS: &[&str] = &[
     "--depth",
 ];
 /// The on/off options of `train`.
-const LEARN_SWITCHES: &[&str] = &["--double", "--huber", "--mask", "--curriculum"];
+const LEARN_SWITCHES: &[&str] = &[
+    "--double",
+    "--huber",
+    "--mask",
+    "--prioritized",
+    "--curriculum",
+];
 
 /// Options shared by the subcommands.
 #[derive(Clone)]
@@ -1401,6 +1407,7 @@ mod learn {
             double_dqn: o.given("--double"),
             huber_loss: o.given("--huber"),
             mask_actions: o.given("--mask"),
+            prioritized_replay: o.given("--prioritized"),
             seed: o.seed,
             ..d
         };
@@ -1490,6 +1497,7 @@ mod learn {
             "--double",
             "--huber",
             "--mask",
+            "--prioritized",
         ];
         if let Some(flag) = recorded.iter().find(|f| resume.is_some() && o.given(f)) {
             return Err(format!(
