@@ -26,8 +26,8 @@
  *             databases on 4×4, weighted A* (w = 2.5) on boards of more than 16 cells, A*
  *             elsewhere. bfs and qlearning only for boards of at most 9 cells. dqn: a deep
  *             Q-network plays greedily (at most 50 moves), else guides a beam search; it uses the
- *             shipped model for the board (www/models/dqn-index.json: so far the 3×3 board with
- *             the standard goal) or the `model` attribute's. A board no model fits (another size
+ *             shipped model for the board (www/models/dqn-index.json: the 3×3 and 4×4 boards
+ *             with the standard goal) or the `model` attribute's. A board no model fits (another size
  *             or goal, the sun-moon preset) gets an error saying so when it is solved.
  *   model     URL of a DQN model file (.dqn, as `puzzlelab train` or the page's Save writes),
  *             resolved against the page; solver="dqn" uses it instead of the shipped model
