@@ -293,18 +293,22 @@ fn puzzle_for(o: &Options, sample: Option<&str>) -> Result<SlidingPuzzle, String
     Ok(puzzle)
 }
 
+/// A file's bytes, gunzipped when it is gzip-compressed.
+fn read_maybe_gzip(path: &str) -> Result<Vec<u8>, String> {
+    let raw = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
+    if !raw.starts_with(&[0x1f, 0x8b]) {
+        return Ok(raw);
+    }
+    let mut out = Vec::new();
+    flate2::read::GzDecoder::new(&raw[..])
+        .read_to_end(&mut out)
+        .map_err(|e| format!("{path}: {e}"))?;
+    Ok(out)
+}
+
 /// Reads pattern databases saved by `puzzlelab pdb` (gzip-compressed or not) for `goal`.
 fn load_databases(path: &str, goal: &Board) -> Result<PdbHeuristic, String> {
-    let raw = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
-    let bytes = if raw.starts_with(&[0x1f, 0x8b]) {
-        let mut out = Vec::new();
-        flate2::read::GzDecoder::new(&raw[..])
-            .read_to_end(&mut out)
-            .map_err(|e| format!("{path}: {e}"))?;
-        out
-    } else {
-        raw
-    };
+    let bytes = read_maybe_gzip(path)?;
     PdbHeuristic::from_bytes(&bytes, goal).map_err(|e| format!("{path}: {e}"))
 }
 
@@ -1648,7 +1652,7 @@ mod game2048 {
     use puzzlelab::rng::Rng;
     use puzzlelab::search::expectimax::Expectimax;
     use serde_json::{json, Value};
-    use std::io::{Read, Write};
+    use std::io::Write;
     use std::time::Instant;
 
     /// The seed offset of evaluation games, so they are never training games.
@@ -1656,16 +1660,7 @@ mod game2048 {
 
     /// Reads a network file, gzip-compressed or not.
     fn read_network(path: &str) -> Result<NTupleNetwork, String> {
-        let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
-        let bytes = if bytes.starts_with(&[0x1f, 0x8b]) {
-            let mut raw = Vec::new();
-            flate2::read::GzDecoder::new(&bytes[..])
-                .read_to_end(&mut raw)
-                .map_err(|e| format!("{path}: {e}"))?;
-            raw
-        } else {
-            bytes
-        };
+        let bytes = super::read_maybe_gzip(path)?;
         NTupleNetwork::from_bytes(&bytes).map_err(|e| format!("{path}: {e}"))
     }
 
