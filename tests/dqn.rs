@@ -202,7 +202,15 @@ fn the_curriculum_raises_the_difficulty() {
         ..small_config(8)
     };
     let puzzle = SlidingPuzzle::standard(2, 3).unwrap();
-    let mut trainer = SlidingTrainer::new(&puzzle, config, 2, true, &Device::flex()).unwrap();
+    let mut trainer = SlidingTrainer::new(
+        &puzzle,
+        config,
+        RewardScheme::Thesis,
+        2,
+        true,
+        &Device::flex(),
+    )
+    .unwrap();
     for _ in 0..40 {
         trainer.train_steps(250);
         if trainer.difficulty() >= 5 {
@@ -218,8 +226,15 @@ fn the_curriculum_raises_the_difficulty() {
         trainer.dqn().steps_done()
     );
     // Without the curriculum the difficulty stays where it started.
-    let mut fixed =
-        SlidingTrainer::new(&puzzle, small_config(8), 2, false, &Device::flex()).unwrap();
+    let mut fixed = SlidingTrainer::new(
+        &puzzle,
+        small_config(8),
+        RewardScheme::Thesis,
+        2,
+        false,
+        &Device::flex(),
+    )
+    .unwrap();
     fixed.train_steps(500);
     assert_eq!(fixed.difficulty(), 2);
 }

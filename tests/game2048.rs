@@ -162,3 +162,48 @@ fn every_shipped_2048_network_loads_and_plays_as_its_manifest_says() {
         );
     }
 }
+
+/// The games the browser test (tests/browser/train2048.test.mjs) expects the page's worker to
+/// play: the native evaluator must still play exactly these, so a change to the rules, the
+/// seeding or the agents shows here first. If such a change is meant, regenerate the fixture with
+/// the commands it lists (release build), leaving out the summaries' timings.
+#[test]
+fn the_native_games_the_browser_test_expects_are_still_played() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let fixture: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(format!(
+            "{root}/tests/browser/fixtures/2048-native-eval.json"
+        ))
+        .unwrap(),
+    )
+    .unwrap();
+    let evaluations = fixture["evaluations"].as_array().unwrap();
+    assert_eq!(evaluations.len(), 2, "greedy and expectimax");
+    for expected in evaluations {
+        let command = expected["command"].as_str().unwrap();
+        let args: Vec<String> = command
+            .split_whitespace()
+            .skip(1)
+            .map(|arg| arg.replace("www/", &format!("{root}/www/")))
+            .collect();
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let (ok, stdout, stderr) = puzzlelab(&args);
+        assert!(ok, "{command}: {stderr}");
+        let mut report: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+        let summary = report["summary"].as_object_mut().unwrap();
+        for timing in ["seconds", "games_per_s", "moves_per_s"] {
+            assert!(summary.remove(timing).is_some(), "{timing}");
+        }
+        for key in [
+            "agent",
+            "depth",
+            "seed",
+            "games_trained",
+            "tuple_set",
+            "chance_nodes",
+            "summary",
+        ] {
+            assert_eq!(report[key], expected[key], "{command}: {key}");
+        }
+    }
+}

@@ -42,14 +42,16 @@ const USAGE: &str = "usage:
       `puzzlelab pdb`) or built once per run with --partition 5-5-5 (default) or 6-6-3.
   puzzlelab train [--size 3] [--goal G] --steps N [--seed S] [--difficulty D | --curriculum]
                   [--hidden 250,250,250] [--lr 1e-4] [--gamma 0.9] [--batch 100] [--replay 100000]
-                  [--double] [--huber] [--mask] [--prioritized] [--envs 1] [--warmup 100] [--chunk 1000] [--eval-every N]
+                  [--double] [--huber] [--mask] [--prioritized] [--reward thesis|steps] [--mixed] [--envs 1] [--warmup 100]
+                  [--chunk 1000] [--eval-every N]
                   [--checkpoint-every N] [--per-distance K] [--out FILE] [--resume FILE]
       (build with --features learn) Deep Q-learning with the thesis's defaults. One progress line per
       chunk on stderr; writes the model FILE (default dqn-RxC.dqn) and its manifest FILE.json, also as
       checkpoints every --checkpoint-every steps (default 10000). --resume FILE goes on from a saved
       model to --steps in all (Adam's moments and the replay buffer start again). --difficulty D: the
       random walk's Manhattan + 2·LC (default 10); --curriculum starts at D (default 1) and raises it
-      after 3 in-training evaluations in a row above 80%.
+      after 3 in-training evaluations in a row above 80%; --mixed draws each episode's difficulty from 1 to
+      the current one. --reward steps: −1 a move (seed 001) instead of the thesis's −(Manhattan + 2·LC).
   puzzlelab eval --model FILE [--per-distance K] [--uniform-positions N] [--seed S] [--beam-width W]
                  [--max-nodes-search N]
       (--features learn) Evaluates a model on fresh positions by optimal distance: greedy solved %
@@ -116,6 +118,10 @@ const LEARN_VALUE_FLAGS: &[&str] = &[
     "--eval-games",
     "--agent",
     "--depth",
+    "--reward",
+    "--filters",
+    "--epsilon-decay",
+    "--epsilon-min",
 ];
 /// The on/off options of `train`.
 const LEARN_SWITCHES: &[&str] = &[
@@ -124,6 +130,7 @@ const LEARN_SWITCHES: &[&str] = &[
     "--mask",
     "--prioritized",
     "--curriculum",
+    "--mixed",
 ];
 
 /// Options shared by the subcommands.
@@ -1036,6 +1043,8 @@ fn main() -> ExitCode {
         "bench-dqn" => bench_dqn(&options),
         "train-2048" => game2048::train(&options, &args),
         "eval-2048" => game2048::eval(&options),
+        "train-dqn-2048" => train_dqn_2048(&options, &args),
+        "eval-dqn-2048" => eval_dqn_2048(&options),
         "table" => table(&options).map(|v| println!("{v}")),
         "scramble" => scramble(&options).map(|lines| lines.iter().for_each(|l| println!("{l}"))),
         "help" | "--help" | "-h" => {
@@ -1077,6 +1086,18 @@ fn bench_dqn(_: &Options) -> Result<(), String> {
     Err(format!("bench-dqn: {NEEDS_LEARN}"))
 }
 
+#[cfg(not(feature = "learn"))]
+fn train_dqn_2048(_: &Options, _: &[String]) -> Result<(), String> {
+    Err(format!("train-dqn-2048: {NEEDS_LEARN}"))
+}
+
+#[cfg(not(feature = "learn"))]
+fn eval_dqn_2048(_: &Options) -> Result<(), String> {
+    Err(format!("eval-dqn-2048: {NEEDS_LEARN}"))
+}
+
+#[cfg(feature = "learn")]
+use dqn2048::{eval as eval_dqn_2048, train as train_dqn_2048};
 #[cfg(feature = "learn")]
 use learn::{bench_dqn, eval, solve_with_model, train};
 
@@ -1327,6 +1348,8 @@ mod learn {
         evaluation: Option<(usize, EvaluationTable)>,
         curriculum: bool,
         difficulty: u32,
+        reward: RewardScheme,
+        mixed: bool,
         wall_seconds: f64,
         commands: Vec<String>,
     }
@@ -1359,7 +1382,8 @@ mod learn {
                 "parameters": network.num_params(),
             },
             "hyperparameters": dqn.config(),
-            "reward": RewardScheme::Thesis.name(),
+            "reward": progress.reward.name(),
+            "mixed_difficulty": progress.mixed,
             "seed": dqn.config().seed,
             "curriculum": progress.curriculum,
             "difficulty": progress.difficulty,
@@ -1433,8 +1457,15 @@ mod learn {
                 seed: o.seed,
                 ..DqnConfig::default()
             };
-            let mut trainer = SlidingTrainer::new(&puzzle, config, 10, false, &Device::flex())
-                .map_err(|e| e.to_string())?;
+            let mut trainer = SlidingTrainer::new(
+                &puzzle,
+                config,
+                RewardScheme::Thesis,
+                10,
+                false,
+                &Device::flex(),
+            )
+            .map_err(|e| e.to_string())?;
             // Fill the buffer past a batch so that every timed step also takes a gradient step.
             while trainer.dqn().updates_done() < 10 {
                 trainer.train_steps(50);
@@ -1491,6 +1522,8 @@ mod learn {
             "--seed",
             "--difficulty",
             "--curriculum",
+            "--reward",
+            "--mixed",
             "--hidden",
             "--lr",
             "--gamma",
@@ -1532,6 +1565,12 @@ mod learn {
                     evaluation: None,
                     curriculum: manifest["curriculum"].as_bool().unwrap_or(false),
                     difficulty: manifest["difficulty"].as_u64().unwrap_or(1) as u32,
+                    reward: match manifest["reward"].as_str() {
+                        None => RewardScheme::Thesis,
+                        Some(name) => RewardScheme::from_name(name)
+                            .ok_or(format!("{manifest_path}: unknown reward \"{name}\""))?,
+                    },
+                    mixed: manifest["mixed_difficulty"].as_bool().unwrap_or(false),
                     wall_seconds: manifest["wall_seconds"].as_f64().unwrap_or(0.0),
                     commands,
                 };
@@ -1555,10 +1594,18 @@ mod learn {
                 } else {
                     10
                 };
+                let reward = match o.learn_values.get("--reward") {
+                    None => RewardScheme::Thesis,
+                    Some(name) => RewardScheme::from_name(name).ok_or(format!(
+                        "--reward: \"{name}\" is not one of thesis, steps, seed003"
+                    ))?,
+                };
                 let progress = Progress {
                     evaluation: None,
                     curriculum,
                     difficulty,
+                    reward,
+                    mixed: o.given("--mixed"),
                     wall_seconds: 0.0,
                     commands: Vec::new(),
                 };
@@ -1578,11 +1625,13 @@ mod learn {
         let mut trainer = SlidingTrainer::new(
             &puzzle,
             config,
+            progress.reward,
             difficulty,
             progress.curriculum,
             &Device::flex(),
         )
         .map_err(|e| e.to_string())?;
+        trainer.set_mixed_difficulty(progress.mixed);
         if let Some(bytes) = &bytes {
             trainer.dqn_mut().resume(bytes).map_err(|e| e.to_string())?;
             eprintln!(
@@ -1644,13 +1693,10 @@ mod learn {
 mod game2048 {
     use super::{machine, utc_now, value, write_atomically, Options};
     use puzzlelab::agent::ntuple::{
-        evaluate_greedy, NTupleNetwork, Precision, TdConfig, TdLearner, TupleSet,
+        evaluate_greedy, Agent2048, Evaluation, NTupleNetwork, Precision, TdConfig, TdLearner,
+        TupleSet,
     };
-    use puzzlelab::env::game2048::{
-        play_games, random_move, Game2048Config, GameSummary, REPORTED_TILES,
-    };
-    use puzzlelab::rng::Rng;
-    use puzzlelab::search::expectimax::Expectimax;
+    use puzzlelab::env::game2048::{Game2048Config, GameSummary, REPORTED_TILES};
     use serde_json::{json, Value};
     use std::io::Write;
     use std::time::Instant;
@@ -1886,51 +1932,332 @@ mod game2048 {
     /// `puzzlelab eval-2048`.
     pub fn eval(o: &Options) -> Result<(), String> {
         let games: u64 = value(o, "--games")?.unwrap_or(100);
-        let agent: String = value(o, "--agent")?.unwrap_or_else(|| "ntuple".into());
+        let name: String = value(o, "--agent")?.unwrap_or_else(|| "ntuple".into());
         let depth: u32 = value(o, "--depth")?.unwrap_or(2);
         let model: Option<String> = value(o, "--model")?;
-        let config = Game2048Config::default();
-        let network = match (&model, agent.as_str()) {
+        let network = match (&model, name.as_str()) {
             (Some(path), _) => Some(read_network(path)?),
             (None, "random") => None,
-            (None, _) => return Err(format!("eval-2048 --agent {agent} needs --model FILE")),
+            (None, _) => return Err(format!("eval-2048 --agent {name} needs --model FILE")),
         };
-        let clock = Instant::now();
-        let mut nodes = None;
-        let stats = match (agent.as_str(), &network) {
-            ("ntuple", Some(network)) => play_games(config, games, o.seed, |board| {
-                network.best_move(board).expect("a legal move").0
+        let agent = Agent2048::from_name(&name, depth)
+            .ok_or_else(|| format!("--agent {name}: ntuple, expectimax or random"))?;
+        // The same evaluation as the page's worker runs (in chunks there, in one call here).
+        let mut evaluation = Evaluation::new(agent, Game2048Config::default(), games, o.seed);
+        evaluation
+            .play(network.as_ref(), games)
+            .map_err(|e| e.to_string())?;
+        let mut report = serde_json::to_value(evaluation.report(network.as_ref(), model))
+            .map_err(|e| e.to_string())?;
+        report["machine"] = json!(machine());
+        println!("{report}");
+        Ok(())
+    }
+}
+
+/// `train-dqn-2048` and `eval-dqn-2048`: seed 004's deep Q-network on 2048
+/// (`env::game2048_learn`).
+#[cfg(feature = "learn")]
+mod dqn2048 {
+    use super::{machine, utc_now, value, write_atomically, Options};
+    use burn::tensor::Device;
+    use puzzlelab::agent::dqn::{DqnConfig, PairConvConfig, QPolicy};
+    use puzzlelab::env::game2048::{Game2048Config, GameSummary};
+    use puzzlelab::env::game2048_learn::{
+        play_greedy_games, seed004_config, training_rules, Game2048Trainer,
+    };
+    use serde_json::{json, Value};
+    use std::time::Instant;
+
+    /// The evaluation games' seed unless --seed is given to eval-dqn-2048.
+    const EVALUATION_SEED: u64 = 0x2048_D090;
+
+    fn numbers(o: &Options, flag: &str) -> Result<Option<Vec<usize>>, String> {
+        o.learn_values
+            .get(flag)
+            .map(|text| {
+                text.split(',')
+                    .map(|w| {
+                        w.trim()
+                            .parse()
+                            .map_err(|_| format!("{flag}: cannot read \"{text}\""))
+                    })
+                    .collect()
+            })
+            .transpose()
+    }
+
+    fn config_from(o: &Options) -> Result<DqnConfig, String> {
+        let d = seed004_config();
+        let conv = match numbers(o, "--filters")?.as_deref() {
+            None => d.conv.clone(),
+            Some([f1, f2]) => Some(PairConvConfig {
+                filters1: *f1,
+                filters2: *f2,
+                ..PairConvConfig::seed004()
             }),
-            ("expectimax", Some(network)) => {
-                let mut search =
-                    Expectimax::new(|b| network.value(b), depth, config.four_probability);
-                let stats = play_games(config, games, o.seed, |board| {
-                    search.best_move(board).expect("a legal move").0
-                });
-                nodes = Some(search.nodes());
-                stats
-            }
-            ("random", _) => {
-                let mut rng = Rng::new(o.seed ^ 0x5EED);
-                play_games(config, games, o.seed, |board| {
-                    random_move(board, &mut rng).expect("a legal move")
-                })
-            }
-            _ => return Err(format!("--agent {agent}: ntuple, expectimax or random")),
+            Some(_) => return Err("--filters takes two numbers, F1,F2".into()),
         };
-        let summary = stats.summary(clock.elapsed().as_secs_f64());
+        let config = DqnConfig {
+            hidden: numbers(o, "--hidden")?.unwrap_or(d.hidden.clone()),
+            conv,
+            learning_rate: value(o, "--lr")?.unwrap_or(d.learning_rate),
+            gamma: value(o, "--gamma")?.unwrap_or(d.gamma),
+            batch_size: value(o, "--batch")?.unwrap_or(d.batch_size),
+            replay_capacity: value(o, "--replay")?.unwrap_or(d.replay_capacity),
+            num_envs: value(o, "--envs")?.unwrap_or(d.num_envs),
+            warmup_episodes: value(o, "--warmup")?.unwrap_or(d.warmup_episodes),
+            double_dqn: o.given("--double"),
+            huber_loss: o.given("--huber"),
+            prioritized_replay: o.given("--prioritized"),
+            epsilon_decay: value(o, "--epsilon-decay")?.unwrap_or(d.epsilon_decay),
+            epsilon_min: value(o, "--epsilon-min")?.unwrap_or(d.epsilon_min),
+            seed: o.seed,
+            ..d
+        };
+        config.validate().map_err(|e| e.to_string())?;
+        Ok(config)
+    }
+
+    fn evaluate(policy: &QPolicy, games: u64, seed: u64) -> GameSummary {
+        let clock = Instant::now();
+        let stats = play_greedy_games(policy, Game2048Config::default(), 0..games, seed);
+        stats.summary(clock.elapsed().as_secs_f64())
+    }
+
+    fn reach_line(summary: &GameSummary) -> String {
+        ["1024", "2048", "4096"]
+            .iter()
+            .map(|t| format!("{t} {:.1}%", 100.0 * summary.reach[*t]))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
+    /// What the manifest keeps between runs of a resumed training.
+    struct Run {
+        commands: Vec<String>,
+        wall_seconds: f64,
+        curve: Vec<Value>,
+    }
+
+    fn save(
+        out: &str,
+        trainer: &Game2048Trainer,
+        run: &Run,
+        evaluation: Option<&GameSummary>,
+        finished: bool,
+    ) -> Result<(), String> {
+        let dqn = trainer.dqn();
+        let policy = dqn.policy();
+        write_atomically(out, &policy.to_bytes())?;
+        let network = dqn.network_config();
+        let manifest = json!({
+            "what": format!(
+                "puzzlelab DQN model (format version {}): seed 004's network on 2048",
+                puzzlelab::agent::dqn::MODEL_FORMAT_VERSION
+            ),
+            "model": out,
+            "puzzle": policy.puzzle_id(),
+            "architecture": {
+                "kind": "seed 004: one-hot 4x4x16, (1,2)/(2,1) convolutions on two levels, ReLU, dense, one Q-value per move",
+                "conv": network.conv,
+                "hidden": network.hidden,
+                "num_actions": network.num_actions,
+                "parameters": network.num_params(),
+            },
+            "hyperparameters": dqn.config(),
+            "training_rules": trainer.rules(),
+            "seed": dqn.config().seed,
+            "steps": dqn.steps_done(),
+            "episodes": dqn.episodes_done(),
+            "finished": finished,
+            "wall_seconds": (run.wall_seconds * 10.0).round() / 10.0,
+            "steps_per_s": if run.wall_seconds > 0.0 {
+                (dqn.steps_done() as f64 * dqn.config().num_envs as f64 / run.wall_seconds).round()
+            } else {
+                0.0
+            },
+            "machine": machine(),
+            "build": if cfg!(debug_assertions) { "debug" } else { "release" },
+            "date": utc_now(),
+            "command": run.commands.last(),
+            "commands": run.commands,
+            "training_curve": run.curve,
+            "evaluation_seed": EVALUATION_SEED,
+            "evaluation": evaluation.map(|summary| json!({
+                "agent": "greedy (legal moves), original rules (a 4 one time in ten)",
+                "summary": summary,
+            })),
+            "resume": "weights, steps, episodes (ε); Adam's moments and the replay buffer start again",
+            "puzzlelab_version": env!("CARGO_PKG_VERSION"),
+        });
+        let text = serde_json::to_string_pretty(&manifest).expect("json") + "\n";
+        write_atomically(&format!("{out}.json"), text.as_bytes())
+    }
+
+    /// `puzzlelab train-dqn-2048`: trains in chunks with a progress line each, evaluates by whole
+    /// games, checkpoints; `--resume FILE` goes on from a saved model.
+    pub fn train(o: &Options, args: &[String]) -> Result<(), String> {
+        let command = std::iter::once("puzzlelab".to_string())
+            .chain(args.iter().cloned())
+            .collect::<Vec<_>>()
+            .join(" ");
+        let resume = o.learn_values.get("--resume").cloned();
+        let (config, mut run, bytes) = match &resume {
+            Some(path) => {
+                let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
+                let policy = QPolicy::from_bytes(&bytes, &Device::flex())
+                    .map_err(|e| format!("{path}: {e}"))?;
+                let record = policy.training().ok_or(format!(
+                    "{path}: the model has no training record to resume"
+                ))?;
+                let manifest_path = format!("{path}.json");
+                let manifest: Value = std::fs::read_to_string(&manifest_path)
+                    .map_err(|e| format!("{manifest_path}: {e} (needed to resume)"))
+                    .and_then(|t| {
+                        serde_json::from_str(&t).map_err(|e| format!("{manifest_path}: {e}"))
+                    })?;
+                let strings = |v: &Value| {
+                    v.as_array().map_or(Vec::new(), |c| {
+                        c.iter()
+                            .filter_map(|c| c.as_str().map(String::from))
+                            .collect()
+                    })
+                };
+                let run = Run {
+                    commands: strings(&manifest["commands"]),
+                    wall_seconds: manifest["wall_seconds"].as_f64().unwrap_or(0.0),
+                    curve: manifest["training_curve"]
+                        .as_array()
+                        .cloned()
+                        .unwrap_or_default(),
+                };
+                (record.config.clone(), run, Some(bytes))
+            }
+            None => {
+                let run = Run {
+                    commands: Vec::new(),
+                    wall_seconds: 0.0,
+                    curve: Vec::new(),
+                };
+                (config_from(o)?, run, None)
+            }
+        };
+        run.commands.push(command);
+        let out = o
+            .out
+            .clone()
+            .or(resume)
+            .unwrap_or_else(|| "2048-dqn.dqn".into());
+        let target_steps: usize =
+            value(o, "--steps")?.ok_or("train-dqn-2048 needs --steps N (in all)")?;
+        let chunk: usize = value(o, "--chunk")?.unwrap_or(1000).max(1);
+        let eval_every: usize = value(o, "--eval-every")?.unwrap_or(0);
+        let eval_games: u64 = value(o, "--eval-games")?.unwrap_or(100);
+        let checkpoint_every: usize = value(o, "--checkpoint-every")?.unwrap_or(10_000);
+
+        let mut trainer = Game2048Trainer::new(config, training_rules(), &Device::flex())
+            .map_err(|e| e.to_string())?;
+        if let Some(bytes) = &bytes {
+            trainer.dqn_mut().resume(bytes).map_err(|e| e.to_string())?;
+            eprintln!(
+                "train-dqn-2048: resuming at step {}",
+                trainer.dqn().steps_done()
+            );
+        }
+        eprintln!(
+            "train-dqn-2048: {} parameters, to step {target_steps}, writing {out}",
+            trainer.dqn().network_config().num_params()
+        );
+        let clock = Instant::now();
+        let wall_before = run.wall_seconds;
+        let mut evaluation = None;
+        while trainer.dqn().steps_done() < target_steps {
+            let before = trainer.dqn().steps_done();
+            let stats = trainer.train_steps(chunk.min(target_steps - before));
+            let after = trainer.dqn().steps_done();
+            let show = |x: Option<f32>| x.map_or("-".into(), |x| format!("{x:.3}"));
+            eprintln!(
+                "step {after}/{target_steps} | loss/td {} | epsilon {:.3} | games {} | moves/game {} | {:.0} steps/s",
+                show(stats.td_loss),
+                stats.epsilon,
+                trainer.dqn().episodes_done(),
+                stats.episode_length.map_or("-".into(), |x| format!("{x:.0}")),
+                stats.steps_per_s
+            );
+            run.wall_seconds = wall_before + clock.elapsed().as_secs_f64();
+            let crossed = |every: usize| every > 0 && after / every > before / every;
+            if crossed(eval_every) && after < target_steps {
+                let summary = evaluate(&trainer.dqn().policy(), eval_games, EVALUATION_SEED);
+                eprintln!(
+                    "eval ({} games): mean score {:.0}, {}",
+                    summary.games,
+                    summary.mean_score,
+                    reach_line(&summary)
+                );
+                run.curve.push(json!({
+                    "step": after,
+                    "games": summary.games,
+                    "mean_score": summary.mean_score,
+                    "reach": summary.reach,
+                }));
+                evaluation = Some(summary);
+            }
+            if crossed(checkpoint_every) && after < target_steps {
+                save(&out, &trainer, &run, evaluation.as_ref(), false)?;
+            }
+        }
+        let summary = evaluate(&trainer.dqn().policy(), eval_games, EVALUATION_SEED);
+        eprintln!(
+            "eval ({} games): mean score {:.0}, {}",
+            summary.games,
+            summary.mean_score,
+            reach_line(&summary)
+        );
+        run.curve.push(json!({
+            "step": trainer.dqn().steps_done(),
+            "games": summary.games,
+            "mean_score": summary.mean_score,
+            "reach": summary.reach,
+        }));
+        run.wall_seconds = wall_before + clock.elapsed().as_secs_f64();
+        save(&out, &trainer, &run, Some(&summary), true)?;
+        eprintln!(
+            "train-dqn-2048: wrote {out} and {out}.json ({} steps, {:.1} s)",
+            trainer.dqn().steps_done(),
+            run.wall_seconds
+        );
+        Ok(())
+    }
+
+    /// `puzzlelab eval-dqn-2048`: plays full games greedily with a saved model; JSON on stdout.
+    pub fn eval(o: &Options) -> Result<(), String> {
+        let path: String = value(o, "--model")?.ok_or("eval-dqn-2048 needs --model FILE")?;
+        let games: u64 = value(o, "--games")?.unwrap_or(100);
+        let seed = if o.given("--seed") {
+            o.seed
+        } else {
+            EVALUATION_SEED
+        };
+        let bytes = std::fs::read(&path).map_err(|e| format!("{path}: {e}"))?;
+        let policy =
+            QPolicy::from_bytes(&bytes, &Device::flex()).map_err(|e| format!("{path}: {e}"))?;
+        policy
+            .check_fits(&puzzlelab::env::game2048::Game2048::new(
+                Game2048Config::default(),
+            ))
+            .map_err(|e| format!("{path}: {e}"))?;
+        let summary = evaluate(&policy, games, seed);
         let report = json!({
-            "agent": agent,
-            "depth": (agent == "expectimax").then_some(depth),
-            "model": model,
-            "games_trained": network.as_ref().map(|n| n.games_trained()),
-            "tuple_set": network.as_ref().map(|n| n.tuple_set().name()),
-            "seed": o.seed,
-            "chance_nodes": nodes,
+            "what": "puzzlelab eval-dqn-2048: greedy legal moves of a deep Q-network, original rules",
+            "model": path,
+            "seed": seed,
             "summary": summary,
             "machine": machine(),
+            "build": if cfg!(debug_assertions) { "debug" } else { "release" },
+            "date": utc_now(),
         });
-        println!("{report}");
+        println!("{}", serde_json::to_string_pretty(&report).expect("json"));
         Ok(())
     }
 }

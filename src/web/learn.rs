@@ -17,7 +17,7 @@ use crate::agent::evaluation::{
 };
 use crate::env::sliding::learn::{puzzle_of, training_env, SlidingTrainer};
 use crate::env::sliding::solve::{ExactDistances, SolveReport};
-use crate::env::sliding::{Board, SlidingPuzzle};
+use crate::env::sliding::{Board, RewardScheme, SlidingPuzzle};
 use burn::tensor::Device;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -29,7 +29,7 @@ thread_local! {
 }
 
 /// The WebGPU device, set up on first use.
-async fn webgpu_device() -> Result<Device, JsValue> {
+pub(crate) async fn webgpu_device() -> Result<Device, JsValue> {
     if let Some(device) = WEBGPU.with(|d| d.borrow().clone()) {
         return Ok(device);
     }
@@ -117,8 +117,15 @@ impl DqnTrainer {
             "webgpu" => (webgpu_device().await?, "webgpu"),
             other => return Err(js_error(format!("unknown backend \"{other}\""))),
         };
-        let trainer = SlidingTrainer::new(&puzzle, options.config, difficulty, curriculum, &device)
-            .map_err(js_error)?;
+        let trainer = SlidingTrainer::new(
+            &puzzle,
+            options.config,
+            RewardScheme::Thesis,
+            difficulty,
+            curriculum,
+            &device,
+        )
+        .map_err(js_error)?;
         Ok(DqnTrainer {
             trainer: Rc::new(RefCell::new(Some(trainer))),
             backend,

@@ -21,7 +21,11 @@ use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
 #[cfg(feature = "learn")]
+pub mod dqn2048;
+pub mod game2048;
+#[cfg(feature = "learn")]
 pub mod learn;
+pub mod ntuple;
 
 /// Installs the panic hook once, when the module is instantiated.
 #[wasm_bindgen(start)]

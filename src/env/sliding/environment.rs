@@ -13,6 +13,12 @@ pub enum RewardScheme {
     Thesis,
     /// Seed 003: −10 per move, −1000 for a move into a wall, +100 on reaching the goal.
     Seed003,
+    /// Seed 001's "penalty for each step in a solution, to prioritize shorter solutions": −1 per
+    /// move and −1 more for a move into a wall, nothing on reaching the goal (the episode ends).
+    /// With γ near 1 the Q-values become minus the remaining distance, whose greedy policy is
+    /// the shortest path, where the thesis's reward (a sum of discounted heuristic values) can
+    /// prefer circling among low-heuristic positions to the long way round.
+    Steps,
 }
 
 impl RewardScheme {
@@ -21,6 +27,7 @@ impl RewardScheme {
         match self {
             RewardScheme::Thesis => "thesis",
             RewardScheme::Seed003 => "seed003",
+            RewardScheme::Steps => "steps",
         }
     }
 
@@ -29,6 +36,7 @@ impl RewardScheme {
         match name.trim().to_ascii_lowercase().as_str() {
             "thesis" | "seed000" => Some(RewardScheme::Thesis),
             "seed003" | "sun-moon" => Some(RewardScheme::Seed003),
+            "steps" | "seed001" => Some(RewardScheme::Steps),
             _ => None,
         }
     }
@@ -44,6 +52,15 @@ pub enum StartRule {
     RandomWalk {
         /// The distance estimate to reach.
         difficulty: u32,
+        /// A cap on the walk, for difficulties the board cannot reach.
+        max_moves: usize,
+    },
+    /// [`StartRule::RandomWalk`] to a difficulty drawn uniformly from 1 to `max_difficulty` for
+    /// each episode (as DeepCubeA scrambles: easy starts keep coming, so values learned near the
+    /// goal stay right while harder starts bootstrap from them).
+    MixedWalk {
+        /// The largest distance estimate drawn.
+        max_difficulty: u32,
         /// A cap on the walk, for difficulties the board cannot reach.
         max_moves: usize,
     },
@@ -65,7 +82,7 @@ impl SlidingEnv {
         let tables = HeuristicTables::new(puzzle.goal());
         let board = match start {
             StartRule::Fixed(b) => b,
-            StartRule::RandomWalk { .. } => *puzzle.goal(),
+            StartRule::RandomWalk { .. } | StartRule::MixedWalk { .. } => *puzzle.goal(),
         };
         SlidingEnv {
             puzzle,
@@ -107,19 +124,29 @@ impl Environment for SlidingEnv {
 
     fn reset(&mut self, seed: u64) {
         let mut rng = Rng::new(seed);
-        self.board = match self.start {
-            StartRule::Fixed(board) => board,
+        let (difficulty, max_moves) = match self.start {
+            StartRule::Fixed(board) => {
+                self.board = board;
+                return;
+            }
             StartRule::RandomWalk {
                 difficulty,
                 max_moves,
-            } => {
-                let tables = &self.tables;
-                self.puzzle
-                    .random_walk(difficulty, max_moves, &mut rng, |b| {
-                        tables.estimate(b, Heuristic::LinearConflict)
-                    })
-            }
+            } => (difficulty, max_moves),
+            StartRule::MixedWalk {
+                max_difficulty,
+                max_moves,
+            } => (
+                1 + rng.below(max_difficulty.max(1) as usize) as u32,
+                max_moves,
+            ),
         };
+        let tables = &self.tables;
+        self.board = self
+            .puzzle
+            .random_walk(difficulty, max_moves, &mut rng, |b| {
+                tables.estimate(b, Heuristic::LinearConflict)
+            });
     }
 
     fn state(&self) -> Board {
@@ -142,6 +169,7 @@ impl Environment for SlidingEnv {
             (RewardScheme::Seed003, false) => -1000.0,
             (RewardScheme::Seed003, true) if solved => 100.0,
             (RewardScheme::Seed003, true) => -10.0,
+            (RewardScheme::Steps, moved) => -1.0 - if moved { 0.0 } else { 1.0 },
         };
         Step {
             reward,

@@ -12,12 +12,28 @@ pub const MAX_WALK: usize = 500;
 /// An environment of `puzzle` whose episodes start at random walks of `difficulty` (Manhattan +
 /// 2 × linear conflicts) from the goal, with the thesis's reward.
 pub fn training_env(puzzle: &SlidingPuzzle, difficulty: u32) -> SlidingEnv {
-    SlidingEnv::new(puzzle.clone(), walk(difficulty), RewardScheme::Thesis)
+    training_env_with(puzzle, difficulty, RewardScheme::Thesis)
+}
+
+/// [`training_env`] with another reward.
+pub fn training_env_with(
+    puzzle: &SlidingPuzzle,
+    difficulty: u32,
+    reward: RewardScheme,
+) -> SlidingEnv {
+    SlidingEnv::new(puzzle.clone(), walk(difficulty), reward)
 }
 
 fn walk(difficulty: u32) -> StartRule {
     StartRule::RandomWalk {
         difficulty,
+        max_moves: MAX_WALK,
+    }
+}
+
+fn mixed_walk(max_difficulty: u32) -> StartRule {
+    StartRule::MixedWalk {
+        max_difficulty,
         max_moves: MAX_WALK,
     }
 }
@@ -41,25 +57,52 @@ pub struct SlidingTrainer {
     puzzle: SlidingPuzzle,
     difficulty: u32,
     curriculum: Option<Curriculum>,
+    reward: RewardScheme,
+    mixed: bool,
 }
 
 impl SlidingTrainer {
-    /// A learner with fresh weights on `device`, starting at `difficulty`; with `curriculum` the
-    /// difficulty goes up by one after three in-training evaluations in a row above 80%.
+    /// A learner with fresh weights on `device`, rewarded by `reward`, starting at `difficulty`;
+    /// with `curriculum` the difficulty goes up by one after three in-training evaluations in a
+    /// row above 80%.
     pub fn new(
         puzzle: &SlidingPuzzle,
         config: DqnConfig,
+        reward: RewardScheme,
         difficulty: u32,
         curriculum: bool,
         device: &Device,
     ) -> Result<Self, DqnError> {
-        let dqn = Dqn::new(|| training_env(puzzle, difficulty), config, device)?;
+        let dqn = Dqn::new(
+            || training_env_with(puzzle, difficulty, reward),
+            config,
+            device,
+        )?;
         Ok(SlidingTrainer {
             dqn,
             puzzle: puzzle.clone(),
             difficulty,
             curriculum: curriculum.then(Curriculum::thesis),
+            reward,
+            mixed: false,
         })
+    }
+
+    /// Draws each episode's difficulty uniformly from 1 to the current difficulty
+    /// ([`StartRule::MixedWalk`]) instead of always the current one.
+    pub fn set_mixed_difficulty(&mut self, mixed: bool) {
+        self.mixed = mixed;
+        self.set_difficulty(self.difficulty);
+    }
+
+    /// Whether episodes draw their difficulty up to the current one.
+    pub fn has_mixed_difficulty(&self) -> bool {
+        self.mixed
+    }
+
+    /// The reward the learner is trained on.
+    pub fn reward(&self) -> RewardScheme {
+        self.reward
     }
 
     /// The learner.
@@ -90,7 +133,12 @@ impl SlidingTrainer {
     /// Sets the difficulty of the episodes from the next one on.
     pub fn set_difficulty(&mut self, difficulty: u32) {
         self.difficulty = difficulty;
-        self.dqn.for_each_env(|env| env.set_start(walk(difficulty)));
+        let start = if self.mixed {
+            mixed_walk(difficulty)
+        } else {
+            walk(difficulty)
+        };
+        self.dqn.for_each_env(|env| env.set_start(start));
     }
 
     /// [`Dqn::train_steps`], then the curriculum's verdict on the chunk's evaluations.

@@ -1,0 +1,957 @@
+// The 2048 page's "train the n-tuple network" card: TD(0) learning of an n-tuple network in a Web
+// Worker (ntuple-worker.js, core bundle), with live charts, and evaluation of agents over seeded
+// games in the browser.
+//
+//   import { mountTrain2048Panel } from "./train2048-panel.js";
+//   const panel = mountTrain2048Panel(document.querySelector("#train-2048"), { useNetwork });
+//
+// `container` is the card (its h2 stays first); the panel renders everything else into it and
+// brings its own stylesheet (train2048.css, next to this file) on top of the page's style.css.
+// `api.useNetwork(bytes, label)` — optional — receives the trained network as a file (PZL2048N,
+// f32, not compressed) and a name for it, for the page's own agent to play with (app2048.js's
+// trainApi: it resolves once the network plays, or rejects saying why it cannot); without it the
+// "Use this network" button stays hidden. `api.shippedNetworkUrl`, when given, is where Evaluate
+// fetches the shipped network (default: models/2048-ntuple.ntuple.gz next to this file).
+//
+// Training: a tuple set (those that fit in a tab), the learning rate α, games per chunk and a seed;
+// Start / Pause / Resume / Stop act between chunks; charts show each chunk's mean score, how many
+// of its games reached 2048, 4096 and 8192, and games per second. Save downloads the network
+// (f32, gzip-compressed: the CLI reads it; f32 so that training goes on exactly where it was, gzip
+// because the weights never visited are zeros); Load reads such a file (or the CLI's) to train on
+// from it or to evaluate it. Evaluate plays N games greedily or by expectimax with the network
+// trained here, the loaded file or the shipped network, with a progress bar and a results table in
+// the numbers of `puzzlelab eval-2048` (same seed, same games).
+
+import { LineChart } from "./chart.js";
+
+/** The shipped network (trained natively by `puzzlelab train-2048`, 4 × 5-tuples, f16, gzip). */
+export const SHIPPED_NETWORK_URL = new URL("./models/2048-ntuple.ntuple.gz", import.meta.url);
+const STYLESHEET_URL = new URL("./train2048.css", import.meta.url);
+
+const numberFormat = new Intl.NumberFormat("en");
+/** Tiles whose reach rates the charts and table show (of src/env/game2048.rs REPORTED_TILES). */
+const CHART_TILES = ["1024", "2048", "4096", "8192"];
+const TABLE_TILES = ["2048", "4096", "8192", "16384"];
+/** Training states in which the form is locked. */
+const ACTIVE_STATES = new Set(["starting", "running", "pausing", "paused", "stopping"]);
+/** The deepest expectimax offered (src/web/ntuple.rs refuses more than 4; 3 already takes seconds a game). */
+const MAX_DEPTH = 3;
+
+// ---- the worker's client ----------------------------------------------------------------------------
+
+/**
+ * Promises around one ntuple-worker.js (see its protocol). Every method resolves to the worker's
+ * result, or rejects with an Error carrying its message (`cancelled: true` for a cancelled
+ * evaluation). `ready` resolves to { tupleSets } once the core bundle is loaded.
+ */
+export class NTupleClient {
+  #worker;
+  #ready;
+  #nextId = 1;
+  #pending = new Map();
+  #failure = null;
+
+  /** `workerUrl` is for tests; the panel uses ntuple-worker.js next to this file. */
+  constructor(workerUrl = new URL("./ntuple-worker.js", import.meta.url)) {
+    const ready = Promise.withResolvers();
+    this.#ready = ready.promise;
+    this.#ready.catch(() => {});
+    this.#worker = new Worker(workerUrl, { type: "module" });
+    this.#worker.addEventListener("message", ({ data }) => this.#onMessage(data, ready));
+    this.#worker.addEventListener("error", (event) => {
+      event.preventDefault?.();
+      this.#fail(new Error(event.message || "The 2048 training worker failed to start."), ready);
+    });
+  }
+
+  get ready() {
+    return this.#ready;
+  }
+
+  /** Starts training (see the worker's "train"); onProgress gets "started" and "chunk" messages. */
+  train(settings, onProgress) {
+    return this.#request({ type: "train", ...settings }, onProgress);
+  }
+
+  pause() {
+    return this.#request({ type: "pause" });
+  }
+
+  resume() {
+    return this.#request({ type: "resume" });
+  }
+
+  stop() {
+    return this.#request({ type: "stop" });
+  }
+
+  /** The trained network as a file: { bytes, gamesTrained, tupleSet, precision, gzip }. */
+  save({ precision = "f32", gzip = false } = {}) {
+    return this.#request({ type: "save", precision, gzip });
+  }
+
+  /** Keeps a network file's bytes (gzip or not) under `key`: { key, info, size }. */
+  load(key, bytes, name = "") {
+    return this.#request({ type: "load", key, bytes, name });
+  }
+
+  /** Fetches a network file into `key`; onProgress gets { loaded, total }. */
+  loadUrl(key, url, onProgress) {
+    return this.#request({ type: "load-url", key, url: String(url) }, onProgress);
+  }
+
+  /**
+   * Evaluates { network, agent, depth, games, seed }; onProgress gets { done, total }. The
+   * promise carries the request's `id`, for cancel().
+   */
+  evaluate(options, onProgress) {
+    return this.#request({ type: "evaluate", ...options }, onProgress);
+  }
+
+  /** Cancels the evaluation with id `job` (any when left out). */
+  cancel(job) {
+    return this.#request({ type: "cancel", job });
+  }
+
+  /** Stops the worker; pending requests reject. */
+  dispose() {
+    this.#fail(new Error("The 2048 training worker was stopped."), null);
+    this.#worker.terminate();
+  }
+
+  #request(message, onProgress) {
+    if (this.#failure) return Promise.reject(this.#failure);
+    const id = this.#nextId++;
+    const promise = new Promise((resolve, reject) => {
+      this.#pending.set(id, { resolve, reject, onProgress });
+      this.#worker.postMessage({ ...message, id });
+    });
+    promise.id = id;
+    return promise;
+  }
+
+  #onMessage(message, ready) {
+    if (message.type === "ready") {
+      ready.resolve({ tupleSets: message.tupleSets });
+      return;
+    }
+    if (message.id === null || message.id === undefined) {
+      if (message.type === "error") this.#fail(new Error(message.message), ready);
+      return;
+    }
+    const request = this.#pending.get(message.id);
+    if (!request) return;
+    if (message.type === "progress") {
+      request.onProgress?.(message);
+      return;
+    }
+    this.#pending.delete(message.id);
+    if (message.type === "result") request.resolve(message.result);
+    else request.reject(Object.assign(new Error(message.message), { cancelled: Boolean(message.cancelled) }));
+  }
+
+  #fail(error, ready) {
+    this.#failure ??= error;
+    ready?.reject(error);
+    for (const request of this.#pending.values()) request.reject(error);
+    this.#pending.clear();
+  }
+}
+
+// ---- the panel ------------------------------------------------------------------------------------
+
+/** What a form field holds that training cannot use; the message names the field. */
+class FieldError extends Error {
+  constructor(input, message) {
+    super(message);
+    this.input = input;
+  }
+}
+
+const TEMPLATE = `
+<p class="help t2048-intro">
+  An <strong>n-tuple network</strong> learns what each position is worth by TD(0) on afterstates
+  (Szubert &amp; Jaśkowski 2014), playing game after game greedily: the same Rust code as
+  <code>puzzlelab train-2048</code>, here in a Web Worker. Each tuple of cells looks its tiles up in a
+  table, read in all 8 rotations and reflections of the board.
+</p>
+<form class="t2048-form" novalidate>
+  <div class="field-grid t2048-fields">
+    <label class="field">
+      <span class="field-label">Tuple set</span>
+      <select id="t2048-tuples" aria-describedby="t2048-tuples-help"><option value="">Loading…</option></select>
+    </label>
+    <label class="field">
+      <span class="field-label">Learning rate α</span>
+      <input id="t2048-alpha" type="number" value="0.1" min="0" max="1" step="any" inputmode="decimal" />
+    </label>
+    <label class="field">
+      <span class="field-label">Games per chunk</span>
+      <input id="t2048-chunk" type="number" value="100" min="1" max="100000" step="1" inputmode="numeric" />
+    </label>
+    <label class="field">
+      <span class="field-label">Seed</span>
+      <input id="t2048-seed" type="number" value="0" min="0" step="1" inputmode="numeric" />
+    </label>
+    <label class="field t2048-from-field">
+      <span class="field-label">Start from</span>
+      <select id="t2048-from"><option value="">A new network (every weight 0)</option></select>
+    </label>
+  </div>
+  <p id="t2048-tuples-help" class="help">
+    Offered here: <strong>4 × 5-tuples</strong> (4.2 M weights, 16 MiB: the shipped network's set) and
+    <strong>5 × 4-tuples</strong> (328 k weights, 1.3 MiB: weaker, learns fast). The strongest set, Yeh's
+    <strong>4 × 6-tuples</strong>, has 67 M weights — 256 MiB in memory and as much again to save it — too
+    much for a browser tab: train it with <code>puzzlelab train-2048 --tuples 4x6</code>.
+  </p>
+  <p id="t2048-form-error" class="error" role="alert" hidden></p>
+  <div class="buttons t2048-buttons">
+    <button id="t2048-start" class="primary" type="submit" disabled>Start</button>
+    <button id="t2048-pause" type="button" disabled>Pause</button>
+    <button id="t2048-resume" type="button" disabled>Resume</button>
+    <button id="t2048-stop" type="button" disabled>Stop</button>
+    <button id="t2048-save" type="button" disabled title="Download the network (f32, gzip-compressed; puzzlelab eval-2048 reads it)">Save</button>
+    <button id="t2048-load" type="button" title="Load a network file (.ntuple or .ntuple.gz) to train on from it or to evaluate it">Load…</button>
+    <button id="t2048-use" type="button" disabled hidden title="Hand the network trained here to this page's player">Use this network</button>
+    <input id="t2048-file" type="file" accept=".ntuple,.gz,application/octet-stream,application/gzip" aria-label="Network file" hidden />
+  </div>
+</form>
+<p id="t2048-status" class="status" role="status" aria-live="polite"></p>
+<p id="t2048-error" class="error" role="alert" hidden></p>
+<dl id="t2048-stats" class="stats t2048-stats" data-games-trained="0">
+  <div><dt>Games trained</dt><dd id="t2048-stat-games">–</dd></div>
+  <div><dt>Mean score</dt><dd id="t2048-stat-mean">–</dd></div>
+  <div><dt>Best score</dt><dd id="t2048-stat-best">–</dd></div>
+  <div><dt>Reached 2048</dt><dd id="t2048-stat-reach">–</dd></div>
+  <div><dt>Games/s</dt><dd id="t2048-stat-games-per-s">–</dd></div>
+  <div><dt>Moves/s</dt><dd id="t2048-stat-moves-per-s">–</dd></div>
+</dl>
+<p class="help">Each point is one chunk of training games: its mean score, and the share of its games whose largest tile reached 1024, 2048, 4096 and 8192.</p>
+<div class="chart-grid t2048-charts">
+  <canvas id="t2048-chart-score" class="chart"></canvas>
+  <canvas id="t2048-chart-reach" class="chart"></canvas>
+  <canvas id="t2048-chart-speed" class="chart t2048-wide"></canvas>
+</div>
+
+<h3 class="subheading">Evaluate</h3>
+<div class="field-grid t2048-eval-fields">
+  <label class="field t2048-network-field">
+    <span class="field-label">Network</span>
+    <select id="t2048-eval-network">
+      <option value="trained" disabled>Trained here (nothing yet)</option>
+      <option value="loaded" disabled>Loaded file (none)</option>
+      <option value="shipped" selected>Shipped (4 × 5-tuples)</option>
+    </select>
+  </label>
+  <label class="field">
+    <span class="field-label">Agent</span>
+    <select id="t2048-eval-agent">
+      <option value="greedy" selected>Greedy</option>
+      <option value="expectimax">Expectimax</option>
+    </select>
+  </label>
+  <label class="field">
+    <span class="field-label">Depth</span>
+    <input id="t2048-eval-depth" type="number" value="2" min="1" max="${MAX_DEPTH}" step="1" inputmode="numeric" disabled />
+  </label>
+  <label class="field">
+    <span class="field-label">Games</span>
+    <input id="t2048-eval-games" type="number" value="100" min="1" max="100000" step="1" inputmode="numeric" />
+  </label>
+  <label class="field">
+    <span class="field-label">Seed</span>
+    <input id="t2048-eval-seed" type="number" value="1" min="0" step="1" inputmode="numeric" />
+  </label>
+</div>
+<p class="help">
+  Game <var>g</var> of seed <var>s</var> is the same game here and in <code>puzzlelab eval-2048 --seed s</code>, so
+  the numbers compare exactly. Expectimax looks ahead over every new tile: with the shipped network depth 2
+  plays several games a second, depth 3 takes a few seconds a game.
+</p>
+<div class="buttons">
+  <button id="t2048-evaluate" class="primary" type="button">Evaluate</button>
+  <button id="t2048-eval-cancel" type="button" disabled>Cancel</button>
+</div>
+<div id="t2048-eval-progress" class="download-status" hidden>
+  <p id="t2048-eval-progress-text" role="status" aria-live="polite"></p>
+  <progress id="t2048-eval-progress-bar" max="1" aria-label="Evaluation progress"></progress>
+</div>
+<p id="t2048-eval-status" class="status" role="status" aria-live="polite"></p>
+<p id="t2048-eval-error" class="error" role="alert" hidden></p>
+<div class="t2048-table-scroll">
+  <table id="t2048-eval-table" class="t2048-table" data-rows="0">
+    <caption class="visually-hidden">Evaluations, newest first</caption>
+    <thead>
+      <tr>
+        <th scope="col">Network</th>
+        <th scope="col">Agent</th>
+        <th scope="col">Games</th>
+        <th scope="col">Seed</th>
+        <th scope="col">Mean score</th>
+        <th scope="col">Median</th>
+        <th scope="col">Best</th>
+        ${TABLE_TILES.map((tile) => `<th scope="col">${tile}</th>`).join("")}
+        <th scope="col">Moves/s</th>
+      </tr>
+    </thead>
+    <tbody><tr class="t2048-empty"><td colspan="${8 + TABLE_TILES.length}">No evaluation yet.</td></tr></tbody>
+  </table>
+</div>
+`;
+
+/**
+ * The card's behaviour; mountTrain2048Panel() makes one. `elements` (by name), `state` and
+ * `evaluations` (the reports so far, newest last) are for the page and tests.
+ */
+export class Train2048Panel {
+  #root;
+  #api;
+  #client;
+  #elements;
+  #charts;
+  #state = "idle";
+  /** Whether the worker holds a trainer (a network to save, evaluate or use). */
+  #trained = null; // { tupleSet, gamesTrained } or null
+  /** The network file loaded: { name, info } or null. */
+  #loaded = null;
+  /** The shipped network, once fetched: a promise of { info }. */
+  #shipped = null;
+  /** The tuple sets as Rust describes them (ntupleTupleSets()). */
+  #tupleSets = [];
+  #lastStats = null;
+  #evaluation = null; // the pending evaluate() promise (with its id)
+  #evaluations = [];
+  /** Numbers the training runs, so that a late message of an earlier run is ignored. */
+  #runId = 0;
+  /** What the running training is ("4 × 5-tuples (4,194,304 weights), α 0.1, seed 0"). */
+  #startedText = "";
+
+  constructor(container, api = {}) {
+    this.#root = container;
+    this.#api = api ?? {};
+    addStylesheet(container.ownerDocument);
+    container.classList.add("t2048-card");
+    container.dataset.state = "idle";
+    const body = container.ownerDocument.createElement("div");
+    body.className = "t2048-body";
+    body.innerHTML = TEMPLATE;
+    container.append(body);
+    const $ = (id) => body.querySelector(`#t2048-${id}`);
+    this.#elements = {
+      form: body.querySelector("form"),
+      tuples: $("tuples"),
+      alpha: $("alpha"),
+      chunk: $("chunk"),
+      seed: $("seed"),
+      from: $("from"),
+      formError: $("form-error"),
+      start: $("start"),
+      pause: $("pause"),
+      resume: $("resume"),
+      stop: $("stop"),
+      save: $("save"),
+      load: $("load"),
+      use: $("use"),
+      file: $("file"),
+      status: $("status"),
+      error: $("error"),
+      stats: $("stats"),
+      evalNetwork: $("eval-network"),
+      evalAgent: $("eval-agent"),
+      evalDepth: $("eval-depth"),
+      evalGames: $("eval-games"),
+      evalSeed: $("eval-seed"),
+      evaluate: $("evaluate"),
+      evalCancel: $("eval-cancel"),
+      evalProgress: $("eval-progress"),
+      evalProgressText: $("eval-progress-text"),
+      evalProgressBar: $("eval-progress-bar"),
+      evalStatus: $("eval-status"),
+      evalError: $("eval-error"),
+      evalTable: $("eval-table"),
+    };
+    const percentY = (y) => `${Math.round(y)}%`;
+    this.#charts = {
+      score: new LineChart($("chart-score"), {
+        title: "Mean score per chunk",
+        xLabel: "games",
+        series: [{ name: "mean score", color: "--chart-1" }],
+        formatY: (y) => numberFormat.format(Math.round(y)),
+      }),
+      reach: new LineChart($("chart-reach"), {
+        title: "Games reaching a tile, %",
+        yMin: 0,
+        yMax: 100,
+        xLabel: "games",
+        series: CHART_TILES.map((tile, index) => ({ name: tile, color: `--chart-${index + 1}` })),
+        formatY: percentY,
+      }),
+      speed: new LineChart($("chart-speed"), {
+        title: "Games per second",
+        xLabel: "games",
+        series: [{ name: "games/s", color: "--chart-1" }],
+        formatY: (y) => numberFormat.format(Math.round(y)),
+      }),
+    };
+
+    const { elements } = this;
+    elements.form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      this.start();
+    });
+    elements.form.addEventListener("input", (event) => event.target.removeAttribute?.("aria-invalid"));
+    elements.pause.addEventListener("click", () => this.pause());
+    elements.resume.addEventListener("click", () => this.resume());
+    elements.stop.addEventListener("click", () => this.stop());
+    elements.save.addEventListener("click", () => this.save());
+    elements.load.addEventListener("click", () => elements.file.click());
+    elements.file.addEventListener("change", () => {
+      const file = elements.file.files?.[0];
+      elements.file.value = "";
+      if (file) this.loadFile(file);
+    });
+    elements.use.addEventListener("click", () => this.useNetwork());
+    elements.evalAgent.addEventListener("change", () => this.#render());
+    elements.from.addEventListener("change", () => this.#render());
+    elements.evaluate.addEventListener("click", () => this.evaluate());
+    elements.evalCancel.addEventListener("click", () => this.cancelEvaluation());
+    elements.use.hidden = typeof this.#api.useNetwork !== "function";
+
+    this.#client = new NTupleClient();
+    this.#client.ready.then(
+      ({ tupleSets }) => this.#showTupleSets(tupleSets),
+      (error) => this.#showError(error.message),
+    );
+    this.#render();
+  }
+
+  /** The card's elements by name (for the page and tests). */
+  get elements() {
+    return this.#elements;
+  }
+
+  /** "idle" | "starting" | "running" | "pausing" | "paused" | "stopping" | "stopped". */
+  get state() {
+    return this.#state;
+  }
+
+  /** The evaluation reports so far (the worker's, as `puzzlelab eval-2048` prints them), oldest first. */
+  get evaluations() {
+    return [...this.#evaluations];
+  }
+
+  /** Resolves once the worker is ready (its tuple sets shown). */
+  get ready() {
+    return this.#client.ready;
+  }
+
+  // ---- training ---------------------------------------------------------------------------------------
+
+  /** Starts training with the form's settings; resolves when the run stops. */
+  async start() {
+    if (ACTIVE_STATES.has(this.#state)) return;
+    this.#clearErrors();
+    let settings;
+    try {
+      settings = this.#readForm();
+    } catch (error) {
+      this.#showFormError(error);
+      return;
+    }
+    const runId = ++this.#runId;
+    // Going on with the network trained here continues its curves; any other network starts new ones.
+    if (settings.from !== "trained") for (const chart of Object.values(this.#charts)) chart.clear();
+    this.#lastStats = null;
+    this.#setState("starting");
+    this.#setStatus("Starting…");
+    try {
+      const final = await this.#client.train(settings, (progress) => this.#onProgress(progress, runId));
+      this.#trained = { tupleSet: final.tupleSet, gamesTrained: final.gamesTrained };
+      this.#setState("stopped");
+      this.#setStatus(
+        `Stopped after ${numberFormat.format(final.gamesTrained)} games. Save the network, evaluate it, or start again (from it or anew).`,
+      );
+    } catch (error) {
+      this.#setState(this.#trained ? "stopped" : "idle");
+      this.#setStatus("");
+      this.#showError(error.message);
+    }
+    this.#renderNetworkChoices();
+  }
+
+  /** Pauses after the running chunk. */
+  async pause() {
+    if (this.#state !== "running") return;
+    this.#setState("pausing");
+    this.#setStatus("Pausing after this chunk…");
+    try {
+      const paused = await this.#client.pause();
+      if (paused.state !== "paused") return; // stopped meanwhile: start() tells
+      this.#trained = { ...this.#trained, gamesTrained: paused.gamesTrained };
+      this.#setState("paused");
+      this.#setStatus(`Paused at ${numberFormat.format(paused.gamesTrained)} games: evaluate the network, save it, or resume.`);
+      this.#renderNetworkChoices();
+    } catch (error) {
+      this.#showError(error.message);
+    }
+  }
+
+  /** Goes on after a pause. */
+  async resume() {
+    if (this.#state !== "paused") return;
+    try {
+      await this.#client.resume();
+      this.#setState("running");
+      this.#setStatus(this.#runningText());
+    } catch (error) {
+      this.#showError(error.message);
+    }
+  }
+
+  /** Stops after the running chunk; start()'s promise then reports the end. */
+  async stop() {
+    if (this.#state !== "running" && this.#state !== "paused") return;
+    this.#setState("stopping");
+    this.#setStatus("Stopping after this chunk…");
+    try {
+      await this.#client.stop();
+    } catch (error) {
+      this.#showError(error.message);
+    }
+  }
+
+  /** Downloads the trained network: f32 (exact, to train on) gzip-compressed, as 2048-SET-NNNgames.ntuple.gz. */
+  async save() {
+    if (!this.#trained) return;
+    this.#elements.save.disabled = true;
+    try {
+      const saved = await this.#client.save({ precision: "f32", gzip: true });
+      const name = `2048-${saved.tupleSet}-${saved.gamesTrained}games.ntuple.gz`;
+      const document = this.#root.ownerDocument;
+      const link = document.createElement("a");
+      link.href = URL.createObjectURL(new Blob([saved.bytes], { type: "application/gzip" }));
+      link.download = name;
+      link.hidden = true;
+      document.body.append(link);
+      link.click();
+      link.remove();
+      setTimeout(() => URL.revokeObjectURL(link.href), 60_000);
+      this.#setStatus(`Saved ${name} (${megabytes(saved.bytes.byteLength)}). ${this.#state === "running" ? this.#runningText() : ""}`.trim());
+    } catch (error) {
+      this.#showError(`Saving failed: ${error.message}`);
+    } finally {
+      this.#render();
+    }
+  }
+
+  /** Reads a network file (the CLI's or Save's, gzip or not): Start can go on from it, Evaluate can play it. */
+  async loadFile(file) {
+    this.#clearErrors();
+    try {
+      const bytes = new Uint8Array(await file.arrayBuffer());
+      const loaded = await this.#client.load("loaded", bytes, file.name);
+      this.#loaded = { name: file.name, info: loaded.info };
+      this.#renderNetworkChoices();
+      if (!ACTIVE_STATES.has(this.#state)) this.#elements.from.value = "loaded";
+      this.#elements.evalNetwork.value = "loaded";
+      this.#setStatus(
+        `Loaded “${file.name}”: ${tupleSetName(loaded.info.tupleSet)}, ${numberFormat.format(loaded.info.gamesTrained)} games trained. ` +
+          "Start goes on training it; Evaluate plays it.",
+      );
+      this.#elements.stats.dataset.loadedGames = String(loaded.info.gamesTrained);
+    } catch (error) {
+      this.#showError(error.message);
+    }
+    this.#render();
+  }
+
+  /** Hands the trained network (f32 file bytes) to the page's player through api.useNetwork. */
+  async useNetwork() {
+    if (!this.#trained || typeof this.#api.useNetwork !== "function") return;
+    this.#clearErrors();
+    this.#elements.use.disabled = true;
+    try {
+      const saved = await this.#client.save({ precision: "f32", gzip: false });
+      const games = numberFormat.format(saved.gamesTrained);
+      await this.#api.useNetwork(saved.bytes, `The network trained here (${tupleSetName(saved.tupleSet)}, ${games} games)`);
+      this.#setStatus(`The page's player now plays with the network trained here (${games} games).`);
+    } catch (error) {
+      this.#showError(`The page could not take the network: ${error.message}`);
+    } finally {
+      this.#render();
+    }
+  }
+
+  #onProgress(progress, runId) {
+    if (runId !== this.#runId) return;
+    if (progress.stage === "started") {
+      this.#trained = { tupleSet: progress.tupleSet, gamesTrained: progress.gamesTrained };
+      if (this.#state === "starting") this.#setState("running");
+      this.#startedText = `${tupleSetName(progress.tupleSet)} (${numberFormat.format(progress.weights)} weights), α ${progress.alpha}, seed ${progress.seed}`;
+      this.#setStatus(this.#runningText());
+      this.#renderNetworkChoices();
+    } else if (progress.stage === "chunk") {
+      this.#onChunk(progress.stats);
+    }
+  }
+
+  /** One chunk's statistics: into the numbers and the charts. */
+  #onChunk(stats) {
+    this.#lastStats = stats;
+    const { summary } = stats;
+    const x = stats.games_trained;
+    this.#trained = { ...this.#trained, gamesTrained: x };
+    this.#charts.score.add(0, x, summary.mean_score);
+    CHART_TILES.forEach((tile, index) => this.#charts.reach.add(index, x, 100 * summary.reach[tile]));
+    this.#charts.speed.add(0, x, summary.games_per_s);
+    for (const chart of Object.values(this.#charts)) chart.canvas.dataset.points = String(chart.pointCount(0));
+    const set = (name, text) => (this.#root.querySelector(`#t2048-stat-${name}`).textContent = text);
+    set("games", numberFormat.format(x));
+    set("mean", numberFormat.format(Math.round(summary.mean_score)));
+    set("best", numberFormat.format(summary.max_score));
+    set("reach", `${(100 * summary.reach["2048"]).toFixed(1)}%`);
+    set("games-per-s", numberFormat.format(Math.round(summary.games_per_s)));
+    set("moves-per-s", numberFormat.format(Math.round(summary.moves_per_s)));
+    this.#elements.stats.dataset.gamesTrained = String(x);
+    this.#elements.stats.dataset.meanScore = String(summary.mean_score);
+    this.#elements.evalNetwork.querySelector('option[value="trained"]').textContent = `Trained here (${numberFormat.format(x)})`;
+    if (this.#state === "running") this.#setStatus(this.#runningText());
+  }
+
+  #runningText() {
+    const games = this.#lastStats ? `: ${numberFormat.format(this.#lastStats.games_trained)} games so far` : "";
+    return `Training ${this.#startedText}${games}.`;
+  }
+
+  /** The form's settings for the worker's "train"; throws a FieldError naming the field. */
+  #readForm() {
+    const { elements } = this;
+    const from = elements.from.value || null;
+    const tupleSet = elements.tuples.value;
+    if (!from && !tupleSet) throw new FieldError(elements.tuples, "Choose a tuple set.");
+    const alpha = readNumber(elements.alpha, "Learning rate α", "rate");
+    const gamesPerChunk = readNumber(elements.chunk, "Games per chunk", "count");
+    if (gamesPerChunk > 100_000) throw new FieldError(elements.chunk, "Games per chunk: at most 100,000.");
+    const seed = readNumber(elements.seed, "Seed", "whole");
+    return { tupleSet, alpha, gamesPerChunk, seed, from };
+  }
+
+  // ---- evaluation ---------------------------------------------------------------------------------
+
+  /** Evaluates the chosen network and agent over the chosen games; adds a row to the table. */
+  async evaluate() {
+    if (this.#evaluation) return;
+    const { elements } = this;
+    this.#clearEvalError();
+    let options;
+    try {
+      options = {
+        network: elements.evalNetwork.value,
+        agent: elements.evalAgent.value,
+        depth: elements.evalAgent.value === "expectimax" ? readNumber(elements.evalDepth, "Depth", "count") : 1,
+        games: readNumber(elements.evalGames, "Games", "count"),
+        seed: readNumber(elements.evalSeed, "Seed", "whole"),
+      };
+      if (options.depth > MAX_DEPTH) throw new FieldError(elements.evalDepth, `Depth: 1 to ${MAX_DEPTH} here (deeper takes minutes a game).`);
+      if (options.games > 100_000) throw new FieldError(elements.evalGames, "Games: at most 100,000.");
+    } catch (error) {
+      this.#showEvalError(error.message);
+      error.input?.setAttribute("aria-invalid", "true");
+      error.input?.focus();
+      return;
+    }
+    const started = performance.now();
+    this.#showEvalProgress("Preparing…", null);
+    this.#evaluation = { id: null };
+    const pending = (async () => {
+      if (options.network === "shipped") await this.#fetchShipped();
+      const request = this.#client.evaluate(options, ({ stage, done, total }) => {
+        if (stage === "evaluate") this.#showEvalProgress(`${numberFormat.format(done)} of ${numberFormat.format(total)} games`, total ? done / total : 0);
+      });
+      this.#evaluation.id = request.id;
+      return request;
+    })();
+    this.#render();
+    try {
+      const report = await pending;
+      const { label, phrase } = this.#networkName(options.network);
+      this.#evaluations.push({ ...report, network: label });
+      this.#addRow(report, label);
+      const reach = report.summary.reach;
+      this.#setEvalStatus(
+        `${agentName(report)} play of ${phrase}: mean score ${numberFormat.format(Math.round(report.summary.mean_score))}, ` +
+          `2048 reached in ${percent(reach["2048"])} of ${numberFormat.format(report.summary.games)} games ` +
+          `(${duration(performance.now() - started)}).`,
+      );
+    } catch (error) {
+      if (error.cancelled) this.#setEvalStatus(error.message);
+      else this.#showEvalError(error.message);
+    } finally {
+      this.#evaluation = null;
+      this.#hideEvalProgress();
+      this.#render();
+    }
+  }
+
+  /** Cancels the running evaluation (it stops after its current game). */
+  async cancelEvaluation() {
+    const id = this.#evaluation?.id;
+    if (id === null || id === undefined) return;
+    await this.#client.cancel(id).catch(() => {});
+  }
+
+  /** Fetches the shipped network into the worker once, with download progress. */
+  #fetchShipped() {
+    this.#shipped ??= this.#client
+      .loadUrl("shipped", this.#api.shippedNetworkUrl ?? SHIPPED_NETWORK_URL, ({ loaded, total }) =>
+        this.#showEvalProgress(`Downloading the shipped network: ${megabytes(loaded)}${total ? ` of ${megabytes(total)}` : ""}`, total ? loaded / total : null),
+      )
+      .catch((error) => {
+        this.#shipped = null;
+        throw error;
+      });
+    return this.#shipped;
+  }
+
+  /** The network's name for the table ("Trained here (1,200 games)") and for a sentence ("the network trained here (…)"). */
+  #networkName(key) {
+    if (key === "trained") {
+      const games = `${numberFormat.format(this.#trained?.gamesTrained ?? 0)} games`;
+      return { label: `Trained here (${games})`, phrase: `the network trained here (${games})` };
+    }
+    if (key === "loaded") return { label: `“${this.#loaded?.name ?? "file"}”`, phrase: `the network in “${this.#loaded?.name ?? "file"}”` };
+    return { label: "Shipped", phrase: "the shipped network" };
+  }
+
+  #addRow(report, networkName) {
+    const table = this.#elements.evalTable;
+    const body = table.tBodies[0];
+    body.querySelector(".t2048-empty")?.remove();
+    const row = this.#root.ownerDocument.createElement("tr");
+    const summary = report.summary;
+    const cells = [
+      networkName,
+      agentName(report),
+      numberFormat.format(summary.games),
+      String(report.seed),
+      numberFormat.format(Math.round(summary.mean_score)),
+      numberFormat.format(summary.median_score),
+      numberFormat.format(summary.max_score),
+      ...TABLE_TILES.map((tile) => percent(summary.reach[tile])),
+      numberFormat.format(Math.round(summary.moves_per_s)),
+    ];
+    for (const [index, text] of cells.entries()) {
+      const cell = this.#root.ownerDocument.createElement(index === 0 ? "th" : "td");
+      if (index === 0) cell.scope = "row";
+      cell.textContent = text;
+      row.append(cell);
+    }
+    row.dataset.report = JSON.stringify(report);
+    body.prepend(row);
+    table.dataset.rows = String(body.rows.length);
+  }
+
+  // ---- rendering -----------------------------------------------------------------------------------
+
+  /** The tuple-set choice from Rust's list: only the sets that fit in a tab. */
+  #showTupleSets(sets) {
+    this.#tupleSets = sets;
+    const select = this.#elements.tuples;
+    select.replaceChildren(
+      ...sets
+        .filter((set) => set.fitsInATab)
+        .map((set) =>
+          Object.assign(this.#root.ownerDocument.createElement("option"), {
+            value: set.name,
+            textContent: `${tupleSetName(set.name)} (${set.megabytesF32 < 10 ? set.megabytesF32.toFixed(1) : Math.round(set.megabytesF32)} MiB)`,
+            title: `${numberFormat.format(set.weights)} weights`,
+          }),
+        ),
+    );
+    select.value = "4x5";
+    this.#root.dataset.ready = "true";
+    this.#render();
+  }
+
+  /** The "Start from" and evaluation network choices, after the networks at hand. */
+  #renderNetworkChoices() {
+    const { from, evalNetwork } = this.#elements;
+    const document = this.#root.ownerDocument;
+    const wanted = from.value;
+    const options = [Object.assign(document.createElement("option"), { value: "", textContent: "A new network (every weight 0)" })];
+    if (this.#trained) {
+      options.push(
+        Object.assign(document.createElement("option"), {
+          value: "trained",
+          textContent: `The network trained here (${tupleSetName(this.#trained.tupleSet)}, ${numberFormat.format(this.#trained.gamesTrained)} games)`,
+        }),
+      );
+    }
+    if (this.#loaded) {
+      options.push(
+        Object.assign(document.createElement("option"), {
+          value: "loaded",
+          textContent: `“${this.#loaded.name}” (${tupleSetName(this.#loaded.info.tupleSet)}, ${numberFormat.format(this.#loaded.info.gamesTrained)} games)`,
+        }),
+      );
+    }
+    from.replaceChildren(...options);
+    from.value = options.some((option) => option.value === wanted) ? wanted : "";
+    const trainedOption = evalNetwork.querySelector('option[value="trained"]');
+    trainedOption.disabled = !this.#trained;
+    trainedOption.textContent = this.#trained ? `Trained here (${numberFormat.format(this.#trained.gamesTrained)})` : "Trained here (nothing yet)";
+    const loadedOption = evalNetwork.querySelector('option[value="loaded"]');
+    loadedOption.disabled = !this.#loaded;
+    loadedOption.textContent = this.#loaded ? `Loaded: “${this.#loaded.name}”` : "Loaded file (none)";
+    if (this.#trained && evalNetwork.value === "shipped" && !this.#evaluations.length) evalNetwork.value = "trained";
+    this.#render();
+  }
+
+  #setState(state) {
+    this.#state = state;
+    this.#root.dataset.state = state;
+    this.#render();
+  }
+
+  /** Enables the buttons and fields that make sense now. */
+  #render() {
+    const { elements } = this;
+    const state = this.#state;
+    const active = ACTIVE_STATES.has(state);
+    const busy = state === "starting" || state === "running" || state === "pausing" || state === "stopping";
+    const evaluating = Boolean(this.#evaluation);
+    const ready = this.#tupleSets.length > 0;
+    elements.start.disabled = active || !ready || evaluating;
+    elements.pause.disabled = state !== "running";
+    elements.resume.disabled = state !== "paused" || evaluating;
+    elements.stop.disabled = state !== "running" && state !== "paused";
+    elements.save.disabled = !this.#trained || state === "starting" || state === "stopping";
+    elements.use.disabled = !this.#trained || state === "starting" || state === "stopping";
+    elements.load.disabled = busy;
+    for (const control of [elements.tuples, elements.alpha, elements.chunk, elements.seed, elements.from]) control.disabled = active;
+    // Going on from a network keeps its tuple set.
+    if (!active) elements.tuples.disabled = Boolean(elements.from.value) || !ready;
+    elements.evalDepth.disabled = elements.evalAgent.value !== "expectimax" || evaluating;
+    for (const control of [elements.evalNetwork, elements.evalAgent, elements.evalGames, elements.evalSeed]) control.disabled = evaluating;
+    // An evaluation waits for a pause: training and evaluating would share the worker.
+    elements.evaluate.disabled = evaluating || busy;
+    elements.evaluate.title = busy ? "Pause or stop training to evaluate" : "";
+    elements.evalCancel.disabled = !evaluating;
+  }
+
+  #setStatus(text) {
+    this.#elements.status.textContent = text;
+  }
+
+  #showError(message) {
+    this.#elements.error.textContent = message;
+    this.#elements.error.hidden = false;
+  }
+
+  #showFormError(error) {
+    this.#elements.formError.textContent = error.message;
+    this.#elements.formError.hidden = false;
+    if (error instanceof FieldError) {
+      error.input.setAttribute("aria-invalid", "true");
+      error.input.focus();
+    }
+  }
+
+  #clearErrors() {
+    for (const element of [this.#elements.error, this.#elements.formError]) {
+      element.hidden = true;
+      element.textContent = "";
+    }
+  }
+
+  #setEvalStatus(text) {
+    this.#elements.evalStatus.textContent = text;
+  }
+
+  #showEvalError(message) {
+    this.#elements.evalError.textContent = message;
+    this.#elements.evalError.hidden = false;
+  }
+
+  #clearEvalError() {
+    this.#elements.evalError.hidden = true;
+    this.#elements.evalError.textContent = "";
+    this.#setEvalStatus("");
+  }
+
+  #showEvalProgress(text, fraction) {
+    const { evalProgress, evalProgressText, evalProgressBar } = this.#elements;
+    evalProgress.hidden = false;
+    evalProgressText.textContent = fraction === null ? text : `${text} (${Math.floor(Math.min(1, fraction) * 100)}%)`;
+    if (fraction === null) evalProgressBar.removeAttribute("value");
+    else evalProgressBar.value = Math.min(1, fraction);
+  }
+
+  #hideEvalProgress() {
+    this.#elements.evalProgress.hidden = true;
+    this.#elements.evalProgressText.textContent = "";
+  }
+}
+
+/**
+ * Renders the training card into `container` (a section.card whose h2 is already there) and
+ * returns its Train2048Panel. `api.useNetwork(bytes, label)`, when given, receives the trained
+ * network for the page's player; `api.shippedNetworkUrl` overrides where the shipped network is.
+ */
+export function mountTrain2048Panel(container, api = {}) {
+  if (!container) throw new Error("mountTrain2048Panel needs the element to render into.");
+  return new Train2048Panel(container, api);
+}
+
+// ---- helpers ---------------------------------------------------------------------------------------
+
+/** Adds train2048.css to the document once. */
+function addStylesheet(document) {
+  if (document.querySelector("link[data-train2048]")) return;
+  const link = document.createElement("link");
+  link.rel = "stylesheet";
+  link.href = STYLESHEET_URL.href;
+  link.dataset.train2048 = "";
+  document.head.append(link);
+}
+
+/** A number field's value: "rate" (0 < x ≤ 1), "count" (whole, ≥ 1), "whole" (whole, ≥ 0). */
+function readNumber(input, label, kind) {
+  const text = input.value.trim();
+  const value = Number(text);
+  if (text === "" || !Number.isFinite(value)) throw new FieldError(input, `${label}: enter a number.`);
+  if (kind === "rate" && !(value > 0 && value <= 1)) throw new FieldError(input, `${label} must lie above 0 and at most 1.`);
+  if (kind !== "rate" && !Number.isSafeInteger(value)) throw new FieldError(input, `${label} must be a whole number.`);
+  if (kind === "count" && value < 1) throw new FieldError(input, `${label} must be at least 1.`);
+  if (kind === "whole" && value < 0) throw new FieldError(input, `${label} cannot be negative.`);
+  return value;
+}
+
+/** "4 × 5-tuples" for "4x5". */
+function tupleSetName(name) {
+  const [count, length] = String(name).split("x");
+  return `${count} × ${length}-tuples`;
+}
+
+/** "Greedy" or "Expectimax, depth 2" (or "Random") for a report. */
+function agentName(report) {
+  if (report.agent === "expectimax") return `Expectimax, depth ${report.depth}`;
+  return report.agent === "random" ? "Random" : "Greedy";
+}
+
+/** "97.8%" ("100%" and "0%" whole), "–" when missing. */
+function percent(rate) {
+  if (rate === null || rate === undefined) return "–";
+  const value = 100 * rate;
+  return `${Number.isInteger(value) ? value : value.toFixed(1)}%`;
+}
+
+/** "0.59 MB", "10.7 MB". */
+function megabytes(bytes) {
+  return `${(bytes / 1e6).toFixed(bytes < 1e6 ? 2 : 1)} MB`;
+}
+
+/** "420 ms" below a second, "3.2 s" above. */
+function duration(ms) {
+  return ms < 1000 ? `${numberFormat.format(Math.round(ms))} ms` : `${(ms / 1000).toFixed(1)} s`;
+}
