@@ -251,3 +251,164 @@ fn files_that_are_not_models_are_refused() {
     );
     fails_with(&["train", "--size", "2x3"], "train needs --steps N");
 }
+
+#[test]
+fn the_step_reward_and_mixed_difficulties_are_recorded_and_kept_on_resume() {
+    let dir = scratch("steps-mixed");
+    let model = dir.join("steps.dqn").to_string_lossy().to_string();
+    let common = ["--chunk", "200", "--per-distance", "1"];
+    let mut train = vec![
+        "train",
+        "--size",
+        "2x3",
+        "--steps",
+        "400",
+        "--hidden",
+        "16",
+        "--batch",
+        "16",
+        "--warmup",
+        "2",
+        "--difficulty",
+        "6",
+        "--mixed",
+        "--reward",
+        "steps",
+        "--gamma",
+        "0.99",
+        "--mask",
+        "--out",
+        &model,
+    ];
+    train.extend(common);
+    succeeds(&train);
+    let m = manifest(&model);
+    assert_eq!(m["reward"], "steps");
+    assert_eq!(m["mixed_difficulty"], true);
+    fails_with(
+        &[
+            "train", "--resume", &model, "--steps", "600", "--reward", "thesis",
+        ],
+        "--reward cannot change them",
+    );
+    let mut resume = vec!["train", "--resume", &model, "--steps", "600"];
+    resume.extend(common);
+    succeeds(&resume);
+    let m = manifest(&model);
+    assert_eq!(
+        (m["reward"].as_str(), m["steps"].as_u64()),
+        (Some("steps"), Some(600))
+    );
+    assert_eq!(m["mixed_difficulty"], true);
+    fails_with(
+        &[
+            "train", "--size", "2x3", "--steps", "10", "--reward", "sparse",
+        ],
+        "is not one of thesis, steps",
+    );
+}
+
+#[test]
+fn the_2048_dqn_trains_resumes_and_evaluates_from_the_command_line() {
+    let dir = scratch("dqn-2048");
+    let model = dir.join("tiny.dqn").to_string_lossy().to_string();
+    let out = succeeds(&[
+        "train-dqn-2048",
+        "--steps",
+        "300",
+        "--chunk",
+        "150",
+        "--filters",
+        "4,4",
+        "--hidden",
+        "16",
+        "--batch",
+        "16",
+        "--eval-games",
+        "2",
+        "--seed",
+        "4",
+        "--out",
+        &model,
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        stderr.lines().filter(|l| l.starts_with("step ")).count(),
+        2,
+        "{stderr}"
+    );
+    assert!(stderr.contains("eval (2 games)"), "{stderr}");
+    let m = manifest(&model);
+    assert_eq!(m["puzzle"], "2048 4x4");
+    assert_eq!(m["architecture"]["conv"]["filters1"], 4);
+    assert_eq!(m["architecture"]["hidden"], serde_json::json!([16]));
+    assert_eq!(
+        m["hyperparameters"]["gamma"]
+            .as_f64()
+            .map(|g| (g * 10.0).round()),
+        Some(9.0)
+    );
+    assert_eq!(m["training_rules"]["reward"], "seed004");
+    assert_eq!(m["evaluation"]["summary"]["games"], 2);
+    assert_eq!(m["steps"], 300);
+    assert_eq!(m["training_curve"].as_array().unwrap().len(), 1);
+
+    let out = succeeds(&[
+        "train-dqn-2048",
+        "--resume",
+        &model,
+        "--steps",
+        "450",
+        "--chunk",
+        "150",
+        "--eval-games",
+        "2",
+    ]);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("resuming at step 300"));
+    let m = manifest(&model);
+    assert_eq!(
+        (m["steps"].as_u64(), m["commands"].as_array().unwrap().len()),
+        (Some(450), 2)
+    );
+    assert_eq!(m["training_curve"].as_array().unwrap().len(), 2);
+
+    let eval = |seed: &str| -> Value {
+        let out = succeeds(&[
+            "eval-dqn-2048",
+            "--model",
+            &model,
+            "--games",
+            "3",
+            "--seed",
+            seed,
+        ]);
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    let (a, b) = (eval("5"), eval("5"));
+    assert_eq!(a["summary"]["games"], 3);
+    assert_eq!(
+        a["summary"]["mean_score"], b["summary"]["mean_score"],
+        "seeded"
+    );
+    assert!(a["summary"]["mean_score"].as_f64().unwrap() > 0.0);
+    // A sliding-puzzle model is not a 2048 model.
+    let sliding = dir.join("sliding.dqn").to_string_lossy().to_string();
+    succeeds(&[
+        "train",
+        "--size",
+        "2x3",
+        "--steps",
+        "50",
+        "--hidden",
+        "8",
+        "--warmup",
+        "1",
+        "--batch",
+        "8",
+        "--per-distance",
+        "1",
+        "--out",
+        &sliding,
+    ]);
+    fails_with(&["eval-dqn-2048", "--model", &sliding], "2048");
+}

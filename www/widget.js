@@ -15,7 +15,7 @@
  * all widgets and the page share it and each model's download.
  *
  * Attributes (all optional; changing one updates the widget):
- *   puzzle    "sliding", the only kind so far
+ *   puzzle    "sliding" (the default) or "2048" (see "2048" below)
  *   size      "3", "4x4", "2x3", … (2 to 5 rows by 2 to 5 columns); default 3×3
  *   start     the start position as text: "1,2,3,4,5,6,7,_,8", "123456780", one row per line;
  *             0 or _ is the blank, ☼ ☾ (or s m) for sun-moon. Default: shuffled 12 moves from the
@@ -69,6 +69,31 @@
  * For the puzzlelab page (advanced): `board` is the inner <sliding-board>, and `puzzle` its Puzzle
  * handle (setting one shows it and hands it over to the board).
  *
+ * 2048 (puzzle="2048"): the board from game2048.js (imported only then), played with the arrow
+ * keys or W A S D while it has focus, or by swiping; the shipped n-tuple network can play it or
+ * hint. Attributes (size, goal, preset and solver do not apply):
+ *   seed        the first game's seed, a whole number (the same seed, the same game); default random.
+ *               New game then starts a randomly seeded one
+ *   start       a board to start from instead: 16 tile values row-major, "." or 0 for empty
+ *               ("2 4 8 16 / . . . . / ..." or one row per line)
+ *   always-two  boolean: every new tile is a 2 (seed 004's rule) instead of a 2 (90%) or a 4 (10%)
+ *   agent       "ntuple": the shipped n-tuple network (www/models/2048-ntuple.ntuple.gz, 4 MB,
+ *               downloaded at its first use and shared by every widget of the page) plays on Play
+ *               and Step and shows its move on Hint
+ *   model       with agent: URL of another network file (.ntuple or .ntuple.gz, as `puzzlelab
+ *               train-2048` writes it), resolved against the page
+ *   depth       the agent's search: 1 greedy (the default), 2 or 3 expectimax that many moves deep
+ *   speed       the agent's moves per second, 0.5 to 60 (default 4)
+ *   autoplay    boolean: with agent, the agent plays as soon as the widget appears and at each new game
+ *   controls    any of "new undo hint play" (hint and play only with an agent); default "new hint play"
+ * Events: move { direction, gained, score, moves, maxTile, over, board (tile values row-major, 0 =
+ * empty), source: "user" | "agent" }; won { score, moves } when a tile first reaches 2048;
+ * gameover { score, moves, maxTile }; error as above. Methods: newGame(seed?), move(direction) (a
+ * boolean: whether the board changed), play() and pause() (the agent), hint() (a Promise of the
+ * agent's direction), setState(boardText); state is { puzzle: "2048", board, score, moves,
+ * maxTile, over, won, seed, playing }; `board` is the inner <game2048-board>. shuffle() and solve()
+ * are for sliding puzzles only (they throw / reject).
+ *
  * Styling: an inline-block 340px wide. Custom properties: --puzzle-widget-width,
  * --puzzle-widget-display, --board-max-height. Parts: widget, board, controls, button, player,
  * error, status. While it works, the element has the attributes `ready` (loaded) and `solving`.
@@ -95,7 +120,15 @@ import {
 import { errorMessage, loadWasm } from "./wasm.js";
 
 const CONTROLS = ["shuffle", "solve", "step", "reset"];
-const PUZZLE_KINDS = ["sliding"];
+const PUZZLE_KINDS = ["sliding", "2048"];
+/** The buttons of a 2048 widget, and those shown when `controls` is absent. */
+const CONTROLS_2048 = ["new", "undo", "hint", "play"];
+const DEFAULT_CONTROLS_2048 = ["new", "hint", "play"];
+/** Agents a 2048 widget offers (game2048.js), and its deepest search. */
+const AGENTS_2048 = ["ntuple"];
+const MAX_DEPTH_2048 = 3;
+/** Attributes that only a 2048 widget reads: their errors go when the widget shows a sliding puzzle. */
+const ATTRIBUTES_2048 = ["seed", "agent", "depth", "always-two"];
 /** Solvers that play a trained neural model (learn-client.js), not a search of the solver pool. */
 const NEURAL_SOLVERS = ["dqn"];
 const DEFAULT_SPEED = 4;
@@ -105,6 +138,15 @@ const MAX_SPEED = 60;
 const PUZZLE_ATTRIBUTES = ["puzzle", "size", "preset", "start", "goal"];
 
 const numberFormat = new Intl.NumberFormat("en");
+
+/** game2048.js, imported when a widget first shows 2048 (sliding-only pages never load it). */
+let game2048Module = null;
+/** Its exports once loaded (so that a widget can use them without waiting another turn). */
+let game2048Exports = null;
+function game2048() {
+  game2048Module ??= import("./game2048.js").then((module) => (game2048Exports = module));
+  return game2048Module;
+}
 
 /** learn-client.js, imported at the first dqn solve of the page (none of it loads before). */
 let learnClientModule = null;
@@ -123,17 +165,38 @@ class AttributeError extends Error {
   }
 }
 
-/** The set of buttons a `controls` value names (null: the attribute is absent, all of them). */
-function parseControls(value) {
-  if (value === null) return new Set(CONTROLS);
+/**
+ * The set of buttons a `controls` value names (null: the attribute is absent, `defaults`), out of
+ * `known` (the sliding puzzle's buttons unless told).
+ */
+function parseControls(value, known = CONTROLS, defaults = known) {
+  if (value === null) return new Set(defaults);
   const names = value.toLowerCase().split(/[\s,]+/).filter(Boolean);
-  const unknown = names.filter((name) => !CONTROLS.includes(name));
+  const unknown = names.filter((name) => !known.includes(name));
   if (unknown.length > 0) {
     const named = unknown.map((name) => `"${name}"`).join(", ");
-    const reason = `unknown ${unknown.length === 1 ? "control" : "controls"} ${named}; choose from ${CONTROLS.join(", ")}`;
+    const reason = `unknown ${unknown.length === 1 ? "control" : "controls"} ${named}; choose from ${known.join(", ")}`;
     throw new AttributeError("controls", value, reason);
   }
   return new Set(names);
+}
+
+/** A 2048 game's seed from a `seed` value (null: absent, a random seed at each game). */
+function parseSeed(value) {
+  if (value === null || value.trim() === "") return null;
+  const seed = Number(value.trim());
+  if (!Number.isSafeInteger(seed) || seed < 0) throw new AttributeError("seed", value, "the seed is a whole number, 0 or more");
+  return seed;
+}
+
+/** The search depth of a 2048 agent from a `depth` value (null: absent, greedy). */
+function parseDepth(value) {
+  if (value === null || value.trim() === "") return 1;
+  const depth = Number(value.trim());
+  if (!Number.isInteger(depth) || depth < 1 || depth > MAX_DEPTH_2048) {
+    throw new AttributeError("depth", value, `the depth is 1 (greedy) to ${MAX_DEPTH_2048} (expectimax)`);
+  }
+  return depth;
 }
 
 /** Moves per second from a `speed` value (null: absent), clamped to MIN_SPEED..MAX_SPEED. */
@@ -272,6 +335,7 @@ const TEMPLATE = `
 <style>${STYLE}</style>
 <div class="widget" part="widget">
   <sliding-board part="board" hidden></sliding-board>
+  <div class="game2048" part="game2048" hidden></div>
   <p class="error" part="error" role="alert" hidden></p>
   <div class="controls" part="controls">
     <button type="button" part="button shuffle" data-action="shuffle">Shuffle</button>
@@ -288,7 +352,7 @@ const TEMPLATE = `
 </div>`;
 
 export class PuzzleWidget extends HTMLElement {
-  static observedAttributes = [...PUZZLE_ATTRIBUTES, "solver", "model", "controls", "autoplay", "speed"];
+  static observedAttributes = [...PUZZLE_ATTRIBUTES, "solver", "model", "controls", "autoplay", "speed", ...ATTRIBUTES_2048];
 
   /** The wasm API once loaded. */
   #api = null;
@@ -318,6 +382,11 @@ export class PuzzleWidget extends HTMLElement {
   /** The running solve: { controller, promise }, or null. */
   #solving = null;
   #updateQueued = false;
+  /** The 2048 mode (game2048.js's Game2048Panel) once the widget has shown 2048, and whether it shows it now. */
+  #panel2048 = null;
+  #showing2048 = false;
+  /** The last valid 2048 settings given to the panel. */
+  #options2048 = null;
 
   constructor() {
     super();
@@ -334,6 +403,7 @@ export class PuzzleWidget extends HTMLElement {
       player: part(".player"),
       position: part(".position"),
       status: part(".status"),
+      game2048: part(".game2048"),
     };
     this.#player = new SolutionPlayer(this.#parts.player, this.#board);
     this.#player.movesPerSecond = this.#speed;
@@ -358,7 +428,9 @@ export class PuzzleWidget extends HTMLElement {
   }
 
   connectedCallback() {
-    this.#loading ??= loadWasm().then(
+    // A 2048 widget needs game2048.js before its first update.
+    const modules = this.#kind() === "2048" ? Promise.all([loadWasm(), game2048()]).then(([api]) => api) : loadWasm();
+    this.#loading ??= modules.then(
       (api) => {
         this.#api = api;
         this.#update();
@@ -378,6 +450,7 @@ export class PuzzleWidget extends HTMLElement {
   disconnectedCallback() {
     this.cancel();
     this.#player.pause();
+    this.#panel2048?.stop();
   }
 
   attributeChangedCallback() {
@@ -397,9 +470,9 @@ export class PuzzleWidget extends HTMLElement {
     return this.#ready.promise;
   }
 
-  /** The inner <sliding-board> (for the puzzlelab page). */
+  /** The inner <sliding-board> (for the puzzlelab page); a 2048 widget's <game2048-board>. */
   get board() {
-    return this.#board;
+    return this.#showing2048 ? this.#panel2048.board : this.#board;
   }
 
   /** The Puzzle handle shown, or null. */
@@ -415,6 +488,7 @@ export class PuzzleWidget extends HTMLElement {
   }
 
   get state() {
+    if (this.#showing2048) return this.#panel2048.state;
     const puzzle = this.#board.puzzle;
     if (!puzzle) return null;
     return {
@@ -432,6 +506,7 @@ export class PuzzleWidget extends HTMLElement {
 
   /** Shuffles from the goal; returns "exact" or "random-walk" (see Puzzle.shuffle). */
   shuffle(difficulty = DEFAULT_DIFFICULTY) {
+    this.#refuseIn2048("shuffle()", "newGame()");
     const current = this.#loadedPuzzle();
     const puzzle = copyAtGoal(this.#api, current);
     const { mode } = shufflePuzzle(puzzle, Number(difficulty));
@@ -441,6 +516,7 @@ export class PuzzleWidget extends HTMLElement {
 
   /** Shows `start` (and `goal`, default: the current goal) as parsed by Puzzle.parse; throws its Error. */
   setState(start, goal) {
+    if (this.#showing2048) return this.#panel2048.setBoard(start);
     const current = this.#loadedPuzzle();
     const goalText = goal === undefined || goal === null ? current.goalText() : String(goal);
     let puzzle;
@@ -454,6 +530,9 @@ export class PuzzleWidget extends HTMLElement {
 
   /** Solves from the current position and plays the solution; resolves to the `solution` detail. */
   solve() {
+    if (this.#showing2048) {
+      return Promise.reject(new Error("solve() is for sliding puzzles: on a 2048 widget, play() lets its agent play"));
+    }
     if (this.#solving) return this.#solving.promise;
     const puzzle = this.#board.puzzle;
     if (!this.#api || !puzzle) {
@@ -508,6 +587,44 @@ export class PuzzleWidget extends HTMLElement {
     return promise;
   }
 
+  /** 2048: starts a new game, seeded with `seed` (a whole number) or at random. */
+  newGame(seed) {
+    const panel = this.#require2048("newGame()");
+    if (seed !== undefined && seed !== null && (!Number.isSafeInteger(seed) || seed < 0)) {
+      throw new Error(`the seed must be a whole number, 0 or more, not ${seed}`);
+    }
+    panel.newGame(seed ?? null);
+  }
+
+  /** 2048: plays "up" | "right" | "down" | "left" as a person would; whether the board changed. */
+  move(direction) {
+    return this.#require2048("move()").move(String(direction));
+  }
+
+  /** 2048: the agent plays (after loading its network); resolves once it has started. */
+  play() {
+    return this.#require2048("play()").play();
+  }
+
+  /** 2048: the agent stops playing. */
+  pause() {
+    this.#require2048("pause()").pause();
+  }
+
+  /** 2048: resolves to the agent's move for the board shown (also drawn as an arrow), or null. */
+  hint() {
+    return this.#require2048("hint()").hint();
+  }
+
+  #require2048(method) {
+    if (!this.#showing2048) throw new Error(`${method} is for 2048 widgets (puzzle="2048")`);
+    return this.#panel2048;
+  }
+
+  #refuseIn2048(method, instead) {
+    if (this.#showing2048) throw new Error(`${method} is for sliding puzzles: use ${instead} on a 2048 widget`);
+  }
+
   /** Stops a running solve (its promise rejects with SolveCancelled). */
   cancel() {
     const solving = this.#solving;
@@ -525,9 +642,19 @@ export class PuzzleWidget extends HTMLElement {
     return JSON.stringify(PUZZLE_ATTRIBUTES.map((name) => this.getAttribute(name)));
   }
 
+  /** The `puzzle` attribute as written, lower case. */
+  #kind() {
+    return (this.getAttribute("puzzle") ?? "").trim().toLowerCase();
+  }
+
   /** Applies every attribute; an invalid one is reported and leaves its part of the widget as it was. */
   #update() {
     if (!this.#api) return;
+    if (this.#kind() === "2048") {
+      this.#update2048();
+      return;
+    }
+    if (this.#showing2048) this.#leave2048();
     this.#apply(["controls"], () => {
       this.#controls = parseControls(this.getAttribute("controls"));
       this.#renderControls();
@@ -554,6 +681,93 @@ export class PuzzleWidget extends HTMLElement {
     this.#autoplayApplied = autoplay;
     if (puzzleChanged) this.#preparePatternDatabases();
     if (autoplay && (puzzleChanged || autoplayAdded)) this.#autoplay();
+  }
+
+  /** Shows 2048 (loading game2048.js first when needed) with the attributes' settings. */
+  #update2048() {
+    if (!game2048Exports) {
+      game2048().then(
+        () => this.#update(),
+        (error) => this.#setSolveError(`2048 could not be loaded: ${errorMessage(error)}`),
+      );
+      return;
+    }
+    this.#panel2048 ??= new game2048Exports.Game2048Panel(this.#parts.game2048, {
+      api: this.#api,
+      emit: (type, detail) => this.#emit(type, detail),
+      setStatus: (text) => this.#setStatus(text),
+      showError: (message) => this.#setSolveError(message),
+    });
+    if (!this.#showing2048) {
+      // Leave the sliding puzzle: its solve, playback and the errors of its own attributes.
+      this.cancel();
+      this.#player.pause();
+      this.#player.clear();
+      for (const name of ["size", "goal", "preset", "solver"]) this.#attributeErrors.delete(name);
+      this.#board.hidden = true;
+      this.#parts.controls.hidden = true;
+      this.#parts.player.hidden = true;
+      this.#parts.game2048.hidden = false;
+      this.#setSolveError(null);
+      this.#setStatus("");
+      this.#showing2048 = true;
+      // Coming back to a sliding puzzle builds it again.
+      this.#puzzleKey = null;
+    }
+    const previous = this.#options2048;
+    const options = {
+      seed: previous?.seed ?? null,
+      start: previous?.start ?? "",
+      alwaysTwo: this.hasAttribute("always-two"),
+      agent: previous?.agent ?? null,
+      model: previous?.model ?? "",
+      depth: previous?.depth ?? 1,
+      speed: previous?.speed ?? DEFAULT_SPEED,
+      controls: previous?.controls ?? new Set(DEFAULT_CONTROLS_2048),
+      autoplay: this.hasAttribute("autoplay"),
+    };
+    this.#apply(["seed"], () => (options.seed = parseSeed(this.getAttribute("seed"))));
+    this.#apply(["start"], () => {
+      const start = (this.getAttribute("start") ?? "").trim();
+      if (start) {
+        try {
+          this.#api.Game2048.fromText(start, 0, false).free();
+        } catch (error) {
+          throw new AttributeError("start", start, errorMessage(error));
+        }
+      }
+      options.start = start;
+    });
+    this.#apply(["agent"], () => {
+      const agent = (this.getAttribute("agent") ?? "").trim().toLowerCase();
+      if (agent && !AGENTS_2048.includes(agent)) {
+        throw new AttributeError("agent", this.getAttribute("agent"), `unknown agent; the 2048 agents are ${AGENTS_2048.join(", ")}`);
+      }
+      options.agent = agent || null;
+    });
+    this.#apply(["model"], () => {
+      this.#checkModel();
+      options.model = (this.getAttribute("model") ?? "").trim();
+    });
+    this.#apply(["depth"], () => (options.depth = parseDepth(this.getAttribute("depth"))));
+    this.#apply(["speed"], () => (options.speed = parseSpeed(this.getAttribute("speed"))));
+    this.#apply(["controls"], () => {
+      options.controls = parseControls(this.getAttribute("controls"), CONTROLS_2048, DEFAULT_CONTROLS_2048);
+    });
+    this.#options2048 = options;
+    this.#panel2048.configure(options);
+  }
+
+  /** Back from 2048 to a sliding puzzle (built from the attributes by the update that follows). */
+  #leave2048() {
+    this.#panel2048.stop();
+    this.#parts.game2048.hidden = true;
+    this.#showing2048 = false;
+    this.#options2048 = null;
+    for (const name of ATTRIBUTES_2048) this.#attributeErrors.delete(name);
+    this.#setSolveError(null);
+    this.#setStatus("");
+    this.#renderControls();
   }
 
   /**
@@ -597,8 +811,8 @@ export class PuzzleWidget extends HTMLElement {
     const value = (name) => (this.getAttribute(name) ?? "").trim();
     const kind = value("puzzle").toLowerCase();
     if (kind && !PUZZLE_KINDS.includes(kind)) {
-      const kinds = PUZZLE_KINDS.map((name) => `"${name}"`).join(", ");
-      throw new AttributeError("puzzle", value("puzzle"), `only ${kinds} puzzles are available so far`);
+      const kinds = PUZZLE_KINDS.map((name) => `"${name}"`).join(" or ");
+      throw new AttributeError("puzzle", value("puzzle"), `unknown puzzle; choose ${kinds}`);
     }
     const preset = value("preset").toLowerCase();
     const size = parseSize(this.getAttribute("size"));

@@ -342,6 +342,46 @@ fn reward_schemes_follow_the_seeds() {
     // Into the wall: state stays (Manhattan 3 + 2·1 conflict = 5) and −1 more.
     assert_eq!(env.step(Direction::Down.index()).reward, -6.0);
     assert_eq!(env.step(Direction::Right.index()).reward, -4.0);
+
+    // Seed 001's step penalty: −1 a move, −2 into a wall, and the goal ends the episode.
+    let p = SlidingPuzzle::standard(3, 3).unwrap();
+    let mut env = SlidingEnv::new(p, StartRule::Fixed(one_away), RewardScheme::Steps);
+    env.reset(0);
+    assert_eq!(env.step(Direction::Down.index()).reward, -2.0);
+    assert_eq!(env.step(Direction::Left.index()).reward, -1.0);
+    assert_eq!(env.step(Direction::Right.index()).reward, -1.0);
+    let last = env.step(Direction::Right.index());
+    assert_eq!((last.reward, last.terminated), (-1.0, true));
+    assert_eq!(RewardScheme::from_name("steps"), Some(RewardScheme::Steps));
+    assert_eq!(RewardScheme::Steps.name(), "steps");
+}
+
+#[test]
+fn mixed_walks_draw_every_difficulty_up_to_the_largest() {
+    let p = SlidingPuzzle::standard(3, 3).unwrap();
+    let tables = HeuristicTables::new(p.goal());
+    let start = StartRule::MixedWalk {
+        max_difficulty: 12,
+        max_moves: 500,
+    };
+    let mut env = SlidingEnv::new(p.clone(), start, RewardScheme::Steps);
+    let mut seen = std::collections::BTreeSet::new();
+    for seed in 0..400 {
+        env.reset(seed);
+        let estimate = tables.estimate(env.board(), Heuristic::LinearConflict);
+        // A walk stops at the first position at or above its drawn difficulty: one move
+        // changes the estimate by at most 3 (Manhattan ±1, a conflict ±2).
+        assert!((1..=14).contains(&estimate), "estimate {estimate}");
+        assert!(p.is_solvable(env.board()));
+        seen.insert(estimate);
+        let mut again = SlidingEnv::new(p.clone(), start, RewardScheme::Steps);
+        again.reset(seed);
+        assert_eq!(again.board(), env.board(), "seeded");
+    }
+    assert!(
+        (1..=12).all(|d| seen.contains(&d)),
+        "every difficulty from 1 to 12 drawn: {seen:?}"
+    );
 }
 
 #[test]

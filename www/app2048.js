@@ -1,0 +1,378 @@
+// The 2048 page (2048.html): the board (<game2048-board> from game2048.js) played with keys, swipes
+// and the buttons, the best score (localStorage), the "Watch the agent" card, and the training
+// card, which train2048-panel.js fills in when it is there.
+//
+// A game's first seed may come from the URL (2048.html#seed=42: the same seed and moves give the
+// same game); later games are seeded at random. The best score counts the person's own games only:
+// once the agent has played a move in a game, that game's score is not a best.
+
+import { AgentRunner, ARROWS, SHIPPED_NETWORK_URL, directionForKey, fetchBytes, gunzipIfNeeded, networkFromBytes, randomSeed, shippedNetwork } from "./game2048.js";
+import { errorMessage, loadWasm } from "./wasm.js";
+
+/** localStorage key of the person's best score. */
+const BEST_KEY = "puzzlelab-2048-best";
+/** Agent speeds in moves per second, one per step of the speed slider. */
+const SPEEDS = [1, 2, 4, 8, 15, 30, 60, 120, 240];
+
+const $ = (selector) => document.querySelector(selector);
+const elements = {
+  board: $("#game"),
+  loadError: $("#load-error"),
+  newGame: $("#new-game"),
+  undo: $("#undo"),
+  assistedNote: $("#assisted-note"),
+  newTiles: $("#new-tiles"),
+  seedLine: $("#seed-line"),
+  agent: $("#agent"),
+  download: $("#agent-download"),
+  downloadText: $("#agent-download-text"),
+  downloadBar: $("#agent-download-bar"),
+  model: $("#agent-model"),
+  depth: $("#agent-depth"),
+  speed: $("#agent-speed"),
+  speedValue: $("#agent-speed-value"),
+  play: $("#agent-play"),
+  step: $("#agent-step"),
+  hint: $("#agent-hint"),
+  status: $("#agent-status"),
+  error: $("#agent-error"),
+  statMoves: $("#agent-stat-moves"),
+  statMs: $("#agent-stat-ms"),
+  statTile: $("#agent-stat-tile"),
+  statScore: $("#agent-stat-score"),
+  train: $("#train-2048"),
+};
+
+const numberFormat = new Intl.NumberFormat("en");
+let api = null;
+let board = null;
+let runner = null;
+let best = 0;
+/** Whether the agent has played in the game shown (then its score is not the person's best). */
+let assisted = false;
+/**
+ * The network the agent plays with: { label, promise of an NTupleAgent, handedOver } (null: the
+ * shipped one, not asked for yet). A network the training card handed over is the page's to free.
+ */
+let network = null;
+/** Whether the agent's network is in memory (so that asking for it shows no "Loading"). */
+let networkLoaded = false;
+/** Agent moves in this game and the time their decisions took. */
+let agentMoves = 0;
+let agentMs = 0;
+
+main();
+
+async function main() {
+  try {
+    api = await loadWasm();
+  } catch (error) {
+    showLoadError(
+      `The WebAssembly module could not be loaded (${errorMessage(error)}). ` +
+        "Build it with `bash scripts/build-wasm.sh` and serve the repository with `node scripts/serve.mjs`.",
+    );
+    return;
+  }
+  board = elements.board;
+  best = readBest();
+  board.best = best;
+  runner = new AgentRunner(board, () => currentNetwork());
+
+  elements.newGame.addEventListener("click", () => newGame());
+  elements.undo.addEventListener("click", () => {
+    runner.pause();
+    board.undo();
+  });
+  elements.newTiles.addEventListener("change", () => newGame());
+  board.addEventListener("game-retry", () => newGame());
+  board.addEventListener("game-move", (event) => onMove(event.detail));
+  board.addEventListener("game-reset", () => {
+    updateUndo();
+    updateAgentStats();
+  });
+  board.addEventListener("game-over", () => setStatus(agentMoves > 0 ? "Game over." : ""));
+  document.addEventListener("keydown", onKeyDown);
+
+  elements.depth.addEventListener("change", () => (runner.depth = Number(elements.depth.value)));
+  elements.speed.addEventListener("input", () => applySpeed());
+  elements.play.addEventListener("click", () => (runner.playing ? runner.pause() : startAgent()));
+  elements.step.addEventListener("click", () => runner.step().catch(() => {}));
+  elements.hint.addEventListener("click", () => showHint());
+  runner.addEventListener("change", () => renderAgent());
+  runner.addEventListener("move", (event) => {
+    agentMoves += 1;
+    agentMs += event.detail.ms;
+    updateAgentStats();
+  });
+  runner.addEventListener("error", (event) => showAgentError(event.detail.message));
+  runner.depth = Number(elements.depth.value);
+  applySpeed();
+
+  newGame(seedFromHash());
+  renderAgent();
+  document.documentElement.dataset.ready = "true";
+  mountTrainPanel();
+}
+
+// ---- games ----------------------------------------------------------------------------------
+
+/** A new game with `seed`, else a random one, under the chosen rule for new tiles. */
+function newGame(seed = null) {
+  runner.pause();
+  const chosen = seed ?? randomSeed();
+  board.game = new api.Game2048(chosen, elements.newTiles.value === "always-two");
+  assisted = false;
+  agentMoves = 0;
+  agentMs = 0;
+  elements.assistedNote.hidden = true;
+  elements.seedLine.textContent = `This game's seed: ${chosen} (2048.html#seed=${chosen} plays it again).`;
+  clearAgentMessages();
+  updateAgentStats();
+}
+
+/** The seed in the URL (#seed=42), or null. */
+function seedFromHash() {
+  const value = new URLSearchParams(location.hash.slice(1)).get("seed");
+  if (value === null || !/^\d{1,15}$/.test(value.trim())) return null;
+  return Number(value.trim());
+}
+
+/** Keys anywhere on the page play, except where a control needs them (the board handles its own). */
+function onKeyDown(event) {
+  if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+  const target = event.target;
+  if (target instanceof HTMLElement && (target.isContentEditable || target.closest("input, select, textarea, [role=slider]"))) return;
+  const direction = directionForKey(event.key);
+  if (!direction) return;
+  event.preventDefault();
+  board.move(direction, "user");
+}
+
+function onMove({ score, source }) {
+  if (source === "user") {
+    runner.pause();
+    clearAgentMessages();
+  } else if (!assisted) {
+    assisted = true;
+    elements.assistedNote.hidden = false;
+  }
+  if (!assisted && score > best) {
+    best = score;
+    board.best = best;
+    writeBest(best);
+  }
+  updateUndo();
+  updateAgentStats();
+}
+
+function updateUndo() {
+  elements.undo.disabled = !board.game || board.game.undoDepth === 0;
+}
+
+function readBest() {
+  try {
+    const value = Number(localStorage.getItem(BEST_KEY));
+    return Number.isFinite(value) && value > 0 ? value : 0;
+  } catch {
+    return 0; // storage turned off: the best lasts as long as the page
+  }
+}
+
+function writeBest(value) {
+  try {
+    localStorage.setItem(BEST_KEY, String(value));
+  } catch {
+    // storage turned off or full: keep it for this page only
+  }
+}
+
+// ---- the agent ------------------------------------------------------------------------------
+
+/** The agent's network: the one the training card handed over, else the shipped one (downloaded once). */
+function currentNetwork() {
+  if (network) return network.promise;
+  const label = "the shipped network";
+  const promise = shippedNetwork({ onProgress: showDownload }).then(
+    (agent) => {
+      elements.download.hidden = true;
+      networkLoaded = true;
+      showModel(agent, "Shipped network");
+      return agent;
+    },
+    (error) => {
+      elements.download.hidden = true;
+      if (network?.promise === promise) network = null;
+      throw error;
+    },
+  );
+  network = { label, promise };
+  return promise;
+}
+
+function showDownload({ loaded, total }) {
+  elements.download.hidden = false;
+  const megabytes = (bytes) => (bytes / 1e6).toFixed(1);
+  if (total > 0) {
+    elements.downloadBar.value = loaded / total;
+    elements.downloadText.textContent = `Downloading the network… ${megabytes(loaded)} of ${megabytes(total)} MB`;
+  } else {
+    elements.downloadBar.removeAttribute("value");
+    elements.downloadText.textContent = `Downloading the network… ${megabytes(loaded)} MB`;
+  }
+  if (total > 0 && loaded >= total) elements.downloadText.textContent = "Unpacking the network…";
+}
+
+function showModel(agent, label) {
+  elements.model.dataset.source = label;
+  elements.model.replaceChildren();
+  const name = document.createElement("strong");
+  name.textContent = label;
+  elements.model.append(
+    name,
+    `: ${tupleSetName(agent.tupleSet)}, ${numberFormat.format(agent.weightCount)} weights, ` +
+      `trained on ${numberFormat.format(agent.gamesTrained)} games.`,
+  );
+}
+
+/** "4x5" (NTupleAgent.tupleSet) as people write it: "4 × 5-tuples". */
+function tupleSetName(name) {
+  const match = /^(\d+)x(\d+)$/.exec(name);
+  return match ? `${match[1]} × ${match[2]}-tuples` : `tuple set ${name}`;
+}
+
+function startAgent() {
+  clearAgentMessages();
+  if (board.game?.isOver()) {
+    setStatus("The game is over: start a new one for the agent.");
+    return;
+  }
+  runner.play().catch(() => {}); // shown by the runner's error event
+}
+
+async function showHint() {
+  clearAgentMessages();
+  try {
+    const direction = await runner.hint();
+    if (!direction) {
+      setStatus("No move is left.");
+      return;
+    }
+    board.showHint(direction);
+    setStatus(`Hint: ${ARROWS[direction]} ${direction}.`);
+  } catch {
+    // shown by the runner's error event
+  }
+}
+
+function applySpeed() {
+  const speed = SPEEDS[Number(elements.speed.value)] ?? 4;
+  runner.movesPerSecond = speed;
+  elements.speedValue.textContent = `${speed} ${speed === 1 ? "move" : "moves"}/s`;
+}
+
+function renderAgent() {
+  const { playing, loading } = runner;
+  elements.agent.dataset.state = playing ? "playing" : loading ? "loading" : "idle";
+  elements.play.textContent = playing ? "Pause" : "Play";
+  elements.step.disabled = loading;
+  elements.hint.disabled = loading;
+  if (loading && !networkLoaded) setStatus("Loading the network…");
+  else if (elements.status.textContent === "Loading the network…") setStatus("");
+}
+
+function updateAgentStats() {
+  const game = board.game;
+  elements.statMoves.textContent = numberFormat.format(agentMoves);
+  elements.statMs.textContent = agentMoves > 0 ? `${(agentMs / agentMoves).toFixed(agentMs / agentMoves < 10 ? 2 : 0)} ms` : "–";
+  elements.statTile.textContent = game ? numberFormat.format(game.maxTile) : "–";
+  elements.statScore.textContent = numberFormat.format(game?.score ?? 0);
+}
+
+function setStatus(text) {
+  elements.status.textContent = text;
+}
+
+function showAgentError(message) {
+  elements.error.textContent = message;
+  elements.error.hidden = false;
+  setStatus("");
+}
+
+function clearAgentMessages() {
+  elements.error.hidden = true;
+  elements.error.textContent = "";
+  if (!runner.loading) setStatus("");
+}
+
+function showLoadError(message) {
+  elements.loadError.textContent = message;
+  elements.loadError.hidden = false;
+}
+
+// ---- the training card ----------------------------------------------------------------------
+
+/**
+ * What the training card (train2048-panel.js: mountTrain2048Panel(section, api)) may use:
+ *   useNetwork(bytes, label = "Your network")
+ *                         plays and hints with this network from now on (a network file's bytes,
+ *                         gzip or plain, as NTupleTrainer.saveNetwork or `puzzlelab train-2048`
+ *                         writes them); resolves to { tupleSet, gamesTrained, weights } once it is
+ *                         loaded, rejects with an Error saying why it cannot be used (the agent then
+ *                         keeps its network)
+ *   useShippedNetwork()   back to the shipped network
+ *   shippedNetworkBytes({ onProgress })
+ *                         the shipped network's file, unpacked (a Promise of a Uint8Array), e.g. to
+ *                         train on from there; onProgress({ loaded, total }) follows the download
+ *   shippedNetworkUrl     its URL (gzip)
+ *   board                 the <game2048-board> (read only: its game is the page's)
+ *   wasm                  the core module's exports (Game2048, NTupleAgent, …), already loaded
+ */
+const trainApi = {
+  async useNetwork(bytes, label = "Your network") {
+    const agent = await networkFromBytes(bytes);
+    runner.pause();
+    releaseHandedOverNetwork();
+    network = { label, promise: Promise.resolve(agent), handedOver: agent };
+    networkLoaded = true;
+    showModel(agent, label);
+    clearAgentMessages();
+    setStatus(`${label} plays from now on.`);
+    return { tupleSet: agent.tupleSet, gamesTrained: agent.gamesTrained, weights: agent.weightCount };
+  },
+  useShippedNetwork() {
+    runner.pause();
+    releaseHandedOverNetwork();
+    network = null;
+    networkLoaded = false;
+    elements.model.dataset.source = "";
+    elements.model.textContent = "The shipped network plays from now on (it downloads at its first move).";
+  },
+  async shippedNetworkBytes({ onProgress } = {}) {
+    return gunzipIfNeeded(await fetchBytes(SHIPPED_NETWORK_URL, onProgress));
+  },
+  shippedNetworkUrl: SHIPPED_NETWORK_URL.href,
+  get board() {
+    return board;
+  },
+  get wasm() {
+    return api;
+  },
+};
+
+/** Frees the network the training card handed over last (16 MB of wasm memory), once nothing plays it. */
+function releaseHandedOverNetwork() {
+  network?.handedOver?.free();
+}
+
+/** Loads the training card; without train2048-panel.js the page works on and the card says so. */
+function mountTrainPanel() {
+  import("./train2048-panel.js")
+    .then((module) => module.mountTrain2048Panel(elements.train, trainApi))
+    .catch((error) => {
+      const note = document.createElement("p");
+      note.className = "help";
+      note.textContent = "Training in the page is not available in this build.";
+      elements.train.append(note);
+      console.warn(`train2048-panel.js: ${errorMessage(error)}`);
+    });
+}
