@@ -291,7 +291,15 @@ fn the_step_reward_and_mixed_difficulties_are_recorded_and_kept_on_resume() {
         ],
         "--reward cannot change them",
     );
-    let mut resume = vec!["train", "--resume", &model, "--steps", "600"];
+    let mut resume = vec![
+        "train",
+        "--resume",
+        &model,
+        "--steps",
+        "600",
+        "--difficulty",
+        "8",
+    ];
     resume.extend(common);
     succeeds(&resume);
     let m = manifest(&model);
@@ -299,7 +307,10 @@ fn the_step_reward_and_mixed_difficulties_are_recorded_and_kept_on_resume() {
         (m["reward"].as_str(), m["steps"].as_u64()),
         (Some("steps"), Some(600))
     );
-    assert_eq!(m["mixed_difficulty"], true);
+    assert_eq!(
+        (m["mixed_difficulty"].as_bool(), m["difficulty"].as_u64()),
+        (Some(true), Some(8))
+    );
     fails_with(
         &[
             "train", "--size", "2x3", "--steps", "10", "--reward", "sparse",
@@ -324,6 +335,8 @@ fn the_2048_dqn_trains_resumes_and_evaluates_from_the_command_line() {
         "16",
         "--batch",
         "16",
+        "--warmup",
+        "1",
         "--eval-games",
         "2",
         "--seed",
@@ -338,6 +351,14 @@ fn the_2048_dqn_trains_resumes_and_evaluates_from_the_command_line() {
         "{stderr}"
     );
     assert!(stderr.contains("eval (2 games)"), "{stderr}");
+    let last = stderr
+        .lines()
+        .find(|l| l.starts_with("step 300/300"))
+        .unwrap();
+    assert!(
+        !last.contains("loss/td -"),
+        "gradient steps were taken: {last}"
+    );
     let m = manifest(&model);
     assert_eq!(m["puzzle"], "2048 4x4");
     assert_eq!(m["architecture"]["conv"]["filters1"], 4);
@@ -365,6 +386,18 @@ fn the_2048_dqn_trains_resumes_and_evaluates_from_the_command_line() {
         "2",
     ]);
     assert!(String::from_utf8_lossy(&out.stderr).contains("resuming at step 300"));
+    fails_with(
+        &[
+            "train-dqn-2048",
+            "--resume",
+            &model,
+            "--steps",
+            "600",
+            "--filters",
+            "8,8",
+        ],
+        "--filters cannot change them",
+    );
     let m = manifest(&model);
     assert_eq!(
         (m["steps"].as_u64(), m["commands"].as_array().unwrap().len()),

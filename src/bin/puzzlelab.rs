@@ -51,7 +51,7 @@ const USAGE: &str = "usage:
       model to --steps in all (Adam's moments and the replay buffer start again). --difficulty D: the
       random walk's Manhattan + 2·LC (default 10); --curriculum starts at D (default 1) and raises it
       after 3 in-training evaluations in a row above 80%; --mixed draws each episode's difficulty from 1 to
-      the current one. --reward steps: −1 a move (seed 001) instead of the thesis's −(Manhattan + 2·LC).
+      the current one. With --resume, only --difficulty and --mixed may change. --reward steps: −1 a move (seed 001) instead of the thesis's −(Manhattan + 2·LC).
   puzzlelab eval --model FILE [--per-distance K] [--uniform-positions N] [--seed S] [--beam-width W]
                  [--max-nodes-search N]
       (--features learn) Evaluates a model on fresh positions by optimal distance: greedy solved %
@@ -981,6 +981,53 @@ fn value<T: std::str::FromStr>(o: &Options, flag: &str) -> Result<Option<T>, Str
         .transpose()
 }
 
+/// The manifest `FILE.json` written beside a model or network `path`, which resuming needs.
+fn read_manifest(path: &str) -> Result<Value, String> {
+    let manifest_path = format!("{path}.json");
+    std::fs::read_to_string(&manifest_path)
+        .map_err(|e| format!("{manifest_path}: {e} (needed to resume)"))
+        .and_then(|t| serde_json::from_str(&t).map_err(|e| format!("{manifest_path}: {e}")))
+}
+
+/// The strings of a JSON array (a manifest's `commands`); none if it is not one.
+fn strings(value: &Value) -> Vec<String> {
+    value.as_array().map_or(Vec::new(), |items| {
+        items
+            .iter()
+            .filter_map(|c| c.as_str().map(String::from))
+            .collect()
+    })
+}
+
+/// `--resume` goes on with what the model records: refuses the `recorded` flags beside it.
+#[cfg(feature = "learn")]
+fn refuse_changes_on_resume(o: &Options, recorded: &[&str]) -> Result<(), String> {
+    match recorded
+        .iter()
+        .find(|f| o.learn_values.contains_key("--resume") && o.given(f))
+    {
+        Some(flag) => Err(format!(
+            "--resume goes on with the model's recorded puzzle and configuration: {flag} cannot \
+             change them"
+        )),
+        None => Ok(()),
+    }
+}
+
+/// A DQN model to resume: its bytes, the model, and its manifest.
+#[cfg(feature = "learn")]
+fn open_to_resume(path: &str) -> Result<(Vec<u8>, puzzlelab::agent::dqn::QPolicy, Value), String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
+    let policy = puzzlelab::agent::dqn::QPolicy::from_bytes(&bytes, &burn::tensor::Device::flex())
+        .map_err(|e| format!("{path}: {e}"))?;
+    if policy.training().is_none() {
+        return Err(format!(
+            "{path}: the model has no training record to resume"
+        ));
+    }
+    Ok((bytes, policy, read_manifest(path)?))
+}
+
 /// Writes `bytes` to `path` through a temporary file, so that a killed run never leaves half a
 /// file (models, checkpoints and manifests).
 fn write_atomically(path: &str, bytes: &[u8]) -> Result<(), String> {
@@ -1105,8 +1152,8 @@ use learn::{bench_dqn, eval, solve_with_model, train};
 #[cfg(feature = "learn")]
 mod learn {
     use super::{
-        load_databases, machine, puzzle_for, utc_now, value, write_atomically, Options,
-        STANDARD_DATABASES,
+        load_databases, machine, open_to_resume, puzzle_for, refuse_changes_on_resume, strings,
+        utc_now, value, write_atomically, Options, STANDARD_DATABASES,
     };
     use burn::tensor::Device;
     use puzzlelab::agent::dqn::{Dqn, DqnConfig, QPolicy};
@@ -1520,10 +1567,8 @@ mod learn {
             "--goal",
             "--preset",
             "--seed",
-            "--difficulty",
             "--curriculum",
             "--reward",
-            "--mixed",
             "--hidden",
             "--lr",
             "--gamma",
@@ -1536,31 +1581,13 @@ mod learn {
             "--mask",
             "--prioritized",
         ];
-        if let Some(flag) = recorded.iter().find(|f| resume.is_some() && o.given(f)) {
-            return Err(format!(
-                "--resume goes on with the model's recorded puzzle, configuration and difficulty: \
-                 {flag} cannot change them"
-            ));
-        }
+        refuse_changes_on_resume(o, &recorded)?;
         let (puzzle, config, mut progress, bytes) = match &resume {
             Some(path) => {
-                let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
-                let policy = QPolicy::from_bytes(&bytes, &Device::flex())
-                    .map_err(|e| format!("{path}: {e}"))?;
-                let record = policy.training().ok_or(format!(
-                    "{path}: the model has no training record to resume"
-                ))?;
+                let (bytes, policy, manifest) = open_to_resume(path)?;
+                let record = policy.training().expect("checked by open_to_resume");
                 let manifest_path = format!("{path}.json");
-                let manifest: Value = std::fs::read_to_string(&manifest_path)
-                    .map_err(|e| format!("{manifest_path}: {e} (needed to resume)"))
-                    .and_then(|t| {
-                        serde_json::from_str(&t).map_err(|e| format!("{manifest_path}: {e}"))
-                    })?;
-                let commands = manifest["commands"].as_array().map_or(Vec::new(), |c| {
-                    c.iter()
-                        .filter_map(|c| c.as_str().map(String::from))
-                        .collect()
-                });
+                let commands = strings(&manifest["commands"]);
                 let progress = Progress {
                     evaluation: None,
                     curriculum: manifest["curriculum"].as_bool().unwrap_or(false),
@@ -1621,6 +1648,14 @@ mod learn {
         let checkpoint_every: usize = value(o, "--checkpoint-every")?.unwrap_or(10_000);
         let settings = settings_from(o, &puzzle, None)?;
 
+        if bytes.is_some() {
+            // Where episodes start may change between runs (the manifest records it); the
+            // learner's configuration may not.
+            if o.given("--difficulty") {
+                progress.difficulty = o.difficulty;
+            }
+            progress.mixed |= o.given("--mixed");
+        }
         let difficulty = progress.difficulty;
         let mut trainer = SlidingTrainer::new(
             &puzzle,
@@ -1691,7 +1726,7 @@ mod learn {
 
 /// `train-2048` and `eval-2048`: the n-tuple learner of `agent::ntuple` and expectimax on 2048.
 mod game2048 {
-    use super::{machine, utc_now, value, write_atomically, Options};
+    use super::{machine, read_manifest, strings, utc_now, value, write_atomically, Options};
     use puzzlelab::agent::ntuple::{
         evaluate_greedy, Agent2048, Evaluation, NTupleNetwork, Precision, TdConfig, TdLearner,
         TupleSet,
@@ -1817,20 +1852,8 @@ mod game2048 {
                         "{path} has the {set} tuple set; --tuples must match"
                     ));
                 }
-                let manifest_path = format!("{path}.json");
-                let manifest: Value = std::fs::read_to_string(&manifest_path)
-                    .map_err(|e| format!("{manifest_path}: {e} (needed to resume)"))
-                    .and_then(|t| {
-                        serde_json::from_str(&t).map_err(|e| format!("{manifest_path}: {e}"))
-                    })?;
-                let strings = |key: &str| {
-                    manifest[key].as_array().map_or(Vec::new(), |a| {
-                        a.iter()
-                            .filter_map(|c| c.as_str().map(String::from))
-                            .collect()
-                    })
-                };
-                let mut commands = strings("commands");
+                let manifest = read_manifest(path)?;
+                let mut commands = strings(&manifest["commands"]);
                 commands.push(command);
                 let seed = if o.given("--seed") {
                     o.seed
@@ -1959,7 +1982,10 @@ mod game2048 {
 /// (`env::game2048_learn`).
 #[cfg(feature = "learn")]
 mod dqn2048 {
-    use super::{machine, utc_now, value, write_atomically, Options};
+    use super::{
+        machine, open_to_resume, refuse_changes_on_resume, strings, utc_now, value,
+        write_atomically, Options,
+    };
     use burn::tensor::Device;
     use puzzlelab::agent::dqn::{DqnConfig, PairConvConfig, QPolicy};
     use puzzlelab::env::game2048::{Game2048Config, GameSummary};
@@ -2103,27 +2129,29 @@ mod dqn2048 {
             .collect::<Vec<_>>()
             .join(" ");
         let resume = o.learn_values.get("--resume").cloned();
+        refuse_changes_on_resume(
+            o,
+            &[
+                "--seed",
+                "--filters",
+                "--hidden",
+                "--lr",
+                "--gamma",
+                "--batch",
+                "--replay",
+                "--envs",
+                "--warmup",
+                "--double",
+                "--huber",
+                "--prioritized",
+                "--epsilon-decay",
+                "--epsilon-min",
+            ],
+        )?;
         let (config, mut run, bytes) = match &resume {
             Some(path) => {
-                let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
-                let policy = QPolicy::from_bytes(&bytes, &Device::flex())
-                    .map_err(|e| format!("{path}: {e}"))?;
-                let record = policy.training().ok_or(format!(
-                    "{path}: the model has no training record to resume"
-                ))?;
-                let manifest_path = format!("{path}.json");
-                let manifest: Value = std::fs::read_to_string(&manifest_path)
-                    .map_err(|e| format!("{manifest_path}: {e} (needed to resume)"))
-                    .and_then(|t| {
-                        serde_json::from_str(&t).map_err(|e| format!("{manifest_path}: {e}"))
-                    })?;
-                let strings = |v: &Value| {
-                    v.as_array().map_or(Vec::new(), |c| {
-                        c.iter()
-                            .filter_map(|c| c.as_str().map(String::from))
-                            .collect()
-                    })
-                };
+                let (bytes, policy, manifest) = open_to_resume(path)?;
+                let record = policy.training().expect("checked by open_to_resume");
                 let run = Run {
                     commands: strings(&manifest["commands"]),
                     wall_seconds: manifest["wall_seconds"].as_f64().unwrap_or(0.0),

@@ -1,0 +1,257 @@
+// Seed 004's deep Q-network on the 2048 page (www/dqn2048-panel.js, learn-client.js and
+// learn-worker.js with the learning bundle's Dqn2048Trainer / Dqn2048Model): the page loads the
+// learning bundle only once the card is used; training a tiny network on the CPU moves the charts
+// and the step counter, Pause, Resume and Stop act between chunks, and Save downloads a model that
+// Load reads back; a sliding-puzzle model and a missing shipped model are refused in words; "Watch
+// it play" plays the model's moves on the page's board; and an evaluation in the browser plays
+// exactly the games of the native `puzzlelab eval-dqn-2048` for the same model and seed
+// (fixtures/2048-dqn-native-eval.json, made from fixtures/2048-dqn-tiny.dqn by the commands it
+// lists). Tiny networks (4/4 filters, hidden 16) and a few hundred steps: the machine running these
+// may have two cores.
+
+import assert from "node:assert/strict";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { after, before, describe, test } from "node:test";
+import { REPOSITORY_ROOT, TEST_TIMEOUT_MS, screenshotPath, startSession } from "./helpers.mjs";
+
+const options = { timeout: TEST_TIMEOUT_MS };
+/** Loading the 3 MB learning bundle and training take longer. */
+const slow = { timeout: 2 * TEST_TIMEOUT_MS };
+const FIXTURES = join(REPOSITORY_ROOT, "tests", "browser", "fixtures");
+const TINY_MODEL = await readFile(join(FIXTURES, "2048-dqn-tiny.dqn"));
+const NATIVE = JSON.parse(await readFile(join(FIXTURES, "2048-dqn-native-eval.json"), "utf8"));
+const SLIDING_MODEL = await readFile(join(REPOSITORY_ROOT, "www", "models", "8puzzle.dqn"));
+/** The tiny network of these tests: its settings by field id (after "d2048-"). */
+const TINY = { filters1: 4, filters2: 4, hidden: 16, warmup: 2, batch: 16, "eval-every": 150, "eval-games": 2 };
+
+/** Opens the 2048 page in a new context, recording every request of the page and its workers. */
+async function openPage(session) {
+  const context = await session.browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
+  const page = await context.newPage();
+  page.errors = [];
+  page.requests = [];
+  page.on("pageerror", (error) => page.errors.push(error.message));
+  page.on("console", (message) => {
+    if (message.type() === "error") page.errors.push(message.text());
+  });
+  context.on("request", (request) => page.requests.push(new URL(request.url()).pathname));
+  await page.goto(new URL("/www/2048.html", session.url).href);
+  await page.waitForFunction(() => document.documentElement.dataset.ready === "true" && document.querySelector("#d2048-start"));
+  return page;
+}
+
+/** What the card shows about training. */
+async function readTraining(page) {
+  return page.evaluate(() => {
+    const stats = document.querySelector("#d2048-stats");
+    const points = (id) => Number(document.querySelector(`#d2048-chart-${id}`).dataset.points ?? 0);
+    const error = document.querySelector("#d2048-error");
+    return {
+      state: document.querySelector("#dqn-2048").dataset.state,
+      steps: Number(stats.dataset.steps),
+      loss: stats.dataset.loss === "" ? null : Number(stats.dataset.loss),
+      backend: stats.dataset.backend ?? "",
+      evaluations: Number(stats.dataset.evaluations),
+      points: { loss: points("loss"), epsilon: points("epsilon"), score: points("score"), reach: points("reach"), speed: points("speed") },
+      epsilon: Number(document.querySelector("#d2048-stat-epsilon").textContent),
+      params: document.querySelector("#d2048-stat-params").textContent,
+      status: document.querySelector("#d2048-status").textContent,
+      error: error.hidden ? "" : error.textContent,
+    };
+  });
+}
+
+/** Pixels a canvas has drawn (not fully transparent). */
+async function canvasInk(page, selector) {
+  return page.locator(selector).evaluate((canvas) => {
+    const { data } = canvas.getContext("2d").getImageData(0, 0, canvas.width, canvas.height);
+    let inked = 0;
+    for (let i = 3; i < data.length; i += 4) if (data[i] > 0) inked += 1;
+    return inked;
+  });
+}
+
+/** Fills the card's form (ids after "d2048-"), the "More settings" included. */
+async function fillForm(page, fields) {
+  await page.locator("#dqn-2048 details.hyper summary").click();
+  for (const [id, value] of Object.entries(fields)) await page.fill(`#d2048-${id}`, String(value));
+}
+
+/** Loads a model file through the card's Load… button; resolves to the error shown, or "". */
+async function loadModelFile(page, name, buffer) {
+  await page.evaluate(() => {
+    document.querySelector("#d2048-error").hidden = true;
+    document.querySelector("#d2048-status").textContent = "";
+  });
+  await page.setInputFiles("#d2048-file", { name, mimeType: "application/octet-stream", buffer });
+  await page.waitForFunction(() => !document.querySelector("#d2048-error").hidden || /^Loaded/.test(document.querySelector("#d2048-status").textContent), null, {
+    timeout: 45_000,
+  });
+  const error = page.locator("#d2048-error");
+  return (await error.isVisible()) ? error.textContent() : "";
+}
+
+/** Everything of a summary but the clock. */
+function games(summary) {
+  const { seconds, games_per_s, moves_per_s, ...rest } = summary;
+  return rest;
+}
+
+describe("seed 004's deep Q-network on the 2048 page", options, () => {
+  let session;
+  before(async () => (session = await startSession()), options);
+  after(() => session?.close(), options);
+
+  test("training on the CPU moves the charts and the step counter; Pause, Resume, Stop; Save downloads a model that Load reads back", slow, async () => {
+    const page = await openPage(session);
+    assert.ok(!page.requests.some((path) => path.startsWith("/pkg/learn/")), "the learning bundle waits until the card is used");
+    assert.ok(!page.requests.includes("/www/learn-worker.js"), "so does the learning worker");
+    assert.match(await page.locator("#d2048-params").textContent(), /^1,255,428 parameters — seed 004's network/, "the seed's network and what it costs");
+
+    await fillForm(page, TINY);
+    await page.selectOption("#d2048-backend", "cpu");
+    assert.match(await page.locator("#d2048-params").textContent(), /^2,668 parameters: small enough to train/);
+    await page.click("#d2048-start");
+    await page.waitForFunction(
+      () => Number(document.querySelector("#d2048-chart-loss").dataset.points ?? 0) >= 3 && Number(document.querySelector("#d2048-stats").dataset.evaluations) >= 1,
+      null,
+      { timeout: 90_000 },
+    );
+    assert.ok(page.requests.includes("/pkg/learn/puzzlelab_bg.wasm"), "the learning bundle is loaded now");
+    let training = await readTraining(page);
+    assert.equal(training.state, "running");
+    assert.equal(training.backend, "cpu");
+    assert.equal(training.params, "2,668", "the network the form described");
+    assert.ok(training.steps >= 150, `steps done (${training.steps})`);
+    assert.ok(Number.isFinite(training.loss) && training.loss >= 0, `the TD loss is a finite number (${training.loss})`);
+    assert.ok(training.epsilon > 0 && training.epsilon < 0.9, `ε falls from 0.9 game by game (${training.epsilon})`);
+    assert.ok(training.points.epsilon >= 3 && training.points.speed >= 3 && training.points.score >= 1 && training.points.reach >= 1, JSON.stringify(training.points));
+    assert.match(training.status, /^Training on the CPU…( Last evaluation \(2 games at [\d,]+ steps\): mean score [\d,]+, 512 reached in [\d.]+%\.)?/);
+    assert.ok((await canvasInk(page, "#d2048-chart-loss")) > 1000, "the TD-loss chart has a line");
+    assert.ok((await canvasInk(page, "#d2048-chart-score")) > 1000, "so does the evaluation's");
+    await page.waitForFunction((steps) => Number(document.querySelector("#d2048-stats").dataset.steps) > steps, training.steps);
+    await page.locator("#dqn-2048").scrollIntoViewIfNeeded();
+    await page.locator("#dqn-2048").screenshot({ path: await screenshotPath("2048-dqn.png") });
+
+    await page.click("#d2048-pause");
+    await page.waitForFunction(() => document.querySelector("#dqn-2048").dataset.state === "paused", null, { timeout: 30_000 });
+    const paused = await readTraining(page);
+    assert.match(paused.status, new RegExp(`^Paused at ${paused.steps.toLocaleString("en")} steps`));
+    await page.waitForTimeout(800);
+    assert.equal((await readTraining(page)).steps, paused.steps, "no steps while paused");
+    assert.ok(await page.locator("#d2048-start").isDisabled(), "a paused run is still a run");
+    assert.ok(await page.locator("#d2048-filters1").isDisabled(), "whose settings are locked");
+
+    const [download] = await Promise.all([page.waitForEvent("download"), page.click("#d2048-save")]);
+    assert.equal(download.suggestedFilename(), `2048-dqn-${paused.steps}steps.dqn`);
+    const saved = await readFile(await download.path());
+    assert.equal(saved.subarray(0, 13).toString("latin1"), "puzzlelab-dqn", "Save downloads a model file");
+
+    await page.click("#d2048-resume");
+    await page.waitForFunction((steps) => Number(document.querySelector("#d2048-stats").dataset.steps) > steps, paused.steps, { timeout: 30_000 });
+    assert.equal((await readTraining(page)).state, "running");
+    await page.click("#d2048-stop");
+    await page.waitForFunction(() => document.querySelector("#dqn-2048").dataset.state === "stopped", null, { timeout: 30_000 });
+    training = await readTraining(page);
+    assert.match(training.status, new RegExp(`^Stopped after ${training.steps.toLocaleString("en")} steps`));
+    await page.waitForTimeout(600);
+    assert.equal((await readTraining(page)).steps, training.steps, "no steps after Stop");
+    assert.ok(await page.locator("#d2048-start").isEnabled());
+
+    // The saved file is a 2048 model (Dqn2048Model.fromBytes reads it) with its network and steps.
+    assert.equal(await loadModelFile(page, "saved.dqn", saved), "");
+    assert.match(await page.locator("#d2048-status").textContent(), new RegExp(`^Loaded “saved\\.dqn” \\([\\d.]+ MB\\): filters 4/4, hidden 16, 2,668 parameters, ${paused.steps.toLocaleString("en")} steps trained`));
+    assert.equal(await page.locator("#d2048-model").inputValue(), "file");
+    assert.match(await page.locator("#d2048-model-line").textContent(), /^Loaded “saved\.dqn”: filters 4\/4/);
+    assert.equal(training.error, "");
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+
+  test("a sliding-puzzle model is refused in words, and so is a shipped model that is not there", slow, async () => {
+    const page = await openPage(session);
+    const refusal = await loadModelFile(page, "8puzzle.dqn", SLIDING_MODEL);
+    assert.match(
+      refusal,
+      /^The file "8puzzle\.dqn" could not be loaded: the model was made for puzzle sliding 3x3 goal 1,2,3,4,5,6,7,8,_, not 2048 4x4\. It is a sliding-puzzle model: load it on the sliding-puzzle page\.$/,
+    );
+    assert.equal(await page.locator("#d2048-error").getAttribute("role"), "alert");
+    assert.ok(await page.locator("#d2048-model option[value=file]").evaluate((option) => option.disabled), "no model was taken");
+    assert.match(await loadModelFile(page, "notes.txt", Buffer.from("not a model")), /could not be loaded: not a puzzlelab DQN model/);
+
+    // www/models/2048-dqn.dqn may or may not ship: here the server answers 404 for it.
+    await page.route("**/www/models/2048-dqn.dqn", (route) => route.fulfill({ status: 404, body: "not here" }));
+    await page.evaluate(() => (document.querySelector("#d2048-error").hidden = true));
+    await page.click("#d2048-load-shipped");
+    await page.locator("#d2048-error").waitFor({ state: "visible" });
+    assert.equal(
+      await page.locator("#d2048-error").textContent(),
+      "There is no shipped 2048 DQN model yet (models/2048-dqn.dqn is not on this server): train one here, or load a model file.",
+    );
+    assert.ok(await page.locator("#d2048-load-shipped").isEnabled(), "it can be tried again");
+    // Watch and Evaluate with the shipped model say the same beside their buttons.
+    await page.click("#d2048-evaluate");
+    await page.locator("#d2048-eval-error").waitFor({ state: "visible" });
+    assert.match(await page.locator("#d2048-eval-error").textContent(), /^There is no shipped 2048 DQN model yet/);
+    assert.ok(await page.locator("#d2048-evaluate").isEnabled());
+    // 404s are logged by the browser as console errors; nothing else may be.
+    assert.deepEqual(page.errors.filter((error) => !/404/.test(error)), []);
+    await page.context().close();
+  });
+
+  test("\"Watch it play\" plays the model's moves on the page's board", options, async () => {
+    const page = await openPage(session);
+    assert.equal(await loadModelFile(page, "2048-dqn-tiny.dqn", TINY_MODEL), "");
+    await page.evaluate(() => (document.querySelector("#game").dataset.movesBefore = String(document.querySelector("#game").game.moves)));
+    await page.click("#d2048-watch");
+    await page.waitForFunction(() => Number(document.querySelector("#agent-stat-moves").textContent) >= 5, null, { timeout: 30_000 });
+    assert.match(await page.locator("#agent-model").textContent(), /^Seed 004's DQN from “2048-dqn-tiny\.dqn”: filters 4\/4, hidden 16, 2,668 parameters, 2,000 steps trained/);
+    assert.match(await page.locator("#d2048-eval-status").textContent(), /plays on the board above/);
+    assert.equal(await page.locator("#agent").getAttribute("data-state"), "playing");
+    const moves = await page.evaluate(() => document.querySelector("#game").game.moves);
+    assert.ok(moves >= 5, `the board moved (${moves} moves)`);
+    // The player's own buttons still work: Pause stops it, Hint asks the model.
+    await page.click("#agent-play");
+    await page.waitForFunction(() => document.querySelector("#agent").dataset.state === "idle");
+    const stopped = await page.evaluate(() => document.querySelector("#game").game.moves);
+    await page.waitForTimeout(500);
+    assert.equal(await page.evaluate(() => document.querySelector("#game").game.moves), stopped, "no moves once paused");
+    if (!(await page.evaluate(() => document.querySelector("#game").game.isOver()))) {
+      await page.click("#agent-hint");
+      await page.waitForFunction(() => /^Hint: . (up|right|down|left)\.$/.test(document.querySelector("#agent-status").textContent));
+    }
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+
+  test("an evaluation in the browser plays exactly the native evaluator's games for the same model and seed", options, async () => {
+    const page = await openPage(session);
+    assert.equal(await loadModelFile(page, "2048-dqn-tiny.dqn", TINY_MODEL), "");
+    await page.evaluate(() => {
+      window.progressSeen = [];
+      const text = document.querySelector("#d2048-eval-progress-text");
+      new MutationObserver(() => window.progressSeen.push(text.textContent)).observe(text, { childList: true, characterData: true, subtree: true });
+    });
+    await page.fill("#d2048-eval-games-n", String(NATIVE.summary.games));
+    await page.fill("#d2048-eval-seed", String(NATIVE.seed));
+    await page.click("#d2048-evaluate");
+    await page.waitForFunction(() => document.querySelector("#d2048-eval-table").dataset.rows === "1" || !document.querySelector("#d2048-eval-error").hidden, null, {
+      timeout: 30_000,
+    });
+    assert.ok(await page.locator("#d2048-eval-error").isHidden(), await page.locator("#d2048-eval-error").textContent());
+    const report = JSON.parse(await page.locator("#d2048-eval-table tbody tr").first().getAttribute("data-report"));
+    assert.deepEqual(games(report.summary), NATIVE.summary, `the same games as \`${NATIVE.made_by.at(-1)}\``);
+    assert.equal(report.seed, NATIVE.seed);
+    assert.equal(report.info.numParams, NATIVE.network.parameters);
+    assert.equal(report.stats.scores.length, NATIVE.summary.games);
+    const seen = await page.evaluate(() => window.progressSeen);
+    assert.ok(seen.some((text) => /^[12] of 3 games \(\d+%\)$/.test(text)), `the games showed their progress (${JSON.stringify(seen)})`);
+    const row = await page.locator("#d2048-eval-table tbody tr").first().textContent();
+    assert.match(row, /^“2048-dqn-tiny\.dqn”37919/, "model, games, seed");
+    assert.match(await page.locator("#d2048-eval-status").textContent(), /^“2048-dqn-tiny\.dqn”: mean score 919 over 3 games; 512 reached in 0%, 2048 in 0%/);
+    assert.ok(await page.locator("#d2048-eval-progress").isHidden());
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+});
