@@ -1,12 +1,13 @@
 // The 2048 page (2048.html): the board (<game2048-board> from game2048.js) played with keys, swipes
 // and the buttons, the best score (localStorage), the "Watch the agent" card, and the training
-// card, which train2048-panel.js fills in when it is there.
+// cards, which train2048-panel.js (the n-tuple network) and dqn2048-panel.js (seed 004's deep
+// Q-network) fill in when they are there.
 //
 // A game's first seed may come from the URL (2048.html#seed=42: the same seed and moves give the
 // same game); later games are seeded at random. The best score counts the person's own games only:
 // once the agent has played a move in a game, that game's score is not a best.
 
-import { AgentRunner, ARROWS, SHIPPED_NETWORK_URL, directionForKey, fetchBytes, gunzipIfNeeded, networkFromBytes, randomSeed, shippedNetwork } from "./game2048.js";
+import { AgentRunner, ARROWS, DIRECTIONS, SHIPPED_NETWORK_URL, directionForKey, fetchBytes, gunzipIfNeeded, networkFromBytes, randomSeed, shippedNetwork } from "./game2048.js";
 import { errorMessage, loadWasm } from "./wasm.js";
 
 /** localStorage key of the person's best score. */
@@ -41,6 +42,7 @@ const elements = {
   statTile: $("#agent-stat-tile"),
   statScore: $("#agent-stat-score"),
   train: $("#train-2048"),
+  dqn: $("#dqn-2048"),
 };
 
 const numberFormat = new Intl.NumberFormat("en");
@@ -112,6 +114,7 @@ async function main() {
   renderAgent();
   document.documentElement.dataset.ready = "true";
   mountTrainPanel();
+  mountDqnPanel();
 }
 
 // ---- games ----------------------------------------------------------------------------------
@@ -357,11 +360,68 @@ const trainApi = {
   get wasm() {
     return api;
   },
+  useAgent,
+  playAgent,
 };
+
+// ---- other agents (the DQN card) --------------------------------------------------------------
+
+/**
+ * Another kind of agent plays and hints from now on: `bestMove(exponents)` gets the board as 16
+ * exponents (row-major, 0 = empty, e = the tile 2^e) and resolves to 0 up, 1 right, 2 down, 3 left
+ * (−1: no move); `label` names it on the card, `details` (optional) says more. The Agent choice
+ * (expectimax depth) is for the n-tuple network only: such an agent plays its own move. Until
+ * useNetwork() or useShippedNetwork(), this agent plays.
+ */
+function useAgent({ label, details = "", bestMove }) {
+  if (typeof bestMove !== "function") throw new Error("useAgent needs bestMove(exponents).");
+  runner.pause();
+  releaseHandedOverNetwork();
+  const agent = {
+    async bestMove(game) {
+      const move = await bestMove(Uint8Array.from(game.board()));
+      return DIRECTIONS[move] ?? null;
+    },
+  };
+  network = { label, promise: Promise.resolve(agent) };
+  networkLoaded = true;
+  elements.model.dataset.source = label;
+  elements.model.replaceChildren();
+  const name = document.createElement("strong");
+  name.textContent = label;
+  elements.model.append(name, details ? `: ${details}` : "", " (it plays its own greedy move: the Agent choice does not apply).");
+  clearAgentMessages();
+  setStatus(`${label} plays from now on.`);
+}
+
+/** The agent plays (a new game first when this one is over), with the board scrolled into view. */
+function playAgent() {
+  if (board.game?.isOver()) newGame();
+  board.scrollIntoView({ block: "nearest", behavior: "smooth" });
+  startAgent();
+}
 
 /** Frees the network the training card handed over last (16 MB of wasm memory), once nothing plays it. */
 function releaseHandedOverNetwork() {
   network?.handedOver?.free();
+}
+
+/**
+ * Loads the DQN card (dqn2048-panel.js); it loads nothing heavy itself: the learning worker and its
+ * bundle start when the card is first used. The card hands its network to the player through
+ * trainApi.useAgent and trainApi.playAgent.
+ */
+function mountDqnPanel() {
+  if (!elements.dqn) return;
+  import("./dqn2048-panel.js")
+    .then((module) => module.mountDqn2048Panel(elements.dqn, trainApi))
+    .catch((error) => {
+      const note = document.createElement("p");
+      note.className = "help";
+      note.textContent = "Training the deep Q-network in the page is not available in this build.";
+      elements.dqn.append(note);
+      console.warn(`dqn2048-panel.js: ${errorMessage(error)}`);
+    });
 }
 
 /** Loads the training card; without train2048-panel.js the page works on and the card says so. */

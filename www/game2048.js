@@ -811,7 +811,10 @@ export async function networkFromUrl(url, { onProgress } = {}) {
 /**
  * Plays a <game2048-board> with an NTupleAgent: Play (a move every 1/movesPerSecond s until
  * paused or the game ends), Step, Hint. `getAgent()` returns a Promise of the agent (it may
- * download it first); the runner asks for it at every start, so the host may swap networks.
+ * download it first); the runner asks for it at every start, so the host may swap networks. Any
+ * object with `bestMove(game, depth)` is an agent; it may answer with a Promise of the direction
+ * (a network in a worker, such as the 2048 page's DQN): a move that comes back after the board
+ * changed (the person moved, a new game) is dropped.
  * Events: "change" { playing, loading } when either changes, "move" { direction, ms, report }
  * after each agent move (ms: time the decision took), "error" { message }, "finished" when the
  * game is over.
@@ -885,7 +888,7 @@ export class AgentRunner extends EventTarget {
     const agent = await this.#agentNow();
     const game = this.#board.game;
     if (!game || game.isOver()) return null;
-    return agent.bestMove(game, this.depth) ?? null;
+    return (await agent.bestMove(game, this.depth)) ?? null;
   }
 
   async #agentNow() {
@@ -903,10 +906,11 @@ export class AgentRunner extends EventTarget {
     }
   }
 
-  #tick(generation) {
+  async #tick(generation) {
     if (generation !== this.#generation || !this.#playing) return;
     const started = performance.now();
-    const report = this.#playOne(this.#agent);
+    const report = await this.#playOne(this.#agent, generation);
+    if (generation !== this.#generation || !this.#playing) return;
     if (!report) {
       this.pause();
       return;
@@ -915,7 +919,8 @@ export class AgentRunner extends EventTarget {
     this.#timer = setTimeout(() => this.#tick(generation), Math.max(0, interval - (performance.now() - started)));
   }
 
-  #playOne(agent) {
+  /** One move of `agent`; `generation` (from a Play) drops an answer that comes after a pause. */
+  async #playOne(agent, generation = this.#generation) {
     const board = this.#board;
     const game = board.game;
     if (!game || game.isOver()) {
@@ -923,9 +928,16 @@ export class AgentRunner extends EventTarget {
       return null;
     }
     const started = performance.now();
+    const position = `${game.moves}:${game.board().join(",")}`;
     let direction;
     try {
       direction = agent.bestMove(game, this.depth);
+      // An agent in a worker answers later; by then the board may have moved on.
+      if (typeof direction?.then === "function") {
+        direction = await direction;
+        const now = board.game;
+        if (generation !== this.#generation || now !== game || `${now.moves}:${now.board().join(",")}` !== position) return null;
+      }
     } catch (error) {
       this.pause();
       this.dispatchEvent(new CustomEvent("error", { detail: { message: errorMessage(error) } }));

@@ -8,6 +8,8 @@
 export const TRAINED_MODEL = "trained";
 /** Key of the model file a person loaded from their disk. */
 export const FILE_MODEL = "file";
+/** Key of the 2048 network being trained, as a model (kept by the worker on pause, stop and evaluations). */
+export const TRAINED_2048_MODEL = "trained-2048";
 
 /**
  * Events (on the client, an EventTarget):
@@ -48,13 +50,13 @@ export class LearnClient extends EventTarget {
    * download) and keeps it under `key` (default: the URL). Resolves to { key, info, size, ms,
    * downloadMs } (info: DqnModel.info()); onProgress({ loaded, total }) follows the download.
    */
-  loadModelUrl(url, { key = String(url), onProgress } = {}) {
+  loadModelUrl(url, { key = String(url), onProgress, puzzle = "sliding" } = {}) {
     const href = String(url);
     let entry = this.#fetched.get(key);
     if (!entry || entry.url !== href) {
       const listeners = new Set();
       const promise = this.#request(
-        { type: "load-model", key, url: href },
+        { type: "load-model", key, url: href, puzzle },
         { onProgress: (progress) => listeners.forEach((listener) => listener(progress)) },
       );
       entry = { url: href, promise, listeners };
@@ -71,11 +73,12 @@ export class LearnClient extends EventTarget {
   /**
    * Reads a model file's bytes (a Uint8Array or ArrayBuffer) in the worker and keeps it under
    * `key` (default FILE_MODEL); `name` is used in the error for a damaged file. Resolves as
-   * loadModelUrl does.
+   * loadModelUrl does. `puzzle`, for both: "sliding" (default) or "2048", the kind of model the
+   * file must hold (info is then DqnModel.info() or Dqn2048Model.info()).
    */
-  loadModelBytes(bytes, { key = FILE_MODEL, name = "" } = {}) {
+  loadModelBytes(bytes, { key = FILE_MODEL, name = "", puzzle = "sliding" } = {}) {
     this.#fetched.delete(key);
-    return this.#request({ type: "load-model", key, bytes, name });
+    return this.#request({ type: "load-model", key, bytes, name, puzzle });
   }
 
   /**
@@ -142,6 +145,47 @@ export class LearnClient extends EventTarget {
     return this.#request({ type: "probe", adamSteps });
   }
 
+  /**
+   * Keeps the trained network as it is now as a model under `key` (default: the run's own,
+   * TRAINED_MODEL or TRAINED_2048_MODEL); resolves to { key, info, steps }.
+   */
+  snapshot(key) {
+    return this.#request({ type: "snapshot", key });
+  }
+
+  // ---- 2048: seed 004's DQN (Dqn2048Trainer, Dqn2048Model) --------------------------------------------
+
+  /**
+   * Starts training seed 004's DQN on 2048: { options (Dqn2048Trainer.create's), backend, evalEvery
+   * (steps between in-training evaluations, 0: none), evalGames, evalSeed, continueFrom }.
+   * onProgress gets "backend", "started", "chunk" as for train(), and { stage: "evaluation", steps,
+   * done, total } while an in-training evaluation plays, { stage: "evaluated", steps, stats,
+   * summary } when it ends. Resolves when training stops, to { stopped, report, backend, model }.
+   */
+  train2048({ options = {}, backend = "auto", evalEvery = 0, evalGames = 0, evalSeed = 0, continueFrom = null }, { onProgress } = {}) {
+    return this.#request({ type: "train", puzzle: "2048", options, backend, evalEvery, evalGames, evalSeed, continueFrom }, { onProgress });
+  }
+
+  /** The greedy move of the 2048 model under `key` for 16 exponents: 0 up, 1 right, 2 down, 3 left, −1 none. */
+  async bestMove2048(key, exponents) {
+    const { move } = await this.#request({ type: "best-move-2048", key, exponents: Array.from(exponents) });
+    return move;
+  }
+
+  /**
+   * Plays greedy games 0..games of the run seeded with `seed` with the 2048 model under `key` (the
+   * games of `puzzlelab eval-dqn-2048 --seed`); onProgress gets { done, total }. Resolves to { key,
+   * seed, info, stats, summary, ms }; the promise's `id` is for cancelEvaluation().
+   */
+  evaluate2048(key, { games, seed }, { onProgress } = {}) {
+    return this.#request({ type: "evaluate-2048", key, games, seed }, { onProgress });
+  }
+
+  /** Stops the 2048 evaluation whose promise has this `id` (it rejects, saying so). */
+  cancelEvaluation(id) {
+    return this.#request({ type: "cancel-evaluation", job: id });
+  }
+
   /** Stops the worker; pending requests reject. */
   dispose() {
     this.#fail(new Error("The learning worker was stopped."), null);
@@ -151,10 +195,12 @@ export class LearnClient extends EventTarget {
   #request(message, { onProgress } = {}) {
     if (this.#failure) return Promise.reject(this.#failure);
     const id = this.#nextId++;
-    return new Promise((resolve, reject) => {
+    const promise = new Promise((resolve, reject) => {
       this.#pending.set(id, { resolve, reject, onProgress });
       this.#worker.postMessage({ ...message, id });
     });
+    promise.id = id;
+    return promise;
   }
 
   #onMessage(message, ready) {

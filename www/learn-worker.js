@@ -6,9 +6,15 @@
 // network being trained, "file" for one the person loaded): each is a DqnModel with its file's
 // bytes, so that training can go on from it and Save can hand it back.
 //
+// Two puzzles share it: sliding puzzles (the thesis's DqnTrainer / DqnModel, the index page's
+// card) and 2048 (seed 004's Dqn2048Trainer / Dqn2048Model, the 2048 page's card). A request
+// about 2048 says `puzzle: "2048"` ("train", "load-model") or has its own type ("…-2048"); every
+// other request is about sliding puzzles, as before 2048 came.
+//
 // Protocol ({ type, id, ... }; every request gets exactly one "result" or "error" with its id):
-//   in : { type: "load-model", id, key, url }       fetch a model file (download progress reported)
-//        { type: "load-model", id, key, bytes, name } read a model from bytes (a file the person chose)
+//   in : { type: "load-model", id, key, url, puzzle? }       fetch a model file (download progress
+//             reported); puzzle "sliding" (default) or "2048": the kind of model the file must be
+//        { type: "load-model", id, key, bytes, name, puzzle? } read a model from bytes (a file the person chose)
 //        { type: "solve", id, key, rows, cols, goal, cells, options? }
 //             goal and cells: labels row-major (0 = blank); options: DqnModel.solve's
 //        { type: "evaluate", id, key, options }      DqnModel.evaluate's options ({ perDistance, seed })
@@ -19,6 +25,18 @@
 //        { type: "save", id }                        the trainer's network as a model file
 //        { type: "load-weights", id, bytes }         weights into the paused trainer
 //        { type: "probe", id, adamSteps }            cpuProbe and webgpuProbe, compared
+//        { type: "snapshot", id, key? }              keep the trainer's network now as a model (under
+//             `key`, default the run's "trained" key); answers { key, info, steps }
+//   2048:
+//        { type: "train", id, puzzle: "2048", options, backend, continueFrom?, evalEvery, evalGames, evalSeed }
+//             options: Dqn2048Trainer.create's (DqnConfig's fields over seed 004's); every evalEvery
+//             steps (0: never) the network plays evalGames greedy games of the evaluation run
+//             seeded with evalSeed; the network so far is kept as the model "trained-2048"
+//        { type: "best-move-2048", id, key, exponents }   the kept 2048 model's greedy move for a board
+//             of 16 exponents: { move } (0 up, 1 right, 2 down, 3 left; −1: no move changes it)
+//        { type: "evaluate-2048", id, key, games, seed }  greedy games 0..games of the run seeded with
+//             `seed` (the games of `puzzlelab eval-dqn-2048 --seed`), a few at a time
+//        { type: "cancel-evaluation", id, job }           stops the evaluation with request id `job`
 //   out: { type: "ready" }                            the bundle is loaded
 //        { type: "progress", id: null, stage: "bundle", loaded, total }   while the bundle downloads
 //        { type: "progress", id, stage: "download", loaded, total }       a model download
@@ -26,10 +44,14 @@
 //        { type: "progress", id, stage: "backend", message }              how the backend was chosen
 //        { type: "progress", id, stage: "started", backend, adapter, numParams, chunkSteps }
 //        { type: "progress", id, stage: "chunk", report, chunkSteps }     after every training chunk
+//        { type: "progress", id, stage: "evaluation", steps, done, total }  2048: in-training games played
+//        { type: "progress", id, stage: "evaluated", steps, stats, summary } 2048: an in-training evaluation
+//        { type: "progress", id, stage: "evaluate-2048", done, total }      2048: evaluation games played
 //        { type: "result", id, result }
 //        { type: "error", id, message }                id null: the bundle could not be loaded
 
 import { goalLabels } from "./learn-client.js";
+import { emptyGameStats, mergeGameStats, summarizeGames } from "./game2048-stats.js";
 
 /** The learning bundle, resolved against this file (so www/ and pkg/ may live anywhere, side by side). */
 const BUNDLE_URL = new URL("../pkg/learn/puzzlelab.js", import.meta.url);
@@ -42,6 +64,19 @@ const CHUNK_STEPS = {
   cpu: { first: 200, min: 20, max: 500 },
   webgpu: { first: 5, min: 1, max: 50 },
 };
+/**
+ * The same for 2048's convolutional network: a step of seed 004's (1.26 M parameters) takes about
+ * 50 ms on a CPU in a tab, while warm-up steps (no gradient step) take microseconds: chunks start
+ * small and grow towards CHUNK_TARGET_MS.
+ */
+const CHUNK_STEPS_2048 = {
+  cpu: { first: 10, min: 1, max: 1000 },
+  webgpu: { first: 2, min: 1, max: 50 },
+};
+/** Key of the network being trained on 2048, as a model (TRAINED_2048_MODEL in learn-client.js). */
+const TRAINED_2048 = "trained-2048";
+/** 2048 games an evaluation plays between two turns of the event loop (each is a whole game). */
+const GAMES_PER_TURN = 1;
 /** "auto" trains on WebGPU only when its probe agrees with the CPU's this closely. */
 const WEBGPU_TOLERANCE = 1e-3;
 /** Adam steps of the probe that "auto" runs. */
@@ -50,12 +85,17 @@ const AUTO_PROBE_ADAM_STEPS = 3;
 const NO_ADAPTER =
   "the browser offers no WebGPU adapter (WebGPU may be switched off, or not supported on this device)";
 
-/** Kept models by key: { model (DqnModel), bytes (the file), info (DqnModel.info()) }. */
+/**
+ * Kept models by key: { model (DqnModel, or Dqn2048Model), bytes (the file), info (its info()),
+ * puzzle ("sliding" | "2048") }.
+ */
 const models = new Map();
 /**
- * The trainer and its run: { id (of the "train" request), trainer (DqnTrainer), backend, state
- * ("running" | "paused" | "stopping" | "stopped"), wake (resolver that ends a pause), waiters
- * (pause/stop requests answered when the loop gets there), lastReport, chunkSteps }, or null.
+ * The trainer and its run: { id (of the "train" request), trainer (DqnTrainer or Dqn2048Trainer),
+ * puzzle, modelKey (where its network is kept as a model), backend, state ("running" | "paused" |
+ * "stopping" | "stopped"), wake (resolver that ends a pause), waiters (pause/stop requests
+ * answered when the loop gets there), lastReport, chunkSteps, evaluation (2048: { every, games,
+ * seed, next (the step count that calls for the next one) }) }, or null.
  */
 let run = null;
 /** Whether a "train" request is setting its trainer up (before `run` holds it). */
@@ -64,6 +104,8 @@ let settingUp = false;
 let trainerQueue = Promise.resolve();
 /** The outcome of the WebGPU check of "auto", once made: { ok, message, adapter }. */
 let webGpuCheck = null;
+/** 2048 evaluations under way, by request id: { cancelled }. */
+const evaluations2048 = new Map();
 
 /** The bundle's exports; every job awaits it, so a failed load is every job's error too. */
 const bundleReady = loadBundle().catch((error) => {
@@ -108,6 +150,10 @@ const HANDLERS = {
   save,
   "load-weights": loadWeights,
   probe,
+  snapshot,
+  "best-move-2048": bestMove2048,
+  "evaluate-2048": evaluate2048,
+  "cancel-evaluation": cancelEvaluation,
 };
 
 // ---- the bundle -----------------------------------------------------------------------------------
@@ -142,21 +188,35 @@ async function loadBundle() {
 // ---- models ---------------------------------------------------------------------------------------
 
 /** Fetches (with progress) or reads a model file and keeps it under `key`; resolves to its info. */
-async function loadModel({ id, key, url, bytes, name }) {
+async function loadModel({ id, key, url, bytes, name, puzzle = "sliding" }) {
   const bundle = await bundleReady;
   const started = performance.now();
   const body = url ? await download(url, id) : toBytes(bytes);
   const downloadMs = performance.now() - started;
   let model;
   try {
-    model = bundle.DqnModel.fromBytes(body);
+    model = modelClass(bundle, puzzle).fromBytes(body);
   } catch (error) {
     const what = url ? `The model at ${url}` : `The file${name ? ` "${name}"` : ""}`;
-    throw new Error(`${what} could not be loaded: ${messageOf(error)}`);
+    throw new Error(`${what} could not be loaded: ${messageOf(error)}${foreignHint(puzzle, messageOf(error))}`);
   }
   const info = model.info();
-  keepModel(key, { model, bytes: body, info });
+  keepModel(key, { model, bytes: body, info, puzzle });
   return { result: { key, info, size: body.byteLength, ms: Math.round(performance.now() - started), downloadMs: Math.round(downloadMs) } };
+}
+
+/** The model class of a puzzle: DqnModel ("sliding") or Dqn2048Model ("2048"). */
+function modelClass(bundle, puzzle) {
+  if (puzzle === "2048") return bundle.Dqn2048Model;
+  if (puzzle === "sliding") return bundle.DqnModel;
+  throw new Error(`Unknown puzzle "${puzzle}".`);
+}
+
+/** A sentence after a model's refusal that says where a model of the other puzzle belongs. */
+function foreignHint(puzzle, message) {
+  if (puzzle === "2048" && /made for puzzle sliding/.test(message)) return ". It is a sliding-puzzle model: load it on the sliding-puzzle page.";
+  if (puzzle === "sliding" && /plays "2048/.test(message)) return ". It is a 2048 model: load it on the 2048 page.";
+  return "";
 }
 
 /** Keeps `entry` under `key`, freeing the model it replaces. */
@@ -166,10 +226,11 @@ function keepModel(key, entry) {
   if (previous && previous.model !== entry.model) previous.model.free();
 }
 
-/** The model kept under `key`, or an Error a person can act on. */
-function keptModel(key) {
+/** The model kept under `key` for `puzzle`, or an Error a person can act on. */
+function keptModel(key, puzzle = "sliding") {
   const entry = models.get(key);
-  if (!entry) throw new Error(key === "trained" ? "Nothing has been trained yet." : "Load a model first.");
+  if (!entry) throw new Error(key === "trained" || key === TRAINED_2048 ? "Nothing has been trained yet." : "Load a model first.");
+  if (entry.puzzle !== puzzle) throw new Error(`The model "${key}" plays ${entry.puzzle === "2048" ? "2048" : "sliding puzzles"}, not ${puzzle === "2048" ? "2048" : "sliding puzzles"}.`);
   return entry;
 }
 
@@ -271,11 +332,16 @@ async function train(message) {
   }
   const { trainer, backend, adapter } = made;
   const { id } = message;
+  const puzzle = message.puzzle ?? "sliding";
   // The previous run's trainer goes once the calls queued for it (a Save) are done.
   if (run) withTrainer(run.trainer, (previous) => previous.free());
-  const bounds = CHUNK_STEPS[backend];
-  run = { id, trainer, backend, state: "running", wake: null, waiters: [], lastReport: null, chunkSteps: bounds.first };
+  const bounds = (puzzle === "2048" ? CHUNK_STEPS_2048 : CHUNK_STEPS)[backend];
+  const modelKey = puzzle === "2048" ? TRAINED_2048 : "trained";
+  run = { id, trainer, puzzle, modelKey, backend, state: "running", wake: null, waiters: [], lastReport: null, chunkSteps: bounds.first, evaluation: null };
   const current = run;
+  if (puzzle === "2048" && message.evalEvery > 0 && message.evalGames > 0) {
+    current.evaluation = { every: message.evalEvery, games: message.evalGames, seed: message.evalSeed ?? 0, next: message.evalEvery };
+  }
   postMessage({ type: "progress", id, stage: "started", backend, adapter, numParams: trainer.numParams, chunkSteps: current.chunkSteps });
 
   try {
@@ -296,12 +362,13 @@ async function train(message) {
       postMessage({ type: "progress", id, stage: "chunk", report, chunkSteps: steps });
       // Let pause, stop, save and model jobs in.
       await new Promise((resolve) => setTimeout(resolve, 0));
+      if (current.evaluation && report.stepsDone >= current.evaluation.next) await evaluateDuringTraining(current, report.stepsDone);
     }
     await snapshotTrained(current);
     current.state = "stopped";
     answerWaiters(current, "stop");
     answerWaiters(current, "pause");
-    return { result: { stopped: true, report: current.lastReport, backend, model: models.get("trained")?.info ?? null } };
+    return { result: { stopped: true, report: current.lastReport, backend, model: models.get(current.modelKey)?.info ?? null } };
   } catch (error) {
     current.state = "stopped";
     const failure = new Error(`Training stopped: ${messageOf(error)}`);
@@ -316,17 +383,21 @@ async function train(message) {
  */
 async function newTrainer(message) {
   const bundle = await bundleReady;
+  const puzzle = message.puzzle ?? "sliding";
   const { backend, note, adapter } = await chooseBackend(bundle, message.backend ?? "auto");
   if (note) postMessage({ type: "progress", id: message.id, stage: "backend", message: note });
   let trainer;
   try {
-    trainer = await bundle.DqnTrainer.create(message.rows, message.cols, message.goal ?? "", message.options ?? {}, backend);
+    trainer =
+      puzzle === "2048"
+        ? await bundle.Dqn2048Trainer.create(message.options ?? {}, backend)
+        : await bundle.DqnTrainer.create(message.rows, message.cols, message.goal ?? "", message.options ?? {}, backend);
   } catch (error) {
     throw new Error(`The trainer could not be set up: ${messageOf(error)}`);
   }
   if (message.continueFrom) {
     try {
-      trainer.loadModel(keptModel(message.continueFrom).bytes);
+      trainer.loadModel(keptModel(message.continueFrom, puzzle).bytes);
     } catch (error) {
       trainer.free();
       throw new Error(`Training cannot go on from the loaded model: ${messageOf(error)}`);
@@ -341,17 +412,22 @@ function nextChunkSteps(steps, elapsedMs, { min, max }) {
   return Math.round(Math.min(max, Math.max(min, Math.min(steps * 2, ideal))));
 }
 
-/** Keeps the trainer's network as the model "trained", so that it can solve and be evaluated. */
-async function snapshotTrained(current) {
+/**
+ * Keeps the trainer's network as the model "trained" (2048: "trained-2048"; or under `key`), so
+ * that it can solve, play and be evaluated; resolves to the kept entry.
+ */
+async function snapshotTrained(current, key = current.modelKey) {
   const bundle = await bundleReady;
   const bytes = await withTrainer(current.trainer, (t) => t.saveModel());
-  const model = bundle.DqnModel.fromBytes(bytes);
-  keepModel("trained", { model, bytes, info: model.info() });
+  const model = modelClass(bundle, current.puzzle).fromBytes(bytes);
+  const entry = { model, bytes, info: model.info(), puzzle: current.puzzle };
+  keepModel(key, entry);
+  return entry;
 }
 
 /** Answers the pause or stop requests waiting for the loop. */
 function answerWaiters(current, kind) {
-  const state = { state: current.state, report: current.lastReport, model: models.get("trained")?.info ?? null };
+  const state = { state: current.state, report: current.lastReport, model: models.get(current.modelKey)?.info ?? null };
   current.waiters = current.waiters.filter((waiter) => {
     if (waiter.kind !== kind) return true;
     waiter.resolve({ result: state });
@@ -363,7 +439,7 @@ function answerWaiters(current, kind) {
 function pause() {
   const current = activeRun();
   if (current.state === "paused" && !current.wake) return waitFor(current, "pause"); // pausing right now
-  if (current.state === "paused") return { result: { state: "paused", report: current.lastReport, model: models.get("trained")?.info ?? null } };
+  if (current.state === "paused") return { result: { state: "paused", report: current.lastReport, model: models.get(current.modelKey)?.info ?? null } };
   current.state = "paused";
   return waitFor(current, "pause");
 }
@@ -411,7 +487,103 @@ async function loadWeights({ bytes }) {
   const body = toBytes(bytes);
   await withTrainer(run.trainer, (t) => t.loadModel(body));
   await snapshotTrained(run);
-  return { result: { model: models.get("trained").info } };
+  return { result: { model: models.get(run.modelKey).info } };
+}
+
+/** The trainer's network now, kept as a model (under `key`, or the run's own key). */
+async function snapshot({ key }) {
+  if (!run) throw new Error("Nothing has been trained yet.");
+  const current = run;
+  const kept = key ?? current.modelKey;
+  const entry = await snapshotTrained(current, kept);
+  return { result: { key: kept, info: entry.info, steps: current.lastReport?.stepsDone ?? 0 } };
+}
+
+// ---- 2048 ---------------------------------------------------------------------------------------
+
+/** The greedy move of the kept 2048 model `key` for a board of 16 exponents. */
+async function bestMove2048({ key, exponents }) {
+  await bundleReady;
+  const { model } = keptModel(key, "2048");
+  return { result: { move: model.bestMove(Uint8Array.from(exponents)) } };
+}
+
+/**
+ * Plays greedy games `from..to` of the evaluation run seeded with `seed` with `model`, a few per
+ * turn of the event loop (so that training chunks, moves and Stop get in between), merging their
+ * statistics; `onGames(done)` after each turn. Resolves to the stats, or to null once
+ * `stillWanted()` says no.
+ */
+async function playGames2048(model, { from = 0, to, seed, onGames = () => {}, stillWanted = () => true }) {
+  const stats = emptyGameStats();
+  for (let game = from; game < to; ) {
+    const end = Math.min(to, game + GAMES_PER_TURN);
+    mergeGameStats(stats, model.playGames(game, end, seed).stats);
+    game = end;
+    onGames(game - from);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    if (!stillWanted()) return null;
+  }
+  return stats;
+}
+
+/** "evaluate-2048": { key, games, seed, stats, summary (as `puzzlelab eval-dqn-2048`'s), ms }. */
+async function evaluate2048({ id, key, games, seed }) {
+  const bundle = await bundleReady;
+  const entry = keptModel(key, "2048");
+  if (!(Number.isSafeInteger(games) && games >= 1)) throw new Error("Evaluate at least one game.");
+  if (!(Number.isSafeInteger(seed) && seed >= 0 && seed < 2 ** 32)) throw new Error("The seed must be a whole number from 0 to 4,294,967,295.");
+  const job = { cancelled: false };
+  evaluations2048.set(id, job);
+  // Its own copy: training may replace (and free) the kept model between two games.
+  const model = bundle.Dqn2048Model.fromBytes(entry.bytes);
+  const started = performance.now();
+  try {
+    postMessage({ type: "progress", id, stage: "evaluate-2048", done: 0, total: games });
+    const stats = await playGames2048(model, {
+      to: games,
+      seed,
+      onGames: (done) => postMessage({ type: "progress", id, stage: "evaluate-2048", done, total: games }),
+      stillWanted: () => !job.cancelled,
+    });
+    if (!stats) throw new Error("The evaluation was cancelled.");
+    const seconds = (performance.now() - started) / 1000;
+    return { result: { key, seed, info: entry.info, stats, summary: summarizeGames(stats, seconds), ms: Math.round(seconds * 1000) } };
+  } finally {
+    evaluations2048.delete(id);
+    model.free();
+  }
+}
+
+/** Stops the 2048 evaluation that request `job` started (after its current game). */
+function cancelEvaluation({ job }) {
+  const evaluation = evaluations2048.get(job);
+  if (evaluation) evaluation.cancelled = true;
+  return { result: { cancelled: Boolean(evaluation) } };
+}
+
+/**
+ * The in-training evaluation of a 2048 run: the network so far plays the run's evaluation games,
+ * one per turn, and the page gets the merged statistics. Pause and Stop drop an evaluation under
+ * way (it would hold them up for whole games).
+ */
+async function evaluateDuringTraining(current, steps) {
+  const { evaluation } = current;
+  evaluation.next = (Math.floor(steps / evaluation.every) + 1) * evaluation.every;
+  if (current.state !== "running") return;
+  const { model } = await snapshotTrained(current);
+  const started = performance.now();
+  const progress = (done) => postMessage({ type: "progress", id: current.id, stage: "evaluation", steps, done, total: evaluation.games });
+  progress(0);
+  const stats = await playGames2048(model, {
+    to: evaluation.games,
+    seed: evaluation.seed,
+    onGames: progress,
+    stillWanted: () => current.state === "running" && models.get(current.modelKey)?.model === model,
+  });
+  if (!stats) return;
+  const summary = summarizeGames(stats, (performance.now() - started) / 1000);
+  postMessage({ type: "progress", id: current.id, stage: "evaluated", steps, stats, summary });
 }
 
 // ---- backends -------------------------------------------------------------------------------------

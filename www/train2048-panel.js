@@ -22,11 +22,11 @@
 // trained here, the loaded file or the shipped network, with a progress bar and a results table in
 // the numbers of `puzzlelab eval-2048` (same seed, same games).
 
+import { FieldError, addCardStylesheet, duration, hideProgress, megabytes, percent, readNumber, showProgress } from "./card-helpers.js";
 import { LineChart } from "./chart.js";
 
 /** The shipped network (trained natively by `puzzlelab train-2048`, 4 × 5-tuples, f16, gzip). */
 export const SHIPPED_NETWORK_URL = new URL("./models/2048-ntuple.ntuple.gz", import.meta.url);
-const STYLESHEET_URL = new URL("./train2048.css", import.meta.url);
 
 const numberFormat = new Intl.NumberFormat("en");
 /** Tiles whose reach rates the charts and table show (of src/env/game2048.rs REPORTED_TILES). */
@@ -159,14 +159,6 @@ export class NTupleClient {
 }
 
 // ---- the panel ------------------------------------------------------------------------------------
-
-/** What a form field holds that training cannot use; the message names the field. */
-class FieldError extends Error {
-  constructor(input, message) {
-    super(message);
-    this.input = input;
-  }
-}
 
 const TEMPLATE = `
 <p class="help t2048-intro">
@@ -329,7 +321,7 @@ export class Train2048Panel {
   constructor(container, api = {}) {
     this.#root = container;
     this.#api = api ?? {};
-    addStylesheet(container.ownerDocument);
+    addCardStylesheet(container.ownerDocument);
     container.classList.add("t2048-card");
     container.dataset.state = "idle";
     const body = container.ownerDocument.createElement("div");
@@ -881,15 +873,11 @@ export class Train2048Panel {
 
   #showEvalProgress(text, fraction) {
     const { evalProgress, evalProgressText, evalProgressBar } = this.#elements;
-    evalProgress.hidden = false;
-    evalProgressText.textContent = fraction === null ? text : `${text} (${Math.floor(Math.min(1, fraction) * 100)}%)`;
-    if (fraction === null) evalProgressBar.removeAttribute("value");
-    else evalProgressBar.value = Math.min(1, fraction);
+    showProgress({ box: evalProgress, text: evalProgressText, bar: evalProgressBar }, text, fraction);
   }
 
   #hideEvalProgress() {
-    this.#elements.evalProgress.hidden = true;
-    this.#elements.evalProgressText.textContent = "";
+    hideProgress({ box: this.#elements.evalProgress, text: this.#elements.evalProgressText });
   }
 }
 
@@ -905,28 +893,6 @@ export function mountTrain2048Panel(container, api = {}) {
 
 // ---- helpers ---------------------------------------------------------------------------------------
 
-/** Adds train2048.css to the document once. */
-function addStylesheet(document) {
-  if (document.querySelector("link[data-train2048]")) return;
-  const link = document.createElement("link");
-  link.rel = "stylesheet";
-  link.href = STYLESHEET_URL.href;
-  link.dataset.train2048 = "";
-  document.head.append(link);
-}
-
-/** A number field's value: "rate" (0 < x ≤ 1), "count" (whole, ≥ 1), "whole" (whole, ≥ 0). */
-function readNumber(input, label, kind) {
-  const text = input.value.trim();
-  const value = Number(text);
-  if (text === "" || !Number.isFinite(value)) throw new FieldError(input, `${label}: enter a number.`);
-  if (kind === "rate" && !(value > 0 && value <= 1)) throw new FieldError(input, `${label} must lie above 0 and at most 1.`);
-  if (kind !== "rate" && !Number.isSafeInteger(value)) throw new FieldError(input, `${label} must be a whole number.`);
-  if (kind === "count" && value < 1) throw new FieldError(input, `${label} must be at least 1.`);
-  if (kind === "whole" && value < 0) throw new FieldError(input, `${label} cannot be negative.`);
-  return value;
-}
-
 /** "4 × 5-tuples" for "4x5". */
 function tupleSetName(name) {
   const [count, length] = String(name).split("x");
@@ -937,21 +903,4 @@ function tupleSetName(name) {
 function agentName(report) {
   if (report.agent === "expectimax") return `Expectimax, depth ${report.depth}`;
   return report.agent === "random" ? "Random" : "Greedy";
-}
-
-/** "97.8%" ("100%" and "0%" whole), "–" when missing. */
-function percent(rate) {
-  if (rate === null || rate === undefined) return "–";
-  const value = 100 * rate;
-  return `${Number.isInteger(value) ? value : value.toFixed(1)}%`;
-}
-
-/** "0.59 MB", "10.7 MB". */
-function megabytes(bytes) {
-  return `${(bytes / 1e6).toFixed(bytes < 1e6 ? 2 : 1)} MB`;
-}
-
-/** "420 ms" below a second, "3.2 s" above. */
-function duration(ms) {
-  return ms < 1000 ? `${numberFormat.format(Math.round(ms))} ms` : `${(ms / 1000).toFixed(1)} s`;
 }

@@ -2,12 +2,12 @@
 // learn-worker.js with the learning bundle's Dqn2048Trainer / Dqn2048Model): the page loads the
 // learning bundle only once the card is used; training a tiny network on the CPU moves the charts
 // and the step counter, Pause, Resume and Stop act between chunks, and Save downloads a model that
-// Load reads back; a sliding-puzzle model and a missing shipped model are refused in words; "Watch
-// it play" plays the model's moves on the page's board; and an evaluation in the browser plays
-// exactly the games of the native `puzzlelab eval-dqn-2048` for the same model and seed
-// (fixtures/2048-dqn-native-eval.json, made from fixtures/2048-dqn-tiny.dqn by the commands it
-// lists). Tiny networks (4/4 filters, hidden 16) and a few hundred steps: the machine running these
-// may have two cores.
+// Load reads back; a sliding-puzzle model and a missing shipped model are refused in words (and the
+// sliding-puzzle page refuses a 2048 model in the same way); "Watch it play" plays the model's
+// moves on the page's board; and an evaluation in the browser plays exactly the games of the native
+// `puzzlelab eval-dqn-2048` for the same model and seed (fixtures/2048-dqn-native-eval.json, made
+// from fixtures/2048-dqn-tiny.dqn by the commands it lists). Tiny networks (4/4 filters, hidden 16)
+// and a few hundred steps: the machine running these may have two cores.
 
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
@@ -158,6 +158,14 @@ describe("seed 004's deep Q-network on the 2048 page", options, () => {
     await page.waitForTimeout(600);
     assert.equal((await readTraining(page)).steps, training.steps, "no steps after Stop");
     assert.ok(await page.locator("#d2048-start").isEnabled());
+    assert.match(await page.locator("#d2048-model-line").textContent(), new RegExp(`^The network trained here: filters 4/4, hidden 16, 2,668 parameters, ${training.steps.toLocaleString("en")} steps trained\\.$`));
+
+    // The network trained here plays on the page's board.
+    assert.equal(await page.locator("#d2048-model").inputValue(), "trained");
+    await page.click("#d2048-watch");
+    await page.waitForFunction(() => Number(document.querySelector("#agent-stat-moves").textContent) >= 3, null, { timeout: 30_000 });
+    assert.match(await page.locator("#agent-model").textContent(), new RegExp(`^Seed 004's DQN, trained here \\(${training.steps.toLocaleString("en")} steps\\)`));
+    await page.click("#agent-play");
 
     // The saved file is a 2048 model (Dqn2048Model.fromBytes reads it) with its network and steps.
     assert.equal(await loadModelFile(page, "saved.dqn", saved), "");
@@ -197,6 +205,18 @@ describe("seed 004's deep Q-network on the 2048 page", options, () => {
     assert.ok(await page.locator("#d2048-evaluate").isEnabled());
     // 404s are logged by the browser as console errors; nothing else may be.
     assert.deepEqual(page.errors.filter((error) => !/404/.test(error)), []);
+    await page.context().close();
+  });
+
+  test("and the sliding-puzzle page refuses a 2048 model the same way", options, async () => {
+    const page = await session.newPage();
+    await page.setInputFiles("#dqn-file", { name: "2048-dqn-tiny.dqn", mimeType: "application/octet-stream", buffer: TINY_MODEL });
+    await page.locator("#dqn-error").waitFor({ state: "visible", timeout: 45_000 });
+    assert.equal(
+      await page.locator("#dqn-error").textContent(),
+      'The file "2048-dqn-tiny.dqn" could not be loaded: the model plays "2048 4x4", not a sliding puzzle. It is a 2048 model: load it on the 2048 page.',
+    );
+    assert.deepEqual(page.errors, []);
     await page.context().close();
   });
 

@@ -1,0 +1,1000 @@
+// The 2048 page's "Seed 004's deep Q-network" card: seed 004's DQN (one-hot 4 × 4 × 16 board, two
+// levels of (1, 2) and (2, 1) convolutions, a dense layer, a Q-value per move; src/env/
+// game2048_learn.rs) trained in the learning worker (learn-worker.js through learn-client.js, the
+// same worker and WebGPU check as the sliding-puzzle page's DQN card), with live charts, and a
+// model — the network trained here, a file, or the shipped one — that plays on the page's board
+// ("Watch it play") and is evaluated over seeded games.
+//
+//   import { mountDqn2048Panel } from "./dqn2048-panel.js";
+//   const panel = mountDqn2048Panel(document.querySelector("#dqn-2048"), api);
+//
+// `container` is the card (its h2 stays first). `api` (app2048.js's trainApi; optional):
+// `useAgent({ label, details, bestMove(exponents) → Promise<number> })` hands a move-chooser to the
+// page's player and `playAgent()` starts it; without them "Watch it play" stays hidden.
+// `api.shippedDqnUrl` overrides where the shipped model is (default models/2048-dqn.dqn next to
+// this file). Nothing heavy happens when the card mounts: the worker and the learning bundle
+// (pkg/learn/, about 3 MB gzipped) load when one of its buttons is first used.
+
+import { FieldError, addCardStylesheet, duration, hideProgress, megabytes, percent, readNumber, showProgress } from "./card-helpers.js";
+import { LineChart } from "./chart.js";
+import { reachRate } from "./game2048-stats.js";
+import { TRAINED_2048_MODEL, sharedLearnClient } from "./learn-client.js";
+
+/** The shipped model, trained natively by `puzzlelab train-dqn-2048` (it may not be there yet). */
+export const SHIPPED_DQN_URL = new URL("./models/2048-dqn.dqn", import.meta.url);
+/** Where the worker keeps the other models of this card. */
+const FILE_KEY = "file-2048";
+const SHIPPED_KEY = "shipped-2048";
+/** The network trained here as it was when "Watch it play" was pressed (training may go on). */
+const WATCH_KEY = "watch-2048";
+/** `puzzlelab eval-dqn-2048`'s default seed (EVALUATION_SEED in src/bin/puzzlelab.rs, 0x2048D090). */
+const CLI_EVALUATION_SEED = 0x2048d090;
+
+const numberFormat = new Intl.NumberFormat("en");
+/** Tiles whose reach rates the charts and the table show; 512 is read from max_tile_counts. */
+const CHART_TILES = [512, 1024, 2048];
+const TABLE_TILES = [512, 1024, 2048, 4096];
+const ACTIVE_STATES = new Set(["starting", "running", "pausing", "paused", "stopping"]);
+const BACKEND_NAMES = { cpu: "CPU", webgpu: "WebGPU" };
+
+/**
+ * The form's number fields: [id after "d2048-", label, kind, bounds]. Kinds: "positive" (> 0),
+ * "fraction" (0..1), "count" (whole, ≥ 1), "whole" (whole, ≥ 0). Defaults are seed 004's
+ * (seed004_config in src/env/game2048_learn.rs), written in the template.
+ */
+const NUMBER_FIELDS = {
+  filters1: ["Filters, level 1", "count", 512],
+  filters2: ["Filters, level 2", "count", 512],
+  hidden: ["Hidden width", "count", 4096],
+  lr: ["Learning rate", "positive", 1],
+  gamma: ["Discount γ", "fraction"],
+  batch: ["Batch", "count", 4096],
+  "epsilon-decay": ["ε decay", "fraction"],
+  "epsilon-start": ["ε start", "fraction"],
+  "epsilon-min": ["ε minimum", "fraction"],
+  replay: ["Replay capacity", "count", 1_000_000],
+  warmup: ["Warm-up games", "whole", 10_000],
+  "target-update": ["Target update", "count", 1_000_000],
+  seed: ["Seed", "whole", 2 ** 32 - 1],
+  "eval-every": ["Evaluate every", "whole", 1e9],
+  "eval-games": ["Games per evaluation", "whole", 1000],
+};
+/** A quick run in a tab: a network 50 times smaller than the seed's, ε falling within a few hundred games. */
+const QUICK_SETTINGS = { filters1: 32, filters2: 32, hidden: 64, "epsilon-decay": 0.99, "eval-every": 2000, "eval-games": 5 };
+const SEED_SETTINGS = { filters1: 128, filters2: 128, hidden: 256, lr: 0.0005, gamma: 0.9, batch: 64, "epsilon-decay": 0.9995, "eval-every": 5000, "eval-games": 5 };
+
+const TEMPLATE = `
+<p class="help d2048-intro">
+  Seed 004's <strong>deep Q-network</strong>: the board as 16 one-hot layers, two levels of (1, 2) and (2, 1)
+  convolutions that see neighbouring tiles, a dense layer and one Q-value per move, learned by deep Q-learning
+  on the seed's shaped reward — the same Rust code as <code>puzzlelab train-dqn-2048</code>, here in a Web
+  Worker on WebGPU or the CPU. The seed reports 2048 in 40% of games after 200,000 games of training; the
+  n-tuple network above, the field's best kind of agent, reaches it in 97.8% from its greedy move alone.
+</p>
+<form class="d2048-form" novalidate>
+  <div class="field-grid d2048-fields">
+    <label class="field"><span class="field-label">Filters, level 1</span><input id="d2048-filters1" type="number" value="128" min="1" max="512" step="1" inputmode="numeric" /></label>
+    <label class="field"><span class="field-label">Filters, level 2</span><input id="d2048-filters2" type="number" value="128" min="1" max="512" step="1" inputmode="numeric" /></label>
+    <label class="field"><span class="field-label">Hidden width</span><input id="d2048-hidden" type="number" value="256" min="1" max="4096" step="1" inputmode="numeric" /></label>
+    <label class="field"><span class="field-label">Learning rate</span><input id="d2048-lr" type="number" value="0.0005" min="0" step="any" inputmode="decimal" /></label>
+    <label class="field"><span class="field-label">Discount γ</span><input id="d2048-gamma" type="number" value="0.9" min="0" max="1" step="any" inputmode="decimal" /></label>
+    <label class="field"><span class="field-label">Batch</span><input id="d2048-batch" type="number" value="64" min="1" step="1" inputmode="numeric" /></label>
+    <label class="field"><span class="field-label">ε decay per game</span><input id="d2048-epsilon-decay" type="number" value="0.9995" min="0" max="1" step="any" inputmode="decimal" /></label>
+    <label class="field">
+      <span class="field-label">Backend</span>
+      <select id="d2048-backend" aria-describedby="d2048-backend-help">
+        <option value="auto" selected>Auto</option>
+        <option value="webgpu">WebGPU</option>
+        <option value="cpu">CPU</option>
+      </select>
+    </label>
+  </div>
+  <p id="d2048-params" class="help" aria-live="polite"></p>
+  <p id="d2048-backend-help" class="help">
+    Auto runs a small network on WebGPU and on the CPU and trains on WebGPU only when the two agree; otherwise it
+    says why and trains on the CPU.
+  </p>
+  <details class="hyper">
+    <summary>More settings <span class="optional">(seed 004's where it gives one)</span></summary>
+    <div class="field-grid hyper-grid">
+      <label class="field"><span class="field-label">ε start</span><input id="d2048-epsilon-start" type="number" value="0.9" min="0" max="1" step="any" /></label>
+      <label class="field"><span class="field-label">ε minimum</span><input id="d2048-epsilon-min" type="number" value="0.01" min="0" max="1" step="any" /></label>
+      <label class="field"><span class="field-label">Replay capacity</span><input id="d2048-replay" type="number" value="100000" min="1" step="1" /></label>
+      <label class="field"><span class="field-label">Warm-up games</span><input id="d2048-warmup" type="number" value="10" min="0" step="1" /></label>
+      <label class="field"><span class="field-label">Target update (steps)</span><input id="d2048-target-update" type="number" value="100" min="1" step="1" /></label>
+      <label class="field"><span class="field-label">Seed</span><input id="d2048-seed" type="number" value="0" min="0" step="1" /></label>
+      <label class="field"><span class="field-label">Evaluate every (steps)</span><input id="d2048-eval-every" type="number" value="5000" min="0" step="1" /></label>
+      <label class="field"><span class="field-label">Games per evaluation</span><input id="d2048-eval-games" type="number" value="5" min="0" step="1" /></label>
+    </div>
+    <label class="check"><input id="d2048-double" type="checkbox" /> Double DQN (not in the seed)</label>
+  </details>
+  <label class="check d2048-continue-field" hidden><input id="d2048-continue" type="checkbox" /> <span id="d2048-continue-label">Start from its weights</span></label>
+  <p id="d2048-form-error" class="error" role="alert" hidden></p>
+  <div class="buttons">
+    <button id="d2048-start" class="primary" type="submit">Start</button>
+    <button id="d2048-pause" type="button" disabled>Pause</button>
+    <button id="d2048-resume" type="button" disabled>Resume</button>
+    <button id="d2048-stop" type="button" disabled>Stop</button>
+    <button id="d2048-save" type="button" disabled title="Download the network (.dqn; puzzlelab eval-dqn-2048 reads it)">Save</button>
+    <button id="d2048-load" type="button" title="Load a 2048 DQN model file (.dqn) to watch, evaluate or train on">Load…</button>
+    <button id="d2048-load-shipped" type="button" title="Fetch the model trained by puzzlelab train-dqn-2048 (www/models/2048-dqn.dqn)">Load the shipped model</button>
+    <button id="d2048-quick" type="button" title="Filters 32/32, hidden 64, ε decay 0.99: learns something within minutes in a tab">Quick-run settings</button>
+    <button id="d2048-seed-settings" type="button" title="Back to seed 004's network and hyper-parameters">Seed 004's settings</button>
+    <input id="d2048-file" type="file" accept=".dqn,application/octet-stream" aria-label="2048 DQN model file" hidden />
+  </div>
+</form>
+<div id="d2048-progress" class="download-status" hidden>
+  <p id="d2048-progress-text" role="status" aria-live="polite"></p>
+  <progress id="d2048-progress-bar" max="1" aria-label="Download progress"></progress>
+</div>
+<p id="d2048-status" class="status" role="status" aria-live="polite"></p>
+<p id="d2048-error" class="error" role="alert" hidden></p>
+<dl id="d2048-stats" class="stats t2048-stats" data-steps="0" data-loss="" data-evaluations="0">
+  <div><dt>Steps</dt><dd id="d2048-stat-steps">–</dd></div>
+  <div><dt>Games</dt><dd id="d2048-stat-games">–</dd></div>
+  <div><dt>TD loss</dt><dd id="d2048-stat-loss">–</dd></div>
+  <div><dt>Explore <span class="symbol">ε</span></dt><dd id="d2048-stat-epsilon">–</dd></div>
+  <div><dt>Steps/s</dt><dd id="d2048-stat-speed">–</dd></div>
+  <div><dt>Backend</dt><dd id="d2048-stat-backend">–</dd></div>
+  <div><dt>Parameters</dt><dd id="d2048-stat-params">–</dd></div>
+  <div><dt>Eval. mean score</dt><dd id="d2048-stat-score">–</dd></div>
+  <div><dt>Eval. reached 512</dt><dd id="d2048-stat-reach">–</dd></div>
+</dl>
+<p class="help">
+  A step is one move of a training game and one gradient step on a batch of remembered moves. Every few thousand
+  steps the network plays a few games greedily (the evaluation games of <code>puzzlelab train-dqn-2048</code>):
+  their mean score, and how many reached 512, 1024 and 2048.
+</p>
+<div class="chart-grid t2048-charts">
+  <canvas id="d2048-chart-loss" class="chart"></canvas>
+  <canvas id="d2048-chart-epsilon" class="chart"></canvas>
+  <canvas id="d2048-chart-score" class="chart"></canvas>
+  <canvas id="d2048-chart-reach" class="chart"></canvas>
+  <canvas id="d2048-chart-speed" class="chart t2048-wide"></canvas>
+</div>
+
+<h3 class="subheading">Watch it play, evaluate it</h3>
+<p id="d2048-model-line" class="model-line" data-source="">No model yet: train one, load a file or the shipped model.</p>
+<div class="field-grid d2048-eval-fields">
+  <label class="field">
+    <span class="field-label">Model</span>
+    <select id="d2048-model">
+      <option value="trained" disabled>Trained here (nothing yet)</option>
+      <option value="file" disabled>Loaded file (none)</option>
+      <option value="shipped" selected>Shipped (models/2048-dqn.dqn)</option>
+    </select>
+  </label>
+  <label class="field"><span class="field-label">Games</span><input id="d2048-eval-games-n" type="number" value="10" min="1" max="10000" step="1" inputmode="numeric" /></label>
+  <label class="field"><span class="field-label">Seed</span><input id="d2048-eval-seed" type="number" value="${CLI_EVALUATION_SEED}" min="0" step="1" inputmode="numeric" /></label>
+</div>
+<p class="help">
+  Game <var>g</var> of seed <var>s</var> is the same game here and in <code>puzzlelab eval-dqn-2048 --seed s</code>
+  (the default seed is the CLI's), so the numbers compare exactly. Watching, the page's player plays the model's
+  greedy move; its speed slider sets the pace.
+</p>
+<div class="buttons">
+  <button id="d2048-watch" type="button">Watch it play</button>
+  <button id="d2048-evaluate" class="primary" type="button">Evaluate</button>
+  <button id="d2048-eval-cancel" type="button" disabled>Cancel</button>
+</div>
+<div id="d2048-eval-progress" class="download-status" hidden>
+  <p id="d2048-eval-progress-text" role="status" aria-live="polite"></p>
+  <progress id="d2048-eval-progress-bar" max="1" aria-label="Evaluation progress"></progress>
+</div>
+<p id="d2048-eval-status" class="status" role="status" aria-live="polite"></p>
+<p id="d2048-eval-error" class="error" role="alert" hidden></p>
+<div class="t2048-table-scroll">
+  <table id="d2048-eval-table" class="t2048-table" data-rows="0">
+    <caption class="visually-hidden">Evaluations, newest first</caption>
+    <thead>
+      <tr>
+        <th scope="col">Model</th>
+        <th scope="col">Games</th>
+        <th scope="col">Seed</th>
+        <th scope="col">Mean score</th>
+        <th scope="col">Median</th>
+        <th scope="col">Best</th>
+        ${TABLE_TILES.map((tile) => `<th scope="col">${tile}</th>`).join("")}
+        <th scope="col">Moves/s</th>
+      </tr>
+    </thead>
+    <tbody><tr class="t2048-empty"><td colspan="${7 + TABLE_TILES.length}">No evaluation yet.</td></tr></tbody>
+  </table>
+</div>
+`;
+
+/**
+ * The card's behaviour; mountDqn2048Panel() makes one. `state`, `elements` and `evaluations` are
+ * for the page and tests.
+ */
+export class Dqn2048Panel {
+  #root;
+  #api;
+  #elements;
+  #charts;
+  /** The learning client, once a button needed it. */
+  #learn = null;
+  #state = "idle";
+  /** Whether the worker holds a trainer (a network to save, watch, evaluate): { steps } or null. */
+  #trained = null;
+  /** The model file loaded: { name, info } or null. The shipped model once fetched: { info } or null. */
+  #file = null;
+  #shipped = null;
+  #shippedLoading = null;
+  #lastReport = null;
+  #lastEvaluation = null;
+  #backendNote = "";
+  #backend = "";
+  #adapter = "";
+  /** The running evaluation: { request (evaluate2048's promise, with its id) }, or null. */
+  #evaluation = null;
+  #evaluations = [];
+  /** Numbers the training runs, so that a late message of an earlier run is ignored. */
+  #runId = 0;
+
+  constructor(container, api = {}) {
+    this.#root = container;
+    this.#api = api ?? {};
+    const document = container.ownerDocument;
+    addCardStylesheet(document);
+    container.classList.add("d2048-card");
+    container.dataset.state = "idle";
+    const body = document.createElement("div");
+    body.className = "t2048-body d2048-body";
+    body.innerHTML = TEMPLATE;
+    container.append(body);
+    const $ = (id) => body.querySelector(`#d2048-${id}`);
+    this.#elements = {
+      form: body.querySelector("form"),
+      backend: $("backend"),
+      params: $("params"),
+      continueField: body.querySelector(".d2048-continue-field"),
+      continue: $("continue"),
+      continueLabel: $("continue-label"),
+      formError: $("form-error"),
+      start: $("start"),
+      pause: $("pause"),
+      resume: $("resume"),
+      stop: $("stop"),
+      save: $("save"),
+      load: $("load"),
+      loadShipped: $("load-shipped"),
+      quick: $("quick"),
+      seedSettings: $("seed-settings"),
+      file: $("file"),
+      progress: $("progress"),
+      progressText: $("progress-text"),
+      progressBar: $("progress-bar"),
+      status: $("status"),
+      error: $("error"),
+      stats: $("stats"),
+      modelLine: $("model-line"),
+      model: $("model"),
+      evalGames: $("eval-games-n"),
+      evalSeed: $("eval-seed"),
+      watch: $("watch"),
+      evaluate: $("evaluate"),
+      evalCancel: $("eval-cancel"),
+      evalProgress: $("eval-progress"),
+      evalProgressText: $("eval-progress-text"),
+      evalProgressBar: $("eval-progress-bar"),
+      evalStatus: $("eval-status"),
+      evalError: $("eval-error"),
+      evalTable: $("eval-table"),
+    };
+    const whole = (y) => numberFormat.format(Math.round(y));
+    this.#charts = {
+      loss: new LineChart($("chart-loss"), { title: "TD loss", yScale: "log", xLabel: "steps", series: [{ name: "TD loss", color: "--chart-1" }], formatY: (y) => y.toPrecision(3) }),
+      epsilon: new LineChart($("chart-epsilon"), { title: "ε (exploration)", yMin: 0, yMax: 1, xLabel: "steps", series: [{ name: "ε", color: "--chart-3" }], formatY: (y) => y.toFixed(3) }),
+      score: new LineChart($("chart-score"), { title: "Evaluation: mean score", xLabel: "steps", series: [{ name: "mean score", color: "--chart-1", dots: true }], formatY: whole }),
+      reach: new LineChart($("chart-reach"), {
+        title: "Evaluation: games reaching a tile, %",
+        yMin: 0,
+        yMax: 100,
+        xLabel: "steps",
+        series: CHART_TILES.map((tile, index) => ({ name: String(tile), color: `--chart-${index + 1}`, dots: true })),
+        formatY: (y) => `${Math.round(y)}%`,
+      }),
+      // Logarithmic: the warm-up games (no gradient steps) run a hundred times faster than training.
+      speed: new LineChart($("chart-speed"), { title: "Steps per second", yScale: "log", xLabel: "steps", series: [{ name: "steps/s", color: "--chart-4" }], formatY: whole }),
+    };
+
+    const { elements } = this;
+    const on = (element, type, listener) => element.addEventListener(type, listener);
+    on(elements.form, "submit", (event) => {
+      event.preventDefault();
+      this.start();
+    });
+    on(elements.form, "input", (event) => {
+      event.target.removeAttribute?.("aria-invalid");
+      this.#renderParams();
+    });
+    on(elements.pause, "click", () => this.pause());
+    on(elements.resume, "click", () => this.resume());
+    on(elements.stop, "click", () => this.stop());
+    on(elements.save, "click", () => this.save());
+    on(elements.load, "click", () => elements.file.click());
+    on(elements.file, "change", () => {
+      const file = elements.file.files?.[0];
+      elements.file.value = "";
+      if (file) this.loadFile(file);
+    });
+    on(elements.loadShipped, "click", () => this.loadShipped().catch(() => {}));
+    on(elements.quick, "click", () => this.#fill(QUICK_SETTINGS));
+    on(elements.seedSettings, "click", () => this.#fill(SEED_SETTINGS));
+    on(elements.continue, "change", () => {
+      if (elements.continue.checked && this.#file) this.#fillFromModel(this.#file.info);
+      this.#render();
+    });
+    on(elements.watch, "click", () => this.watch());
+    on(elements.evaluate, "click", () => this.evaluate());
+    on(elements.evalCancel, "click", () => this.cancelEvaluation());
+    on(elements.model, "change", () => this.#render());
+    elements.watch.hidden = typeof this.#api.useAgent !== "function";
+    this.#renderParams();
+    this.#renderStats();
+    this.#render();
+  }
+
+  /** The card's elements by name (for the page and tests). */
+  get elements() {
+    return this.#elements;
+  }
+
+  /** "idle" | "starting" | "running" | "pausing" | "paused" | "stopping" | "stopped". */
+  get state() {
+    return this.#state;
+  }
+
+  /** The evaluation reports so far (the worker's: { key, seed, info, stats, summary, ms }), oldest first. */
+  get evaluations() {
+    return [...this.#evaluations];
+  }
+
+  // ---- training ---------------------------------------------------------------------------------------
+
+  /** Starts training with the form's settings; resolves when the run stops. */
+  async start() {
+    if (ACTIVE_STATES.has(this.#state)) return;
+    this.#clearErrors();
+    let settings;
+    try {
+      settings = this.#readForm();
+    } catch (error) {
+      this.#showFormError(error);
+      return;
+    }
+    const runId = ++this.#runId;
+    for (const chart of Object.values(this.#charts)) chart.clear();
+    this.#lastReport = null;
+    this.#lastEvaluation = null;
+    this.#backendNote = "";
+    this.#backend = "";
+    this.#adapter = "";
+    this.#elements.stats.dataset.evaluations = "0";
+    this.#renderStats();
+    this.#setState("starting");
+    this.#setStatus(settings.backend === "cpu" ? "Starting on the CPU…" : "Starting: checking WebGPU…");
+    try {
+      const final = await this.#client().train2048(settings, { onProgress: (progress) => this.#onProgress(progress, runId) });
+      if (runId !== this.#runId) return;
+      if (final.report) this.#lastReport = final.report;
+      this.#trained = { steps: this.#lastReport?.stepsDone ?? 0 };
+      if (final.model) this.#setModelLine("The network trained here", modelText(final.model), "trained");
+      this.#setState("stopped");
+      this.#setStatus(`Stopped after ${numberFormat.format(this.#trained.steps)} steps. Watch the network play, evaluate it, Save it, or start again.`);
+    } catch (error) {
+      if (runId !== this.#runId) return;
+      this.#setState(this.#trained ? "stopped" : "idle");
+      this.#setStatus("");
+      this.#showError(error.message);
+    }
+    this.#renderModels();
+  }
+
+  /** Pauses after the running chunk. */
+  async pause() {
+    if (this.#state !== "running") return;
+    this.#setState("pausing");
+    this.#setStatus("Pausing after this chunk…");
+    try {
+      const paused = await this.#client().pause();
+      if (paused.state !== "paused") return; // stopped meanwhile: start() tells
+      this.#setState("paused");
+      this.#setStatus(`Paused at ${numberFormat.format(this.#lastReport?.stepsDone ?? 0)} steps: watch the network play, evaluate it, Save it, or Resume.`);
+    } catch (error) {
+      this.#showError(error.message);
+    }
+  }
+
+  /** Goes on after a pause. */
+  async resume() {
+    if (this.#state !== "paused") return;
+    try {
+      await this.#client().resume();
+      this.#setState("running");
+      this.#setStatus(this.#runningText());
+    } catch (error) {
+      this.#showError(error.message);
+    }
+  }
+
+  /** Stops after the running chunk; start()'s promise then reports the end. */
+  async stop() {
+    if (this.#state !== "running" && this.#state !== "paused") return;
+    this.#setState("stopping");
+    this.#setStatus("Stopping after this chunk…");
+    try {
+      await this.#client().stop();
+    } catch (error) {
+      this.#showError(error.message);
+    }
+  }
+
+  /** Downloads the trained network as 2048-dqn-STEPSsteps.dqn (the CLI's format). */
+  async save() {
+    if (!this.#trained) return;
+    this.#elements.save.disabled = true;
+    try {
+      const { bytes, steps } = await this.#client().save();
+      const name = `2048-dqn-${steps}steps.dqn`;
+      const document = this.#root.ownerDocument;
+      const link = document.createElement("a");
+      link.href = URL.createObjectURL(new Blob([bytes], { type: "application/octet-stream" }));
+      link.download = name;
+      link.hidden = true;
+      document.body.append(link);
+      link.click();
+      link.remove();
+      setTimeout(() => URL.revokeObjectURL(link.href), 60_000);
+      this.#setStatus(`Saved ${name} (${megabytes(bytes.byteLength)}). ${this.#state === "running" ? this.#runningText() : ""}`.trim());
+    } catch (error) {
+      this.#showError(`Saving failed: ${error.message}`);
+    } finally {
+      this.#render();
+    }
+  }
+
+  #onProgress(progress, runId) {
+    if (runId !== this.#runId) return;
+    switch (progress.stage) {
+      case "backend":
+        this.#backendNote = progress.message;
+        this.#setStatus(this.#backendNote);
+        break;
+      case "started": {
+        this.#backend = progress.backend;
+        this.#adapter = progress.adapter ?? "";
+        this.#trained = { steps: 0 };
+        const stats = this.#elements.stats;
+        stats.dataset.backend = progress.backend;
+        this.#stat("backend", BACKEND_NAMES[progress.backend] ?? progress.backend).title = this.#adapter;
+        this.#stat("params", numberFormat.format(progress.numParams));
+        this.#setModelLine("The network trained here", `${numberFormat.format(progress.numParams)} parameters, training on ${BACKEND_NAMES[progress.backend] ?? progress.backend}`, "trained");
+        if (this.#state === "starting") this.#setState("running");
+        this.#setStatus(this.#runningText());
+        this.#renderModels();
+        break;
+      }
+      case "chunk":
+        this.#onReport(progress.report);
+        break;
+      case "evaluation":
+        if (this.#state === "running") this.#setStatus(`${this.#runningText()} Evaluating at ${numberFormat.format(progress.steps)} steps: ${progress.done} of ${progress.total} games.`);
+        break;
+      case "evaluated":
+        this.#onEvaluated(progress);
+        break;
+    }
+  }
+
+  /** One chunk's report: into the numbers and the charts. */
+  #onReport(report) {
+    this.#lastReport = report;
+    this.#trained = { steps: report.stepsDone };
+    const x = report.stepsDone;
+    this.#charts.loss.add(0, x, report.tdLoss);
+    this.#charts.epsilon.add(0, x, report.epsilon);
+    this.#charts.speed.add(0, x, report.stepsPerS);
+    for (const name of ["loss", "epsilon", "speed"]) this.#charts[name].canvas.dataset.points = String(this.#charts[name].pointCount(0));
+    this.#renderStats();
+    if (this.#state === "running") this.#setStatus(this.#runningText());
+  }
+
+  /** An in-training evaluation: its mean score and reach rates into the charts. */
+  #onEvaluated({ steps, stats, summary }) {
+    this.#lastEvaluation = { steps, stats, summary };
+    this.#charts.score.add(0, steps, summary.mean_score);
+    CHART_TILES.forEach((tile, index) => this.#charts.reach.add(index, steps, 100 * reachRate(stats, tile)));
+    for (const name of ["score", "reach"]) this.#charts[name].canvas.dataset.points = String(this.#charts[name].pointCount(0));
+    this.#elements.stats.dataset.evaluations = String(this.#charts.score.pointCount(0));
+    this.#renderStats();
+    if (this.#state === "running") this.#setStatus(this.#runningText());
+  }
+
+  #renderStats() {
+    const report = this.#lastReport;
+    const stats = this.#elements.stats;
+    if (!report) {
+      for (const name of ["steps", "games", "loss", "epsilon", "speed", "score", "reach"]) this.#stat(name, "–");
+      if (!this.#backend) {
+        this.#stat("backend", "–");
+        this.#stat("params", "–");
+      }
+      stats.dataset.steps = "0";
+      stats.dataset.loss = "";
+      return;
+    }
+    this.#stat("steps", numberFormat.format(report.stepsDone));
+    this.#stat("games", numberFormat.format(report.episodesDone));
+    this.#stat("loss", report.tdLoss === null || report.tdLoss === undefined ? "– (warm-up)" : report.tdLoss.toPrecision(3));
+    this.#stat("epsilon", report.epsilon.toFixed(3));
+    this.#stat("speed", numberFormat.format(Math.round(report.stepsPerS)));
+    const evaluation = this.#lastEvaluation;
+    this.#stat("score", evaluation ? numberFormat.format(Math.round(evaluation.summary.mean_score)) : "–");
+    this.#stat("reach", evaluation ? percent(reachRate(evaluation.stats, 512)) : "–");
+    stats.dataset.steps = String(report.stepsDone);
+    stats.dataset.loss = report.tdLoss === null || report.tdLoss === undefined ? "" : String(report.tdLoss);
+  }
+
+  #stat(name, text) {
+    const element = this.#root.querySelector(`#d2048-stat-${name}`);
+    element.textContent = text;
+    return element;
+  }
+
+  #runningText() {
+    const where = this.#backend === "webgpu" ? `WebGPU${this.#adapter ? ` (${this.#adapter})` : ""}` : "the CPU";
+    const evaluation = this.#lastEvaluation;
+    const last = evaluation
+      ? ` Last evaluation (${plural(evaluation.summary.games, "game")} at ${numberFormat.format(evaluation.steps)} steps): mean score ` +
+        `${numberFormat.format(Math.round(evaluation.summary.mean_score))}, 512 reached in ${percent(reachRate(evaluation.stats, 512))}.`
+      : "";
+    return `${this.#backendNote ? `${this.#backendNote} ` : ""}Training on ${where}…${last}`;
+  }
+
+  /** The form's settings for the worker's "train" (2048); throws a FieldError naming the field. */
+  #readForm() {
+    const value = (id) => {
+      const input = this.#root.querySelector(`#d2048-${id}`);
+      const [label, kind, max] = NUMBER_FIELDS[id];
+      return readNumber(input, label, kind, max);
+    };
+    const options = {
+      conv: { channels: 16, height: 4, width: 4, filters1: value("filters1"), filters2: value("filters2") },
+      hidden: [value("hidden")],
+      learningRate: value("lr"),
+      gamma: value("gamma"),
+      batchSize: value("batch"),
+      epsilonDecay: value("epsilon-decay"),
+      epsilonStart: value("epsilon-start"),
+      epsilonMin: value("epsilon-min"),
+      replayCapacity: value("replay"),
+      warmupEpisodes: value("warmup"),
+      targetUpdateInterval: value("target-update"),
+      seed: value("seed"),
+      doubleDqn: this.#root.querySelector("#d2048-double").checked,
+    };
+    if (options.replayCapacity < options.batchSize) throw new FieldError(this.#root.querySelector("#d2048-replay"), "Replay capacity must hold at least one batch.");
+    const continueFrom = this.#file && this.#elements.continue.checked ? FILE_KEY : null;
+    if (continueFrom) {
+      const network = this.#file.info.network;
+      const same = network.conv?.filters1 === options.conv.filters1 && network.conv?.filters2 === options.conv.filters2 && network.hidden.join() === options.hidden.join();
+      if (!same) throw new FieldError(this.#root.querySelector("#d2048-filters1"), `“${this.#file.name}” is ${networkText(network)}: keep its network, or untick “Start from its weights”.`);
+    }
+    return {
+      options,
+      backend: this.#elements.backend.value,
+      evalEvery: value("eval-every"),
+      evalGames: value("eval-games"),
+      evalSeed: CLI_EVALUATION_SEED,
+      continueFrom,
+    };
+  }
+
+  /** Sets form fields by id (after "d2048-"). */
+  #fill(values) {
+    if (ACTIVE_STATES.has(this.#state)) return;
+    for (const [id, value] of Object.entries(values)) {
+      const input = this.#root.querySelector(`#d2048-${id}`);
+      input.value = String(value);
+      input.removeAttribute("aria-invalid");
+    }
+    this.#renderParams();
+  }
+
+  /** The form from a model's network and training settings (to train on from it). */
+  #fillFromModel(info) {
+    const { network, training } = info;
+    const values = { filters1: network.conv?.filters1 ?? 128, filters2: network.conv?.filters2 ?? 128, hidden: network.hidden[0] ?? 256 };
+    const config = training?.config;
+    if (config) {
+      Object.assign(values, {
+        lr: config.learningRate,
+        gamma: Number(config.gamma.toPrecision(6)),
+        batch: config.batchSize,
+        "epsilon-decay": Number(config.epsilonDecay.toPrecision(6)),
+        "epsilon-min": Number(config.epsilonMin.toPrecision(6)),
+        replay: config.replayCapacity,
+        "target-update": config.targetUpdateInterval,
+      });
+    }
+    this.#fill(values);
+  }
+
+  /** The parameter count of the network the form describes, and what it costs. */
+  #renderParams() {
+    const read = (id) => Number(this.#root.querySelector(`#d2048-${id}`).value);
+    const count = parameterCount(read("filters1"), read("filters2"), read("hidden"));
+    const text = this.#elements.params;
+    if (!Number.isFinite(count) || count <= 0) {
+      text.textContent = "";
+      return;
+    }
+    const seedsNetwork = read("filters1") === 128 && read("filters2") === 128 && read("hidden") === 256;
+    text.textContent =
+      `${numberFormat.format(count)} parameters` +
+      (seedsNetwork
+        ? " — seed 004's network. Every step pushes a batch through it forwards and backwards: on a CPU in a tab that is " +
+          "about 20 steps a second (2-core test machine), while the seed trained on 200,000 games of hundreds of moves " +
+          "each. For a quick run in the tab choose 32/32 filters and hidden width 64 (Quick-run settings: about 150 steps a second)."
+        : count > 400_000
+          ? ": a heavy network for a tab (a few tens of steps a second on a CPU)."
+          : ": small enough to train at a hundred steps a second or more on a CPU.");
+    text.dataset.parameters = String(count);
+  }
+
+  // ---- models: loading, watching, evaluating ----------------------------------------------------------
+
+  /** Reads a 2048 model file: to watch, to evaluate, and to train on from. */
+  async loadFile(file) {
+    this.#clearErrors();
+    try {
+      const bytes = new Uint8Array(await file.arrayBuffer());
+      const loaded = await this.#client().loadModelBytes(bytes, { key: FILE_KEY, name: file.name, puzzle: "2048" });
+      this.#file = { name: file.name, info: loaded.info };
+      this.#elements.model.value = "file";
+      this.#renderModels();
+      this.#setModelLine(`Loaded “${file.name}”`, loaded.info, "file");
+      this.#setStatus(`Loaded “${file.name}” (${megabytes(loaded.size)}): ${modelText(loaded.info)}. Watch it play, evaluate it, or train on from it.`);
+    } catch (error) {
+      this.#showError(error.message);
+    }
+    this.#render();
+  }
+
+  /**
+   * Fetches the shipped model (www/models/2048-dqn.dqn) into the worker once, with its download
+   * shown; a missing file is said plainly. Resolves to its info.
+   */
+  loadShipped() {
+    this.#clearErrors();
+    return this.#fetchShipped().catch((error) => {
+      this.#showError(error.message);
+      throw error;
+    });
+  }
+
+  /** The shipped model's fetch, shared by Load, Watch and Evaluate; a failed one is forgotten. */
+  #fetchShipped() {
+    this.#shippedLoading ??= this.#client()
+      .loadModelUrl(this.#api.shippedDqnUrl ?? SHIPPED_DQN_URL, {
+        key: SHIPPED_KEY,
+        puzzle: "2048",
+        onProgress: ({ loaded, total }) =>
+          this.#showProgress(`Downloading the shipped model: ${megabytes(loaded)}${total ? ` of ${megabytes(total)}` : ""}`, total ? loaded / total : null),
+      })
+      .then(
+        (loaded) => {
+          this.#hideProgress();
+          this.#shipped = { info: loaded.info };
+          this.#elements.model.value = "shipped";
+          this.#renderModels();
+          this.#setModelLine("The shipped model", loaded.info, "shipped");
+          this.#setStatus(`The shipped model is loaded (${megabytes(loaded.size)}): ${modelText(loaded.info)}.`);
+          return loaded.info;
+        },
+        (error) => {
+          this.#hideProgress();
+          this.#shippedLoading = null;
+          const missing = /answered HTTP 404/.test(error.message);
+          throw new Error(
+            missing ? "There is no shipped 2048 DQN model yet (models/2048-dqn.dqn is not on this server): train one here, or load a model file." : error.message,
+          );
+        },
+      );
+    return this.#shippedLoading;
+  }
+
+  /** The chosen model's key in the worker, loading or snapshotting it first: { key, label, details }. */
+  async #chosenModel({ forWatching = false } = {}) {
+    const choice = this.#elements.model.value;
+    if (choice === "trained") {
+      if (!this.#trained) throw new Error("Nothing has been trained yet.");
+      // Watching keeps the network of this moment; an evaluation takes the latest.
+      const snapshot = await this.#client().snapshot(forWatching ? WATCH_KEY : TRAINED_2048_MODEL);
+      const steps = numberFormat.format(snapshot.steps);
+      return { key: snapshot.key, label: `Seed 004's DQN, trained here (${steps} steps)`, details: networkText(snapshot.info.network), name: `Trained here (${steps} steps)` };
+    }
+    if (choice === "file") {
+      if (!this.#file) throw new Error("Load a model file first.");
+      return { key: FILE_KEY, label: `Seed 004's DQN from “${this.#file.name}”`, details: modelText(this.#file.info), name: `“${this.#file.name}”` };
+    }
+    const info = this.#shipped?.info ?? (await this.#fetchShipped());
+    return { key: SHIPPED_KEY, label: "Seed 004's DQN, shipped model", details: modelText(info), name: "Shipped" };
+  }
+
+  /** Hands the chosen model to the page's player and starts it. */
+  async watch() {
+    if (typeof this.#api.useAgent !== "function") return;
+    this.#clearEvalError();
+    this.#elements.watch.disabled = true;
+    try {
+      const chosen = await this.#chosenModel({ forWatching: true });
+      const learn = this.#client();
+      this.#api.useAgent({ label: chosen.label, details: chosen.details, bestMove: (exponents) => learn.bestMove2048(chosen.key, exponents) });
+      this.#api.playAgent?.();
+      this.#setEvalStatus(`${chosen.label} plays on the board above (greedy: the legal move with the highest Q-value).`);
+    } catch (error) {
+      this.#showEvalError(error.message);
+    } finally {
+      this.#render();
+    }
+  }
+
+  /** Plays N greedy games with the chosen model (with a progress bar); adds a row to the table. */
+  async evaluate() {
+    if (this.#evaluation) return;
+    this.#clearEvalError();
+    let games;
+    let seed;
+    try {
+      games = readNumber(this.#elements.evalGames, "Games", "count", 10_000);
+      seed = readNumber(this.#elements.evalSeed, "Seed", "whole", 2 ** 32 - 1);
+    } catch (error) {
+      this.#showEvalError(error.message);
+      error.input?.setAttribute("aria-invalid", "true");
+      error.input?.focus();
+      return;
+    }
+    const started = performance.now();
+    this.#evaluation = { request: null };
+    this.#showEvalProgress("Preparing…", null);
+    this.#render();
+    try {
+      const chosen = await this.#chosenModel();
+      const request = this.#client().evaluate2048(chosen.key, { games, seed }, {
+        onProgress: ({ done, total }) => this.#showEvalProgress(`${numberFormat.format(done)} of ${numberFormat.format(total)} games`, total ? done / total : 0),
+      });
+      this.#evaluation.request = request;
+      this.#render();
+      const report = await request;
+      const row = { ...report, model: chosen.name };
+      this.#evaluations.push(row);
+      this.#addRow(row);
+      const { summary, stats } = report;
+      this.#setEvalStatus(
+        `${chosen.name}: mean score ${numberFormat.format(Math.round(summary.mean_score))} over ${plural(summary.games, "game")}; ` +
+          `512 reached in ${percent(reachRate(stats, 512))}, 2048 in ${percent(summary.reach["2048"])} (${duration(performance.now() - started)}).`,
+      );
+    } catch (error) {
+      if (/cancelled/.test(error.message)) this.#setEvalStatus("Evaluation cancelled.");
+      else this.#showEvalError(error.message);
+    } finally {
+      this.#evaluation = null;
+      this.#hideEvalProgress();
+      this.#render();
+    }
+  }
+
+  /** Cancels the running evaluation (it stops after its current game). */
+  async cancelEvaluation() {
+    const id = this.#evaluation?.request?.id;
+    if (id === undefined) return;
+    await this.#client().cancelEvaluation(id).catch(() => {});
+  }
+
+  #addRow(report) {
+    const table = this.#elements.evalTable;
+    const body = table.tBodies[0];
+    body.querySelector(".t2048-empty")?.remove();
+    const document = this.#root.ownerDocument;
+    const row = document.createElement("tr");
+    const { summary, stats } = report;
+    const cells = [
+      report.model,
+      numberFormat.format(summary.games),
+      String(report.seed),
+      numberFormat.format(Math.round(summary.mean_score)),
+      numberFormat.format(summary.median_score),
+      numberFormat.format(summary.max_score),
+      ...TABLE_TILES.map((tile) => percent(reachRate(stats, tile))),
+      numberFormat.format(Math.round(summary.moves_per_s)),
+    ];
+    for (const [index, text] of cells.entries()) {
+      const cell = document.createElement(index === 0 ? "th" : "td");
+      if (index === 0) cell.scope = "row";
+      cell.textContent = text;
+      row.append(cell);
+    }
+    row.dataset.report = JSON.stringify(report);
+    body.prepend(row);
+    table.dataset.rows = String(body.rows.length);
+  }
+
+  /** The model choice after the models at hand. */
+  #renderModels() {
+    const select = this.#elements.model;
+    const trained = select.querySelector('option[value="trained"]');
+    trained.disabled = !this.#trained;
+    trained.textContent = this.#trained ? "Trained here" : "Trained here (nothing yet)";
+    const file = select.querySelector('option[value="file"]');
+    file.disabled = !this.#file;
+    file.textContent = this.#file ? `Loaded: “${this.#file.name}”` : "Loaded file (none)";
+    if (this.#trained && select.value === "shipped" && !this.#shipped) select.value = "trained";
+    this.#elements.continueField.hidden = !this.#file;
+    if (this.#file) this.#elements.continueLabel.textContent = `Start from its weights (“${this.#file.name}”)`;
+    this.#render();
+  }
+
+  /** "<strong>title</strong>: what" (a model's info, or words). */
+  #setModelLine(title, what, source) {
+    const line = this.#elements.modelLine;
+    line.dataset.source = source;
+    line.replaceChildren();
+    const name = this.#root.ownerDocument.createElement("strong");
+    name.textContent = title;
+    line.append(name, `: ${typeof what === "string" ? what : modelText(what)}.`);
+  }
+
+  // ---- the worker ------------------------------------------------------------------------------------
+
+  /** The learning client, started on first use, with its bundle download shown. */
+  #client() {
+    if (this.#learn) return this.#learn;
+    const learn = sharedLearnClient();
+    this.#learn = learn;
+    learn.addEventListener("bundle-progress", ({ detail }) => {
+      const { loaded, total } = detail;
+      this.#showProgress(`Loading the learning module: ${megabytes(loaded)}${total ? ` of ${megabytes(total)}` : ""}`, total ? loaded / total : null);
+    });
+    learn.ready.then(
+      () => {
+        if (this.#elements.progressText.textContent.startsWith("Loading the learning module")) this.#hideProgress();
+      },
+      (error) => {
+        this.#hideProgress();
+        this.#showError(error.message);
+      },
+    );
+    return learn;
+  }
+
+  // ---- rendering --------------------------------------------------------------------------------------
+
+  #setState(state) {
+    this.#state = state;
+    this.#root.dataset.state = state;
+    this.#render();
+  }
+
+  /** Enables the buttons and fields that make sense now. */
+  #render() {
+    const { elements } = this;
+    const state = this.#state;
+    const active = ACTIVE_STATES.has(state);
+    const evaluating = Boolean(this.#evaluation);
+    elements.start.disabled = active;
+    elements.pause.disabled = state !== "running";
+    elements.resume.disabled = state !== "paused";
+    elements.stop.disabled = state !== "running" && state !== "paused";
+    elements.save.disabled = !this.#trained || state === "starting" || state === "stopping";
+    elements.load.disabled = state === "starting" || state === "stopping";
+    elements.quick.disabled = active;
+    elements.seedSettings.disabled = active;
+    for (const input of elements.form.querySelectorAll("input:not([type=file]), select")) input.disabled = active;
+    const choice = elements.model.value;
+    const haveModel = choice === "trained" ? Boolean(this.#trained) : choice === "file" ? Boolean(this.#file) : true;
+    elements.evaluate.disabled = evaluating || !haveModel;
+    elements.watch.disabled = !haveModel;
+    elements.evalCancel.disabled = !this.#evaluation?.request;
+    for (const control of [elements.model, elements.evalGames, elements.evalSeed]) control.disabled = evaluating;
+  }
+
+  #setStatus(text) {
+    this.#elements.status.textContent = text;
+  }
+
+  #showError(message) {
+    this.#elements.error.textContent = message;
+    this.#elements.error.hidden = false;
+  }
+
+  #showFormError(error) {
+    this.#elements.formError.textContent = error.message;
+    this.#elements.formError.hidden = false;
+    if (error instanceof FieldError) {
+      error.input.setAttribute("aria-invalid", "true");
+      error.input.focus();
+    }
+  }
+
+  #clearErrors() {
+    for (const element of [this.#elements.error, this.#elements.formError]) {
+      element.hidden = true;
+      element.textContent = "";
+    }
+  }
+
+  #showProgress(text, fraction) {
+    const { progress, progressText, progressBar } = this.#elements;
+    showProgress({ box: progress, text: progressText, bar: progressBar }, text, fraction);
+  }
+
+  #hideProgress() {
+    hideProgress({ box: this.#elements.progress, text: this.#elements.progressText });
+  }
+
+  #setEvalStatus(text) {
+    this.#elements.evalStatus.textContent = text;
+  }
+
+  #showEvalError(message) {
+    this.#elements.evalError.textContent = message;
+    this.#elements.evalError.hidden = false;
+  }
+
+  #clearEvalError() {
+    this.#elements.evalError.hidden = true;
+    this.#elements.evalError.textContent = "";
+    this.#setEvalStatus("");
+  }
+
+  #showEvalProgress(text, fraction) {
+    const { evalProgress, evalProgressText, evalProgressBar } = this.#elements;
+    showProgress({ box: evalProgress, text: evalProgressText, bar: evalProgressBar }, text, fraction);
+  }
+
+  #hideEvalProgress() {
+    hideProgress({ box: this.#elements.evalProgress, text: this.#elements.evalProgressText });
+  }
+}
+
+/**
+ * Renders the card into `container` (a section.card whose h2 is already there) and returns its
+ * Dqn2048Panel; `api` as in the file's header.
+ */
+export function mountDqn2048Panel(container, api = {}) {
+  if (!container) throw new Error("mountDqn2048Panel needs the element to render into.");
+  return new Dqn2048Panel(container, api);
+}
+
+// ---- helpers ---------------------------------------------------------------------------------------
+
+/**
+ * Weights and biases of seed 004's network with these filters and hidden width (mirrors
+ * PairConvConfig::num_params and output_len in src/agent/dqn.rs, plus the dense layers): six
+ * convolutions on 16 one-hot channels of a 4 × 4 board, 34 × filters2 values into the hidden layer.
+ */
+export function parameterCount(filters1, filters2, hidden) {
+  const convolutions = (16 * filters1 * 2 + filters1) * 2 + (filters1 * filters2 * 2 + filters2) * 4;
+  const convolved = (4 * 2 + 2 * 3 * 3 + 2 * 4) * filters2;
+  return convolutions + convolved * hidden + hidden + hidden * 4 + 4;
+}
+
+/** "filters 32/32, hidden 64". */
+function networkText(network) {
+  const conv = network.conv ? `filters ${network.conv.filters1}/${network.conv.filters2}, ` : "";
+  return `${conv}hidden ${network.hidden.join("-")}`;
+}
+
+/** "filters 32/32, hidden 64, 80,964 parameters, 12,000 steps trained". */
+function modelText(info) {
+  const steps = info.training ? `, ${numberFormat.format(info.training.steps)} steps trained` : "";
+  return `${networkText(info.network)}, ${numberFormat.format(info.numParams)} parameters${steps}`;
+}
+
+/** "1 game", "5 games". */
+function plural(count, noun) {
+  return `${numberFormat.format(count)} ${noun}${count === 1 ? "" : "s"}`;
+}
