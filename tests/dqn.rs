@@ -361,7 +361,7 @@ fn damaged_or_foreign_models_are_refused() {
     assert!(matches!(
         wide.load_weights(&bytes),
         Err(DqnError::Mismatch {
-            what: "hidden layers",
+            what: "network",
             ..
         })
     ));
