@@ -1014,6 +1014,63 @@ fn refuse_changes_on_resume(o: &Options, recorded: &[&str]) -> Result<(), String
     }
 }
 
+/// A list of numbers given as `--flag 250,250,250`, if given.
+#[cfg(feature = "learn")]
+fn numbers(o: &Options, flag: &str) -> Result<Option<Vec<usize>>, String> {
+    o.learn_values
+        .get(flag)
+        .map(|text| {
+            text.split(',')
+                .map(|w| {
+                    w.trim()
+                        .parse()
+                        .map_err(|_| format!("{flag}: cannot read \"{text}\""))
+                })
+                .collect()
+        })
+        .transpose()
+}
+
+/// Writes a DQN model's manifest `out.json`: the learner's part (hyper-parameters, seed, steps,
+/// episodes, wall time, steps/s over all runs, machine, build, date, commands), then `fields`,
+/// what the puzzle's trainer adds (puzzle, architecture, evaluation, ...).
+#[cfg(feature = "learn")]
+fn write_dqn_manifest<E: puzzlelab::env::Environment>(
+    out: &str,
+    dqn: &puzzlelab::agent::dqn::Dqn<E>,
+    wall_seconds: f64,
+    commands: &[String],
+    finished: bool,
+    fields: Value,
+) -> Result<(), String> {
+    let mut manifest = serde_json::json!({
+        "model": out,
+        "hyperparameters": dqn.config(),
+        "seed": dqn.config().seed,
+        "steps": dqn.steps_done(),
+        "episodes": dqn.episodes_done(),
+        "finished": finished,
+        "wall_seconds": (wall_seconds * 10.0).round() / 10.0,
+        // Over all the runs that made the model, evaluations and checkpoints included.
+        "steps_per_s": if wall_seconds > 0.0 {
+            (dqn.steps_done() as f64 * dqn.config().num_envs as f64 / wall_seconds).round()
+        } else {
+            0.0
+        },
+        "machine": machine(),
+        "build": if cfg!(debug_assertions) { "debug" } else { "release" },
+        "date": utc_now(),
+        "command": commands.last(),
+        "commands": commands,
+        "puzzlelab_version": env!("CARGO_PKG_VERSION"),
+    });
+    if let (Some(manifest), Value::Object(fields)) = (manifest.as_object_mut(), fields) {
+        manifest.extend(fields);
+    }
+    let text = serde_json::to_string_pretty(&manifest).expect("json") + "\n";
+    write_atomically(&format!("{out}.json"), text.as_bytes())
+}
+
 /// A DQN model to resume: its bytes, the model, and its manifest.
 #[cfg(feature = "learn")]
 fn open_to_resume(path: &str) -> Result<(Vec<u8>, puzzlelab::agent::dqn::QPolicy, Value), String> {
@@ -1152,8 +1209,8 @@ use learn::{bench_dqn, eval, solve_with_model, train};
 #[cfg(feature = "learn")]
 mod learn {
     use super::{
-        load_databases, machine, open_to_resume, puzzle_for, refuse_changes_on_resume, strings,
-        utc_now, value, write_atomically, Options, STANDARD_DATABASES,
+        load_databases, machine, numbers, open_to_resume, puzzle_for, refuse_changes_on_resume,
+        strings, utc_now, value, write_atomically, write_dqn_manifest, Options, STANDARD_DATABASES,
     };
     use burn::tensor::Device;
     use puzzlelab::agent::dqn::{Dqn, DqnConfig, QPolicy};
@@ -1428,49 +1485,27 @@ mod learn {
                 "num_actions": network.num_actions,
                 "parameters": network.num_params(),
             },
-            "hyperparameters": dqn.config(),
             "reward": progress.reward.name(),
             "mixed_difficulty": progress.mixed,
-            "seed": dqn.config().seed,
             "curriculum": progress.curriculum,
             "difficulty": progress.difficulty,
-            "steps": dqn.steps_done(),
-            "episodes": dqn.episodes_done(),
-            "finished": finished,
-            "wall_seconds": (progress.wall_seconds * 10.0).round() / 10.0,
-            // Over all the runs that made the model, evaluations and checkpoints included.
-            "steps_per_s": if progress.wall_seconds > 0.0 {
-                (dqn.steps_done() as f64 * dqn.config().num_envs as f64 / progress.wall_seconds).round()
-            } else {
-                0.0
-            },
-            "machine": machine(),
-            "build": if cfg!(debug_assertions) { "debug" } else { "release" },
-            "date": utc_now(),
-            "command": progress.commands.last(),
-            "commands": progress.commands,
             "resume": "weights, steps, episodes (ε, episode seeds), difficulty; Adam's moments, the replay buffer and the curriculum's streak start again",
             "evaluation_step": progress.evaluation.as_ref().map(|(step, _)| step),
             "evaluation": progress.evaluation.as_ref().map(|(_, table)| table),
-            "puzzlelab_version": env!("CARGO_PKG_VERSION"),
         });
-        let text = serde_json::to_string_pretty(&manifest).expect("json") + "\n";
-        write_atomically(&format!("{out}.json"), text.as_bytes())
+        write_dqn_manifest(
+            out,
+            dqn,
+            progress.wall_seconds,
+            &progress.commands,
+            finished,
+            manifest,
+        )
     }
 
     fn config_from(o: &Options) -> Result<DqnConfig, String> {
         let d = DqnConfig::default();
-        let hidden = match o.learn_values.get("--hidden") {
-            Some(text) => text
-                .split(',')
-                .map(|w| {
-                    w.trim()
-                        .parse()
-                        .map_err(|_| format!("--hidden: cannot read \"{text}\""))
-                })
-                .collect::<Result<Vec<usize>, String>>()?,
-            None => d.hidden.clone(),
-        };
+        let hidden = numbers(o, "--hidden")?.unwrap_or(d.hidden.clone());
         let config = DqnConfig {
             hidden,
             learning_rate: value(o, "--lr")?.unwrap_or(d.learning_rate),
@@ -1983,8 +2018,8 @@ mod game2048 {
 #[cfg(feature = "learn")]
 mod dqn2048 {
     use super::{
-        machine, open_to_resume, refuse_changes_on_resume, strings, utc_now, value,
-        write_atomically, Options,
+        machine, numbers, open_to_resume, refuse_changes_on_resume, strings, utc_now, value,
+        write_atomically, write_dqn_manifest, Options,
     };
     use burn::tensor::Device;
     use puzzlelab::agent::dqn::{DqnConfig, PairConvConfig, QPolicy};
@@ -1997,21 +2032,6 @@ mod dqn2048 {
 
     /// The evaluation games' seed unless --seed is given to eval-dqn-2048.
     const EVALUATION_SEED: u64 = 0x2048_D090;
-
-    fn numbers(o: &Options, flag: &str) -> Result<Option<Vec<usize>>, String> {
-        o.learn_values
-            .get(flag)
-            .map(|text| {
-                text.split(',')
-                    .map(|w| {
-                        w.trim()
-                            .parse()
-                            .map_err(|_| format!("{flag}: cannot read \"{text}\""))
-                    })
-                    .collect()
-            })
-            .transpose()
-    }
 
     fn config_from(o: &Options) -> Result<DqnConfig, String> {
         let d = seed004_config();
@@ -2091,23 +2111,7 @@ mod dqn2048 {
                 "num_actions": network.num_actions,
                 "parameters": network.num_params(),
             },
-            "hyperparameters": dqn.config(),
             "training_rules": trainer.rules(),
-            "seed": dqn.config().seed,
-            "steps": dqn.steps_done(),
-            "episodes": dqn.episodes_done(),
-            "finished": finished,
-            "wall_seconds": (run.wall_seconds * 10.0).round() / 10.0,
-            "steps_per_s": if run.wall_seconds > 0.0 {
-                (dqn.steps_done() as f64 * dqn.config().num_envs as f64 / run.wall_seconds).round()
-            } else {
-                0.0
-            },
-            "machine": machine(),
-            "build": if cfg!(debug_assertions) { "debug" } else { "release" },
-            "date": utc_now(),
-            "command": run.commands.last(),
-            "commands": run.commands,
             "training_curve": run.curve,
             "evaluation_seed": EVALUATION_SEED,
             "evaluation": evaluation.map(|summary| json!({
@@ -2115,10 +2119,15 @@ mod dqn2048 {
                 "summary": summary,
             })),
             "resume": "weights, steps, episodes (ε); Adam's moments and the replay buffer start again",
-            "puzzlelab_version": env!("CARGO_PKG_VERSION"),
         });
-        let text = serde_json::to_string_pretty(&manifest).expect("json") + "\n";
-        write_atomically(&format!("{out}.json"), text.as_bytes())
+        write_dqn_manifest(
+            out,
+            dqn,
+            run.wall_seconds,
+            &run.commands,
+            finished,
+            manifest,
+        )
     }
 
     /// `puzzlelab train-dqn-2048`: trains in chunks with a progress line each, evaluates by whole
