@@ -1,20 +1,35 @@
 #!/usr/bin/env node
 // 2048 agents benchmark: the shipped n-tuple network (www/models/2048-ntuple.ntuple.gz) played
-// greedily (1-ply) and by expectimax (depth 2) over N seeded games, in headless Chromium — in the
-// page's own worker (www/ntuple-worker.js, core bundle pkg/) — and natively with the release CLI
-// (`puzzlelab eval-2048`) when it is built. Writes JSON (target/bench/2048.json by default): per
-// agent and runtime, games, seed, reach rates, mean/median score, moves/s, and whether the two
-// runtimes played identical games (game g of seed s is the same game in both: they must agree
-// to the last point). Timings only: nothing here passes or fails on speed.
+// greedily (1-ply) and by expectimax (depth 2) over N seeded games, and seed 004's deep Q-network
+// (www/models/2048-dqn.dqn) played greedily (the legal move with the highest Q-value), in
+// headless Chromium — in the page's own workers: www/ntuple-worker.js (core bundle pkg/) for the
+// n-tuple network, the learning worker www/learn-worker.js (learning bundle pkg/learn/), driven
+// through www/learn-client.js as the 2048 page's DQN card does, for the DQN — and natively with
+// the release CLI (`puzzlelab eval-2048`; `puzzlelab eval-dqn-2048` from a build with the learn
+// feature) when it is built. Writes JSON (target/bench/2048.json by default): per agent ("greedy",
+// "expectimax", "dqn") and runtime, games, seed, reach rates, mean/median score, moves/s, and
+// whether the two runtimes played identical games (game g of seed s is the same game in both:
+// they must agree to the last point). Timings only: nothing here passes or fails on speed.
 //
 //   node scripts/bench-2048.mjs [--greedy-games 200] [--expectimax-games 50] [--depth 2]
-//                               [--seed 1] [--native PATH] [--out FILE]
+//                               [--dqn-games 100] [--seed 1] [--native PATH]
+//                               [--native-learn PATH] [--out FILE]
 //
-// Needs pkg/ (bash scripts/build-wasm.sh core); the native side needs
-// `cargo build --release --bin puzzlelab` (its binary is looked for in $CARGO_TARGET_DIR, else
-// $HOME/.cache/puzzlelab/target, else target/), and is left out with a note when it is missing.
+// --dqn-games 0 leaves the DQN out (so does a missing www/models/2048-dqn.dqn, with a note).
+// Needs pkg/ (bash scripts/build-wasm.sh core) and, for the DQN, pkg/learn/ (bash
+// scripts/build-wasm.sh learn). The native n-tuple side needs `cargo build --release --bin
+// puzzlelab` (its binary is looked for in $CARGO_TARGET_DIR, else $HOME/.cache/puzzlelab/target,
+// else target/); the native DQN side needs `cargo build --release --features learn --bin
+// puzzlelab`: --native-learn PATH, else target/release/puzzlelab, else
+// $CARGO_TARGET_DIR/release/puzzlelab, whichever has the command (its `help` lists
+// eval-dqn-2048, or `puzzlelab eval-dqn-2048` without --model asks for one rather than for the
+// learn build). Either native side is left out with a note when no such binary is found.
+//
+// The DQN's moves/s are not like for like: natively eval-dqn-2048 steps all its games together
+// (one batched forward pass for up to 256 boards), while the worker plays one game per call, one
+// board per forward pass.
 
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import { cpus, homedir } from "node:os";
@@ -34,6 +49,16 @@ const agents = [
   { agent: "greedy", cli: "ntuple", depth: 1, games: Number(args["greedy-games"] ?? 200) },
   { agent: "expectimax", cli: "expectimax", depth, games: Number(args["expectimax-games"] ?? 50) },
 ].filter((entry) => entry.games > 0);
+const DQN_MODEL = "www/models/2048-dqn.dqn";
+const dqnGames = Number(args["dqn-games"] ?? 100);
+/** Why the DQN is left out, or null when it is benchmarked. */
+const dqnSkipped =
+  dqnGames <= 0
+    ? "--dqn-games 0: the DQN was left out"
+    : existsSync(join(REPOSITORY_ROOT, DQN_MODEL))
+      ? null
+      : `${DQN_MODEL} is missing: the DQN was left out (train one with \`puzzlelab train-dqn-2048\`)`;
+const dqn = dqnSkipped ? null : { agent: "dqn", depth: 1, games: dqnGames };
 
 /** The release CLI, if built. */
 function nativeBinary() {
@@ -51,6 +76,41 @@ function games(summary) {
 }
 
 const sameGames = (a, b) => games(a) === games(b);
+
+/**
+ * The release CLI built with the learn feature, or null, with notes on the binaries refused: the
+ * one given by --native-learn, else target/release/, else $CARGO_TARGET_DIR/release/.
+ */
+function nativeLearnBinary() {
+  const given = args["native-learn"];
+  const candidates = given
+    ? [given]
+    : [join(REPOSITORY_ROOT, "target"), process.env.CARGO_TARGET_DIR].filter(Boolean).map((dir) => join(dir, "release", "puzzlelab"));
+  const refused = [];
+  for (const path of [...new Set(candidates)]) {
+    if (!existsSync(path)) {
+      refused.push(`${path}: not found`);
+      continue;
+    }
+    const help = spawnSync(path, ["help"], { encoding: "utf8" });
+    // `help` does not list the 2048 DQN commands (yet): the command itself says which build it is
+    // ("needs --model FILE" with the learn feature, "needs the deep-learning build" without).
+    const probe = spawnSync(path, ["eval-dqn-2048"], { encoding: "utf8" });
+    if (/eval-dqn-2048/.test(help.stdout ?? "") || /eval-dqn-2048 needs --model/.test(probe.stderr ?? "")) return { path, refused };
+    refused.push(`${path}: built without the learn feature (${(probe.stderr || probe.error?.message || "no answer").trim()})`);
+  }
+  return { path: null, refused };
+}
+
+/** A worker report whose timings are the time spent playing, when the worker measured it. */
+function playingTime(report) {
+  const seconds = report.playSeconds;
+  if (!(seconds > 0)) return report;
+  const { games, moves } = report.stats;
+  return { ...report, summary: { ...report.summary, seconds, games_per_s: games / seconds, moves_per_s: moves / seconds }, wall_summary: report.summary };
+}
+
+const reachLine = (s) => `mean ${Math.round(s.mean_score)}, 2048 ${(100 * s.reach["2048"]).toFixed(1)}%`;
 
 // ---- Chromium: the page's worker ------------------------------------------------------------------
 
@@ -101,6 +161,28 @@ try {
     const s = report.summary;
     console.error(`chromium ${agent}: ${s.games} games, mean ${Math.round(s.mean_score)}, 2048 ${(100 * s.reach["2048"]).toFixed(1)}%, ${Math.round(s.moves_per_s)} moves/s`);
   }
+  if (dqn) {
+    const started = Date.now();
+    // The learning worker, as the 2048 page's DQN card uses it (www/dqn2048-panel.js).
+    const report = await page.evaluate(
+      async ({ games, seed, model }) => {
+        const { LearnClient } = await import("/www/learn-client.js");
+        const client = new LearnClient();
+        try {
+          await client.ready;
+          const loaded = await client.loadModelUrl(`/${model}`, { key: "shipped", puzzle: "2048" });
+          const report = await client.evaluate2048("shipped", { games, seed });
+          return { ...report, size: loaded.size };
+        } finally {
+          client.dispose();
+        }
+      },
+      { games: dqn.games, seed, model: DQN_MODEL },
+    );
+    chromiumResults.dqn = { agent: "dqn", depth: 1, ...playingTime(report), wall_seconds: (Date.now() - started) / 1000 };
+    const s = chromiumResults.dqn.summary;
+    console.error(`chromium dqn: ${s.games} games, ${reachLine(s)}, ${Math.round(s.moves_per_s)} moves/s`);
+  }
 } finally {
   await browser.close();
   await server.close();
@@ -124,6 +206,22 @@ if (binary) {
   console.error(nativeNote);
 }
 
+const learnBinary = dqn ? nativeLearnBinary() : { path: null, refused: [] };
+let dqnNativeNote = null;
+if (learnBinary.path) {
+  const flags = ["eval-dqn-2048", "--model", DQN_MODEL, "--games", String(dqn.games), "--seed", String(seed)];
+  const text = execFileSync(learnBinary.path, flags, { cwd: REPOSITORY_ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] });
+  nativeResults.dqn = { agent: "dqn", depth: 1, ...JSON.parse(text), command: `puzzlelab ${flags.join(" ")}` };
+  const s = nativeResults.dqn.summary;
+  console.error(`native dqn: ${s.games} games, ${reachLine(s)}, ${Math.round(s.moves_per_s)} moves/s`);
+} else if (dqn) {
+  dqnNativeNote =
+    "no release CLI with the learn feature found (build it with `cargo build --release --features learn --bin puzzlelab`, " +
+    `or pass --native-learn PATH): the DQN ran in Chromium only. ${learnBinary.refused.join("; ")}`;
+  console.error(dqnNativeNote);
+}
+if (dqnSkipped) console.error(dqnSkipped);
+
 // ---- the report ---------------------------------------------------------------------------------
 
 const row = (report, runtime) =>
@@ -144,12 +242,13 @@ const row = (report, runtime) =>
     chance_nodes: report.chance_nodes ?? undefined,
   };
 
-const results = agents.map(({ agent }) => {
+const results = [...agents, ...(dqn ? [dqn] : [])].map(({ agent }) => {
   const browserReport = chromiumResults[agent];
   const nativeReport = nativeResults[agent];
   return {
     agent,
     depth: browserReport.depth ?? 1,
+    ...(agent === "dqn" ? { model: DQN_MODEL } : {}),
     chromium: row(browserReport, browserName),
     native: row(nativeReport, nativeReport?.machine ?? null) ?? null,
     identical_games: nativeReport ? sameGames(browserReport.summary, nativeReport.summary) : null,
@@ -166,14 +265,32 @@ const report = {
   machine: `${process.platform} ${process.arch}, ${cpus()[0]?.model ?? "unknown CPU"}, ${cpus().length} cores`,
   results,
   chromium: chromiumResults,
-  native: binary ? nativeResults : null,
+  native: binary || nativeResults.dqn ? nativeResults : null,
   note:
     nativeNote ??
     "moves/s counts only the time spent playing (the worker's pauses between chunks are left out); identical_games compares every number of the two summaries except the timings.",
+  dqn_model: dqn ? DQN_MODEL : null,
+  dqn_info: chromiumResults.dqn
+    ? {
+        network: chromiumResults.dqn.info?.network ?? null,
+        parameters: chromiumResults.dqn.info?.numParams ?? null,
+        steps_trained: chromiumResults.dqn.info?.training?.steps ?? null,
+        bytes: chromiumResults.dqn.size ?? null,
+      }
+    : null,
+  dqn_native_binary: learnBinary.path,
+  dqn_note:
+    dqnSkipped ??
+    dqnNativeNote ??
+    (dqn
+      ? "DQN: greedy legal moves, one game per call in the learning worker (one board per forward pass) against all games stepped together natively (up to 256 boards per forward pass), so native_speedup includes batching; moves/s counts only the time spent playing."
+      : null),
 };
 await mkdir(dirname(out), { recursive: true });
 await writeFile(out, JSON.stringify(report, null, 2) + "\n");
 for (const r of results) {
-  console.error(`${r.agent}${r.agent === "expectimax" ? ` depth ${r.depth}` : ""}: identical games natively and in Chromium: ${r.identical_games}; native ${r.native_speedup}× faster`);
+  const name = `${r.agent}${r.agent === "expectimax" ? ` depth ${r.depth}` : ""}`;
+  if (r.native) console.error(`${name}: identical games natively and in Chromium: ${r.identical_games}; native ${r.native_speedup}× faster`);
+  else console.error(`${name}: Chromium only (no native run)`);
 }
 console.error(`wrote ${out}`);

@@ -52,6 +52,8 @@
 
 import { goalLabels } from "./learn-client.js";
 import { emptyGameStats, mergeGameStats, summarizeGames } from "./game2048-stats.js";
+import { fetchBytes } from "./fetch-bytes.js";
+import { errorMessage as messageOf, serveRequests } from "./worker-protocol.js";
 
 /** The learning bundle, resolved against this file (so www/ and pkg/ may live anywhere, side by side). */
 const BUNDLE_URL = new URL("../pkg/learn/puzzlelab.js", import.meta.url);
@@ -119,27 +121,9 @@ bundleReady.then(
   (error) => postMessage({ type: "error", id: null, message: error.message }),
 );
 
-self.onmessage = (event) => {
-  const message = event.data ?? {};
-  const handler = HANDLERS[message.type];
-  if (!handler) {
-    postMessage({ type: "error", id: message.id ?? null, message: `Unknown request "${message.type}".` });
-    return;
-  }
-  // "train" answers when training ends; it reports through progress messages meanwhile.
-  Promise.resolve()
-    .then(() => handler(message))
-    .then(
-      (answer) => {
-        if (answer === undefined) return;
-        const { result, transfer = [] } = answer;
-        postMessage({ type: "result", id: message.id, result }, transfer);
-      },
-      (error) => postMessage({ type: "error", id: message.id, message: messageOf(error) }),
-    );
-};
-
-const HANDLERS = {
+// Each request is answered when its handler ends: "train" when training stops (it reports through
+// progress messages meanwhile).
+serveRequests({
   "load-model": loadModel,
   solve,
   evaluate,
@@ -154,7 +138,7 @@ const HANDLERS = {
   "best-move-2048": bestMove2048,
   "evaluate-2048": evaluate2048,
   "cancel-evaluation": cancelEvaluation,
-};
+});
 
 // ---- the bundle -----------------------------------------------------------------------------------
 
@@ -236,33 +220,22 @@ function keptModel(key, puzzle = "sliding") {
 
 /** The body of `url` as bytes, reporting { loaded, total } as it arrives. */
 async function download(url, id) {
-  const response = await fetch(url);
-  if (!response.ok) throw new Error(`${url} answered HTTP ${response.status}`);
-  const total = Number(response.headers.get("Content-Length")) || 0;
-  const reader = response.body.getReader();
-  const chunks = [];
-  let loaded = 0;
+  const report = (loaded, total) => postMessage({ type: "progress", id, stage: "download", loaded, total });
+  // When the answer comes, then at most every 50 ms, and at the end (with the size now known).
+  let size = null;
   let lastReport = 0;
-  postMessage({ type: "progress", id, stage: "download", loaded, total });
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    chunks.push(value);
-    loaded += value.byteLength;
+  const bytes = await fetchBytes(url, ({ loaded, total }) => {
     const now = performance.now();
-    if (now - lastReport > 50) {
+    if (size === null) {
+      size = total;
+      report(loaded, total);
+    } else if (now - lastReport > 50) {
       lastReport = now;
-      postMessage({ type: "progress", id, stage: "download", loaded, total });
+      report(loaded, total);
     }
-  }
-  postMessage({ type: "progress", id, stage: "download", loaded, total: total || loaded });
-  const body = new Uint8Array(loaded);
-  let offset = 0;
-  for (const chunk of chunks) {
-    body.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return body;
+  });
+  report(bytes.byteLength, size || bytes.byteLength);
+  return bytes;
 }
 
 /** Solves a board with a kept model, after checking that the model was trained for that puzzle. */
@@ -512,13 +485,16 @@ async function bestMove2048({ key, exponents }) {
  * Plays greedy games `from..to` of the evaluation run seeded with `seed` with `model`, a few per
  * turn of the event loop (so that training chunks, moves and Stop get in between), merging their
  * statistics; `onGames(done)` after each turn. Resolves to the stats, or to null once
- * `stillWanted()` says no.
+ * `stillWanted()` says no. `timing.seconds` (if given) gains the time spent playing, without the
+ * turns of the event loop between games.
  */
-async function playGames2048(model, { from = 0, to, seed, onGames = () => {}, stillWanted = () => true }) {
+async function playGames2048(model, { from = 0, to, seed, onGames = () => {}, stillWanted = () => true, timing = { seconds: 0 } }) {
   const stats = emptyGameStats();
   for (let game = from; game < to; ) {
     const end = Math.min(to, game + GAMES_PER_TURN);
+    const playing = performance.now();
     mergeGameStats(stats, model.playGames(game, end, seed).stats);
+    timing.seconds += (performance.now() - playing) / 1000;
     game = end;
     onGames(game - from);
     await new Promise((resolve) => setTimeout(resolve, 0));
@@ -527,7 +503,10 @@ async function playGames2048(model, { from = 0, to, seed, onGames = () => {}, st
   return stats;
 }
 
-/** "evaluate-2048": { key, games, seed, stats, summary (as `puzzlelab eval-dqn-2048`'s), ms }. */
+/**
+ * "evaluate-2048": { key, seed, info, stats, summary (as `puzzlelab eval-dqn-2048`'s; its timings
+ * over the wall time), ms (the wall time), playSeconds (the time spent playing only) }.
+ */
 async function evaluate2048({ id, key, games, seed }) {
   const bundle = await bundleReady;
   const entry = keptModel(key, "2048");
@@ -538,17 +517,19 @@ async function evaluate2048({ id, key, games, seed }) {
   // Its own copy: training may replace (and free) the kept model between two games.
   const model = bundle.Dqn2048Model.fromBytes(entry.bytes);
   const started = performance.now();
+  const timing = { seconds: 0 };
   try {
     postMessage({ type: "progress", id, stage: "evaluate-2048", done: 0, total: games });
     const stats = await playGames2048(model, {
       to: games,
       seed,
+      timing,
       onGames: (done) => postMessage({ type: "progress", id, stage: "evaluate-2048", done, total: games }),
       stillWanted: () => !job.cancelled,
     });
     if (!stats) throw new Error("The evaluation was cancelled.");
     const seconds = (performance.now() - started) / 1000;
-    return { result: { key, seed, info: entry.info, stats, summary: summarizeGames(stats, seconds), ms: Math.round(seconds * 1000) } };
+    return { result: { key, seed, info: entry.info, stats, summary: summarizeGames(stats, seconds), ms: Math.round(seconds * 1000), playSeconds: timing.seconds } };
   } finally {
     evaluations2048.delete(id);
     model.free();
@@ -706,11 +687,4 @@ function toBytes(bytes) {
   if (bytes instanceof Uint8Array) return bytes;
   if (bytes instanceof ArrayBuffer) return new Uint8Array(bytes);
   throw new Error("no model bytes were given");
-}
-
-/** The message of whatever was thrown (the bundle throws Error objects; be lenient anyway). */
-function messageOf(error) {
-  if (error instanceof Error) return error.message;
-  if (typeof error === "string") return error;
-  return String(error);
 }

@@ -11,6 +11,8 @@
 //! puzzlelab eval --model FILE [--per-distance K] [--seed S]                            (--features learn)
 //! puzzlelab train-2048 --games N [--seed S] [--out FILE] [--resume FILE] [--alpha A] [--chunk K]
 //! puzzlelab eval-2048 --model FILE --games N [--seed S] [--agent ntuple|expectimax|random] [--depth D]
+//! puzzlelab train-dqn-2048 --steps N [--filters F1,F2] [--out FILE] [--resume FILE] ... (--features learn)
+//! puzzlelab eval-dqn-2048 --model FILE [--games N] [--seed S]                           (--features learn)
 //! ```
 //! `solve` reads positions from its arguments, or one per line from stdin when none are given,
 //! and prints one JSON object per position (an `error` object for a position it cannot solve).
@@ -73,6 +75,18 @@ const USAGE: &str = "usage:
       Plays N full games of 2048 (new tiles: 2 with p 0.9, 4 with 0.1) with the network's greedy
       1-ply policy, expectimax D moves deep over the network's values, or random moves (no model);
       prints JSON: reach rates of 1024...32768, mean and median score, moves per second.
+  puzzlelab train-dqn-2048 --steps N [--filters 128,128] [--hidden 256] [--lr 5e-4] [--gamma 0.9]
+                           [--batch 64] [--replay 100000] [--epsilon-decay 0.9995] [--epsilon-min 0.01]
+                           [--double] [--huber] [--prioritized] [--envs 1] [--warmup 10] [--seed S]
+                           [--chunk 1000] [--eval-every N] [--eval-games 100] [--checkpoint-every N]
+                           [--out FILE] [--resume FILE]
+      (--features learn) Seed 004's deep Q-network on 2048: one-hot 4x4x16, two levels of (1,2)/(2,1)
+      convolutions, a dense layer, its shaped reward; legal moves only. One progress line per chunk;
+      every --eval-every steps and at the end plays --eval-games greedy games; writes FILE (default
+      2048-dqn.dqn) and FILE.json (manifest with the training curve), also as checkpoints.
+  puzzlelab eval-dqn-2048 --model FILE [--games 100] [--seed S]
+      (--features learn) Plays N full games with a 2048 DQN's greedy legal move; prints JSON like
+      eval-2048's.
   puzzlelab pdb [--goal G] [--partition 6-6-3|5-5-5] --out FILE
       Builds the 15-puzzle pattern databases for a goal, writes them (gzip when FILE ends in .gz)
       and a manifest FILE.json (command, machine, wall time, sizes, checksum).
