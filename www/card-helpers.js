@@ -1,6 +1,8 @@
-// Small pieces the 2048 page's two training cards share (train2048-panel.js, the n-tuple network;
-// dqn2048-panel.js, seed 004's DQN): their stylesheet, reading number fields with a message that
-// names the field, and the way they write percents, sizes and durations.
+// Small pieces the training cards share (train2048-panel.js, the n-tuple network, and
+// dqn2048-panel.js, seed 004's DQN, on the 2048 page; train-panel.js, the sliding puzzles' DQN):
+// the 2048 cards' stylesheet, their elements by id, reading number fields with a message that names
+// the field, error lines, progress boxes, downloads and file choosers, and the way they write
+// percents, sizes and durations. run-controls.js and evaluation-table.js build on them.
 
 const numberFormat = new Intl.NumberFormat("en");
 const STYLESHEET_URL = new URL("./train2048.css", import.meta.url);
@@ -24,6 +26,23 @@ export function addCardStylesheet(document) {
 }
 
 /**
+ * Renders a 2048 training card into `container` (a section.card whose h2 is already there): the
+ * cards' stylesheet, `cardClass` and data-state="idle" on the card, and `html` in a div of
+ * `bodyClass` after the heading. Returns that div.
+ */
+export function renderCard(container, { cardClass, bodyClass, html }) {
+  const document = container.ownerDocument;
+  addCardStylesheet(document);
+  container.classList.add(cardClass);
+  container.dataset.state = "idle";
+  const body = document.createElement("div");
+  body.className = bodyClass;
+  body.innerHTML = html;
+  container.append(body);
+  return body;
+}
+
+/**
  * A number field's value, or a FieldError naming it. Kinds: "rate" (0 < x ≤ 1), "positive"
  * (0 < x ≤ max), "fraction" (0 ≤ x ≤ 1), "count" (whole, 1 ≤ x ≤ max), "whole" (whole, 0 ≤ x ≤ max).
  */
@@ -33,13 +52,30 @@ export function readNumber(input, label, kind, max = Infinity) {
   if (text === "" || !Number.isFinite(value)) throw new FieldError(input, `${label}: enter a number.`);
   const whole = kind === "count" || kind === "whole";
   const top = kind === "rate" ? 1 : max;
-  if ((kind === "rate" || kind === "positive") && !(value > 0 && value <= top)) throw new FieldError(input, `${label} must lie above 0 and at most ${top}.`);
+  if ((kind === "rate" || kind === "positive") && !(value > 0 && value <= top)) {
+    throw new FieldError(input, top === Infinity ? `${label} must be above 0.` : `${label} must lie above 0 and at most ${top}.`);
+  }
   if (kind === "fraction" && !(value >= 0 && value <= 1)) throw new FieldError(input, `${label} must lie between 0 and 1.`);
   if (whole && !Number.isSafeInteger(value)) throw new FieldError(input, `${label} must be a whole number.`);
   if (kind === "count" && value < 1) throw new FieldError(input, `${label} must be at least 1.`);
   if (kind === "whole" && value < 0) throw new FieldError(input, `${label} cannot be negative.`);
   if (whole && value > max) throw new FieldError(input, `${label}: at most ${numberFormat.format(max)}.`);
   return value;
+}
+
+/** A FieldError's field: marked invalid (until it is edited) and focused. Other errors name no field. */
+export function markField(error) {
+  error.input?.setAttribute("aria-invalid", "true");
+  error.input?.focus();
+}
+
+/**
+ * The elements with ids PREFIX-ID below `root`, by the ids' names in camelCase: elementsById(body,
+ * "t2048", ["start", "eval-games"]) is { start: #t2048-start, evalGames: #t2048-eval-games }.
+ */
+export function elementsById(root, prefix, ids) {
+  const camelCase = (id) => id.replace(/-([a-z])/g, (_, letter) => letter.toUpperCase());
+  return Object.fromEntries(ids.map((id) => [camelCase(id), root.querySelector(`#${prefix}-${id}`)]));
 }
 
 /** "97.8%" ("100%" and "0%" whole), "–" when missing. */
@@ -70,8 +106,52 @@ export function showProgress({ box, text, bar }, message, fraction) {
   else bar.value = Math.min(1, fraction);
 }
 
+/** A download's progress in a progress box: "WHAT: 1.2 MB of 3.4 MB (35%)" (an indeterminate bar while the size is unknown). */
+export function showDownload(progress, what, loaded, total) {
+  showProgress(progress, `${what}: ${megabytes(loaded)}${total ? ` of ${megabytes(total)}` : ""}`, total ? loaded / total : null);
+}
+
 /** Hides a progress box and empties its text line. */
 export function hideProgress({ box, text }) {
   box.hidden = true;
   text.textContent = "";
+}
+
+/** Shows `message` in an error line (a p.error, hidden while it has nothing to say). */
+export function showAlert(line, message) {
+  line.textContent = message;
+  line.hidden = false;
+}
+
+/** Empties and hides error lines. */
+export function hideAlerts(...lines) {
+  for (const line of lines) {
+    line.hidden = true;
+    line.textContent = "";
+  }
+}
+
+/** Hands `bytes` to the browser as a download called `name` (of MIME type `type`). */
+export function downloadBytes(document, bytes, name, type) {
+  const link = document.createElement("a");
+  link.href = URL.createObjectURL(new Blob([bytes], { type }));
+  link.download = name;
+  link.hidden = true;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(link.href), 60_000);
+}
+
+/**
+ * A Load… `button` that opens a hidden file `input`; `onFile(file)` gets the file chosen (the input
+ * is emptied, so that choosing the same file again is seen).
+ */
+export function chooseFilesWith(button, input, onFile) {
+  button.addEventListener("click", () => input.click());
+  input.addEventListener("change", () => {
+    const file = input.files?.[0];
+    input.value = "";
+    if (file) onFile(file);
+  });
 }

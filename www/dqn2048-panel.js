@@ -15,10 +15,12 @@
 // this file). Nothing heavy happens when the card mounts: the worker and the learning bundle
 // (pkg/learn/, about 3 MB gzipped) load when one of its buttons is first used.
 
-import { FieldError, addCardStylesheet, duration, hideProgress, megabytes, percent, readNumber, showProgress } from "./card-helpers.js";
+import { FieldError, chooseFilesWith, elementsById, hideProgress, megabytes, percent, readNumber, renderCard, showDownload } from "./card-helpers.js";
 import { LineChart } from "./chart.js";
+import { EVALUATION_IDS, EvaluationTable, evaluationResultsHtml } from "./evaluation-table.js";
 import { reachRate } from "./game2048-stats.js";
 import { TRAINED_2048_MODEL, sharedLearnClient } from "./learn-client.js";
+import { LearnBackend, TrainingRun, showBundleDownload } from "./run-controls.js";
 
 /** The shipped model, trained natively by `puzzlelab train-dqn-2048` (it may not be there yet). */
 export const SHIPPED_DQN_URL = new URL("./models/2048-dqn.dqn", import.meta.url);
@@ -34,8 +36,6 @@ const numberFormat = new Intl.NumberFormat("en");
 /** Tiles whose reach rates the charts and the table show; 512 is read from max_tile_counts. */
 const CHART_TILES = [512, 1024, 2048];
 const TABLE_TILES = [512, 1024, 2048, 4096];
-const ACTIVE_STATES = new Set(["starting", "running", "pausing", "paused", "stopping"]);
-const BACKEND_NAMES = { cpu: "CPU", webgpu: "WebGPU" };
 
 /**
  * The form's number fields: [id after "d2048-", label, kind, bounds]. Kinds: "positive" (> 0),
@@ -177,30 +177,7 @@ const TEMPLATE = `
   <button id="d2048-evaluate" class="primary" type="button">Evaluate</button>
   <button id="d2048-eval-cancel" type="button" disabled>Cancel</button>
 </div>
-<div id="d2048-eval-progress" class="download-status" hidden>
-  <p id="d2048-eval-progress-text" role="status" aria-live="polite"></p>
-  <progress id="d2048-eval-progress-bar" max="1" aria-label="Evaluation progress"></progress>
-</div>
-<p id="d2048-eval-status" class="status" role="status" aria-live="polite"></p>
-<p id="d2048-eval-error" class="error" role="alert" hidden></p>
-<div class="t2048-table-scroll">
-  <table id="d2048-eval-table" class="t2048-table" data-rows="0">
-    <caption class="visually-hidden">Evaluations, newest first</caption>
-    <thead>
-      <tr>
-        <th scope="col">Model</th>
-        <th scope="col">Games</th>
-        <th scope="col">Seed</th>
-        <th scope="col">Mean score</th>
-        <th scope="col">Median</th>
-        <th scope="col">Best</th>
-        ${TABLE_TILES.map((tile) => `<th scope="col">${tile}</th>`).join("")}
-        <th scope="col">Moves/s</th>
-      </tr>
-    </thead>
-    <tbody><tr class="t2048-empty"><td colspan="${7 + TABLE_TILES.length}">No evaluation yet.</td></tr></tbody>
-  </table>
-</div>
+${evaluationResultsHtml("d2048", ["Model", "Games", "Seed", "Mean score", "Median", "Best", ...TABLE_TILES, "Moves/s"])}
 `;
 
 /**
@@ -214,7 +191,14 @@ export class Dqn2048Panel {
   #charts;
   /** The learning client, once a button needed it. */
   #learn = null;
-  #state = "idle";
+  /** The run: its state, buttons, status and error lines (run-controls.js). */
+  #run;
+  /** Where the run trains (the worker's "backend" and "started" messages). */
+  #where = new LearnBackend();
+  /** The evaluations: progress, status, error and results table (evaluation-table.js). */
+  #evaluations;
+  /** The card's progress box (the learning module's and the shipped model's downloads): { box, text, bar }. */
+  #download;
   /** Whether the worker holds a trainer (a network to save, watch, evaluate): { steps } or null. */
   #trained = null;
   /** The model file loaded: { name, info } or null. The shipped model once fetched: { info } or null. */
@@ -223,65 +207,24 @@ export class Dqn2048Panel {
   #shippedLoading = null;
   #lastReport = null;
   #lastEvaluation = null;
-  #backendNote = "";
-  #backend = "";
-  #adapter = "";
-  /** The running evaluation: { request (evaluate2048's promise, with its id) }, or null. */
-  #evaluation = null;
-  #evaluations = [];
   /** Numbers the training runs, so that a late message of an earlier run is ignored. */
   #runId = 0;
 
   constructor(container, api = {}) {
     this.#root = container;
     this.#api = api ?? {};
-    const document = container.ownerDocument;
-    addCardStylesheet(document);
-    container.classList.add("d2048-card");
-    container.dataset.state = "idle";
-    const body = document.createElement("div");
-    body.className = "t2048-body d2048-body";
-    body.innerHTML = TEMPLATE;
-    container.append(body);
+    const body = renderCard(container, { cardClass: "d2048-card", bodyClass: "t2048-body d2048-body", html: TEMPLATE });
     const $ = (id) => body.querySelector(`#d2048-${id}`);
     this.#elements = {
       form: body.querySelector("form"),
-      backend: $("backend"),
-      params: $("params"),
       continueField: body.querySelector(".d2048-continue-field"),
-      continue: $("continue"),
-      continueLabel: $("continue-label"),
-      formError: $("form-error"),
-      start: $("start"),
-      pause: $("pause"),
-      resume: $("resume"),
-      stop: $("stop"),
-      save: $("save"),
-      load: $("load"),
-      loadShipped: $("load-shipped"),
-      quick: $("quick"),
-      seedSettings: $("seed-settings"),
-      file: $("file"),
-      progress: $("progress"),
-      progressText: $("progress-text"),
-      progressBar: $("progress-bar"),
-      status: $("status"),
-      error: $("error"),
-      stats: $("stats"),
-      modelLine: $("model-line"),
-      model: $("model"),
+      // "eval-games" is the in-training evaluation's field; this one is the Evaluate button's.
       evalGames: $("eval-games-n"),
-      evalSeed: $("eval-seed"),
-      watch: $("watch"),
-      evaluate: $("evaluate"),
-      evalCancel: $("eval-cancel"),
-      evalProgress: $("eval-progress"),
-      evalProgressText: $("eval-progress-text"),
-      evalProgressBar: $("eval-progress-bar"),
-      evalStatus: $("eval-status"),
-      evalError: $("eval-error"),
-      evalTable: $("eval-table"),
+      ...elementsById(body, "d2048", ["backend", "params", "continue", "continue-label", "form-error", "start", "pause", "resume", "stop", "save", "load"]),
+      ...elementsById(body, "d2048", ["load-shipped", "quick", "seed-settings", "file", "progress", "progress-text", "progress-bar", "status", "error", "stats"]),
+      ...elementsById(body, "d2048", ["model-line", "model", "eval-seed", "watch", ...EVALUATION_IDS]),
     };
+    this.#download = { box: this.#elements.progress, text: this.#elements.progressText, bar: this.#elements.progressBar };
     const whole = (y) => numberFormat.format(Math.round(y));
     this.#charts = {
       loss: new LineChart($("chart-loss"), { title: "TD loss", yScale: "log", xLabel: "steps", series: [{ name: "TD loss", color: "--chart-1" }], formatY: (y) => y.toPrecision(3) }),
@@ -300,25 +243,12 @@ export class Dqn2048Panel {
     };
 
     const { elements } = this;
+    const render = () => this.#render();
+    this.#run = new TrainingRun(container, elements, { panel: this, client: () => this.#client(), render, runningText: () => this.#runningText(), openDetails: true });
+    this.#evaluations = new EvaluationTable(elements, { render });
     const on = (element, type, listener) => element.addEventListener(type, listener);
-    on(elements.form, "submit", (event) => {
-      event.preventDefault();
-      this.start();
-    });
-    on(elements.form, "input", (event) => {
-      event.target.removeAttribute?.("aria-invalid");
-      this.#renderParams();
-    });
-    on(elements.pause, "click", () => this.pause());
-    on(elements.resume, "click", () => this.resume());
-    on(elements.stop, "click", () => this.stop());
-    on(elements.save, "click", () => this.save());
-    on(elements.load, "click", () => elements.file.click());
-    on(elements.file, "change", () => {
-      const file = elements.file.files?.[0];
-      elements.file.value = "";
-      if (file) this.loadFile(file);
-    });
+    on(elements.form, "input", () => this.#renderParams());
+    chooseFilesWith(elements.load, elements.file, (file) => this.loadFile(file));
     on(elements.loadShipped, "click", () => this.loadShipped().catch(() => {}));
     on(elements.quick, "click", () => this.#fill(QUICK_SETTINGS));
     on(elements.seedSettings, "click", () => this.#fill(SEED_SETTINGS));
@@ -329,7 +259,7 @@ export class Dqn2048Panel {
     on(elements.watch, "click", () => this.watch());
     on(elements.evaluate, "click", () => this.evaluate());
     on(elements.evalCancel, "click", () => this.cancelEvaluation());
-    on(elements.model, "change", () => this.#render());
+    on(elements.model, "change", render);
     elements.watch.hidden = typeof this.#api.useAgent !== "function";
     this.#renderParams();
     this.#renderStats();
@@ -343,144 +273,86 @@ export class Dqn2048Panel {
 
   /** "idle" | "starting" | "running" | "pausing" | "paused" | "stopping" | "stopped". */
   get state() {
-    return this.#state;
+    return this.#run.state;
   }
 
   /** The evaluation reports so far (the worker's: { key, seed, info, stats, summary, ms }), oldest first. */
   get evaluations() {
-    return [...this.#evaluations];
+    return this.#evaluations.reports;
   }
 
   // ---- training ---------------------------------------------------------------------------------------
 
   /** Starts training with the form's settings; resolves when the run stops. */
   async start() {
-    if (ACTIVE_STATES.has(this.#state)) return;
-    this.#clearErrors();
-    let settings;
-    try {
-      settings = this.#readForm();
-    } catch (error) {
-      this.#showFormError(error);
-      return;
-    }
+    const settings = this.#run.settings(() => this.#readForm());
+    if (!settings) return;
     const runId = ++this.#runId;
     for (const chart of Object.values(this.#charts)) chart.clear();
     this.#lastReport = null;
     this.#lastEvaluation = null;
-    this.#backendNote = "";
-    this.#backend = "";
-    this.#adapter = "";
+    this.#where.reset();
     this.#elements.stats.dataset.evaluations = "0";
     this.#renderStats();
-    this.#setState("starting");
-    this.#setStatus(settings.backend === "cpu" ? "Starting on the CPU…" : "Starting: checking WebGPU…");
+    this.#run.begin(settings.backend === "cpu" ? "Starting on the CPU…" : "Starting: checking WebGPU…");
     try {
       const final = await this.#client().train2048(settings, { onProgress: (progress) => this.#onProgress(progress, runId) });
       if (runId !== this.#runId) return;
       if (final.report) this.#lastReport = final.report;
       this.#trained = { steps: this.#lastReport?.stepsDone ?? 0 };
       if (final.model) this.#setModelLine("The network trained here", modelText(final.model), "trained");
-      this.#setState("stopped");
-      this.#setStatus(`Stopped after ${numberFormat.format(this.#trained.steps)} steps. Watch the network play, evaluate it, Save it, or start again.`);
+      this.#run.stopped(`Stopped after ${numberFormat.format(this.#trained.steps)} steps. Watch the network play, evaluate it, Save it, or start again.`);
     } catch (error) {
       if (runId !== this.#runId) return;
-      this.#setState(this.#trained ? "stopped" : "idle");
-      this.#setStatus("");
-      this.#showError(error.message);
+      this.#run.failed(error, Boolean(this.#trained));
     }
     this.#renderModels();
   }
 
   /** Pauses after the running chunk. */
-  async pause() {
-    if (this.#state !== "running") return;
-    this.#setState("pausing");
-    this.#setStatus("Pausing after this chunk…");
-    try {
-      const paused = await this.#client().pause();
-      if (paused.state !== "paused") return; // stopped meanwhile: start() tells
-      this.#setState("paused");
-      this.#setStatus(`Paused at ${numberFormat.format(this.#lastReport?.stepsDone ?? 0)} steps: watch the network play, evaluate it, Save it, or Resume.`);
-    } catch (error) {
-      this.#showError(error.message);
-    }
+  pause() {
+    return this.#run.pause(() => `Paused at ${numberFormat.format(this.#lastReport?.stepsDone ?? 0)} steps: watch the network play, evaluate it, Save it, or Resume.`);
   }
 
   /** Goes on after a pause. */
-  async resume() {
-    if (this.#state !== "paused") return;
-    try {
-      await this.#client().resume();
-      this.#setState("running");
-      this.#setStatus(this.#runningText());
-    } catch (error) {
-      this.#showError(error.message);
-    }
+  resume() {
+    return this.#run.resume();
   }
 
   /** Stops after the running chunk; start()'s promise then reports the end. */
-  async stop() {
-    if (this.#state !== "running" && this.#state !== "paused") return;
-    this.#setState("stopping");
-    this.#setStatus("Stopping after this chunk…");
-    try {
-      await this.#client().stop();
-    } catch (error) {
-      this.#showError(error.message);
-    }
+  stop() {
+    return this.#run.stop();
   }
 
   /** Downloads the trained network as 2048-dqn-STEPSsteps.dqn (the CLI's format). */
   async save() {
     if (!this.#trained) return;
-    this.#elements.save.disabled = true;
-    try {
+    await this.#run.save(async () => {
       const { bytes, steps } = await this.#client().save();
-      const name = `2048-dqn-${steps}steps.dqn`;
-      const document = this.#root.ownerDocument;
-      const link = document.createElement("a");
-      link.href = URL.createObjectURL(new Blob([bytes], { type: "application/octet-stream" }));
-      link.download = name;
-      link.hidden = true;
-      document.body.append(link);
-      link.click();
-      link.remove();
-      setTimeout(() => URL.revokeObjectURL(link.href), 60_000);
-      this.#setStatus(`Saved ${name} (${megabytes(bytes.byteLength)}). ${this.#state === "running" ? this.#runningText() : ""}`.trim());
-    } catch (error) {
-      this.#showError(`Saving failed: ${error.message}`);
-    } finally {
-      this.#render();
-    }
+      return { bytes, name: `2048-dqn-${steps}steps.dqn`, type: "application/octet-stream" };
+    });
   }
 
   #onProgress(progress, runId) {
     if (runId !== this.#runId) return;
     switch (progress.stage) {
       case "backend":
-        this.#backendNote = progress.message;
-        this.#setStatus(this.#backendNote);
+        this.#where.note = progress.message;
+        this.#run.setStatus(this.#where.note);
         break;
-      case "started": {
-        this.#backend = progress.backend;
-        this.#adapter = progress.adapter ?? "";
+      case "started":
         this.#trained = { steps: 0 };
-        const stats = this.#elements.stats;
-        stats.dataset.backend = progress.backend;
-        this.#stat("backend", BACKEND_NAMES[progress.backend] ?? progress.backend).title = this.#adapter;
-        this.#stat("params", numberFormat.format(progress.numParams));
-        this.#setModelLine("The network trained here", `${numberFormat.format(progress.numParams)} parameters, training on ${BACKEND_NAMES[progress.backend] ?? progress.backend}`, "trained");
-        if (this.#state === "starting") this.#setState("running");
-        this.#setStatus(this.#runningText());
+        this.#where.started(progress, { stats: this.#elements.stats, backendCell: this.#cell("backend"), paramsCell: this.#cell("params") });
+        this.#setModelLine("The network trained here", `${numberFormat.format(progress.numParams)} parameters, training on ${this.#where.name}`, "trained");
+        if (this.#run.state === "starting") this.#run.setState("running");
+        this.#run.setStatus(this.#runningText());
         this.#renderModels();
         break;
-      }
       case "chunk":
         this.#onReport(progress.report);
         break;
       case "evaluation":
-        if (this.#state === "running") this.#setStatus(`${this.#runningText()} Evaluating at ${numberFormat.format(progress.steps)} steps: ${progress.done} of ${progress.total} games.`);
+        if (this.#run.state === "running") this.#run.setStatus(`${this.#runningText()} Evaluating at ${numberFormat.format(progress.steps)} steps: ${progress.done} of ${progress.total} games.`);
         break;
       case "evaluated":
         this.#onEvaluated(progress);
@@ -498,7 +370,7 @@ export class Dqn2048Panel {
     this.#charts.speed.add(0, x, report.stepsPerS);
     for (const name of ["loss", "epsilon", "speed"]) this.#charts[name].canvas.dataset.points = String(this.#charts[name].pointCount(0));
     this.#renderStats();
-    if (this.#state === "running") this.#setStatus(this.#runningText());
+    if (this.#run.state === "running") this.#run.setStatus(this.#runningText());
   }
 
   /** An in-training evaluation: its mean score and reach rates into the charts. */
@@ -509,7 +381,7 @@ export class Dqn2048Panel {
     for (const name of ["score", "reach"]) this.#charts[name].canvas.dataset.points = String(this.#charts[name].pointCount(0));
     this.#elements.stats.dataset.evaluations = String(this.#charts.score.pointCount(0));
     this.#renderStats();
-    if (this.#state === "running") this.#setStatus(this.#runningText());
+    if (this.#run.state === "running") this.#run.setStatus(this.#runningText());
   }
 
   #renderStats() {
@@ -517,7 +389,7 @@ export class Dqn2048Panel {
     const stats = this.#elements.stats;
     if (!report) {
       for (const name of ["steps", "games", "loss", "epsilon", "speed", "score", "reach"]) this.#stat(name, "–");
-      if (!this.#backend) {
+      if (!this.#where.backend) {
         this.#stat("backend", "–");
         this.#stat("params", "–");
       }
@@ -538,19 +410,20 @@ export class Dqn2048Panel {
   }
 
   #stat(name, text) {
-    const element = this.#root.querySelector(`#d2048-stat-${name}`);
-    element.textContent = text;
-    return element;
+    this.#cell(name).textContent = text;
+  }
+
+  #cell(name) {
+    return this.#root.querySelector(`#d2048-stat-${name}`);
   }
 
   #runningText() {
-    const where = this.#backend === "webgpu" ? `WebGPU${this.#adapter ? ` (${this.#adapter})` : ""}` : "the CPU";
     const evaluation = this.#lastEvaluation;
     const last = evaluation
       ? ` Last evaluation (${plural(evaluation.summary.games, "game")} at ${numberFormat.format(evaluation.steps)} steps): mean score ` +
         `${numberFormat.format(Math.round(evaluation.summary.mean_score))}, 512 reached in ${percent(reachRate(evaluation.stats, 512))}.`
       : "";
-    return `${this.#backendNote ? `${this.#backendNote} ` : ""}Training on ${where}…${last}`;
+    return this.#where.runningText(last);
   }
 
   /** The form's settings for the worker's "train" (2048); throws a FieldError naming the field. */
@@ -594,7 +467,7 @@ export class Dqn2048Panel {
 
   /** Sets form fields by id (after "d2048-"). */
   #fill(values) {
-    if (ACTIVE_STATES.has(this.#state)) return;
+    if (this.#run.active) return;
     for (const [id, value] of Object.entries(values)) {
       const input = this.#root.querySelector(`#d2048-${id}`);
       input.value = String(value);
@@ -648,7 +521,7 @@ export class Dqn2048Panel {
 
   /** Reads a 2048 model file: to watch, to evaluate, and to train on from. */
   async loadFile(file) {
-    this.#clearErrors();
+    this.#run.clearErrors();
     try {
       const bytes = new Uint8Array(await file.arrayBuffer());
       const loaded = await this.#client().loadModelBytes(bytes, { key: FILE_KEY, name: file.name, puzzle: "2048" });
@@ -656,9 +529,9 @@ export class Dqn2048Panel {
       this.#elements.model.value = "file";
       this.#renderModels();
       this.#setModelLine(`Loaded “${file.name}”`, loaded.info, "file");
-      this.#setStatus(`Loaded “${file.name}” (${megabytes(loaded.size)}): ${modelText(loaded.info)}. Watch it play, evaluate it, or train on from it.`);
+      this.#run.setStatus(`Loaded “${file.name}” (${megabytes(loaded.size)}): ${modelText(loaded.info)}. Watch it play, evaluate it, or train on from it.`);
     } catch (error) {
-      this.#showError(error.message);
+      this.#run.showError(error.message);
     }
     this.#render();
   }
@@ -668,9 +541,9 @@ export class Dqn2048Panel {
    * shown; a missing file is said plainly. Resolves to its info.
    */
   loadShipped() {
-    this.#clearErrors();
+    this.#run.clearErrors();
     return this.#fetchShipped().catch((error) => {
-      this.#showError(error.message);
+      this.#run.showError(error.message);
       throw error;
     });
   }
@@ -681,21 +554,20 @@ export class Dqn2048Panel {
       .loadModelUrl(this.#api.shippedDqnUrl ?? SHIPPED_DQN_URL, {
         key: SHIPPED_KEY,
         puzzle: "2048",
-        onProgress: ({ loaded, total }) =>
-          this.#showProgress(`Downloading the shipped model: ${megabytes(loaded)}${total ? ` of ${megabytes(total)}` : ""}`, total ? loaded / total : null),
+        onProgress: ({ loaded, total }) => showDownload(this.#download, "Downloading the shipped model", loaded, total),
       })
       .then(
         (loaded) => {
-          this.#hideProgress();
+          hideProgress(this.#download);
           this.#shipped = { info: loaded.info };
           this.#elements.model.value = "shipped";
           this.#renderModels();
           this.#setModelLine("The shipped model", loaded.info, "shipped");
-          this.#setStatus(`The shipped model is loaded (${megabytes(loaded.size)}): ${modelText(loaded.info)}.`);
+          this.#run.setStatus(`The shipped model is loaded (${megabytes(loaded.size)}): ${modelText(loaded.info)}.`);
           return loaded.info;
         },
         (error) => {
-          this.#hideProgress();
+          hideProgress(this.#download);
           this.#shippedLoading = null;
           const missing = /answered HTTP 404/.test(error.message);
           throw new Error(
@@ -727,99 +599,54 @@ export class Dqn2048Panel {
   /** Hands the chosen model to the page's player and starts it. */
   async watch() {
     if (typeof this.#api.useAgent !== "function") return;
-    this.#clearEvalError();
+    this.#evaluations.clear();
     this.#elements.watch.disabled = true;
     try {
       const chosen = await this.#chosenModel({ forWatching: true });
       const learn = this.#client();
       this.#api.useAgent({ label: chosen.label, details: chosen.details, bestMove: (exponents) => learn.bestMove2048(chosen.key, exponents) });
       this.#api.playAgent?.();
-      this.#setEvalStatus(`${chosen.label} plays on the board above (greedy: the legal move with the highest Q-value).`);
+      this.#evaluations.setStatus(`${chosen.label} plays on the board above (greedy: the legal move with the highest Q-value).`);
     } catch (error) {
-      this.#showEvalError(error.message);
+      this.#evaluations.showError(error.message);
     } finally {
       this.#render();
     }
   }
 
   /** Plays N greedy games with the chosen model (with a progress bar); adds a row to the table. */
-  async evaluate() {
-    if (this.#evaluation) return;
-    this.#clearEvalError();
-    let games;
-    let seed;
-    try {
-      games = readNumber(this.#elements.evalGames, "Games", "count", 10_000);
-      seed = readNumber(this.#elements.evalSeed, "Seed", "whole", 2 ** 32 - 1);
-    } catch (error) {
-      this.#showEvalError(error.message);
-      error.input?.setAttribute("aria-invalid", "true");
-      error.input?.focus();
-      return;
-    }
-    const started = performance.now();
-    this.#evaluation = { request: null };
-    this.#showEvalProgress("Preparing…", null);
-    this.#render();
-    try {
-      const chosen = await this.#chosenModel();
-      const request = this.#client().evaluate2048(chosen.key, { games, seed }, {
-        onProgress: ({ done, total }) => this.#showEvalProgress(`${numberFormat.format(done)} of ${numberFormat.format(total)} games`, total ? done / total : 0),
-      });
-      this.#evaluation.request = request;
-      this.#render();
-      const report = await request;
-      const row = { ...report, model: chosen.name };
-      this.#evaluations.push(row);
-      this.#addRow(row);
-      const { summary, stats } = report;
-      this.#setEvalStatus(
-        `${chosen.name}: mean score ${numberFormat.format(Math.round(summary.mean_score))} over ${plural(summary.games, "game")}; ` +
-          `512 reached in ${percent(reachRate(stats, 512))}, 2048 in ${percent(summary.reach["2048"])} (${duration(performance.now() - started)}).`,
-      );
-    } catch (error) {
-      if (/cancelled/.test(error.message)) this.#setEvalStatus("Evaluation cancelled.");
-      else this.#showEvalError(error.message);
-    } finally {
-      this.#evaluation = null;
-      this.#hideEvalProgress();
-      this.#render();
-    }
+  evaluate() {
+    const { elements } = this;
+    return this.#evaluations.run({
+      read: () => ({ games: readNumber(elements.evalGames, "Games", "count", 10_000), seed: readNumber(elements.evalSeed, "Seed", "whole", 2 ** 32 - 1) }),
+      play: async ({ games, seed }, { request, progress, elapsed }) => {
+        const chosen = await this.#chosenModel();
+        const report = await request(this.#client().evaluate2048(chosen.key, { games, seed }, { onProgress: ({ done, total }) => progress(done, total) }));
+        const { summary, stats } = report;
+        return {
+          report: { ...report, model: chosen.name },
+          cells: [
+            chosen.name,
+            numberFormat.format(summary.games),
+            String(report.seed),
+            numberFormat.format(Math.round(summary.mean_score)),
+            numberFormat.format(summary.median_score),
+            numberFormat.format(summary.max_score),
+            ...TABLE_TILES.map((tile) => percent(reachRate(stats, tile))),
+            numberFormat.format(Math.round(summary.moves_per_s)),
+          ],
+          status:
+            `${chosen.name}: mean score ${numberFormat.format(Math.round(summary.mean_score))} over ${plural(summary.games, "game")}; ` +
+            `512 reached in ${percent(reachRate(stats, 512))}, 2048 in ${percent(summary.reach["2048"])} (${elapsed()}).`,
+        };
+      },
+      cancelledText: (error) => (/cancelled/.test(error.message) ? "Evaluation cancelled." : null),
+    });
   }
 
   /** Cancels the running evaluation (it stops after its current game). */
-  async cancelEvaluation() {
-    const id = this.#evaluation?.request?.id;
-    if (id === undefined) return;
-    await this.#client().cancelEvaluation(id).catch(() => {});
-  }
-
-  #addRow(report) {
-    const table = this.#elements.evalTable;
-    const body = table.tBodies[0];
-    body.querySelector(".t2048-empty")?.remove();
-    const document = this.#root.ownerDocument;
-    const row = document.createElement("tr");
-    const { summary, stats } = report;
-    const cells = [
-      report.model,
-      numberFormat.format(summary.games),
-      String(report.seed),
-      numberFormat.format(Math.round(summary.mean_score)),
-      numberFormat.format(summary.median_score),
-      numberFormat.format(summary.max_score),
-      ...TABLE_TILES.map((tile) => percent(reachRate(stats, tile))),
-      numberFormat.format(Math.round(summary.moves_per_s)),
-    ];
-    for (const [index, text] of cells.entries()) {
-      const cell = document.createElement(index === 0 ? "th" : "td");
-      if (index === 0) cell.scope = "row";
-      cell.textContent = text;
-      row.append(cell);
-    }
-    row.dataset.report = JSON.stringify(report);
-    body.prepend(row);
-    table.dataset.rows = String(body.rows.length);
+  cancelEvaluation() {
+    return this.#evaluations.cancel((id) => this.#client().cancelEvaluation(id));
   }
 
   /** The model choice after the models at hand. */
@@ -851,43 +678,18 @@ export class Dqn2048Panel {
 
   /** The learning client, started on first use, with its bundle download shown. */
   #client() {
-    if (this.#learn) return this.#learn;
-    const learn = sharedLearnClient();
-    this.#learn = learn;
-    learn.addEventListener("bundle-progress", ({ detail }) => {
-      const { loaded, total } = detail;
-      this.#showProgress(`Loading the learning module: ${megabytes(loaded)}${total ? ` of ${megabytes(total)}` : ""}`, total ? loaded / total : null);
-    });
-    learn.ready.then(
-      () => {
-        if (this.#elements.progressText.textContent.startsWith("Loading the learning module")) this.#hideProgress();
-      },
-      (error) => {
-        this.#hideProgress();
-        this.#showError(error.message);
-      },
-    );
-    return learn;
+    this.#learn ??= showBundleDownload(sharedLearnClient(), this.#download, (message) => this.#run.showError(message));
+    return this.#learn;
   }
 
   // ---- rendering --------------------------------------------------------------------------------------
 
-  #setState(state) {
-    this.#state = state;
-    this.#root.dataset.state = state;
-    this.#render();
-  }
-
   /** Enables the buttons and fields that make sense now. */
   #render() {
     const { elements } = this;
-    const state = this.#state;
-    const active = ACTIVE_STATES.has(state);
-    const evaluating = Boolean(this.#evaluation);
-    elements.start.disabled = active;
-    elements.pause.disabled = state !== "running";
-    elements.resume.disabled = state !== "paused";
-    elements.stop.disabled = state !== "running" && state !== "paused";
+    const { state, active } = this.#run;
+    const evaluating = this.#evaluations.running;
+    this.#run.renderButtons();
     elements.save.disabled = !this.#trained || state === "starting" || state === "stopping";
     elements.load.disabled = state === "starting" || state === "stopping";
     elements.quick.disabled = active;
@@ -897,66 +699,8 @@ export class Dqn2048Panel {
     const haveModel = choice === "trained" ? Boolean(this.#trained) : choice === "file" ? Boolean(this.#file) : true;
     elements.evaluate.disabled = evaluating || !haveModel;
     elements.watch.disabled = !haveModel;
-    elements.evalCancel.disabled = !this.#evaluation?.request;
+    elements.evalCancel.disabled = !this.#evaluations.cancellable;
     for (const control of [elements.model, elements.evalGames, elements.evalSeed]) control.disabled = evaluating;
-  }
-
-  #setStatus(text) {
-    this.#elements.status.textContent = text;
-  }
-
-  #showError(message) {
-    this.#elements.error.textContent = message;
-    this.#elements.error.hidden = false;
-  }
-
-  #showFormError(error) {
-    this.#elements.formError.textContent = error.message;
-    this.#elements.formError.hidden = false;
-    if (error instanceof FieldError) {
-      error.input.setAttribute("aria-invalid", "true");
-      error.input.focus();
-    }
-  }
-
-  #clearErrors() {
-    for (const element of [this.#elements.error, this.#elements.formError]) {
-      element.hidden = true;
-      element.textContent = "";
-    }
-  }
-
-  #showProgress(text, fraction) {
-    const { progress, progressText, progressBar } = this.#elements;
-    showProgress({ box: progress, text: progressText, bar: progressBar }, text, fraction);
-  }
-
-  #hideProgress() {
-    hideProgress({ box: this.#elements.progress, text: this.#elements.progressText });
-  }
-
-  #setEvalStatus(text) {
-    this.#elements.evalStatus.textContent = text;
-  }
-
-  #showEvalError(message) {
-    this.#elements.evalError.textContent = message;
-    this.#elements.evalError.hidden = false;
-  }
-
-  #clearEvalError() {
-    this.#elements.evalError.hidden = true;
-    this.#elements.evalError.textContent = "";
-    this.#setEvalStatus("");
-  }
-
-  #showEvalProgress(text, fraction) {
-    const { evalProgress, evalProgressText, evalProgressBar } = this.#elements;
-    showProgress({ box: evalProgress, text: evalProgressText, bar: evalProgressBar }, text, fraction);
-  }
-
-  #hideEvalProgress() {
-    hideProgress({ box: this.#elements.evalProgress, text: this.#elements.evalProgressText });
   }
 }
 

@@ -34,6 +34,7 @@
 //   game-retry   {} the person pressed "Try again" or "New game" on an overlay: the host starts one
 //   game-reset   { game } a new game (or an undone move) was drawn
 
+import { fetchBytes } from "./fetch-bytes.js";
 import { errorMessage, loadWasm } from "./wasm.js";
 
 /** Directions in action order: DIRECTIONS[i] is the Rust `Move` with index i (src/env/game2048.rs). */
@@ -709,34 +710,8 @@ if (!customElements.get("game2048-board")) customElements.define("game2048-board
 
 // ---- networks ----------------------------------------------------------------------------------
 
-/**
- * The body of `url` as bytes; `onProgress({ loaded, total })` follows the download (total 0 when
- * the server does not say).
- */
-export async function fetchBytes(url, onProgress = () => {}) {
-  const response = await fetch(url);
-  if (!response.ok) throw new Error(`${url} answered HTTP ${response.status}`);
-  const total = Number(response.headers.get("Content-Length")) || 0;
-  if (!response.body) return new Uint8Array(await response.arrayBuffer());
-  const reader = response.body.getReader();
-  const chunks = [];
-  let loaded = 0;
-  onProgress({ loaded, total });
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    chunks.push(value);
-    loaded += value.byteLength;
-    onProgress({ loaded, total });
-  }
-  const bytes = new Uint8Array(loaded);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return bytes;
-}
+/** The body of `url` as bytes, with its progress (fetch-bytes.js's, for the page's callers). */
+export { fetchBytes };
 
 /** Whether bytes start with gzip's magic number. */
 export function isGzip(bytes) {

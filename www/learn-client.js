@@ -4,6 +4,8 @@
 // sharedLearnClient(), that is when a person first uses a learning feature (the deep Q-learning
 // panel, or a <puzzle-widget solver="dqn">). The page and every widget share that one worker.
 
+import { WorkerClient } from "./worker-protocol.js";
+
 /** Key of the network being trained, as a model (kept by the worker on pause and stop). */
 export const TRAINED_MODEL = "trained";
 /** Key of the model file a person loaded from their disk. */
@@ -12,37 +14,25 @@ export const FILE_MODEL = "file";
 export const TRAINED_2048_MODEL = "trained-2048";
 
 /**
- * Events (on the client, an EventTarget):
+ * `ready` resolves once the worker has loaded the learning bundle, and rejects with why it could
+ * not; pause(), resume(), stop() and dispose() are WorkerClient's (pause and stop resolve to
+ * { state, report, model }). Events (on the client, an EventTarget):
  *   "bundle-progress"  detail { loaded, total }: the learning bundle downloading (total 0: unknown)
  */
-export class LearnClient extends EventTarget {
-  #worker;
-  #ready;
-  #nextId = 1;
-  /** Requests waiting for their answer by id: { resolve, reject, onProgress }. */
-  #pending = new Map();
+export class LearnClient extends WorkerClient {
   /** Models fetched by URL: key → { promise, listeners (onProgress callbacks) }. */
   #fetched = new Map();
-  /** Why the worker cannot work (set once it failed to load), or null. */
-  #failure = null;
 
   /** `workerUrl` is for tests; the page uses learn-worker.js next to this file. */
   constructor(workerUrl = new URL("./learn-worker.js", import.meta.url)) {
-    super();
-    const ready = Promise.withResolvers();
-    this.#ready = ready.promise;
-    this.#ready.catch(() => {});
-    this.#worker = new Worker(workerUrl, { type: "module" });
-    this.#worker.addEventListener("message", (event) => this.#onMessage(event.data, ready));
-    this.#worker.addEventListener("error", (event) => {
-      event.preventDefault?.();
-      this.#fail(new Error(event.message || "The learning worker failed to start."), ready);
+    super(workerUrl, {
+      name: "learning worker",
+      onBroadcast: (message) => {
+        if (message.type === "progress" && message.stage === "bundle") {
+          this.dispatchEvent(new CustomEvent("bundle-progress", { detail: { loaded: message.loaded, total: message.total } }));
+        }
+      },
     });
-  }
-
-  /** Resolves once the worker has loaded the learning bundle; rejects with why it could not. */
-  get ready() {
-    return this.#ready;
   }
 
   /**
@@ -55,10 +45,7 @@ export class LearnClient extends EventTarget {
     let entry = this.#fetched.get(key);
     if (!entry || entry.url !== href) {
       const listeners = new Set();
-      const promise = this.#request(
-        { type: "load-model", key, url: href, puzzle },
-        { onProgress: (progress) => listeners.forEach((listener) => listener(progress)) },
-      );
+      const promise = this.request({ type: "load-model", key, url: href, puzzle }, (progress) => listeners.forEach((listener) => listener(progress)));
       entry = { url: href, promise, listeners };
       this.#fetched.set(key, entry);
       promise.then(
@@ -78,7 +65,7 @@ export class LearnClient extends EventTarget {
    */
   loadModelBytes(bytes, { key = FILE_MODEL, name = "", puzzle = "sliding" } = {}) {
     this.#fetched.delete(key);
-    return this.#request({ type: "load-model", key, bytes, name, puzzle });
+    return this.request({ type: "load-model", key, bytes, name, puzzle });
   }
 
   /**
@@ -88,7 +75,7 @@ export class LearnClient extends EventTarget {
    * trained for another puzzle, with a message saying so.
    */
   solve(key, { rows, cols, goal, cells }, options) {
-    return this.#request({ type: "solve", key, rows, cols, goal: Array.from(goal), cells: Array.from(cells), options });
+    return this.request({ type: "solve", key, rows, cols, goal: Array.from(goal), cells: Array.from(cells), options });
   }
 
   /**
@@ -97,7 +84,7 @@ export class LearnClient extends EventTarget {
    * positions are played. Resolves to { rows: [...], overall, settings, seconds, ms }.
    */
   evaluate(key, options = {}, { onProgress } = {}) {
-    return this.#request({ type: "evaluate", key, options }, { onProgress });
+    return this.request({ type: "evaluate", key, options }, onProgress);
   }
 
   /**
@@ -108,32 +95,17 @@ export class LearnClient extends EventTarget {
    * { stopped, report, backend, model }.
    */
   train({ rows, cols, goal = "", options = {}, backend = "auto", continueFrom = null }, { onProgress } = {}) {
-    return this.#request({ type: "train", rows, cols, goal, options, backend, continueFrom }, { onProgress });
-  }
-
-  /** Pauses training after its current chunk; resolves to { state, report, model } once paused. */
-  pause() {
-    return this.#request({ type: "pause" });
-  }
-
-  /** Goes on after pause(). */
-  resume() {
-    return this.#request({ type: "resume" });
-  }
-
-  /** Stops training after its current chunk; resolves to { state, report, model } once stopped. */
-  stop() {
-    return this.#request({ type: "stop" });
+    return this.request({ type: "train", rows, cols, goal, options, backend, continueFrom }, onProgress);
   }
 
   /** The trained network as a model file: resolves to { bytes (Uint8Array), steps, backend }. */
   save() {
-    return this.#request({ type: "save" });
+    return this.request({ type: "save" });
   }
 
   /** Loads a model file's weights into the paused trainer; resolves to { model } (its info). */
   loadWeights(bytes) {
-    return this.#request({ type: "load-weights", bytes });
+    return this.request({ type: "load-weights", bytes });
   }
 
   /**
@@ -142,7 +114,7 @@ export class LearnClient extends EventTarget {
    * finite, ms, adapter }; rejects when WebGPU cannot be used, saying why.
    */
   probe(adamSteps = 3) {
-    return this.#request({ type: "probe", adamSteps });
+    return this.request({ type: "probe", adamSteps });
   }
 
   /**
@@ -150,7 +122,7 @@ export class LearnClient extends EventTarget {
    * TRAINED_MODEL or TRAINED_2048_MODEL); resolves to { key, info, steps }.
    */
   snapshot(key) {
-    return this.#request({ type: "snapshot", key });
+    return this.request({ type: "snapshot", key });
   }
 
   // ---- 2048: seed 004's DQN (Dqn2048Trainer, Dqn2048Model) --------------------------------------------
@@ -163,12 +135,12 @@ export class LearnClient extends EventTarget {
    * summary } when it ends. Resolves when training stops, to { stopped, report, backend, model }.
    */
   train2048({ options = {}, backend = "auto", evalEvery = 0, evalGames = 0, evalSeed = 0, continueFrom = null }, { onProgress } = {}) {
-    return this.#request({ type: "train", puzzle: "2048", options, backend, evalEvery, evalGames, evalSeed, continueFrom }, { onProgress });
+    return this.request({ type: "train", puzzle: "2048", options, backend, evalEvery, evalGames, evalSeed, continueFrom }, onProgress);
   }
 
   /** The greedy move of the 2048 model under `key` for 16 exponents: 0 up, 1 right, 2 down, 3 left, −1 none. */
   async bestMove2048(key, exponents) {
-    const { move } = await this.#request({ type: "best-move-2048", key, exponents: Array.from(exponents) });
+    const { move } = await this.request({ type: "best-move-2048", key, exponents: Array.from(exponents) });
     return move;
   }
 
@@ -178,61 +150,12 @@ export class LearnClient extends EventTarget {
    * seed, info, stats, summary, ms }; the promise's `id` is for cancelEvaluation().
    */
   evaluate2048(key, { games, seed }, { onProgress } = {}) {
-    return this.#request({ type: "evaluate-2048", key, games, seed }, { onProgress });
+    return this.request({ type: "evaluate-2048", key, games, seed }, onProgress);
   }
 
   /** Stops the 2048 evaluation whose promise has this `id` (it rejects, saying so). */
   cancelEvaluation(id) {
-    return this.#request({ type: "cancel-evaluation", job: id });
-  }
-
-  /** Stops the worker; pending requests reject. */
-  dispose() {
-    this.#fail(new Error("The learning worker was stopped."), null);
-    this.#worker.terminate();
-  }
-
-  #request(message, { onProgress } = {}) {
-    if (this.#failure) return Promise.reject(this.#failure);
-    const id = this.#nextId++;
-    const promise = new Promise((resolve, reject) => {
-      this.#pending.set(id, { resolve, reject, onProgress });
-      this.#worker.postMessage({ ...message, id });
-    });
-    promise.id = id;
-    return promise;
-  }
-
-  #onMessage(message, ready) {
-    if (message.type === "ready") {
-      ready.resolve();
-      return;
-    }
-    if (message.id === null || message.id === undefined) {
-      if (message.type === "progress" && message.stage === "bundle") {
-        this.dispatchEvent(new CustomEvent("bundle-progress", { detail: { loaded: message.loaded, total: message.total } }));
-      } else if (message.type === "error") {
-        this.#fail(new Error(message.message), ready);
-      }
-      return;
-    }
-    const request = this.#pending.get(message.id);
-    if (!request) return;
-    if (message.type === "progress") {
-      request.onProgress?.(message);
-      return;
-    }
-    this.#pending.delete(message.id);
-    if (message.type === "result") request.resolve(message.result);
-    else request.reject(new Error(message.message));
-  }
-
-  /** Rejects `ready` (when given) and every pending request; later requests reject at once. */
-  #fail(error, ready) {
-    this.#failure ??= error;
-    ready?.reject(error);
-    for (const request of this.#pending.values()) request.reject(error);
-    this.#pending.clear();
+    return this.request({ type: "cancel-evaluation", job: id });
   }
 }
 

@@ -41,6 +41,8 @@
 //        { type: "error", id, message, cancelled? }             id null: the bundle did not load
 
 import { errorMessage, loadWasm } from "./wasm.js";
+import { fetchBytes } from "./fetch-bytes.js";
+import { serveRequests } from "./worker-protocol.js";
 
 /**
  * Evaluation games run back to back for this long before the worker reports progress and reads
@@ -68,22 +70,7 @@ let evaluating = null;
 /** Kept network files by key: { bytes (unpacked), info, name }. */
 const networks = new Map();
 
-self.onmessage = (event) => {
-  const message = event.data ?? {};
-  const handler = HANDLERS[message.type];
-  if (!handler) {
-    postMessage({ type: "error", id: message.id ?? null, message: `Unknown request "${message.type}".` });
-    return;
-  }
-  Promise.resolve()
-    .then(() => handler(message))
-    .then(
-      ({ result, transfer = [] }) => postMessage({ type: "result", id: message.id, result }, transfer),
-      (error) => postMessage({ type: "error", id: message.id, message: errorMessage(error), cancelled: error?.cancelled === true }),
-    );
-};
-
-const HANDLERS = {
+serveRequests({
   train,
   pause,
   resume,
@@ -94,7 +81,7 @@ const HANDLERS = {
   "load-url": loadUrl,
   evaluate,
   cancel,
-};
+});
 
 const yieldToMessages = () => new Promise((resolve) => setTimeout(resolve, 0));
 
@@ -221,30 +208,20 @@ async function load({ key, bytes, name = "" }) {
 
 /** Fetches a network file (download progress reported) and keeps it under `key`. */
 async function loadUrl({ id, key, url }) {
-  const response = await fetch(url);
-  if (!response.ok) throw new Error(`${url} answered HTTP ${response.status}`);
-  const total = Number(response.headers.get("Content-Length")) || 0;
-  const reader = response.body.getReader();
-  const chunks = [];
-  let loaded = 0;
+  // As chunks arrive, whole percents only (none when the size is not known).
+  let answered = false;
   let reported = -1;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    chunks.push(value);
-    loaded += value.byteLength;
+  const body = await fetchBytes(url, ({ loaded, total }) => {
+    if (!answered) {
+      answered = true;
+      return;
+    }
     const percent = total ? Math.floor((100 * loaded) / total) : -1;
     if (percent > reported) {
       reported = percent;
       postMessage({ type: "progress", id, stage: "download", loaded, total });
     }
-  }
-  const body = new Uint8Array(loaded);
-  let at = 0;
-  for (const chunk of chunks) {
-    body.set(chunk, at);
-    at += chunk.byteLength;
-  }
+  });
   const name = new URL(url, self.location.href).pathname.split("/").pop();
   return { result: await keepNetwork(key, body, name, `The network at ${url}`) };
 }

@@ -11,8 +11,10 @@
 // starts only when a button of this card is first used; this file only reads the form, talks to
 // the client and draws.
 
+import { FieldError, chooseFilesWith, duration, hideProgress, megabytes, readNumber, showDownload, showProgress } from "./card-helpers.js";
 import { BarChart, LineChart } from "./chart.js";
 import { FILE_MODEL, TRAINED_MODEL, goalLabels, sharedLearnClient, shippedModels } from "./learn-client.js";
+import { LearnBackend, TrainingRun, showBundleDownload } from "./run-controls.js";
 
 const numberFormat = new Intl.NumberFormat("en");
 
@@ -48,17 +50,6 @@ const SWITCH_FIELDS = [
 ];
 /** Evaluation rows hold at most this many positions per distance (the worker blocks meanwhile). */
 const MAX_PER_DISTANCE = 100;
-/** Training states in which the form is locked. */
-const ACTIVE_STATES = new Set(["starting", "running", "pausing", "paused", "stopping"]);
-const BACKEND_NAMES = { cpu: "CPU", webgpu: "WebGPU" };
-
-/** What a form field holds that the trainer cannot use; the message names the field. */
-class FieldError extends Error {
-  constructor(input, message) {
-    super(message);
-    this.input = input;
-  }
-}
 
 /**
  * The card's behaviour. `root` is section#dqn; `board` the page's <sliding-board> (its `puzzle` is
@@ -79,13 +70,14 @@ export class TrainPanel {
   #model = null;
   /** Shipped models (dqn-index.json) by file name. */
   #shipped = new Map();
-  /** The training run's settings ({ rows, cols, ... }) while one exists, and its state. */
+  /** The training run's settings ({ rows, cols, ... }) while one exists. */
   #runSettings = null;
-  #state = "idle";
-  /** Why the backend is what it is ("WebGPU unavailable: …"), shown with every training status. */
-  #backendNote = "";
-  #backend = "";
-  #adapter = "";
+  /** The run: its state, buttons, status and error lines (run-controls.js). */
+  #run;
+  /** Where the run trains; its note ("WebGPU unavailable: …") goes with every training status. */
+  #where = new LearnBackend();
+  /** The card's progress box (downloads of models and of the learning module): { box, text, bar }. */
+  #download;
   #lastReport = null;
   #charts;
   #evaluationCharts;
@@ -133,6 +125,7 @@ export class TrainPanel {
       error: $("error"),
       stats: $("stats"),
     };
+    this.#download = { box: this.#elements.progress, text: this.#elements.progressText, bar: this.#elements.progressBar };
     this.#charts = {
       loss: new LineChart($("chart-loss"), { title: "TD loss", yScale: "log", xLabel: "steps", series: [{ name: "TD loss", color: "--chart-1" }], formatY: (y) => y.toPrecision(3) }),
       solved: new LineChart($("chart-solved"), {
@@ -178,20 +171,14 @@ export class TrainPanel {
     on(elements.loadPretrained, "click", () => this.loadPretrained());
     on(elements.solve, "click", () => this.solveBoard());
     on(elements.evaluate, "click", () => this.evaluate());
-    on(elements.form, "submit", (event) => {
-      event.preventDefault();
-      this.start();
+    this.#run = new TrainingRun(root, elements, {
+      panel: this,
+      client: () => this.#client(),
+      render: () => this.#render(),
+      runningText: () => this.#runningText(),
+      openDetails: true,
     });
-    on(elements.pause, "click", () => this.pause());
-    on(elements.resume, "click", () => this.resume());
-    on(elements.stop, "click", () => this.stop());
-    on(elements.save, "click", () => this.save());
-    on(elements.loadFile, "click", () => elements.file.click());
-    on(elements.file, "change", () => {
-      const file = elements.file.files?.[0];
-      elements.file.value = "";
-      if (file) this.loadFile(file);
-    });
+    chooseFilesWith(elements.loadFile, elements.file, (file) => this.loadFile(file));
     on(elements.loadUrl, "click", () => this.loadUrl(elements.url.value));
     on(elements.url, "keydown", (event) => {
       if (event.key !== "Enter") return;
@@ -201,7 +188,6 @@ export class TrainPanel {
     on(elements.continue, "change", () => {
       if (elements.continue.checked && this.#model) this.#fillForm(this.#model.info);
     });
-    on(elements.form, "input", (event) => event.target.removeAttribute("aria-invalid"));
     board.addEventListener("board-reset", () => this.#renderFit());
     this.#listShippedModels();
     this.#render();
@@ -214,7 +200,7 @@ export class TrainPanel {
 
   /** "idle" | "starting" | "running" | "pausing" | "paused" | "stopping" | "stopped". */
   get state() {
-    return this.#state;
+    return this.#run.state;
   }
 
   // ---- the model ------------------------------------------------------------------------------------
@@ -223,25 +209,26 @@ export class TrainPanel {
   async loadPretrained() {
     const entry = this.#shipped.get(this.#elements.shipped.value);
     if (!entry) return;
-    this.#clearError();
+    this.#run.clearErrors();
     this.#elements.loadPretrained.disabled = true;
     this.#setSolveStatus("");
     try {
       const learn = this.#client();
-      this.#showDownload(`Downloading ${entry.file}…`, 0);
+      showProgress(this.#download, `Downloading ${entry.file}…`, 0);
       const loaded = await learn.loadModelUrl(entry.url, {
         onProgress: ({ loaded: received, total }) => {
+          // The index knows the size where the server does not say it.
           const size = total || entry.bytes || 0;
-          this.#showDownload(`Downloading ${entry.file}: ${megabytes(received)} of ${megabytes(size)}`, size ? received / size : null);
+          showProgress(this.#download, `Downloading ${entry.file}: ${megabytes(received)} of ${megabytes(size)}`, size ? received / size : null);
         },
       });
-      this.#hideDownload();
+      hideProgress(this.#download);
       this.#setModel({ key: loaded.key, info: loaded.info, source: "shipped", title: `Pretrained: ${entry.title}` });
       this.#setSolveStatus(`Loaded ${entry.file} (${megabytes(loaded.size)} in ${numberFormat.format(loaded.ms)} ms). Solve the board with it, or evaluate it.`);
       this.#showManifestEvaluation(entry);
     } catch (error) {
-      this.#hideDownload();
-      this.#showError(error.message);
+      hideProgress(this.#download);
+      this.#run.showError(error.message);
     } finally {
       this.#elements.loadPretrained.disabled = false;
     }
@@ -249,49 +236,48 @@ export class TrainPanel {
 
   /** Reads a model file from the person's disk: into the paused trainer, or as the model. */
   async loadFile(file) {
-    this.#clearError();
+    this.#run.clearErrors();
     const bytes = new Uint8Array(await file.arrayBuffer());
     const learn = this.#client();
     try {
-      if (this.#state === "paused") {
+      if (this.#run.state === "paused") {
         const { model } = await learn.loadWeights(bytes);
         this.#setModel({ key: TRAINED_MODEL, info: model, source: "trained", title: "The network being trained" });
-        this.#setStatus(`Loaded the weights of "${file.name}" into the paused network: Resume goes on from them.`);
+        this.#run.setStatus(`Loaded the weights of "${file.name}" into the paused network: Resume goes on from them.`);
         return;
       }
       const loaded = await learn.loadModelBytes(bytes, { key: FILE_MODEL, name: file.name });
       this.#useLoadedModel(loaded, { source: "file", title: `“${file.name}”` });
     } catch (error) {
-      this.#showError(error.message);
+      this.#run.showError(error.message);
     }
   }
 
   /** Fetches a model file from a URL (relative to the page) in the worker and makes it the model. */
   async loadUrl(text) {
-    this.#clearError();
+    this.#run.clearErrors();
     const wanted = String(text ?? "").trim();
     if (!wanted) {
-      this.#showError("Enter the URL of a model file (.dqn), such as models/8puzzle.dqn.");
+      this.#run.showError("Enter the URL of a model file (.dqn), such as models/8puzzle.dqn.");
       return;
     }
     let url;
     try {
       url = new URL(wanted, document.baseURI).href;
     } catch {
-      this.#showError(`"${wanted}" is not a URL.`);
+      this.#run.showError(`"${wanted}" is not a URL.`);
       return;
     }
     try {
-      this.#showDownload(`Downloading ${wanted}…`, null);
+      showProgress(this.#download, `Downloading ${wanted}…`, null);
       const loaded = await this.#client().loadModelUrl(url, {
-        onProgress: ({ loaded: received, total }) =>
-          this.#showDownload(`Downloading ${wanted}: ${megabytes(received)}${total ? ` of ${megabytes(total)}` : ""}`, total ? received / total : null),
+        onProgress: ({ loaded: received, total }) => showDownload(this.#download, `Downloading ${wanted}`, received, total),
       });
-      this.#hideDownload();
+      hideProgress(this.#download);
       this.#useLoadedModel(loaded, { source: "url", title: `The model at ${wanted}` });
     } catch (error) {
-      this.#hideDownload();
-      this.#showError(error.message);
+      hideProgress(this.#download);
+      this.#run.showError(error.message);
     }
   }
 
@@ -530,31 +516,21 @@ export class TrainPanel {
 
   /** Starts training with the form's settings (after checking them). */
   async start() {
-    if (ACTIVE_STATES.has(this.#state)) return;
-    this.#clearError();
-    let settings;
-    try {
-      settings = this.#readForm();
-    } catch (error) {
-      this.#showFormError(error);
-      return;
-    }
+    const settings = this.#run.settings(() => this.#readForm());
+    if (!settings) return;
     const continueFrom = this.#elements.continue.checked && this.#model ? this.#model : null;
     if (continueFrom && (continueFrom.info.rows !== settings.rows || continueFrom.info.cols !== settings.cols)) {
-      this.#showFormError(
+      this.#run.showFormError(
         new Error(`The loaded model is for ${continueFrom.info.rows} × ${continueFrom.info.cols} boards: choose that puzzle, or untick “Start from the loaded model's weights”.`),
       );
       return;
     }
     this.#runSettings = settings;
-    this.#backendNote = "";
-    this.#backend = "";
-    this.#adapter = "";
+    this.#where.reset();
     this.#lastReport = null;
     for (const chart of Object.values(this.#charts)) chart.clear();
     this.#renderStats();
-    this.#setState("starting");
-    this.#setStatus(settings.backend === "cpu" ? "Starting on the CPU…" : "Starting: checking WebGPU…");
+    this.#run.begin(settings.backend === "cpu" ? "Starting on the CPU…" : "Starting: checking WebGPU…");
     const learn = this.#client();
     const training = learn.train(
       {
@@ -571,100 +547,56 @@ export class TrainPanel {
       const final = await training;
       if (final.report) this.#lastReport = final.report;
       if (final.model) this.#setModel({ key: TRAINED_MODEL, info: final.model, source: "trained", title: "The network trained here" });
-      this.#setState("stopped");
       const steps = numberFormat.format(this.#lastReport?.stepsDone ?? 0);
-      this.#setStatus(`Stopped after ${steps} steps. The trained network is now the model: solve the board with it, evaluate it, or Save it.`);
+      this.#run.stopped(`Stopped after ${steps} steps. The trained network is now the model: solve the board with it, evaluate it, or Save it.`);
     } catch (error) {
       // A run that never started leaves nothing to save; one that failed mid-way keeps its network.
       if (!this.#lastReport) this.#runSettings = null;
-      this.#setState(this.#lastReport ? "stopped" : "idle");
-      this.#setStatus("");
-      this.#showError(error.message);
+      this.#run.failed(error, Boolean(this.#lastReport));
     }
   }
 
   /** Pauses after the running chunk; the network so far becomes the model. */
-  async pause() {
-    if (this.#state !== "running") return;
-    this.#setState("pausing");
-    this.#setStatus("Pausing after this chunk…");
-    try {
-      const paused = await this.#client().pause();
-      if (paused.state !== "paused") return; // stopped meanwhile: start() tells
+  pause() {
+    return this.#run.pause((paused) => {
       if (paused.model) this.#setModel({ key: TRAINED_MODEL, info: paused.model, source: "trained", title: "The network being trained" });
-      this.#setState("paused");
-      this.#setStatus(
-        `Paused at ${numberFormat.format(this.#lastReport?.stepsDone ?? 0)} steps. The network so far is the model: solve or evaluate with it, Save it, or Resume.`,
-      );
-    } catch (error) {
-      this.#showError(error.message);
-    }
+      return `Paused at ${numberFormat.format(this.#lastReport?.stepsDone ?? 0)} steps. The network so far is the model: solve or evaluate with it, Save it, or Resume.`;
+    });
   }
 
   /** Goes on training after a pause (from the weights loaded meanwhile, if any). */
-  async resume() {
-    if (this.#state !== "paused") return;
-    try {
-      await this.#client().resume();
-      this.#setState("running");
-      this.#setStatus(this.#runningText());
-    } catch (error) {
-      this.#showError(error.message);
-    }
+  resume() {
+    return this.#run.resume();
   }
 
   /** Stops after the running chunk; start()'s promise then reports the end. */
-  async stop() {
-    if (this.#state !== "running" && this.#state !== "paused") return;
-    this.#setState("stopping");
-    this.#setStatus("Stopping after this chunk…");
-    try {
-      await this.#client().stop();
-    } catch (error) {
-      this.#showError(error.message);
-    }
+  stop() {
+    return this.#run.stop();
   }
 
   /** Downloads the trained network as a model file (dqn-ROWSxCOLS.dqn). */
   async save() {
     if (!this.#runSettings) return;
-    this.#elements.save.disabled = true;
-    try {
+    await this.#run.save(async () => {
       const { bytes, steps } = await this.#client().save();
       const { rows, cols } = this.#runSettings;
-      const name = `dqn-${rows}x${cols}.dqn`;
-      const link = document.createElement("a");
-      link.href = URL.createObjectURL(new Blob([bytes], { type: "application/octet-stream" }));
-      link.download = name;
-      link.hidden = true;
-      document.body.append(link);
-      link.click();
-      link.remove();
-      setTimeout(() => URL.revokeObjectURL(link.href), 60_000);
-      this.#setStatus(`Saved ${name} (${megabytes(bytes.byteLength)}, ${numberFormat.format(steps)} steps). ${this.#state === "running" ? this.#runningText() : ""}`.trim());
-    } catch (error) {
-      this.#showError(`Saving failed: ${error.message}`);
-    } finally {
-      this.#render();
-    }
+      return { bytes, name: `dqn-${rows}x${cols}.dqn`, type: "application/octet-stream", details: `, ${numberFormat.format(steps)} steps` };
+    });
   }
 
   #onProgress(progress) {
     switch (progress.stage) {
       case "backend":
-        this.#backendNote = progress.message;
-        this.#setStatus(this.#backendNote);
+        this.#where.note = progress.message;
+        this.#run.setStatus(this.#where.note);
         break;
-      case "started":
-        this.#backend = progress.backend;
-        this.#adapter = progress.adapter ?? "";
-        this.#elements.stats.dataset.backend = progress.backend;
-        this.#root.querySelector("#dqn-stat-backend").textContent = BACKEND_NAMES[progress.backend] ?? progress.backend;
-        this.#root.querySelector("#dqn-stat-backend").title = this.#adapter;
-        this.#root.querySelector("#dqn-stat-params").textContent = numberFormat.format(progress.numParams);
-        if (this.#state === "starting") this.#setState("running");
-        this.#setStatus(this.#runningText());
+      case "started": {
+        const cell = (name) => this.#root.querySelector(`#dqn-stat-${name}`);
+        this.#where.started(progress, { stats: this.#elements.stats, backendCell: cell("backend"), paramsCell: cell("params") });
+        if (this.#run.state === "starting") this.#run.setState("running");
+        this.#run.setStatus(this.#runningText());
         break;
+      }
       case "chunk":
         this.#onReport(progress.report);
         break;
@@ -686,7 +618,7 @@ export class TrainPanel {
     }
     solved.canvas.dataset.evaluations = String(solved.pointCount(0));
     this.#renderStats();
-    if (this.#state === "running") this.#setStatus(this.#runningText());
+    if (this.#run.state === "running") this.#run.setStatus(this.#runningText());
   }
 
   #renderStats() {
@@ -710,13 +642,12 @@ export class TrainPanel {
   }
 
   #runningText() {
-    const where = this.#backend === "webgpu" ? `WebGPU${this.#adapter ? ` (${this.#adapter})` : ""}` : "the CPU";
     const report = this.#lastReport;
     const evaluation =
       report?.evalSolvedRate !== null && report?.evalSolvedRate !== undefined
         ? ` Last evaluation: ${Math.round(report.evalSolvedRate * 100)}% solved at difficulty ${report.difficulty}.`
         : "";
-    return `${this.#backendNote ? `${this.#backendNote} ` : ""}Training on ${where}…${evaluation}`;
+    return this.#where.runningText(evaluation);
   }
 
   /** The form's settings: { rows, cols, backend, options }; throws a FieldError naming the field. */
@@ -738,44 +669,18 @@ export class TrainPanel {
 
   /** The learning client, started on first use, with its bundle download shown. */
   #client() {
-    if (this.#learn) return this.#learn;
-    const learn = sharedLearnClient();
-    this.#learn = learn;
-    learn.addEventListener("bundle-progress", ({ detail }) => {
-      const { loaded, total } = detail;
-      this.#showDownload(`Loading the learning module: ${megabytes(loaded)}${total ? ` of ${megabytes(total)}` : ""}`, total ? loaded / total : null);
-    });
-    learn.ready.then(
-      () => {
-        if (this.#elements.progressText.textContent.startsWith("Loading the learning module")) this.#hideDownload();
-      },
-      (error) => {
-        this.#hideDownload();
-        this.#showError(error.message);
-      },
-    );
-    return learn;
+    this.#learn ??= showBundleDownload(sharedLearnClient(), this.#download, (message) => this.#run.showError(message));
+    return this.#learn;
   }
 
   // ---- rendering ------------------------------------------------------------------------------------
 
-  #setState(state) {
-    this.#state = state;
-    this.#root.dataset.state = state;
-    this.#render();
-  }
-
   /** Enables the buttons and fields that make sense now. */
   #render() {
     const { elements } = this;
-    const state = this.#state;
-    const active = ACTIVE_STATES.has(state);
-    elements.start.disabled = active;
-    elements.pause.disabled = state !== "running";
-    elements.resume.disabled = state !== "paused";
-    elements.stop.disabled = state !== "running" && state !== "paused";
+    const { state, active, busy: loading } = this.#run;
+    this.#run.renderButtons();
     elements.save.disabled = !this.#runSettings || state === "starting" || state === "stopping" || (state === "idle" && !this.#lastReport);
-    const loading = state === "starting" || state === "running" || state === "pausing" || state === "stopping";
     elements.loadFile.disabled = loading;
     elements.loadUrl.disabled = loading;
     elements.url.disabled = loading;
@@ -791,53 +696,12 @@ export class TrainPanel {
     elements.evaluate.disabled = !model || loading || state === "pausing" || elements.evalStatus.classList.contains("progress");
   }
 
-  #showDownload(text, fraction) {
-    this.#elements.progress.hidden = false;
-    this.#elements.progressText.textContent = fraction === null ? text : `${text} (${Math.floor(Math.min(1, fraction) * 100)}%)`;
-    // Without a value a <progress> shows "busy", for a download of unknown size.
-    if (fraction === null) this.#elements.progressBar.removeAttribute("value");
-    else this.#elements.progressBar.value = Math.min(1, fraction);
-  }
-
-  #hideDownload() {
-    this.#elements.progress.hidden = true;
-    this.#elements.progressText.textContent = "";
-  }
-
-  #setStatus(text) {
-    this.#elements.status.textContent = text;
-  }
-
   #setSolveStatus(text) {
     this.#elements.solveStatus.textContent = text;
   }
 
   #setEvalStatus(text) {
     this.#elements.evalStatus.textContent = text;
-  }
-
-  #showError(message) {
-    this.#elements.error.textContent = message;
-    this.#elements.error.hidden = false;
-  }
-
-  #showFormError(error) {
-    this.#elements.formError.textContent = error.message;
-    this.#elements.formError.hidden = false;
-    if (error instanceof FieldError) {
-      error.input.setAttribute("aria-invalid", "true");
-      // A field inside the closed hyper-parameters must be visible to be fixed.
-      const details = error.input.closest("details");
-      if (details) details.open = true;
-      error.input.focus();
-    }
-  }
-
-  #clearError() {
-    for (const element of [this.#elements.error, this.#elements.formError]) {
-      element.hidden = true;
-      element.textContent = "";
-    }
   }
 
   /** Fills the pretrained-model choice from www/models/dqn-index.json. */
@@ -875,20 +739,6 @@ function parseHidden(input) {
   return widths;
 }
 
-/** A number field's value, checked against its kind (see NUMBER_FIELDS). */
-function readNumber(input, label, kind) {
-  const text = input.value.trim();
-  const value = Number(text);
-  if (text === "" || !Number.isFinite(value)) throw new FieldError(input, `${label}: enter a number.`);
-  const whole = kind === "count" || kind === "whole";
-  if (whole && !Number.isSafeInteger(value)) throw new FieldError(input, `${label} must be a whole number.`);
-  if (kind === "count" && value < 1) throw new FieldError(input, `${label} must be at least 1.`);
-  if (kind === "whole" && value < 0) throw new FieldError(input, `${label} cannot be negative.`);
-  if (kind === "positive" && !(value > 0)) throw new FieldError(input, `${label} must be above 0.`);
-  if (kind === "fraction" && (value < 0 || value > 1)) throw new FieldError(input, `${label} must lie between 0 and 1.`);
-  return value;
-}
-
 /** A field of an evaluation row, whichever case its keys are in (the bundle: camelCase). */
 function field(row, name) {
   if (!row) return undefined;
@@ -896,7 +746,7 @@ function field(row, name) {
   return row[name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`)];
 }
 
-/** "88.4%" ("100%" for whole numbers), "–" when there is no value. */
+/** A value that already is a percent as "88.4%" ("100%" when whole), "–" when there is none (card-helpers.js percent takes a rate). */
 function percent(value) {
   return value === null || value === undefined ? "–" : `${Number(value).toFixed(Number(value) % 1 === 0 ? 0 : 1)}%`;
 }
@@ -904,14 +754,4 @@ function percent(value) {
 /** Mean extra moves with two decimals, "–" when nothing was solved. */
 function extraText(value) {
   return value === null || value === undefined ? "–" : Number(value).toFixed(2);
-}
-
-/** "420 ms" below a second, "3.2 s" above. */
-function duration(ms) {
-  return ms < 1000 ? `${numberFormat.format(Math.round(ms))} ms` : `${(ms / 1000).toFixed(1)} s`;
-}
-
-/** "0.59 MB", "10.7 MB". */
-function megabytes(bytes) {
-  return `${(bytes / 1e6).toFixed(bytes < 1e6 ? 2 : 1)} MB`;
 }

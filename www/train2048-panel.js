@@ -22,8 +22,11 @@
 // trained here, the loaded file or the shipped network, with a progress bar and a results table in
 // the numbers of `puzzlelab eval-2048` (same seed, same games).
 
-import { FieldError, addCardStylesheet, duration, hideProgress, megabytes, percent, readNumber, showProgress } from "./card-helpers.js";
+import { FieldError, chooseFilesWith, elementsById, percent, readNumber, renderCard } from "./card-helpers.js";
 import { LineChart } from "./chart.js";
+import { EVALUATION_IDS, EvaluationTable, evaluationResultsHtml } from "./evaluation-table.js";
+import { TrainingRun } from "./run-controls.js";
+import { WorkerClient } from "./worker-protocol.js";
 
 /** The shipped network (trained natively by `puzzlelab train-2048`, 4 × 5-tuples, f16, gzip). */
 export const SHIPPED_NETWORK_URL = new URL("./models/2048-ntuple.ntuple.gz", import.meta.url);
@@ -32,8 +35,6 @@ const numberFormat = new Intl.NumberFormat("en");
 /** Tiles whose reach rates the charts and table show (of src/env/game2048.rs REPORTED_TILES). */
 const CHART_TILES = ["1024", "2048", "4096", "8192"];
 const TABLE_TILES = ["2048", "4096", "8192", "16384"];
-/** Training states in which the form is locked. */
-const ACTIVE_STATES = new Set(["starting", "running", "pausing", "paused", "stopping"]);
 /** The deepest expectimax offered (src/web/ntuple.rs refuses more than 4; 3 already takes seconds a game). */
 const MAX_DEPTH = 3;
 
@@ -42,62 +43,33 @@ const MAX_DEPTH = 3;
 /**
  * Promises around one ntuple-worker.js (see its protocol). Every method resolves to the worker's
  * result, or rejects with an Error carrying its message (`cancelled: true` for a cancelled
- * evaluation). `ready` resolves to { tupleSets } once the core bundle is loaded.
+ * evaluation). `ready` resolves to { tupleSets } once the core bundle is loaded; pause(), resume(),
+ * stop() and dispose() are WorkerClient's (pause and stop resolve to { state, gamesTrained }).
  */
-export class NTupleClient {
-  #worker;
-  #ready;
-  #nextId = 1;
-  #pending = new Map();
-  #failure = null;
-
+export class NTupleClient extends WorkerClient {
   /** `workerUrl` is for tests; the panel uses ntuple-worker.js next to this file. */
   constructor(workerUrl = new URL("./ntuple-worker.js", import.meta.url)) {
-    const ready = Promise.withResolvers();
-    this.#ready = ready.promise;
-    this.#ready.catch(() => {});
-    this.#worker = new Worker(workerUrl, { type: "module" });
-    this.#worker.addEventListener("message", ({ data }) => this.#onMessage(data, ready));
-    this.#worker.addEventListener("error", (event) => {
-      event.preventDefault?.();
-      this.#fail(new Error(event.message || "The 2048 training worker failed to start."), ready);
-    });
-  }
-
-  get ready() {
-    return this.#ready;
+    super(workerUrl, { name: "2048 training worker", readyValue: ({ tupleSets }) => ({ tupleSets }) });
   }
 
   /** Starts training (see the worker's "train"); onProgress gets "started" and "chunk" messages. */
   train(settings, onProgress) {
-    return this.#request({ type: "train", ...settings }, onProgress);
-  }
-
-  pause() {
-    return this.#request({ type: "pause" });
-  }
-
-  resume() {
-    return this.#request({ type: "resume" });
-  }
-
-  stop() {
-    return this.#request({ type: "stop" });
+    return this.request({ type: "train", ...settings }, onProgress);
   }
 
   /** The trained network as a file: { bytes, gamesTrained, tupleSet, precision, gzip }. */
   save({ precision = "f32", gzip = false } = {}) {
-    return this.#request({ type: "save", precision, gzip });
+    return this.request({ type: "save", precision, gzip });
   }
 
   /** Keeps a network file's bytes (gzip or not) under `key`: { key, info, size }. */
   load(key, bytes, name = "") {
-    return this.#request({ type: "load", key, bytes, name });
+    return this.request({ type: "load", key, bytes, name });
   }
 
   /** Fetches a network file into `key`; onProgress gets { loaded, total }. */
   loadUrl(key, url, onProgress) {
-    return this.#request({ type: "load-url", key, url: String(url) }, onProgress);
+    return this.request({ type: "load-url", key, url: String(url) }, onProgress);
   }
 
   /**
@@ -105,56 +77,12 @@ export class NTupleClient {
    * promise carries the request's `id`, for cancel().
    */
   evaluate(options, onProgress) {
-    return this.#request({ type: "evaluate", ...options }, onProgress);
+    return this.request({ type: "evaluate", ...options }, onProgress);
   }
 
   /** Cancels the evaluation with id `job` (any when left out). */
   cancel(job) {
-    return this.#request({ type: "cancel", job });
-  }
-
-  /** Stops the worker; pending requests reject. */
-  dispose() {
-    this.#fail(new Error("The 2048 training worker was stopped."), null);
-    this.#worker.terminate();
-  }
-
-  #request(message, onProgress) {
-    if (this.#failure) return Promise.reject(this.#failure);
-    const id = this.#nextId++;
-    const promise = new Promise((resolve, reject) => {
-      this.#pending.set(id, { resolve, reject, onProgress });
-      this.#worker.postMessage({ ...message, id });
-    });
-    promise.id = id;
-    return promise;
-  }
-
-  #onMessage(message, ready) {
-    if (message.type === "ready") {
-      ready.resolve({ tupleSets: message.tupleSets });
-      return;
-    }
-    if (message.id === null || message.id === undefined) {
-      if (message.type === "error") this.#fail(new Error(message.message), ready);
-      return;
-    }
-    const request = this.#pending.get(message.id);
-    if (!request) return;
-    if (message.type === "progress") {
-      request.onProgress?.(message);
-      return;
-    }
-    this.#pending.delete(message.id);
-    if (message.type === "result") request.resolve(message.result);
-    else request.reject(Object.assign(new Error(message.message), { cancelled: Boolean(message.cancelled) }));
-  }
-
-  #fail(error, ready) {
-    this.#failure ??= error;
-    ready?.reject(error);
-    for (const request of this.#pending.values()) request.reject(error);
-    this.#pending.clear();
+    return this.request({ type: "cancel", job });
   }
 }
 
@@ -264,31 +192,7 @@ const TEMPLATE = `
   <button id="t2048-evaluate" class="primary" type="button">Evaluate</button>
   <button id="t2048-eval-cancel" type="button" disabled>Cancel</button>
 </div>
-<div id="t2048-eval-progress" class="download-status" hidden>
-  <p id="t2048-eval-progress-text" role="status" aria-live="polite"></p>
-  <progress id="t2048-eval-progress-bar" max="1" aria-label="Evaluation progress"></progress>
-</div>
-<p id="t2048-eval-status" class="status" role="status" aria-live="polite"></p>
-<p id="t2048-eval-error" class="error" role="alert" hidden></p>
-<div class="t2048-table-scroll">
-  <table id="t2048-eval-table" class="t2048-table" data-rows="0">
-    <caption class="visually-hidden">Evaluations, newest first</caption>
-    <thead>
-      <tr>
-        <th scope="col">Network</th>
-        <th scope="col">Agent</th>
-        <th scope="col">Games</th>
-        <th scope="col">Seed</th>
-        <th scope="col">Mean score</th>
-        <th scope="col">Median</th>
-        <th scope="col">Best</th>
-        ${TABLE_TILES.map((tile) => `<th scope="col">${tile}</th>`).join("")}
-        <th scope="col">Moves/s</th>
-      </tr>
-    </thead>
-    <tbody><tr class="t2048-empty"><td colspan="${8 + TABLE_TILES.length}">No evaluation yet.</td></tr></tbody>
-  </table>
-</div>
+${evaluationResultsHtml("t2048", ["Network", "Agent", "Games", "Seed", "Mean score", "Median", "Best", ...TABLE_TILES, "Moves/s"])}
 `;
 
 /**
@@ -301,7 +205,10 @@ export class Train2048Panel {
   #client;
   #elements;
   #charts;
-  #state = "idle";
+  /** The run: its state, buttons, status and error lines (run-controls.js). */
+  #run;
+  /** The evaluations: progress, status, error and results table (evaluation-table.js). */
+  #evaluations;
   /** Whether the worker holds a trainer (a network to save, evaluate or use). */
   #trained = null; // { tupleSet, gamesTrained } or null
   /** The network file loaded: { name, info } or null. */
@@ -311,8 +218,6 @@ export class Train2048Panel {
   /** The tuple sets as Rust describes them (ntupleTupleSets()). */
   #tupleSets = [];
   #lastStats = null;
-  #evaluation = null; // the pending evaluate() promise (with its id)
-  #evaluations = [];
   /** Numbers the training runs, so that a late message of an earlier run is ignored. */
   #runId = 0;
   /** What the running training is ("4 × 5-tuples (4,194,304 weights), α 0.1, seed 0"). */
@@ -321,46 +226,12 @@ export class Train2048Panel {
   constructor(container, api = {}) {
     this.#root = container;
     this.#api = api ?? {};
-    addCardStylesheet(container.ownerDocument);
-    container.classList.add("t2048-card");
-    container.dataset.state = "idle";
-    const body = container.ownerDocument.createElement("div");
-    body.className = "t2048-body";
-    body.innerHTML = TEMPLATE;
-    container.append(body);
+    const body = renderCard(container, { cardClass: "t2048-card", bodyClass: "t2048-body", html: TEMPLATE });
     const $ = (id) => body.querySelector(`#t2048-${id}`);
     this.#elements = {
       form: body.querySelector("form"),
-      tuples: $("tuples"),
-      alpha: $("alpha"),
-      chunk: $("chunk"),
-      seed: $("seed"),
-      from: $("from"),
-      formError: $("form-error"),
-      start: $("start"),
-      pause: $("pause"),
-      resume: $("resume"),
-      stop: $("stop"),
-      save: $("save"),
-      load: $("load"),
-      use: $("use"),
-      file: $("file"),
-      status: $("status"),
-      error: $("error"),
-      stats: $("stats"),
-      evalNetwork: $("eval-network"),
-      evalAgent: $("eval-agent"),
-      evalDepth: $("eval-depth"),
-      evalGames: $("eval-games"),
-      evalSeed: $("eval-seed"),
-      evaluate: $("evaluate"),
-      evalCancel: $("eval-cancel"),
-      evalProgress: $("eval-progress"),
-      evalProgressText: $("eval-progress-text"),
-      evalProgressBar: $("eval-progress-bar"),
-      evalStatus: $("eval-status"),
-      evalError: $("eval-error"),
-      evalTable: $("eval-table"),
+      ...elementsById(body, "t2048", ["tuples", "alpha", "chunk", "seed", "from", "form-error", "start", "pause", "resume", "stop", "save", "load", "use", "file"]),
+      ...elementsById(body, "t2048", ["status", "error", "stats", "eval-network", "eval-agent", "eval-depth", "eval-games", "eval-seed", ...EVALUATION_IDS]),
     };
     const percentY = (y) => `${Math.round(y)}%`;
     this.#charts = {
@@ -387,24 +258,13 @@ export class Train2048Panel {
     };
 
     const { elements } = this;
-    elements.form.addEventListener("submit", (event) => {
-      event.preventDefault();
-      this.start();
-    });
-    elements.form.addEventListener("input", (event) => event.target.removeAttribute?.("aria-invalid"));
-    elements.pause.addEventListener("click", () => this.pause());
-    elements.resume.addEventListener("click", () => this.resume());
-    elements.stop.addEventListener("click", () => this.stop());
-    elements.save.addEventListener("click", () => this.save());
-    elements.load.addEventListener("click", () => elements.file.click());
-    elements.file.addEventListener("change", () => {
-      const file = elements.file.files?.[0];
-      elements.file.value = "";
-      if (file) this.loadFile(file);
-    });
+    const render = () => this.#render();
+    this.#run = new TrainingRun(container, elements, { panel: this, client: () => this.#client, render, runningText: () => this.#runningText() });
+    this.#evaluations = new EvaluationTable(elements, { render });
+    chooseFilesWith(elements.load, elements.file, (file) => this.loadFile(file));
     elements.use.addEventListener("click", () => this.useNetwork());
-    elements.evalAgent.addEventListener("change", () => this.#render());
-    elements.from.addEventListener("change", () => this.#render());
+    elements.evalAgent.addEventListener("change", render);
+    elements.from.addEventListener("change", render);
     elements.evaluate.addEventListener("click", () => this.evaluate());
     elements.evalCancel.addEventListener("click", () => this.cancelEvaluation());
     elements.use.hidden = typeof this.#api.useNetwork !== "function";
@@ -412,7 +272,7 @@ export class Train2048Panel {
     this.#client = new NTupleClient();
     this.#client.ready.then(
       ({ tupleSets }) => this.#showTupleSets(tupleSets),
-      (error) => this.#showError(error.message),
+      (error) => this.#run.showError(error.message),
     );
     this.#render();
   }
@@ -424,12 +284,12 @@ export class Train2048Panel {
 
   /** "idle" | "starting" | "running" | "pausing" | "paused" | "stopping" | "stopped". */
   get state() {
-    return this.#state;
+    return this.#run.state;
   }
 
   /** The evaluation reports so far (the worker's, as `puzzlelab eval-2048` prints them), oldest first. */
   get evaluations() {
-    return [...this.#evaluations];
+    return this.#evaluations.reports;
   }
 
   /** Resolves once the worker is ready (its tuple sets shown). */
@@ -441,118 +301,68 @@ export class Train2048Panel {
 
   /** Starts training with the form's settings; resolves when the run stops. */
   async start() {
-    if (ACTIVE_STATES.has(this.#state)) return;
-    this.#clearErrors();
-    let settings;
-    try {
-      settings = this.#readForm();
-    } catch (error) {
-      this.#showFormError(error);
-      return;
-    }
+    const settings = this.#run.settings(() => this.#readForm());
+    if (!settings) return;
     const runId = ++this.#runId;
     // Going on with the network trained here continues its curves; any other network starts new ones.
     if (settings.from !== "trained") for (const chart of Object.values(this.#charts)) chart.clear();
     this.#lastStats = null;
-    this.#setState("starting");
-    this.#setStatus("Starting…");
+    this.#run.begin("Starting…");
     try {
       const final = await this.#client.train(settings, (progress) => this.#onProgress(progress, runId));
       this.#trained = { tupleSet: final.tupleSet, gamesTrained: final.gamesTrained };
-      this.#setState("stopped");
-      this.#setStatus(
-        `Stopped after ${numberFormat.format(final.gamesTrained)} games. Save the network, evaluate it, or start again (from it or anew).`,
-      );
+      this.#run.stopped(`Stopped after ${numberFormat.format(final.gamesTrained)} games. Save the network, evaluate it, or start again (from it or anew).`);
     } catch (error) {
-      this.#setState(this.#trained ? "stopped" : "idle");
-      this.#setStatus("");
-      this.#showError(error.message);
+      this.#run.failed(error, Boolean(this.#trained));
     }
     this.#renderNetworkChoices();
   }
 
   /** Pauses after the running chunk. */
-  async pause() {
-    if (this.#state !== "running") return;
-    this.#setState("pausing");
-    this.#setStatus("Pausing after this chunk…");
-    try {
-      const paused = await this.#client.pause();
-      if (paused.state !== "paused") return; // stopped meanwhile: start() tells
+  pause() {
+    return this.#run.pause((paused) => {
       this.#trained = { ...this.#trained, gamesTrained: paused.gamesTrained };
-      this.#setState("paused");
-      this.#setStatus(`Paused at ${numberFormat.format(paused.gamesTrained)} games: evaluate the network, save it, or resume.`);
       this.#renderNetworkChoices();
-    } catch (error) {
-      this.#showError(error.message);
-    }
+      return `Paused at ${numberFormat.format(paused.gamesTrained)} games: evaluate the network, save it, or resume.`;
+    });
   }
 
   /** Goes on after a pause. */
-  async resume() {
-    if (this.#state !== "paused") return;
-    try {
-      await this.#client.resume();
-      this.#setState("running");
-      this.#setStatus(this.#runningText());
-    } catch (error) {
-      this.#showError(error.message);
-    }
+  resume() {
+    return this.#run.resume();
   }
 
   /** Stops after the running chunk; start()'s promise then reports the end. */
-  async stop() {
-    if (this.#state !== "running" && this.#state !== "paused") return;
-    this.#setState("stopping");
-    this.#setStatus("Stopping after this chunk…");
-    try {
-      await this.#client.stop();
-    } catch (error) {
-      this.#showError(error.message);
-    }
+  stop() {
+    return this.#run.stop();
   }
 
   /** Downloads the trained network: f32 (exact, to train on) gzip-compressed, as 2048-SET-NNNgames.ntuple.gz. */
   async save() {
     if (!this.#trained) return;
-    this.#elements.save.disabled = true;
-    try {
+    await this.#run.save(async () => {
       const saved = await this.#client.save({ precision: "f32", gzip: true });
-      const name = `2048-${saved.tupleSet}-${saved.gamesTrained}games.ntuple.gz`;
-      const document = this.#root.ownerDocument;
-      const link = document.createElement("a");
-      link.href = URL.createObjectURL(new Blob([saved.bytes], { type: "application/gzip" }));
-      link.download = name;
-      link.hidden = true;
-      document.body.append(link);
-      link.click();
-      link.remove();
-      setTimeout(() => URL.revokeObjectURL(link.href), 60_000);
-      this.#setStatus(`Saved ${name} (${megabytes(saved.bytes.byteLength)}). ${this.#state === "running" ? this.#runningText() : ""}`.trim());
-    } catch (error) {
-      this.#showError(`Saving failed: ${error.message}`);
-    } finally {
-      this.#render();
-    }
+      return { bytes: saved.bytes, name: `2048-${saved.tupleSet}-${saved.gamesTrained}games.ntuple.gz`, type: "application/gzip" };
+    });
   }
 
   /** Reads a network file (the CLI's or Save's, gzip or not): Start can go on from it, Evaluate can play it. */
   async loadFile(file) {
-    this.#clearErrors();
+    this.#run.clearErrors();
     try {
       const bytes = new Uint8Array(await file.arrayBuffer());
       const loaded = await this.#client.load("loaded", bytes, file.name);
       this.#loaded = { name: file.name, info: loaded.info };
       this.#renderNetworkChoices();
-      if (!ACTIVE_STATES.has(this.#state)) this.#elements.from.value = "loaded";
+      if (!this.#run.active) this.#elements.from.value = "loaded";
       this.#elements.evalNetwork.value = "loaded";
-      this.#setStatus(
+      this.#run.setStatus(
         `Loaded “${file.name}”: ${tupleSetName(loaded.info.tupleSet)}, ${numberFormat.format(loaded.info.gamesTrained)} games trained. ` +
           "Start goes on training it; Evaluate plays it.",
       );
       this.#elements.stats.dataset.loadedGames = String(loaded.info.gamesTrained);
     } catch (error) {
-      this.#showError(error.message);
+      this.#run.showError(error.message);
     }
     this.#render();
   }
@@ -560,15 +370,15 @@ export class Train2048Panel {
   /** Hands the trained network (f32 file bytes) to the page's player through api.useNetwork. */
   async useNetwork() {
     if (!this.#trained || typeof this.#api.useNetwork !== "function") return;
-    this.#clearErrors();
+    this.#run.clearErrors();
     this.#elements.use.disabled = true;
     try {
       const saved = await this.#client.save({ precision: "f32", gzip: false });
       const games = numberFormat.format(saved.gamesTrained);
       await this.#api.useNetwork(saved.bytes, `The network trained here (${tupleSetName(saved.tupleSet)}, ${games} games)`);
-      this.#setStatus(`The page's player now plays with the network trained here (${games} games).`);
+      this.#run.setStatus(`The page's player now plays with the network trained here (${games} games).`);
     } catch (error) {
-      this.#showError(`The page could not take the network: ${error.message}`);
+      this.#run.showError(`The page could not take the network: ${error.message}`);
     } finally {
       this.#render();
     }
@@ -578,9 +388,9 @@ export class Train2048Panel {
     if (runId !== this.#runId) return;
     if (progress.stage === "started") {
       this.#trained = { tupleSet: progress.tupleSet, gamesTrained: progress.gamesTrained };
-      if (this.#state === "starting") this.#setState("running");
+      if (this.#run.state === "starting") this.#run.setState("running");
       this.#startedText = `${tupleSetName(progress.tupleSet)} (${numberFormat.format(progress.weights)} weights), α ${progress.alpha}, seed ${progress.seed}`;
-      this.#setStatus(this.#runningText());
+      this.#run.setStatus(this.#runningText());
       this.#renderNetworkChoices();
     } else if (progress.stage === "chunk") {
       this.#onChunk(progress.stats);
@@ -607,7 +417,7 @@ export class Train2048Panel {
     this.#elements.stats.dataset.gamesTrained = String(x);
     this.#elements.stats.dataset.meanScore = String(summary.mean_score);
     this.#elements.evalNetwork.querySelector('option[value="trained"]').textContent = `Trained here (${numberFormat.format(x)})`;
-    if (this.#state === "running") this.#setStatus(this.#runningText());
+    if (this.#run.state === "running") this.#run.setStatus(this.#runningText());
   }
 
   #runningText() {
@@ -631,72 +441,63 @@ export class Train2048Panel {
   // ---- evaluation ---------------------------------------------------------------------------------
 
   /** Evaluates the chosen network and agent over the chosen games; adds a row to the table. */
-  async evaluate() {
-    if (this.#evaluation) return;
+  evaluate() {
     const { elements } = this;
-    this.#clearEvalError();
-    let options;
-    try {
-      options = {
-        network: elements.evalNetwork.value,
-        agent: elements.evalAgent.value,
-        depth: elements.evalAgent.value === "expectimax" ? readNumber(elements.evalDepth, "Depth", "count") : 1,
-        games: readNumber(elements.evalGames, "Games", "count"),
-        seed: readNumber(elements.evalSeed, "Seed", "whole"),
-      };
-      if (options.depth > MAX_DEPTH) throw new FieldError(elements.evalDepth, `Depth: 1 to ${MAX_DEPTH} here (deeper takes minutes a game).`);
-      if (options.games > 100_000) throw new FieldError(elements.evalGames, "Games: at most 100,000.");
-    } catch (error) {
-      this.#showEvalError(error.message);
-      error.input?.setAttribute("aria-invalid", "true");
-      error.input?.focus();
-      return;
-    }
-    const started = performance.now();
-    this.#showEvalProgress("Preparing…", null);
-    this.#evaluation = { id: null };
-    const pending = (async () => {
-      if (options.network === "shipped") await this.#fetchShipped();
-      const request = this.#client.evaluate(options, ({ stage, done, total }) => {
-        if (stage === "evaluate") this.#showEvalProgress(`${numberFormat.format(done)} of ${numberFormat.format(total)} games`, total ? done / total : 0);
-      });
-      this.#evaluation.id = request.id;
-      return request;
-    })();
-    this.#render();
-    try {
-      const report = await pending;
-      const { label, phrase } = this.#networkName(options.network);
-      this.#evaluations.push({ ...report, network: label });
-      this.#addRow(report, label);
-      const reach = report.summary.reach;
-      this.#setEvalStatus(
-        `${agentName(report)} play of ${phrase}: mean score ${numberFormat.format(Math.round(report.summary.mean_score))}, ` +
-          `2048 reached in ${percent(reach["2048"])} of ${numberFormat.format(report.summary.games)} games ` +
-          `(${duration(performance.now() - started)}).`,
-      );
-    } catch (error) {
-      if (error.cancelled) this.#setEvalStatus(error.message);
-      else this.#showEvalError(error.message);
-    } finally {
-      this.#evaluation = null;
-      this.#hideEvalProgress();
-      this.#render();
-    }
+    return this.#evaluations.run({
+      read: () => {
+        const options = {
+          network: elements.evalNetwork.value,
+          agent: elements.evalAgent.value,
+          depth: elements.evalAgent.value === "expectimax" ? readNumber(elements.evalDepth, "Depth", "count") : 1,
+          games: readNumber(elements.evalGames, "Games", "count"),
+          seed: readNumber(elements.evalSeed, "Seed", "whole"),
+        };
+        if (options.depth > MAX_DEPTH) throw new FieldError(elements.evalDepth, `Depth: 1 to ${MAX_DEPTH} here (deeper takes minutes a game).`);
+        if (options.games > 100_000) throw new FieldError(elements.evalGames, "Games: at most 100,000.");
+        return options;
+      },
+      play: async (options, { request, progress, elapsed }) => {
+        if (options.network === "shipped") await this.#fetchShipped();
+        const report = await request(
+          this.#client.evaluate(options, ({ stage, done, total }) => {
+            if (stage === "evaluate") progress(done, total);
+          }),
+        );
+        const { label, phrase } = this.#networkName(options.network);
+        const { summary } = report;
+        return {
+          report,
+          entry: { ...report, network: label },
+          cells: [
+            label,
+            agentName(report),
+            numberFormat.format(summary.games),
+            String(report.seed),
+            numberFormat.format(Math.round(summary.mean_score)),
+            numberFormat.format(summary.median_score),
+            numberFormat.format(summary.max_score),
+            ...TABLE_TILES.map((tile) => percent(summary.reach[tile])),
+            numberFormat.format(Math.round(summary.moves_per_s)),
+          ],
+          status:
+            `${agentName(report)} play of ${phrase}: mean score ${numberFormat.format(Math.round(summary.mean_score))}, ` +
+            `2048 reached in ${percent(summary.reach["2048"])} of ${numberFormat.format(summary.games)} games (${elapsed()}).`,
+        };
+      },
+      cancelledText: (error) => (error.cancelled ? error.message : null),
+    });
   }
 
   /** Cancels the running evaluation (it stops after its current game). */
-  async cancelEvaluation() {
-    const id = this.#evaluation?.id;
-    if (id === null || id === undefined) return;
-    await this.#client.cancel(id).catch(() => {});
+  cancelEvaluation() {
+    return this.#evaluations.cancel((id) => this.#client.cancel(id));
   }
 
   /** Fetches the shipped network into the worker once, with download progress. */
   #fetchShipped() {
     this.#shipped ??= this.#client
       .loadUrl("shipped", this.#api.shippedNetworkUrl ?? SHIPPED_NETWORK_URL, ({ loaded, total }) =>
-        this.#showEvalProgress(`Downloading the shipped network: ${megabytes(loaded)}${total ? ` of ${megabytes(total)}` : ""}`, total ? loaded / total : null),
+        this.#evaluations.showDownload("Downloading the shipped network", loaded, total),
       )
       .catch((error) => {
         this.#shipped = null;
@@ -713,34 +514,6 @@ export class Train2048Panel {
     }
     if (key === "loaded") return { label: `“${this.#loaded?.name ?? "file"}”`, phrase: `the network in “${this.#loaded?.name ?? "file"}”` };
     return { label: "Shipped", phrase: "the shipped network" };
-  }
-
-  #addRow(report, networkName) {
-    const table = this.#elements.evalTable;
-    const body = table.tBodies[0];
-    body.querySelector(".t2048-empty")?.remove();
-    const row = this.#root.ownerDocument.createElement("tr");
-    const summary = report.summary;
-    const cells = [
-      networkName,
-      agentName(report),
-      numberFormat.format(summary.games),
-      String(report.seed),
-      numberFormat.format(Math.round(summary.mean_score)),
-      numberFormat.format(summary.median_score),
-      numberFormat.format(summary.max_score),
-      ...TABLE_TILES.map((tile) => percent(summary.reach[tile])),
-      numberFormat.format(Math.round(summary.moves_per_s)),
-    ];
-    for (const [index, text] of cells.entries()) {
-      const cell = this.#root.ownerDocument.createElement(index === 0 ? "th" : "td");
-      if (index === 0) cell.scope = "row";
-      cell.textContent = text;
-      row.append(cell);
-    }
-    row.dataset.report = JSON.stringify(report);
-    body.prepend(row);
-    table.dataset.rows = String(body.rows.length);
   }
 
   // ---- rendering -----------------------------------------------------------------------------------
@@ -795,28 +568,17 @@ export class Train2048Panel {
     const loadedOption = evalNetwork.querySelector('option[value="loaded"]');
     loadedOption.disabled = !this.#loaded;
     loadedOption.textContent = this.#loaded ? `Loaded: “${this.#loaded.name}”` : "Loaded file (none)";
-    if (this.#trained && evalNetwork.value === "shipped" && !this.#evaluations.length) evalNetwork.value = "trained";
-    this.#render();
-  }
-
-  #setState(state) {
-    this.#state = state;
-    this.#root.dataset.state = state;
+    if (this.#trained && evalNetwork.value === "shipped" && !this.#evaluations.reports.length) evalNetwork.value = "trained";
     this.#render();
   }
 
   /** Enables the buttons and fields that make sense now. */
   #render() {
     const { elements } = this;
-    const state = this.#state;
-    const active = ACTIVE_STATES.has(state);
-    const busy = state === "starting" || state === "running" || state === "pausing" || state === "stopping";
-    const evaluating = Boolean(this.#evaluation);
+    const { state, active, busy } = this.#run;
+    const evaluating = this.#evaluations.running;
     const ready = this.#tupleSets.length > 0;
-    elements.start.disabled = active || !ready || evaluating;
-    elements.pause.disabled = state !== "running";
-    elements.resume.disabled = state !== "paused" || evaluating;
-    elements.stop.disabled = state !== "running" && state !== "paused";
+    this.#run.renderButtons({ canStart: ready && !evaluating, canResume: !evaluating });
     elements.save.disabled = !this.#trained || state === "starting" || state === "stopping";
     elements.use.disabled = !this.#trained || state === "starting" || state === "stopping";
     elements.load.disabled = busy;
@@ -829,55 +591,6 @@ export class Train2048Panel {
     elements.evaluate.disabled = evaluating || busy;
     elements.evaluate.title = busy ? "Pause or stop training to evaluate" : "";
     elements.evalCancel.disabled = !evaluating;
-  }
-
-  #setStatus(text) {
-    this.#elements.status.textContent = text;
-  }
-
-  #showError(message) {
-    this.#elements.error.textContent = message;
-    this.#elements.error.hidden = false;
-  }
-
-  #showFormError(error) {
-    this.#elements.formError.textContent = error.message;
-    this.#elements.formError.hidden = false;
-    if (error instanceof FieldError) {
-      error.input.setAttribute("aria-invalid", "true");
-      error.input.focus();
-    }
-  }
-
-  #clearErrors() {
-    for (const element of [this.#elements.error, this.#elements.formError]) {
-      element.hidden = true;
-      element.textContent = "";
-    }
-  }
-
-  #setEvalStatus(text) {
-    this.#elements.evalStatus.textContent = text;
-  }
-
-  #showEvalError(message) {
-    this.#elements.evalError.textContent = message;
-    this.#elements.evalError.hidden = false;
-  }
-
-  #clearEvalError() {
-    this.#elements.evalError.hidden = true;
-    this.#elements.evalError.textContent = "";
-    this.#setEvalStatus("");
-  }
-
-  #showEvalProgress(text, fraction) {
-    const { evalProgress, evalProgressText, evalProgressBar } = this.#elements;
-    showProgress({ box: evalProgress, text: evalProgressText, bar: evalProgressBar }, text, fraction);
-  }
-
-  #hideEvalProgress() {
-    hideProgress({ box: this.#elements.evalProgress, text: this.#elements.evalProgressText });
   }
 }
 

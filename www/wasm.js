@@ -17,9 +17,5 @@ export function loadWasm() {
   return loading;
 }
 
-/** The message of whatever a wasm call threw (the API throws Error objects; be lenient anyway). */
-export function errorMessage(error) {
-  if (error instanceof Error) return error.message;
-  if (typeof error === "string") return error;
-  return String(error);
-}
+/** The message of whatever a wasm call threw (worker-protocol.js's, for the callers that load wasm here). */
+export { errorMessage } from "./worker-protocol.js";

@@ -13,7 +13,7 @@ import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import { REPOSITORY_ROOT, TEST_TIMEOUT_MS, screenshotPath, startSession } from "./helpers.mjs";
+import { REPOSITORY_ROOT, TEST_TIMEOUT_MS, canvasInk, recordRequests, screenshotPath, startSession } from "./helpers.mjs";
 
 const options = { timeout: TEST_TIMEOUT_MS };
 /** Loading the 3 MB learning bundle and training take longer. */
@@ -27,16 +27,7 @@ const TINY = { filters1: 4, filters2: 4, hidden: 16, warmup: 2, batch: 16, "eval
 
 /** Opens the 2048 page in a new context, recording every request of the page and its workers. */
 async function openPage(session) {
-  const context = await session.browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
-  const page = await context.newPage();
-  page.errors = [];
-  page.requests = [];
-  page.on("pageerror", (error) => page.errors.push(error.message));
-  page.on("console", (message) => {
-    if (message.type() === "error") page.errors.push(message.text());
-  });
-  context.on("request", (request) => page.requests.push(new URL(request.url()).pathname));
-  await page.goto(new URL("/www/2048.html", session.url).href);
+  const page = await session.open("/www/2048.html", { acceptDownloads: true }, { beforeGoto: recordRequests });
   await page.waitForFunction(() => document.documentElement.dataset.ready === "true" && document.querySelector("#d2048-start"));
   return page;
 }
@@ -59,16 +50,6 @@ async function readTraining(page) {
       status: document.querySelector("#d2048-status").textContent,
       error: error.hidden ? "" : error.textContent,
     };
-  });
-}
-
-/** Pixels a canvas has drawn (not fully transparent). */
-async function canvasInk(page, selector) {
-  return page.locator(selector).evaluate((canvas) => {
-    const { data } = canvas.getContext("2d").getImageData(0, 0, canvas.width, canvas.height);
-    let inked = 0;
-    for (let i = 3; i < data.length; i += 4) if (data[i] > 0) inked += 1;
-    return inked;
   });
 }
 

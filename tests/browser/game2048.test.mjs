@@ -8,7 +8,7 @@
 
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { TEST_TIMEOUT_MS, screenshotPath, setRange, startSession } from "./helpers.mjs";
+import { TEST_TIMEOUT_MS, screenshotPath, setRange, startSession, waitForApp } from "./helpers.mjs";
 
 const options = { timeout: TEST_TIMEOUT_MS };
 const slow = { timeout: 2 * TEST_TIMEOUT_MS };
@@ -21,22 +21,9 @@ const KEY_DIRECTIONS = { ArrowUp: "up", ArrowRight: "right", ArrowDown: "down", 
 
 /** Opens the 2048 page at `hash` in a new context and waits until it has started. */
 async function open2048(session, hash = "", contextOptions = {}, { beforeGoto } = {}) {
-  const context = await session.browser.newContext({ viewport: { width: 1280, height: 900 }, ...contextOptions });
-  const page = await context.newPage();
-  page.errors = [];
-  page.on("pageerror", (error) => page.errors.push(error.message));
-  page.on("console", (message) => {
-    if (message.type() === "error") page.errors.push(message.text());
-  });
-  await beforeGoto?.(page);
-  await page.goto(new URL(PAGE + hash, session.url).href);
-  await waitForPage(page);
+  const page = await session.open(PAGE + hash, contextOptions, { beforeGoto });
+  await waitForApp(page);
   return page;
-}
-
-async function waitForPage(page) {
-  await page.waitForFunction(() => document.documentElement.dataset.ready === "true" || !document.querySelector("#load-error").hidden);
-  if (await page.locator("#load-error").isVisible()) throw new Error(`2048.html failed: ${await page.locator("#load-error").textContent()}`);
 }
 
 /**
@@ -262,7 +249,7 @@ describe("2048 in the page", options, () => {
     assert.ok(shown.score >= 16, `the score grew (${shown.score})`);
     assert.equal(shown.bestText, shown.score, "the best follows the score of a better game");
     await page.reload();
-    await waitForPage(page);
+    await waitForApp(page);
     const reloaded = await readGame(page);
     assert.equal(reloaded.score, 0, "a new game");
     assert.equal(reloaded.bestText, shown.score, "the best survived the reload");

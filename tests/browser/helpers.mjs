@@ -27,7 +27,8 @@ export const CHROMIUM_ARGS = [
 
 /**
  * Starts the server and a browser. playwright's launch() gives Chromium a fresh temporary
- * --user-data-dir and deletes it on close. Returns { url, browser, newPage, newWidgetPage, close }.
+ * --user-data-dir and deletes it on close. Returns { url, browser, open, newPage, newWidgetPage,
+ * close }.
  */
 export async function startSession() {
   const server = await startServer(0);
@@ -50,6 +51,15 @@ export async function startSession() {
   return {
     url: server.url,
     browser,
+    /**
+     * Opens a page by its path from the server's root (such as "/www/2048.html") in a new context
+     * (viewport 1280×900 unless `contextOptions` say otherwise) without waiting for anything else.
+     * Page errors are collected in page.errors; `beforeGoto(page)` may set up routes, init scripts
+     * or listeners before the page loads.
+     */
+    open(path, contextOptions = {}, { beforeGoto } = {}) {
+      return open(new URL(path, server.url).href, contextOptions, beforeGoto);
+    },
     /**
      * Opens the page (optionally with a "#…" hash) in a new context and waits until the app
      * finished starting. Page errors are collected in page.errors. `beforeGoto(page)` may set up
@@ -186,6 +196,22 @@ export async function waitUntilPlayedAndSolved(page, length, timeout = 30_000) {
     length,
     { timeout },
   );
+}
+
+/** Before a page loads (a beforeGoto): remembers every request of the page and its workers in page.requests. */
+export async function recordRequests(page) {
+  page.requests = [];
+  page.context().on("request", (request) => page.requests.push(new URL(request.url()).pathname));
+}
+
+/** How many pixels a canvas has drawn (not fully transparent). */
+export async function canvasInk(page, selector) {
+  return page.locator(selector).evaluate((canvas) => {
+    const { data } = canvas.getContext("2d").getImageData(0, 0, canvas.width, canvas.height);
+    let inked = 0;
+    for (let i = 3; i < data.length; i += 4) if (data[i] > 0) inked += 1;
+    return inked;
+  });
 }
 
 /** Numbers from text such as "1,234 nodes". */

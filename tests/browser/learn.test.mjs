@@ -19,7 +19,9 @@ import {
   FASTEST_SPEED,
   REPOSITORY_ROOT,
   TEST_TIMEOUT_MS,
+  canvasInk,
   readBoard,
+  recordRequests,
   setRange,
   startSession,
   waitForApp,
@@ -36,12 +38,6 @@ const SHIPPED_MODEL = join(REPOSITORY_ROOT, "www", "models", "8puzzle.dqn");
  * sums taken in another order differ in their last bits (about 1e-7 of the value per addition).
  */
 const TOLERANCE = 1e-4;
-
-/** Before the page loads: remembers every request of the page and its workers in page.requests. */
-async function recordRequests(page) {
-  page.requests = [];
-  page.context().on("request", (request) => page.requests.push(new URL(request.url()).pathname));
-}
 
 /** Sets the training form: size, backend and hyper-parameters by field id (after "dqn-"). */
 async function fillTrainingForm(page, { size, backend, fields = {}, checks = {} }) {
@@ -67,16 +63,6 @@ async function readTraining(page) {
       status: document.querySelector("#dqn-status").textContent,
       error: document.querySelector("#dqn-error").hidden ? "" : document.querySelector("#dqn-error").textContent,
     };
-  });
-}
-
-/** Whether a canvas has drawn pixels (anything not fully transparent). */
-async function canvasHasInk(page, selector) {
-  return page.locator(selector).evaluate((canvas) => {
-    const { data } = canvas.getContext("2d").getImageData(0, 0, canvas.width, canvas.height);
-    let inked = 0;
-    for (let i = 3; i < data.length; i += 4) if (data[i] > 0) inked += 1;
-    return inked;
   });
 }
 
@@ -114,7 +100,7 @@ describe("deep Q-learning in the page", options, () => {
     // The manifest's evaluation is drawn without running anything: 31 distances.
     await page.waitForFunction(() => document.querySelector("#dqn-evaluation").dataset.rows === "31");
     assert.match(await page.locator("#dqn-eval-note").textContent(), /From the model's manifest.*620 positions/);
-    assert.ok((await canvasHasInk(page, "#dqn-chart-eval-solved")) > 1000, "the solved-% chart is drawn");
+    assert.ok((await canvasInk(page, "#dqn-chart-eval-solved")) > 1000, "the solved-% chart is drawn");
 
     const start = await readBoard(page);
     await page.click("#dqn-solve");
@@ -171,7 +157,7 @@ describe("deep Q-learning in the page", options, () => {
     assert.ok(Number.isFinite(running.loss) && running.loss >= 0, `the TD loss is a finite number (${running.loss})`);
     assert.ok(running.points.difficulty >= 5 && running.points.solved >= 1, JSON.stringify(running.points));
     assert.match(await page.locator("#dqn-stat-params").textContent(), /^[\d,]+$/);
-    assert.ok((await canvasHasInk(page, "#dqn-chart-loss")) > 1000, "the TD-loss chart is drawn");
+    assert.ok((await canvasInk(page, "#dqn-chart-loss")) > 1000, "the TD-loss chart is drawn");
     await page.waitForFunction((steps) => Number(document.querySelector("#dqn-stats").dataset.steps) > steps, running.steps);
 
     await page.click("#dqn-pause");

@@ -14,23 +14,15 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { after, before, describe, test } from "node:test";
-import { REPOSITORY_ROOT, TEST_TIMEOUT_MS, screenshotPath, startSession } from "./helpers.mjs";
+import { REPOSITORY_ROOT, TEST_TIMEOUT_MS, canvasInk, screenshotPath, startSession } from "./helpers.mjs";
 
 const options = { timeout: TEST_TIMEOUT_MS };
 const FIXTURE = "/tests/browser/fixtures/train2048.html";
 const NATIVE = JSON.parse(await readFile(join(REPOSITORY_ROOT, "tests", "browser", "fixtures", "2048-native-eval.json"), "utf8"));
 
-/** Opens `path` in a new context; page errors are collected in page.errors. */
-async function open(session, path) {
-  const context = await session.browser.newContext({ viewport: { width: 1000, height: 900 }, acceptDownloads: true });
-  const page = await context.newPage();
-  page.errors = [];
-  page.on("pageerror", (error) => page.errors.push(error.message));
-  page.on("console", (message) => {
-    if (message.type() === "error") page.errors.push(message.text());
-  });
-  await page.goto(new URL(path, session.url).href);
-  return page;
+/** Opens `path` in a new context, 1000 pixels wide, that accepts downloads. */
+function open(session, path) {
+  return session.open(path, { viewport: { width: 1000, height: 900 }, acceptDownloads: true });
 }
 
 /** The fixture page, its card ready (the worker loaded and the tuple sets listed). */
@@ -52,16 +44,6 @@ async function readTraining(page) {
       status: document.querySelector("#t2048-status").textContent,
       error: error.hidden ? "" : error.textContent,
     };
-  });
-}
-
-/** Pixels a canvas has drawn (not fully transparent). */
-async function canvasInk(page, selector) {
-  return page.locator(selector).evaluate((canvas) => {
-    const { data } = canvas.getContext("2d").getImageData(0, 0, canvas.width, canvas.height);
-    let inked = 0;
-    for (let i = 3; i < data.length; i += 4) if (data[i] > 0) inked += 1;
-    return inked;
   });
 }
 

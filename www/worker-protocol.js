@@ -1,0 +1,151 @@
+// Both halves of the protocol the training workers speak (ntuple-worker.js and learn-worker.js):
+// requests { type, id, ... } in; { type: "progress", id, ... } while a request works, then exactly
+// one { type: "result", id, result } or { type: "error", id, message, cancelled } out; messages
+// with no id speak of the worker itself ({ type: "ready", ... }, { type: "error", id: null } when
+// it could not start, or anything the worker broadcasts).
+//
+// The page side is WorkerClient (promises around one worker, and the Pause / Resume / Stop every
+// training worker answers; train2048-panel.js's NTupleClient and learn-client.js's LearnClient add
+// their workers' own requests to it); the worker side is serveRequests (answers requests with
+// handlers). Nothing here runs on import.
+
+/** The message of whatever was thrown (the wasm bundles throw Error objects; be lenient anyway). */
+export function errorMessage(error) {
+  if (error instanceof Error) return error.message;
+  if (typeof error === "string") return error;
+  return String(error);
+}
+
+// ---- the page's side ------------------------------------------------------------------------------
+
+/**
+ * Promises around one module worker (an EventTarget, for what a subclass announces). request()
+ * resolves to the worker's result, or rejects with an Error carrying its message (and `cancelled`,
+ * as the worker said); the promise carries the request's `id`. `ready` resolves to
+ * readyValue(the "ready" message) once the worker says so, and rejects when the worker fails to
+ * start; a failure rejects every pending request and every later one. `name` ("learning worker")
+ * goes into the messages of those failures.
+ */
+export class WorkerClient extends EventTarget {
+  #worker;
+  #name;
+  #ready;
+  #readyValue;
+  #onBroadcast;
+  #nextId = 1;
+  /** Requests waiting for their answer by id: { resolve, reject, onProgress }. */
+  #pending = new Map();
+  /** Why the worker cannot work (set once it failed), or null. */
+  #failure = null;
+
+  /** `onBroadcast(message)` gets the worker's messages without an id other than "ready" and errors. */
+  constructor(workerUrl, { name, readyValue = () => undefined, onBroadcast = () => {} }) {
+    super();
+    this.#name = name;
+    this.#readyValue = readyValue;
+    this.#onBroadcast = onBroadcast;
+    const ready = Promise.withResolvers();
+    this.#ready = ready.promise;
+    this.#ready.catch(() => {});
+    this.#worker = new Worker(workerUrl, { type: "module" });
+    this.#worker.addEventListener("message", ({ data }) => this.#onMessage(data, ready));
+    this.#worker.addEventListener("error", (event) => {
+      event.preventDefault?.();
+      this.#fail(new Error(event.message || `The ${name} failed to start.`), ready);
+    });
+  }
+
+  get ready() {
+    return this.#ready;
+  }
+
+  /** Sends `message` with a new id; onProgress gets the request's progress messages. */
+  request(message, onProgress) {
+    if (this.#failure) return Promise.reject(this.#failure);
+    const id = this.#nextId++;
+    const promise = new Promise((resolve, reject) => {
+      this.#pending.set(id, { resolve, reject, onProgress });
+      this.#worker.postMessage({ ...message, id });
+    });
+    promise.id = id;
+    return promise;
+  }
+
+  /** Pauses training after its current chunk; resolves to the worker's { state, … } once paused. */
+  pause() {
+    return this.request({ type: "pause" });
+  }
+
+  /** Goes on after pause(). */
+  resume() {
+    return this.request({ type: "resume" });
+  }
+
+  /** Stops training after its current chunk; resolves to the worker's { state, … } once stopped. */
+  stop() {
+    return this.request({ type: "stop" });
+  }
+
+  /** Stops the worker; pending requests reject. */
+  dispose() {
+    this.#fail(new Error(`The ${this.#name} was stopped.`), null);
+    this.#worker.terminate();
+  }
+
+  #onMessage(message, ready) {
+    if (message.type === "ready") {
+      ready.resolve(this.#readyValue(message));
+      return;
+    }
+    if (message.id === null || message.id === undefined) {
+      if (message.type === "error") this.#fail(new Error(message.message), ready);
+      else this.#onBroadcast(message);
+      return;
+    }
+    const request = this.#pending.get(message.id);
+    if (!request) return;
+    if (message.type === "progress") {
+      request.onProgress?.(message);
+      return;
+    }
+    this.#pending.delete(message.id);
+    if (message.type === "result") request.resolve(message.result);
+    else request.reject(Object.assign(new Error(message.message), { cancelled: Boolean(message.cancelled) }));
+  }
+
+  /** Rejects `ready` (when given) and every pending request; later requests reject at once. */
+  #fail(error, ready) {
+    this.#failure ??= error;
+    ready?.reject(error);
+    for (const request of this.#pending.values()) request.reject(error);
+    this.#pending.clear();
+  }
+}
+
+// ---- the worker's side ----------------------------------------------------------------------------
+
+/**
+ * Answers every request with handlers[type](message), which returns (or resolves to) { result,
+ * transfer? } — or undefined for no answer — and throws for an error (an error with `cancelled`
+ * says so). A type without a handler is answered with an error at once.
+ */
+export function serveRequests(handlers) {
+  self.onmessage = (event) => {
+    const message = event.data ?? {};
+    const handler = handlers[message.type];
+    if (!handler) {
+      postMessage({ type: "error", id: message.id ?? null, message: `Unknown request "${message.type}".` });
+      return;
+    }
+    Promise.resolve()
+      .then(() => handler(message))
+      .then(
+        (answer) => {
+          if (answer === undefined) return;
+          const { result, transfer = [] } = answer;
+          postMessage({ type: "result", id: message.id, result }, transfer);
+        },
+        (error) => postMessage({ type: "error", id: message.id, message: errorMessage(error), cancelled: error?.cancelled === true }),
+      );
+  };
+}
