@@ -45,6 +45,7 @@ const USAGE: &str = "usage:
   puzzlelab train [--size 3] [--goal G] --steps N [--seed S] [--difficulty D | --curriculum]
                   [--hidden 250,250,250] [--lr 1e-4] [--gamma 0.9] [--batch 100] [--replay 100000]
                   [--double] [--huber] [--mask] [--prioritized] [--reward thesis|steps] [--mixed] [--envs 1] [--warmup 100]
+                  [--epsilon-decay 0.999] [--epsilon-min 0.3]
                   [--chunk 1000] [--eval-every N]
                   [--checkpoint-every N] [--per-distance K] [--out FILE] [--resume FILE]
       (build with --features learn) Deep Q-learning with the thesis's defaults. One progress line per
@@ -1045,6 +1046,36 @@ fn numbers(o: &Options, flag: &str) -> Result<Option<Vec<usize>>, String> {
         .transpose()
 }
 
+/// A DQN configuration: `defaults` with the flags given over them (`--hidden`, `--lr`, `--gamma`,
+/// `--batch`, `--replay`, `--envs`, `--warmup`, `--epsilon-decay`, `--epsilon-min`, `--seed`, and
+/// the switches `--double`, `--huber`, `--mask`, `--prioritized`, which only turn options on).
+#[cfg(feature = "learn")]
+fn dqn_config_from(
+    o: &Options,
+    defaults: puzzlelab::agent::dqn::DqnConfig,
+) -> Result<puzzlelab::agent::dqn::DqnConfig, String> {
+    let d = defaults;
+    let config = puzzlelab::agent::dqn::DqnConfig {
+        hidden: numbers(o, "--hidden")?.unwrap_or(d.hidden.clone()),
+        learning_rate: value(o, "--lr")?.unwrap_or(d.learning_rate),
+        gamma: value(o, "--gamma")?.unwrap_or(d.gamma),
+        batch_size: value(o, "--batch")?.unwrap_or(d.batch_size),
+        replay_capacity: value(o, "--replay")?.unwrap_or(d.replay_capacity),
+        num_envs: value(o, "--envs")?.unwrap_or(d.num_envs),
+        warmup_episodes: value(o, "--warmup")?.unwrap_or(d.warmup_episodes),
+        epsilon_decay: value(o, "--epsilon-decay")?.unwrap_or(d.epsilon_decay),
+        epsilon_min: value(o, "--epsilon-min")?.unwrap_or(d.epsilon_min),
+        double_dqn: d.double_dqn || o.given("--double"),
+        huber_loss: d.huber_loss || o.given("--huber"),
+        mask_actions: d.mask_actions || o.given("--mask"),
+        prioritized_replay: d.prioritized_replay || o.given("--prioritized"),
+        seed: o.seed,
+        ..d
+    };
+    config.validate().map_err(|e| e.to_string())?;
+    Ok(config)
+}
+
 /// Writes a DQN model's manifest `out.json`: the learner's part (hyper-parameters, seed, steps,
 /// episodes, wall time, steps/s over all runs, machine, build, date, commands), then `fields`,
 /// what the puzzle's trainer adds (puzzle, architecture, evaluation, ...).
@@ -1223,8 +1254,9 @@ use learn::{bench_dqn, eval, solve_with_model, train};
 #[cfg(feature = "learn")]
 mod learn {
     use super::{
-        load_databases, machine, numbers, open_to_resume, puzzle_for, refuse_changes_on_resume,
-        strings, utc_now, value, write_atomically, write_dqn_manifest, Options, STANDARD_DATABASES,
+        dqn_config_from, load_databases, machine, open_to_resume, puzzle_for,
+        refuse_changes_on_resume, strings, utc_now, value, write_atomically, write_dqn_manifest,
+        Options, STANDARD_DATABASES,
     };
     use burn::tensor::Device;
     use puzzlelab::agent::dqn::{Dqn, DqnConfig, QPolicy};
@@ -1518,25 +1550,7 @@ mod learn {
     }
 
     fn config_from(o: &Options) -> Result<DqnConfig, String> {
-        let d = DqnConfig::default();
-        let hidden = numbers(o, "--hidden")?.unwrap_or(d.hidden.clone());
-        let config = DqnConfig {
-            hidden,
-            learning_rate: value(o, "--lr")?.unwrap_or(d.learning_rate),
-            gamma: value(o, "--gamma")?.unwrap_or(d.gamma),
-            batch_size: value(o, "--batch")?.unwrap_or(d.batch_size),
-            replay_capacity: value(o, "--replay")?.unwrap_or(d.replay_capacity),
-            num_envs: value(o, "--envs")?.unwrap_or(d.num_envs),
-            warmup_episodes: value(o, "--warmup")?.unwrap_or(d.warmup_episodes),
-            double_dqn: o.given("--double"),
-            huber_loss: o.given("--huber"),
-            mask_actions: o.given("--mask"),
-            prioritized_replay: o.given("--prioritized"),
-            seed: o.seed,
-            ..d
-        };
-        config.validate().map_err(|e| e.to_string())?;
-        Ok(config)
+        dqn_config_from(o, DqnConfig::default())
     }
 
     /// `puzzlelab train`: trains in chunks with a progress line each, checkpoints, evaluates.
@@ -1629,6 +1643,8 @@ mod learn {
             "--huber",
             "--mask",
             "--prioritized",
+            "--epsilon-decay",
+            "--epsilon-min",
         ];
         refuse_changes_on_resume(o, &recorded)?;
         let (puzzle, config, mut progress, bytes) = match &resume {
@@ -2032,8 +2048,8 @@ mod game2048 {
 #[cfg(feature = "learn")]
 mod dqn2048 {
     use super::{
-        machine, numbers, open_to_resume, refuse_changes_on_resume, strings, utc_now, value,
-        write_atomically, write_dqn_manifest, Options,
+        dqn_config_from, machine, numbers, open_to_resume, refuse_changes_on_resume, strings,
+        utc_now, value, write_atomically, write_dqn_manifest, Options,
     };
     use burn::tensor::Device;
     use puzzlelab::agent::dqn::{DqnConfig, PairConvConfig, QPolicy};
@@ -2058,25 +2074,7 @@ mod dqn2048 {
             }),
             Some(_) => return Err("--filters takes two numbers, F1,F2".into()),
         };
-        let config = DqnConfig {
-            hidden: numbers(o, "--hidden")?.unwrap_or(d.hidden.clone()),
-            conv,
-            learning_rate: value(o, "--lr")?.unwrap_or(d.learning_rate),
-            gamma: value(o, "--gamma")?.unwrap_or(d.gamma),
-            batch_size: value(o, "--batch")?.unwrap_or(d.batch_size),
-            replay_capacity: value(o, "--replay")?.unwrap_or(d.replay_capacity),
-            num_envs: value(o, "--envs")?.unwrap_or(d.num_envs),
-            warmup_episodes: value(o, "--warmup")?.unwrap_or(d.warmup_episodes),
-            double_dqn: o.given("--double"),
-            huber_loss: o.given("--huber"),
-            prioritized_replay: o.given("--prioritized"),
-            epsilon_decay: value(o, "--epsilon-decay")?.unwrap_or(d.epsilon_decay),
-            epsilon_min: value(o, "--epsilon-min")?.unwrap_or(d.epsilon_min),
-            seed: o.seed,
-            ..d
-        };
-        config.validate().map_err(|e| e.to_string())?;
-        Ok(config)
+        dqn_config_from(o, DqnConfig { conv, ..d })
     }
 
     fn evaluate(policy: &QPolicy, games: u64, seed: u64) -> GameSummary {
