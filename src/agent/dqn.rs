@@ -1482,7 +1482,7 @@ async fn q_values(
 
 /// The allowed action with the highest value (the first one on ties); action 0 if none is
 /// allowed.
-fn best_allowed(values: &[f32], allowed: &[bool]) -> usize {
+pub fn best_allowed(values: &[f32], allowed: &[bool]) -> usize {
     (0..values.len())
         .filter(|&a| allowed[a])
         .fold(None, |best: Option<usize>, a| match best {

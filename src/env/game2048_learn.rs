@@ -12,7 +12,9 @@
 //!   illegal moves masked (the seed does not say what a move that changes nothing does; a masked
 //!   agent never wastes one), games of the original rules (a 4 one time in ten).
 
-use crate::agent::dqn::{Dqn, DqnConfig, DqnError, DqnStats, PairConvConfig, QPolicy};
+use crate::agent::dqn::{
+    best_allowed, Dqn, DqnConfig, DqnError, DqnStats, PairConvConfig, QPolicy,
+};
 use crate::env::game2048::{game_seed, Game2048, Game2048Config, GameStats, Reward2048};
 use crate::env::Environment;
 use burn::tensor::Device;
@@ -133,11 +135,7 @@ pub fn play_greedy_games(
         let q = policy.q_values(&observations);
         for (game, values) in playing.iter_mut().zip(q.chunks(4)) {
             game.action_mask(&mut mask);
-            let action = (0..4)
-                .filter(|&a| mask[a])
-                .max_by(|&a, &b| values[a].total_cmp(&values[b]).then(b.cmp(&a)))
-                .expect("a game that is not over has a legal move");
-            game.step(action);
+            game.step(best_allowed(values, &mask));
         }
     }
     // Record in game order, as a sequential run would.

@@ -4,7 +4,7 @@
 
 use super::learn::webgpu_device;
 use super::{js_error, to_js};
-use crate::agent::dqn::{DqnConfig, QPolicy};
+use crate::agent::dqn::{best_allowed, DqnConfig, QPolicy};
 use crate::env::game2048::{Board, Game2048, Game2048Config, GameStats};
 use crate::env::game2048_learn::{
     play_greedy_games, seed004_config, training_rules, Game2048Trainer,
@@ -72,9 +72,7 @@ fn greedy(policy: &QPolicy, board: Board) -> (Option<usize>, Vec<f32>) {
     let values = policy.q_values(&observation);
     let mut mask = [false; 4];
     game.action_mask(&mut mask);
-    let best = (0..4)
-        .filter(|&a| mask[a])
-        .max_by(|&a, &b| values[a].total_cmp(&values[b]).then(b.cmp(&a)));
+    let best = mask.contains(&true).then(|| best_allowed(&values, &mask));
     (best, values)
 }
 
