@@ -253,7 +253,7 @@ fn files_that_are_not_models_are_refused() {
 }
 
 #[test]
-fn the_step_reward_and_mixed_difficulties_are_recorded_and_kept_on_resume() {
+fn the_step_reward_mixed_difficulties_and_target_interval_are_recorded_and_kept_on_resume() {
     let dir = scratch("steps-mixed");
     let model = dir.join("steps.dqn").to_string_lossy().to_string();
     let common = ["--chunk", "200", "--per-distance", "1"];
@@ -277,6 +277,8 @@ fn the_step_reward_and_mixed_difficulties_are_recorded_and_kept_on_resume() {
         "--gamma",
         "0.99",
         "--mask",
+        "--target-every",
+        "250",
         "--out",
         &model,
     ];
@@ -285,6 +287,19 @@ fn the_step_reward_and_mixed_difficulties_are_recorded_and_kept_on_resume() {
     let m = manifest(&model);
     assert_eq!(m["reward"], "steps");
     assert_eq!(m["mixed_difficulty"], true);
+    assert_eq!(m["hyperparameters"]["targetUpdateInterval"], 250);
+    fails_with(
+        &[
+            "train",
+            "--resume",
+            &model,
+            "--steps",
+            "600",
+            "--target-every",
+            "10",
+        ],
+        "--target-every cannot change them",
+    );
     fails_with(
         &[
             "train", "--resume", &model, "--steps", "600", "--reward", "thesis",
@@ -311,6 +326,7 @@ fn the_step_reward_and_mixed_difficulties_are_recorded_and_kept_on_resume() {
         (m["mixed_difficulty"].as_bool(), m["difficulty"].as_u64()),
         (Some(true), Some(8))
     );
+    assert_eq!(m["hyperparameters"]["targetUpdateInterval"], 250);
     fails_with(
         &[
             "train", "--size", "2x3", "--steps", "10", "--reward", "sparse",

@@ -45,7 +45,7 @@ const USAGE: &str = "usage:
   puzzlelab train [--size 3] [--goal G] --steps N [--seed S] [--difficulty D | --curriculum]
                   [--hidden 250,250,250] [--lr 1e-4] [--gamma 0.9] [--batch 100] [--replay 100000]
                   [--double] [--huber] [--mask] [--prioritized] [--reward thesis|steps] [--mixed] [--envs 1] [--warmup 100]
-                  [--epsilon-decay 0.999] [--epsilon-min 0.3]
+                  [--epsilon-decay 0.999] [--epsilon-min 0.3] [--target-every 10]
                   [--chunk 1000] [--eval-every N]
                   [--checkpoint-every N] [--per-distance K] [--out FILE] [--resume FILE]
       (build with --features learn) Deep Q-learning with the thesis's defaults. One progress line per
@@ -55,6 +55,7 @@ const USAGE: &str = "usage:
       random walk's Manhattan + 2·LC (default 10); --curriculum starts at D (default 1) and raises it
       after 3 in-training evaluations in a row above 80%; --mixed draws each episode's difficulty from 1 to
       the current one. With --resume, only --difficulty and --mixed may change. --reward steps: −1 a move (seed 001) instead of the thesis's −(Manhattan + 2·LC).
+      --target-every N: gradient steps between copies into the target network (thesis: 10).
   puzzlelab eval --model FILE [--per-distance K] [--uniform-positions N] [--seed S] [--beam-width W]
                  [--max-nodes-search N]
       (--features learn) Evaluates a model on fresh positions by optimal distance: greedy solved %
@@ -77,7 +78,7 @@ const USAGE: &str = "usage:
       1-ply policy, expectimax D moves deep over the network's values, or random moves (no model);
       prints JSON: reach rates of 1024...32768, mean and median score, moves per second.
   puzzlelab train-dqn-2048 --steps N [--filters 128,128] [--hidden 256] [--lr 5e-4] [--gamma 0.9]
-                           [--batch 64] [--replay 100000] [--epsilon-decay 0.9995] [--epsilon-min 0.01]
+                           [--batch 64] [--replay 100000] [--epsilon-decay 0.9995] [--epsilon-min 0.01] [--target-every 100]
                            [--double] [--huber] [--prioritized] [--envs 1] [--warmup 10] [--seed S]
                            [--chunk 1000] [--eval-every N] [--eval-games 100] [--checkpoint-every N]
                            [--out FILE] [--resume FILE]
@@ -137,6 +138,7 @@ const LEARN_VALUE_FLAGS: &[&str] = &[
     "--filters",
     "--epsilon-decay",
     "--epsilon-min",
+    "--target-every",
 ];
 /// The on/off options of `train`.
 const LEARN_SWITCHES: &[&str] = &[
@@ -1065,6 +1067,7 @@ fn dqn_config_from(
         warmup_episodes: value(o, "--warmup")?.unwrap_or(d.warmup_episodes),
         epsilon_decay: value(o, "--epsilon-decay")?.unwrap_or(d.epsilon_decay),
         epsilon_min: value(o, "--epsilon-min")?.unwrap_or(d.epsilon_min),
+        target_update_interval: value(o, "--target-every")?.unwrap_or(d.target_update_interval),
         double_dqn: d.double_dqn || o.given("--double"),
         huber_loss: d.huber_loss || o.given("--huber"),
         mask_actions: d.mask_actions || o.given("--mask"),
@@ -1645,6 +1648,7 @@ mod learn {
             "--prioritized",
             "--epsilon-decay",
             "--epsilon-min",
+            "--target-every",
         ];
         refuse_changes_on_resume(o, &recorded)?;
         let (puzzle, config, mut progress, bytes) = match &resume {
@@ -2167,6 +2171,7 @@ mod dqn2048 {
                 "--prioritized",
                 "--epsilon-decay",
                 "--epsilon-min",
+                "--target-every",
             ],
         )?;
         let (config, mut run, bytes) = match &resume {
