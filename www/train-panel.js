@@ -5,7 +5,8 @@
 //   - its evaluation by exact optimal distance: solved % (greedy, beam search) and mean extra moves
 //     per distance, charted and tabled (for a shipped model first from its manifest, without
 //     running anything);
-//   - training: the thesis's hyper-parameters, Start / Pause / Resume / Stop / Save / Load, live
+//   - training: the thesis's hyper-parameters (and `puzzlelab train`'s reward and mixed
+//     difficulties), Start / Pause / Resume / Stop / Save / Load, live
 //     statistics and four charts (TD loss, solved %, difficulty, steps per second).
 // All the work happens in the learning worker (learn-worker.js through learn-client.js), which
 // starts only when a button of this card is first used; this file only reads the form, talks to
@@ -43,6 +44,7 @@ const NUMBER_FIELDS = [
 /** The form's checkboxes: [element id after "dqn-", option name]. */
 const SWITCH_FIELDS = [
   ["curriculum", "curriculum"],
+  ["mixed", "mixed"],
   ["double", "doubleDqn"],
   ["huber", "huberLoss"],
   ["mask", "maskActions"],
@@ -66,7 +68,10 @@ export class TrainPanel {
   #elements;
   /** The learning client, once a button needed it. */
   #learn = null;
-  /** The model that solves and is evaluated: { key, info, source, title }, or null. */
+  /**
+   * The model that solves and is evaluated: { key, info, source, title, manifest }, or null;
+   * manifest: a shipped model's (www/models/NAME.dqn.json) once read, else absent.
+   */
   #model = null;
   /** Shipped models (dqn-index.json) by file name. */
   #shipped = new Map();
@@ -110,6 +115,8 @@ export class TrainPanel {
       size: $("size"),
       backend: $("backend"),
       hidden: $("hidden"),
+      reward: $("reward"),
+      mixed: $("mixed"),
       continue: $("continue"),
       formError: $("form-error"),
       start: $("start"),
@@ -186,7 +193,7 @@ export class TrainPanel {
       this.loadUrl(elements.url.value);
     });
     on(elements.continue, "change", () => {
-      if (elements.continue.checked && this.#model) this.#fillForm(this.#model.info);
+      if (elements.continue.checked && this.#model) this.#fillForm(this.#model.info, this.#model.manifest);
     });
     board.addEventListener("board-reset", () => this.#renderFit());
     this.#listShippedModels();
@@ -225,7 +232,7 @@ export class TrainPanel {
       hideProgress(this.#download);
       this.#setModel({ key: loaded.key, info: loaded.info, source: "shipped", title: `Pretrained: ${entry.title}` });
       this.#setSolveStatus(`Loaded ${entry.file} (${megabytes(loaded.size)} in ${numberFormat.format(loaded.ms)} ms). Solve the board with it, or evaluate it.`);
-      this.#showManifestEvaluation(entry);
+      this.#readManifest(entry);
     } catch (error) {
       hideProgress(this.#download);
       this.#run.showError(error.message);
@@ -397,15 +404,23 @@ export class TrainPanel {
     }
   }
 
-  /** Draws a shipped model's evaluation from its manifest (no computation). */
-  async #showManifestEvaluation(entry) {
+  /**
+   * Reads a shipped model's manifest: it keeps how the model was trained (its reward and mixed
+   * difficulties, which the model file does not record) for the form, and its evaluation is drawn
+   * without running anything.
+   */
+  async #readManifest(entry) {
     if (!entry.manifestUrl) return;
     try {
       const response = await fetch(entry.manifestUrl);
       if (!response.ok) throw new Error(`HTTP ${response.status}`);
       const manifest = await response.json();
+      const model = this.#model;
+      if (model?.key !== entry.url) return;
+      model.manifest = manifest;
+      if (this.#elements.continue.checked) this.#fillForm(model.info, manifest);
       const evaluation = manifest.evaluation;
-      if (!evaluation?.rows?.length || this.#model?.key !== entry.url) return;
+      if (!evaluation?.rows?.length) return;
       const perDistance = evaluation.settings?.perDistance ?? evaluation.settings?.per_distance;
       const steps = manifest.evaluation_step ?? manifest.steps;
       this.#showEvaluation(
@@ -495,12 +510,21 @@ export class TrainPanel {
     this.#elements.fit.textContent = puzzle ? this.#misfit(puzzle) : "";
   }
 
-  /** Fills the training form from a model's info (its size, network and hyper-parameters). */
-  #fillForm(info) {
+  /**
+   * Fills the training form from a model's info (its size, network and hyper-parameters) and, for
+   * a shipped model, its manifest (`puzzlelab train`'s record: reward and mixed difficulties;
+   * absent: the thesis's reward, one difficulty at a time).
+   */
+  #fillForm(info, manifest = null) {
     const elements = this.#elements;
+    const has = (select, value) => [...select.options].some((option) => option.value === value);
     const size = `${info.rows}x${info.cols}`;
-    if ([...elements.size.options].some((option) => option.value === size)) elements.size.value = size;
+    if (has(elements.size, size)) elements.size.value = size;
     elements.hidden.value = (info.network?.hidden ?? []).join(",");
+    if (manifest) {
+      elements.reward.value = has(elements.reward, manifest.reward) ? manifest.reward : "thesis";
+      elements.mixed.checked = manifest.mixed_difficulty === true;
+    }
     const config = info.training?.config;
     if (!config) return;
     for (const [id, option] of NUMBER_FIELDS) {
@@ -654,7 +678,7 @@ export class TrainPanel {
   #readForm() {
     const root = this.#root;
     const [rows, cols] = this.#elements.size.value.split("x").map(Number);
-    const options = { hidden: parseHidden(this.#elements.hidden) };
+    const options = { hidden: parseHidden(this.#elements.hidden), reward: this.#elements.reward.value };
     for (const [id, option, label, kind] of NUMBER_FIELDS) {
       options[option] = readNumber(root.querySelector(`#dqn-${id}`), label, kind);
     }

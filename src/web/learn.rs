@@ -42,7 +42,8 @@ pub(crate) async fn webgpu_device() -> Result<Device, JsValue> {
 }
 
 /// What a trainer is set up with: the learner's hyper-parameters ([`DqnConfig`], camelCase, the
-/// thesis's defaults for those left out) and the curriculum.
+/// thesis's defaults for those left out), the reward and the curriculum (`puzzlelab train`'s
+/// `--reward`, `--difficulty`, `--curriculum` and `--mixed`).
 #[derive(serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct TrainerOptions {
@@ -53,6 +54,12 @@ struct TrainerOptions {
     difficulty: Option<u32>,
     /// Raise the difficulty after three evaluations in a row above 80% (default: on).
     curriculum: Option<bool>,
+    /// The reward by [`RewardScheme::name`]: `thesis` (default: −(Manhattan + 2 × linear
+    /// conflicts), −1 more into a wall), `steps` (seed 001: −1 a move, −2 into a wall) or
+    /// `seed003`.
+    reward: Option<String>,
+    /// Draw each episode's difficulty uniformly from 1 to the current one (default: off).
+    mixed: Option<bool>,
 }
 
 /// One chunk's report: [`crate::agent::dqn::DqnStats`] plus where training stands.
@@ -88,9 +95,10 @@ pub struct DqnTrainer {
 #[wasm_bindgen]
 impl DqnTrainer {
     /// A learner with fresh weights for the `rows × cols` puzzle (goal text, or the standard goal
-    /// when empty). `options`: [`DqnConfig`]'s fields in camelCase plus `difficulty` and
-    /// `curriculum`. `backend`: `cpu` or `webgpu` (fails if WebGPU cannot be set up; the worker
-    /// decides what `auto` means).
+    /// when empty). `options`: [`DqnConfig`]'s fields in camelCase plus `difficulty`,
+    /// `curriculum`, `reward` (`thesis`, `steps`) and `mixed`; an unknown reward is an error
+    /// naming the known ones. `backend`: `cpu` or `webgpu` (fails if WebGPU cannot be set up;
+    /// the worker decides what `auto` means).
     pub async fn create(
         rows: usize,
         cols: usize,
@@ -108,6 +116,14 @@ impl DqnTrainer {
             serde_wasm_bindgen::from_value(options)
                 .map_err(|e| js_error(format!("training options: {e}")))?
         };
+        let reward = match options.reward.as_deref() {
+            None => RewardScheme::Thesis,
+            Some(name) => RewardScheme::from_name(name).ok_or_else(|| {
+                js_error(format!(
+                    "reward \"{name}\" is not one of thesis, steps, seed003"
+                ))
+            })?,
+        };
         let curriculum = options.curriculum.unwrap_or(true);
         let difficulty = options
             .difficulty
@@ -117,15 +133,16 @@ impl DqnTrainer {
             "webgpu" => (webgpu_device().await?, "webgpu"),
             other => return Err(js_error(format!("unknown backend \"{other}\""))),
         };
-        let trainer = SlidingTrainer::new(
+        let mut trainer = SlidingTrainer::new(
             &puzzle,
             options.config,
-            RewardScheme::Thesis,
+            reward,
             difficulty,
             curriculum,
             &device,
         )
         .map_err(js_error)?;
+        trainer.set_mixed_difficulty(options.mixed.unwrap_or(false));
         Ok(DqnTrainer {
             trainer: Rc::new(RefCell::new(Some(trainer))),
             backend,

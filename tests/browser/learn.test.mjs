@@ -1,7 +1,8 @@
 // Deep Q-learning in the page (www/train-panel.js, learn-client.js, learn-worker.js and the
 // learning bundle pkg/learn/): the shipped 8-puzzle model solves the board and the solution
-// plays to the goal; training in the worker moves the live charts and obeys Pause, Resume, Stop
-// and Save; WebGPU and the CPU compute the same network alike (and "auto" trains on WebGPU); a
+// plays to the goal, and its manifest sets the form's reward; training in the worker moves the
+// live charts and obeys Pause, Resume, Stop and Save, also with seed 001's reward and mixed
+// difficulties (an unknown reward is refused); WebGPU and the CPU compute the same network alike (and "auto" trains on WebGPU); a
 // damaged model file is refused with a readable message; <puzzle-widget solver="dqn"> solves with
 // the shipped model and says plainly which boards it cannot solve. A browser without WebGPU
 // (Chromium without --enable-unsafe-webgpu offers no adapter here) makes "auto" fall back to the
@@ -39,11 +40,12 @@ const SHIPPED_MODEL = join(REPOSITORY_ROOT, "www", "models", "8puzzle.dqn");
  */
 const TOLERANCE = 1e-4;
 
-/** Sets the training form: size, backend and hyper-parameters by field id (after "dqn-"). */
-async function fillTrainingForm(page, { size, backend, fields = {}, checks = {} }) {
+/** Sets the training form: size, backend, reward and hyper-parameters by field id (after "dqn-"). */
+async function fillTrainingForm(page, { size, backend, reward, fields = {}, checks = {} }) {
   await page.locator("#dqn .hyper summary").click();
   if (size) await page.selectOption("#dqn-size", size);
   if (backend) await page.selectOption("#dqn-backend", backend);
+  if (reward) await page.selectOption("#dqn-reward", reward);
   for (const [id, value] of Object.entries(fields)) await page.fill(`#dqn-${id}`, String(value));
   for (const [id, checked] of Object.entries(checks)) await page.setChecked(`#dqn-${id}`, checked);
 }
@@ -89,6 +91,9 @@ describe("deep Q-learning in the page", options, () => {
       }).observe(box, { attributes: true, subtree: true, childList: true, characterData: true });
     });
 
+    // Settings the shipped model was not trained with: its manifest puts the thesis's back.
+    await fillTrainingForm(page, { reward: "steps", checks: { mixed: true } });
+
     await page.click("#dqn-load-pretrained");
     await page.waitForFunction(() => document.querySelector("#dqn-model").dataset.source === "shipped", null, { timeout: 60_000 });
     const seen = await page.evaluate(() => window.progressSeen);
@@ -101,6 +106,10 @@ describe("deep Q-learning in the page", options, () => {
     await page.waitForFunction(() => document.querySelector("#dqn-evaluation").dataset.rows === "31");
     assert.match(await page.locator("#dqn-eval-note").textContent(), /From the model's manifest.*620 positions/);
     assert.ok((await canvasInk(page, "#dqn-chart-eval-solved")) > 1000, "the solved-% chart is drawn");
+    await page.check("#dqn-continue");
+    assert.equal(await page.inputValue("#dqn-reward"), "thesis", "the manifest's reward");
+    assert.ok(!(await page.isChecked("#dqn-mixed")), "the manifest has no mixed difficulties");
+    assert.equal(await page.inputValue("#dqn-hidden"), "250,250,250");
 
     const start = await readBoard(page);
     await page.click("#dqn-solve");
@@ -196,6 +205,47 @@ describe("deep Q-learning in the page", options, () => {
 
     const longestGap = await page.evaluate(() => (clearInterval(window.gapTimer), window.longestGap));
     assert.ok(longestGap < 1_000, `the page never froze (longest pause of its timers: ${Math.round(longestGap)} ms)`);
+    assert.deepEqual(page.errors, []);
+  });
+
+  test("seed 001's reward and mixed difficulties train on the CPU; an unknown reward is refused", options, async () => {
+    const page = await session.newPage();
+    const refusal = await page.evaluate(async () => {
+      const { sharedLearnClient } = await import("./learn-client.js");
+      const training = sharedLearnClient().train({ rows: 2, cols: 2, options: { reward: "sideways" }, backend: "cpu" });
+      return training.then(() => "trained", (error) => error.message);
+    });
+    assert.match(refusal, /^The trainer could not be set up: reward "sideways" is not one of thesis, steps, seed003$/);
+
+    // What the form sends to the worker.
+    await page.evaluate(() => {
+      window.trainMessages = [];
+      const send = Worker.prototype.postMessage;
+      Worker.prototype.postMessage = function (message, ...rest) {
+        if (message?.type === "train") window.trainMessages.push(message);
+        return send.call(this, message, ...rest);
+      };
+    });
+    await fillTrainingForm(page, {
+      size: "2x2",
+      backend: "cpu",
+      reward: "steps",
+      fields: { hidden: "8", warmup: 2, batch: 8, replay: 1000, difficulty: 4 },
+      checks: { mixed: true },
+    });
+    await page.click("#dqn-start");
+    await page.waitForFunction(() => Number(document.querySelector("#dqn-chart-loss").dataset.points ?? 0) >= 2, null, { timeout: 30_000 });
+    const [message] = await page.evaluate(() => window.trainMessages);
+    assert.equal(message.options.reward, "steps");
+    assert.equal(message.options.mixed, true);
+    assert.equal(message.options.difficulty, 4);
+    const training = await readTraining(page);
+    assert.equal(training.state, "running");
+    assert.equal(training.backend, "cpu");
+    assert.ok(training.steps > 0 && Number.isFinite(training.loss), `steps ${training.steps}, TD loss ${training.loss}`);
+    assert.ok(await page.locator("#dqn-reward").isDisabled(), "the reward is locked while the run exists");
+    await page.click("#dqn-stop");
+    await page.waitForFunction(() => document.querySelector("#dqn").dataset.state === "stopped", null, { timeout: 20_000 });
     assert.deepEqual(page.errors, []);
   });
 
