@@ -1692,9 +1692,9 @@ mod learn {
                 };
                 let reward = match o.learn_values.get("--reward") {
                     None => RewardScheme::Thesis,
-                    Some(name) => RewardScheme::from_name(name).ok_or(format!(
-                        "--reward: \"{name}\" is not one of thesis, steps, seed003"
-                    ))?,
+                    Some(name) => {
+                        RewardScheme::parse(name).map_err(|e| format!("--reward: {e}"))?
+                    }
                 };
                 let progress = Progress {
                     evaluation: None,

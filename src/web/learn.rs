@@ -118,11 +118,7 @@ impl DqnTrainer {
         };
         let reward = match options.reward.as_deref() {
             None => RewardScheme::Thesis,
-            Some(name) => RewardScheme::from_name(name).ok_or_else(|| {
-                js_error(format!(
-                    "reward \"{name}\" is not one of thesis, steps, seed003"
-                ))
-            })?,
+            Some(name) => RewardScheme::parse(name).map_err(|e| js_error(format!("reward {e}")))?,
         };
         let curriculum = options.curriculum.unwrap_or(true);
         let difficulty = options

@@ -40,6 +40,12 @@ impl RewardScheme {
             _ => None,
         }
     }
+
+    /// [`RewardScheme::from_name`], or an error naming the rewards there are.
+    pub fn parse(name: &str) -> Result<RewardScheme, String> {
+        RewardScheme::from_name(name)
+            .ok_or_else(|| format!("\"{name}\" is not one of thesis, steps, seed003"))
+    }
 }
 
 /// Where each episode starts.

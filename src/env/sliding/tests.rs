@@ -354,6 +354,11 @@ fn reward_schemes_follow_the_seeds() {
     assert_eq!((last.reward, last.terminated), (-1.0, true));
     assert_eq!(RewardScheme::from_name("steps"), Some(RewardScheme::Steps));
     assert_eq!(RewardScheme::Steps.name(), "steps");
+    assert_eq!(RewardScheme::parse("seed001"), Ok(RewardScheme::Steps));
+    assert_eq!(
+        RewardScheme::parse("sparse"),
+        Err("\"sparse\" is not one of thesis, steps, seed003".to_string())
+    );
 }
 
 #[test]
