@@ -531,3 +531,76 @@ fn a_slow_target_network_learns_every_2x3_position_with_the_step_reward() {
     assert!(slow * 100 >= positions * 95, "{slow}/{positions}");
     assert!(fast * 2 < slow, "{fast} vs {slow}");
 }
+
+/// Full backups (no play, no replay: every gradient step backs up every legal move of fresh
+/// starts, half mixed walks and half uniformly random positions) learn every 2×3 position with
+/// seed 001's −1 a move, and the thesis's default stays off.
+#[test]
+fn full_backups_learn_every_2x3_position() {
+    assert!(!DqnConfig::default().full_backups);
+    let run = |seed: u64| {
+        let config = DqnConfig {
+            full_backups: true,
+            target_update_interval: 100,
+            gamma: 1.0,
+            mask_actions: true,
+            huber_loss: true,
+            ..small_config(seed)
+        };
+        let make = || {
+            SlidingEnv::new(
+                SlidingPuzzle::standard(2, 3).unwrap(),
+                StartRule::MixedWalkOrUniform {
+                    max_difficulty: 10,
+                    max_moves: 200,
+                },
+                RewardScheme::Steps,
+            )
+        };
+        let mut dqn = Dqn::new(make, config, &Device::flex()).unwrap();
+        let stats = dqn.train_steps(10000);
+        assert_eq!((stats.steps, stats.updates), (10000, 10000));
+        // Every start's legal moves: 2 or 3 of the 2×3 puzzle's 4, never fewer, never more.
+        let per_start = stats.env_steps as f64 / (10000.0 * 64.0);
+        assert!((2.0..=3.0).contains(&per_start), "{per_start}");
+        assert!(stats.td_loss.is_some_and(f32::is_finite));
+        assert_eq!(dqn.steps_done(), 10000);
+        greedy_on_every_2x3_position(&dqn.policy())
+    };
+    for seed in [1, 2] {
+        let (solved, positions) = run(seed);
+        eprintln!("full backups, seed {seed}: {solved}/{positions}");
+        assert!(solved * 100 >= positions * 98, "{solved}/{positions}");
+    }
+}
+
+/// Full backups refuse what they cannot do: prioritised replay (there is no replay) and an
+/// environment that cannot be copied after a move.
+#[test]
+fn full_backups_refuse_prioritized_replay_and_environments_without_copies() {
+    let config = DqnConfig {
+        full_backups: true,
+        prioritized_replay: true,
+        ..small_config(0)
+    };
+    let err = Dqn::new(|| sliding(2, 3, 5), config, &Device::flex())
+        .err()
+        .expect("refused");
+    assert!(err.to_string().contains("prioritised replay"), "{err}");
+    let config = DqnConfig {
+        full_backups: true,
+        ..small_config(0)
+    };
+    let err = Dqn::new(
+        || {
+            puzzlelab::env::game2048::Game2048::new(
+                puzzlelab::env::game2048::Game2048Config::default(),
+            )
+        },
+        config,
+        &Device::flex(),
+    )
+    .err()
+    .expect("refused");
+    assert!(err.to_string().contains("copied after a move"), "{err}");
+}

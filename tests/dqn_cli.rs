@@ -166,12 +166,13 @@ fn trains_evaluates_resumes_and_solves_a_tiny_2x3_model() {
         .all(|r| (1..=21).contains(&r["optimal"].as_u64().unwrap())));
     assert!(String::from_utf8_lossy(&out.stderr).contains("greedy solved"));
 
-    // --resume goes on from the recorded steps, with the recorded configuration.
+    // --resume goes on from the recorded steps, with the recorded configuration; only the
+    // learning rate may change (a schedule).
     fails_with(
         &[
-            "train", "--resume", &model, "--steps", "2000", "--lr", "1e-2",
+            "train", "--resume", &model, "--steps", "2000", "--gamma", "0.5",
         ],
-        "--lr cannot change them",
+        "--gamma cannot change them",
     );
     let out = succeeds(&[
         "train",
@@ -183,6 +184,8 @@ fn trains_evaluates_resumes_and_solves_a_tiny_2x3_model() {
         "500",
         "--per-distance",
         "1",
+        "--lr",
+        "5e-4",
     ]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("resuming at step 1500"), "{stderr}");
@@ -191,6 +194,8 @@ fn trains_evaluates_resumes_and_solves_a_tiny_2x3_model() {
     assert_eq!(m["steps"], 2000);
     assert_eq!(m["architecture"]["hidden"], serde_json::json!([32, 32]));
     assert_eq!(m["commands"].as_array().unwrap().len(), 2);
+    let lr = m["hyperparameters"]["learningRate"].as_f64().unwrap();
+    assert!((lr - 5e-4).abs() < 1e-9, "{lr}");
 
     // solve --algo dqn: one move from the goal.
     let out = succeeds(&["solve", "--algo", "dqn", "--model", &model, "1 2 3 4 0 5"]);
@@ -332,6 +337,98 @@ fn the_step_reward_mixed_difficulties_and_target_interval_are_recorded_and_kept_
             "train", "--size", "2x3", "--steps", "10", "--reward", "sparse",
         ],
         "is not one of thesis, steps",
+    );
+}
+
+#[test]
+fn full_backups_and_uniform_starts_are_recorded_and_kept_on_resume() {
+    let dir = scratch("full-backups");
+    let model = dir.join("full.dqn").to_string_lossy().to_string();
+    let common = ["--chunk", "100", "--per-distance", "1"];
+    let mut train = vec![
+        "train",
+        "--size",
+        "2x3",
+        "--steps",
+        "200",
+        "--hidden",
+        "16",
+        "--batch",
+        "16",
+        "--reward",
+        "steps",
+        "--gamma",
+        "1",
+        "--mask",
+        "--full-backups",
+        "--mixed",
+        "--uniform-starts",
+        "--difficulty",
+        "6",
+        "--out",
+        &model,
+    ];
+    train.extend(common);
+    let out = succeeds(&train);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("step 200/200"), "{stderr}");
+    let m = manifest(&model);
+    assert_eq!(m["hyperparameters"]["fullBackups"], true);
+    assert_eq!(m["uniform_starts"], true);
+    assert_eq!(m["mixed_difficulty"], true);
+    assert_eq!(m["steps"], 200);
+    fails_with(
+        &[
+            "train",
+            "--resume",
+            &model,
+            "--steps",
+            "300",
+            "--prioritized",
+        ],
+        "--prioritized cannot change them",
+    );
+    let mut resume = vec!["train", "--resume", &model, "--steps", "300"];
+    resume.extend(common);
+    succeeds(&resume);
+    let m = manifest(&model);
+    assert_eq!(m["hyperparameters"]["fullBackups"], true);
+    assert_eq!(m["uniform_starts"], true);
+    assert_eq!(m["steps"], 300);
+
+    fails_with(
+        &[
+            "train",
+            "--size",
+            "2x3",
+            "--steps",
+            "10",
+            "--uniform-starts",
+        ],
+        "--uniform-starts goes with --mixed",
+    );
+    fails_with(
+        &[
+            "train",
+            "--size",
+            "2x3",
+            "--steps",
+            "10",
+            "--full-backups",
+            "--prioritized",
+        ],
+        "prioritised replay does not apply",
+    );
+    fails_with(
+        &[
+            "train",
+            "--resume",
+            &model,
+            "--steps",
+            "400",
+            "--full-backups",
+        ],
+        "--full-backups cannot change them",
     );
 }
 

@@ -45,6 +45,8 @@ const NUMBER_FIELDS = [
 const SWITCH_FIELDS = [
   ["curriculum", "curriculum"],
   ["mixed", "mixed"],
+  ["uniform-starts", "uniformStarts"],
+  ["full-backups", "fullBackups"],
   ["double", "doubleDqn"],
   ["huber", "huberLoss"],
   ["mask", "maskActions"],
@@ -524,6 +526,7 @@ export class TrainPanel {
     if (manifest) {
       elements.reward.value = has(elements.reward, manifest.reward) ? manifest.reward : "thesis";
       elements.mixed.checked = manifest.mixed_difficulty === true;
+      this.#root.querySelector("#dqn-uniform-starts").checked = manifest.uniform_starts === true;
     }
     const config = info.training?.config;
     if (!config) return;

@@ -99,6 +99,13 @@ pub struct DqnConfig {
     pub priority_beta_start: f32,
     /// Gradient steps over which β reaches 1.
     pub priority_beta_updates: usize,
+    /// Full backups instead of play and replay (DeepCubeA's approximate value iteration, written
+    /// for Q-values; default: off). Every gradient step draws `batch_size` fresh positions from
+    /// the environment's start rule and backs up every move of each: the target of (s, a) is
+    /// r + γ·max Q′(s′, ·) by the target network, for all of s's legal moves at once, so no ε-greedy
+    /// play and no replay buffer are involved (ε, the buffer and prioritised replay do not apply).
+    /// In-training evaluations then come every `eval_interval_episodes` gradient steps.
+    pub full_backups: bool,
     /// Evaluate the greedy policy every this many finished episodes once training has started
     /// (thesis: 50; 0: never).
     pub eval_interval_episodes: usize,
@@ -131,6 +138,7 @@ impl Default for DqnConfig {
             priority_alpha: 0.6,
             priority_beta_start: 0.4,
             priority_beta_updates: 100_000,
+            full_backups: false,
             eval_interval_episodes: 50,
             eval_episodes: 10,
             seed: 0,
@@ -165,6 +173,8 @@ impl DqnConfig {
             .all(|x| (0.0..=1.0).contains(x))
         {
             "prioritised replay's α and β must lie in [0, 1]"
+        } else if self.full_backups && self.prioritized_replay {
+            "full backups draw fresh positions for every step: prioritised replay does not apply"
         } else {
             return Ok(());
         };
@@ -983,6 +993,11 @@ impl<E: Environment> Dqn<E> {
             conv: config.conv.clone(),
         };
         network_config.check().map_err(DqnError::InvalidConfig)?;
+        if config.full_backups && eval_env.after(0).is_none() {
+            return Err(DqnError::InvalidConfig(
+                "full backups need an environment that can be copied after a move".into(),
+            ));
+        }
         let envs: Vec<_> = (0..config.num_envs)
             .map(|_| TimeLimit::new(make_env(), config.max_episode_steps))
             .collect();
@@ -1113,6 +1128,9 @@ impl<E: Environment> Dqn<E> {
     /// [`Dqn::train_steps`] without blocking: every readback (the actions' Q-values, the chunk's
     /// loss, the weights for an evaluation) is awaited, so it also runs on WebGPU in a browser.
     pub async fn train_steps_async(&mut self, steps: usize) -> DqnStats {
+        if self.config.full_backups {
+            return self.train_full_backups(steps).await;
+        }
         let started = Instant::now();
         let (n, num_actions) = (
             self.network_config.observation_len,
@@ -1202,6 +1220,143 @@ impl<E: Environment> Dqn<E> {
             0.0
         };
         stats
+    }
+
+    /// [`DqnConfig::full_backups`]: `steps` gradient steps, each on `batch_size` fresh positions
+    /// with every move backed up.
+    async fn train_full_backups(&mut self, steps: usize) -> DqnStats {
+        let started = Instant::now();
+        let mut stats = DqnStats::default();
+        let mut loss_sum: Option<Tensor<1>> = None;
+        for _ in 0..steps {
+            let (loss, transitions) = self.full_backup_update().await;
+            loss_sum = Some(match loss_sum {
+                Some(sum) => sum + loss,
+                None => loss,
+            });
+            stats.env_steps += transitions;
+            stats.updates += 1;
+            self.updates_done += 1;
+            self.steps_done += 1;
+            stats.steps += 1;
+            if self
+                .updates_done
+                .is_multiple_of(self.config.target_update_interval)
+            {
+                self.target = self.policy.valid();
+            }
+            let every = self.config.eval_interval_episodes;
+            if every > 0 && self.updates_done.is_multiple_of(every) {
+                let evaluation = self.evaluate_in_training().await;
+                stats.eval_solved_rates.push(evaluation.solved_rate);
+                if evaluation.mean_final_distance.is_some() {
+                    stats.eval_final_distance = evaluation.mean_final_distance;
+                }
+            }
+        }
+        if let Some(sum) = loss_sum {
+            let sum = read_floats(sum).await.first().copied().unwrap_or(f32::NAN);
+            stats.td_loss = Some(sum / stats.updates as f32);
+        }
+        stats.epsilon = self.epsilon();
+        let seconds = started.elapsed().as_secs_f64();
+        stats.steps_per_s = if seconds > 0.0 {
+            (stats.env_steps as f64 / seconds) as f32
+        } else {
+            0.0
+        };
+        stats
+    }
+
+    /// One gradient step of [`DqnConfig::full_backups`]: draws `batch_size` unsolved starts, backs
+    /// up each one's moves (legal ones only when masking; all four otherwise, a bump into a wall
+    /// included) and returns the loss and the number of transitions backed up.
+    async fn full_backup_update(&mut self) -> (Tensor<1>, usize) {
+        let (b, n, a) = (
+            self.config.batch_size,
+            self.network_config.observation_len,
+            self.network_config.num_actions,
+        );
+        let mut observations = vec![0.0; b * n];
+        let mut next_observations = vec![0.0; b * a * n];
+        let mut rewards = vec![0.0; b * a];
+        let mut not_terminated = vec![0.0; b * a];
+        let mut backed_up = vec![0.0; b * a];
+        let mut next_penalties = vec![0.0; b * a * a];
+        let (mut allowed, mut next_allowed) = (vec![true; a], vec![true; a]);
+        let mut transitions = 0;
+        for i in 0..b {
+            self.start_episode(0);
+            self.episodes_done += 1;
+            let env = &self.envs[0].env;
+            env.write_observation(&mut observations[i * n..(i + 1) * n]);
+            if self.config.mask_actions {
+                env.action_mask(&mut allowed);
+            }
+            for action in (0..a).filter(|&action| allowed[action]) {
+                let k = i * a + action;
+                let (next, step) = env
+                    .after(action)
+                    .expect("checked when the learner was built");
+                next.write_observation(&mut next_observations[k * n..(k + 1) * n]);
+                next.action_mask(&mut next_allowed);
+                for (penalty, &ok) in next_penalties[k * a..(k + 1) * a]
+                    .iter_mut()
+                    .zip(&next_allowed)
+                {
+                    if !ok {
+                        *penalty = ILLEGAL_PENALTY;
+                    }
+                }
+                rewards[k] = step.reward;
+                not_terminated[k] = if step.terminated { 0.0 } else { 1.0 };
+                backed_up[k] = 1.0;
+                transitions += 1;
+            }
+        }
+        let on_infer = &self.inference_device;
+        let matrix = |values: Vec<f32>, shape: [usize; 2], device: &Device| {
+            Tensor::<2>::from_data(TensorData::new(values, shape), device)
+        };
+        let next_observations = matrix(next_observations, [b * a, n], on_infer);
+        let mask_next = |q: Tensor<2>| {
+            if self.config.mask_actions {
+                q + matrix(next_penalties.clone(), [b * a, a], on_infer)
+            } else {
+                q
+            }
+        };
+        // The value of every successor by the frozen target network ([b·a, 1]).
+        let next_target = mask_next(self.target.forward(next_observations.clone()));
+        let next_value = if self.config.double_dqn {
+            let next_policy = mask_next(self.policy.valid().forward(next_observations));
+            next_target.gather(1, next_policy.argmax(1))
+        } else {
+            next_target.max_dim(1)
+        };
+        let not_terminated = matrix(not_terminated, [b * a, 1], on_infer);
+        let rewards = matrix(rewards, [b * a, 1], on_infer);
+        let td_target = (rewards + next_value * not_terminated * self.config.gamma).reshape([b, a]);
+        let weights = matrix(backed_up, [b, a], &self.device);
+        // Q(s, ·) of every drawn position against its targets, over the moves backed up.
+        let errors = (self
+            .policy
+            .forward(matrix(observations, [b, n], &self.device))
+            - td_target)
+            * weights.clone();
+        let losses = if self.config.huber_loss {
+            let size = errors.abs();
+            let quadratic = size.clone().clamp_max(1.0);
+            quadratic.clone() * quadratic.clone() * 0.5 + (size - quadratic)
+        } else {
+            errors.clone() * errors
+        };
+        let loss = losses.sum() / (transitions.max(1) as f32);
+        let gradients = GradientsParams::from_grads(loss.backward(), &self.policy);
+        self.policy =
+            self.optimizer
+                .step(self.config.learning_rate, self.policy.clone(), gradients);
+        (loss.without_autodiff(), transitions)
     }
 
     /// One action per environment: a random allowed one with probability ε, else the greedy one.
@@ -1418,6 +1573,7 @@ impl<E: Environment> Dqn<E> {
     /// schedule continue where they were. Not saved, so starting again: Adam's moments,
     /// the replay buffer (refilled by the warm-up episodes' worth of steps before updates resume)
     /// and the random stream of exploration and sampling (reseeded from the seed and the steps).
+    /// Only the learning rate may differ from the recorded one (a schedule: go on at a lower rate).
     pub fn resume(&mut self, bytes: &[u8]) -> Result<(), DqnError> {
         self.load_weights(bytes)?;
         let record = QPolicy::from_bytes(bytes, &self.inference_device)?
@@ -1425,7 +1581,11 @@ impl<E: Environment> Dqn<E> {
             .ok_or_else(|| {
                 DqnError::Corrupt("the model has no training record to resume".into())
             })?;
-        if record.config != self.config {
+        let recorded = DqnConfig {
+            learning_rate: self.config.learning_rate,
+            ..record.config.clone()
+        };
+        if recorded != self.config {
             return Err(DqnError::Mismatch {
                 what: "training configuration",
                 expected: format!("{:?}", self.config),

@@ -45,7 +45,8 @@ const USAGE: &str = "usage:
   puzzlelab train [--size 3] [--goal G] --steps N [--seed S] [--difficulty D | --curriculum]
                   [--hidden 250,250,250] [--lr 1e-4] [--gamma 0.9] [--batch 100] [--replay 100000]
                   [--double] [--huber] [--mask] [--prioritized] [--reward thesis|steps] [--mixed] [--envs 1] [--warmup 100]
-                  [--epsilon-decay 0.999] [--epsilon-min 0.3] [--target-every 10]
+                  [--epsilon-decay 0.999] [--epsilon-min 0.3] [--target-every 10] [--full-backups]
+                  [--uniform-starts]
                   [--chunk 1000] [--eval-every N]
                   [--checkpoint-every N] [--per-distance K] [--out FILE] [--resume FILE]
       (build with --features learn) Deep Q-learning with the thesis's defaults. One progress line per
@@ -54,8 +55,12 @@ const USAGE: &str = "usage:
       model to --steps in all (Adam's moments and the replay buffer start again). --difficulty D: the
       random walk's Manhattan + 2·LC (default 10); --curriculum starts at D (default 1) and raises it
       after 3 in-training evaluations in a row above 80%; --mixed draws each episode's difficulty from 1 to
-      the current one. With --resume, only --difficulty and --mixed may change. --reward steps: −1 a move (seed 001) instead of the thesis's −(Manhattan + 2·LC).
+      the current one. With --resume, only --difficulty, --mixed, --uniform-starts and --lr (a lower rate to go on at) may change. --reward steps: −1 a move (seed 001) instead of the thesis's −(Manhattan + 2·LC).
       --target-every N: gradient steps between copies into the target network (thesis: 10).
+      --full-backups: no play and no replay; each gradient step draws --batch fresh starts and backs
+      up every move of each (DeepCubeA's value iteration on Q-values); evaluations every 50 steps.
+      --uniform-starts (with --mixed): every other episode starts from a uniformly random solvable
+      position.
   puzzlelab eval --model FILE [--per-distance K] [--uniform-positions N] [--seed S] [--beam-width W]
                  [--max-nodes-search N]
       (--features learn) Evaluates a model on fresh positions by optimal distance: greedy solved %
@@ -148,6 +153,8 @@ const LEARN_SWITCHES: &[&str] = &[
     "--prioritized",
     "--curriculum",
     "--mixed",
+    "--full-backups",
+    "--uniform-starts",
 ];
 
 /// Options shared by the subcommands.
@@ -1050,7 +1057,8 @@ fn numbers(o: &Options, flag: &str) -> Result<Option<Vec<usize>>, String> {
 
 /// A DQN configuration: `defaults` with the flags given over them (`--hidden`, `--lr`, `--gamma`,
 /// `--batch`, `--replay`, `--envs`, `--warmup`, `--epsilon-decay`, `--epsilon-min`, `--seed`, and
-/// the switches `--double`, `--huber`, `--mask`, `--prioritized`, which only turn options on).
+/// the switches `--double`, `--huber`, `--mask`, `--prioritized`, `--full-backups`, which only turn
+/// options on).
 #[cfg(feature = "learn")]
 fn dqn_config_from(
     o: &Options,
@@ -1072,6 +1080,7 @@ fn dqn_config_from(
         huber_loss: d.huber_loss || o.given("--huber"),
         mask_actions: d.mask_actions || o.given("--mask"),
         prioritized_replay: d.prioritized_replay || o.given("--prioritized"),
+        full_backups: d.full_backups || o.given("--full-backups"),
         seed: o.seed,
         ..d
     };
@@ -1503,6 +1512,7 @@ mod learn {
         difficulty: u32,
         reward: RewardScheme,
         mixed: bool,
+        uniform_starts: bool,
         wall_seconds: f64,
         commands: Vec<String>,
     }
@@ -1536,6 +1546,7 @@ mod learn {
             },
             "reward": progress.reward.name(),
             "mixed_difficulty": progress.mixed,
+            "uniform_starts": progress.uniform_starts,
             "curriculum": progress.curriculum,
             "difficulty": progress.difficulty,
             "resume": "weights, steps, episodes (ε, episode seeds), difficulty; Adam's moments, the replay buffer and the curriculum's streak start again",
@@ -1636,7 +1647,6 @@ mod learn {
             "--curriculum",
             "--reward",
             "--hidden",
-            "--lr",
             "--gamma",
             "--batch",
             "--replay",
@@ -1649,6 +1659,7 @@ mod learn {
             "--epsilon-decay",
             "--epsilon-min",
             "--target-every",
+            "--full-backups",
         ];
         refuse_changes_on_resume(o, &recorded)?;
         let (puzzle, config, mut progress, bytes) = match &resume {
@@ -1667,15 +1678,16 @@ mod learn {
                             .ok_or(format!("{manifest_path}: unknown reward \"{name}\""))?,
                     },
                     mixed: manifest["mixed_difficulty"].as_bool().unwrap_or(false),
+                    uniform_starts: manifest["uniform_starts"].as_bool().unwrap_or(false),
                     wall_seconds: manifest["wall_seconds"].as_f64().unwrap_or(0.0),
                     commands,
                 };
-                (
-                    puzzle_of(&policy)?,
-                    record.config.clone(),
-                    progress,
-                    Some(bytes),
-                )
+                let config = puzzlelab::agent::dqn::DqnConfig {
+                    learning_rate: value(o, "--lr")?.unwrap_or(record.config.learning_rate),
+                    ..record.config.clone()
+                };
+                config.validate().map_err(|e| e.to_string())?;
+                (puzzle_of(&policy)?, config, progress, Some(bytes))
             }
             None => {
                 let options = Options {
@@ -1702,6 +1714,7 @@ mod learn {
                     difficulty,
                     reward,
                     mixed: o.given("--mixed"),
+                    uniform_starts: o.given("--uniform-starts"),
                     wall_seconds: 0.0,
                     commands: Vec::new(),
                 };
@@ -1724,6 +1737,10 @@ mod learn {
                 progress.difficulty = o.difficulty;
             }
             progress.mixed |= o.given("--mixed");
+            progress.uniform_starts |= o.given("--uniform-starts");
+        }
+        if progress.uniform_starts && !progress.mixed {
+            return Err("--uniform-starts goes with --mixed (half the episodes start uniformly, half by mixed walks)".into());
         }
         let difficulty = progress.difficulty;
         let mut trainer = SlidingTrainer::new(
@@ -1736,6 +1753,7 @@ mod learn {
         )
         .map_err(|e| e.to_string())?;
         trainer.set_mixed_difficulty(progress.mixed);
+        trainer.set_uniform_starts(progress.uniform_starts);
         if let Some(bytes) = &bytes {
             trainer.dqn_mut().resume(bytes).map_err(|e| e.to_string())?;
             eprintln!(

@@ -76,6 +76,17 @@ pub trait Environment {
     fn distance_to_goal(&self) -> Option<f32> {
         None
     }
+
+    /// A copy of this environment after `action`, with that step's report, leaving `self` as it
+    /// is; `None` where the environment does not offer copies. Learners that back up every move
+    /// of a position (DQN's `full_backups`) need it.
+    fn after(&self, action: usize) -> Option<(Self, Step)>
+    where
+        Self: Sized,
+    {
+        let _ = action;
+        None
+    }
 }
 
 /// Wraps an environment with a step limit: the step that reaches the limit reports `truncated`.

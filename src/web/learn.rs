@@ -43,7 +43,7 @@ pub(crate) async fn webgpu_device() -> Result<Device, JsValue> {
 
 /// What a trainer is set up with: the learner's hyper-parameters ([`DqnConfig`], camelCase, the
 /// thesis's defaults for those left out), the reward and the curriculum (`puzzlelab train`'s
-/// `--reward`, `--difficulty`, `--curriculum` and `--mixed`).
+/// `--reward`, `--difficulty`, `--curriculum`, `--mixed` and `--uniform-starts`).
 #[derive(serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct TrainerOptions {
@@ -60,6 +60,9 @@ struct TrainerOptions {
     reward: Option<String>,
     /// Draw each episode's difficulty uniformly from 1 to the current one (default: off).
     mixed: Option<bool>,
+    /// With `mixed`: every other episode starts from a uniformly random solvable position
+    /// (default: off).
+    uniform_starts: Option<bool>,
 }
 
 /// One chunk's report: [`crate::agent::dqn::DqnStats`] plus where training stands.
@@ -96,7 +99,7 @@ pub struct DqnTrainer {
 impl DqnTrainer {
     /// A learner with fresh weights for the `rows × cols` puzzle (goal text, or the standard goal
     /// when empty). `options`: [`DqnConfig`]'s fields in camelCase plus `difficulty`,
-    /// `curriculum`, `reward` (`thesis`, `steps`) and `mixed`; an unknown reward is an error
+    /// `curriculum`, `reward` (`thesis`, `steps`), `mixed` and `uniformStarts`; an unknown reward is an error
     /// naming the known ones. `backend`: `cpu` or `webgpu` (fails if WebGPU cannot be set up;
     /// the worker decides what `auto` means).
     pub async fn create(
@@ -139,6 +142,7 @@ impl DqnTrainer {
         )
         .map_err(js_error)?;
         trainer.set_mixed_difficulty(options.mixed.unwrap_or(false));
+        trainer.set_uniform_starts(options.uniform_starts.unwrap_or(false));
         Ok(DqnTrainer {
             trainer: Rc::new(RefCell::new(Some(trainer))),
             backend,

@@ -208,7 +208,7 @@ describe("deep Q-learning in the page", options, () => {
     assert.deepEqual(page.errors, []);
   });
 
-  test("seed 001's reward and mixed difficulties train on the CPU; an unknown reward is refused", options, async () => {
+  test("seed 001's reward, mixed difficulties, uniform starts and full backups train on the CPU; an unknown reward is refused", options, async () => {
     const page = await session.newPage();
     const refusal = await page.evaluate(async () => {
       const { sharedLearnClient } = await import("./learn-client.js");
@@ -231,13 +231,15 @@ describe("deep Q-learning in the page", options, () => {
       backend: "cpu",
       reward: "steps",
       fields: { hidden: "8", warmup: 2, batch: 8, replay: 1000, difficulty: 4 },
-      checks: { mixed: true },
+      checks: { mixed: true, "uniform-starts": true, "full-backups": true },
     });
     await page.click("#dqn-start");
     await page.waitForFunction(() => Number(document.querySelector("#dqn-chart-loss").dataset.points ?? 0) >= 2, null, { timeout: 30_000 });
     const [message] = await page.evaluate(() => window.trainMessages);
     assert.equal(message.options.reward, "steps");
     assert.equal(message.options.mixed, true);
+    assert.equal(message.options.uniformStarts, true);
+    assert.equal(message.options.fullBackups, true);
     assert.equal(message.options.difficulty, 4);
     const training = await readTraining(page);
     assert.equal(training.state, "running");

@@ -70,6 +70,16 @@ pub enum StartRule {
         /// A cap on the walk, for difficulties the board cannot reach.
         max_moves: usize,
     },
+    /// Half the episodes (drawn at random) start from a uniformly random solvable position, the
+    /// others as [`StartRule::MixedWalk`]: the walks keep the positions near the goal coming,
+    /// the uniform draws bring the far ones random walks seldom reach (the 8-puzzle's 31-move
+    /// positions, for example).
+    MixedWalkOrUniform {
+        /// The largest distance estimate drawn for a walk.
+        max_difficulty: u32,
+        /// A cap on the walk, for difficulties the board cannot reach.
+        max_moves: usize,
+    },
 }
 
 /// A sliding puzzle environment.
@@ -88,7 +98,9 @@ impl SlidingEnv {
         let tables = HeuristicTables::new(puzzle.goal());
         let board = match start {
             StartRule::Fixed(b) => b,
-            StartRule::RandomWalk { .. } | StartRule::MixedWalk { .. } => *puzzle.goal(),
+            StartRule::RandomWalk { .. }
+            | StartRule::MixedWalk { .. }
+            | StartRule::MixedWalkOrUniform { .. } => *puzzle.goal(),
         };
         SlidingEnv {
             puzzle,
@@ -139,7 +151,15 @@ impl Environment for SlidingEnv {
                 difficulty,
                 max_moves,
             } => (difficulty, max_moves),
+            StartRule::MixedWalkOrUniform { .. } if rng.chance(0.5) => {
+                self.board = self.puzzle.random_solvable(&mut rng);
+                return;
+            }
             StartRule::MixedWalk {
+                max_difficulty,
+                max_moves,
+            }
+            | StartRule::MixedWalkOrUniform {
                 max_difficulty,
                 max_moves,
             } => (
@@ -186,6 +206,12 @@ impl Environment for SlidingEnv {
 
     fn is_terminal(&self) -> bool {
         self.puzzle.is_solved(&self.board)
+    }
+
+    fn after(&self, action: usize) -> Option<(SlidingEnv, Step)> {
+        let mut next = self.clone();
+        let step = next.step(action);
+        Some((next, step))
     }
 
     fn validate(&self) -> Result<(), String> {

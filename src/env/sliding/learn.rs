@@ -31,6 +31,13 @@ fn walk(difficulty: u32) -> StartRule {
     }
 }
 
+fn mixed_walk_or_uniform(max_difficulty: u32) -> StartRule {
+    StartRule::MixedWalkOrUniform {
+        max_difficulty,
+        max_moves: MAX_WALK,
+    }
+}
+
 fn mixed_walk(max_difficulty: u32) -> StartRule {
     StartRule::MixedWalk {
         max_difficulty,
@@ -59,6 +66,7 @@ pub struct SlidingTrainer {
     curriculum: Option<Curriculum>,
     reward: RewardScheme,
     mixed: bool,
+    uniform_starts: bool,
 }
 
 impl SlidingTrainer {
@@ -85,6 +93,7 @@ impl SlidingTrainer {
             curriculum: curriculum.then(Curriculum::thesis),
             reward,
             mixed: false,
+            uniform_starts: false,
         })
     }
 
@@ -93,6 +102,18 @@ impl SlidingTrainer {
     pub fn set_mixed_difficulty(&mut self, mixed: bool) {
         self.mixed = mixed;
         self.set_difficulty(self.difficulty);
+    }
+
+    /// With mixed difficulties, starts every other episode (drawn at random) from a uniformly
+    /// random solvable position ([`StartRule::MixedWalkOrUniform`]).
+    pub fn set_uniform_starts(&mut self, uniform: bool) {
+        self.uniform_starts = uniform;
+        self.set_difficulty(self.difficulty);
+    }
+
+    /// Whether half the mixed-difficulty episodes start from uniformly random positions.
+    pub fn has_uniform_starts(&self) -> bool {
+        self.uniform_starts
     }
 
     /// Whether episodes draw their difficulty up to the current one.
@@ -133,7 +154,9 @@ impl SlidingTrainer {
     /// Sets the difficulty of the episodes from the next one on.
     pub fn set_difficulty(&mut self, difficulty: u32) {
         self.difficulty = difficulty;
-        let start = if self.mixed {
+        let start = if self.mixed && self.uniform_starts {
+            mixed_walk_or_uniform(difficulty)
+        } else if self.mixed {
             mixed_walk(difficulty)
         } else {
             walk(difficulty)

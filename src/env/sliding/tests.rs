@@ -390,6 +390,50 @@ fn mixed_walks_draw_every_difficulty_up_to_the_largest() {
 }
 
 #[test]
+fn mixed_walks_or_uniform_draw_half_their_starts_uniformly() {
+    let p = SlidingPuzzle::standard(3, 3).unwrap();
+    let exact = ExactDistances::build(p.goal()).unwrap();
+    let start = StartRule::MixedWalkOrUniform {
+        max_difficulty: 2,
+        max_moves: 500,
+    };
+    let mut env = SlidingEnv::new(p.clone(), start, RewardScheme::Steps);
+    let (mut near, mut far) = (0, 0);
+    for seed in 0..400 {
+        env.reset(seed);
+        assert!(p.is_solvable(env.board()));
+        // Walks to an estimate of at most 2 stay within 2 moves (the estimate never exceeds the
+        // distance and a walk stops at its first position at or above the drawn difficulty, at
+        // most 3 above the previous); uniform positions lie 22 moves away on average.
+        match exact.distance(env.board()).unwrap() {
+            0..=4 => near += 1,
+            8.. => far += 1,
+            d => panic!("distance {d}: neither a short walk nor (very likely) a uniform draw"),
+        }
+    }
+    assert!(
+        (150..=250).contains(&far),
+        "{far} uniform of 400 ({near} walks)"
+    );
+}
+
+#[test]
+fn after_leaves_the_environment_as_it_was() {
+    let p = SlidingPuzzle::standard(3, 3).unwrap();
+    let board = p.parse("1 2 3 4 5 6 7 0 8").unwrap();
+    let env = SlidingEnv::new(p.clone(), StartRule::Fixed(board), RewardScheme::Steps);
+    for action in 0..4 {
+        let (next, step) = env.after(action).expect("sliding environments copy");
+        let mut stepped = env.clone();
+        assert_eq!(stepped.step(action), step);
+        assert_eq!(next.board(), stepped.board());
+        assert_eq!(env.board(), &board);
+    }
+    let (next, step) = env.after(Direction::Right.index()).unwrap();
+    assert!(step.terminated && p.is_solved(next.board()));
+}
+
+#[test]
 fn the_environment_contract_holds_for_every_sliding_setup() {
     let sun = SlidingPuzzle::preset("sun-moon").unwrap();
     let sun_start = sun.preset_start().unwrap();
