@@ -107,8 +107,11 @@ describe("deep Q-learning in the page", options, () => {
     assert.match(await page.locator("#dqn-eval-note").textContent(), /From the model's manifest.*620 positions/);
     assert.ok((await canvasInk(page, "#dqn-chart-eval-solved")) > 1000, "the solved-% chart is drawn");
     await page.check("#dqn-continue");
-    assert.equal(await page.inputValue("#dqn-reward"), "thesis", "the manifest's reward");
-    assert.ok(!(await page.isChecked("#dqn-mixed")), "the manifest has no mixed difficulties");
+    assert.equal(await page.inputValue("#dqn-reward"), "steps", "the manifest's reward");
+    assert.ok(await page.isChecked("#dqn-mixed"), "the manifest's mixed difficulties");
+    assert.ok(await page.isChecked("#dqn-uniform-starts"), "the manifest's uniform starts");
+    assert.ok(await page.isChecked("#dqn-full-backups"), "the model's full backups");
+    assert.equal(await page.inputValue("#dqn-lr"), "0.00003", "the learning rate it last trained at");
     assert.equal(await page.inputValue("#dqn-hidden"), "250,250,250");
 
     const start = await readBoard(page);
