@@ -1195,22 +1195,38 @@ impl<E: Environment> Dqn<E> {
                 while self.next_eval_at <= self.episodes_done {
                     self.next_eval_at += self.config.eval_interval_episodes;
                 }
-                let evaluation = self.evaluate_in_training().await;
-                stats.eval_solved_rates.push(evaluation.solved_rate);
-                if evaluation.mean_final_distance.is_some() {
-                    stats.eval_final_distance = evaluation.mean_final_distance;
-                }
+                self.evaluate_into(&mut stats).await;
             }
-        }
-        if let Some(sum) = loss_sum {
-            let sum = read_floats(sum).await.first().copied().unwrap_or(f32::NAN);
-            stats.td_loss = Some(sum / stats.updates as f32);
         }
         if stats.episodes > 0 {
             let episodes = stats.episodes as f64;
             stats.episode_return = Some((returns / episodes) as f32);
             stats.episode_length = Some((lengths as f64 / episodes) as f32);
             stats.solved_rate = Some((solved as f64 / episodes) as f32);
+        }
+        self.close_chunk(stats, loss_sum, started).await
+    }
+
+    /// Runs an in-training evaluation and records it in the chunk's `stats`.
+    async fn evaluate_into(&mut self, stats: &mut DqnStats) {
+        let evaluation = self.evaluate_in_training().await;
+        stats.eval_solved_rates.push(evaluation.solved_rate);
+        if evaluation.mean_final_distance.is_some() {
+            stats.eval_final_distance = evaluation.mean_final_distance;
+        }
+    }
+
+    /// Completes a chunk's `stats`: its mean TD loss (the summed losses read back once), ε after
+    /// it, and environment steps per second since `started`.
+    async fn close_chunk(
+        &self,
+        mut stats: DqnStats,
+        loss_sum: Option<Tensor<1>>,
+        started: Instant,
+    ) -> DqnStats {
+        if let Some(sum) = loss_sum {
+            let sum = read_floats(sum).await.first().copied().unwrap_or(f32::NAN);
+            stats.td_loss = Some(sum / stats.updates as f32);
         }
         stats.epsilon = self.epsilon();
         let seconds = started.elapsed().as_secs_f64();
@@ -1247,25 +1263,10 @@ impl<E: Environment> Dqn<E> {
             }
             let every = self.config.eval_interval_episodes;
             if every > 0 && self.updates_done.is_multiple_of(every) {
-                let evaluation = self.evaluate_in_training().await;
-                stats.eval_solved_rates.push(evaluation.solved_rate);
-                if evaluation.mean_final_distance.is_some() {
-                    stats.eval_final_distance = evaluation.mean_final_distance;
-                }
+                self.evaluate_into(&mut stats).await;
             }
         }
-        if let Some(sum) = loss_sum {
-            let sum = read_floats(sum).await.first().copied().unwrap_or(f32::NAN);
-            stats.td_loss = Some(sum / stats.updates as f32);
-        }
-        stats.epsilon = self.epsilon();
-        let seconds = started.elapsed().as_secs_f64();
-        stats.steps_per_s = if seconds > 0.0 {
-            (stats.env_steps as f64 / seconds) as f32
-        } else {
-            0.0
-        };
-        stats
+        self.close_chunk(stats, loss_sum, started).await
     }
 
     /// One gradient step of [`DqnConfig::full_backups`]: draws `batch_size` unsolved starts, backs
@@ -1319,21 +1320,9 @@ impl<E: Environment> Dqn<E> {
             Tensor::<2>::from_data(TensorData::new(values, shape), device)
         };
         let next_observations = matrix(next_observations, [b * a, n], on_infer);
-        let mask_next = |q: Tensor<2>| {
-            if self.config.mask_actions {
-                q + matrix(next_penalties.clone(), [b * a, a], on_infer)
-            } else {
-                q
-            }
-        };
         // The value of every successor by the frozen target network ([b·a, 1]).
-        let next_target = mask_next(self.target.forward(next_observations.clone()));
-        let next_value = if self.config.double_dqn {
-            let next_policy = mask_next(self.policy.valid().forward(next_observations));
-            next_target.gather(1, next_policy.argmax(1))
-        } else {
-            next_target.max_dim(1)
-        };
+        let penalties = matrix(next_penalties, [b * a, a], on_infer);
+        let next_value = self.next_values(next_observations, penalties);
         let not_terminated = matrix(not_terminated, [b * a, 1], on_infer);
         let rewards = matrix(rewards, [b * a, 1], on_infer);
         let td_target = (rewards + next_value * not_terminated * self.config.gamma).reshape([b, a]);
@@ -1344,19 +1333,33 @@ impl<E: Environment> Dqn<E> {
             .forward(matrix(observations, [b, n], &self.device))
             - td_target)
             * weights.clone();
-        let losses = if self.config.huber_loss {
-            let size = errors.abs();
-            let quadratic = size.clone().clamp_max(1.0);
-            quadratic.clone() * quadratic.clone() * 0.5 + (size - quadratic)
-        } else {
-            errors.clone() * errors
-        };
-        let loss = losses.sum() / (transitions.max(1) as f32);
+        let loss =
+            elementwise_loss(errors, self.config.huber_loss).sum() / (transitions.max(1) as f32);
         let gradients = GradientsParams::from_grads(loss.backward(), &self.policy);
         self.policy =
             self.optimizer
                 .step(self.config.learning_rate, self.policy.clone(), gradients);
         (loss.without_autodiff(), transitions)
+    }
+
+    /// DQN: max Q′(s′, ·) of each next observation (`[rows, 1]`) by the frozen target network,
+    /// over the legal actions when masking (`penalties`: 0 or [`ILLEGAL_PENALTY`] per action).
+    /// Double DQN: the policy network picks the action, the target network values it.
+    fn next_values(&self, next_observations: Tensor<2>, penalties: Tensor<2>) -> Tensor<2> {
+        let mask = |q: Tensor<2>| {
+            if self.config.mask_actions {
+                q + penalties.clone()
+            } else {
+                q
+            }
+        };
+        let next_target = mask(self.target.forward(next_observations.clone()));
+        if self.config.double_dqn {
+            let next_policy = mask(self.policy.valid().forward(next_observations));
+            next_target.gather(1, next_policy.argmax(1))
+        } else {
+            next_target.max_dim(1)
+        }
     }
 
     /// One action per environment: a random allowed one with probability ε, else the greedy one.
@@ -1430,24 +1433,9 @@ impl<E: Environment> Dqn<E> {
         );
         let rewards = column(&batch.rewards); // [b, 1]
         let not_terminated = column(&batch.not_terminated); // [b, 1]
-        let mask_next = |q: Tensor<2>| {
-            if self.config.mask_actions {
-                let penalties = TensorData::new(batch.next_penalties.clone(), [b, a]);
-                q + Tensor::<2>::from_data(penalties, on_infer)
-            } else {
-                q
-            }
-        };
-
-        // DQN: the value of the next state, by the frozen target network.
-        let next_target = mask_next(self.target.forward(next_observations.clone())); // [b, a]
-        let next_value = if self.config.double_dqn {
-            // Double DQN: the policy network picks the action, the target network values it.
-            let next_policy = mask_next(self.policy.valid().forward(next_observations)); // [b, a]
-            next_target.gather(1, next_policy.argmax(1)) // [b, 1]
-        } else {
-            next_target.max_dim(1) // [b, 1]
-        };
+        let penalties = TensorData::new(batch.next_penalties.clone(), [b, a]);
+        let next_value =
+            self.next_values(next_observations, Tensor::from_data(penalties, on_infer));
         // DQN: the TD target r + γ·max Q′(s′, ·) ([b, 1]), not bootstrapped past a solved puzzle.
         let td_target = rewards + next_value * not_terminated * self.config.gamma;
 
@@ -1460,14 +1448,7 @@ impl<E: Environment> Dqn<E> {
                 TensorData::new(batch.weights.clone(), [b, 1]),
                 &self.device,
             );
-            let losses = if self.config.huber_loss {
-                // Huber with δ = 1: ½e² within ±1, |e| − ½ beyond.
-                let size = errors.clone().abs();
-                let quadratic = size.clone().clamp_max(1.0);
-                quadratic.clone() * quadratic.clone() * 0.5 + (size - quadratic)
-            } else {
-                errors.clone() * errors.clone()
-            };
+            let losses = elementwise_loss(errors.clone(), self.config.huber_loss);
             let td_errors = read_floats(errors.without_autodiff()).await;
             let (indices, alpha) = (batch.indices.clone(), self.config.priority_alpha);
             self.buffer.update_priorities(&indices, &td_errors, alpha);
@@ -1614,6 +1595,18 @@ impl<E: Environment> Dqn<E> {
 }
 
 /// Adam as Keras sets it up (the thesis trained with TensorFlow): β = (0.9, 0.999), ε = 1e-7.
+/// Each element's loss for TD errors `errors`: squared, or Huber with δ = 1 (½e² within ±1,
+/// |e| − ½ beyond).
+fn elementwise_loss(errors: Tensor<2>, huber: bool) -> Tensor<2> {
+    if huber {
+        let size = errors.abs();
+        let quadratic = size.clone().clamp_max(1.0);
+        quadratic.clone() * quadratic.clone() * 0.5 + (size - quadratic)
+    } else {
+        errors.clone() * errors
+    }
+}
+
 fn adam() -> ModuleOptimizer {
     AdamConfig::new().with_epsilon(1e-7).init()
 }
