@@ -1594,7 +1594,6 @@ impl<E: Environment> Dqn<E> {
     }
 }
 
-/// Adam as Keras sets it up (the thesis trained with TensorFlow): β = (0.9, 0.999), ε = 1e-7.
 /// Each element's loss for TD errors `errors`: squared, or Huber with δ = 1 (½e² within ±1,
 /// |e| − ½ beyond).
 fn elementwise_loss(errors: Tensor<2>, huber: bool) -> Tensor<2> {
@@ -1607,6 +1606,7 @@ fn elementwise_loss(errors: Tensor<2>, huber: bool) -> Tensor<2> {
     }
 }
 
+/// Adam as Keras sets it up (the thesis trained with TensorFlow): β = (0.9, 0.999), ε = 1e-7.
 fn adam() -> ModuleOptimizer {
     AdamConfig::new().with_epsilon(1e-7).init()
 }
