@@ -254,7 +254,7 @@ describe("deep Q-learning in the page", options, () => {
     assert.deepEqual(page.errors, []);
   });
 
-  test("WebGPU computes the probe network as the CPU does, and auto trains on WebGPU", slow, async () => {
+  test("WebGPU computes the probe network as the CPU does; auto trains on WebGPU, and so do full backups", slow, async () => {
     const page = await session.newPage();
     const probe = await page.evaluate(async () => {
       const { sharedLearnClient } = await import("./learn-client.js");
@@ -303,6 +303,29 @@ describe("deep Q-learning in the page", options, () => {
     assert.match(training.status, /WebGPU checked against the CPU \(largest difference [\d.e+-]+\); training on WebGPU\./);
     await page.click("#dqn-stop");
     await page.waitForFunction(() => document.querySelector("#dqn").dataset.state === "stopped", null, { timeout: 60_000 });
+
+    // Full backups run on WebGPU too (every readback asynchronous): two chunks, then stop.
+    const full = await page.evaluate(async () => {
+      const { sharedLearnClient } = await import("./learn-client.js");
+      const client = sharedLearnClient();
+      const reports = [];
+      const options = { fullBackups: true, hidden: [16], batchSize: 8, maskActions: true, reward: "steps", gamma: 1, mixed: true, uniformStarts: true, difficulty: 4, curriculum: false };
+      const done = await client.train({ rows: 2, cols: 2, options, backend: "webgpu" }, {
+        onProgress: (message) => {
+          if (message.stage !== "chunk") return;
+          reports.push(message.report);
+          if (reports.length === 2) client.stop();
+        },
+      });
+      return { backend: done.backend, reports };
+    });
+    assert.equal(full.backend, "webgpu");
+    assert.ok(full.reports.length >= 2, `${full.reports.length} chunks`);
+    for (const report of full.reports) {
+      assert.ok(Number.isFinite(report.tdLoss) && report.updates > 0, JSON.stringify(report));
+      // A 2×2 start has 2 legal moves: each gradient step backs up 8 starts × 2 moves.
+      assert.equal(report.envSteps, report.updates * 16, JSON.stringify(report));
+    }
     assert.deepEqual(page.errors, []);
   });
 
