@@ -119,6 +119,7 @@ export class TrainPanel {
       hidden: $("hidden"),
       reward: $("reward"),
       mixed: $("mixed"),
+      uniformStarts: $("uniform-starts"),
       continue: $("continue"),
       formError: $("form-error"),
       start: $("start"),
@@ -526,7 +527,7 @@ export class TrainPanel {
     if (manifest) {
       elements.reward.value = has(elements.reward, manifest.reward) ? manifest.reward : "thesis";
       elements.mixed.checked = manifest.mixed_difficulty === true;
-      this.#root.querySelector("#dqn-uniform-starts").checked = manifest.uniform_starts === true;
+      elements.uniformStarts.checked = manifest.uniform_starts === true;
     }
     const config = info.training?.config;
     if (!config) return;

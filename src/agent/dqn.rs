@@ -1332,7 +1332,7 @@ impl<E: Environment> Dqn<E> {
             .policy
             .forward(matrix(observations, [b, n], &self.device))
             - td_target)
-            * weights.clone();
+            * weights;
         let loss =
             elementwise_loss(errors, self.config.huber_loss).sum() / (transitions.max(1) as f32);
         let gradients = GradientsParams::from_grads(loss.backward(), &self.policy);

@@ -1739,9 +1739,6 @@ mod learn {
             progress.mixed |= o.given("--mixed");
             progress.uniform_starts |= o.given("--uniform-starts");
         }
-        if progress.uniform_starts && !progress.mixed {
-            return Err("--uniform-starts goes with --mixed (half the episodes start uniformly, half by mixed walks)".into());
-        }
         let difficulty = progress.difficulty;
         let mut trainer = SlidingTrainer::new(
             &puzzle,
@@ -1753,7 +1750,9 @@ mod learn {
         )
         .map_err(|e| e.to_string())?;
         trainer.set_mixed_difficulty(progress.mixed);
-        trainer.set_uniform_starts(progress.uniform_starts);
+        trainer
+            .set_uniform_starts(progress.uniform_starts)
+            .map_err(|_| "--uniform-starts goes with --mixed (half the episodes start uniformly, half by mixed walks)")?;
         if let Some(bytes) = &bytes {
             trainer.dqn_mut().resume(bytes).map_err(|e| e.to_string())?;
             eprintln!(

@@ -142,7 +142,9 @@ impl DqnTrainer {
         )
         .map_err(js_error)?;
         trainer.set_mixed_difficulty(options.mixed.unwrap_or(false));
-        trainer.set_uniform_starts(options.uniform_starts.unwrap_or(false));
+        trainer
+            .set_uniform_starts(options.uniform_starts.unwrap_or(false))
+            .map_err(js_error)?;
         Ok(DqnTrainer {
             trainer: Rc::new(RefCell::new(Some(trainer))),
             backend,

@@ -105,10 +105,18 @@ impl SlidingTrainer {
     }
 
     /// With mixed difficulties, starts every other episode (drawn at random) from a uniformly
-    /// random solvable position ([`StartRule::MixedWalkOrUniform`]).
-    pub fn set_uniform_starts(&mut self, uniform: bool) {
+    /// random solvable position ([`StartRule::MixedWalkOrUniform`]); refused without them.
+    pub fn set_uniform_starts(&mut self, uniform: bool) -> Result<(), String> {
+        if uniform && !self.mixed {
+            return Err(
+                "uniform starts go with mixed difficulties (half the episodes start \
+                        uniformly, half by mixed walks)"
+                    .into(),
+            );
+        }
         self.uniform_starts = uniform;
         self.set_difficulty(self.difficulty);
+        Ok(())
     }
 
     /// Whether half the mixed-difficulty episodes start from uniformly random positions.
