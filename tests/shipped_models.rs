@@ -119,3 +119,26 @@ fn the_shipped_2048_dqn_plays_as_its_manifest_says() {
         }
     }
 }
+
+#[test]
+fn the_pretrained_list_names_each_shipped_model_with_its_size_and_byte_count() {
+    let dir = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/www/models"));
+    let index: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("dqn-index.json")).unwrap())
+            .unwrap();
+    let entries = index["models"].as_array().unwrap();
+    assert!(!entries.is_empty());
+    for entry in entries {
+        let file = dir.join(entry["file"].as_str().unwrap());
+        // The page's download progress bar falls back on these bytes when no length is sent.
+        let bytes = std::fs::metadata(&file).unwrap().len();
+        assert_eq!(entry["bytes"].as_u64(), Some(bytes), "{}", file.display());
+        let manifest = manifest_of(&file);
+        assert_eq!(
+            entry["manifest"].as_str().unwrap(),
+            format!("{}.json", entry["file"].as_str().unwrap())
+        );
+        assert_eq!(entry["size"], manifest["size"], "{}", file.display());
+        assert_eq!(entry["goal"], manifest["goal"], "{}", file.display());
+    }
+}

@@ -33,6 +33,8 @@ const options = { timeout: TEST_TIMEOUT_MS };
 /** Training and WebGPU (SwiftShader here: about half a second per tiny training step) take longer. */
 const slow = { timeout: 2 * TEST_TIMEOUT_MS };
 const SHIPPED_MODEL = join(REPOSITORY_ROOT, "www", "models", "8puzzle.dqn");
+/** The shipped 8-puzzle model's manifest: what the panel must show once the model is loaded. */
+const SHIPPED_MANIFEST = JSON.parse(await readFile(`${SHIPPED_MODEL}.json`, "utf8"));
 /**
  * WebGPU and the CPU agree when |webgpu − cpu| ≤ TOLERANCE × max(1, |cpu|, |webgpu|): absolute
  * for values up to 1 (the probe's outputs and most gradients), relative above, where float32
@@ -100,7 +102,10 @@ describe("deep Q-learning in the page", options, () => {
     assert.ok(seen.some((text) => /8puzzle\.dqn.*\d+%/.test(text)), `the model's download showed its progress (${JSON.stringify(seen.slice(-3))})`);
     assert.ok(page.requests.includes("/pkg/learn/puzzlelab_bg.wasm"), "the learning bundle is loaded now");
     assert.ok(page.requests.includes("/www/models/8puzzle.dqn"));
-    assert.match(await page.locator("#dqn-model").textContent(), /3 × 3 · hidden layers 250-250-250 · 147,004 parameters/);
+    const { architecture, hyperparameters } = SHIPPED_MANIFEST;
+    const layers = architecture.hidden.join("-");
+    const parameters = architecture.parameters.toLocaleString("en");
+    assert.ok((await page.locator("#dqn-model").textContent()).includes(`3 × 3 · hidden layers ${layers} · ${parameters} parameters`));
     assert.ok(await page.locator("#dqn-progress").isHidden(), "the progress box goes once the model is in");
     // The manifest's evaluation is drawn without running anything: 31 distances.
     await page.waitForFunction(() => document.querySelector("#dqn-evaluation").dataset.rows === "31");
@@ -111,8 +116,9 @@ describe("deep Q-learning in the page", options, () => {
     assert.ok(await page.isChecked("#dqn-mixed"), "the manifest's mixed difficulties");
     assert.ok(await page.isChecked("#dqn-uniform-starts"), "the manifest's uniform starts");
     assert.ok(await page.isChecked("#dqn-full-backups"), "the model's full backups");
-    assert.equal(await page.inputValue("#dqn-lr"), "0.00003", "the learning rate it last trained at");
-    assert.equal(await page.inputValue("#dqn-hidden"), "250,250,250");
+    const lastRate = String(Number(hyperparameters.learningRate.toPrecision(6)));
+    assert.equal(await page.inputValue("#dqn-lr"), lastRate, "the learning rate it last trained at");
+    assert.equal(await page.inputValue("#dqn-hidden"), architecture.hidden.join(","));
 
     const start = await readBoard(page);
     await page.click("#dqn-solve");
@@ -340,7 +346,7 @@ describe("deep Q-learning in the page", options, () => {
     };
     assert.match(
       await load("truncated.dqn", shipped.subarray(0, 1000)),
-      /^The file "truncated\.dqn" could not be loaded: corrupt DQN model: \d+ bytes of weights where 147004 parameters need \d+/,
+      new RegExp(`^The file "truncated\\.dqn" could not be loaded: corrupt DQN model: \\d+ bytes of weights where ${SHIPPED_MANIFEST.architecture.parameters} parameters need \\d+`),
     );
     const flipped = Buffer.from(shipped);
     flipped[flipped.length - 100] ^= 0x40;
