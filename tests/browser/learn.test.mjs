@@ -366,7 +366,7 @@ describe("deep Q-learning in the page", options, () => {
     await page.setInputFiles("#dqn-file", { name: "8puzzle.dqn", mimeType: "application/octet-stream", buffer: shipped });
     await page.waitForFunction(() => document.querySelector("#dqn-model").dataset.source === "file");
     assert.ok(await page.locator("#dqn-continue").isChecked());
-    assert.equal(await page.inputValue("#dqn-hidden"), "250,250,250");
+    assert.equal(await page.inputValue("#dqn-hidden"), SHIPPED_MANIFEST.architecture.hidden.join(","));
     assert.equal(await page.inputValue("#dqn-size"), "3x3");
     // 404s are logged by the browser as console errors; nothing else may be.
     assert.deepEqual(page.errors.filter((error) => !/404/.test(error)), []);
