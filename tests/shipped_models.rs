@@ -12,9 +12,13 @@ fn manifest_of(model: &Path) -> serde_json::Value {
     serde_json::from_str(&std::fs::read_to_string(&manifest_path).unwrap()).unwrap()
 }
 
+/// `www/models/`, where the shipped models and the page's pretrained list live.
+fn models_dir() -> &'static Path {
+    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/www/models"))
+}
+
 fn shipped(extension: &str) -> Vec<PathBuf> {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/www/models");
-    std::fs::read_dir(dir)
+    std::fs::read_dir(models_dir())
         .unwrap()
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().is_some_and(|e| e == extension))
@@ -122,21 +126,22 @@ fn the_shipped_2048_dqn_plays_as_its_manifest_says() {
 
 #[test]
 fn the_pretrained_list_names_each_shipped_model_with_its_size_and_byte_count() {
-    let dir = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/www/models"));
+    let dir = models_dir();
     let index: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(dir.join("dqn-index.json")).unwrap())
             .unwrap();
     let entries = index["models"].as_array().unwrap();
     assert!(!entries.is_empty());
     for entry in entries {
-        let file = dir.join(entry["file"].as_str().unwrap());
+        let name = entry["file"].as_str().unwrap();
+        let file = dir.join(name);
         // The page's download progress bar falls back on these bytes when no length is sent.
         let bytes = std::fs::metadata(&file).unwrap().len();
         assert_eq!(entry["bytes"].as_u64(), Some(bytes), "{}", file.display());
         let manifest = manifest_of(&file);
         assert_eq!(
-            entry["manifest"].as_str().unwrap(),
-            format!("{}.json", entry["file"].as_str().unwrap())
+            entry["manifest"].as_str(),
+            Some(format!("{name}.json").as_str())
         );
         assert_eq!(entry["size"], manifest["size"], "{}", file.display());
         assert_eq!(entry["goal"], manifest["goal"], "{}", file.display());
