@@ -7,11 +7,13 @@
 //! - [`search`]: generic search (BFS, A*, IDA*, expectimax for 2048) and exact distance tables.
 //! - [`agent`]: learners (tabular Q-learning; n-tuple networks for 2048; deep Q-learning with the
 //!   `learn` feature).
+//! - [`checksum`]: the FNV-1a checksum stored in every model and database file.
 //! - [`rng`]: the small seeded random generator everything random goes through.
 //! - `web` (wasm32 only): the thin wasm-bindgen boundary used by the page and its worker.
 #![warn(missing_docs)]
 
 pub mod agent;
+pub mod checksum;
 pub mod env;
 pub mod rng;
 pub mod search;

@@ -32,6 +32,7 @@
 //! - A greedy rollout stops as soon as a state repeats: a deterministic policy cannot leave a loop.
 
 use crate::agent::q_table::Rollout;
+use crate::checksum::fnv1a;
 use crate::env::{Environment, TimeLimit};
 use crate::rng::Rng;
 use burn::module::{Module, Param};
@@ -1899,13 +1900,6 @@ pub struct ModelHeader {
     /// How it was trained, when known.
     #[serde(default)]
     pub training: Option<TrainingRecord>,
-}
-
-/// FNV-1a, 64 bits: a checksum that catches damaged weights (not an authenticity check).
-fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, &b| {
-        (hash ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3)
-    })
 }
 
 /// What a greedy evaluation found.

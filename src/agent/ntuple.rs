@@ -33,6 +33,7 @@
 //! or random moves — over numbered, seeded games in chunks: `puzzlelab eval-2048` and the page's
 //! worker both use it, so they report the same games in the same [`EvaluationReport`].
 
+use crate::checksum::fnv1a;
 use crate::env::game2048::{
     clock_seconds, game_seed, play_game_range, random_move, Board, Game2048, Game2048Config,
     GameStats, GameSummary, Move, Slide,
@@ -204,12 +205,6 @@ pub enum Precision {
     /// 16-bit floats times a scale: half the size, ~3 significant digits (shipping).
     #[serde(rename = "f16")]
     F16,
-}
-
-fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
-        (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3)
-    })
 }
 
 /// f32 → IEEE half, rounding to nearest even (values beyond ±65504 become ±infinity).

@@ -9,6 +9,7 @@
 //! that would undo the previous one never generated.
 
 use super::{Board, Direction, PuzzleError, BLANK, MAX_CELLS};
+use crate::checksum::fnv1a;
 use crate::search::pattern_database::PatternDatabase;
 use crate::search::InPlaceProblem;
 use std::rc::Rc;
@@ -424,12 +425,6 @@ impl InPlaceProblem for PdbSearch {
 pub const FILE_MAGIC: &[u8; 6] = b"PZLPDB";
 /// The version written by [`PdbHeuristic::to_bytes`].
 pub const FILE_VERSION: u8 = 1;
-
-fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
-        (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3)
-    })
-}
 
 /// Calls `visit(rank, manhattan)` for every placement of a group in rank order, where
 /// `manhattan` is the sum of the group's tiles' taxicab distances to their goal cells
