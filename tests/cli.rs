@@ -1,31 +1,14 @@
 //! The `puzzlelab` command line: one JSON object per position, errors as objects, stdin input.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+mod common;
+
+use common::{json, json_lines, puzzlelab, puzzlelab_with_input};
 
 fn run(args: &[&str], stdin: &str) -> (i32, Vec<serde_json::Value>, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_puzzlelab"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    let stdout = String::from_utf8(out.stdout).unwrap();
-    let values = stdout
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let out = puzzlelab_with_input(args, stdin);
     (
         out.status.code().unwrap(),
-        values,
+        json_lines(&out),
         String::from_utf8(out.stderr).unwrap(),
     )
 }
@@ -104,7 +87,7 @@ fn solve_takes_goal_size_algorithm_and_presets() {
     assert_eq!(values[0]["moves"], serde_json::json!(["right"]));
     let (code, _, stderr) = run(&["solve", "--bogus"], "");
     assert_eq!(code, 2);
-    assert!(stderr.contains("unknown option"));
+    assert!(stderr.contains("unexpected argument '--bogus'"), "{stderr}");
     let (code, values, _) = run(
         &[
             "solve",
@@ -124,26 +107,19 @@ fn solve_takes_goal_size_algorithm_and_presets() {
 fn table_and_scramble_commands() {
     let (code, _, _) = run(&["table"], "");
     assert_eq!(code, 0);
-    let out = Command::new(env!("CARGO_BIN_EXE_puzzlelab"))
-        .args(["table"])
-        .output()
-        .unwrap();
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let v = json(&puzzlelab(&["table"]));
     assert_eq!(v["reachable"], 181_440);
     assert_eq!(v["max_distance"], 31);
-    let out = Command::new(env!("CARGO_BIN_EXE_puzzlelab"))
-        .args([
-            "scramble",
-            "--exact",
-            "--difficulty",
-            "20",
-            "--count",
-            "3",
-            "--seed",
-            "4",
-        ])
-        .output()
-        .unwrap();
+    let out = puzzlelab(&[
+        "scramble",
+        "--exact",
+        "--difficulty",
+        "20",
+        "--count",
+        "3",
+        "--seed",
+        "4",
+    ]);
     let lines: Vec<String> = String::from_utf8(out.stdout)
         .unwrap()
         .lines()
@@ -185,18 +161,15 @@ fn pdb_builds_files_with_manifests_and_solve_uses_them() {
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("goal.pdb.gz");
     let goal = "1,2,3,4,5,6,7,8,9,10,11,12,13,14,_,15";
-    let out = Command::new(env!("CARGO_BIN_EXE_puzzlelab"))
-        .args([
-            "pdb",
-            "--partition",
-            "5-5-5",
-            "--goal",
-            goal,
-            "--out",
-            file.to_str().unwrap(),
-        ])
-        .output()
-        .unwrap();
+    let out = puzzlelab(&[
+        "pdb",
+        "--partition",
+        "5-5-5",
+        "--goal",
+        goal,
+        "--out",
+        file.to_str().unwrap(),
+    ]);
     assert!(
         out.status.success(),
         "{}",
@@ -280,20 +253,17 @@ fn pdb_builds_files_with_manifests_and_solve_uses_them() {
 
 #[test]
 fn bench_pdb_checks_korf_lengths_and_runs_the_baseline() {
-    let out = Command::new(env!("CARGO_BIN_EXE_puzzlelab"))
-        .args([
-            "bench-pdb",
-            "--set",
-            "korf",
-            "--count",
-            "2",
-            "--baseline-count",
-            "1",
-            "--baseline-timeout-ms",
-            "50",
-        ])
-        .output()
-        .unwrap();
+    let out = puzzlelab(&[
+        "bench-pdb",
+        "--set",
+        "korf",
+        "--count",
+        "2",
+        "--baseline-count",
+        "1",
+        "--baseline-timeout-ms",
+        "50",
+    ]);
     assert!(
         out.status.success(),
         "{}",
@@ -305,4 +275,90 @@ fn bench_pdb_checks_korf_lengths_and_runs_the_baseline() {
     assert_eq!(korf["positions"].as_array().unwrap().len(), 2);
     assert_eq!(korf["positions"][0]["length"], 57, "Korf's instance 1");
     assert_eq!(korf["baseline_positions"].as_array().unwrap().len(), 1);
+}
+
+#[test]
+fn each_subcommand_takes_only_its_own_flags_and_explains_them() {
+    let (code, _, stderr) = run(&["table", "--hidden", "3"], "");
+    assert_eq!(code, 2, "a usage error");
+    assert!(
+        stderr.contains("unexpected argument '--hidden'"),
+        "{stderr}"
+    );
+    let (code, _, stderr) = run(&["scramble", "--games", "3"], "");
+    assert_eq!(code, 2, "{stderr}");
+    let (code, _, stderr) = run(&["solve", "--algo", "dijkstra", "123456780"], "");
+    assert_eq!(code, 2);
+    assert!(stderr.contains("possible values"), "{stderr}");
+    let commands = [
+        ("solve", "--heuristic"),
+        ("table", "--preset"),
+        ("scramble", "--exact"),
+        ("pdb", "--partition"),
+        ("bench", "--count"),
+        ("bench-pdb", "--baseline-timeout-ms"),
+        ("train", "--full-backups"),
+        ("eval", "--uniform-positions"),
+        ("bench-dqn", "--steps"),
+        ("train-2048", "--tuples"),
+        ("eval-2048", "--agent"),
+        ("train-dqn-2048", "--filters"),
+        ("eval-dqn-2048", "--games"),
+    ];
+    for (command, flag) in commands {
+        let out = puzzlelab(&[command, "--help"]);
+        let help = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "{command} --help");
+        assert!(
+            help.contains(flag),
+            "{command} --help names {flag}:\n{help}"
+        );
+        let out = puzzlelab(&["help", command]);
+        assert_eq!(String::from_utf8_lossy(&out.stdout), help, "help {command}");
+    }
+    let out = puzzlelab(&["--help"]);
+    let help = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        commands.iter().all(|(command, _)| help.contains(command)),
+        "{help}"
+    );
+}
+
+#[test]
+fn solve_uses_the_shipped_pattern_databases_on_their_goals_by_itself() {
+    // Korf's instance 1 (57 moves), to Korf's goal: the blank-first databases.
+    let korf_1 = "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3";
+    let goal = "_,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15";
+    let (code, values, _) = run(&["solve", "--goal", goal, korf_1], "");
+    assert_eq!(code, 0, "{values:?}");
+    assert_eq!(values[0]["length"], 57);
+    assert_eq!(values[0]["optimal"], true);
+    assert_eq!(values[0]["heuristic"], "pdb-6-6-3");
+    assert!(values[0]["databases"]
+        .as_str()
+        .unwrap()
+        .ends_with("www/models/pdb-4x4-6-6-3-blank-first.pdb.gz"));
+    // The standard goal gets the standard databases; another heuristic, when named, wins.
+    let position = "5,1,2,3,9,6,7,4,13,10,11,8,14,15,_,12";
+    let (_, values, _) = run(&["solve", position], "");
+    assert_eq!(values[0]["heuristic"], "pdb-6-6-3");
+    assert!(values[0]["databases"]
+        .as_str()
+        .unwrap()
+        .ends_with("www/models/pdb-4x4-6-6-3-standard.pdb.gz"));
+    let (_, named, _) = run(&["solve", "--heuristic", "linear-conflict", position], "");
+    assert_eq!(named[0]["heuristic"], "linear-conflict");
+    assert!(named[0].get("databases").is_none());
+    assert_eq!(named[0]["length"], values[0]["length"]);
+    // A goal without shipped databases keeps linear conflicts.
+    let (_, other, _) = run(
+        &[
+            "solve",
+            "--goal",
+            "1,2,3,4,5,6,7,8,9,10,11,12,13,14,_,15",
+            position,
+        ],
+        "",
+    );
+    assert_eq!(other[0]["heuristic"], "linear-conflict");
 }

@@ -2,48 +2,10 @@
 //! its manifest, re-evaluation, resuming, solving, and clear errors for damaged or foreign files.
 #![cfg(feature = "learn")]
 
+mod common;
+
+use common::{fails_with, manifest, puzzlelab, scratch, succeeds};
 use serde_json::Value;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn puzzlelab(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_puzzlelab"))
-        .args(args)
-        .output()
-        .expect("puzzlelab runs")
-}
-
-fn succeeds(args: &[&str]) -> Output {
-    let out = puzzlelab(args);
-    assert!(
-        out.status.success(),
-        "puzzlelab {args:?} failed:\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out
-}
-
-fn fails_with(args: &[&str], message: &str) {
-    let out = puzzlelab(args);
-    let stderr = String::from_utf8_lossy(&out.stderr).to_string();
-    let stdout = String::from_utf8_lossy(&out.stdout).to_string();
-    assert!(!out.status.success(), "puzzlelab {args:?} succeeded");
-    assert!(
-        stderr.contains(message) || stdout.contains(message),
-        "puzzlelab {args:?}: expected \"{message}\" in\n{stderr}{stdout}"
-    );
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn manifest(model: &str) -> Value {
-    serde_json::from_str(&std::fs::read_to_string(format!("{model}.json")).unwrap()).unwrap()
-}
 
 #[test]
 fn trains_evaluates_resumes_and_solves_a_tiny_2x3_model() {
@@ -336,7 +298,7 @@ fn the_step_reward_mixed_difficulties_and_target_interval_are_recorded_and_kept_
         &[
             "train", "--size", "2x3", "--steps", "10", "--reward", "sparse",
         ],
-        "is not one of thesis, steps",
+        "[possible values: thesis, steps",
     );
 }
 

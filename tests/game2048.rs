@@ -1,18 +1,12 @@
 //! `puzzlelab train-2048` and `eval-2048`: checkpoints with manifests, resuming, evaluation JSON,
 //! and damaged files refused with a clear error.
 
-use std::process::Command;
+mod common;
 
 fn puzzlelab(args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_puzzlelab"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.success(),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
+    let out = common::puzzlelab(args);
+    let (stdout, stderr) = common::text(&out);
+    (out.status.success(), stdout, stderr)
 }
 
 #[test]

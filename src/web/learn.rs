@@ -16,7 +16,7 @@ use crate::agent::evaluation::{
     evaluate_position, exact_positions, model_solve, EvaluationSettings, EvaluationTally,
 };
 use crate::env::sliding::learn::{puzzle_of, training_env, SlidingTrainer};
-use crate::env::sliding::solve::{ExactDistances, SolveReport};
+use crate::env::sliding::solve::{ExactDistances, SolveReport, SolveStatus};
 use crate::env::sliding::{Board, RewardScheme, SlidingPuzzle};
 use burn::tensor::Device;
 use std::cell::RefCell;
@@ -354,7 +354,7 @@ impl DqnModel {
             "dqn",
         );
         report.nodes = found.nodes as u64;
-        let solved = report.status == "solved";
+        let solved = report.status == SolveStatus::Solved;
         report.optimal = solved && Some(report.length as u32) == optimal_length;
         #[derive(serde::Serialize)]
         #[serde(rename_all = "camelCase")]

@@ -211,11 +211,54 @@ pub enum SolveError {
     InvalidWeight(String),
 }
 
+/// How a solve ended (written in JSON as `solved`, `not-solved`, `unsolvable`,
+/// `budget-exhausted` or `cancelled`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SolveStatus {
+    /// The moves reach the goal.
+    Solved,
+    /// Moves found some other way (a learner's rollout) that do not reach the goal.
+    NotSolved,
+    /// The start cannot reach the goal (the permutation parity differs).
+    Unsolvable,
+    /// The node budget ran out first.
+    BudgetExhausted,
+    /// Stopped from outside (the page's Cancel).
+    Cancelled,
+}
+
+impl SolveStatus {
+    /// The name JSON and the page use.
+    pub fn name(self) -> &'static str {
+        match self {
+            SolveStatus::Solved => "solved",
+            SolveStatus::NotSolved => "not-solved",
+            SolveStatus::Unsolvable => "unsolvable",
+            SolveStatus::BudgetExhausted => "budget-exhausted",
+            SolveStatus::Cancelled => "cancelled",
+        }
+    }
+}
+
+impl std::fmt::Display for SolveStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Compares with the JSON name, so that `report.status == "solved"` reads as it prints.
+impl PartialEq<&str> for SolveStatus {
+    fn eq(&self, name: &&str) -> bool {
+        self.name() == *name
+    }
+}
+
 /// What a finished solve reports (the CLI prints it as JSON; the page shows it).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct SolveReport {
-    /// `solved`, `unsolvable`, `budget-exhausted`, `cancelled`.
-    pub status: &'static str,
+    /// How the solve ended.
+    pub status: SolveStatus,
     /// The blank's moves, in order.
     pub moves: Vec<Direction>,
     /// The label of the tile slid by each move.
@@ -254,7 +297,11 @@ impl SolveReport {
         let mut end = *start;
         let solved = end.apply(&moves).is_ok() && &end == goal;
         SolveReport {
-            status: if solved { "solved" } else { "not-solved" },
+            status: if solved {
+                SolveStatus::Solved
+            } else {
+                SolveStatus::NotSolved
+            },
             length: moves.len(),
             moves,
             tiles,
@@ -455,10 +502,10 @@ impl SlidingSolver {
 
     fn report(&self, outcome: Outcome<Direction>) -> SolveReport {
         let (status, moves) = match outcome {
-            Outcome::Solved(solution) => ("solved", solution.actions),
-            Outcome::NoSolution => ("unsolvable", Vec::new()),
-            Outcome::BudgetExhausted => ("budget-exhausted", Vec::new()),
-            Outcome::Cancelled => ("cancelled", Vec::new()),
+            Outcome::Solved(solution) => (SolveStatus::Solved, solution.actions),
+            Outcome::NoSolution => (SolveStatus::Unsolvable, Vec::new()),
+            Outcome::BudgetExhausted => (SolveStatus::BudgetExhausted, Vec::new()),
+            Outcome::Cancelled => (SolveStatus::Cancelled, Vec::new()),
         };
         // Weighted A* proves optimality only at weight 1, or when it meets the lower bound.
         let proven =
@@ -468,7 +515,7 @@ impl SlidingSolver {
             tiles: tiles_slid(&self.start, &moves),
             length: moves.len(),
             moves,
-            optimal: status == "solved" && proven,
+            optimal: status == SolveStatus::Solved && proven,
             lower_bound: self.lower_bound,
             weight: self.weight,
             nodes: self.nodes(),

@@ -1,0 +1,238 @@
+//! Deep Q-learning on the sliding puzzles: `train`, `eval`, `bench-dqn` and `solve --algo dqn`
+//! (the learner of `agent::dqn`; these need `--features learn`). The flags shared with
+//! `train-dqn-2048` are [`DqnArgs`] and [`RunArgs`].
+
+#![cfg_attr(not(feature = "learn"), allow(dead_code))]
+
+use crate::sliding::BoardArgs;
+use clap::{Args, ValueEnum};
+
+/// What a learn-only command says in a build without burn.
+#[cfg(not(feature = "learn"))]
+pub const NEEDS_LEARN: &str =
+    "this needs the deep-learning build: cargo build --release --features learn";
+
+/// The deep Q-learner's hyper-parameters (each trainer has its own defaults).
+#[derive(Args, Debug, Clone)]
+pub struct DqnArgs {
+    /// Hidden layer widths, comma-separated (the dissertation's 250,250,250).
+    #[arg(long, value_delimiter = ',', value_name = "W1,W2,...")]
+    pub hidden: Option<Vec<usize>>,
+    /// Adam's learning rate (may change on --resume: a lower rate to go on at).
+    #[arg(long)]
+    pub lr: Option<f64>,
+    /// The discount γ.
+    #[arg(long)]
+    pub gamma: Option<f32>,
+    /// Minibatch size.
+    #[arg(long)]
+    pub batch: Option<usize>,
+    /// Replay buffer capacity.
+    #[arg(long)]
+    pub replay: Option<usize>,
+    /// Environments played side by side.
+    #[arg(long)]
+    pub envs: Option<usize>,
+    /// Episodes played before the first gradient step.
+    #[arg(long)]
+    pub warmup: Option<usize>,
+    /// ε's factor per finished episode.
+    #[arg(long)]
+    pub epsilon_decay: Option<f32>,
+    /// ε's floor.
+    #[arg(long)]
+    pub epsilon_min: Option<f32>,
+    /// Gradient steps between copies into the target network (dissertation: 10).
+    #[arg(long)]
+    pub target_every: Option<usize>,
+    /// Double DQN targets.
+    #[arg(long)]
+    pub double: bool,
+    /// Huber loss instead of the squared error.
+    #[arg(long)]
+    pub huber: bool,
+    /// Only legal moves are chosen and bootstrapped from.
+    #[arg(long)]
+    pub mask: bool,
+    /// Prioritised replay.
+    #[arg(long)]
+    pub prioritized: bool,
+    /// No play and no replay: each gradient step draws --batch fresh starts and backs up every
+    /// move of each (DeepCubeA's value iteration on Q-values).
+    #[arg(long)]
+    pub full_backups: bool,
+    /// The run's seed (default 0).
+    #[arg(long)]
+    pub seed: Option<u64>,
+}
+
+impl DqnArgs {
+    /// Every flag the model records, with whether it was given (refused beside --resume).
+    pub fn recorded(&self) -> Vec<(&'static str, bool)> {
+        vec![
+            ("--seed", self.seed.is_some()),
+            ("--hidden", self.hidden.is_some()),
+            ("--lr", self.lr.is_some()),
+            ("--gamma", self.gamma.is_some()),
+            ("--batch", self.batch.is_some()),
+            ("--replay", self.replay.is_some()),
+            ("--envs", self.envs.is_some()),
+            ("--warmup", self.warmup.is_some()),
+            ("--double", self.double),
+            ("--huber", self.huber),
+            ("--mask", self.mask),
+            ("--prioritized", self.prioritized),
+            ("--epsilon-decay", self.epsilon_decay.is_some()),
+            ("--epsilon-min", self.epsilon_min.is_some()),
+            ("--target-every", self.target_every.is_some()),
+            ("--full-backups", self.full_backups),
+        ]
+    }
+}
+
+/// A chunked training run: its length, chunks, evaluations, checkpoints and files.
+#[derive(Args, Debug, Clone)]
+pub struct RunArgs {
+    /// Training steps in all (a resumed run goes on to this count).
+    #[arg(long)]
+    pub steps: Option<usize>,
+    /// Steps a progress line.
+    #[arg(long, default_value_t = 1000)]
+    pub chunk: usize,
+    /// An in-training evaluation every N steps (0: only at the end).
+    #[arg(long, default_value_t = 0, value_name = "N")]
+    pub eval_every: usize,
+    /// The model and its manifest are written every N steps as checkpoints.
+    #[arg(long, default_value_t = 10_000, value_name = "N")]
+    pub checkpoint_every: usize,
+    /// The model file to write (its manifest is FILE.json).
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<String>,
+    /// Goes on from a saved model (and its manifest) to --steps in all; Adam's moments and the
+    /// replay buffer start again.
+    #[arg(long, value_name = "FILE")]
+    pub resume: Option<String>,
+}
+
+/// How the evaluation and the model-guided search run.
+#[derive(Args, Debug, Clone, Default)]
+pub struct EvaluationArgs {
+    /// Positions per optimal distance (boards of at most 9 cells) or per walk difficulty (4x4).
+    #[arg(long)]
+    pub per_distance: Option<usize>,
+    /// The beam search's width.
+    #[arg(long)]
+    pub beam_width: Option<usize>,
+    /// The beam search's node budget.
+    #[arg(long)]
+    pub max_nodes_search: Option<usize>,
+}
+
+/// A reward scheme of the sliding puzzles' DQN.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RewardArg {
+    /// The N-puzzle DQN dissertation's −(Manhattan + 2 × linear conflicts), −1 into a wall.
+    #[value(alias = "seed000")]
+    Thesis,
+    /// −1 a move (the dust-puzzle blog post's step reward).
+    #[value(alias = "seed001")]
+    Steps,
+    /// The sun/moon Q-learning README's −10 a move, −1000 into a wall, +100 at the goal.
+    #[value(alias = "sun-moon")]
+    Seed003,
+}
+
+/// `puzzlelab train`: deep Q-learning on a sliding puzzle, with the N-puzzle DQN dissertation's
+/// defaults.
+///
+/// One progress line per chunk on stderr; writes the model FILE (default dqn-RxC.dqn) and its
+/// manifest FILE.json, also as checkpoints. --difficulty D: the random walk's Manhattan + 2·LC
+/// (default 10); --curriculum starts at D (default 1) and raises it after 3 in-training
+/// evaluations in a row above 80%; --mixed draws each episode's difficulty from 1 to the current
+/// one. With --resume, only --difficulty, --mixed, --uniform-starts and --lr may change.
+#[derive(Args, Debug)]
+pub struct TrainArgs {
+    #[command(flatten)]
+    pub board: BoardArgs,
+    #[command(flatten)]
+    pub dqn: DqnArgs,
+    #[command(flatten)]
+    pub run: RunArgs,
+    #[command(flatten)]
+    pub evaluation: EvaluationArgs,
+    /// The random walk's Manhattan + 2 × linear conflicts that starts an episode.
+    #[arg(long)]
+    pub difficulty: Option<u32>,
+    /// Raise the difficulty after 3 evaluations in a row above 80% (the dissertation's).
+    #[arg(long)]
+    pub curriculum: bool,
+    /// The reward.
+    #[arg(long, value_enum)]
+    pub reward: Option<RewardArg>,
+    /// Each episode's difficulty is drawn from 1 to the current one.
+    #[arg(long)]
+    pub mixed: bool,
+    /// With --mixed: every other episode starts from a uniformly random solvable position.
+    #[arg(long)]
+    pub uniform_starts: bool,
+}
+
+/// `puzzlelab eval`: evaluates a model on fresh positions by optimal distance: greedy solved %
+/// within 50 moves, model-guided beam search solved % and mean extra moves; prints JSON (stdout)
+/// and a table (stderr).
+#[derive(Args, Debug)]
+pub struct EvalArgs {
+    /// The model file.
+    #[arg(long, value_name = "FILE", required = true)]
+    pub model: String,
+    #[command(flatten)]
+    pub evaluation: EvaluationArgs,
+    /// Adds a table for N uniformly random positions.
+    #[arg(long, value_name = "N")]
+    pub uniform_positions: Option<usize>,
+    /// The positions' seed (default: the board's evaluation seed).
+    #[arg(long)]
+    pub seed: Option<u64>,
+}
+
+/// `puzzlelab bench-dqn`: times the dissertation's DQN on the CPU: training steps per second
+/// (after the warm-up) and the latency of one greedy move, on the 8- and 15-puzzle networks;
+/// prints JSON.
+#[derive(Args, Debug)]
+pub struct BenchDqnArgs {
+    /// Timed training steps per board.
+    #[arg(long, default_value_t = 2000)]
+    pub steps: usize,
+    /// The learner's seed.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+}
+
+#[cfg(feature = "learn")]
+pub use crate::dqn_sliding::{bench_dqn, eval, solve_with_model, train};
+
+#[cfg(not(feature = "learn"))]
+pub use unavailable::{bench_dqn, eval, solve_with_model, train};
+
+#[cfg(not(feature = "learn"))]
+mod unavailable {
+    use super::{BenchDqnArgs, EvalArgs, TrainArgs, NEEDS_LEARN};
+    use crate::sliding::SolveArgs;
+    use anyhow::{bail, Result};
+
+    pub fn train(_: &TrainArgs, _: &str) -> Result<()> {
+        bail!("train: {NEEDS_LEARN}")
+    }
+
+    pub fn eval(_: &EvalArgs) -> Result<()> {
+        bail!("eval: {NEEDS_LEARN}")
+    }
+
+    pub fn bench_dqn(_: &BenchDqnArgs) -> Result<()> {
+        bail!("bench-dqn: {NEEDS_LEARN}")
+    }
+
+    pub fn solve_with_model(_: &SolveArgs, _: &str) -> Result<String> {
+        bail!("--algo dqn: {NEEDS_LEARN}")
+    }
+}

@@ -1,0 +1,611 @@
+//! `train`, `eval`, `bench-dqn` and `solve --algo dqn` with `--features learn`: the sliding
+//! puzzles' set-up of the deep Q-learner (`env::sliding::learn`), run by the shared training
+//! driver, evaluated against exact optimal lengths.
+
+use crate::dqn::{BenchDqnArgs, DqnArgs, EvalArgs, EvaluationArgs, RewardArg, TrainArgs};
+use crate::files::{self, machine, print_json, write_atomically, write_json};
+use crate::manifest::{open_to_resume, refuse_changes_on_resume, DqnRun};
+use crate::sliding::{
+    load_databases, repository_file, unreachable_goal, BoardArgs, SolveArgs, SolveLine,
+    STANDARD_DATABASES,
+};
+use crate::training::{self, show, ChunkedTraining, Plan};
+use anyhow::{anyhow, ensure, Context, Result};
+use burn::tensor::Device;
+use puzzlelab::agent::dqn::{Dqn, DqnConfig, QPolicy, MODEL_FORMAT_VERSION};
+use puzzlelab::agent::evaluation::{
+    evaluate_by_distance, exact_positions, model_solve, EvaluationSettings, EvaluationTable,
+    ModelSolution,
+};
+use puzzlelab::env::sliding::learn::{puzzle_of, training_env, SlidingTrainer, MAX_WALK};
+use puzzlelab::env::sliding::pdb::{Partition, PdbHeuristic};
+use puzzlelab::env::sliding::solve::{ExactDistances, SlidingSolver, SolveReport, SolveStatus};
+use puzzlelab::env::sliding::{
+    Board, Heuristic, HeuristicTables, RewardScheme, SlidingEnv, SlidingPuzzle,
+};
+use puzzlelab::env::Environment;
+use puzzlelab::rng::Rng;
+use puzzlelab::search::Limits;
+use serde::Serialize;
+use serde_json::json;
+use std::rc::Rc;
+use std::time::Instant;
+
+/// The 4×4 evaluation's random-walk difficulties (Manhattan + 2·linear conflicts).
+const LARGE_BOARD_DIFFICULTIES: [u32; 5] = [6, 12, 18, 24, 30];
+
+impl RewardArg {
+    fn scheme(self) -> RewardScheme {
+        match self {
+            RewardArg::Thesis => RewardScheme::Thesis,
+            RewardArg::Steps => RewardScheme::Steps,
+            RewardArg::Seed003 => RewardScheme::Seed003,
+        }
+    }
+}
+
+impl DqnArgs {
+    /// `defaults` with the flags given over them (the switches only turn options on).
+    pub fn config(&self, defaults: DqnConfig) -> Result<DqnConfig> {
+        let d = defaults;
+        let config = DqnConfig {
+            hidden: self.hidden.clone().unwrap_or(d.hidden.clone()),
+            learning_rate: self.lr.unwrap_or(d.learning_rate),
+            gamma: self.gamma.unwrap_or(d.gamma),
+            batch_size: self.batch.unwrap_or(d.batch_size),
+            replay_capacity: self.replay.unwrap_or(d.replay_capacity),
+            num_envs: self.envs.unwrap_or(d.num_envs),
+            warmup_episodes: self.warmup.unwrap_or(d.warmup_episodes),
+            epsilon_decay: self.epsilon_decay.unwrap_or(d.epsilon_decay),
+            epsilon_min: self.epsilon_min.unwrap_or(d.epsilon_min),
+            target_update_interval: self.target_every.unwrap_or(d.target_update_interval),
+            double_dqn: d.double_dqn || self.double,
+            huber_loss: d.huber_loss || self.huber,
+            mask_actions: d.mask_actions || self.mask,
+            prioritized_replay: d.prioritized_replay || self.prioritized,
+            full_backups: d.full_backups || self.full_backups,
+            seed: self.seed.unwrap_or(0),
+            ..d
+        };
+        config.validate()?;
+        Ok(config)
+    }
+}
+
+/// Reads a DQN model file.
+pub fn read_model(path: &str) -> Result<QPolicy> {
+    let bytes = std::fs::read(path).with_context(|| format!("{path}: cannot read"))?;
+    QPolicy::from_bytes(&bytes, &Device::flex()).with_context(|| path.to_string())
+}
+
+/// Optimal lengths of positions: the exact table on boards of at most 9 cells; on 4×4, IDA*
+/// with pattern databases (the shipped 6-6-3 for the standard goal, else 5-5-5 built once).
+enum OptimalLengths {
+    Exact(ExactDistances),
+    PatternDatabases(Rc<PdbHeuristic>),
+}
+
+impl OptimalLengths {
+    fn for_puzzle(puzzle: &SlidingPuzzle) -> Result<OptimalLengths> {
+        if let Some(exact) = ExactDistances::build(puzzle.goal()) {
+            return Ok(OptimalLengths::Exact(exact));
+        }
+        ensure!(
+            (puzzle.rows(), puzzle.cols()) == (4, 4),
+            "evaluation needs a board of at most 9 cells, or 4x4"
+        );
+        let databases = if SlidingPuzzle::standard(4, 4)?.goal() == puzzle.goal() {
+            load_databases(&repository_file(STANDARD_DATABASES), puzzle.goal())?
+        } else {
+            eprintln!("eval: building 5-5-5 pattern databases for this goal ...");
+            PdbHeuristic::build(puzzle.goal(), Partition::FiveFiveFive, |_| {})?
+        };
+        Ok(OptimalLengths::PatternDatabases(Rc::new(databases)))
+    }
+
+    fn of(&self, puzzle: &SlidingPuzzle, board: Board) -> Result<u32> {
+        match self {
+            OptimalLengths::Exact(exact) => exact
+                .distance(&board)
+                .ok_or_else(|| anyhow!("a position that cannot reach the goal")),
+            OptimalLengths::PatternDatabases(databases) => {
+                let limits = Limits {
+                    max_nodes: u64::MAX,
+                };
+                let mut solver = SlidingSolver::with_pattern_databases(
+                    puzzle,
+                    board,
+                    databases.clone(),
+                    limits,
+                )?;
+                Ok(solver.run_to_end(u64::MAX, |_| true).length as u32)
+            }
+        }
+    }
+}
+
+/// Fresh positions with their optimal lengths: drawn by exact distance on boards of at most
+/// 9 cells; on 4×4, random walks at several difficulties, solved optimally.
+fn positions(
+    puzzle: &SlidingPuzzle,
+    optimal: &OptimalLengths,
+    settings: &EvaluationSettings,
+) -> Result<Vec<(Board, u32)>> {
+    if let OptimalLengths::Exact(exact) = optimal {
+        return Ok(exact_positions(exact, settings.per_distance, settings.seed));
+    }
+    let tables = HeuristicTables::new(puzzle.goal());
+    let mut rng = Rng::new(settings.seed);
+    let mut out = Vec::new();
+    for difficulty in LARGE_BOARD_DIFFICULTIES {
+        for _ in 0..settings.per_distance {
+            let board = puzzle.random_walk(difficulty, MAX_WALK, &mut rng, |b| {
+                tables.estimate(b, Heuristic::LinearConflict)
+            });
+            out.push((board, optimal.of(puzzle, board)?));
+        }
+    }
+    Ok(out)
+}
+
+/// `count` uniformly random positions that reach the goal, with their optimal lengths.
+fn uniform_positions(
+    puzzle: &SlidingPuzzle,
+    optimal: &OptimalLengths,
+    count: usize,
+    seed: u64,
+) -> Result<Vec<(Board, u32)>> {
+    let mut rng = Rng::new(seed ^ 0x0F1F_0A11);
+    (0..count)
+        .map(|_| {
+            let board = puzzle.random_solvable(&mut rng);
+            Ok((board, optimal.of(puzzle, board)?))
+        })
+        .collect()
+}
+
+impl EvaluationArgs {
+    /// The evaluation and model-solve settings: the board's defaults, changed by the flags.
+    fn settings(&self, puzzle: &SlidingPuzzle, seed: Option<u64>) -> EvaluationSettings {
+        let defaults = EvaluationSettings::for_cells(puzzle.rows() * puzzle.cols());
+        EvaluationSettings {
+            per_distance: self.per_distance.unwrap_or(defaults.per_distance),
+            seed: seed.unwrap_or(defaults.seed),
+            beam_width: self.beam_width.unwrap_or(defaults.beam_width),
+            max_nodes: self.max_nodes_search.unwrap_or(defaults.max_nodes),
+            ..defaults
+        }
+    }
+}
+
+fn evaluate_model(
+    policy: &QPolicy,
+    puzzle: &SlidingPuzzle,
+    settings: &EvaluationSettings,
+) -> Result<EvaluationTable> {
+    let optimal = OptimalLengths::for_puzzle(puzzle)?;
+    let positions = positions(puzzle, &optimal, settings)?;
+    let mut env = training_env(puzzle, 0);
+    policy.check_fits(&env)?;
+    Ok(evaluate_by_distance(policy, &mut env, &positions, settings))
+}
+
+/// `puzzlelab eval --model F`: the evaluation table as JSON (stdout) and text (stderr).
+pub fn eval(args: &EvalArgs) -> Result<()> {
+    let path = &args.model;
+    let policy = read_model(path)?;
+    let puzzle = puzzle_of(&policy).map_err(anyhow::Error::msg)?;
+    let settings = args.evaluation.settings(&puzzle, args.seed);
+    let table = evaluate_model(&policy, &puzzle, &settings)?;
+    eprint!("{}", table.to_text());
+    let uniform = match args.uniform_positions {
+        Some(count) => {
+            let optimal = OptimalLengths::for_puzzle(&puzzle)?;
+            let positions = uniform_positions(&puzzle, &optimal, count, settings.seed)?;
+            let mut env = training_env(&puzzle, 0);
+            let table = evaluate_by_distance(&policy, &mut env, &positions, &settings);
+            eprintln!("{count} uniformly random positions:");
+            eprint!("{}", table.to_text());
+            Some(table)
+        }
+        None => None,
+    };
+    print_json(&json!({
+        "model": path,
+        "puzzle": policy.puzzle_id(),
+        "steps": policy.training().map(|t| t.steps),
+        "evaluation": table,
+        "uniform_evaluation": uniform,
+    }));
+    Ok(())
+}
+
+/// What `solve --algo dqn` adds to the solve report.
+#[derive(Serialize)]
+struct ModelSolveReport<'a> {
+    #[serde(flatten)]
+    report: SolveReport,
+    method: &'a str,
+    model: &'a str,
+    optimal_length: Option<u32>,
+    extra_moves: Option<i64>,
+}
+
+/// `puzzlelab solve --algo dqn --model F`: greedy play, then beam search if greedy fails.
+/// The board is the model's unless `--size`, `--goal` or `--preset` say otherwise (and then
+/// the model must fit it).
+pub fn solve_with_model(args: &SolveArgs, text: &str) -> Result<String> {
+    let path = args
+        .model
+        .as_deref()
+        .ok_or_else(|| anyhow!("--algo dqn needs --model FILE"))?;
+    let policy = read_model(path)?;
+    let puzzle = &if args.board.given() {
+        args.board.puzzle(Some(text))?
+    } else {
+        puzzle_of(&policy).map_err(anyhow::Error::msg)?
+    };
+    let start = puzzle.parse(text)?;
+    let mut env = training_env(puzzle, 0);
+    policy.check_fits(&env)?;
+    if !puzzle.is_solvable(&start) {
+        return Err(unreachable_goal(puzzle));
+    }
+    let evaluation = EvaluationArgs {
+        per_distance: None,
+        beam_width: args.beam_width,
+        max_nodes_search: args.max_nodes_search,
+    };
+    let settings = evaluation.settings(puzzle, None);
+    let clock = Instant::now();
+    let ModelSolution {
+        method,
+        moves,
+        nodes,
+    } = model_solve(&policy, &mut env, start, &settings);
+    let ms = clock.elapsed().as_secs_f64() * 1000.0;
+    let optimal_length = ExactDistances::build(puzzle.goal()).and_then(|e| e.distance(&start));
+    let mut report = SolveReport::from_moves(
+        &start,
+        moves.unwrap_or_default(),
+        puzzle.goal(),
+        false,
+        "dqn",
+    );
+    report.nodes = nodes as u64;
+    let solved = report.status == SolveStatus::Solved;
+    report.optimal = solved && Some(report.length as u32) == optimal_length;
+    let extra_moves = optimal_length
+        .filter(|_| solved)
+        .map(|d| report.length as i64 - d as i64);
+    let report = ModelSolveReport {
+        report,
+        method,
+        model: path,
+        optimal_length,
+        extra_moves,
+    };
+    let line = SolveLine::new(report, ms, text, puzzle, &start);
+    Ok(serde_json::to_string(&line).expect("reports serialise"))
+}
+
+/// The architecture as the manifest describes it.
+#[derive(Serialize)]
+struct Architecture {
+    kind: &'static str,
+    observation_len: usize,
+    hidden: Vec<usize>,
+    num_actions: usize,
+    parameters: usize,
+}
+
+/// A sliding-puzzle DQN model's manifest.
+#[derive(Serialize)]
+struct SlidingManifest<'a> {
+    #[serde(flatten)]
+    run: DqnRun<'a>,
+    what: String,
+    puzzle: String,
+    size: String,
+    goal: String,
+    architecture: Architecture,
+    reward: &'static str,
+    mixed_difficulty: bool,
+    uniform_starts: bool,
+    curriculum: bool,
+    difficulty: u32,
+    resume: &'static str,
+    evaluation_step: Option<usize>,
+    evaluation: Option<&'a EvaluationTable>,
+}
+
+/// What the manifest keeps between runs of a resumed training.
+struct Progress {
+    /// The latest evaluation table and the step it was made at.
+    evaluation: Option<(usize, EvaluationTable)>,
+    curriculum: bool,
+    difficulty: u32,
+    reward: RewardScheme,
+    mixed: bool,
+    uniform_starts: bool,
+    wall_seconds: f64,
+    commands: Vec<String>,
+}
+
+/// A sliding-puzzle training run, as the driver steps it.
+struct SlidingRun {
+    trainer: SlidingTrainer,
+    puzzle: SlidingPuzzle,
+    progress: Progress,
+    settings: EvaluationSettings,
+    out: String,
+    target: usize,
+}
+
+impl SlidingRun {
+    fn dqn(&self) -> &Dqn<SlidingEnv> {
+        self.trainer.dqn()
+    }
+}
+
+impl ChunkedTraining for SlidingRun {
+    fn done(&self) -> u64 {
+        self.dqn().steps_done() as u64
+    }
+
+    fn train_chunk(&mut self, units: u64) -> Result<String> {
+        let stats = self.trainer.train_steps(units as usize);
+        self.progress.difficulty = self.trainer.difficulty();
+        Ok(format!(
+            "step {}/{} | loss/td {} | epsilon {:.3} | difficulty {} | solved {} | eval {} | final distance {} | {:.0} steps/s",
+            self.dqn().steps_done(),
+            self.target,
+            show(stats.td_loss),
+            stats.epsilon,
+            self.progress.difficulty,
+            show(stats.solved_rate),
+            show(stats.eval_solved_rate()),
+            show(stats.eval_final_distance),
+            stats.steps_per_s
+        ))
+    }
+
+    fn evaluate(&mut self) -> Result<()> {
+        let evaluation = evaluate_model(&self.dqn().policy(), &self.puzzle, &self.settings)?;
+        eprint!("{}", evaluation.to_text());
+        self.progress.evaluation = Some((self.dqn().steps_done(), evaluation));
+        Ok(())
+    }
+
+    fn save(&mut self, finished: bool, wall_seconds: f64) -> Result<()> {
+        self.progress.wall_seconds = wall_seconds;
+        let (dqn, puzzle, progress, out) =
+            (self.trainer.dqn(), &self.puzzle, &self.progress, &self.out);
+        let policy = dqn.policy();
+        write_atomically(out, &policy.to_bytes())?;
+        let network = dqn.network_config();
+        let manifest = SlidingManifest {
+            run: DqnRun::new(out, dqn, wall_seconds, &progress.commands, finished),
+            what: format!("puzzlelab DQN model (format version {MODEL_FORMAT_VERSION})"),
+            puzzle: policy.puzzle_id().to_string(),
+            size: format!("{}x{}", puzzle.rows(), puzzle.cols()),
+            goal: puzzle.format(puzzle.goal()),
+            architecture: Architecture {
+                kind: "MLP, ReLU between dense layers",
+                observation_len: network.observation_len,
+                hidden: network.hidden.clone(),
+                num_actions: network.num_actions,
+                parameters: network.num_params(),
+            },
+            reward: progress.reward.name(),
+            mixed_difficulty: progress.mixed,
+            uniform_starts: progress.uniform_starts,
+            curriculum: progress.curriculum,
+            difficulty: progress.difficulty,
+            resume: "weights, steps, episodes (ε, episode seeds), difficulty; Adam's moments, the replay buffer and the curriculum's streak start again",
+            evaluation_step: progress.evaluation.as_ref().map(|(step, _)| *step),
+            evaluation: progress.evaluation.as_ref().map(|(_, table)| table),
+        };
+        write_json(&format!("{out}.json"), &manifest)
+    }
+}
+
+/// `puzzlelab train`: trains in chunks with a progress line each, checkpoints, evaluates.
+pub fn train(args: &TrainArgs, command: &str) -> Result<()> {
+    let resume = args.run.resume.clone();
+    let board = &args.board;
+    let mut recorded = vec![
+        ("--size", board.size.is_some()),
+        ("--goal", board.goal.is_some()),
+        ("--preset", board.preset.is_some()),
+        ("--curriculum", args.curriculum),
+        ("--reward", args.reward.is_some()),
+    ];
+    // The learning rate may change on resume: a lower rate to go on at.
+    recorded.extend(
+        args.dqn
+            .recorded()
+            .into_iter()
+            .filter(|(f, _)| *f != "--lr"),
+    );
+    refuse_changes_on_resume(resume.is_some(), &recorded)?;
+    let (puzzle, config, mut progress, bytes) = match &resume {
+        Some(path) => {
+            let (bytes, policy, manifest) = open_to_resume(path)?;
+            let record = policy.training().expect("checked by open_to_resume");
+            let reward = match manifest.reward.as_deref() {
+                None => RewardScheme::Thesis,
+                Some(name) => RewardScheme::from_name(name)
+                    .ok_or_else(|| anyhow!("{path}.json: unknown reward \"{name}\""))?,
+            };
+            let progress = Progress {
+                evaluation: None,
+                curriculum: manifest.curriculum,
+                difficulty: manifest.difficulty.unwrap_or(1),
+                reward,
+                mixed: manifest.mixed_difficulty,
+                uniform_starts: manifest.uniform_starts,
+                wall_seconds: manifest.wall_seconds,
+                commands: manifest.commands,
+            };
+            let config = DqnConfig {
+                learning_rate: args.dqn.lr.unwrap_or(record.config.learning_rate),
+                ..record.config.clone()
+            };
+            config.validate()?;
+            (
+                puzzle_of(&policy).map_err(anyhow::Error::msg)?,
+                config,
+                progress,
+                Some(bytes),
+            )
+        }
+        None => {
+            let board = BoardArgs {
+                size: Some(board.size.clone().unwrap_or_else(|| "3".into())),
+                ..board.clone()
+            };
+            let default_difficulty = if args.curriculum { 1 } else { 10 };
+            let progress = Progress {
+                evaluation: None,
+                curriculum: args.curriculum,
+                difficulty: args.difficulty.unwrap_or(default_difficulty),
+                reward: args.reward.map_or(RewardScheme::Thesis, RewardArg::scheme),
+                mixed: args.mixed,
+                uniform_starts: args.uniform_starts,
+                wall_seconds: 0.0,
+                commands: Vec::new(),
+            };
+            let config = args.dqn.config(DqnConfig::default())?;
+            (board.puzzle(None)?, config, progress, None)
+        }
+    };
+    progress.commands.push(command.to_string());
+    let default_out = format!("dqn-{}x{}.dqn", puzzle.rows(), puzzle.cols());
+    let out = args.run.out.clone().or(resume).unwrap_or(default_out);
+    let target = args
+        .run
+        .steps
+        .ok_or_else(|| anyhow!("train needs --steps N (in all)"))?;
+    let settings = args.evaluation.settings(&puzzle, None);
+    if bytes.is_some() {
+        // Where episodes start may change between runs (the manifest records it); the
+        // learner's configuration may not.
+        if let Some(difficulty) = args.difficulty {
+            progress.difficulty = difficulty;
+        }
+        progress.mixed |= args.mixed;
+        progress.uniform_starts |= args.uniform_starts;
+    }
+    let mut trainer = SlidingTrainer::new(
+        &puzzle,
+        config,
+        progress.reward,
+        progress.difficulty,
+        progress.curriculum,
+        &Device::flex(),
+    )?;
+    trainer.set_mixed_difficulty(progress.mixed);
+    trainer.set_uniform_starts(progress.uniform_starts).map_err(|_| {
+        anyhow!("--uniform-starts goes with --mixed (half the episodes start uniformly, half by mixed walks)")
+    })?;
+    if let Some(bytes) = &bytes {
+        trainer.dqn_mut().resume(bytes)?;
+        eprintln!(
+            "train: resuming at step {} (difficulty {})",
+            trainer.dqn().steps_done(),
+            progress.difficulty
+        );
+    }
+    eprintln!(
+        "train: {} with {} parameters, to step {target}, writing {out}",
+        trainer.dqn().policy().puzzle_id(),
+        trainer.dqn().network_config().num_params()
+    );
+    let wall_before = progress.wall_seconds;
+    let mut run = SlidingRun {
+        trainer,
+        puzzle,
+        progress,
+        settings,
+        out,
+        target,
+    };
+    let plan = Plan {
+        target: target as u64,
+        chunk: args.run.chunk as u64,
+        eval_every: args.run.eval_every as u64,
+        checkpoint_every: args.run.checkpoint_every as u64,
+    };
+    let wall_seconds = training::run(&mut run, plan, wall_before)?;
+    eprintln!(
+        "train: wrote {} and {}.json ({} steps, {wall_seconds:.1} s)",
+        run.out,
+        run.out,
+        run.dqn().steps_done()
+    );
+    Ok(())
+}
+
+/// `puzzlelab bench-dqn`: training steps/s and greedy-move latency of the dissertation's network
+/// on the CPU backend, on 3×3 and 4×4, as JSON on stdout.
+pub fn bench_dqn(args: &BenchDqnArgs) -> Result<()> {
+    let steps = args.steps;
+    let mut cases = Vec::new();
+    for size in [3, 4] {
+        let puzzle = SlidingPuzzle::standard(size, size)?;
+        let config = DqnConfig {
+            warmup_episodes: 2,
+            eval_interval_episodes: 0,
+            seed: args.seed,
+            ..DqnConfig::default()
+        };
+        let mut trainer = SlidingTrainer::new(
+            &puzzle,
+            config,
+            RewardScheme::Thesis,
+            10,
+            false,
+            &Device::flex(),
+        )?;
+        // Fill the buffer past a batch so that every timed step also takes a gradient step.
+        while trainer.dqn().updates_done() < 10 {
+            trainer.train_steps(50);
+        }
+        let clock = Instant::now();
+        let stats = trainer.train_steps(steps);
+        let train_seconds = clock.elapsed().as_secs_f64();
+        let policy = trainer.dqn().policy();
+        let mut env = training_env(&puzzle, 30);
+        let mut observation = vec![0.0; policy.network_config().observation_len];
+        let mut latencies = Vec::new();
+        for seed in 0..200 {
+            env.reset(seed);
+            env.write_observation(&mut observation);
+            let clock = Instant::now();
+            std::hint::black_box(policy.greedy_action(&observation, None));
+            latencies.push(clock.elapsed().as_secs_f64() * 1e6);
+        }
+        latencies.sort_by(f64::total_cmp);
+        cases.push(json!({
+            "puzzle": format!("{size}x{size}"),
+            "network": policy.network_config(),
+            "parameters": policy.network_config().num_params(),
+            "train_steps": steps,
+            "gradient_steps": stats.updates,
+            "train_seconds": train_seconds,
+            "train_steps_per_s": steps as f64 / train_seconds,
+            "greedy_move_us_median": latencies[latencies.len() / 2],
+            "greedy_move_us_p90": latencies[latencies.len() * 9 / 10],
+        }));
+    }
+    print_json(&json!({
+        "what": "puzzlelab bench-dqn: the N-puzzle DQN dissertation's network (batch 100, Adam) on burn's CPU backend (flex)",
+        "backend": "cpu (flex)",
+        "machine": machine(),
+        "build": files::build(),
+        "date": files::utc_now(),
+        "cases": cases,
+    }));
+    Ok(())
+}

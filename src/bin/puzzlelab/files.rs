@@ -1,0 +1,131 @@
+//! Files and facts every command shares: gzip-or-plain reading, atomic writes, JSON manifests,
+//! the machine's description, the date and the command line as manifests record them.
+
+use anyhow::{Context, Result};
+use serde::{de::DeserializeOwned, Serialize};
+use std::io::{Read, Write};
+
+/// The command line as manifests record it: `puzzlelab` and the arguments as given.
+pub fn command_line() -> String {
+    std::iter::once("puzzlelab".to_string())
+        .chain(std::env::args().skip(1))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// A file's bytes, gunzipped when it is gzip-compressed.
+pub fn read_maybe_gzip(path: &str) -> Result<Vec<u8>> {
+    let raw = std::fs::read(path).with_context(|| format!("{path}: cannot read"))?;
+    if !raw.starts_with(&[0x1f, 0x8b]) {
+        return Ok(raw);
+    }
+    let mut out = Vec::new();
+    flate2::read::GzDecoder::new(&raw[..])
+        .read_to_end(&mut out)
+        .with_context(|| format!("{path}: not valid gzip"))?;
+    Ok(out)
+}
+
+/// `bytes` gzip-compressed at the best level when `path` ends in `.gz`, else as they are.
+pub fn gzip_for(path: &str, bytes: Vec<u8>) -> Vec<u8> {
+    if !path.ends_with(".gz") {
+        return bytes;
+    }
+    let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+    encoder.write_all(&bytes).expect("writing to memory");
+    encoder.finish().expect("writing to memory")
+}
+
+/// Writes `bytes` to `path` through a temporary file, so that a killed run never leaves half a
+/// file (models, checkpoints and manifests).
+pub fn write_atomically(path: &str, bytes: &[u8]) -> Result<()> {
+    let temporary = format!("{path}.partial");
+    std::fs::write(&temporary, bytes).with_context(|| format!("{temporary}: cannot write"))?;
+    std::fs::rename(&temporary, path).with_context(|| format!("{path}: cannot write"))
+}
+
+/// Writes `value` as pretty JSON (with a final newline) to `path`, atomically.
+pub fn write_json(path: &str, value: &impl Serialize) -> Result<()> {
+    let text = serde_json::to_string_pretty(value).expect("manifests serialise") + "\n";
+    write_atomically(path, text.as_bytes())
+}
+
+/// Prints `value` as pretty JSON on stdout.
+#[cfg_attr(not(feature = "learn"), allow(dead_code))] // only the DQN commands use it
+pub fn print_json(value: &impl Serialize) {
+    println!(
+        "{}",
+        serde_json::to_string_pretty(value).expect("reports serialise")
+    );
+}
+
+/// The manifest `FILE.json` written beside a model or network `path`, which resuming needs.
+pub fn read_manifest<T: DeserializeOwned>(path: &str) -> Result<T> {
+    let manifest_path = format!("{path}.json");
+    let text = std::fs::read_to_string(&manifest_path)
+        .with_context(|| format!("{manifest_path}: cannot read (needed to resume)"))?;
+    serde_json::from_str(&text).with_context(|| format!("{manifest_path}: not a manifest"))
+}
+
+/// A short description of this machine: OS, architecture, CPU model and core count.
+pub fn machine() -> String {
+    let cpu = std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|info| {
+            info.lines()
+                .find(|l| l.starts_with("model name"))
+                .map(|l| l.split(':').nth(1).unwrap_or("").trim().to_string())
+        })
+        .unwrap_or_else(|| "unknown CPU".into());
+    let cores = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1);
+    format!(
+        "{} {}, {cpu}, {cores} cores",
+        std::env::consts::OS,
+        std::env::consts::ARCH
+    )
+}
+
+/// `debug` or `release`: timings in a manifest mean little without it.
+pub fn build() -> &'static str {
+    if cfg!(debug_assertions) {
+        "debug"
+    } else {
+        "release"
+    }
+}
+
+/// Rounds to `digits` decimals, for readable JSON.
+pub fn round(x: f64, digits: i32) -> f64 {
+    let scale = 10f64.powi(digits);
+    (x * scale).round() / scale
+}
+
+/// Now in UTC as `YYYY-MM-DDTHH:MM:SSZ` (civil-from-days, Howard Hinnant's algorithm).
+pub fn utc_now() -> String {
+    let seconds = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let (days, time) = ((seconds / 86_400) as i64, seconds % 86_400);
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let day_of_era = z - era * 146_097;
+    let year_of_era =
+        (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
+    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+    let shifted_month = (5 * day_of_year + 2) / 153;
+    let day = day_of_year - (153 * shifted_month + 2) / 5 + 1;
+    let month = if shifted_month < 10 {
+        shifted_month + 3
+    } else {
+        shifted_month - 9
+    };
+    let year = year_of_era + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
+        time / 3600,
+        time / 60 % 60,
+        time % 60
+    )
+}
