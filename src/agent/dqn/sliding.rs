@@ -2,8 +2,8 @@
 //! walks back from the goal, its reward, its curriculum), shared by `puzzlelab train` and the
 //! page's training worker so that both train the same way.
 
-use super::{parse_size, RewardScheme, SlidingEnv, SlidingPuzzle, StartRule};
-use crate::agent::dqn::{Curriculum, Dqn, DqnConfig, DqnError, DqnStats, QPolicy};
+use super::{Curriculum, Dqn, DqnConfig, DqnError, DqnStats, QPolicy};
+use crate::env::sliding::{parse_size, RewardScheme, SlidingEnv, SlidingPuzzle, StartRule};
 use burn::tensor::Device;
 
 /// The cap on a random walk, for difficulties a board cannot reach.

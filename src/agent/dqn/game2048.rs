@@ -12,9 +12,7 @@
 //!   illegal moves masked (the seed does not say what a move that changes nothing does; a masked
 //!   agent never wastes one), games of the original rules (a 4 one time in ten).
 
-use crate::agent::dqn::{
-    best_allowed, Dqn, DqnConfig, DqnError, DqnStats, PairConvConfig, QPolicy,
-};
+use super::{best_allowed, Dqn, DqnConfig, DqnError, DqnStats, PairConvConfig, QPolicy};
 use crate::env::game2048::{game_seed, Game2048, Game2048Config, GameStats, Reward2048};
 use crate::env::Environment;
 use burn::tensor::Device;
