@@ -1271,12 +1271,12 @@ mod learn {
         Options, STANDARD_DATABASES,
     };
     use burn::tensor::Device;
+    use puzzlelab::agent::dqn::sliding::{puzzle_of, training_env, SlidingTrainer, MAX_WALK};
     use puzzlelab::agent::dqn::{Dqn, DqnConfig, QPolicy};
     use puzzlelab::agent::evaluation::{
         evaluate_by_distance, exact_positions, model_solve, EvaluationSettings, EvaluationTable,
         ModelSolution,
     };
-    use puzzlelab::env::sliding::learn::{puzzle_of, training_env, SlidingTrainer, MAX_WALK};
     use puzzlelab::env::sliding::pdb::{Partition, PdbHeuristic};
     use puzzlelab::env::sliding::solve::{ExactDistances, SlidingSolver, SolveReport};
     use puzzlelab::env::sliding::{
@@ -2073,11 +2073,11 @@ mod dqn2048 {
         utc_now, value, write_atomically, write_dqn_manifest, Options,
     };
     use burn::tensor::Device;
-    use puzzlelab::agent::dqn::{DqnConfig, PairConvConfig, QPolicy};
-    use puzzlelab::env::game2048::{Game2048Config, GameSummary};
-    use puzzlelab::env::game2048_learn::{
+    use puzzlelab::agent::dqn::game2048::{
         play_greedy_games, seed004_config, training_rules, Game2048Trainer,
     };
+    use puzzlelab::agent::dqn::{DqnConfig, PairConvConfig, QPolicy};
+    use puzzlelab::env::game2048::{Game2048Config, GameSummary};
     use serde_json::{json, Value};
     use std::time::Instant;
 
