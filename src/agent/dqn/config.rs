@@ -3,49 +3,55 @@
 
 use super::PairConvConfig;
 
-/// Hyper-parameters of deep Q-learning. Defaults are the thesis's (seed 000) where it gives one.
+/// Hyper-parameters of deep Q-learning. Defaults are the N-puzzle DQN dissertation's (2021) where
+/// it gives one.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct DqnConfig {
-    /// Widths of the hidden layers, each followed by ReLU (thesis: `[250, 250, 250]`).
+    /// Widths of the hidden layers, each followed by ReLU (dissertation: `[250, 250, 250]`).
     pub hidden: Vec<usize>,
-    /// Seed 004's convolutions in front of the dense layers (2048: [`PairConvConfig::seed004`]);
-    /// `None` (the thesis): the dense layers read the observation directly.
+    /// The convolutions of Mehta's RL paper for constraint-satisfaction games in front of the dense
+    /// layers (2048: [`PairConvConfig::seed004`]); `None` (the dissertation): the dense layers read
+    /// the observation directly.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub conv: Option<PairConvConfig>,
-    /// Transitions the replay buffer keeps; the oldest leave first (thesis: 100,000).
+    /// Transitions the replay buffer keeps; the oldest leave first (dissertation: 100,000).
     pub replay_capacity: usize,
-    /// Transitions per gradient step (thesis: 100).
+    /// Transitions per gradient step (dissertation: 100).
     pub batch_size: usize,
-    /// Adam's learning rate (thesis: 1e-4).
+    /// Adam's learning rate (dissertation: 1e-4).
     pub learning_rate: f64,
-    /// Discount γ (thesis: 0.9).
+    /// Discount γ (dissertation: 0.9).
     pub gamma: f32,
-    /// Gradient steps between copies of the policy network into the target network (thesis: 10).
+    /// Gradient steps between copies of the policy network into the target network (dissertation:
+    /// 10).
     pub target_update_interval: usize,
-    /// ε of the ε-greedy behaviour at the first episode (thesis: 0.9).
+    /// ε of the ε-greedy behaviour at the first episode (dissertation: 0.9).
     pub epsilon_start: f32,
-    /// ε's factor per finished episode (thesis: 0.999).
+    /// ε's factor per finished episode (dissertation: 0.999).
     pub epsilon_decay: f32,
-    /// ε's floor (thesis: 0.3).
+    /// ε's floor (dissertation: 0.3).
     pub epsilon_min: f32,
-    /// Moves per episode before it is truncated (thesis: 50).
+    /// Moves per episode before it is truncated (dissertation: 50).
     pub max_episode_steps: usize,
-    /// Episodes played before the first gradient step, to fill the buffer (thesis: 100).
+    /// Episodes played before the first gradient step, to fill the buffer (dissertation: 100).
     pub warmup_episodes: usize,
     /// Double DQN (van Hasselt et al. 2016): the policy network picks the next action and the
-    /// target network values it. The thesis names it as future work (default: off).
+    /// target network values it. The dissertation names it as future work (default: off).
     pub double_dqn: bool,
-    /// Huber loss (δ = 1, as seed 001 uses) instead of the thesis's mean squared error.
+    /// Huber loss (δ = 1, as the dust-puzzle blog post uses) instead of the dissertation's mean
+    /// squared error.
     pub huber_loss: bool,
-    /// Only choose legal actions, and bootstrap only over legal next actions. The thesis lets the
-    /// agent bump into walls and learn −1 from it (default: off).
+    /// Only choose legal actions, and bootstrap only over legal next actions. The dissertation lets
+    /// the agent bump into walls and learn −1 from it (default: off).
     pub mask_actions: bool,
-    /// Environments played at once, one step each per training step (thesis: 1; seed 001: 1000).
+    /// Environments played at once, one step each per training step (dissertation: 1; the
+    /// dust-puzzle blog post: 1000).
     pub num_envs: usize,
-    /// Prioritised replay (Schaul et al. 2016, proportional; named by seed 001): transitions are
-    /// drawn in proportion to |TD error|^α and their loss weighted by importance sampling
-    /// (N·P(i))^−β, normalised by the batch's largest weight (default: off, uniform sampling).
+    /// Prioritised replay (Schaul et al. 2016, proportional; named by the dust-puzzle blog post):
+    /// transitions are drawn in proportion to |TD error|^α and their loss weighted by importance
+    /// sampling (N·P(i))^−β, normalised by the batch's largest weight (default: off, uniform
+    /// sampling).
     pub prioritized_replay: bool,
     /// α of prioritised replay: 0 is uniform, 1 fully proportional (Schaul et al.: 0.6).
     pub priority_alpha: f32,
@@ -62,9 +68,9 @@ pub struct DqnConfig {
     /// In-training evaluations then come every `eval_interval_episodes` gradient steps.
     pub full_backups: bool,
     /// Evaluate the greedy policy every this many finished episodes once training has started
-    /// (thesis: 50; 0: never).
+    /// (dissertation: 50; 0: never).
     pub eval_interval_episodes: usize,
-    /// Puzzles per in-training evaluation (thesis: 10).
+    /// Puzzles per in-training evaluation (dissertation: 10).
     pub eval_episodes: usize,
     /// Seed of the weights, the exploration, the replay sampling and every episode's reset.
     pub seed: u64,

@@ -1,6 +1,8 @@
-//! Full backups ([`DqnConfig::full_backups`](super::DqnConfig::full_backups)): DeepCubeA's approximate value iteration written for
+//! Full backups ([`DqnConfig::full_backups`]): DeepCubeA's approximate value iteration written for
 //! Q-values. Every gradient step draws fresh positions and backs up every move of each against the
 //! target network; no ε-greedy play and no replay buffer are involved.
+//!
+//! [`DqnConfig::full_backups`]: super::DqnConfig::full_backups
 
 use super::learner::elementwise_loss;
 use super::replay::ILLEGAL_PENALTY;

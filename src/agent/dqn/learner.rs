@@ -41,8 +41,8 @@ pub struct DqnStats {
     pub solved_rate: Option<f32>,
     /// Solved rates of the in-training evaluations of this chunk, in order.
     pub eval_solved_rates: Vec<f32>,
-    /// `eval/final_distance`: the thesis's average final distance of the chunk's last in-training
-    /// evaluation ([`Evaluation::mean_final_distance`]), if one ran.
+    /// `eval/final_distance`: the dissertation's average final distance of the chunk's last
+    /// in-training evaluation ([`Evaluation::mean_final_distance`]), if one ran.
     pub eval_final_distance: Option<f32>,
     /// `perf/steps_per_s`: environment steps per second of wall time.
     pub steps_per_s: f32,
@@ -103,6 +103,8 @@ pub struct Dqn<E: Environment> {
 }
 
 impl<E: Environment> Dqn<E> {
+    // ---- Set-up: the networks, the buffer, the environments (plumbing) ----
+
     /// A learner with fresh weights; `make_env` is called `num_envs + 1` times (the last one is
     /// kept for evaluation). `device` is where the networks live: `Device::flex()` on the CPU.
     pub fn new(
@@ -241,6 +243,8 @@ impl<E: Environment> Dqn<E> {
         env.write_observation(&mut self.observations[i * n..(i + 1) * n]);
         self.episode_returns[i] = 0.0;
     }
+
+    // ---- The algorithm: act ε-greedily, store, replay a batch, update, sync the target ----
 
     /// Runs `steps` training steps: every environment takes one ε-greedy action, the transitions
     /// go to the replay buffer, and (after the warm-up episodes) the policy network takes one
@@ -463,7 +467,9 @@ impl<E: Environment> Dqn<E> {
         }
     }
 
-    /// The thesis's in-situ evaluation: `eval_episodes` fresh puzzles, greedy, within the
+    // ---- Evaluation during training, and the chunk's report (plumbing) ----
+
+    /// The dissertation's in-situ evaluation: `eval_episodes` fresh puzzles, greedy, within the
     /// episode's move limit (played by a copy of the network on the CPU, which answers one
     /// position at a time fastest, whatever device trains).
     async fn evaluate_in_training(&mut self) -> Evaluation {
@@ -525,7 +531,7 @@ pub(super) fn elementwise_loss(errors: Tensor<2>, huber: bool) -> Tensor<2> {
     }
 }
 
-/// Adam as Keras sets it up (the thesis trained with TensorFlow): β = (0.9, 0.999), ε = 1e-7.
+/// Adam as Keras sets it up (the dissertation trained with TensorFlow): β = (0.9, 0.999), ε = 1e-7.
 pub(super) fn adam() -> ModuleOptimizer {
     AdamConfig::new().with_epsilon(1e-7).init()
 }

@@ -23,11 +23,11 @@ pub struct QNetworkConfig {
     pub conv: Option<PairConvConfig>,
 }
 
-/// Seed 004's two levels of (1, 2) and (2, 1) convolutions for 2048: "the first level applies
-/// filters (1, 2) and (2, 1) to detect consecutive vertical and horizontal segments in different
-/// channels and increase the depth to 128. The second level has four CNN applying filters (1, 2)
-/// and (2, 1). Each stage has a ReLU, and the outputs of the final CNNs are concatenated into a
-/// dense network". The observation is read cell by cell (`height × width` cells of `channels`
+/// The two levels of (1, 2) and (2, 1) convolutions of Mehta's RL paper for constraint-satisfaction
+/// games, for 2048: "the first level applies filters (1, 2) and (2, 1) to detect consecutive
+/// vertical and horizontal segments in different channels and increase the depth to 128. The
+/// second level has four CNN applying filters (1, 2) and (2, 1). Each stage has a ReLU, and the
+/// outputs of the final CNNs are concatenated into a dense network". The observation is read cell by cell (`height × width` cells of `channels`
 /// values each, as 2048's one-hot exponents are written) and turned into `channels` images.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -38,14 +38,15 @@ pub struct PairConvConfig {
     pub height: usize,
     /// Columns of cells.
     pub width: usize,
-    /// Filters of each of the first level's two convolutions (seed 004: 128).
+    /// Filters of each of the first level's two convolutions (Mehta: 128).
     pub filters1: usize,
-    /// Filters of each of the second level's four convolutions (seed 004: 128).
+    /// Filters of each of the second level's four convolutions (Mehta: 128).
     pub filters2: usize,
 }
 
 impl PairConvConfig {
-    /// Seed 004's network for 2048: 16 one-hot channels on 4 × 4, 128 filters on both levels.
+    /// The network of Mehta's RL paper for constraint-satisfaction games for 2048: 16 one-hot
+    /// channels on 4 × 4, 128 filters on both levels.
     pub fn seed004() -> Self {
         PairConvConfig {
             channels: 16,
@@ -70,7 +71,7 @@ impl PairConvConfig {
         ]
     }
 
-    /// Length of the concatenated second-level outputs (4,352 for seed 004's network).
+    /// Length of the concatenated second-level outputs (4,352 for Mehta's network).
     pub fn output_len(&self) -> usize {
         let (h, w) = (self.height, self.width);
         // (1,2)∘(1,2), (2,1)∘(1,2), (1,2)∘(2,1), (2,1)∘(2,1).
@@ -99,7 +100,7 @@ impl PairConvConfig {
     }
 }
 
-/// Seed 004's convolutions ([`PairConvConfig`]).
+/// The convolutions of Mehta's RL paper for constraint-satisfaction games ([`PairConvConfig`]).
 #[derive(Module, Debug)]
 pub struct PairConv {
     /// Level 1: (1, 2) and (2, 1); level 2: (1, 2) and (2, 1) on each of level 1's outputs.
@@ -149,7 +150,7 @@ impl QNetworkConfig {
         widths.windows(2).map(|w| (w[0], w[1])).collect()
     }
 
-    /// Number of weights and biases (144,754 for the thesis's 8-puzzle network with its 72
+    /// Number of weights and biases (144,754 for the dissertation's 8-puzzle network with its 72
     /// inputs; 147,004 with our 81).
     pub fn num_params(&self) -> usize {
         let conv = self.conv.as_ref().map_or(0, PairConvConfig::num_params);
@@ -252,7 +253,7 @@ impl QNetworkConfig {
 }
 
 /// A multi-layer perceptron mapping observations to one Q-value per action, optionally behind
-/// seed 004's convolutions.
+/// the convolutions of Mehta's RL paper for constraint-satisfaction games.
 #[derive(Module, Debug)]
 pub struct QNetwork {
     pub(super) conv: Option<PairConv>,

@@ -148,7 +148,7 @@ pub struct Evaluation {
     pub solved_rate: f32,
     /// Mean moves of the solved ones.
     pub mean_solved_length: Option<f32>,
-    /// The thesis's "average final distance": the mean of
+    /// The dissertation's "average final distance": the mean of
     /// [`Environment::distance_to_goal`] where each puzzle's play ended, if the puzzle has one.
     pub mean_final_distance: Option<f32>,
 }

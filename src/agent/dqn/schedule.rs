@@ -2,14 +2,14 @@
 //! the difficulty.
 
 /// ε after `episodes` finished episodes: `start · decay^episodes`, never below `min`
-/// (thesis: 0.9 · 0.999^episode, floored at 0.3).
+/// (dissertation: 0.9 · 0.999^episode, floored at 0.3).
 pub fn epsilon_at(start: f32, decay: f32, min: f32, episodes: usize) -> f32 {
     let power = episodes.min(i32::MAX as usize) as i32;
     ((start as f64 * (decay as f64).powi(power)) as f32).max(min)
 }
 
-/// The thesis's curriculum: raise the difficulty once `streak_needed` evaluations in a row solve
-/// more than `threshold` of their puzzles (thesis: 3 above 80%). The caller changes the
+/// The dissertation's curriculum: raise the difficulty once `streak_needed` evaluations in a row
+/// solve more than `threshold` of their puzzles (dissertation: 3 above 80%). The caller changes the
 /// environments (for example through [`Dqn::for_each_env`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Curriculum {
@@ -21,7 +21,7 @@ pub struct Curriculum {
 }
 
 impl Curriculum {
-    /// The thesis's rule: three evaluations in a row above 80%.
+    /// The dissertation's rule: three evaluations in a row above 80%.
     pub fn thesis() -> Self {
         Curriculum::new(0.8, 3)
     }
