@@ -9,7 +9,7 @@ use burn::tensor::Device;
 impl QPolicy {
     /// The model as bytes: `puzzlelab-dqn\n`, the JSON header's length (u32, little-endian), the
     /// header ([`ModelHeader`]), then every parameter as a little-endian `f32` in
-    /// [`QNetwork::weights`]'s order.
+    /// [`QNetwork::weights`](super::QNetwork::weights)'s order.
     pub fn to_bytes(&self) -> Vec<u8> {
         let weights = self.network.weights();
         let mut weight_bytes = Vec::with_capacity(weights.len() * 4);

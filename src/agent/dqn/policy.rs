@@ -51,7 +51,8 @@ impl QPolicy {
     /// Q-values of a batch of observations (`[batch, observation_len]` row-major in,
     /// `[batch, num_actions]` row-major out).
     ///
-    /// Blocks on readback: play on the CPU (`Device::flex()`), as [`Dqn::policy_on`] gives.
+    /// Blocks on readback: play on the CPU (`Device::flex()`), as
+    /// [`Dqn::policy_on`](super::Dqn::policy_on) gives.
     pub fn q_values(&self, observations: &[f32]) -> Vec<f32> {
         burn::tensor::read_sync(q_values(
             &self.network,

@@ -10,7 +10,7 @@ pub fn epsilon_at(start: f32, decay: f32, min: f32, episodes: usize) -> f32 {
 
 /// The dissertation's curriculum: raise the difficulty once `streak_needed` evaluations in a row
 /// solve more than `threshold` of their puzzles (dissertation: 3 above 80%). The caller changes the
-/// environments (for example through [`Dqn::for_each_env`]).
+/// environments (for example through [`Dqn::for_each_env`](super::Dqn::for_each_env)).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Curriculum {
     /// The solved rate an evaluation must exceed.
