@@ -3,13 +3,13 @@
 #![cfg(feature = "learn")]
 
 use burn::tensor::Device;
+use puzzlelab::agent::dqn::sliding::SlidingTrainer;
 use puzzlelab::agent::dqn::{
     device_probe, evaluate, Dqn, DqnConfig, DqnError, QPolicy, MODEL_FORMAT_VERSION,
 };
 use puzzlelab::agent::evaluation::{
     beam_search, evaluate_by_distance, exact_positions, EvaluationSettings,
 };
-use puzzlelab::env::sliding::learn::SlidingTrainer;
 use puzzlelab::env::sliding::solve::ExactDistances;
 use puzzlelab::env::sliding::{RewardScheme, SlidingEnv, SlidingPuzzle, StartRule};
 use puzzlelab::env::Environment;

@@ -1,15 +1,15 @@
-//! Seed 004's deep Q-network on 2048 (`env::game2048_learn`): the network has the seed's shape,
+//! Seed 004's deep Q-network on 2048 (`agent::dqn::game2048`): the network has the seed's shape,
 //! its models load back exactly and are refused by the wrong puzzle, batched greedy play is the
 //! same as one game at a time, and a short training run learns what a move earns.
 #![cfg(feature = "learn")]
 
 use burn::tensor::Device;
-use puzzlelab::agent::dqn::{DqnConfig, PairConvConfig, QNetworkConfig, QPolicy};
-use puzzlelab::env::game2048::{play_games, Board, Game2048, Game2048Config, Move, Reward2048};
-use puzzlelab::env::game2048_learn::{
+use puzzlelab::agent::dqn::game2048::{
     play_greedy_games, seed004_config, training_rules, Game2048Trainer,
 };
-use puzzlelab::env::sliding::learn::training_env;
+use puzzlelab::agent::dqn::sliding::training_env;
+use puzzlelab::agent::dqn::{DqnConfig, PairConvConfig, QNetworkConfig, QPolicy};
+use puzzlelab::env::game2048::{play_games, Board, Game2048, Game2048Config, Move, Reward2048};
 use puzzlelab::env::sliding::SlidingPuzzle;
 use puzzlelab::env::Environment;
 use puzzlelab::rng::Rng;

@@ -2,9 +2,10 @@
 //!
 //! - [`ntuple`]: n-tuple networks for 2048 learned by TD(0) on afterstates (Szubert & Jaśkowski
 //!   2014), plain Rust for the small bundle.
-//! - [`q_table`]: tabular Q-learning (Watkins 1989), seed 003's algorithm and defaults.
-//! - `dqn` (feature `learn`): deep Q-learning (Mnih et al. 2015) on burn, the thesis's (seed 000)
-//!   design and defaults.
+//! - [`q_table`]: tabular Q-learning (Watkins 1989), the sun/moon Q-learning write-up's algorithm
+//!   and defaults.
+//! - `dqn` (feature `learn`): deep Q-learning (Mnih et al. 2015) on burn, the N-puzzle DQN
+//!   dissertation's (2021) design and defaults.
 //! - `evaluation` (feature `learn`): a Q-network on sliding puzzles against exact optimal
 //!   distances, greedy and by model-guided beam search.
 

@@ -14,8 +14,6 @@
 //! [`check_env`] checks all of this for any environment; every puzzle's tests call it.
 
 pub mod game2048;
-#[cfg(feature = "learn")]
-pub mod game2048_learn;
 pub mod sliding;
 
 use crate::rng::Rng;

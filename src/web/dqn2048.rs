@@ -4,11 +4,11 @@
 
 use super::learn::webgpu_device;
 use super::{js_error, to_js};
-use crate::agent::dqn::{best_allowed, DqnConfig, QPolicy};
-use crate::env::game2048::{Board, Game2048, Game2048Config, GameStats};
-use crate::env::game2048_learn::{
+use crate::agent::dqn::game2048::{
     play_greedy_games, seed004_config, training_rules, Game2048Trainer,
 };
+use crate::agent::dqn::{best_allowed, DqnConfig, QPolicy};
+use crate::env::game2048::{Board, Game2048, Game2048Config, GameStats};
 use crate::env::Environment;
 use burn::tensor::Device;
 use std::cell::RefCell;

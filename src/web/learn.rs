@@ -11,11 +11,11 @@
 //!   steps on one device, so the page (and its tests) can check WebGPU against the CPU.
 
 use super::{js_error, to_js};
+use crate::agent::dqn::sliding::{puzzle_of, training_env, SlidingTrainer};
 use crate::agent::dqn::{device_probe, DqnConfig, QPolicy};
 use crate::agent::evaluation::{
     evaluate_position, exact_positions, model_solve, EvaluationSettings, EvaluationTally,
 };
-use crate::env::sliding::learn::{puzzle_of, training_env, SlidingTrainer};
 use crate::env::sliding::solve::{ExactDistances, SolveReport, SolveStatus};
 use crate::env::sliding::{Board, RewardScheme, SlidingPuzzle};
 use burn::tensor::Device;

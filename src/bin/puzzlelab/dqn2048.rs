@@ -1,5 +1,5 @@
 //! 2048's deep Q-network commands (`--features learn`): `train-dqn-2048` and `eval-dqn-2048`,
-//! the network of Mehta's RL paper for constraint-satisfaction games (`env::game2048_learn`).
+//! the network of Mehta's RL paper for constraint-satisfaction games (`agent::dqn::game2048`).
 
 #![cfg_attr(not(feature = "learn"), allow(dead_code))]
 
@@ -63,13 +63,13 @@ mod learn {
     use crate::training::{self, show, ChunkedTraining, Plan};
     use anyhow::{anyhow, bail, Context, Result};
     use burn::tensor::Device;
+    use puzzlelab::agent::dqn::game2048::{
+        play_greedy_games, seed004_config, training_rules, Game2048Trainer,
+    };
     use puzzlelab::agent::dqn::{
         DqnConfig, PairConvConfig, QNetworkConfig, QPolicy, MODEL_FORMAT_VERSION,
     };
     use puzzlelab::env::game2048::{Game2048, Game2048Config, GameSummary};
-    use puzzlelab::env::game2048_learn::{
-        play_greedy_games, seed004_config, training_rules, Game2048Trainer,
-    };
     use serde::Serialize;
     use serde_json::{json, Value};
     use std::time::Instant;

@@ -1,5 +1,5 @@
 //! `train`, `eval`, `bench-dqn` and `solve --algo dqn` with `--features learn`: the sliding
-//! puzzles' set-up of the deep Q-learner (`env::sliding::learn`), run by the shared training
+//! puzzles' set-up of the deep Q-learner (`agent::dqn::sliding`), run by the shared training
 //! driver, evaluated against exact optimal lengths.
 
 use crate::dqn::{BenchDqnArgs, DqnArgs, EvalArgs, EvaluationArgs, RewardArg, TrainArgs};
@@ -12,12 +12,12 @@ use crate::sliding::{
 use crate::training::{self, show, ChunkedTraining, Plan};
 use anyhow::{anyhow, ensure, Context, Result};
 use burn::tensor::Device;
+use puzzlelab::agent::dqn::sliding::{puzzle_of, training_env, SlidingTrainer, MAX_WALK};
 use puzzlelab::agent::dqn::{Dqn, DqnConfig, QPolicy, MODEL_FORMAT_VERSION};
 use puzzlelab::agent::evaluation::{
     evaluate_by_distance, exact_positions, model_solve, EvaluationSettings, EvaluationTable,
     ModelSolution,
 };
-use puzzlelab::env::sliding::learn::{puzzle_of, training_env, SlidingTrainer, MAX_WALK};
 use puzzlelab::env::sliding::pdb::{Partition, PdbHeuristic};
 use puzzlelab::env::sliding::solve::{ExactDistances, SlidingSolver, SolveReport, SolveStatus};
 use puzzlelab::env::sliding::{

@@ -11,8 +11,6 @@
 
 pub mod environment;
 pub mod heuristic;
-#[cfg(feature = "learn")]
-pub mod learn;
 mod parse;
 pub mod pdb;
 pub mod solve;

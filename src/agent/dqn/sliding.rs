@@ -1,16 +1,16 @@
-//! The sliding puzzle's deep Q-learner: the thesis's set-up of [`Dqn`] on [`SlidingEnv`] (random
-//! walks back from the goal, its reward, its curriculum), shared by `puzzlelab train` and the
-//! page's training worker so that both train the same way.
+//! The sliding puzzle's deep Q-learner: the dissertation's set-up of [`Dqn`] on [`SlidingEnv`]
+//! (random walks back from the goal, its reward, its curriculum), shared by `puzzlelab train` and
+//! the page's training worker so that both train the same way.
 
-use super::{parse_size, RewardScheme, SlidingEnv, SlidingPuzzle, StartRule};
-use crate::agent::dqn::{Curriculum, Dqn, DqnConfig, DqnError, DqnStats, QPolicy};
+use super::{Curriculum, Dqn, DqnConfig, DqnError, DqnStats, QPolicy};
+use crate::env::sliding::{parse_size, RewardScheme, SlidingEnv, SlidingPuzzle, StartRule};
 use burn::tensor::Device;
 
 /// The cap on a random walk, for difficulties a board cannot reach.
 pub const MAX_WALK: usize = 500;
 
 /// An environment of `puzzle` whose episodes start at random walks of `difficulty` (Manhattan +
-/// 2 × linear conflicts) from the goal, with the thesis's reward.
+/// 2 × linear conflicts) from the goal, with the dissertation's reward.
 pub fn training_env(puzzle: &SlidingPuzzle, difficulty: u32) -> SlidingEnv {
     training_env_with(puzzle, difficulty, RewardScheme::Thesis)
 }
@@ -58,7 +58,7 @@ pub fn puzzle_of(policy: &QPolicy) -> Result<SlidingPuzzle, String> {
     SlidingPuzzle::with_goal_text(rows, cols, goal).map_err(|e| e.to_string())
 }
 
-/// A DQN learning a sliding puzzle at a difficulty that the thesis's curriculum may raise.
+/// A DQN learning a sliding puzzle at a difficulty that the dissertation's curriculum may raise.
 pub struct SlidingTrainer {
     dqn: Dqn<SlidingEnv>,
     puzzle: SlidingPuzzle,

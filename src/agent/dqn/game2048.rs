@@ -1,25 +1,25 @@
-//! Seed 004's deep Q-network on 2048: the one-hot 4 × 4 × 16 board, two levels of (1, 2) and
-//! (2, 1) convolutions ([`PairConvConfig::seed004`]), a dense layer, one Q-value per move, trained
-//! by [`Dqn`] on the seed's shaped reward ([`Reward2048::Seed004`]). Shared by `puzzlelab
-//! train-dqn-2048` and the page's training worker, so that both train the same way; evaluated by
-//! whole games like the n-tuple agent (reach rates of 2048, 4096, …).
+//! The deep Q-network of Mehta's RL paper for constraint-satisfaction games on 2048: the one-hot
+//! 4 × 4 × 16 board, two levels of (1, 2) and (2, 1) convolutions ([`PairConvConfig::seed004`]), a
+//! dense layer, one Q-value per move, trained by [`Dqn`] on the paper's shaped reward
+//! ([`Reward2048::Seed004`]). Shared by `puzzlelab train-dqn-2048` and the page's training worker,
+//! so that both train the same way; evaluated by whole games like the n-tuple agent (reach rates of
+//! 2048, 4096, …).
 //!
-//! What the seed gives and what puzzlelab chooses where it is silent:
-//! - seed: learning rate 5·10⁻⁴ (decayed in steps of 0.9; puzzlelab keeps it constant), γ 0.9,
+//! What the paper gives and what puzzlelab chooses where it is silent:
+//! - the paper: learning rate 5·10⁻⁴ (decayed in steps of 0.9; puzzlelab keeps it constant), γ 0.9,
 //!   ε from 0.9 multiplied by 0.995 every 2,500 iterations (puzzlelab: ×0.9995 per finished game,
 //!   floored at 0.01, since [`Dqn`] decays ε by episode), replay 100,000, 200,000 episodes;
-//! - puzzlelab: batch 64, the dense layer 256 wide (the seed names only the concatenation),
-//!   illegal moves masked (the seed does not say what a move that changes nothing does; a masked
+//! - puzzlelab: batch 64, the dense layer 256 wide (the paper names only the concatenation),
+//!   illegal moves masked (the paper does not say what a move that changes nothing does; a masked
 //!   agent never wastes one), games of the original rules (a 4 one time in ten).
 
-use crate::agent::dqn::{
-    best_allowed, Dqn, DqnConfig, DqnError, DqnStats, PairConvConfig, QPolicy,
-};
+use super::{best_allowed, Dqn, DqnConfig, DqnError, DqnStats, PairConvConfig, QPolicy};
 use crate::env::game2048::{game_seed, Game2048, Game2048Config, GameStats, Reward2048};
 use crate::env::Environment;
 use burn::tensor::Device;
 
-/// Seed 004's hyper-parameters (see the module docs for what puzzlelab chose where it is silent).
+/// The hyper-parameters of Mehta's RL paper for constraint-satisfaction games (see the module docs
+/// for what puzzlelab chose where it is silent).
 pub fn seed004_config() -> DqnConfig {
     DqnConfig {
         hidden: vec![256],
@@ -42,7 +42,7 @@ pub fn seed004_config() -> DqnConfig {
     }
 }
 
-/// The rules the DQN trains on: the original game's spawns, rewarded by seed 004's shaping.
+/// The rules the DQN trains on: the original game's spawns, rewarded by Mehta's shaping.
 pub fn training_rules() -> Game2048Config {
     Game2048Config {
         reward: Reward2048::Seed004,

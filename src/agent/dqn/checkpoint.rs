@@ -1,0 +1,119 @@
+//! Taking the policy out of a learner (to play or save) and putting a saved one back in (to go on
+//! training, or to resume a run where it stopped).
+
+use super::learner::adam;
+use super::network::q_values;
+use super::{Dqn, DqnConfig, DqnError, QNetwork, QPolicy, TrainingRecord};
+use crate::env::Environment;
+use crate::rng::Rng;
+use burn::module::Module;
+use burn::tensor::Device;
+
+impl<E: Environment> Dqn<E> {
+    /// The policy network's Q-values of a batch of observations on the training device
+    /// (`[batch, observation_len]` row-major in, `[batch, num_actions]` out), read back without
+    /// blocking.
+    pub async fn q_values_async(&self, observations: &[f32]) -> Vec<f32> {
+        q_values(
+            &self.policy.valid(),
+            observations,
+            self.network_config.num_actions,
+            &self.inference_device,
+        )
+        .await
+    }
+
+    /// The current policy network, ready to play and to save (on the training device; blocks on
+    /// readback when saved: on WebGPU in a browser use [`Dqn::policy_on`]).
+    pub fn policy(&self) -> QPolicy {
+        self.policy_with(self.policy.valid(), self.inference_device.clone())
+    }
+
+    /// A copy of the current policy network on `device` (the CPU for play), read back without
+    /// blocking.
+    pub async fn policy_on(&self, device: &Device) -> QPolicy {
+        let weights = self.policy.valid().weights_async().await;
+        let network = self.network_config.from_weights(&weights, device);
+        self.policy_with(network, device.clone())
+    }
+
+    fn policy_with(&self, network: QNetwork, device: Device) -> QPolicy {
+        QPolicy {
+            network,
+            network_config: self.network_config.clone(),
+            puzzle_id: self.puzzle_id.clone(),
+            mask_actions: self.config.mask_actions,
+            device,
+            training: Some(TrainingRecord {
+                config: self.config.clone(),
+                steps: self.steps_done,
+                episodes: self.episodes_done,
+            }),
+        }
+    }
+
+    /// Replaces the policy and target networks with a saved model's weights (for example to go
+    /// on training a shipped model). Adam's moments start again; the replay buffer is kept.
+    pub fn load_weights(&mut self, bytes: &[u8]) -> Result<(), DqnError> {
+        let model = QPolicy::from_bytes(bytes, &self.inference_device)?;
+        model.check_fits(&self.eval_env)?;
+        if model.network_config != self.network_config {
+            return Err(DqnError::Mismatch {
+                what: "network",
+                expected: format!("{:?}", self.network_config),
+                found: format!("{:?}", model.network_config),
+            });
+        }
+        self.policy = self
+            .network_config
+            .from_weights(&model.network.weights(), &self.device);
+        self.target = self.policy.valid();
+        self.optimizer = adam();
+        Ok(())
+    }
+
+    /// Goes on from a model this learner's kind saved ([`Dqn::policy`]), built with the same
+    /// configuration (the model's [`TrainingRecord`] has it): its weights, and the steps and
+    /// episodes its training record counts, so that ε, the episode seeds and the evaluation
+    /// schedule continue where they were. Not saved, so starting again: Adam's moments,
+    /// the replay buffer (refilled by the warm-up episodes' worth of steps before updates resume)
+    /// and the random stream of exploration and sampling (reseeded from the seed and the steps).
+    /// Only the learning rate may differ from the recorded one (a schedule: go on at a lower rate).
+    pub fn resume(&mut self, bytes: &[u8]) -> Result<(), DqnError> {
+        self.load_weights(bytes)?;
+        let record = QPolicy::from_bytes(bytes, &self.inference_device)?
+            .training
+            .ok_or_else(|| {
+                DqnError::Corrupt("the model has no training record to resume".into())
+            })?;
+        let recorded = DqnConfig {
+            learning_rate: self.config.learning_rate,
+            ..record.config.clone()
+        };
+        if recorded != self.config {
+            return Err(DqnError::Mismatch {
+                what: "training configuration",
+                expected: format!("{:?}", self.config),
+                found: format!("{:?}", record.config),
+            });
+        }
+        self.steps_done = record.steps;
+        self.episodes_done = record.episodes;
+        self.rng =
+            Rng::new(self.config.seed ^ (record.steps as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        self.episodes_started = record.episodes as u64 + self.envs.len() as u64;
+        let interval = self.config.eval_interval_episodes;
+        if let Some(evaluations) = record.episodes.checked_div(interval) {
+            self.evaluations_done = evaluations as u64;
+            while self.next_eval_at <= record.episodes {
+                self.next_eval_at += interval;
+            }
+        }
+        // The warm-up counts episodes since the start: refill the buffer before updating again.
+        self.updates_start_at_episode = record.episodes + self.config.warmup_episodes;
+        for i in 0..self.envs.len() {
+            self.start_episode(i);
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,181 @@
+//! The configuration of deep Q-learning: every hyper-parameter, with the N-puzzle DQN
+//! dissertation's (2021) value as its default where it gives one, and the learner's errors.
+
+use super::PairConvConfig;
+
+/// Hyper-parameters of deep Q-learning. Defaults are the N-puzzle DQN dissertation's (2021) where
+/// it gives one.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct DqnConfig {
+    /// Widths of the hidden layers, each followed by ReLU (dissertation: `[250, 250, 250]`).
+    pub hidden: Vec<usize>,
+    /// The convolutions of Mehta's RL paper for constraint-satisfaction games in front of the dense
+    /// layers (2048: [`PairConvConfig::seed004`]); `None` (the dissertation): the dense layers read
+    /// the observation directly.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub conv: Option<PairConvConfig>,
+    /// Transitions the replay buffer keeps; the oldest leave first (dissertation: 100,000).
+    pub replay_capacity: usize,
+    /// Transitions per gradient step (dissertation: 100).
+    pub batch_size: usize,
+    /// Adam's learning rate (dissertation: 1e-4).
+    pub learning_rate: f64,
+    /// Discount γ (dissertation: 0.9).
+    pub gamma: f32,
+    /// Gradient steps between copies of the policy network into the target network (dissertation:
+    /// 10).
+    pub target_update_interval: usize,
+    /// ε of the ε-greedy behaviour at the first episode (dissertation: 0.9).
+    pub epsilon_start: f32,
+    /// ε's factor per finished episode (dissertation: 0.999).
+    pub epsilon_decay: f32,
+    /// ε's floor (dissertation: 0.3).
+    pub epsilon_min: f32,
+    /// Moves per episode before it is truncated (dissertation: 50).
+    pub max_episode_steps: usize,
+    /// Episodes played before the first gradient step, to fill the buffer (dissertation: 100).
+    pub warmup_episodes: usize,
+    /// Double DQN (van Hasselt et al. 2016): the policy network picks the next action and the
+    /// target network values it. The dissertation names it as future work (default: off).
+    pub double_dqn: bool,
+    /// Huber loss (δ = 1, as the dust-puzzle blog post uses) instead of the dissertation's mean
+    /// squared error.
+    pub huber_loss: bool,
+    /// Only choose legal actions, and bootstrap only over legal next actions. The dissertation lets
+    /// the agent bump into walls and learn −1 from it (default: off).
+    pub mask_actions: bool,
+    /// Environments played at once, one step each per training step (dissertation: 1; the
+    /// dust-puzzle blog post: 1000).
+    pub num_envs: usize,
+    /// Prioritised replay (Schaul et al. 2016, proportional; named by the dust-puzzle blog post):
+    /// transitions are drawn in proportion to |TD error|^α and their loss weighted by importance
+    /// sampling (N·P(i))^−β, normalised by the batch's largest weight (default: off, uniform
+    /// sampling).
+    pub prioritized_replay: bool,
+    /// α of prioritised replay: 0 is uniform, 1 fully proportional (Schaul et al.: 0.6).
+    pub priority_alpha: f32,
+    /// β of prioritised replay at the first gradient step; it grows linearly to 1 over
+    /// `priority_beta_updates` gradient steps (Schaul et al.: 0.4).
+    pub priority_beta_start: f32,
+    /// Gradient steps over which β reaches 1.
+    pub priority_beta_updates: usize,
+    /// Full backups instead of play and replay (DeepCubeA's approximate value iteration, written
+    /// for Q-values; default: off). Every gradient step draws `batch_size` fresh positions from
+    /// the environment's start rule and backs up every move of each: the target of (s, a) is
+    /// r + γ·max Q′(s′, ·) by the target network, for all of s's legal moves at once, so no ε-greedy
+    /// play and no replay buffer are involved (ε, the buffer and prioritised replay do not apply).
+    /// In-training evaluations then come every `eval_interval_episodes` gradient steps.
+    pub full_backups: bool,
+    /// Evaluate the greedy policy every this many finished episodes once training has started
+    /// (dissertation: 50; 0: never).
+    pub eval_interval_episodes: usize,
+    /// Puzzles per in-training evaluation (dissertation: 10).
+    pub eval_episodes: usize,
+    /// Seed of the weights, the exploration, the replay sampling and every episode's reset.
+    pub seed: u64,
+}
+
+impl Default for DqnConfig {
+    fn default() -> Self {
+        DqnConfig {
+            hidden: vec![250, 250, 250],
+            conv: None,
+            replay_capacity: 100_000,
+            batch_size: 100,
+            learning_rate: 1e-4,
+            gamma: 0.9,
+            target_update_interval: 10,
+            epsilon_start: 0.9,
+            epsilon_decay: 0.999,
+            epsilon_min: 0.3,
+            max_episode_steps: 50,
+            warmup_episodes: 100,
+            double_dqn: false,
+            huber_loss: false,
+            mask_actions: false,
+            num_envs: 1,
+            prioritized_replay: false,
+            priority_alpha: 0.6,
+            priority_beta_start: 0.4,
+            priority_beta_updates: 100_000,
+            full_backups: false,
+            eval_interval_episodes: 50,
+            eval_episodes: 10,
+            seed: 0,
+        }
+    }
+}
+
+impl DqnConfig {
+    /// Checks the values a learner cannot run with.
+    pub fn validate(&self) -> Result<(), DqnError> {
+        let problem = if self.hidden.contains(&0) {
+            "hidden layers need at least one unit"
+        } else if self.replay_capacity == 0 || self.batch_size == 0 {
+            "the replay capacity and the batch size must be positive"
+        } else if self.replay_capacity < self.batch_size {
+            "the replay capacity must hold at least one batch"
+        } else if self.num_envs == 0 || self.max_episode_steps == 0 {
+            "at least one environment and one step per episode are needed"
+        } else if self.target_update_interval == 0 {
+            "the target update interval must be positive"
+        } else if !(self.learning_rate > 0.0 && self.learning_rate.is_finite()) {
+            "the learning rate must be positive"
+        } else if !(0.0..=1.0).contains(&self.gamma) {
+            "γ must lie in [0, 1]"
+        } else if ![self.epsilon_start, self.epsilon_decay, self.epsilon_min]
+            .iter()
+            .all(|e| (0.0..=1.0).contains(e))
+        {
+            "ε's start, decay and floor must lie in [0, 1]"
+        } else if ![self.priority_alpha, self.priority_beta_start]
+            .iter()
+            .all(|x| (0.0..=1.0).contains(x))
+        {
+            "prioritised replay's α and β must lie in [0, 1]"
+        } else if self.full_backups && self.prioritized_replay {
+            "full backups draw fresh positions for every step: prioritised replay does not apply"
+        } else {
+            return Ok(());
+        };
+        Err(DqnError::InvalidConfig(problem.into()))
+    }
+}
+
+/// Why a learner could not be built, or a model could not be read or used.
+#[derive(Debug, thiserror::Error)]
+pub enum DqnError {
+    /// The configuration cannot run.
+    #[error("invalid DQN configuration: {0}")]
+    InvalidConfig(String),
+    /// Reading or writing a model file failed.
+    #[error("cannot read or write the model file: {0}")]
+    Io(#[from] std::io::Error),
+    /// The bytes do not start like a puzzlelab DQN model.
+    #[error("not a puzzlelab DQN model (it does not start with \"puzzlelab-dqn\")")]
+    NotAModel,
+    /// A model written by another version of the format.
+    #[error(
+        "DQN model format version {found} is not supported (this build reads version {supported})"
+    )]
+    UnsupportedVersion {
+        /// The file's version.
+        found: u64,
+        /// The version this build reads and writes.
+        supported: u64,
+    },
+    /// The file is damaged: truncated, a header that does not parse, weights that do not add up.
+    #[error("corrupt DQN model: {0}")]
+    Corrupt(String),
+    /// A sound model made for something else.
+    #[error("the model was made for {what} {found}, not {expected}")]
+    Mismatch {
+        /// What differs (`puzzle`, `observation length`, `number of actions`, `hidden layers`).
+        what: &'static str,
+        /// What the environment or learner needs.
+        expected: String,
+        /// What the model has.
+        found: String,
+    },
+}

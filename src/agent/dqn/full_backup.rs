@@ -1,0 +1,120 @@
+//! Full backups ([`DqnConfig::full_backups`]): DeepCubeA's approximate value iteration written for
+//! Q-values. Every gradient step draws fresh positions and backs up every move of each against the
+//! target network; no ε-greedy play and no replay buffer are involved.
+//!
+//! [`DqnConfig::full_backups`]: super::DqnConfig::full_backups
+
+use super::learner::elementwise_loss;
+use super::replay::ILLEGAL_PENALTY;
+use super::{Dqn, DqnStats};
+use crate::env::Environment;
+use burn::module::Module;
+use burn::optim::GradientsParams;
+use burn::tensor::{Device, Tensor, TensorData};
+use web_time::Instant;
+
+impl<E: Environment> Dqn<E> {
+    /// [`DqnConfig::full_backups`]: `steps` gradient steps, each on `batch_size` fresh positions
+    /// with every move backed up.
+    pub(super) async fn train_full_backups(&mut self, steps: usize) -> DqnStats {
+        let started = Instant::now();
+        let mut stats = DqnStats::default();
+        let mut loss_sum: Option<Tensor<1>> = None;
+        for _ in 0..steps {
+            let (loss, transitions) = self.full_backup_update().await;
+            loss_sum = Some(match loss_sum {
+                Some(sum) => sum + loss,
+                None => loss,
+            });
+            stats.env_steps += transitions;
+            stats.updates += 1;
+            self.updates_done += 1;
+            self.steps_done += 1;
+            stats.steps += 1;
+            if self
+                .updates_done
+                .is_multiple_of(self.config.target_update_interval)
+            {
+                self.target = self.policy.valid();
+            }
+            let every = self.config.eval_interval_episodes;
+            if every > 0 && self.updates_done.is_multiple_of(every) {
+                self.evaluate_into(&mut stats).await;
+            }
+        }
+        self.close_chunk(stats, loss_sum, started).await
+    }
+
+    /// One gradient step of [`DqnConfig::full_backups`]: draws `batch_size` unsolved starts, backs
+    /// up each one's moves (legal ones only when masking; all four otherwise, a bump into a wall
+    /// included) and returns the loss and the number of transitions backed up.
+    async fn full_backup_update(&mut self) -> (Tensor<1>, usize) {
+        let (b, n, a) = (
+            self.config.batch_size,
+            self.network_config.observation_len,
+            self.network_config.num_actions,
+        );
+        let mut observations = vec![0.0; b * n];
+        let mut next_observations = vec![0.0; b * a * n];
+        let mut rewards = vec![0.0; b * a];
+        let mut not_terminated = vec![0.0; b * a];
+        let mut backed_up = vec![0.0; b * a];
+        let mut next_penalties = vec![0.0; b * a * a];
+        let (mut allowed, mut next_allowed) = (vec![true; a], vec![true; a]);
+        let mut transitions = 0;
+        for i in 0..b {
+            self.start_episode(0);
+            self.episodes_done += 1;
+            let env = &self.envs[0].env;
+            env.write_observation(&mut observations[i * n..(i + 1) * n]);
+            if self.config.mask_actions {
+                env.action_mask(&mut allowed);
+            }
+            for action in (0..a).filter(|&action| allowed[action]) {
+                let k = i * a + action;
+                let (next, step) = env
+                    .after(action)
+                    .expect("checked when the learner was built");
+                next.write_observation(&mut next_observations[k * n..(k + 1) * n]);
+                next.action_mask(&mut next_allowed);
+                for (penalty, &ok) in next_penalties[k * a..(k + 1) * a]
+                    .iter_mut()
+                    .zip(&next_allowed)
+                {
+                    if !ok {
+                        *penalty = ILLEGAL_PENALTY;
+                    }
+                }
+                rewards[k] = step.reward;
+                not_terminated[k] = if step.terminated { 0.0 } else { 1.0 };
+                backed_up[k] = 1.0;
+                transitions += 1;
+            }
+        }
+        let on_infer = &self.inference_device;
+        let matrix = |values: Vec<f32>, shape: [usize; 2], device: &Device| {
+            Tensor::<2>::from_data(TensorData::new(values, shape), device)
+        };
+        let next_observations = matrix(next_observations, [b * a, n], on_infer);
+        // The value of every successor by the frozen target network ([b·a, 1]).
+        let penalties = matrix(next_penalties, [b * a, a], on_infer);
+        let next_value = self.next_values(next_observations, penalties);
+        let not_terminated = matrix(not_terminated, [b * a, 1], on_infer);
+        let rewards = matrix(rewards, [b * a, 1], on_infer);
+        let td_target = (rewards + next_value * not_terminated * self.config.gamma).reshape([b, a]);
+        let weights = matrix(backed_up, [b, a], &self.device);
+        // Q(s, ·) of every drawn position against its targets, over the moves backed up.
+        let errors = (self
+            .policy
+            .forward(matrix(observations, [b, n], &self.device))
+            - td_target)
+            * weights;
+        let loss =
+            elementwise_loss(errors, self.config.huber_loss).sum() / (transitions.max(1) as f32);
+        let gradients = GradientsParams::from_grads(loss.backward(), &self.policy);
+        self.policy =
+            self.optimizer
+                .step(self.config.learning_rate, self.policy.clone(), gradients);
+        (loss.without_autodiff(), transitions)
+    }
+}

@@ -1,0 +1,544 @@
+//! The play-and-replay learner, read top to bottom as CleanRL's `dqn.py`: what a chunk reports,
+//! the learner's state and its construction, then the training loop (act ε-greedily, store the
+//! transition, take a gradient step on a replayed batch, follow with the target network), the
+//! gradient step itself, and the in-training evaluation. The lines of the algorithm are marked
+//! `// DQN:`; the rest is plumbing. The other algorithm, full backups, is in `full_backup.rs`.
+
+use super::network::{q_values, read_floats};
+use super::{
+    best_allowed, epsilon_at, evaluate, Batch, DqnConfig, DqnError, Evaluation, QNetwork,
+    QNetworkConfig, ReplayBuffer, Transition,
+};
+use crate::env::{Environment, TimeLimit};
+use crate::rng::Rng;
+use burn::module::Module;
+use burn::nn::loss::{HuberLossConfig, MseLoss, Reduction};
+use burn::optim::{AdamConfig, GradientsParams, ModuleOptimizer};
+use burn::tensor::{Device, Int, Tensor, TensorData};
+use web_time::Instant;
+
+/// What a chunk of training did (see the module docs for the metric names).
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DqnStats {
+    /// Training steps in this chunk (each moves every environment once).
+    pub steps: usize,
+    /// Environment steps (transitions) in this chunk.
+    pub env_steps: usize,
+    /// Gradient steps in this chunk.
+    pub updates: usize,
+    /// Episodes that ended in this chunk.
+    pub episodes: usize,
+    /// `loss/td`: mean TD loss of the chunk's gradient steps, if any ran.
+    pub td_loss: Option<f32>,
+    /// `charts/epsilon`: ε after the chunk.
+    pub epsilon: f32,
+    /// `charts/episode_return`: mean undiscounted return of the episodes that ended.
+    pub episode_return: Option<f32>,
+    /// `charts/episode_length`: their mean length.
+    pub episode_length: Option<f32>,
+    /// `charts/solved_rate`: the fraction of them that ended solved.
+    pub solved_rate: Option<f32>,
+    /// Solved rates of the in-training evaluations of this chunk, in order.
+    pub eval_solved_rates: Vec<f32>,
+    /// `eval/final_distance`: the dissertation's average final distance of the chunk's last
+    /// in-training evaluation ([`Evaluation::mean_final_distance`]), if one ran.
+    pub eval_final_distance: Option<f32>,
+    /// `perf/steps_per_s`: environment steps per second of wall time.
+    pub steps_per_s: f32,
+}
+
+impl DqnStats {
+    /// `eval/solved_rate`: the chunk's last in-training evaluation, if one ran.
+    pub fn eval_solved_rate(&self) -> Option<f32> {
+        self.eval_solved_rates.last().copied()
+    }
+
+    /// The metrics under their stable names; those with no value this chunk are left out.
+    pub fn metrics(&self) -> Vec<(&'static str, f32)> {
+        let optional = [
+            ("loss/td", self.td_loss),
+            ("charts/episode_return", self.episode_return),
+            ("charts/episode_length", self.episode_length),
+            ("charts/solved_rate", self.solved_rate),
+            ("eval/solved_rate", self.eval_solved_rate()),
+            ("eval/final_distance", self.eval_final_distance),
+        ];
+        let mut metrics = vec![
+            ("charts/epsilon", self.epsilon),
+            ("perf/steps_per_s", self.steps_per_s),
+        ];
+        metrics.extend(optional.into_iter().filter_map(|(k, v)| v.map(|v| (k, v))));
+        metrics
+    }
+}
+
+/// A deep Q-learner, the environments it plays, and its replay buffer.
+pub struct Dqn<E: Environment> {
+    pub(super) config: DqnConfig,
+    pub(super) network_config: QNetworkConfig,
+    pub(super) puzzle_id: String,
+    /// The training device (with autodiff) and the same device without it (target, acting).
+    pub(super) device: Device,
+    pub(super) inference_device: Device,
+    pub(super) policy: QNetwork,
+    pub(super) target: QNetwork,
+    pub(super) optimizer: ModuleOptimizer,
+    pub(super) buffer: ReplayBuffer,
+    pub(super) rng: Rng,
+    pub(super) envs: Vec<TimeLimit<E>>,
+    pub(super) eval_env: E,
+    /// The current observation of each environment, `[num_envs, observation_len]`.
+    pub(super) observations: Vec<f32>,
+    pub(super) episode_returns: Vec<f32>,
+    pub(super) episodes_started: u64,
+    pub(super) episodes_done: usize,
+    pub(super) steps_done: usize,
+    pub(super) updates_done: usize,
+    pub(super) next_eval_at: usize,
+    pub(super) evaluations_done: u64,
+    /// Episodes before updates start (the warm-up; moved on by [`Dqn::resume`]).
+    pub(super) updates_start_at_episode: usize,
+    pub(super) batch: Batch,
+}
+
+impl<E: Environment> Dqn<E> {
+    // ---- Set-up: the networks, the buffer, the environments (plumbing) ----
+
+    /// A learner with fresh weights; `make_env` is called `num_envs + 1` times (the last one is
+    /// kept for evaluation). `device` is where the networks live: `Device::flex()` on the CPU.
+    pub fn new(
+        mut make_env: impl FnMut() -> E,
+        config: DqnConfig,
+        device: &Device,
+    ) -> Result<Self, DqnError> {
+        config.validate()?;
+        let eval_env = make_env();
+        let network_config = QNetworkConfig {
+            observation_len: eval_env.observation_len(),
+            hidden: config.hidden.clone(),
+            num_actions: eval_env.num_actions(),
+            conv: config.conv.clone(),
+        };
+        network_config.check().map_err(DqnError::InvalidConfig)?;
+        if config.full_backups && eval_env.after(0).is_none() {
+            return Err(DqnError::InvalidConfig(
+                "full backups need an environment that can be copied after a move".into(),
+            ));
+        }
+        let envs: Vec<_> = (0..config.num_envs)
+            .map(|_| TimeLimit::new(make_env(), config.max_episode_steps))
+            .collect();
+        let device = device.clone().autodiff();
+        let inference_device = device.clone().without_autodiff();
+        let policy = network_config.init(&device, config.seed);
+        let first_eval = if config.eval_interval_episodes == 0 {
+            usize::MAX
+        } else {
+            config
+                .warmup_episodes
+                .next_multiple_of(config.eval_interval_episodes)
+                .max(config.eval_interval_episodes)
+        };
+        let mut dqn = Dqn {
+            puzzle_id: eval_env.puzzle_id(),
+            target: policy.valid(),
+            policy,
+            optimizer: adam(),
+            buffer: if config.prioritized_replay {
+                ReplayBuffer::prioritized
+            } else {
+                ReplayBuffer::new
+            }(
+                config.replay_capacity,
+                network_config.observation_len,
+                network_config.num_actions,
+            ),
+            rng: Rng::new(config.seed),
+            observations: vec![0.0; config.num_envs * network_config.observation_len],
+            episode_returns: vec![0.0; config.num_envs],
+            envs,
+            eval_env,
+            device,
+            inference_device,
+            network_config,
+            episodes_started: 0,
+            episodes_done: 0,
+            steps_done: 0,
+            updates_done: 0,
+            next_eval_at: first_eval,
+            evaluations_done: 0,
+            updates_start_at_episode: config.warmup_episodes,
+            batch: Batch::default(),
+            config,
+        };
+        for i in 0..dqn.envs.len() {
+            dqn.start_episode(i);
+        }
+        Ok(dqn)
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &DqnConfig {
+        &self.config
+    }
+
+    /// The network's shape.
+    pub fn network_config(&self) -> &QNetworkConfig {
+        &self.network_config
+    }
+
+    /// Training steps so far.
+    pub fn steps_done(&self) -> usize {
+        self.steps_done
+    }
+
+    /// Episodes finished so far.
+    pub fn episodes_done(&self) -> usize {
+        self.episodes_done
+    }
+
+    /// Gradient steps so far.
+    pub fn updates_done(&self) -> usize {
+        self.updates_done
+    }
+
+    /// The current ε.
+    pub fn epsilon(&self) -> f32 {
+        let c = &self.config;
+        epsilon_at(
+            c.epsilon_start,
+            c.epsilon_decay,
+            c.epsilon_min,
+            self.episodes_done,
+        )
+    }
+
+    /// Calls `f` on every environment, the evaluation one included (for example to raise the
+    /// difficulty of a curriculum); changes apply from each environment's next episode.
+    pub fn for_each_env(&mut self, mut f: impl FnMut(&mut E)) {
+        for env in &mut self.envs {
+            f(&mut env.env);
+        }
+        f(&mut self.eval_env);
+    }
+
+    /// Resets environment `i` with the next episode seed (skipping starts that are already
+    /// solved) and records its observation.
+    pub(super) fn start_episode(&mut self, i: usize) {
+        let env = &mut self.envs[i];
+        for _ in 0..1000 {
+            let seed = self
+                .config
+                .seed
+                .wrapping_mul(1_000_003)
+                .wrapping_add(self.episodes_started);
+            self.episodes_started += 1;
+            env.reset(seed);
+            if !env.is_terminal() {
+                break;
+            }
+        }
+        let n = self.network_config.observation_len;
+        env.write_observation(&mut self.observations[i * n..(i + 1) * n]);
+        self.episode_returns[i] = 0.0;
+    }
+
+    // ---- The algorithm: act ε-greedily, store, replay a batch, update, sync the target ----
+
+    /// Runs `steps` training steps: every environment takes one ε-greedy action, the transitions
+    /// go to the replay buffer, and (after the warm-up episodes) the policy network takes one
+    /// gradient step on a sampled batch.
+    ///
+    /// Blocks on readback: on WebGPU in a browser use [`Dqn::train_steps_async`].
+    pub fn train_steps(&mut self, steps: usize) -> DqnStats {
+        burn::tensor::read_sync(self.train_steps_async(steps))
+    }
+
+    /// [`Dqn::train_steps`] without blocking: every readback (the actions' Q-values, the chunk's
+    /// loss, the weights for an evaluation) is awaited, so it also runs on WebGPU in a browser.
+    pub async fn train_steps_async(&mut self, steps: usize) -> DqnStats {
+        if self.config.full_backups {
+            return self.train_full_backups(steps).await;
+        }
+        let started = Instant::now();
+        let (n, num_actions) = (
+            self.network_config.observation_len,
+            self.network_config.num_actions,
+        );
+        let mut stats = DqnStats::default();
+        let (mut returns, mut lengths, mut solved) = (0.0f64, 0usize, 0usize);
+        let mut loss_sum: Option<Tensor<1>> = None;
+        let mut next_observation = vec![0.0; n];
+        let mut mask = vec![true; num_actions];
+        for _ in 0..steps {
+            // DQN: ε-greedy behaviour, ε decaying per finished episode.
+            let actions = self.choose_actions(self.epsilon()).await;
+            for (i, &action) in actions.iter().enumerate() {
+                let env = &mut self.envs[i];
+                let step = env.step(action);
+                env.write_observation(&mut next_observation);
+                env.action_mask(&mut mask);
+                // DQN: store ⟨s, a, r, s′, done⟩.
+                self.buffer.push(Transition {
+                    observation: &self.observations[i * n..(i + 1) * n],
+                    action,
+                    reward: step.reward,
+                    next_observation: &next_observation,
+                    terminated: step.terminated,
+                    next_mask: &mask,
+                });
+                self.episode_returns[i] += step.reward;
+                stats.env_steps += 1;
+                if step.terminated || step.truncated {
+                    returns += self.episode_returns[i] as f64;
+                    lengths += env.steps();
+                    solved += usize::from(step.terminated);
+                    stats.episodes += 1;
+                    self.episodes_done += 1;
+                    self.start_episode(i);
+                } else {
+                    self.observations[i * n..(i + 1) * n].copy_from_slice(&next_observation);
+                }
+            }
+            if self.episodes_done >= self.updates_start_at_episode
+                && self.buffer.len() >= self.config.batch_size
+            {
+                let loss = self.update().await;
+                loss_sum = Some(match loss_sum {
+                    Some(sum) => sum + loss,
+                    None => loss,
+                });
+                stats.updates += 1;
+                self.updates_done += 1;
+                // DQN: the target network follows the policy network every few gradient steps.
+                if self
+                    .updates_done
+                    .is_multiple_of(self.config.target_update_interval)
+                {
+                    self.target = self.policy.valid();
+                }
+            }
+            self.steps_done += 1;
+            stats.steps += 1;
+            if self.episodes_done >= self.next_eval_at {
+                while self.next_eval_at <= self.episodes_done {
+                    self.next_eval_at += self.config.eval_interval_episodes;
+                }
+                self.evaluate_into(&mut stats).await;
+            }
+        }
+        if stats.episodes > 0 {
+            let episodes = stats.episodes as f64;
+            stats.episode_return = Some((returns / episodes) as f32);
+            stats.episode_length = Some((lengths as f64 / episodes) as f32);
+            stats.solved_rate = Some((solved as f64 / episodes) as f32);
+        }
+        self.close_chunk(stats, loss_sum, started).await
+    }
+
+    /// One action per environment: a random allowed one with probability ε, else the greedy one.
+    async fn choose_actions(&mut self, epsilon: f32) -> Vec<usize> {
+        let num_actions = self.network_config.num_actions;
+        let explore: Vec<bool> = (0..self.envs.len())
+            .map(|_| self.rng.chance(epsilon as f64))
+            .collect();
+        let values = if explore.iter().all(|&e| e) {
+            Vec::new()
+        } else {
+            q_values(
+                &self.policy.valid(),
+                &self.observations,
+                num_actions,
+                &self.inference_device,
+            )
+            .await
+        };
+        let mut allowed = vec![true; num_actions];
+        let mut actions = Vec::with_capacity(self.envs.len());
+        for (i, env) in self.envs.iter().enumerate() {
+            if self.config.mask_actions {
+                env.action_mask(&mut allowed);
+            }
+            let action = if explore[i] {
+                let legal: Vec<usize> = (0..num_actions).filter(|&a| allowed[a]).collect();
+                *self.rng.choose(&legal)
+            } else {
+                best_allowed(&values[i * num_actions..(i + 1) * num_actions], &allowed)
+            };
+            actions.push(action);
+        }
+        actions
+    }
+
+    /// One gradient step on a sampled batch; returns the TD loss (a one-element tensor, left
+    /// on the device so that a chunk reads it back once).
+    async fn update(&mut self) -> Tensor<1> {
+        let (b, n, a) = (
+            self.config.batch_size,
+            self.network_config.observation_len,
+            self.network_config.num_actions,
+        );
+        if self.config.prioritized_replay {
+            // Prioritised replay: β grows from its start to 1 over the configured updates.
+            let c = &self.config;
+            let progress = self.updates_done as f32 / c.priority_beta_updates.max(1) as f32;
+            let beta = c.priority_beta_start + (1.0 - c.priority_beta_start) * progress.min(1.0);
+            self.buffer
+                .sample_prioritized(b, beta, &mut self.rng, &mut self.batch);
+        } else {
+            self.buffer.sample(b, &mut self.rng, &mut self.batch);
+        }
+        let batch = &self.batch;
+        let on_infer = &self.inference_device;
+        let column = |values: &[f32]| {
+            Tensor::<2>::from_data(TensorData::new(values.to_vec(), [b, 1]), on_infer)
+        };
+        let observations = Tensor::<2>::from_data(
+            TensorData::new(batch.observations.clone(), [b, n]),
+            &self.device,
+        );
+        let actions = Tensor::<2, Int>::from_data(
+            TensorData::new(batch.actions.clone(), [b, 1]),
+            &self.device,
+        );
+        let next_observations = Tensor::<2>::from_data(
+            TensorData::new(batch.next_observations.clone(), [b, n]),
+            on_infer,
+        );
+        let rewards = column(&batch.rewards); // [b, 1]
+        let not_terminated = column(&batch.not_terminated); // [b, 1]
+        let penalties = TensorData::new(batch.next_penalties.clone(), [b, a]);
+        let next_value =
+            self.next_values(next_observations, Tensor::from_data(penalties, on_infer));
+        // DQN: the TD target r + γ·max Q′(s′, ·) ([b, 1]), not bootstrapped past a solved puzzle.
+        let td_target = rewards + next_value * not_terminated * self.config.gamma;
+
+        // DQN: Q(s, a) of the actions taken, and the loss between the two.
+        let q_taken = self.policy.forward(observations).gather(1, actions); // [b, 1]
+        let loss = if self.config.prioritized_replay {
+            // Prioritised replay: each transition's loss weighted by importance sampling.
+            let errors = q_taken - td_target; // [b, 1]
+            let weights = Tensor::<2>::from_data(
+                TensorData::new(batch.weights.clone(), [b, 1]),
+                &self.device,
+            );
+            let losses = elementwise_loss(errors.clone(), self.config.huber_loss);
+            let td_errors = read_floats(errors.without_autodiff()).await;
+            let (indices, alpha) = (batch.indices.clone(), self.config.priority_alpha);
+            self.buffer.update_priorities(&indices, &td_errors, alpha);
+            (losses * weights).mean()
+        } else if self.config.huber_loss {
+            HuberLossConfig::new(1.0)
+                .init()
+                .forward(q_taken, td_target, Reduction::Mean)
+        } else {
+            MseLoss::new().forward(q_taken, td_target, Reduction::Mean)
+        };
+        // DQN: one Adam step on the policy network.
+        let gradients = GradientsParams::from_grads(loss.backward(), &self.policy);
+        self.policy =
+            self.optimizer
+                .step(self.config.learning_rate, self.policy.clone(), gradients);
+        loss.without_autodiff()
+    }
+
+    /// DQN: max Q′(s′, ·) of each next observation (`[rows, 1]`) by the frozen target network,
+    /// over the legal actions when masking (`penalties`: 0 or [`ILLEGAL_PENALTY`] per action).
+    /// Double DQN: the policy network picks the action, the target network values it.
+    pub(super) fn next_values(
+        &self,
+        next_observations: Tensor<2>,
+        penalties: Tensor<2>,
+    ) -> Tensor<2> {
+        let mask = |q: Tensor<2>| {
+            if self.config.mask_actions {
+                q + penalties.clone()
+            } else {
+                q
+            }
+        };
+        let next_target = mask(self.target.forward(next_observations.clone()));
+        if self.config.double_dqn {
+            let next_policy = mask(self.policy.valid().forward(next_observations));
+            next_target.gather(1, next_policy.argmax(1))
+        } else {
+            next_target.max_dim(1)
+        }
+    }
+
+    // ---- Evaluation during training, and the chunk's report (plumbing) ----
+
+    /// The dissertation's in-situ evaluation: `eval_episodes` fresh puzzles, greedy, within the
+    /// episode's move limit (played by a copy of the network on the CPU, which answers one
+    /// position at a time fastest, whatever device trains).
+    async fn evaluate_in_training(&mut self) -> Evaluation {
+        let policy = self.policy_on(&Device::flex()).await;
+        let count = self.config.eval_episodes as u64;
+        let first = self.evaluations_done * count;
+        self.evaluations_done += 1;
+        let seed = self.config.seed;
+        let seeds = (first..first + count).map(move |k| evaluation_seed(seed, k));
+        evaluate(
+            &policy,
+            &mut self.eval_env,
+            seeds,
+            self.config.max_episode_steps,
+        )
+    }
+
+    /// Runs an in-training evaluation and records it in the chunk's `stats`.
+    pub(super) async fn evaluate_into(&mut self, stats: &mut DqnStats) {
+        let evaluation = self.evaluate_in_training().await;
+        stats.eval_solved_rates.push(evaluation.solved_rate);
+        if evaluation.mean_final_distance.is_some() {
+            stats.eval_final_distance = evaluation.mean_final_distance;
+        }
+    }
+
+    /// Completes a chunk's `stats`: its mean TD loss (the summed losses read back once), ε after
+    /// it, and environment steps per second since `started`.
+    pub(super) async fn close_chunk(
+        &self,
+        mut stats: DqnStats,
+        loss_sum: Option<Tensor<1>>,
+        started: Instant,
+    ) -> DqnStats {
+        if let Some(sum) = loss_sum {
+            let sum = read_floats(sum).await.first().copied().unwrap_or(f32::NAN);
+            stats.td_loss = Some(sum / stats.updates as f32);
+        }
+        stats.epsilon = self.epsilon();
+        let seconds = started.elapsed().as_secs_f64();
+        stats.steps_per_s = if seconds > 0.0 {
+            (stats.env_steps as f64 / seconds) as f32
+        } else {
+            0.0
+        };
+        stats
+    }
+}
+
+/// Each element's loss for TD errors `errors`: squared, or Huber with δ = 1 (½e² within ±1,
+/// |e| − ½ beyond).
+pub(super) fn elementwise_loss(errors: Tensor<2>, huber: bool) -> Tensor<2> {
+    if huber {
+        let size = errors.abs();
+        let quadratic = size.clone().clamp_max(1.0);
+        quadratic.clone() * quadratic.clone() * 0.5 + (size - quadratic)
+    } else {
+        errors.clone() * errors
+    }
+}
+
+/// Adam as Keras sets it up (the dissertation trained with TensorFlow): β = (0.9, 0.999), ε = 1e-7.
+pub(super) fn adam() -> ModuleOptimizer {
+    AdamConfig::new().with_epsilon(1e-7).init()
+}
+
+/// The seed of the `k`-th in-training evaluation puzzle (a stream apart from training's).
+fn evaluation_seed(seed: u64, k: u64) -> u64 {
+    (seed ^ 0xE7A1_0A7E_5EED_0000)
+        .wrapping_mul(1_000_003)
+        .wrapping_add(k)
+}

@@ -1,0 +1,72 @@
+//! Deep Q-learning (Mnih et al. 2015) as the N-puzzle DQN dissertation (2021) trains it on the
+//! N-puzzle, over any [`Environment`](crate::env::Environment).
+//!
+//! One file per seam, read in this order (as CleanRL's `dqn.py` reads top to bottom):
+//!
+//! | file | what it holds |
+//! |---|---|
+//! | `config.rs` | [`DqnConfig`] (the dissertation's values as defaults) and [`DqnError`] |
+//! | `network.rs` | the Q-network: [`QNetworkConfig`], [`QNetwork`], the pair convolutions of Mehta's RL paper for constraint-satisfaction games ([`PairConvConfig`], [`PairConv`]) |
+//! | `replay.rs` | experience replay: [`ReplayBuffer`] (uniform or prioritised), [`Transition`], [`Batch`] |
+//! | `schedule.rs` | [`epsilon_at`] and the [`Curriculum`] |
+//! | `learner.rs` | the play-and-replay learner [`Dqn`]: its training loop and gradient step ([`Dqn::train_steps`]), in-training evaluation, [`DqnStats`] |
+//! | `full_backup.rs` | the other algorithm of the same learner: full backups ([`DqnConfig::full_backups`]) |
+//! | `checkpoint.rs` | the policy out of a learner ([`Dqn::policy`]) and a saved one back in ([`Dqn::load_weights`], [`Dqn::resume`]) |
+//! | `policy.rs` | a trained network at play: [`QPolicy`], [`best_allowed`], greedy rollouts, [`evaluate`] |
+//! | `model_file.rs` | the model file: [`ModelHeader`], [`MODEL_FORMAT_VERSION`], [`QPolicy::to_bytes`] / [`QPolicy::from_bytes`] |
+//! | `probe.rs` | checking a device: [`device_probe`], [`DeviceProbe`] |
+//! | [`sliding`] | the learner set up for sliding puzzles (the dissertation's start rule, reward, curriculum) |
+//! | [`game2048`] | the learner set up for 2048 (Mehta's network and reward) |
+//!
+//! The lines of the algorithm itself are marked `// DQN:`; the rest is plumbing.
+//!
+//! The observation is whatever the environment writes
+//! ([`Environment::write_observation`](crate::env::Environment::write_observation); the sliding
+//! puzzle writes the dissertation's one-hot encoding), and the network gives one Q-value per
+//! action. Training runs in chunks ([`Dqn::train_steps`]) so a caller can report, pause and stop
+//! between them; each chunk returns [`DqnStats`], whose [`DqnStats::metrics`] use stable names:
+//!
+//! | name | meaning |
+//! |---|---|
+//! | `loss/td` | mean TD loss of the chunk's gradient steps |
+//! | `charts/epsilon` | ε after the chunk |
+//! | `charts/episode_return` | mean undiscounted return of the episodes that ended in the chunk |
+//! | `charts/episode_length` | their mean length |
+//! | `charts/solved_rate` | the fraction of them that ended solved (while exploring) |
+//! | `eval/solved_rate` | the last in-training greedy evaluation of the chunk, if one ran |
+//! | `eval/final_distance` | its mean distance to the goal where play ended (the dissertation's "average final distance") |
+//! | `perf/steps_per_s` | environment steps per second of wall time |
+//!
+//! Where this departs from the dissertation, and why:
+//! - The target network is copied every 10 gradient steps, as the dissertation's text says; its
+//!   code copies after every step (`if time_steps % 10 == 0` with `time_steps = 50`).
+//! - ε stops at exactly 0.3 (its code stops one decay below, 0.2997).
+//! - Weights start from U(±1/√fan-in) (PyTorch's and burn's default) rather than Keras's Glorot,
+//!   drawn from the config's seed so that runs are reproducible on any device. Adam's ε is 1e-7,
+//!   Keras's default.
+//! - A greedy rollout stops as soon as a state repeats: a deterministic policy cannot leave a loop.
+
+mod config;
+mod network;
+mod replay;
+mod schedule;
+
+mod full_backup;
+mod learner;
+
+mod checkpoint;
+mod model_file;
+mod policy;
+mod probe;
+
+pub mod game2048;
+pub mod sliding;
+
+pub use config::{DqnConfig, DqnError};
+pub use learner::{Dqn, DqnStats};
+pub use model_file::{ModelHeader, MODEL_FORMAT_VERSION};
+pub use network::{PairConv, PairConvConfig, QNetwork, QNetworkConfig};
+pub use policy::{best_allowed, evaluate, Evaluation, QPolicy, TrainingRecord};
+pub use probe::{device_probe, DeviceProbe};
+pub use replay::{Batch, ReplayBuffer, Transition};
+pub use schedule::{epsilon_at, Curriculum};

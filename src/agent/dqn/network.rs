@@ -1,0 +1,368 @@
+//! The Q-network: dense ReLU layers, optionally behind the two levels of pair convolutions of
+//! Mehta's RL paper for constraint-satisfaction games (2048), and its weights as one flat vector.
+
+use crate::rng::Rng;
+use burn::module::{Module, Param};
+use burn::nn::conv::{Conv2d, Conv2dConfig};
+use burn::nn::Linear;
+use burn::tensor::activation::relu;
+use burn::tensor::{Device, Tensor, TensorData};
+
+/// The shape of a Q-network: the observation, hidden ReLU layers, one Q-value per action.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct QNetworkConfig {
+    /// Length of the observation vector (81 for the 8-puzzle's one-hot encoding).
+    pub observation_len: usize,
+    /// Widths of the hidden layers.
+    pub hidden: Vec<usize>,
+    /// Number of actions (4 for sliding puzzles).
+    pub num_actions: usize,
+    /// Convolutions between the observation and the first dense layer, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub conv: Option<PairConvConfig>,
+}
+
+/// The two levels of (1, 2) and (2, 1) convolutions of Mehta's RL paper for constraint-satisfaction
+/// games, for 2048: "the first level applies filters (1, 2) and (2, 1) to detect consecutive
+/// vertical and horizontal segments in different channels and increase the depth to 128. The
+/// second level has four CNN applying filters (1, 2) and (2, 1). Each stage has a ReLU, and the
+/// outputs of the final CNNs are concatenated into a dense network". The observation is read cell by cell (`height × width` cells of `channels`
+/// values each, as 2048's one-hot exponents are written) and turned into `channels` images.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PairConvConfig {
+    /// Values per cell, the images' channels (2048: 16 exponents, one-hot).
+    pub channels: usize,
+    /// Rows of cells.
+    pub height: usize,
+    /// Columns of cells.
+    pub width: usize,
+    /// Filters of each of the first level's two convolutions (Mehta: 128).
+    pub filters1: usize,
+    /// Filters of each of the second level's four convolutions (Mehta: 128).
+    pub filters2: usize,
+}
+
+impl PairConvConfig {
+    /// The network of Mehta's RL paper for constraint-satisfaction games for 2048: 16 one-hot
+    /// channels on 4 × 4, 128 filters on both levels.
+    pub fn seed004() -> Self {
+        PairConvConfig {
+            channels: 16,
+            height: 4,
+            width: 4,
+            filters1: 128,
+            filters2: 128,
+        }
+    }
+
+    /// `(inputs, outputs, kernel)` of the six convolutions, in the weights' order: the first
+    /// level's (1, 2) and (2, 1), then (1, 2) and (2, 1) on the first's output, then on the second's.
+    fn convolutions(&self) -> [(usize, usize, [usize; 2]); 6] {
+        let (c, f1, f2) = (self.channels, self.filters1, self.filters2);
+        [
+            (c, f1, [1, 2]),
+            (c, f1, [2, 1]),
+            (f1, f2, [1, 2]),
+            (f1, f2, [2, 1]),
+            (f1, f2, [1, 2]),
+            (f1, f2, [2, 1]),
+        ]
+    }
+
+    /// Length of the concatenated second-level outputs (4,352 for Mehta's network).
+    pub fn output_len(&self) -> usize {
+        let (h, w) = (self.height, self.width);
+        // (1,2)∘(1,2), (2,1)∘(1,2), (1,2)∘(2,1), (2,1)∘(2,1).
+        (h * (w - 2) + 2 * (h - 1) * (w - 1) + (h - 2) * w) * self.filters2
+    }
+
+    /// Weights and biases of the six convolutions.
+    pub fn num_params(&self) -> usize {
+        self.convolutions()
+            .iter()
+            .map(|(i, o, k)| i * o * k[0] * k[1] + o)
+            .sum()
+    }
+
+    fn check(&self) -> Result<(), String> {
+        if self.height < 2 || self.width < 2 || self.channels == 0 {
+            return Err(format!(
+                "convolutions need at least 2 × 2 cells and a channel, not {}×{}×{}",
+                self.height, self.width, self.channels
+            ));
+        }
+        if self.filters1 == 0 || self.filters2 == 0 {
+            return Err("convolutions need at least one filter".into());
+        }
+        Ok(())
+    }
+}
+
+/// The convolutions of Mehta's RL paper for constraint-satisfaction games ([`PairConvConfig`]).
+#[derive(Module, Debug)]
+pub struct PairConv {
+    /// Level 1: (1, 2) and (2, 1); level 2: (1, 2) and (2, 1) on each of level 1's outputs.
+    convolutions: Vec<Conv2d>,
+    /// Cells as `[height, width, channels]`, from the configuration.
+    shape: [usize; 3],
+}
+
+impl PairConv {
+    /// The concatenated second-level features of a batch of observations.
+    ///
+    /// # Shapes
+    /// - observations: `[batch, height · width · channels]`, cell by cell
+    /// - output: `[batch, output_len]`
+    fn forward(&self, observations: Tensor<2>) -> Tensor<2> {
+        let [batch, _] = observations.dims();
+        let [h, w, c] = self.shape;
+        // [batch, h, w, c] → [batch, c, h, w]: one image per channel.
+        let images = observations.reshape([batch, h, w, c]).permute([0, 3, 1, 2]);
+        let level1 = [
+            relu(self.convolutions[0].forward(images.clone())), // [batch, f1, h, w-1]
+            relu(self.convolutions[1].forward(images)),         // [batch, f1, h-1, w]
+        ];
+        let mut features = Vec::with_capacity(4);
+        for (i, x) in level1.into_iter().enumerate() {
+            for conv in &self.convolutions[2 + 2 * i..4 + 2 * i] {
+                let y = relu(conv.forward(x.clone()));
+                let [_, f, hh, ww] = y.dims();
+                features.push(y.reshape([batch, f * hh * ww]));
+            }
+        }
+        Tensor::cat(features, 1)
+    }
+}
+
+impl QNetworkConfig {
+    /// `(inputs, outputs)` of each dense layer, first to last.
+    pub fn layer_sizes(&self) -> Vec<(usize, usize)> {
+        let first = self
+            .conv
+            .as_ref()
+            .map_or(self.observation_len, PairConvConfig::output_len);
+        let widths: Vec<usize> = std::iter::once(first)
+            .chain(self.hidden.iter().copied())
+            .chain(std::iter::once(self.num_actions))
+            .collect();
+        widths.windows(2).map(|w| (w[0], w[1])).collect()
+    }
+
+    /// Number of weights and biases (144,754 for the dissertation's 8-puzzle network with its 72
+    /// inputs; 147,004 with our 81).
+    pub fn num_params(&self) -> usize {
+        let conv = self.conv.as_ref().map_or(0, PairConvConfig::num_params);
+        conv + self
+            .layer_sizes()
+            .iter()
+            .map(|(i, o)| i * o + o)
+            .sum::<usize>()
+    }
+
+    /// `(fan-in, outputs)` of every layer in the weights' order: the convolutions, then the dense
+    /// layers.
+    fn parameter_blocks(&self) -> Vec<(usize, usize)> {
+        let mut blocks = Vec::new();
+        if let Some(conv) = &self.conv {
+            for (i, o, k) in conv.convolutions() {
+                blocks.push((i * k[0] * k[1], o));
+            }
+        }
+        blocks.extend(self.layer_sizes());
+        blocks
+    }
+
+    /// A network with weights and biases drawn uniformly from ±1/√(inputs) by `seed`.
+    pub fn init(&self, device: &Device, seed: u64) -> QNetwork {
+        let mut rng = Rng::new(seed ^ 0x5EED_0FDE_E90A_1100);
+        let mut weights = Vec::with_capacity(self.num_params());
+        for (inputs, outputs) in self.parameter_blocks() {
+            let bound = 1.0 / (inputs as f64).sqrt();
+            for _ in 0..inputs * outputs + outputs {
+                weights.push(((rng.unit() * 2.0 - 1.0) * bound) as f32);
+            }
+        }
+        self.from_weights(&weights, device)
+    }
+
+    /// A network with the given parameters, in [`QNetwork::weights`]'s order.
+    ///
+    /// # Panics
+    /// If `weights.len() != self.num_params()`.
+    pub fn from_weights(&self, weights: &[f32], device: &Device) -> QNetwork {
+        assert_eq!(
+            weights.len(),
+            self.num_params(),
+            "weights for another shape"
+        );
+        let mut rest = weights;
+        let conv = self.conv.as_ref().map(|config| {
+            let mut convolutions = Vec::new();
+            for (inputs, outputs, kernel) in config.convolutions() {
+                let (w, tail) = rest.split_at(outputs * inputs * kernel[0] * kernel[1]);
+                let (b, tail) = tail.split_at(outputs);
+                rest = tail;
+                let mut layer = Conv2dConfig::new([inputs, outputs], kernel).init(device);
+                layer.weight = Param::from_data(
+                    TensorData::new(w.to_vec(), [outputs, inputs, kernel[0], kernel[1]]),
+                    device,
+                );
+                layer.bias = Some(Param::from_data(
+                    TensorData::new(b.to_vec(), [outputs]),
+                    device,
+                ));
+                convolutions.push(layer);
+            }
+            PairConv {
+                convolutions,
+                shape: [config.height, config.width, config.channels],
+            }
+        });
+        let mut layers = Vec::new();
+        for (inputs, outputs) in self.layer_sizes() {
+            let (w, tail) = rest.split_at(inputs * outputs);
+            let (b, tail) = tail.split_at(outputs);
+            rest = tail;
+            layers.push(Linear {
+                weight: Param::from_data(TensorData::new(w.to_vec(), [inputs, outputs]), device),
+                bias: Some(Param::from_data(
+                    TensorData::new(b.to_vec(), [outputs]),
+                    device,
+                )),
+            });
+        }
+        QNetwork { conv, layers }
+    }
+
+    /// Checks the shape: the convolutions' image covers the observation.
+    pub fn check(&self) -> Result<(), String> {
+        if let Some(conv) = &self.conv {
+            conv.check()?;
+            let cells = conv.height * conv.width * conv.channels;
+            if cells != self.observation_len {
+                return Err(format!(
+                    "convolutions over {}×{}×{} values cannot read an observation of {}",
+                    conv.height, conv.width, conv.channels, self.observation_len
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A multi-layer perceptron mapping observations to one Q-value per action, optionally behind
+/// the convolutions of Mehta's RL paper for constraint-satisfaction games.
+#[derive(Module, Debug)]
+pub struct QNetwork {
+    pub(super) conv: Option<PairConv>,
+    pub(super) layers: Vec<Linear>,
+}
+
+impl QNetwork {
+    /// Length of the observations the network reads.
+    pub fn observation_len(&self) -> usize {
+        match &self.conv {
+            Some(conv) => conv.shape.iter().product(),
+            None => self
+                .layers
+                .first()
+                .map_or(0, |layer| layer.weight.val().dims()[0]),
+        }
+    }
+
+    /// The Q-values of a batch of observations.
+    ///
+    /// # Shapes
+    /// - observations: `[batch, observation_len]`
+    /// - output: `[batch, num_actions]`
+    pub fn forward(&self, observations: Tensor<2>) -> Tensor<2> {
+        let last = self.layers.len() - 1;
+        let mut x = match &self.conv {
+            Some(conv) => conv.forward(observations), // [batch, conv output_len]
+            None => observations,
+        };
+        for (i, layer) in self.layers.iter().enumerate() {
+            x = layer.forward(x); // [batch, width of layer i]
+            if i < last {
+                x = relu(x);
+            }
+        }
+        x
+    }
+
+    /// All parameters as one vector: for each convolution, its kernel `[outputs, inputs, rows,
+    /// columns]` then its bias; for each dense layer, its weight matrix `[inputs, outputs]` row by
+    /// row, then its bias.
+    ///
+    /// Reads synchronously: on WebGPU in a browser use [`QNetwork::weights_async`].
+    pub fn weights(&self) -> Vec<f32> {
+        burn::tensor::read_sync(self.weights_async())
+    }
+
+    /// [`QNetwork::weights`], read back without blocking (the only way on WebGPU in a browser).
+    pub async fn weights_async(&self) -> Vec<f32> {
+        let mut out = Vec::new();
+        for conv in self.conv.iter().flat_map(|c| &c.convolutions) {
+            out.extend(read_floats(conv.weight.val()).await);
+            if let Some(bias) = &conv.bias {
+                out.extend(read_floats(bias.val()).await);
+            }
+        }
+        for layer in &self.layers {
+            out.extend(read_floats(layer.weight.val()).await);
+            if let Some(bias) = &layer.bias {
+                out.extend(read_floats(bias.val()).await);
+            }
+        }
+        out
+    }
+}
+
+/// Reads a tensor back as `f32`s (row-major). Asynchronous: synchronous readback panics on WebGPU
+/// in a browser; natively and on the CPU backend the future is ready at once (callers that cannot
+/// wait use `burn::tensor::read_sync`).
+pub(super) async fn read_floats<const D: usize>(tensor: Tensor<D>) -> Vec<f32> {
+    tensor
+        .into_data_async()
+        .await
+        .expect("reading a tensor back")
+        .try_into_vec_as::<f32>()
+        .expect("a float tensor reads back as f32")
+}
+
+/// The Q-values of a batch of observations (`[batch, observation_len]`, row-major), row-major.
+pub(super) async fn q_values(
+    network: &QNetwork,
+    observations: &[f32],
+    num_actions: usize,
+    device: &Device,
+) -> Vec<f32> {
+    let n = network.observation_len();
+    let batch = observations.len() / n.max(1);
+    let input = Tensor::<2>::from_data(TensorData::new(observations.to_vec(), [batch, n]), device);
+    let values = read_floats(network.forward(input)).await;
+    debug_assert_eq!(values.len(), batch * num_actions);
+    values
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn network_sizes_match_the_thesis() {
+        let thesis = QNetworkConfig {
+            observation_len: 72,
+            hidden: vec![250, 250, 250],
+            num_actions: 4,
+            conv: None,
+        };
+        assert_eq!(thesis.num_params(), 144_754, "the thesis's figure 3");
+        assert_eq!(
+            thesis.layer_sizes(),
+            [(72, 250), (250, 250), (250, 250), (250, 4)]
+        );
+    }
+}
