@@ -4,7 +4,6 @@
 use super::{Board, Game2048, Game2048Config, Move};
 use crate::env::Environment;
 use crate::rng::Rng;
-use std::sync::OnceLock;
 
 /// What a batch of games reached: scores, max tiles, moves.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
@@ -186,7 +185,7 @@ pub fn clock_seconds() -> f64 {
     }
     #[cfg(not(target_arch = "wasm32"))]
     {
-        static START: OnceLock<std::time::Instant> = OnceLock::new();
+        static START: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
         START
             .get_or_init(std::time::Instant::now)
             .elapsed()
