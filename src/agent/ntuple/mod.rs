@@ -1,10 +1,10 @@
 //! An n-tuple network for 2048, learned by TD(0) on afterstates.
 //!
 //! The method of Szubert & Jaśkowski, "Temporal Difference Learning of N-Tuple Networks for the
-//! Game 2048" (CIG 2014), the paper seed 004 names as the 97% anchor, with the tuple set and the
-//! backward update order of Yeh, Wu et al. ("Multi-stage temporal difference learning for 2048-like
-//! games", 2016) and Jaśkowski ("Mastering 2048 with delayed temporal coherence learning...",
-//! 2018):
+//! Game 2048" (CIG 2014), the paper that Mehta's RL paper for constraint-satisfaction games names
+//! as the 97% anchor, with the tuple set and the backward update order of Yeh, Wu et al.
+//! ("Multi-stage temporal difference learning for 2048-like games", 2016) and Jaśkowski ("Mastering
+//! 2048 with delayed temporal coherence learning...", 2018):
 //!
 //! - The value of an afterstate (the board after a slide, before the new tile) is a sum of
 //!   look-ups: each tuple of cells indexes a table by the exponents in those cells. With symmetric

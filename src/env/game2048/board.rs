@@ -20,7 +20,8 @@ pub enum Move {
 }
 
 impl Move {
-    /// All four moves in action order (action `i` is `ALL[i]`; seed 004's up, right, down, left).
+    /// All four moves in action order (action `i` is `ALL[i]`; the order of Mehta's RL paper:
+    /// up, right, down, left).
     pub const ALL: [Move; 4] = [Move::Up, Move::Right, Move::Down, Move::Left];
 
     /// The action number of this move.

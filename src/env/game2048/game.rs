@@ -14,12 +14,12 @@ pub enum Reward2048 {
     /// the reward of the n-tuple papers.
     #[default]
     Score,
-    /// Seed 004's shaped reward R = 4·x0 + 3·x1 + 1·x2 + 1·x3 of the board after the move's
-    /// slide, with x0 the maximum tile, x1 the free cells, x2 the pairs of adjacent equal tiles
-    /// and x3 "the sum of neighbouring cells". The seed gives no units, so puzzlelab reads x0 as
-    /// the maximum tile's exponent (log2) and x3 as the score the move gained (the merged
-    /// neighbours' sum) divided by 2^x0, which keeps the four terms of the same size. A move that
-    /// changes nothing earns 0.
+    /// The shaped reward of Mehta's RL paper for constraint-satisfaction games, R = 4·x0 + 3·x1 +
+    /// 1·x2 + 1·x3 of the board after the move's slide, with x0 the maximum tile, x1 the free
+    /// cells, x2 the pairs of adjacent equal tiles and x3 "the sum of neighbouring cells". The
+    /// paper gives no units, so puzzlelab reads x0 as the maximum tile's exponent (log2) and x3 as
+    /// the score the move gained (the merged neighbours' sum) divided by 2^x0, which keeps the four
+    /// terms of the same size. A move that changes nothing earns 0.
     Seed004,
 }
 
@@ -33,7 +33,7 @@ impl Reward2048 {
     }
 }
 
-/// Seed 004's shaped reward of the afterstate `slide` (see [`Reward2048::Seed004`]).
+/// The shaped reward of Mehta's RL paper of the afterstate `slide` (see [`Reward2048::Seed004`]).
 pub fn seed004_reward(slide: Slide) -> f32 {
     let board = slide.board;
     let max_exponent = board.max_exponent() as f32;
@@ -61,7 +61,8 @@ pub fn seed004_reward(slide: Slide) -> f32 {
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct Game2048Config {
-    /// Probability that a new tile is a 4 rather than a 2 (original game: 0.1; seed 004: 0).
+    /// Probability that a new tile is a 4 rather than a 2 (original game: 0.1;
+    /// Mehta's RL paper: 0).
     pub four_probability: f64,
     /// What a step rewards.
     pub reward: Reward2048,
@@ -77,7 +78,7 @@ impl Default for Game2048Config {
 }
 
 impl Game2048Config {
-    /// Seed 004's rule: every new tile is a 2.
+    /// The rule of Mehta's RL paper: every new tile is a 2.
     pub fn always_two() -> Self {
         Game2048Config {
             four_probability: 0.0,

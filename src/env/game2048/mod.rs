@@ -5,10 +5,10 @@
 //! toward, and a merged tile does not merge again in the same move (`[2,2,2,2]` left →
 //! `[4,4,_,_]`, `[2,2,2,_]` → `[4,2,_,_]`, `[4,2,2,_]` → `[4,4,_,_]`). After every move that
 //! changes the board a new tile appears on a uniformly chosen empty cell: a 2 with probability
-//! 0.9, a 4 with 0.1 (seed 004's DQN only ever adds 2s: [`Game2048Config::always_two`]). The game
-//! starts with two such tiles and ends when no move changes the board. The score is the sum of
-//! the merged tiles' values; the reward of a move is the score it gains (or seed 004's shaped
-//! reward, [`Reward2048::Seed004`]).
+//! 0.9, a 4 with 0.1 (the DQN of Mehta's RL paper for constraint-satisfaction games only ever adds
+//! 2s: [`Game2048Config::always_two`]). The game starts with two such tiles and ends when no move
+//! changes the board. The score is the sum of the merged tiles' values; the reward of a move is the
+//! score it gains (or that paper's shaped reward, [`Reward2048::Seed004`]).
 //!
 //! The board is 16 nibbles of a `u64` (cell `4·row + col` in bits `4·cell..4·cell+4`), each the
 //! tile's exponent (0 = empty, 1 = 2, 2 = 4, ..., 15 = 32768). Moves use 65,536-entry row tables
@@ -20,7 +20,7 @@
 //! The learner's "afterstate" (Szubert & Jaśkowski 2014) is the board after the slide and before
 //! the new tile: [`Board::slide`]. [`Board::parse`] reads a board from text for tests.
 //!
-//! Actions follow seed 004's order: 0 up, 1 right, 2 down, 3 left. The observation is seed 004's
+//! Actions follow that paper's order: 0 up, 1 right, 2 down, 3 left. The observation is its
 //! one-hot encoding: 16 cells × 16 exponents (256 floats, cell-major).
 //!
 //! The module is cut along its seams: [`board`] (the packed board, its slides and text form),
