@@ -1,4 +1,5 @@
-//! 2048 (Gabriele Cirulli, 2014) as an [`Environment`], on a packed 64-bit board.
+//! 2048 (Gabriele Cirulli, 2014) as an [`Environment`](crate::env::Environment), on a packed
+//! 64-bit board.
 //!
 //! The rules are the original game's: a move slides every tile as far as it goes toward one side;
 //! two equal tiles that meet merge into one of twice the value, merging from the side moved
