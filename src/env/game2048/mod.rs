@@ -24,15 +24,15 @@
 //! Actions follow that paper's order: 0 up, 1 right, 2 down, 3 left. The observation is its
 //! one-hot encoding: 16 cells × 16 exponents (256 floats, cell-major).
 //!
-//! The module is cut along its seams: [`board`] (the packed board, its slides and text form),
-//! [`game`] (the game as an environment, its rules and rewards), [`stats`] (batches of seeded
-//! games and what they reached) and [`tiles`] (tile-by-tile slides for animation). Everything
-//! is re-exported here: `puzzlelab::env::game2048::X` is the path to use.
+//! Files: `board.rs` (the packed board, its slides and text form), `game.rs` (the game as an
+//! environment, its rules and rewards), `stats.rs` (batches of seeded games and what they
+//! reached, the speed clock) and `tiles.rs` (tile-by-tile slides for animation). Everything is
+//! re-exported here: `puzzlelab::env::game2048::X` is the path to use.
 
-pub mod board;
-pub mod game;
-pub mod stats;
-pub mod tiles;
+mod board;
+mod game;
+mod stats;
+mod tiles;
 
 pub use board::{Board, BoardParseError, Move, Slide};
 pub use game::{seed004_reward, Game2048, Game2048Config, Reward2048};
