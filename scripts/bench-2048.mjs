@@ -126,7 +126,7 @@ try {
     const started = Date.now();
     const report = await page.evaluate(
       async ({ agent, depth, games, seed, model }) => {
-        const worker = new Worker("/www/ntuple-worker.js", { type: "module" });
+        const worker = new Worker("/www/2048/ntuple-worker.js", { type: "module" });
         let next = 1;
         const pending = new Map();
         const ready = new Promise((resolve, reject) => {
@@ -166,7 +166,7 @@ try {
     // The learning worker, as the 2048 page's DQN card uses it (www/dqn2048-panel.js).
     const report = await page.evaluate(
       async ({ games, seed, model }) => {
-        const { LearnClient } = await import("/www/learn-client.js");
+        const { LearnClient } = await import("/www/shared/learn-client.js");
         const client = new LearnClient();
         try {
           await client.ready;

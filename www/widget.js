@@ -99,10 +99,10 @@
  * error, status. While it works, the element has the attributes `ready` (loaded) and `solving`.
  */
 
-import { BLANK_STEP } from "./board.js";
-import { SolutionPlayer } from "./player.js";
-import { SolveCancelled } from "./solver-client.js";
-import { sharedSolverPool } from "./solver-pool.js";
+import { BLANK_STEP } from "./sliding/board.js";
+import { SolutionPlayer } from "./sliding/player.js";
+import { SolveCancelled } from "./sliding/solver-client.js";
+import { sharedSolverPool } from "./sliding/solver-pool.js";
 import {
   ALGORITHMS,
   DEFAULT_DIFFICULTY,
@@ -116,8 +116,8 @@ import {
   solveRequest,
   solverLabel,
   usesPatternDatabases,
-} from "./sliding.js";
-import { errorMessage, loadWasm } from "./wasm.js";
+} from "./sliding/solvers.js";
+import { errorMessage, loadWasm } from "./shared/wasm.js";
 
 const CONTROLS = ["shuffle", "solve", "step", "reset"];
 const PUZZLE_KINDS = ["sliding", "2048"];
@@ -144,14 +144,14 @@ let game2048Module = null;
 /** Its exports once loaded (so that a widget can use them without waiting another turn). */
 let game2048Exports = null;
 function game2048() {
-  game2048Module ??= import("./game2048.js").then((module) => (game2048Exports = module));
+  game2048Module ??= import("./2048/game.js").then((module) => (game2048Exports = module));
   return game2048Module;
 }
 
 /** learn-client.js, imported at the first dqn solve of the page (none of it loads before). */
 let learnClientModule = null;
 function learnClient() {
-  learnClientModule ??= import("./learn-client.js");
+  learnClientModule ??= import("./shared/learn-client.js");
   return learnClientModule;
 }
 

@@ -29,7 +29,7 @@
 //          the mirrored lookup is used (once ready); message: why the databases are built rather
 //          than shipped, or the error
 
-import { errorMessage, loadWasm } from "./wasm.js";
+import { errorMessage, loadWasm } from "../shared/wasm.js";
 
 /** Nodes expanded per SearchJob.step call (a few milliseconds of work). */
 const NODES_PER_CHUNK = 20_000;

@@ -40,9 +40,9 @@
 //        { type: "result", id, result }
 //        { type: "error", id, message, cancelled? }             id null: the bundle did not load
 
-import { errorMessage, loadWasm } from "./wasm.js";
-import { fetchBytes } from "./fetch-bytes.js";
-import { serveRequests } from "./worker-protocol.js";
+import { errorMessage, loadWasm } from "../shared/wasm.js";
+import { fetchBytes } from "../shared/download.js";
+import { serveRequests } from "../shared/worker-protocol.js";
 
 /**
  * Evaluation games run back to back for this long before the worker reports progress and reads

@@ -34,8 +34,8 @@
 //   game-retry   {} the person pressed "Try again" or "New game" on an overlay: the host starts one
 //   game-reset   { game } a new game (or an undone move) was drawn
 
-import { fetchBytes } from "./fetch-bytes.js";
-import { errorMessage, loadWasm } from "./wasm.js";
+import { fetchBytes } from "../shared/download.js";
+import { errorMessage, loadWasm } from "../shared/wasm.js";
 
 /** Directions in action order: DIRECTIONS[i] is the Rust `Move` with index i (src/env/game2048.rs). */
 export const DIRECTIONS = ["up", "right", "down", "left"];
@@ -55,7 +55,7 @@ export const KEY_DIRECTIONS = {
 /** Arrows drawn for hints and in messages. */
 export const ARROWS = { up: "↑", right: "→", down: "↓", left: "←" };
 /** The shipped network (`puzzlelab train-2048`, f16 weights, gzip) and its manifest. */
-export const SHIPPED_NETWORK_URL = new URL("./models/2048-ntuple.ntuple.gz", import.meta.url);
+export const SHIPPED_NETWORK_URL = new URL("../models/2048-ntuple.ntuple.gz", import.meta.url);
 /** Expectimax depths the agent offers: 1 is the greedy 1-ply policy (NTupleAgent.bestMove). */
 export const MAX_AGENT_DEPTH = 3;
 /** Finger (or mouse) travel in CSS pixels that counts as a swipe. */

@@ -51,13 +51,13 @@
 //        { type: "error", id, message }                id null: the bundle could not be loaded
 
 import { goalLabels } from "./learn-client.js";
-import { emptyGameStats, mergeGameStats, summarizeGames } from "./game2048-stats.js";
-import { fetchBytes } from "./fetch-bytes.js";
+import { emptyGameStats, mergeGameStats, summarizeGames } from "../2048/stats.js";
+import { fetchBytes } from "./download.js";
 import { errorMessage as messageOf, serveRequests } from "./worker-protocol.js";
 
 /** The learning bundle, resolved against this file (so www/ and pkg/ may live anywhere, side by side). */
-const BUNDLE_URL = new URL("../pkg/learn/puzzlelab.js", import.meta.url);
-const BUNDLE_WASM_URL = new URL("../pkg/learn/puzzlelab_bg.wasm", import.meta.url);
+const BUNDLE_URL = new URL("../../pkg/learn/puzzlelab.js", import.meta.url);
+const BUNDLE_WASM_URL = new URL("../../pkg/learn/puzzlelab_bg.wasm", import.meta.url);
 
 /** A training chunk aims at this much wall time: short enough for Pause and Stop to answer soon. */
 const CHUNK_TARGET_MS = 300;

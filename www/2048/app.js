@@ -7,8 +7,8 @@
 // same game); later games are seeded at random. The best score counts the person's own games only:
 // once the agent has played a move in a game, that game's score is not a best.
 
-import { AgentRunner, ARROWS, DIRECTIONS, SHIPPED_NETWORK_URL, directionForKey, fetchBytes, gunzipIfNeeded, networkFromBytes, randomSeed, shippedNetwork } from "./game2048.js";
-import { errorMessage, loadWasm } from "./wasm.js";
+import { AgentRunner, ARROWS, DIRECTIONS, SHIPPED_NETWORK_URL, directionForKey, fetchBytes, gunzipIfNeeded, networkFromBytes, randomSeed, shippedNetwork } from "./game.js";
+import { errorMessage, loadWasm } from "../shared/wasm.js";
 
 /** localStorage key of the person's best score. */
 const BEST_KEY = "puzzlelab-2048-best";
@@ -413,7 +413,7 @@ function releaseHandedOverNetwork() {
  */
 function mountDqnPanel() {
   if (!elements.dqn) return;
-  import("./dqn2048-panel.js")
+  import("./dqn-panel.js")
     .then((module) => module.mountDqn2048Panel(elements.dqn, trainApi))
     .catch((error) => {
       const note = document.createElement("p");
@@ -426,7 +426,7 @@ function mountDqnPanel() {
 
 /** Loads the training card; without train2048-panel.js the page works on and the card says so. */
 function mountTrainPanel() {
-  import("./train2048-panel.js")
+  import("./train-panel.js")
     .then((module) => module.mountTrain2048Panel(elements.train, trainApi))
     .catch((error) => {
       const note = document.createElement("p");

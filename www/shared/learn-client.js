@@ -168,7 +168,7 @@ export function sharedLearnClient() {
 }
 
 /** The shipped models' index (www/models/dqn-index.json), resolved against this file. */
-export const DQN_INDEX_URL = new URL("./models/dqn-index.json", import.meta.url);
+export const DQN_INDEX_URL = new URL("../models/dqn-index.json", import.meta.url);
 const DQN_INDEX_VERSION = 1;
 let shippedIndex = null;
 

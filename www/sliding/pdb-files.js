@@ -4,7 +4,7 @@
 // against this file, so a site that copies www/ and pkg/ elsewhere still finds the models.
 
 /** The shipped databases' index; mirrors the manifest that scripts/build-pdb.sh writes. */
-const PDB_INDEX_URL = new URL("./models/pdb-index.json", import.meta.url);
+const PDB_INDEX_URL = new URL("../models/pdb-index.json", import.meta.url);
 const PDB_INDEX_VERSION = 1;
 /** The partition shipped files hold (the worker builds 5-5-5 for other goals). */
 const SHIPPED_PARTITION = "6-6-3";

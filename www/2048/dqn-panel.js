@@ -5,7 +5,7 @@
 // model — the network trained here, a file, or the shipped one — that plays on the page's board
 // ("Watch it play") and is evaluated over seeded games.
 //
-//   import { mountDqn2048Panel } from "./dqn2048-panel.js";
+//   import { mountDqn2048Panel } from "./dqn-panel.js";
 //   const panel = mountDqn2048Panel(document.querySelector("#dqn-2048"), api);
 //
 // `container` is the card (its h2 stays first). `api` (app2048.js's trainApi; optional):
@@ -15,15 +15,15 @@
 // this file). Nothing heavy happens when the card mounts: the worker and the learning bundle
 // (pkg/learn/, about 3 MB gzipped) load when one of its buttons is first used.
 
-import { FieldError, chooseFilesWith, elementsById, hideProgress, megabytes, percent, readNumber, renderCard, showDownload } from "./card-helpers.js";
-import { LineChart } from "./chart.js";
-import { EVALUATION_IDS, EvaluationTable, evaluationResultsHtml } from "./evaluation-table.js";
-import { reachRate } from "./game2048-stats.js";
-import { TRAINED_2048_MODEL, sharedLearnClient } from "./learn-client.js";
-import { LearnBackend, TrainingRun, showBundleDownload } from "./run-controls.js";
+import { FieldError, chooseFilesWith, elementsById, hideProgress, megabytes, percent, readNumber, renderCard, showDownload } from "../shared/card-helpers.js";
+import { LineChart } from "../shared/chart.js";
+import { EVALUATION_IDS, EvaluationTable, evaluationResultsHtml } from "../shared/evaluation-table.js";
+import { reachRate } from "./stats.js";
+import { TRAINED_2048_MODEL, sharedLearnClient } from "../shared/learn-client.js";
+import { LearnBackend, TrainingRun, showBundleDownload } from "../shared/run-controls.js";
 
 /** The shipped model, trained natively by `puzzlelab train-dqn-2048` (it may not be there yet). */
-export const SHIPPED_DQN_URL = new URL("./models/2048-dqn.dqn", import.meta.url);
+export const SHIPPED_DQN_URL = new URL("../models/2048-dqn.dqn", import.meta.url);
 /** Where the worker keeps the other models of this card. */
 const FILE_KEY = "file-2048";
 const SHIPPED_KEY = "shipped-2048";

@@ -5,7 +5,7 @@
 // percents, sizes and durations. run-controls.js and evaluation-table.js build on them.
 
 const numberFormat = new Intl.NumberFormat("en");
-const STYLESHEET_URL = new URL("./train2048.css", import.meta.url);
+const STYLESHEET_URL = new URL("./cards.css", import.meta.url);
 
 /** What a form field holds that training cannot use; the message names the field. */
 export class FieldError extends Error {
