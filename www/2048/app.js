@@ -1,6 +1,6 @@
 // The 2048 page (2048.html): the board (<game2048-board> from game2048.js) played with keys, swipes
 // and the buttons, the best score (localStorage), the "Watch the agent" card, and the training
-// cards, which train2048-panel.js (the n-tuple network) and dqn2048-panel.js (seed 004's deep
+// cards, which train2048-panel.js (the n-tuple network) and dqn2048-panel.js (Mehta's deep
 // Q-network) fill in when they are there.
 //
 // A game's first seed may come from the URL (2048.html#seed=42: the same seed and moves give the

@@ -34,7 +34,7 @@
 //   game-retry   {} the person pressed "Try again" or "New game" on an overlay: the host starts one
 //   game-reset   { game } a new game (or an undone move) was drawn
 
-import { fetchBytes } from "../shared/download.js";
+import { fetchBytes, gunzipIfNeeded, isGzip } from "../shared/download.js";
 import { errorMessage, loadWasm } from "../shared/wasm.js";
 
 /** Directions in action order: DIRECTIONS[i] is the Rust `Move` with index i (src/env/game2048.rs). */
@@ -710,29 +710,8 @@ if (!customElements.get("game2048-board")) customElements.define("game2048-board
 
 // ---- networks ----------------------------------------------------------------------------------
 
-/** The body of `url` as bytes, with its progress (fetch-bytes.js's, for the page's callers). */
-export { fetchBytes };
-
-/** Whether bytes start with gzip's magic number. */
-export function isGzip(bytes) {
-  return bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b;
-}
-
-/**
- * The bytes unpacked when they are gzip (with the browser's DecompressionStream: the core wasm
- * bundle has no gzip), else as they are. A server that already sent them with Content-Encoding
- * gzip hands over plain bytes.
- */
-export async function gunzipIfNeeded(bytes) {
-  if (!isGzip(bytes)) return bytes;
-  if (typeof DecompressionStream !== "function") throw new Error("this browser cannot decompress gzip files (no DecompressionStream)");
-  try {
-    const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
-    return new Uint8Array(await new Response(stream).arrayBuffer());
-  } catch (error) {
-    throw new Error(`the file is not valid gzip (${errorMessage(error)})`);
-  }
-}
+/** Downloads and gzip (shared/download.js), re-exported for the page's callers. */
+export { fetchBytes, gunzipIfNeeded, isGzip };
 
 /** An NTupleAgent from a network file's bytes (gzip or plain); rejects with a readable Error. */
 export async function networkFromBytes(bytes) {

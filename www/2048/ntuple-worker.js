@@ -41,7 +41,7 @@
 //        { type: "error", id, message, cancelled? }             id null: the bundle did not load
 
 import { errorMessage, loadWasm } from "../shared/wasm.js";
-import { fetchBytes } from "../shared/download.js";
+import { fetchBytes, gunzip, gzip as gzipBytes, isGzip } from "../shared/download.js";
 import { serveRequests } from "../shared/worker-protocol.js";
 
 /**
@@ -50,7 +50,6 @@ import { serveRequests } from "../shared/worker-protocol.js";
  * here, one expectimax game (depth 2) about a second.
  */
 const SLICE_MS = 100;
-const GZIP_MAGIC = [0x1f, 0x8b];
 
 const apiReady = loadWasm();
 apiReady.then(
@@ -190,7 +189,7 @@ function checkChunk(games) {
 async function save({ precision = "f32", gzip = false }) {
   if (!trainer) throw new Error("Nothing has been trained yet.");
   let bytes = trainer.saveNetwork(precision);
-  if (gzip) bytes = await transform(bytes, new CompressionStream("gzip"));
+  if (gzip) bytes = await gzipBytes(bytes);
   return {
     result: { bytes, gamesTrained: trainer.gamesTrained, tupleSet: trainer.tupleSet, precision, gzip },
     transfer: [bytes.buffer],
@@ -234,7 +233,7 @@ async function keepNetwork(key, body, name, what) {
   try {
     if (isGzip(body)) {
       try {
-        bytes = await transform(body, new DecompressionStream("gzip"));
+        bytes = await gunzip(body);
       } catch {
         throw new Error("it is gzip-compressed but does not decompress (the file is damaged or cut short)");
       }
@@ -251,16 +250,6 @@ function keptNetwork(key) {
   const entry = networks.get(key);
   if (!entry) throw new Error(key === "loaded" ? "Load a network file first." : `No network is kept as "${key}".`);
   return entry;
-}
-
-function isGzip(bytes) {
-  return bytes.length >= 2 && bytes[0] === GZIP_MAGIC[0] && bytes[1] === GZIP_MAGIC[1];
-}
-
-/** Bytes through a (De)CompressionStream. */
-async function transform(bytes, stream) {
-  const out = new Blob([bytes]).stream().pipeThrough(stream);
-  return new Uint8Array(await new Response(out).arrayBuffer());
 }
 
 // ---- evaluation -----------------------------------------------------------------------------------

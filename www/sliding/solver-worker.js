@@ -29,6 +29,7 @@
 //          the mirrored lookup is used (once ready); message: why the databases are built rather
 //          than shipped, or the error
 
+import { GZIP_MAGIC, gunzip } from "../shared/download.js";
 import { errorMessage, loadWasm } from "../shared/wasm.js";
 
 /** Nodes expanded per SearchJob.step call (a few milliseconds of work). */
@@ -48,7 +49,6 @@ const MAX_KEPT_DATABASES = 3;
 const BUILT_PARTITION = "5-5-5";
 /** First bytes of a decompressed file (src/env/sliding/pdb.rs writes them). */
 const PDB_MAGIC = [..."PZLPDB"].map((character) => character.charCodeAt(0));
-const GZIP_MAGIC = [0x1f, 0x8b];
 
 const apiReady = loadWasm();
 /**
@@ -329,8 +329,7 @@ function shippedFileFromPage(goal) {
 async function decompressedFile(body) {
   if (startsWith(body, PDB_MAGIC)) return body;
   if (!startsWith(body, GZIP_MAGIC)) throw new Error("the download is neither gzip nor a pattern-database file");
-  const decompressed = new Blob([body]).stream().pipeThrough(new DecompressionStream("gzip"));
-  return new Uint8Array(await new Response(decompressed).arrayBuffer());
+  return gunzip(body);
 }
 
 function startsWith(bytes, prefix) {
