@@ -21,7 +21,7 @@
  *             0 or _ is the blank, ☼ ☾ (or s m) for sun-moon. Default: shuffled 12 moves from the
  *             goal (a preset: its own start)
  *   goal      the goal position, same format; default: tiles in order, blank last
- *   preset    "sun-moon": seed 003's 3×3 game of four suns and four moons
+ *   preset    "sun-moon": the sun/moon Q-learning README's 3×3 game of four suns and four moons
  *   solver    astar | idastar | wastar | bfs | qlearning | dqn. Default: IDA* with pattern
  *             databases on 4×4, weighted A* (w = 2.5) on boards of more than 16 cells, A*
  *             elsewhere. bfs and qlearning only for boards of at most 9 cells. dqn: a deep
@@ -76,7 +76,7 @@
  *               New game then starts a randomly seeded one
  *   start       a board to start from instead: 16 tile values row-major, "." or 0 for empty
  *               ("2 4 8 16 / . . . . / ..." or one row per line)
- *   always-two  boolean: every new tile is a 2 (seed 004's rule) instead of a 2 (90%) or a 4 (10%)
+ *   always-two  boolean: every new tile is a 2 (the rule in Mehta's RL paper for constraint-satisfaction games) instead of a 2 (90%) or a 4 (10%)
  *   agent       "ntuple": the shipped n-tuple network (www/models/2048-ntuple.ntuple.gz, 4 MB,
  *               downloaded at its first use and shared by every widget of the page) plays on Play
  *               and Step and shows its move on Hint

@@ -1,5 +1,5 @@
 // Small pieces the training cards share (train2048-panel.js, the n-tuple network, and
-// dqn2048-panel.js, seed 004's DQN, on the 2048 page; train-panel.js, the sliding puzzles' DQN):
+// dqn2048-panel.js, Mehta's DQN, on the 2048 page; train-panel.js, the sliding puzzles' DQN):
 // the 2048 cards' stylesheet, their elements by id, reading number fields with a message that names
 // the field, error lines, progress boxes, downloads and file choosers, and the way they write
 // percents, sizes and durations. run-controls.js and evaluation-table.js build on them.

@@ -6,8 +6,8 @@
 // network being trained, "file" for one the person loaded): each is a DqnModel with its file's
 // bytes, so that training can go on from it and Save can hand it back.
 //
-// Two puzzles share it: sliding puzzles (the thesis's DqnTrainer / DqnModel, the index page's
-// card) and 2048 (seed 004's Dqn2048Trainer / Dqn2048Model, the 2048 page's card). A request
+// Two puzzles share it: sliding puzzles (the N-puzzle DQN dissertation's DqnTrainer / DqnModel, the index page's
+// card) and 2048 (Mehta's Dqn2048Trainer / Dqn2048Model, the 2048 page's card). A request
 // about 2048 says `puzzle: "2048"` ("train", "load-model") or has its own type ("…-2048"); every
 // other request is about sliding puzzles, as before 2048 came.
 //
@@ -29,7 +29,7 @@
 //             `key`, default the run's "trained" key); answers { key, info, steps }
 //   2048:
 //        { type: "train", id, puzzle: "2048", options, backend, continueFrom?, evalEvery, evalGames, evalSeed }
-//             options: Dqn2048Trainer.create's (DqnConfig's fields over seed 004's); every evalEvery
+//             options: Dqn2048Trainer.create's (DqnConfig's fields over the paper's); every evalEvery
 //             steps (0: never) the network plays evalGames greedy games of the evaluation run
 //             seeded with evalSeed; the network so far is kept as the model "trained-2048"
 //        { type: "best-move-2048", id, key, exponents }   the kept 2048 model's greedy move for a board
@@ -67,7 +67,7 @@ const CHUNK_STEPS = {
   webgpu: { first: 5, min: 1, max: 50 },
 };
 /**
- * The same for 2048's convolutional network: a step of seed 004's (1.26 M parameters) takes about
+ * The same for 2048's convolutional network: a step of the paper's (1.26 M parameters) takes about
  * 50 ms on a CPU in a tab, while warm-up steps (no gradient step) take microseconds: chunks start
  * small and grow towards CHUNK_TARGET_MS.
  */

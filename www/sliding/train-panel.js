@@ -5,7 +5,7 @@
 //   - its evaluation by exact optimal distance: solved % (greedy, beam search) and mean extra moves
 //     per distance, charted and tabled (for a shipped model first from its manifest, without
 //     running anything);
-//   - training: the thesis's hyper-parameters (and `puzzlelab train`'s reward and mixed
+//   - training: the dissertation's hyper-parameters (and `puzzlelab train`'s reward and mixed
 //     difficulties), Start / Pause / Resume / Stop / Save / Load, live
 //     statistics and four charts (TD loss, solved %, difficulty, steps per second).
 // All the work happens in the learning worker (learn-worker.js through learn-client.js), which
@@ -516,7 +516,7 @@ export class TrainPanel {
   /**
    * Fills the training form from a model's info (its size, network and hyper-parameters) and, for
    * a shipped model, its manifest (`puzzlelab train`'s record: reward and mixed difficulties;
-   * absent: the thesis's reward, one difficulty at a time).
+   * absent: the dissertation's reward, one difficulty at a time).
    */
   #fillForm(info, manifest = null) {
     const elements = this.#elements;
