@@ -282,7 +282,7 @@ describe("2048 in the page", options, () => {
     assert.ok(downloadTexts.some((text) => /^Downloading the network… [\d.]+ of 4\.1 MB$/.test(text)), `progress shown: ${JSON.stringify(downloadTexts.slice(-3))}`);
     assert.match(await page.locator("#agent-model").textContent(), /Shipped network: 4 × 5-tuples, 4,194,304 weights, trained on 1,110,000 games/);
     const hint = await page.evaluate(async () => {
-      const { shippedNetwork } = await import("/www/2048/game.js");
+      const { shippedNetwork } = await import("/www/2048/agent.js");
       const agent = await shippedNetwork();
       const board = document.querySelector("#game");
       return { shown: board.shadowRoot.querySelector("[part=hint]").dataset.direction, expected: agent.bestMove(board.game, 1) };

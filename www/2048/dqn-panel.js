@@ -8,7 +8,7 @@
 //   import { mountDqn2048Panel } from "./dqn-panel.js";
 //   const panel = mountDqn2048Panel(document.querySelector("#dqn-2048"), api);
 //
-// `container` is the card (its h2 stays first). `api` (app2048.js's trainApi; optional):
+// `container` is the card (its h2 stays first). `api` (2048/app.js's trainApi; optional):
 // `useAgent({ label, details, bestMove(exponents) → Promise<number> })` hands a move-chooser to the
 // page's player and `playAgent()` starts it; without them "Watch it play" stays hidden.
 // `api.shippedDqnUrl` overrides where the shipped model is (default models/2048-dqn.dqn next to

@@ -6,9 +6,9 @@
 //   const panel = mountTrain2048Panel(document.querySelector("#train-2048"), { useNetwork });
 //
 // `container` is the card (its h2 stays first); the panel renders everything else into it and
-// brings its own stylesheet (train2048.css, next to this file) on top of the page's style.css.
+// brings its own stylesheet (shared/cards.css, next to this file) on top of the page's shared/base.css.
 // `api.useNetwork(bytes, label)` — optional — receives the trained network as a file (PZL2048N,
-// f32, not compressed) and a name for it, for the page's own agent to play with (app2048.js's
+// f32, not compressed) and a name for it, for the page's own agent to play with (2048/app.js's
 // trainApi: it resolves once the network plays, or rejects saying why it cannot); without it the
 // "Use this network" button stays hidden. `api.shippedNetworkUrl`, when given, is where Evaluate
 // fetches the shipped network (default: models/2048-ntuple.ntuple.gz next to this file).

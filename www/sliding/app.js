@@ -320,7 +320,7 @@ async function copyLink() {
 
 // ---- solving ------------------------------------------------------------------------------------
 
-/** Selects the solver a board size starts with (sliding.js: the widget starts with the same). */
+/** Selects the solver a board size starts with (sliding/solvers.js: the widget starts with the same). */
 function selectDefaultSolver(puzzle) {
   const algorithm = defaultAlgorithm(puzzle);
   elements.algorithm.value = algorithm;
