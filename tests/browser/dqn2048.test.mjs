@@ -1,4 +1,4 @@
-// Seed 004's deep Q-network on the 2048 page (www/dqn2048-panel.js, learn-client.js and
+// Seed 004's deep Q-network on the 2048 page (www/2048/dqn-panel.js, learn-client.js and
 // learn-worker.js with the learning bundle's Dqn2048Trainer / Dqn2048Model): the page loads the
 // learning bundle only once the card is used; training a tiny network on the CPU moves the charts
 // and the step counter, Pause, Resume and Stop act between chunks, and Save downloads a model that

@@ -1,4 +1,4 @@
-// Deep Q-learning in the page (www/train-panel.js, learn-client.js, learn-worker.js and the
+// Deep Q-learning in the page (www/sliding/train-panel.js, learn-client.js, learn-worker.js and the
 // learning bundle pkg/learn/): the shipped 8-puzzle model solves the board and the solution
 // plays to the goal, and its manifest sets the form's reward; training in the worker moves the
 // live charts and obeys Pause, Resume, Stop and Save, also with seed 001's reward and mixed
