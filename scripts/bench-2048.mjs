@@ -2,9 +2,9 @@
 // 2048 agents benchmark: the shipped n-tuple network (www/models/2048-ntuple.ntuple.gz) played
 // greedily (1-ply) and by expectimax (depth 2) over N seeded games, and seed 004's deep Q-network
 // (www/models/2048-dqn.dqn) played greedily (the legal move with the highest Q-value), in
-// headless Chromium — in the page's own workers: www/ntuple-worker.js (core bundle pkg/) for the
-// n-tuple network, the learning worker www/learn-worker.js (learning bundle pkg/learn/), driven
-// through www/learn-client.js as the 2048 page's DQN card does, for the DQN — and natively with
+// headless Chromium — in the page's own workers: www/2048/ntuple-worker.js (core bundle pkg/) for the
+// n-tuple network, the learning worker www/shared/learn-worker.js (learning bundle pkg/learn/), driven
+// through www/shared/learn-client.js as the 2048 page's DQN card does, for the DQN — and natively with
 // the release CLI (`puzzlelab eval-2048`; `puzzlelab eval-dqn-2048` from a build with the learn
 // feature) when it is built. Writes JSON (target/bench/2048.json by default): per agent ("greedy",
 // "expectimax", "dqn") and runtime, games, seed, reach rates, mean/median score, moves/s, and
@@ -126,7 +126,7 @@ try {
     const started = Date.now();
     const report = await page.evaluate(
       async ({ agent, depth, games, seed, model }) => {
-        const worker = new Worker("/www/ntuple-worker.js", { type: "module" });
+        const worker = new Worker("/www/2048/ntuple-worker.js", { type: "module" });
         let next = 1;
         const pending = new Map();
         const ready = new Promise((resolve, reject) => {
@@ -163,10 +163,10 @@ try {
   }
   if (dqn) {
     const started = Date.now();
-    // The learning worker, as the 2048 page's DQN card uses it (www/dqn2048-panel.js).
+    // The learning worker, as the 2048 page's DQN card uses it (www/2048/dqn-panel.js).
     const report = await page.evaluate(
       async ({ games, seed, model }) => {
-        const { LearnClient } = await import("/www/learn-client.js");
+        const { LearnClient } = await import("/www/shared/learn-client.js");
         const client = new LearnClient();
         try {
           await client.ready;

@@ -50,10 +50,11 @@ const distribution = (values) => ({
 async function solveInPage({ name, goal, databases, starts }) {
   const api = await import(new URL("../pkg/puzzlelab.js", location.href).href);
   await api.default();
+  const { gunzip } = await import(new URL("./shared/download.js", location.href).href);
   let clock = performance.now();
   const response = await fetch(new URL(`../${databases}`, location.href));
   if (!response.ok) throw new Error(`${databases}: HTTP ${response.status}`);
-  const bytes = new Uint8Array(await new Response(response.body.pipeThrough(new DecompressionStream("gzip"))).arrayBuffer());
+  const bytes = await gunzip(new Uint8Array(await response.arrayBuffer()));
   const fetchMs = performance.now() - clock;
   const goalPuzzle = api.Puzzle.parse(4, 4, goal, goal, "");
   clock = performance.now();

@@ -1,4 +1,4 @@
-// Seed 004's deep Q-network on the 2048 page (www/dqn2048-panel.js, learn-client.js and
+// Seed 004's deep Q-network on the 2048 page (www/2048/dqn-panel.js, learn-client.js and
 // learn-worker.js with the learning bundle's Dqn2048Trainer / Dqn2048Model): the page loads the
 // learning bundle only once the card is used; training a tiny network on the CPU moves the charts
 // and the step counter, Pause, Resume and Stop act between chunks, and Save downloads a model that
@@ -87,8 +87,8 @@ describe("seed 004's deep Q-network on the 2048 page", options, () => {
   test("training on the CPU moves the charts and the step counter; Pause, Resume, Stop; Save downloads a model that Load reads back", slow, async () => {
     const page = await openPage(session);
     assert.ok(!page.requests.some((path) => path.startsWith("/pkg/learn/")), "the learning bundle waits until the card is used");
-    assert.ok(!page.requests.includes("/www/learn-worker.js"), "so does the learning worker");
-    assert.match(await page.locator("#d2048-params").textContent(), /^1,255,428 parameters — seed 004's network/, "the seed's network and what it costs");
+    assert.ok(!page.requests.includes("/www/shared/learn-worker.js"), "so does the learning worker");
+    assert.match(await page.locator("#d2048-params").textContent(), /^1,255,428 parameters — the paper's network/, "the seed's network and what it costs");
 
     await fillForm(page, TINY);
     await page.selectOption("#d2048-backend", "cpu");
@@ -145,7 +145,7 @@ describe("seed 004's deep Q-network on the 2048 page", options, () => {
     assert.equal(await page.locator("#d2048-model").inputValue(), "trained");
     await page.click("#d2048-watch");
     await page.waitForFunction(() => Number(document.querySelector("#agent-stat-moves").textContent) >= 3, null, { timeout: 30_000 });
-    assert.match(await page.locator("#agent-model").textContent(), new RegExp(`^Seed 004's DQN, trained here \\(${training.steps.toLocaleString("en")} steps\\)`));
+    assert.match(await page.locator("#agent-model").textContent(), new RegExp(`^Mehta's DQN, trained here \\(${training.steps.toLocaleString("en")} steps\\)`));
     await page.click("#agent-play");
 
     // The saved file is a 2048 model (Dqn2048Model.fromBytes reads it) with its network and steps.
@@ -207,7 +207,7 @@ describe("seed 004's deep Q-network on the 2048 page", options, () => {
     await page.evaluate(() => (document.querySelector("#game").dataset.movesBefore = String(document.querySelector("#game").game.moves)));
     await page.click("#d2048-watch");
     await page.waitForFunction(() => Number(document.querySelector("#agent-stat-moves").textContent) >= 5, null, { timeout: 30_000 });
-    assert.match(await page.locator("#agent-model").textContent(), /^Seed 004's DQN from “2048-dqn-tiny\.dqn”: filters 4\/4, hidden 16, 2,668 parameters, 2,000 steps trained/);
+    assert.match(await page.locator("#agent-model").textContent(), /^Mehta's DQN from “2048-dqn-tiny\.dqn”: filters 4\/4, hidden 16, 2,668 parameters, 2,000 steps trained/);
     assert.match(await page.locator("#d2048-eval-status").textContent(), /plays on the board above/);
     assert.equal(await page.locator("#agent").getAttribute("data-state"), "playing");
     const moves = await page.evaluate(() => document.querySelector("#game").game.moves);

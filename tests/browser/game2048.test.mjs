@@ -68,7 +68,7 @@ async function readGame(page, selector = "#game") {
 async function replay(page, seed, directions, alwaysTwo = false) {
   return page.evaluate(
     async ([seed, directions, alwaysTwo]) => {
-      const { loadWasm } = await import("/www/wasm.js");
+      const { loadWasm } = await import("/www/shared/wasm.js");
       const api = await loadWasm();
       const game = new api.Game2048(seed, alwaysTwo);
       const values = () => Array.from(game.board(), (e) => (e === 0 ? 0 : 2 ** e));
@@ -88,7 +88,7 @@ async function replay(page, seed, directions, alwaysTwo = false) {
 async function showBoard(page, text, selector = "#game") {
   await page.evaluate(
     async ([text, sel]) => {
-      const { loadWasm } = await import("/www/wasm.js");
+      const { loadWasm } = await import("/www/shared/wasm.js");
       const api = await loadWasm();
       document.querySelector(sel).game = api.Game2048.fromText(text, 7, false);
     },
@@ -282,7 +282,7 @@ describe("2048 in the page", options, () => {
     assert.ok(downloadTexts.some((text) => /^Downloading the network… [\d.]+ of 4\.1 MB$/.test(text)), `progress shown: ${JSON.stringify(downloadTexts.slice(-3))}`);
     assert.match(await page.locator("#agent-model").textContent(), /Shipped network: 4 × 5-tuples, 4,194,304 weights, trained on 1,110,000 games/);
     const hint = await page.evaluate(async () => {
-      const { shippedNetwork } = await import("/www/game2048.js");
+      const { shippedNetwork } = await import("/www/2048/agent.js");
       const agent = await shippedNetwork();
       const board = document.querySelector("#game");
       return { shown: board.shadowRoot.querySelector("[part=hint]").dataset.direction, expected: agent.bestMove(board.game, 1) };
@@ -322,7 +322,7 @@ describe("2048 in the page", options, () => {
   test("the training card's api hands a network to the agent; the page works without the card", slow, async () => {
     // A stand-in for train2048-panel.js that keeps the api it is given.
     const fake = async (page) =>
-      page.route("**/www/train2048-panel.js", (route) =>
+      page.route("**/www/2048/train-panel.js", (route) =>
         route.fulfill({
           contentType: "text/javascript",
           body: 'export function mountTrain2048Panel(section, api) { window.trainApi = api; section.dataset.mounted = "yes"; }',
@@ -346,7 +346,7 @@ describe("2048 in the page", options, () => {
 
     // Without the card's module the game still plays, and the card says why it is empty.
     const missing = await open2048(session, `#seed=${SEED}`, {}, {
-      beforeGoto: (page) => page.route("**/www/train2048-panel.js", (route) => route.fulfill({ status: 404, body: "" })),
+      beforeGoto: (page) => page.route("**/www/2048/train-panel.js", (route) => route.fulfill({ status: 404, body: "" })),
     });
     await missing.waitForFunction(() => document.querySelector("#train-2048 .help") !== null);
     assert.match(await missing.locator("#train-2048").textContent(), /not available/);

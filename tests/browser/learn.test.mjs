@@ -1,4 +1,4 @@
-// Deep Q-learning in the page (www/train-panel.js, learn-client.js, learn-worker.js and the
+// Deep Q-learning in the page (www/sliding/train-panel.js, learn-client.js, learn-worker.js and the
 // learning bundle pkg/learn/): the shipped 8-puzzle model solves the board and the solution
 // plays to the goal, and its manifest sets the form's reward; training in the worker moves the
 // live charts and obeys Pause, Resume, Stop and Save, also with seed 001's reward and mixed
@@ -78,7 +78,7 @@ describe("deep Q-learning in the page", options, () => {
   test("the shipped 8-puzzle model: downloaded with a progress bar, it solves the shuffled board and plays to the goal", slow, async () => {
     const page = await session.newPage("", {}, { beforeGoto: recordRequests });
     assert.ok(!page.requests.some((path) => path.startsWith("/pkg/learn/")), "the learning bundle waits until it is needed");
-    assert.ok(!page.requests.includes("/www/learn-worker.js"), "so does the learning worker");
+    assert.ok(!page.requests.includes("/www/shared/learn-worker.js"), "so does the learning worker");
 
     await setRange(page, "#difficulty", 20);
     await page.click("#shuffle");
@@ -220,7 +220,7 @@ describe("deep Q-learning in the page", options, () => {
   test("seed 001's reward, mixed difficulties, uniform starts and full backups train on the CPU; an unknown reward is refused", options, async () => {
     const page = await session.newPage();
     const refusal = await page.evaluate(async () => {
-      const { sharedLearnClient } = await import("./learn-client.js");
+      const { sharedLearnClient } = await import("./shared/learn-client.js");
       const training = sharedLearnClient().train({ rows: 2, cols: 2, options: { reward: "sideways" }, backend: "cpu" });
       return training.then(() => "trained", (error) => error.message);
     });
@@ -263,7 +263,7 @@ describe("deep Q-learning in the page", options, () => {
   test("WebGPU computes the probe network as the CPU does; auto trains on WebGPU, and so do full backups", slow, async () => {
     const page = await session.newPage();
     const probe = await page.evaluate(async () => {
-      const { sharedLearnClient } = await import("./learn-client.js");
+      const { sharedLearnClient } = await import("./shared/learn-client.js");
       try {
         return { ok: true, ...(await sharedLearnClient().probe(4)) };
       } catch (error) {
@@ -312,7 +312,7 @@ describe("deep Q-learning in the page", options, () => {
 
     // Full backups run on WebGPU too (every readback asynchronous): two chunks, then stop.
     const full = await page.evaluate(async () => {
-      const { sharedLearnClient } = await import("./learn-client.js");
+      const { sharedLearnClient } = await import("./shared/learn-client.js");
       const client = sharedLearnClient();
       const reports = [];
       const options = { fullBackups: true, hidden: [16], batchSize: 8, maskActions: true, reward: "steps", gamma: 1, mixed: true, uniformStarts: true, difficulty: 4, curriculum: false };

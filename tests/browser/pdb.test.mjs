@@ -63,7 +63,7 @@ async function waitForPdbReady(page, timeout = 30_000) {
 async function shuffledStart(page, goal, moves, seed) {
   return page.evaluate(
     async ([goalText, difficulty, seedValue]) => {
-      const { loadWasm } = await import("./wasm.js");
+      const { loadWasm } = await import("./shared/wasm.js");
       const api = await loadWasm();
       const puzzle = api.Puzzle.parse(4, 4, goalText, goalText, "");
       puzzle.shuffle(difficulty, seedValue);
@@ -186,7 +186,7 @@ describe("pattern databases", options, () => {
     };
     const outcome = await page.evaluate(
       async ({ starts, goals }) => {
-        const { SolverClient, SolveCancelled } = await import("./solver-client.js");
+        const { SolverClient, SolveCancelled } = await import("./sliding/solver-client.js");
         // A client of its own: a fresh worker that keeps no databases yet.
         const client = new SolverClient();
         await client.ready;

@@ -174,7 +174,7 @@ describe("the solver client", options, () => {
   test("a worker that ignores cancel is terminated after the grace period and replaced", options, async () => {
     const page = await session.newPage();
     const outcome = await page.evaluate(async () => {
-      const { SolverClient, SolveCancelled } = await import("./solver-client.js");
+      const { SolverClient, SolveCancelled } = await import("./sliding/solver-client.js");
       // A stand-in worker that reports progress once, then never yields again.
       const source = `
         postMessage({ type: "ready" });

@@ -1,4 +1,4 @@
-// Training 2048's n-tuple network in the page (www/train2048-panel.js, ntuple-worker.js and the
+// Training 2048's n-tuple network in the page (www/2048/train-panel.js, ntuple-worker.js and the
 // core bundle's NTupleTrainer / NTupleEvaluation), on a fixture page that mounts the card alone
 // (tests/browser/fixtures/train2048.html) and on www/2048.html: chunks of training games move the
 // live charts and the games count; Pause, Resume and Stop act between chunks; Save downloads a

@@ -419,7 +419,7 @@ describe("<puzzle-widget> on a hostile page", options, () => {
       document.querySelector("figure").append(third);
       await third.ready;
       widgets.push(third);
-      const { sharedSolverPool } = await import("./solver-pool.js");
+      const { sharedSolverPool } = await import("./sliding/solver-pool.js");
       for (const widget of widgets) {
         widget.setAttribute("size", "4x4");
         widget.setAttribute("solver", "astar");
@@ -499,7 +499,7 @@ describe("<puzzle-widget> on a hostile page", options, () => {
     );
     const count = (suffix) => requests.filter((path) => path.endsWith(suffix)).length;
     const sharing = await page.evaluate(async () => {
-      const { sharedSolverPool } = await import("./solver-pool.js");
+      const { sharedSolverPool } = await import("./sliding/solver-pool.js");
       return {
         workers: sharedSolverPool().workerCount,
         // This realm's own fetches (workers have their own performance timelines).
@@ -534,7 +534,7 @@ describe("<puzzle-widget> on a hostile page", options, () => {
     const paths = responses.map((response) => response.path);
     assert.ok(paths.includes("/pkg/puzzlelab_bg.wasm"));
     assert.ok(paths.includes("/www/models/pdb-4x4-6-6-3-standard.pdb.gz"));
-    assert.ok(workerUrls.length > 0 && workerUrls.every((url) => url === "/www/solver-worker.js"), `workers: ${workerUrls}`);
+    assert.ok(workerUrls.length > 0 && workerUrls.every((url) => url === "/www/sliding/solver-worker.js"), `workers: ${workerUrls}`);
     assert.deepEqual(responses.filter((response) => response.status >= 400), [], "nothing is missing");
     assert.deepEqual(await eventsOf(page, { type: "error" }), []);
     assert.deepEqual(page.errors, []);

@@ -2,13 +2,13 @@
 // Worker (ntuple-worker.js, core bundle), with live charts, and evaluation of agents over seeded
 // games in the browser.
 //
-//   import { mountTrain2048Panel } from "./train2048-panel.js";
+//   import { mountTrain2048Panel } from "./train-panel.js";
 //   const panel = mountTrain2048Panel(document.querySelector("#train-2048"), { useNetwork });
 //
 // `container` is the card (its h2 stays first); the panel renders everything else into it and
-// brings its own stylesheet (train2048.css, next to this file) on top of the page's style.css.
+// brings its own stylesheet (shared/cards.css, next to this file) on top of the page's shared/base.css.
 // `api.useNetwork(bytes, label)` — optional — receives the trained network as a file (PZL2048N,
-// f32, not compressed) and a name for it, for the page's own agent to play with (app2048.js's
+// f32, not compressed) and a name for it, for the page's own agent to play with (2048/app.js's
 // trainApi: it resolves once the network plays, or rejects saying why it cannot); without it the
 // "Use this network" button stays hidden. `api.shippedNetworkUrl`, when given, is where Evaluate
 // fetches the shipped network (default: models/2048-ntuple.ntuple.gz next to this file).
@@ -22,14 +22,14 @@
 // trained here, the loaded file or the shipped network, with a progress bar and a results table in
 // the numbers of `puzzlelab eval-2048` (same seed, same games).
 
-import { FieldError, chooseFilesWith, elementsById, percent, readNumber, renderCard } from "./card-helpers.js";
-import { LineChart } from "./chart.js";
-import { EVALUATION_IDS, EvaluationTable, evaluationResultsHtml } from "./evaluation-table.js";
-import { TrainingRun } from "./run-controls.js";
-import { WorkerClient } from "./worker-protocol.js";
+import { FieldError, chooseFilesWith, elementsById, percent, readNumber, renderCard } from "../shared/card-helpers.js";
+import { LineChart } from "../shared/chart.js";
+import { EVALUATION_IDS, EvaluationTable, evaluationResultsHtml } from "../shared/evaluation-table.js";
+import { TrainingRun } from "../shared/run-controls.js";
+import { WorkerClient } from "../shared/worker-protocol.js";
 
 /** The shipped network (trained natively by `puzzlelab train-2048`, 4 × 5-tuples, f16, gzip). */
-export const SHIPPED_NETWORK_URL = new URL("./models/2048-ntuple.ntuple.gz", import.meta.url);
+export const SHIPPED_NETWORK_URL = new URL("../models/2048-ntuple.ntuple.gz", import.meta.url);
 
 const numberFormat = new Intl.NumberFormat("en");
 /** Tiles whose reach rates the charts and table show (of src/env/game2048.rs REPORTED_TILES). */

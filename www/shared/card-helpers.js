@@ -1,11 +1,11 @@
-// Small pieces the training cards share (train2048-panel.js, the n-tuple network, and
-// dqn2048-panel.js, seed 004's DQN, on the 2048 page; train-panel.js, the sliding puzzles' DQN):
+// Small pieces the training cards share (2048/train-panel.js, the n-tuple network, and
+// 2048/dqn-panel.js, Mehta's DQN, on the 2048 page; train-panel.js, the sliding puzzles' DQN):
 // the 2048 cards' stylesheet, their elements by id, reading number fields with a message that names
 // the field, error lines, progress boxes, downloads and file choosers, and the way they write
 // percents, sizes and durations. run-controls.js and evaluation-table.js build on them.
 
 const numberFormat = new Intl.NumberFormat("en");
-const STYLESHEET_URL = new URL("./train2048.css", import.meta.url);
+const STYLESHEET_URL = new URL("./cards.css", import.meta.url);
 
 /** What a form field holds that training cannot use; the message names the field. */
 export class FieldError extends Error {
@@ -15,7 +15,7 @@ export class FieldError extends Error {
   }
 }
 
-/** Adds train2048.css (the 2048 cards' stylesheet, on top of style.css) to the document once. */
+/** Adds shared/cards.css (the 2048 cards' stylesheet, on top of shared/base.css) to the document once. */
 export function addCardStylesheet(document) {
   if (document.querySelector("link[data-train2048]")) return;
   const link = document.createElement("link");

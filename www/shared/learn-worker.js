@@ -6,8 +6,8 @@
 // network being trained, "file" for one the person loaded): each is a DqnModel with its file's
 // bytes, so that training can go on from it and Save can hand it back.
 //
-// Two puzzles share it: sliding puzzles (the thesis's DqnTrainer / DqnModel, the index page's
-// card) and 2048 (seed 004's Dqn2048Trainer / Dqn2048Model, the 2048 page's card). A request
+// Two puzzles share it: sliding puzzles (the N-puzzle DQN dissertation's DqnTrainer / DqnModel, the index page's
+// card) and 2048 (Mehta's Dqn2048Trainer / Dqn2048Model, the 2048 page's card). A request
 // about 2048 says `puzzle: "2048"` ("train", "load-model") or has its own type ("…-2048"); every
 // other request is about sliding puzzles, as before 2048 came.
 //
@@ -29,7 +29,7 @@
 //             `key`, default the run's "trained" key); answers { key, info, steps }
 //   2048:
 //        { type: "train", id, puzzle: "2048", options, backend, continueFrom?, evalEvery, evalGames, evalSeed }
-//             options: Dqn2048Trainer.create's (DqnConfig's fields over seed 004's); every evalEvery
+//             options: Dqn2048Trainer.create's (DqnConfig's fields over the paper's); every evalEvery
 //             steps (0: never) the network plays evalGames greedy games of the evaluation run
 //             seeded with evalSeed; the network so far is kept as the model "trained-2048"
 //        { type: "best-move-2048", id, key, exponents }   the kept 2048 model's greedy move for a board
@@ -51,13 +51,13 @@
 //        { type: "error", id, message }                id null: the bundle could not be loaded
 
 import { goalLabels } from "./learn-client.js";
-import { emptyGameStats, mergeGameStats, summarizeGames } from "./game2048-stats.js";
-import { fetchBytes } from "./fetch-bytes.js";
-import { errorMessage as messageOf, serveRequests } from "./worker-protocol.js";
+import { emptyGameStats, mergeGameStats, summarizeGames } from "../2048/stats.js";
+import { fetchBytes } from "./download.js";
+import { announceReady, errorMessage as messageOf, postProgress, serveRequests } from "./worker-protocol.js";
 
 /** The learning bundle, resolved against this file (so www/ and pkg/ may live anywhere, side by side). */
-const BUNDLE_URL = new URL("../pkg/learn/puzzlelab.js", import.meta.url);
-const BUNDLE_WASM_URL = new URL("../pkg/learn/puzzlelab_bg.wasm", import.meta.url);
+const BUNDLE_URL = new URL("../../pkg/learn/puzzlelab.js", import.meta.url);
+const BUNDLE_WASM_URL = new URL("../../pkg/learn/puzzlelab_bg.wasm", import.meta.url);
 
 /** A training chunk aims at this much wall time: short enough for Pause and Stop to answer soon. */
 const CHUNK_TARGET_MS = 300;
@@ -67,7 +67,7 @@ const CHUNK_STEPS = {
   webgpu: { first: 5, min: 1, max: 50 },
 };
 /**
- * The same for 2048's convolutional network: a step of seed 004's (1.26 M parameters) takes about
+ * The same for 2048's convolutional network: a step of the paper's (1.26 M parameters) takes about
  * 50 ms on a CPU in a tab, while warm-up steps (no gradient step) take microseconds: chunks start
  * small and grow towards CHUNK_TARGET_MS.
  */
@@ -116,10 +116,7 @@ const bundleReady = loadBundle().catch((error) => {
       "Build it with `bash scripts/build-wasm.sh learn`.",
   );
 });
-bundleReady.then(
-  () => postMessage({ type: "ready" }),
-  (error) => postMessage({ type: "error", id: null, message: error.message }),
-);
+announceReady(bundleReady, () => ({}), (error) => error.message);
 
 // Each request is answered when its handler ends: "train" when training stops (it reports through
 // progress messages meanwhile).
@@ -158,7 +155,7 @@ async function loadBundle() {
         const percent = total ? Math.floor((100 * loaded) / total) : -1;
         if (percent > reported) {
           reported = percent;
-          postMessage({ type: "progress", id: null, stage: "bundle", loaded, total });
+          postProgress(null, { stage: "bundle", loaded, total });
         }
         controller.enqueue(chunk);
       },
@@ -220,7 +217,7 @@ function keptModel(key, puzzle = "sliding") {
 
 /** The body of `url` as bytes, reporting { loaded, total } as it arrives. */
 async function download(url, id) {
-  const report = (loaded, total) => postMessage({ type: "progress", id, stage: "download", loaded, total });
+  const report = (loaded, total) => postProgress(id, { stage: "download", loaded, total });
   // When the answer comes, then at most every 50 ms, and at the end (with the size now known).
   let size = null;
   let lastReport = 0;
@@ -275,7 +272,7 @@ async function evaluate({ id, key, options }) {
   const job = entry.model.startEvaluation(options ?? undefined);
   try {
     while (!job.step(EVALUATION_BATCH)) {
-      postMessage({ type: "progress", id, stage: "evaluate", done: job.done, total: job.total });
+      postProgress(id, { stage: "evaluate", done: job.done, total: job.total });
       await new Promise((resolve) => setTimeout(resolve, 0));
     }
     return { result: { ...job.result(), key, ms: Math.round(performance.now() - started) } };
@@ -315,7 +312,7 @@ async function train(message) {
   if (puzzle === "2048" && message.evalEvery > 0 && message.evalGames > 0) {
     current.evaluation = { every: message.evalEvery, games: message.evalGames, seed: message.evalSeed ?? 0, next: message.evalEvery };
   }
-  postMessage({ type: "progress", id, stage: "started", backend, adapter, numParams: trainer.numParams, chunkSteps: current.chunkSteps });
+  postProgress(id, { stage: "started", backend, adapter, numParams: trainer.numParams, chunkSteps: current.chunkSteps });
 
   try {
     for (;;) {
@@ -332,7 +329,7 @@ async function train(message) {
       const report = await withTrainer(trainer, (t) => t.trainSteps(steps));
       current.chunkSteps = nextChunkSteps(steps, performance.now() - started, bounds);
       current.lastReport = report;
-      postMessage({ type: "progress", id, stage: "chunk", report, chunkSteps: steps });
+      postProgress(id, { stage: "chunk", report, chunkSteps: steps });
       // Let pause, stop, save and model jobs in.
       await new Promise((resolve) => setTimeout(resolve, 0));
       if (current.evaluation && report.stepsDone >= current.evaluation.next) await evaluateDuringTraining(current, report.stepsDone);
@@ -358,7 +355,7 @@ async function newTrainer(message) {
   const bundle = await bundleReady;
   const puzzle = message.puzzle ?? "sliding";
   const { backend, note, adapter } = await chooseBackend(bundle, message.backend ?? "auto");
-  if (note) postMessage({ type: "progress", id: message.id, stage: "backend", message: note });
+  if (note) postProgress(message.id, { stage: "backend", message: note });
   let trainer;
   try {
     trainer =
@@ -519,12 +516,12 @@ async function evaluate2048({ id, key, games, seed }) {
   const started = performance.now();
   const timing = { seconds: 0 };
   try {
-    postMessage({ type: "progress", id, stage: "evaluate-2048", done: 0, total: games });
+    postProgress(id, { stage: "evaluate-2048", done: 0, total: games });
     const stats = await playGames2048(model, {
       to: games,
       seed,
       timing,
-      onGames: (done) => postMessage({ type: "progress", id, stage: "evaluate-2048", done, total: games }),
+      onGames: (done) => postProgress(id, { stage: "evaluate-2048", done, total: games }),
       stillWanted: () => !job.cancelled,
     });
     if (!stats) throw new Error("The evaluation was cancelled.");
@@ -554,7 +551,7 @@ async function evaluateDuringTraining(current, steps) {
   if (current.state !== "running") return;
   const { model } = await snapshotTrained(current);
   const started = performance.now();
-  const progress = (done) => postMessage({ type: "progress", id: current.id, stage: "evaluation", steps, done, total: evaluation.games });
+  const progress = (done) => postProgress(current.id, { stage: "evaluation", steps, done, total: evaluation.games });
   progress(0);
   const stats = await playGames2048(model, {
     to: evaluation.games,
@@ -564,7 +561,7 @@ async function evaluateDuringTraining(current, steps) {
   });
   if (!stats) return;
   const summary = summarizeGames(stats, (performance.now() - started) / 1000);
-  postMessage({ type: "progress", id: current.id, stage: "evaluated", steps, stats, summary });
+  postProgress(current.id, { stage: "evaluated", steps, stats, summary });
 }
 
 // ---- backends -------------------------------------------------------------------------------------

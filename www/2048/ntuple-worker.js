@@ -3,7 +3,7 @@
 // pausable and stoppable between chunks, and evaluates agents (greedy 1-ply, expectimax over the
 // network's values, random) over seeded games in chunks with progress, answering in the JSON shape
 // of `puzzlelab eval-2048`. One job at a time: training runs, or an evaluation does (an
-// evaluation may run while training is paused). The page side is train2048-panel.js.
+// evaluation may run while training is paused). The page side is 2048/train-panel.js.
 //
 // Networks are kept by key: "trained" is the trainer's own network; any other key (the panel uses
 // "loaded" for a file and "shipped" for www/models/2048-ntuple.ntuple.gz) holds a file's bytes,
@@ -40,9 +40,9 @@
 //        { type: "result", id, result }
 //        { type: "error", id, message, cancelled? }             id null: the bundle did not load
 
-import { errorMessage, loadWasm } from "./wasm.js";
-import { fetchBytes } from "./fetch-bytes.js";
-import { serveRequests } from "./worker-protocol.js";
+import { errorMessage, loadWasm } from "../shared/wasm.js";
+import { fetchBytes, gunzip, gzip as gzipBytes, isGzip } from "../shared/download.js";
+import { announceReady, postProgress, serveRequests } from "../shared/worker-protocol.js";
 
 /**
  * Evaluation games run back to back for this long before the worker reports progress and reads
@@ -50,12 +50,12 @@ import { serveRequests } from "./worker-protocol.js";
  * here, one expectimax game (depth 2) about a second.
  */
 const SLICE_MS = 100;
-const GZIP_MAGIC = [0x1f, 0x8b];
 
 const apiReady = loadWasm();
-apiReady.then(
-  (api) => postMessage({ type: "ready", tupleSets: api.ntupleTupleSets() }),
-  (error) => postMessage({ type: "error", id: null, message: `Could not load the 2048 module: ${errorMessage(error)}` }),
+announceReady(
+  apiReady,
+  (api) => ({ tupleSets: api.ntupleTupleSets() }),
+  (error) => `Could not load the 2048 module: ${errorMessage(error)}`,
 );
 
 /** The trainer (NTupleTrainer) once a training run began; kept after it stops, for Save. */
@@ -105,9 +105,7 @@ async function train({ id, tupleSet, alpha, seed, gamesPerChunk, from = null }) 
   trainer?.free();
   trainer = next;
   run = { id, state: "running", wake: null, waiters: [], gamesPerChunk: chunk };
-  postMessage({
-    type: "progress",
-    id,
+  postProgress(id, {
     stage: "started",
     tupleSet: trainer.tupleSet,
     weights: trainer.weights,
@@ -126,7 +124,7 @@ async function train({ id, tupleSet, alpha, seed, gamesPerChunk, from = null }) 
         continue;
       }
       const stats = trainer.trainGames(run.gamesPerChunk);
-      postMessage({ type: "progress", id, stage: "chunk", stats });
+      postProgress(id, { stage: "chunk", stats });
       await yieldToMessages();
     }
   } finally {
@@ -190,7 +188,7 @@ function checkChunk(games) {
 async function save({ precision = "f32", gzip = false }) {
   if (!trainer) throw new Error("Nothing has been trained yet.");
   let bytes = trainer.saveNetwork(precision);
-  if (gzip) bytes = await transform(bytes, new CompressionStream("gzip"));
+  if (gzip) bytes = await gzipBytes(bytes);
   return {
     result: { bytes, gamesTrained: trainer.gamesTrained, tupleSet: trainer.tupleSet, precision, gzip },
     transfer: [bytes.buffer],
@@ -219,7 +217,7 @@ async function loadUrl({ id, key, url }) {
     const percent = total ? Math.floor((100 * loaded) / total) : -1;
     if (percent > reported) {
       reported = percent;
-      postMessage({ type: "progress", id, stage: "download", loaded, total });
+      postProgress(id, { stage: "download", loaded, total });
     }
   });
   const name = new URL(url, self.location.href).pathname.split("/").pop();
@@ -234,7 +232,7 @@ async function keepNetwork(key, body, name, what) {
   try {
     if (isGzip(body)) {
       try {
-        bytes = await transform(body, new DecompressionStream("gzip"));
+        bytes = await gunzip(body);
       } catch {
         throw new Error("it is gzip-compressed but does not decompress (the file is damaged or cut short)");
       }
@@ -251,16 +249,6 @@ function keptNetwork(key) {
   const entry = networks.get(key);
   if (!entry) throw new Error(key === "loaded" ? "Load a network file first." : `No network is kept as "${key}".`);
   return entry;
-}
-
-function isGzip(bytes) {
-  return bytes.length >= 2 && bytes[0] === GZIP_MAGIC[0] && bytes[1] === GZIP_MAGIC[1];
-}
-
-/** Bytes through a (De)CompressionStream. */
-async function transform(bytes, stream) {
-  const out = new Blob([bytes]).stream().pipeThrough(stream);
-  return new Uint8Array(await new Response(out).arrayBuffer());
 }
 
 // ---- evaluation -----------------------------------------------------------------------------------
@@ -281,13 +269,13 @@ async function evaluate({ id, network = "trained", agent = "greedy", depth = 2, 
   const job = { id, cancelled: false };
   evaluating = job;
   try {
-    postMessage({ type: "progress", id, stage: "evaluate", done: 0, total: evaluation.games });
+    postProgress(id, { stage: "evaluate", done: 0, total: evaluation.games });
     for (;;) {
       const sliceEnd = performance.now() + SLICE_MS;
       let finished;
       do finished = evaluation.play(1);
       while (!finished && performance.now() < sliceEnd);
-      postMessage({ type: "progress", id, stage: "evaluate", done: evaluation.gamesDone, total: evaluation.games });
+      postProgress(id, { stage: "evaluate", done: evaluation.gamesDone, total: evaluation.games });
       if (finished) break;
       await yieldToMessages();
       if (job.cancelled) throw Object.assign(new Error(`Evaluation cancelled after ${evaluation.gamesDone} games.`), { cancelled: true });

@@ -5,7 +5,7 @@
 // train-panel.js (its worker starts only when that card is used); this file only connects them to
 // the controls in index.html.
 
-import "./widget.js";
+import "../widget.js";
 import { SolutionPlayer } from "./player.js";
 import { SolveCancelled } from "./solver-client.js";
 import { sharedSolverPool } from "./solver-pool.js";
@@ -24,7 +24,7 @@ import {
   solveRequest,
   solverLabel,
   usesPatternDatabases,
-} from "./sliding.js";
+} from "./solvers.js";
 
 const $ = (selector) => document.querySelector(selector);
 const elements = {
@@ -77,7 +77,7 @@ main();
 
 async function main() {
   try {
-    const { loadWasm } = await import("./wasm.js");
+    const { loadWasm } = await import("../shared/wasm.js");
     api = await loadWasm();
   } catch (error) {
     showLoadError(
@@ -320,7 +320,7 @@ async function copyLink() {
 
 // ---- solving ------------------------------------------------------------------------------------
 
-/** Selects the solver a board size starts with (sliding.js: the widget starts with the same). */
+/** Selects the solver a board size starts with (sliding/solvers.js: the widget starts with the same). */
 function selectDefaultSolver(puzzle) {
   const algorithm = defaultAlgorithm(puzzle);
   elements.algorithm.value = algorithm;

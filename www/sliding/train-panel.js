@@ -5,17 +5,17 @@
 //   - its evaluation by exact optimal distance: solved % (greedy, beam search) and mean extra moves
 //     per distance, charted and tabled (for a shipped model first from its manifest, without
 //     running anything);
-//   - training: the thesis's hyper-parameters (and `puzzlelab train`'s reward and mixed
+//   - training: the dissertation's hyper-parameters (and `puzzlelab train`'s reward and mixed
 //     difficulties), Start / Pause / Resume / Stop / Save / Load, live
 //     statistics and four charts (TD loss, solved %, difficulty, steps per second).
 // All the work happens in the learning worker (learn-worker.js through learn-client.js), which
 // starts only when a button of this card is first used; this file only reads the form, talks to
 // the client and draws.
 
-import { FieldError, chooseFilesWith, duration, hideProgress, megabytes, readNumber, showDownload, showProgress } from "./card-helpers.js";
-import { BarChart, LineChart } from "./chart.js";
-import { FILE_MODEL, TRAINED_MODEL, goalLabels, sharedLearnClient, shippedModels } from "./learn-client.js";
-import { LearnBackend, TrainingRun, showBundleDownload } from "./run-controls.js";
+import { FieldError, chooseFilesWith, duration, hideProgress, megabytes, readNumber, showDownload, showProgress } from "../shared/card-helpers.js";
+import { BarChart, LineChart } from "../shared/chart.js";
+import { FILE_MODEL, TRAINED_MODEL, goalLabels, sharedLearnClient, shippedModels } from "../shared/learn-client.js";
+import { LearnBackend, TrainingRun, showBundleDownload } from "../shared/run-controls.js";
 
 const numberFormat = new Intl.NumberFormat("en");
 
@@ -516,7 +516,7 @@ export class TrainPanel {
   /**
    * Fills the training form from a model's info (its size, network and hyper-parameters) and, for
    * a shipped model, its manifest (`puzzlelab train`'s record: reward and mixed difficulties;
-   * absent: the thesis's reward, one difficulty at a time).
+   * absent: the dissertation's reward, one difficulty at a time).
    */
   #fillForm(info, manifest = null) {
     const elements = this.#elements;

@@ -4,6 +4,7 @@
 // control quickly, by terminating the worker if it does not answer in time. solver-pool.js shares
 // a few of these among everything on a page that solves.
 
+import { isCancelled } from "../shared/worker-protocol.js";
 import { shippedDatabaseFile } from "./pdb-files.js";
 
 /** How long a cancel may wait for the worker to stop between chunks before it is terminated. */
@@ -158,11 +159,9 @@ export class SolverClient extends EventTarget {
       case "result":
         this.#finish(job, (entry) => entry.resolve(message.result));
         break;
-      case "cancelled":
-        this.#finish(job, (entry) => entry.reject(new SolveCancelled()));
-        break;
       case "error":
-        this.#finish(job, (entry) => entry.reject(new Error(message.message)));
+        // A cancel is answered at once, as an error that says so.
+        this.#finish(job, (entry) => entry.reject(isCancelled(message) ? new SolveCancelled() : new Error(message.message)));
         break;
     }
   }

@@ -3,8 +3,10 @@
 // and get the bytes handed over ("pdb-bytes"); see solver-worker.js. Everything is resolved
 // against this file, so a site that copies www/ and pkg/ elsewhere still finds the models.
 
+import { fetchBytes } from "../shared/download.js";
+
 /** The shipped databases' index; mirrors the manifest that scripts/build-pdb.sh writes. */
-const PDB_INDEX_URL = new URL("./models/pdb-index.json", import.meta.url);
+const PDB_INDEX_URL = new URL("../models/pdb-index.json", import.meta.url);
 const PDB_INDEX_VERSION = 1;
 /** The partition shipped files hold (the worker builds 5-5-5 for other goals). */
 const SHIPPED_PARTITION = "6-6-3";
@@ -83,24 +85,9 @@ function download(url, expectedBytes, onProgress) {
   return entry.promise;
 }
 
-async function fetchBody(url, expectedBytes, onProgress) {
-  const response = await fetch(url);
-  if (!response.ok) throw new Error(`HTTP ${response.status}`);
-  const chunks = [];
-  let received = 0;
-  const reader = response.body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    chunks.push(value);
-    received += value.byteLength;
-    if (expectedBytes > 0) onProgress(Math.min(1, received / expectedBytes));
-  }
-  const body = new Uint8Array(received);
-  let offset = 0;
-  for (const chunk of chunks) {
-    body.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return body;
+/** fetchBytes's progress as the fraction of `expectedBytes` received so far (none when unknown). */
+function fetchBody(url, expectedBytes, onProgress) {
+  return fetchBytes(url, ({ loaded }) => {
+    if (expectedBytes > 0 && loaded > 0) onProgress(Math.min(1, loaded / expectedBytes));
+  });
 }

@@ -1,5 +1,5 @@
-// A training card's run as the page sees it, the same on every training card (train2048-panel.js,
-// dqn2048-panel.js, train-panel.js): the state (idle → starting → running ⇄ pausing → paused …
+// A training card's run as the page sees it, the same on every training card (2048/train-panel.js,
+// 2048/dqn-panel.js, train-panel.js): the state (idle → starting → running ⇄ pausing → paused …
 // stopping → stopped), mirrored in the card's data-state; the Start / Pause / Resume / Stop / Save
 // buttons; the status line and the two error lines (the form's and the card's); and Pause, Resume,
 // Stop and Save, which the worker carries out between two chunks. What a card trains, what its

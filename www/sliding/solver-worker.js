@@ -4,7 +4,8 @@
 // the goal (the page fetches it once, however many workers it runs, and hands the bytes over;
 // they are decoded here), otherwise 5-5-5 built here.
 //
-// Protocol (the page side is solver-client.js):
+// Protocol: shared/worker-protocol.js's, as every worker of the page speaks it (the page side is
+// solver-client.js):
 //   in : { type: "solve", id, rows, cols, preset, start, goal, algorithm, heuristic, weight?, nodeBudget? }
 //          heuristic "pdb" (IDA* on 4×4 only) searches with the goal's pattern databases,
 //          preparing them first when needed
@@ -20,7 +21,7 @@
 //        { type: "progress", id, waiting: "pdb", ms }  a solve waits for its pattern databases
 //        { type: "result", id, result }             the job's result plus `ms`
 //        { type: "error", id, message }
-//        { type: "cancelled", id }                  sent as soon as the cancel is read
+//        { type: "error", id, message, cancelled: true }  sent as soon as the cancel is read
 //        { type: "pdb-request", goal }              asks the page for the goal's shipped file; the
 //          page reports the download's progress itself, as "downloading" states
 //        { type: "pdb", goal, state, progress, partition, source, bytes, mirrored, message }
@@ -29,7 +30,9 @@
 //          the mirrored lookup is used (once ready); message: why the databases are built rather
 //          than shipped, or the error
 
-import { errorMessage, loadWasm } from "./wasm.js";
+import { GZIP_MAGIC, gunzip } from "../shared/download.js";
+import { errorMessage, loadWasm } from "../shared/wasm.js";
+import { announceReady, postCancelled, postProgress, serveRequests } from "../shared/worker-protocol.js";
 
 /** Nodes expanded per SearchJob.step call (a few milliseconds of work). */
 const NODES_PER_CHUNK = 20_000;
@@ -48,7 +51,6 @@ const MAX_KEPT_DATABASES = 3;
 const BUILT_PARTITION = "5-5-5";
 /** First bytes of a decompressed file (src/env/sliding/pdb.rs writes them). */
 const PDB_MAGIC = [..."PZLPDB"].map((character) => character.charCodeAt(0));
-const GZIP_MAGIC = [0x1f, 0x8b];
 
 const apiReady = loadWasm();
 /**
@@ -59,41 +61,42 @@ let current = null;
 /** Resolved (and replaced) whenever a job starts waiting for databases; see untilNoOtherJobRuns. */
 let jobStartedWaiting = Promise.withResolvers();
 
-apiReady.then(
-  () => postMessage({ type: "ready" }),
-  (error) => postMessage({ type: "error", id: null, message: `Could not load the solver: ${errorMessage(error)}` }),
-);
+announceReady(apiReady, () => ({}), (error) => `Could not load the solver: ${errorMessage(error)}`);
 
-self.onmessage = (event) => {
-  const message = event.data;
-  if (message?.type === "cancel") {
+serveRequests({
+  cancel(message) {
     // The job stops at its next turn; answering now lets the page (and a next solve) go on even
     // while a job waits for pattern databases that are still being prepared.
     if (current && (message.id === undefined || message.id === current.id)) {
       current.cancelled = true;
-      postMessage({ type: "cancelled", id: current.id });
+      postCancelled(current.id);
       current = null;
     }
-  } else if (message?.type === "solve") {
-    if (current) {
-      postMessage({ type: "error", id: message.id, message: "The solver is busy with another job." });
-      return;
-    }
+  },
+  solve(message) {
+    if (current) throw new Error("The solver is busy with another job.");
     const job = { id: message.id, cancelled: false, waitingFor: null, finished: null };
     current = job;
+    // `finished` never rejects (other jobs wait on it); a cancelled job answers nothing more.
     job.finished = runJob(message, job).finally(() => {
       if (current === job) current = null;
     });
-  } else if (message?.type === "pdb-bytes") {
+    return job.finished.then((answer) => {
+      if (answer?.error) throw answer.error;
+      return answer ?? undefined;
+    });
+  },
+  "pdb-bytes"(message) {
     const request = fileRequests.get(message.goal);
     fileRequests.delete(message.goal);
     request?.resolve(message);
-  } else if (message?.type === "prepare-pdb") {
+  },
+  "prepare-pdb"(message) {
     if (message.rows === 4 && message.cols === 4 && typeof message.goal === "string") {
       apiReady.then((api) => keptDatabases(api, message.goal)).catch(() => {});
     }
-  }
-};
+  },
+});
 
 const yieldToMessages = () => new Promise((resolve) => setTimeout(resolve, 0));
 
@@ -106,8 +109,8 @@ function runSlice(chunk) {
   return finished;
 }
 
+/** Runs a "solve": resolves to its answer { result }, { error }, or null once cancelled (never rejects). */
 async function runJob(request, job) {
-  const { id } = request;
   let puzzle = null;
   try {
     const api = await apiReady;
@@ -120,10 +123,10 @@ async function runJob(request, job) {
           ? await searchWithPatternDatabases(api, puzzle, request, job, started)
           : await search(api, puzzle, request, job, started);
     // A cancelled job was answered when the cancel arrived.
-    if (result === null || job.cancelled) return;
-    postMessage({ type: "result", id, result: { ...result, ms: Math.round(performance.now() - started) } });
+    if (result === null || job.cancelled) return null;
+    return { result: { ...result, ms: Math.round(performance.now() - started) } };
   } catch (error) {
-    if (!job.cancelled) postMessage({ type: "error", id, message: errorMessage(error) });
+    return job.cancelled ? null : { error };
   } finally {
     puzzle?.free();
   }
@@ -153,7 +156,7 @@ async function searchWithPatternDatabases(api, puzzle, request, job, started) {
       job.waitingFor = kept;
       jobStartedWaiting.resolve();
       jobStartedWaiting = Promise.withResolvers();
-      postMessage({ type: "progress", id: request.id, waiting: "pdb", ms: Math.round(performance.now() - started) });
+      postProgress(request.id, { waiting: "pdb", ms: Math.round(performance.now() - started) });
     }
     const databases = await kept.ready;
     job.waitingFor = null;
@@ -175,7 +178,7 @@ async function runSearchJob(searchJob, request, job, started) {
       if (job.cancelled) return null;
       const finished = runSlice(() => searchJob.step(NODES_PER_CHUNK));
       if (finished) return searchJob.result();
-      postMessage({ type: "progress", id: request.id, nodes: searchJob.nodes, ms: Math.round(performance.now() - started) });
+      postProgress(request.id, { nodes: searchJob.nodes, ms: Math.round(performance.now() - started) });
       await yieldToMessages();
     }
   } finally {
@@ -190,12 +193,7 @@ async function trainQLearning(api, puzzle, request, job, started) {
     for (;;) {
       const finished = runSlice(() => learner.train(EPISODES_PER_CHUNK));
       if (finished) return learner.result();
-      postMessage({
-        type: "progress",
-        id: request.id,
-        episodes: learner.episodesDone,
-        ms: Math.round(performance.now() - started),
-      });
+      postProgress(request.id, { episodes: learner.episodesDone, ms: Math.round(performance.now() - started) });
       await yieldToMessages();
       if (job.cancelled) return null;
     }
@@ -329,8 +327,7 @@ function shippedFileFromPage(goal) {
 async function decompressedFile(body) {
   if (startsWith(body, PDB_MAGIC)) return body;
   if (!startsWith(body, GZIP_MAGIC)) throw new Error("the download is neither gzip nor a pattern-database file");
-  const decompressed = new Blob([body]).stream().pipeThrough(new DecompressionStream("gzip"));
-  return new Uint8Array(await new Response(decompressed).arrayBuffer());
+  return gunzip(body);
 }
 
 function startsWith(bytes, prefix) {

@@ -125,10 +125,10 @@ export class LearnClient extends WorkerClient {
     return this.request({ type: "snapshot", key });
   }
 
-  // ---- 2048: seed 004's DQN (Dqn2048Trainer, Dqn2048Model) --------------------------------------------
+  // ---- 2048: Mehta's DQN (Dqn2048Trainer, Dqn2048Model) --------------------------------------------
 
   /**
-   * Starts training seed 004's DQN on 2048: { options (Dqn2048Trainer.create's), backend, evalEvery
+   * Starts training Mehta's DQN on 2048: { options (Dqn2048Trainer.create's), backend, evalEvery
    * (steps between in-training evaluations, 0: none), evalGames, evalSeed, continueFrom }.
    * onProgress gets "backend", "started", "chunk" as for train(), and { stage: "evaluation", steps,
    * done, total } while an in-training evaluation plays, { stage: "evaluated", steps, stats,
@@ -168,7 +168,7 @@ export function sharedLearnClient() {
 }
 
 /** The shipped models' index (www/models/dqn-index.json), resolved against this file. */
-export const DQN_INDEX_URL = new URL("./models/dqn-index.json", import.meta.url);
+export const DQN_INDEX_URL = new URL("../models/dqn-index.json", import.meta.url);
 const DQN_INDEX_VERSION = 1;
 let shippedIndex = null;
 

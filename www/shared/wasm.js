@@ -2,7 +2,7 @@
 // The path is resolved against this file, so the page, the worker and an embedding site that
 // copies www/ and pkg/ side by side all find the same module.
 
-import init, * as api from "../pkg/puzzlelab.js";
+import init, * as api from "../../pkg/puzzlelab.js";
 
 let loading = null;
 
@@ -11,7 +11,7 @@ let loading = null;
  * instantiated; later calls reuse the same instance.
  */
 export function loadWasm() {
-  loading ??= init({ module_or_path: new URL("../pkg/puzzlelab_bg.wasm", import.meta.url) }).then(
+  loading ??= init({ module_or_path: new URL("../../pkg/puzzlelab_bg.wasm", import.meta.url) }).then(
     () => api,
   );
   return loading;

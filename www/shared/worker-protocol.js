@@ -1,13 +1,17 @@
-// Both halves of the protocol the training workers speak (ntuple-worker.js and learn-worker.js):
-// requests { type, id, ... } in; { type: "progress", id, ... } while a request works, then exactly
-// one { type: "result", id, result } or { type: "error", id, message, cancelled } out; messages
-// with no id speak of the worker itself ({ type: "ready", ... }, { type: "error", id: null } when
-// it could not start, or anything the worker broadcasts).
+// Both halves of the one protocol every worker of the page speaks (the solver worker
+// sliding/solver-worker.js, the n-tuple worker 2048/ntuple-worker.js and the learning worker
+// shared/learn-worker.js): requests { type, id, ... } in; { type: "progress", id, ... } while a
+// request works, then exactly one { type: "result", id, result } or { type: "error", id, message,
+// cancelled } out (cancelled: true when the request was cancelled); messages with no id speak of the
+// worker itself ({ type: "ready", ... } once it can work, { type: "error", id: null } when it could
+// not start, or anything the worker broadcasts).
 //
 // The page side is WorkerClient (promises around one worker, and the Pause / Resume / Stop every
-// training worker answers; train2048-panel.js's NTupleClient and learn-client.js's LearnClient add
-// their workers' own requests to it); the worker side is serveRequests (answers requests with
-// handlers). Nothing here runs on import.
+// training worker answers; 2048/train-panel.js's NTupleClient and learn-client.js's LearnClient add
+// their workers' own requests to it; the solver's SolverClient, which replaces a worker that does
+// not answer a cancel, reads the same messages with isCancelled); the worker side is serveRequests
+// (answers requests with handlers), announceReady, postProgress and postCancelled. Nothing here
+// runs on import.
 
 /** The message of whatever was thrown (the wasm bundles throw Error objects; be lenient anyway). */
 export function errorMessage(error) {
@@ -148,4 +152,30 @@ export function serveRequests(handlers) {
         (error) => postMessage({ type: "error", id: message.id, message: errorMessage(error), cancelled: error?.cancelled === true }),
       );
   };
+}
+
+/**
+ * Says { type: "ready", ...fields(value) } once `loading` resolves, or { type: "error", id: null,
+ * message: failure(error) } when it rejects (the worker cannot work).
+ */
+export function announceReady(loading, fields = () => ({}), failure = errorMessage) {
+  loading.then(
+    (value) => postMessage({ type: "ready", ...fields(value) }),
+    (error) => postMessage({ type: "error", id: null, message: failure(error) }),
+  );
+}
+
+/** A request's progress: { type: "progress", id, ...fields } (id null: the worker's own, such as its loading). */
+export function postProgress(id, fields) {
+  postMessage({ type: "progress", id, ...fields });
+}
+
+/** Answers a cancelled request at once (its handler then answers nothing): an error with `cancelled`. */
+export function postCancelled(id) {
+  postMessage({ type: "error", id, message: "Cancelled.", cancelled: true });
+}
+
+/** Whether a worker's message is the answer to a cancelled request. */
+export function isCancelled(message) {
+  return message.type === "error" && message.cancelled === true;
 }

@@ -1,14 +1,15 @@
-// The 2048 page (2048.html): the board (<game2048-board> from game2048.js) played with keys, swipes
+// The 2048 page (2048.html): the board (<game2048-board> from 2048/game.js) played with keys, swipes
 // and the buttons, the best score (localStorage), the "Watch the agent" card, and the training
-// cards, which train2048-panel.js (the n-tuple network) and dqn2048-panel.js (seed 004's deep
+// cards, which 2048/train-panel.js (the n-tuple network) and 2048/dqn-panel.js (Mehta's deep
 // Q-network) fill in when they are there.
 //
 // A game's first seed may come from the URL (2048.html#seed=42: the same seed and moves give the
 // same game); later games are seeded at random. The best score counts the person's own games only:
 // once the agent has played a move in a game, that game's score is not a best.
 
-import { AgentRunner, ARROWS, DIRECTIONS, SHIPPED_NETWORK_URL, directionForKey, fetchBytes, gunzipIfNeeded, networkFromBytes, randomSeed, shippedNetwork } from "./game2048.js";
-import { errorMessage, loadWasm } from "./wasm.js";
+import { AgentRunner, fetchBytes, gunzipIfNeeded, networkFromBytes, shippedNetwork } from "./agent.js";
+import { ARROWS, DIRECTIONS, SHIPPED_NETWORK_URL, directionForKey, randomSeed } from "./game.js";
+import { errorMessage, loadWasm } from "../shared/wasm.js";
 
 /** localStorage key of the person's best score. */
 const BEST_KEY = "puzzlelab-2048-best";
@@ -315,7 +316,7 @@ function showLoadError(message) {
 // ---- the training card ----------------------------------------------------------------------
 
 /**
- * What the training card (train2048-panel.js: mountTrain2048Panel(section, api)) may use:
+ * What the training card (2048/train-panel.js: mountTrain2048Panel(section, api)) may use:
  *   useNetwork(bytes, label = "Your network")
  *                         plays and hints with this network from now on (a network file's bytes,
  *                         gzip or plain, as NTupleTrainer.saveNetwork or `puzzlelab train-2048`
@@ -407,13 +408,13 @@ function releaseHandedOverNetwork() {
 }
 
 /**
- * Loads the DQN card (dqn2048-panel.js); it loads nothing heavy itself: the learning worker and its
+ * Loads the DQN card (2048/dqn-panel.js); it loads nothing heavy itself: the learning worker and its
  * bundle start when the card is first used. The card hands its network to the player through
  * trainApi.useAgent and trainApi.playAgent.
  */
 function mountDqnPanel() {
   if (!elements.dqn) return;
-  import("./dqn2048-panel.js")
+  import("./dqn-panel.js")
     .then((module) => module.mountDqn2048Panel(elements.dqn, trainApi))
     .catch((error) => {
       const note = document.createElement("p");
@@ -424,9 +425,9 @@ function mountDqnPanel() {
     });
 }
 
-/** Loads the training card; without train2048-panel.js the page works on and the card says so. */
+/** Loads the training card; without 2048/train-panel.js the page works on and the card says so. */
 function mountTrainPanel() {
-  import("./train2048-panel.js")
+  import("./train-panel.js")
     .then((module) => module.mountTrain2048Panel(elements.train, trainApi))
     .catch((error) => {
       const note = document.createElement("p");

@@ -1,5 +1,5 @@
-// The evaluation part the 2048 page's training cards share (train2048-panel.js evaluates n-tuple
-// agents, dqn2048-panel.js seed 004's DQN): one evaluation over seeded games at a time, with
+// The evaluation part the 2048 page's training cards share (2048/train-panel.js evaluates n-tuple
+// agents, 2048/dqn-panel.js Mehta's DQN): one evaluation over seeded games at a time, with
 // "Preparing…" and then "N of M games" in a progress box, a Cancel that stops it after the
 // current game, a status and an error line, and a table of results, newest first, whose rows keep
 // their report (data-report) and whose data-rows counts them. What is evaluated, and what its

@@ -1,29 +1,29 @@
-// The 2048 page's "Seed 004's deep Q-network" card: seed 004's DQN (one-hot 4 × 4 × 16 board, two
+// The 2048 page's "Deep Q-network from Mehta's RL paper" card: the paper's DQN (one-hot 4 × 4 × 16 board, two
 // levels of (1, 2) and (2, 1) convolutions, a dense layer, a Q-value per move; src/env/
 // game2048_learn.rs) trained in the learning worker (learn-worker.js through learn-client.js, the
 // same worker and WebGPU check as the sliding-puzzle page's DQN card), with live charts, and a
 // model — the network trained here, a file, or the shipped one — that plays on the page's board
 // ("Watch it play") and is evaluated over seeded games.
 //
-//   import { mountDqn2048Panel } from "./dqn2048-panel.js";
+//   import { mountDqn2048Panel } from "./dqn-panel.js";
 //   const panel = mountDqn2048Panel(document.querySelector("#dqn-2048"), api);
 //
-// `container` is the card (its h2 stays first). `api` (app2048.js's trainApi; optional):
+// `container` is the card (its h2 stays first). `api` (2048/app.js's trainApi; optional):
 // `useAgent({ label, details, bestMove(exponents) → Promise<number> })` hands a move-chooser to the
 // page's player and `playAgent()` starts it; without them "Watch it play" stays hidden.
 // `api.shippedDqnUrl` overrides where the shipped model is (default models/2048-dqn.dqn next to
 // this file). Nothing heavy happens when the card mounts: the worker and the learning bundle
 // (pkg/learn/, about 3 MB gzipped) load when one of its buttons is first used.
 
-import { FieldError, chooseFilesWith, elementsById, hideProgress, megabytes, percent, readNumber, renderCard, showDownload } from "./card-helpers.js";
-import { LineChart } from "./chart.js";
-import { EVALUATION_IDS, EvaluationTable, evaluationResultsHtml } from "./evaluation-table.js";
-import { reachRate } from "./game2048-stats.js";
-import { TRAINED_2048_MODEL, sharedLearnClient } from "./learn-client.js";
-import { LearnBackend, TrainingRun, showBundleDownload } from "./run-controls.js";
+import { FieldError, chooseFilesWith, elementsById, hideProgress, megabytes, percent, readNumber, renderCard, showDownload } from "../shared/card-helpers.js";
+import { LineChart } from "../shared/chart.js";
+import { EVALUATION_IDS, EvaluationTable, evaluationResultsHtml } from "../shared/evaluation-table.js";
+import { reachRate } from "./stats.js";
+import { TRAINED_2048_MODEL, sharedLearnClient } from "../shared/learn-client.js";
+import { LearnBackend, TrainingRun, showBundleDownload } from "../shared/run-controls.js";
 
 /** The shipped model, trained natively by `puzzlelab train-dqn-2048` (it may not be there yet). */
-export const SHIPPED_DQN_URL = new URL("./models/2048-dqn.dqn", import.meta.url);
+export const SHIPPED_DQN_URL = new URL("../models/2048-dqn.dqn", import.meta.url);
 /** Where the worker keeps the other models of this card. */
 const FILE_KEY = "file-2048";
 const SHIPPED_KEY = "shipped-2048";
@@ -39,7 +39,7 @@ const TABLE_TILES = [512, 1024, 2048, 4096];
 
 /**
  * The form's number fields: [id after "d2048-", label, kind, bounds]. Kinds: "positive" (> 0),
- * "fraction" (0..1), "count" (whole, ≥ 1), "whole" (whole, ≥ 0). Defaults are seed 004's
+ * "fraction" (0..1), "count" (whole, ≥ 1), "whole" (whole, ≥ 0). Defaults are the paper's
  * (seed004_config in src/env/game2048_learn.rs), written in the template.
  */
 const NUMBER_FIELDS = {
@@ -59,16 +59,16 @@ const NUMBER_FIELDS = {
   "eval-every": ["Evaluate every", "whole", 1e9],
   "eval-games": ["Games per evaluation", "whole", 1000],
 };
-/** A quick run in a tab: a network 50 times smaller than the seed's, ε falling within a few hundred games. */
+/** A quick run in a tab: a network 50 times smaller than the paper's, ε falling within a few hundred games. */
 const QUICK_SETTINGS = { filters1: 32, filters2: 32, hidden: 64, "epsilon-decay": 0.99, "eval-every": 2000, "eval-games": 5 };
 const SEED_SETTINGS = { filters1: 128, filters2: 128, hidden: 256, lr: 0.0005, gamma: 0.9, batch: 64, "epsilon-decay": 0.9995, "eval-every": 5000, "eval-games": 5 };
 
 const TEMPLATE = `
 <p class="help d2048-intro">
-  Seed 004's <strong>deep Q-network</strong>: the board as 16 one-hot layers, two levels of (1, 2) and (2, 1)
+  The <strong>deep Q-network</strong> of Mehta's RL paper for constraint-satisfaction games: the board as 16 one-hot layers, two levels of (1, 2) and (2, 1)
   convolutions that see neighbouring tiles, a dense layer and one Q-value per move, learned by deep Q-learning
-  on the seed's shaped reward — the same Rust code as <code>puzzlelab train-dqn-2048</code>, here in a Web
-  Worker on WebGPU or the CPU. The seed reports 2048 in 40% of games after 200,000 games of training; the
+  on the paper's shaped reward — the same Rust code as <code>puzzlelab train-dqn-2048</code>, here in a Web
+  Worker on WebGPU or the CPU. The paper reports 2048 in 40% of games after 200,000 games of training; the
   n-tuple network above, the field's best kind of agent, reaches it in 97.8% from its greedy move alone.
 </p>
 <form class="d2048-form" novalidate>
@@ -95,7 +95,7 @@ const TEMPLATE = `
     says why and trains on the CPU.
   </p>
   <details class="hyper">
-    <summary>More settings <span class="optional">(seed 004's where it gives one)</span></summary>
+    <summary>More settings <span class="optional">(the paper's where it gives one)</span></summary>
     <div class="field-grid hyper-grid">
       <label class="field"><span class="field-label">ε start</span><input id="d2048-epsilon-start" type="number" value="0.9" min="0" max="1" step="any" /></label>
       <label class="field"><span class="field-label">ε minimum</span><input id="d2048-epsilon-min" type="number" value="0.01" min="0" max="1" step="any" /></label>
@@ -106,7 +106,7 @@ const TEMPLATE = `
       <label class="field"><span class="field-label">Evaluate every (steps)</span><input id="d2048-eval-every" type="number" value="5000" min="0" step="1" /></label>
       <label class="field"><span class="field-label">Games per evaluation</span><input id="d2048-eval-games" type="number" value="5" min="0" step="1" /></label>
     </div>
-    <label class="check"><input id="d2048-double" type="checkbox" /> Double DQN (not in the seed)</label>
+    <label class="check"><input id="d2048-double" type="checkbox" /> Double DQN (not in the paper)</label>
   </details>
   <label class="check d2048-continue-field" hidden><input id="d2048-continue" type="checkbox" /> <span id="d2048-continue-label">Start from its weights</span></label>
   <p id="d2048-form-error" class="error" role="alert" hidden></p>
@@ -119,7 +119,7 @@ const TEMPLATE = `
     <button id="d2048-load" type="button" title="Load a 2048 DQN model file (.dqn) to watch, evaluate or train on">Load…</button>
     <button id="d2048-load-shipped" type="button" title="Fetch the model trained by puzzlelab train-dqn-2048 (www/models/2048-dqn.dqn)">Load the shipped model</button>
     <button id="d2048-quick" type="button" title="Filters 32/32, hidden 64, ε decay 0.99: learns something within minutes in a tab">Quick-run settings</button>
-    <button id="d2048-seed-settings" type="button" title="Back to seed 004's network and hyper-parameters">Seed 004's settings</button>
+    <button id="d2048-seed-settings" type="button" title="Back to the paper's network and hyper-parameters">The paper's settings</button>
     <input id="d2048-file" type="file" accept=".dqn,application/octet-stream" aria-label="2048 DQN model file" hidden />
   </div>
 </form>
@@ -508,8 +508,8 @@ export class Dqn2048Panel {
     text.textContent =
       `${numberFormat.format(count)} parameters` +
       (seedsNetwork
-        ? " — seed 004's network. Every step pushes a batch through it forwards and backwards: on a CPU in a tab that is " +
-          "about 20 steps a second (2-core test machine), while the seed trained on 200,000 games of hundreds of moves " +
+        ? " — the paper's network. Every step pushes a batch through it forwards and backwards: on a CPU in a tab that is " +
+          "about 20 steps a second (2-core test machine), while the paper trained on 200,000 games of hundreds of moves " +
           "each. For a quick run in the tab choose 32/32 filters and hidden width 64 (Quick-run settings: about 150 steps a second)."
         : count > 400_000
           ? ": a heavy network for a tab (a few tens of steps a second on a CPU)."
@@ -586,14 +586,14 @@ export class Dqn2048Panel {
       // Watching keeps the network of this moment; an evaluation takes the latest.
       const snapshot = await this.#client().snapshot(forWatching ? WATCH_KEY : TRAINED_2048_MODEL);
       const steps = numberFormat.format(snapshot.steps);
-      return { key: snapshot.key, label: `Seed 004's DQN, trained here (${steps} steps)`, details: networkText(snapshot.info.network), name: `Trained here (${steps} steps)` };
+      return { key: snapshot.key, label: `Mehta's DQN, trained here (${steps} steps)`, details: networkText(snapshot.info.network), name: `Trained here (${steps} steps)` };
     }
     if (choice === "file") {
       if (!this.#file) throw new Error("Load a model file first.");
-      return { key: FILE_KEY, label: `Seed 004's DQN from “${this.#file.name}”`, details: modelText(this.#file.info), name: `“${this.#file.name}”` };
+      return { key: FILE_KEY, label: `Mehta's DQN from “${this.#file.name}”`, details: modelText(this.#file.info), name: `“${this.#file.name}”` };
     }
     const info = this.#shipped?.info ?? (await this.#fetchShipped());
-    return { key: SHIPPED_KEY, label: "Seed 004's DQN, shipped model", details: modelText(info), name: "Shipped" };
+    return { key: SHIPPED_KEY, label: "Mehta's DQN, shipped model", details: modelText(info), name: "Shipped" };
   }
 
   /** Hands the chosen model to the page's player and starts it. */
@@ -716,7 +716,7 @@ export function mountDqn2048Panel(container, api = {}) {
 // ---- helpers ---------------------------------------------------------------------------------------
 
 /**
- * Weights and biases of seed 004's network with these filters and hidden width (mirrors
+ * Weights and biases of the paper's network with these filters and hidden width (mirrors
  * PairConvConfig::num_params and output_len in src/agent/dqn.rs, plus the dense layers): six
  * convolutions on 16 one-hot channels of a 4 × 4 board, 34 × filters2 values into the hidden layer.
  */
