@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{fails_with, manifest, puzzlelab, scratch, succeeds};
+use common::{fails_with, manifest, scratch, succeeds};
 use serde_json::Value;
 
 #[test]
