@@ -194,19 +194,19 @@ fn pdb_builds_files_with_manifests_and_solve_uses_them() {
     );
     // Solving with the file: IDA* + databases, optimal, and the same length as linear conflicts.
     let position = "5,1,2,3,9,6,7,4,13,10,11,8,14,15,_,12";
+    let with_file = [
+        "--heuristic",
+        "pdb",
+        "--pdb",
+        file.to_str().unwrap(),
+        position,
+    ];
     let (code, with_pdb, _) = run(
         &[
-            "solve",
-            "--size",
-            "4",
-            "--goal",
-            goal,
-            "--heuristic",
-            "pdb",
-            "--pdb",
-            file.to_str().unwrap(),
-            position,
-        ],
+            &["solve", "--size", "4", "--goal", goal][..],
+            &with_file[..],
+        ]
+        .concat(),
         "",
     );
     assert_eq!(code, 0, "{with_pdb:?}");
@@ -217,16 +217,7 @@ fn pdb_builds_files_with_manifests_and_solve_uses_them() {
     assert!(with_pdb[0]["nodes"].as_u64() <= with_lc[0]["nodes"].as_u64());
     // The file refuses another goal, and pdb refuses another size.
     let (_, wrong, _) = run(
-        &[
-            "solve",
-            "--size",
-            "4",
-            "--heuristic",
-            "pdb",
-            "--pdb",
-            file.to_str().unwrap(),
-            position,
-        ],
+        &[&["solve", "--size", "4"][..], &with_file[..]].concat(),
         "",
     );
     assert!(

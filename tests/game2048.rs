@@ -15,25 +15,29 @@ fn train_resume_and_evaluate_a_2048_network() {
     std::fs::create_dir_all(&dir).unwrap();
     let model = dir.join("net.ntuple.gz");
     let model = model.to_str().unwrap();
-    let (ok, stdout, stderr) = puzzlelab(&[
-        "train-2048",
-        "--games",
-        "200",
+    // What both runs share: chunks of 100 games, the file, a 5-game evaluation, f16 weights.
+    let shared = [
         "--chunk",
         "100",
-        "--tuples",
-        "5x4",
-        "--seed",
-        "3",
         "--out",
         model,
         "--eval-games",
         "5",
         "--precision",
         "f16",
+    ];
+    let first = [
+        "train-2048",
+        "--games",
+        "200",
+        "--tuples",
+        "5x4",
+        "--seed",
+        "3",
         "--alpha",
         "0.05",
-    ]);
+    ];
+    let (ok, stdout, stderr) = puzzlelab(&[&first[..], &shared[..]].concat());
     assert!(ok, "{stderr}");
     assert_eq!(
         stderr.matches("games/s").count(),
@@ -48,21 +52,8 @@ fn train_resume_and_evaluate_a_2048_network() {
     assert_eq!(manifest["evaluation"]["summary"]["games"], 5);
 
     // Resume to 300 games: the commands, the curve, the seed and the learning rate carry over.
-    let (ok, stdout, stderr) = puzzlelab(&[
-        "train-2048",
-        "--games",
-        "300",
-        "--chunk",
-        "100",
-        "--resume",
-        model,
-        "--out",
-        model,
-        "--eval-games",
-        "5",
-        "--precision",
-        "f16",
-    ]);
+    let resumed = ["train-2048", "--games", "300", "--resume", model];
+    let (ok, stdout, stderr) = puzzlelab(&[&resumed[..], &shared[..]].concat());
     assert!(ok, "{stderr}");
     let manifest: serde_json::Value = serde_json::from_str(&stdout).unwrap();
     assert_eq!(manifest["games"], 300);

@@ -8,7 +8,6 @@ use super::learner::elementwise_loss;
 use super::replay::ILLEGAL_PENALTY;
 use super::{Dqn, DqnStats};
 use crate::env::Environment;
-use burn::module::Module;
 use burn::optim::GradientsParams;
 use burn::tensor::{Device, Tensor, TensorData};
 use web_time::Instant;
@@ -31,12 +30,7 @@ impl<E: Environment> Dqn<E> {
             self.updates_done += 1;
             self.steps_done += 1;
             stats.steps += 1;
-            if self
-                .updates_done
-                .is_multiple_of(self.config.target_update_interval)
-            {
-                self.target = self.policy.valid();
-            }
+            self.follow_target();
             let every = self.config.eval_interval_episodes;
             if every > 0 && self.updates_done.is_multiple_of(every) {
                 self.evaluate_into(&mut stats).await;

@@ -311,13 +311,7 @@ impl<E: Environment> Dqn<E> {
                 });
                 stats.updates += 1;
                 self.updates_done += 1;
-                // DQN: the target network follows the policy network every few gradient steps.
-                if self
-                    .updates_done
-                    .is_multiple_of(self.config.target_update_interval)
-                {
-                    self.target = self.policy.valid();
-                }
+                self.follow_target();
             }
             self.steps_done += 1;
             stats.steps += 1;
@@ -373,6 +367,17 @@ impl<E: Environment> Dqn<E> {
 
     /// One gradient step on a sampled batch; returns the TD loss (a one-element tensor, left
     /// on the device so that a chunk reads it back once).
+    /// DQN: the target network follows the policy network every `target_update_interval`
+    /// gradient steps (call after each one).
+    pub(super) fn follow_target(&mut self) {
+        if self
+            .updates_done
+            .is_multiple_of(self.config.target_update_interval)
+        {
+            self.target = self.policy.valid();
+        }
+    }
+
     async fn update(&mut self) -> Tensor<1> {
         let (b, n, a) = (
             self.config.batch_size,

@@ -328,10 +328,11 @@ impl fmt::Display for Board {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
 
-    fn board(text: &str) -> Board {
+    /// A board from its text form (the other files' tests use it too).
+    pub(in crate::env::game2048) fn board(text: &str) -> Board {
         Board::parse(text).unwrap()
     }
 

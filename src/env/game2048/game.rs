@@ -245,11 +245,8 @@ impl Environment for Game2048 {
 mod tests {
     use super::*;
     use crate::env::check_env;
+    use crate::env::game2048::board::tests::board;
     use crate::env::game2048::{random_move, Move};
-
-    fn board(text: &str) -> Board {
-        Board::parse(text).unwrap()
-    }
 
     #[test]
     fn a_new_tile_appears_only_after_a_move_that_changes_the_board() {

@@ -73,13 +73,10 @@ pub fn tile_moves(board: Board, direction: Move) -> Vec<TileMove> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::env::game2048::board::tests::board;
     use crate::env::game2048::{random_move, Game2048, Game2048Config};
     use crate::env::Environment;
     use crate::rng::Rng;
-
-    fn board(text: &str) -> Board {
-        Board::parse(text).unwrap()
-    }
 
     #[test]
     fn tile_moves_tell_where_each_tile_goes() {
