@@ -21,9 +21,8 @@
 // puzzlelab` (its binary is looked for in $CARGO_TARGET_DIR, else $HOME/.cache/puzzlelab/target,
 // else target/); the native DQN side needs `cargo build --release --features learn --bin
 // puzzlelab`: --native-learn PATH, else target/release/puzzlelab, else
-// $CARGO_TARGET_DIR/release/puzzlelab, whichever has the command (its `help` lists
-// eval-dqn-2048, or `puzzlelab eval-dqn-2048` without --model asks for one rather than for the
-// learn build). Either native side is left out with a note when no such binary is found.
+// $CARGO_TARGET_DIR/release/puzzlelab, whichever was built with the learn feature (a
+// build without it answers `eval-dqn-2048` with "needs the deep-learning build"). Either native side is left out with a note when no such binary is found.
 //
 // The DQN's moves/s are not like for like: natively eval-dqn-2048 steps all its games together
 // (one batched forward pass for up to 256 boards), while the worker plays one game per call, one
@@ -92,11 +91,10 @@ function nativeLearnBinary() {
       refused.push(`${path}: not found`);
       continue;
     }
-    const help = spawnSync(path, ["help"], { encoding: "utf8" });
-    // `help` does not list the 2048 DQN commands (yet): the command itself says which build it is
-    // ("needs --model FILE" with the learn feature, "needs the deep-learning build" without).
-    const probe = spawnSync(path, ["eval-dqn-2048"], { encoding: "utf8" });
-    if (/eval-dqn-2048/.test(help.stdout ?? "") || /eval-dqn-2048 needs --model/.test(probe.stderr ?? "")) return { path, refused };
+    // Every build lists every command; a build without the learn feature refuses the DQN ones
+    // with "needs the deep-learning build", a learn build tries to read the (missing) model.
+    const probe = spawnSync(path, ["eval-dqn-2048", "--model", join(REPOSITORY_ROOT, "no-such-model.dqn")], { encoding: "utf8" });
+    if (!probe.error && !/needs the deep-learning build/.test(probe.stderr ?? "")) return { path, refused };
     refused.push(`${path}: built without the learn feature (${(probe.stderr || probe.error?.message || "no answer").trim()})`);
   }
   return { path: null, refused };
