@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs, when missing, what building the page and running the tests need on a fresh Debian
 # machine: the wasm32 Rust target, wasm-bindgen-cli at exactly Cargo.lock's version, the npm
-# packages of package.json (playwright-core, binaryen's wasm-opt), and with --browser Debian's
+# packages of package.json (playwright-core, binaryen's wasm-opt, TensorFlow.js for
+# scripts/bench-webml.mjs only), and with --browser Debian's
 # Chromium. Safe to run again: each step is skipped when already done.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -18,7 +19,7 @@ if [ "$have" != "$want" ]; then
   cargo install --force wasm-bindgen-cli --version "$want"
 fi
 
-if [ ! -d node_modules/playwright-core ] || [ ! -d node_modules/binaryen ]; then
+if [ ! -d node_modules/playwright-core ] || [ ! -d node_modules/binaryen ] || [ ! -d node_modules/@tensorflow/tfjs ]; then
   npm ci --no-audit --no-fund
 fi
 

@@ -5,7 +5,8 @@
 use burn::tensor::Device;
 use puzzlelab::agent::dqn::sliding::SlidingTrainer;
 use puzzlelab::agent::dqn::{
-    device_probe, evaluate, Dqn, DqnConfig, DqnError, QPolicy, MODEL_FORMAT_VERSION,
+    device_probe, evaluate, op_benchmark, Dqn, DqnConfig, DqnError, QPolicy, StepBenchmarkOptions,
+    MODEL_FORMAT_VERSION,
 };
 use puzzlelab::agent::evaluation::{
     beam_search, evaluate_by_distance, exact_positions, EvaluationSettings,
@@ -241,6 +242,68 @@ fn the_curriculum_raises_the_difficulty() {
 
 /// The device check the page runs before training on WebGPU, here on the CPU: the probe's
 /// gradients match finite differences of its loss, and Adam steps lower the loss.
+#[test]
+fn the_step_benchmark_times_real_gradient_steps_and_the_timing_probe_leaves_the_learner_alone() {
+    use burn::tensor::read_sync;
+    let mut dqn = Dqn::new(|| sliding(2, 3, 4), small_config(3), &Device::flex()).unwrap();
+    let options = StepBenchmarkOptions {
+        steps: 4,
+        warmup_steps: 1,
+        phases: true,
+        phase_steps: 2,
+        greedy_moves: 3,
+        ..StepBenchmarkOptions::default()
+    };
+    // An empty replay buffer holds no batch yet.
+    assert!(matches!(
+        read_sync(dqn.benchmark_steps(&options)),
+        Err(DqnError::InvalidConfig(_))
+    ));
+    while dqn.updates_done() == 0 {
+        dqn.train_steps(50);
+    }
+    let mut observation = vec![0.0; 36];
+    let mut env = sliding(2, 3, 4);
+    env.reset(11);
+    env.write_observation(&mut observation);
+    let before = dqn.policy().q_values(&observation);
+
+    // The timing probe trains a network of its own.
+    let probe = read_sync(dqn.timing_probe(&Device::flex(), 3, 5));
+    assert_eq!((probe.steps, probe.greedy_moves), (3, 5));
+    assert!(probe.steps_per_s > 0.0 && probe.steps_per_s.is_finite());
+    assert!(probe.greedy_move_ms > 0.0);
+    assert_eq!(dqn.policy().q_values(&observation), before);
+
+    // The step benchmark takes the learner's own steps: its network moves on.
+    let updates = dqn.updates_done();
+    let result = read_sync(dqn.benchmark_steps(&options)).unwrap();
+    assert_eq!(dqn.updates_done(), updates + 1 + 4 + 2);
+    assert_ne!(dqn.policy().q_values(&observation), before);
+    assert_eq!((result.observation_len, result.num_actions), (36, 4));
+    assert_eq!(result.hidden, [64, 64]);
+    assert_eq!(result.parameters, 36 * 64 + 64 + 64 * 64 + 64 + 64 * 4 + 4);
+    assert_eq!(
+        (result.batch_size, result.steps, result.read_every),
+        (64, 4, 1)
+    );
+    assert!(result.seconds > 0.0 && result.steps_per_s > 0.0);
+    assert!(result.mean_loss.is_finite() && result.mean_loss > 0.0);
+    assert!(result.greedy_move_ms > 0.0);
+    let phases = result.phases.expect("phases were asked for");
+    for (name, ms) in [
+        ("forward", phases.forward_ms),
+        ("backward", phases.backward_ms),
+        ("optimizer", phases.optimizer_ms),
+    ] {
+        assert!(ms > 0.0 && ms.is_finite(), "{name}: {ms} ms");
+    }
+
+    let ops = read_sync(op_benchmark(&Device::flex(), 8, 16, 3));
+    assert_eq!(ops.count, 3);
+    assert!(ops.matmul_ms > 0.0 && ops.matmul_flops > 0.0 && ops.matmul_flops.is_finite());
+}
+
 #[test]
 fn the_device_probe_computes_gradients_and_adam_lowers_the_loss() {
     let probe = burn::tensor::read_sync(device_probe(&Device::flex(), 5));

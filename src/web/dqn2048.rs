@@ -2,7 +2,7 @@
 //! trains it in the learning worker on the CPU or WebGPU, in chunks; [`Dqn2048Model`] plays a
 //! saved one on the CPU (a move for a board, whole games for an evaluation).
 
-use super::learn::webgpu_device;
+use super::learn::{backend_device, webgpu_device};
 use super::{js_error, to_js};
 use crate::agent::dqn::game2048::{
     play_greedy_games, seed004_config, training_rules, Game2048Trainer,
@@ -165,6 +165,21 @@ impl Dqn2048Trainer {
             };
             *cell.borrow_mut() = Some(trainer);
             to_js(&report)
+        })
+    }
+
+    /// Times a fresh network of this trainer's shape on `backend` (`cpu` or `webgpu`), as
+    /// `DqnTrainer.timingProbe` does; resolves to `{ steps, stepsPerS, greedyMoves,
+    /// greedyMoveMs }`.
+    #[wasm_bindgen(js_name = timingProbe)]
+    pub fn timing_probe(&self, backend: String, steps: usize, moves: usize) -> js_sys::Promise {
+        let cell = self.trainer.clone();
+        wasm_bindgen_futures::future_to_promise(async move {
+            let device = backend_device(&backend).await?;
+            let trainer = take(&cell)?;
+            let result = trainer.dqn().timing_probe(&device, steps, moves).await;
+            *cell.borrow_mut() = Some(trainer);
+            to_js(&result)
         })
     }
 

@@ -12,7 +12,7 @@
 
 use super::{js_error, to_js};
 use crate::agent::dqn::sliding::{puzzle_of, training_env, SlidingTrainer};
-use crate::agent::dqn::{device_probe, DqnConfig, QPolicy};
+use crate::agent::dqn::{device_probe, op_benchmark, DqnConfig, QPolicy, StepBenchmarkOptions};
 use crate::agent::evaluation::{
     evaluate_position, exact_positions, model_solve, EvaluationSettings, EvaluationTally,
 };
@@ -238,6 +238,44 @@ impl DqnTrainer {
             };
             *cell.borrow_mut() = Some(trainer);
             Ok(js_sys::Float32Array::from(values?.as_slice()).into())
+        })
+    }
+
+    /// Times the learner's gradient step by itself (`options`: `steps`, `warmupSteps`,
+    /// `readEvery`, `phases`, `phaseSteps`, `greedyMoves`; see
+    /// [`crate::agent::dqn::StepBenchmarkOptions`]); resolves to the
+    /// [`crate::agent::dqn::StepBenchmark`] (`stepsPerS`, `greedyMoveMs`, `phases`, …). Train a
+    /// chunk first, so that the replay buffer holds a batch. Moves the learner on.
+    #[wasm_bindgen(js_name = benchmarkSteps)]
+    pub fn benchmark_steps(&self, options: JsValue) -> js_sys::Promise {
+        let cell = self.trainer.clone();
+        wasm_bindgen_futures::future_to_promise(async move {
+            let options: StepBenchmarkOptions = if options.is_undefined() || options.is_null() {
+                StepBenchmarkOptions::default()
+            } else {
+                serde_wasm_bindgen::from_value(options)
+                    .map_err(|e| js_error(format!("benchmark options: {e}")))?
+            };
+            let mut trainer = take(&cell)?;
+            let result = trainer.dqn_mut().benchmark_steps(&options).await;
+            *cell.borrow_mut() = Some(trainer);
+            to_js(&result.map_err(js_error)?)
+        })
+    }
+
+    /// Times a fresh network of this trainer's shape on `backend` (`cpu` or `webgpu`): `steps`
+    /// gradient steps and `moves` greedy moves ([`crate::agent::dqn::Dqn::timing_probe`]);
+    /// resolves to `{ steps, stepsPerS, greedyMoves, greedyMoveMs }`. The trainer is left as it
+    /// is. The learning worker's *Auto* trains on the faster backend by it.
+    #[wasm_bindgen(js_name = timingProbe)]
+    pub fn timing_probe(&self, backend: String, steps: usize, moves: usize) -> js_sys::Promise {
+        let cell = self.trainer.clone();
+        wasm_bindgen_futures::future_to_promise(async move {
+            let device = backend_device(&backend).await?;
+            let trainer = take(&cell)?;
+            let result = trainer.dqn().timing_probe(&device, steps, moves).await;
+            *cell.borrow_mut() = Some(trainer);
+            to_js(&result)
         })
     }
 
@@ -478,4 +516,26 @@ pub async fn webgpu_probe(adam_steps: usize) -> Result<JsValue, JsValue> {
 #[wasm_bindgen(js_name = cpuProbe)]
 pub async fn cpu_probe(adam_steps: usize) -> Result<JsValue, JsValue> {
     to_js(&device_probe(&Device::flex(), adam_steps).await)
+}
+
+/// Times single operations ([`op_benchmark`]: a `[rows, width] × [width, width]` product, an
+/// addition, an upload, a readback; `count` of each) on `backend` (`cpu` or `webgpu`).
+#[wasm_bindgen(js_name = benchmarkOps)]
+pub async fn benchmark_ops(
+    backend: String,
+    rows: usize,
+    width: usize,
+    count: usize,
+) -> Result<JsValue, JsValue> {
+    let device = backend_device(&backend).await?;
+    to_js(&op_benchmark(&device, rows, width, count).await)
+}
+
+/// The device of a backend by its name: `cpu` (burn's flex) or `webgpu`.
+pub(crate) async fn backend_device(backend: &str) -> Result<Device, JsValue> {
+    match backend {
+        "cpu" => Ok(Device::flex()),
+        "webgpu" => webgpu_device().await,
+        other => Err(js_error(format!("unknown backend \"{other}\""))),
+    }
 }

@@ -295,7 +295,8 @@ describe("deep Q-learning in the page", options, () => {
     }
     assert.ok(probe.finite, "no NaN or infinity on either device");
 
-    // "auto" checks WebGPU the same way, then trains on it: a tiny network for one chunk or two.
+    // "auto" checks WebGPU the same way, then times this network on both and trains on the
+    // faster (here SwiftShader's WebGPU is a CPU emulation: usually the CPU), saying both figures.
     await fillTrainingForm(page, {
       size: "2x2",
       backend: "auto",
@@ -304,9 +305,16 @@ describe("deep Q-learning in the page", options, () => {
     await page.click("#dqn-start");
     await page.waitForFunction(() => Number(document.querySelector("#dqn-chart-speed").dataset.points ?? 0) >= 2, null, { timeout: 90_000 });
     const training = await readTraining(page);
-    assert.equal(training.backend, "webgpu", `auto chose WebGPU (${training.status} ${training.error})`);
-    assert.equal(training.backendText, "WebGPU");
-    assert.match(training.status, /WebGPU checked against the CPU \(largest difference [\d.e+-]+\); training on WebGPU\./);
+    const choice = training.status.match(
+      /WebGPU agrees with the CPU \(largest difference [\d.e+-]+\)\. Timed on this network: WebGPU ([\d.e+]+) steps\/s, the CPU ([\d.e+]+) steps\/s; training on (WebGPU|the CPU), the faster\./,
+    );
+    assert.ok(choice, `the card says both timings and the choice: ${training.status} ${training.error}`);
+    const [webgpuRate, cpuRate] = [Number(choice[1]), Number(choice[2])];
+    assert.ok(webgpuRate > 0 && cpuRate > 0, `both timed: ${choice[0]}`);
+    const faster = webgpuRate > cpuRate ? "webgpu" : "cpu";
+    assert.equal(training.backend, faster, `auto trains on the faster (${choice[0]})`);
+    assert.equal(choice[3], faster === "webgpu" ? "WebGPU" : "the CPU");
+    assert.equal(training.backendText, faster === "webgpu" ? "WebGPU" : "CPU");
     await page.click("#dqn-stop");
     await page.waitForFunction(() => document.querySelector("#dqn").dataset.state === "stopped", null, { timeout: 60_000 });
 

@@ -91,8 +91,8 @@ const TEMPLATE = `
   </div>
   <p id="d2048-params" class="help" aria-live="polite"></p>
   <p id="d2048-backend-help" class="help">
-    Auto runs a small network on WebGPU and on the CPU and trains on WebGPU only when the two agree; otherwise it
-    says why and trains on the CPU.
+    Auto runs a small network on WebGPU and on the CPU; when the two agree it times this network on both and trains
+    on the faster, saying both figures; otherwise it says why and trains on the CPU.
   </p>
   <details class="hyper">
     <summary>More settings <span class="optional">(the paper's where it gives one)</span></summary>

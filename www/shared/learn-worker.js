@@ -41,7 +41,8 @@
 //        { type: "progress", id: null, stage: "bundle", loaded, total }   while the bundle downloads
 //        { type: "progress", id, stage: "download", loaded, total }       a model download
 //        { type: "progress", id, stage: "evaluate", done, total }         positions evaluated
-//        { type: "progress", id, stage: "backend", message }              how the backend was chosen
+//        { type: "progress", id, stage: "backend", message, backend, timing }  how the backend was chosen
+//                                                          (timing: "auto"'s { cpu, webgpu } timingProbe results, or null)
 //        { type: "progress", id, stage: "started", backend, adapter, numParams, chunkSteps }
 //        { type: "progress", id, stage: "chunk", report, chunkSteps }     after every training chunk
 //        { type: "progress", id, stage: "evaluation", steps, done, total }  2048: in-training games played
@@ -83,6 +84,9 @@ const GAMES_PER_TURN = 1;
 const WEBGPU_TOLERANCE = 1e-3;
 /** Adam steps of the probe that "auto" runs. */
 const AUTO_PROBE_ADAM_STEPS = 3;
+/** Gradient steps and greedy moves that "auto" times on each backend (after one untimed step). */
+const AUTO_TIMING_STEPS = 3;
+const AUTO_TIMING_MOVES = 10;
 /** Why there is no WebGPU, in words, when the browser offers no adapter. */
 const NO_ADAPTER =
   "the browser offers no WebGPU adapter (WebGPU may be switched off, or not supported on this device)";
@@ -354,17 +358,45 @@ async function train(message) {
 async function newTrainer(message) {
   const bundle = await bundleReady;
   const puzzle = message.puzzle ?? "sliding";
-  const { backend, note, adapter } = await chooseBackend(bundle, message.backend ?? "auto");
-  if (note) postProgress(message.id, { stage: "backend", message: note });
-  let trainer;
-  try {
-    trainer =
-      puzzle === "2048"
-        ? await bundle.Dqn2048Trainer.create(message.options ?? {}, backend)
-        : await bundle.DqnTrainer.create(message.rows, message.cols, message.goal ?? "", message.options ?? {}, backend);
-  } catch (error) {
-    throw new Error(`The trainer could not be set up: ${messageOf(error)}`);
+  const choice = await chooseBackend(bundle, message.backend ?? "auto");
+  const { adapter } = choice;
+  let { backend, note } = choice;
+  const create = async (on) => {
+    try {
+      return puzzle === "2048"
+        ? await bundle.Dqn2048Trainer.create(message.options ?? {}, on)
+        : await bundle.DqnTrainer.create(message.rows, message.cols, message.goal ?? "", message.options ?? {}, on);
+    } catch (error) {
+      throw new Error(`The trainer could not be set up: ${messageOf(error)}`);
+    }
+  };
+  let trainer = await create(choice.timeBoth ? "cpu" : backend);
+  let timing = null;
+  if (choice.timeBoth) {
+    // "auto", WebGPU correct: time this very network on both, and train on the faster.
+    try {
+      timing = {
+        cpu: await trainer.timingProbe("cpu", AUTO_TIMING_STEPS, AUTO_TIMING_MOVES),
+        webgpu: await trainer.timingProbe("webgpu", AUTO_TIMING_STEPS, AUTO_TIMING_MOVES),
+      };
+    } catch (error) {
+      timing = null;
+      note = `${note} WebGPU could not be timed (${messageOf(error)}): training on the CPU.`;
+      backend = "cpu";
+    }
+    if (timing) {
+      backend = timing.webgpu.stepsPerS > timing.cpu.stepsPerS ? "webgpu" : "cpu";
+      const rate = (side) => `${side.stepsPerS.toPrecision(3)} steps/s`;
+      note =
+        `${note} Timed on this network: WebGPU ${rate(timing.webgpu)}, the CPU ${rate(timing.cpu)}; ` +
+        `training on ${backend === "webgpu" ? "WebGPU" : "the CPU"}, the faster.`;
+      if (backend === "webgpu") {
+        trainer.free();
+        trainer = await create("webgpu");
+      }
+    }
   }
+  if (note) postProgress(message.id, { stage: "backend", message: note, backend, timing });
   if (message.continueFrom) {
     try {
       trainer.loadModel(keptModel(message.continueFrom, puzzle).bytes);
@@ -373,7 +405,7 @@ async function newTrainer(message) {
       throw new Error(`Training cannot go on from the loaded model: ${messageOf(error)}`);
     }
   }
-  return { trainer, backend, adapter };
+  return { trainer, backend, adapter: backend === "webgpu" ? adapter : "" };
 }
 
 /** Steps for the next chunk: towards CHUNK_TARGET_MS, at most doubling, within `bounds`. */
@@ -568,8 +600,9 @@ async function evaluateDuringTraining(current, steps) {
 
 /**
  * The backend to train on: "cpu" and "webgpu" as asked ("webgpu" fails with the reason when there
- * is none); "auto" is WebGPU only when it is there and its probe agrees with the CPU's.
- * Resolves to { backend, note (why, for the page), adapter (a description of the GPU) }.
+ * is none); "auto" is WebGPU only when it is there and its probe agrees with the CPU's, and then
+ * the faster of the two on the run's own network (`timeBoth`: newTrainer times both).
+ * Resolves to { backend, note (why, for the page), adapter (a description of the GPU), timeBoth }.
  */
 async function chooseBackend(bundle, wanted) {
   if (wanted === "cpu") return { backend: "cpu", note: "", adapter: "" };
@@ -581,7 +614,7 @@ async function chooseBackend(bundle, wanted) {
   if (wanted !== "auto") throw new Error(`Unknown backend "${wanted}".`);
   webGpuCheck ??= checkWebGpu(bundle);
   const check = await webGpuCheck;
-  if (check.ok) return { backend: "webgpu", note: check.message, adapter: check.adapter };
+  if (check.ok) return { backend: "webgpu", note: check.message, adapter: check.adapter, timeBoth: true };
   return { backend: "cpu", note: `WebGPU unavailable: ${check.message}; training on the CPU.`, adapter: "" };
 }
 
@@ -602,7 +635,7 @@ async function checkWebGpu(bundle) {
     return { ok: false, message: `its probe differs from the CPU's by ${difference} (more than ${WEBGPU_TOLERANCE})`, adapter };
   }
   const difference = comparison.maxDifference.toExponential(1);
-  return { ok: true, message: `WebGPU checked against the CPU (largest difference ${difference}); training on WebGPU.`, adapter };
+  return { ok: true, message: `WebGPU agrees with the CPU (largest difference ${difference}).`, adapter };
 }
 
 /** Why WebGPU cannot be used at all (no API, no adapter), or "" when an adapter is offered. */

@@ -73,6 +73,22 @@ impl DqnStats {
     }
 }
 
+/// A sampled batch on the device: what a gradient step reads.
+pub(super) struct BatchTensors {
+    /// `[b, n]`, on the training device (autodiff).
+    pub(super) observations: Tensor<2>,
+    /// `[b, 1]`, the actions taken.
+    pub(super) actions: Tensor<2, Int>,
+    /// `[b, n]`, on the inference device, as are the rest.
+    pub(super) next_observations: Tensor<2>,
+    /// `[b, 1]`.
+    pub(super) rewards: Tensor<2>,
+    /// `[b, 1]`: 0 where the transition solved the puzzle, else 1.
+    pub(super) not_terminated: Tensor<2>,
+    /// `[b, a]`: 0 for a legal next action, a large negative number for an illegal one.
+    pub(super) penalties: Tensor<2>,
+}
+
 /// A deep Q-learner, the environments it plays, and its replay buffer.
 pub struct Dqn<E: Environment> {
     pub(super) config: DqnConfig,
@@ -365,8 +381,6 @@ impl<E: Environment> Dqn<E> {
         actions
     }
 
-    /// One gradient step on a sampled batch; returns the TD loss (a one-element tensor, left
-    /// on the device so that a chunk reads it back once).
     /// DQN: the target network follows the policy network every `target_update_interval`
     /// gradient steps (call after each one).
     pub(super) fn follow_target(&mut self) {
@@ -378,52 +392,15 @@ impl<E: Environment> Dqn<E> {
         }
     }
 
+    /// One gradient step on a sampled batch; returns the TD loss (a one-element tensor, left
+    /// on the device so that a chunk reads it back once).
     async fn update(&mut self) -> Tensor<1> {
-        let (b, n, a) = (
-            self.config.batch_size,
-            self.network_config.observation_len,
-            self.network_config.num_actions,
-        );
+        self.sample_batch();
+        let tensors = self.upload_batch();
         if self.config.prioritized_replay {
-            // Prioritised replay: β grows from its start to 1 over the configured updates.
-            let c = &self.config;
-            let progress = self.updates_done as f32 / c.priority_beta_updates.max(1) as f32;
-            let beta = c.priority_beta_start + (1.0 - c.priority_beta_start) * progress.min(1.0);
-            self.buffer
-                .sample_prioritized(b, beta, &mut self.rng, &mut self.batch);
-        } else {
-            self.buffer.sample(b, &mut self.rng, &mut self.batch);
-        }
-        let batch = &self.batch;
-        let on_infer = &self.inference_device;
-        let column = |values: &[f32]| {
-            Tensor::<2>::from_data(TensorData::new(values.to_vec(), [b, 1]), on_infer)
-        };
-        let observations = Tensor::<2>::from_data(
-            TensorData::new(batch.observations.clone(), [b, n]),
-            &self.device,
-        );
-        let actions = Tensor::<2, Int>::from_data(
-            TensorData::new(batch.actions.clone(), [b, 1]),
-            &self.device,
-        );
-        let next_observations = Tensor::<2>::from_data(
-            TensorData::new(batch.next_observations.clone(), [b, n]),
-            on_infer,
-        );
-        let rewards = column(&batch.rewards); // [b, 1]
-        let not_terminated = column(&batch.not_terminated); // [b, 1]
-        let penalties = TensorData::new(batch.next_penalties.clone(), [b, a]);
-        let next_value =
-            self.next_values(next_observations, Tensor::from_data(penalties, on_infer));
-        // DQN: the TD target r + γ·max Q′(s′, ·) ([b, 1]), not bootstrapped past a solved puzzle.
-        let td_target = rewards + next_value * not_terminated * self.config.gamma;
-
-        // DQN: Q(s, a) of the actions taken, and the loss between the two.
-        let q_taken = self.policy.forward(observations).gather(1, actions); // [b, 1]
-        let loss = if self.config.prioritized_replay {
             // Prioritised replay: each transition's loss weighted by importance sampling.
-            let errors = q_taken - td_target; // [b, 1]
+            let (b, batch) = (self.config.batch_size, &self.batch);
+            let errors = self.td_errors(&tensors); // [b, 1]
             let weights = Tensor::<2>::from_data(
                 TensorData::new(batch.weights.clone(), [b, 1]),
                 &self.device,
@@ -432,20 +409,100 @@ impl<E: Environment> Dqn<E> {
             let td_errors = read_floats(errors.without_autodiff()).await;
             let (indices, alpha) = (batch.indices.clone(), self.config.priority_alpha);
             self.buffer.update_priorities(&indices, &td_errors, alpha);
-            (losses * weights).mean()
-        } else if self.config.huber_loss {
+            let loss = (losses * weights).mean();
+            self.apply_gradients(loss.clone());
+            return loss.without_autodiff();
+        }
+        let loss = self.td_loss(&tensors);
+        self.apply_gradients(loss.clone());
+        loss.without_autodiff()
+    }
+
+    /// Draws the next batch from the replay buffer into `self.batch` (uniformly, or by priority
+    /// with β growing from its start to 1 over the configured updates).
+    pub(super) fn sample_batch(&mut self) {
+        let b = self.config.batch_size;
+        if self.config.prioritized_replay {
+            let c = &self.config;
+            let progress = self.updates_done as f32 / c.priority_beta_updates.max(1) as f32;
+            let beta = c.priority_beta_start + (1.0 - c.priority_beta_start) * progress.min(1.0);
+            self.buffer
+                .sample_prioritized(b, beta, &mut self.rng, &mut self.batch);
+        } else {
+            self.buffer.sample(b, &mut self.rng, &mut self.batch);
+        }
+    }
+
+    /// `self.batch` on the device.
+    pub(super) fn upload_batch(&self) -> BatchTensors {
+        let (b, n, a) = (
+            self.config.batch_size,
+            self.network_config.observation_len,
+            self.network_config.num_actions,
+        );
+        let (batch, on_infer) = (&self.batch, &self.inference_device);
+        let column = |values: &[f32]| {
+            Tensor::<2>::from_data(TensorData::new(values.to_vec(), [b, 1]), on_infer)
+        };
+        BatchTensors {
+            observations: Tensor::from_data(
+                TensorData::new(batch.observations.clone(), [b, n]),
+                &self.device,
+            ),
+            actions: Tensor::from_data(
+                TensorData::new(batch.actions.clone(), [b, 1]),
+                &self.device,
+            ),
+            next_observations: Tensor::from_data(
+                TensorData::new(batch.next_observations.clone(), [b, n]),
+                on_infer,
+            ),
+            rewards: column(&batch.rewards),
+            not_terminated: column(&batch.not_terminated),
+            penalties: Tensor::from_data(
+                TensorData::new(batch.next_penalties.clone(), [b, a]),
+                on_infer,
+            ),
+        }
+    }
+
+    /// DQN: Q(s, a) of the actions taken (with autodiff) and the TD target r + γ·max Q′(s′, ·),
+    /// not bootstrapped past a solved puzzle; both `[b, 1]`.
+    fn q_and_target(&self, batch: &BatchTensors) -> (Tensor<2>, Tensor<2>) {
+        let next_value = self.next_values(batch.next_observations.clone(), batch.penalties.clone());
+        let td_target =
+            batch.rewards.clone() + next_value * batch.not_terminated.clone() * self.config.gamma;
+        let q_taken = self
+            .policy
+            .forward(batch.observations.clone())
+            .gather(1, batch.actions.clone());
+        (q_taken, td_target)
+    }
+
+    /// DQN: each transition's TD error Q(s, a) − target (`[b, 1]`, with autodiff).
+    fn td_errors(&self, batch: &BatchTensors) -> Tensor<2> {
+        let (q_taken, td_target) = self.q_and_target(batch);
+        q_taken - td_target
+    }
+
+    /// DQN: the batch's mean TD loss (Huber with δ = 1, or squared), with autodiff.
+    pub(super) fn td_loss(&self, batch: &BatchTensors) -> Tensor<1> {
+        let (q_taken, td_target) = self.q_and_target(batch);
+        if self.config.huber_loss {
             HuberLossConfig::new(1.0)
                 .init()
                 .forward(q_taken, td_target, Reduction::Mean)
         } else {
             MseLoss::new().forward(q_taken, td_target, Reduction::Mean)
-        };
-        // DQN: one Adam step on the policy network.
+        }
+    }
+
+    /// DQN: one Adam step on the policy network down the gradient of `loss`.
+    pub(super) fn apply_gradients(&mut self, loss: Tensor<1>) {
         let gradients = GradientsParams::from_grads(loss.backward(), &self.policy);
         self.policy =
             self.optimizer
                 .step(self.config.learning_rate, self.policy.clone(), gradients);
-        loss.without_autodiff()
     }
 
     /// DQN: max Q′(s′, ·) of each next observation (`[rows, 1]`) by the frozen target network,

@@ -15,6 +15,7 @@
 //! | `policy.rs` | a trained network at play: [`QPolicy`], [`best_allowed`], greedy rollouts, [`evaluate`] |
 //! | `model_file.rs` | the model file: [`ModelHeader`], [`MODEL_FORMAT_VERSION`], [`QPolicy::to_bytes`] / [`QPolicy::from_bytes`] |
 //! | `probe.rs` | checking a device: [`device_probe`], [`DeviceProbe`] |
+//! | `bench.rs` | timing the gradient step and single operations on a device: [`Dqn::benchmark_steps`], [`op_benchmark`] |
 //! | [`sliding`] | the learner set up for sliding puzzles (the dissertation's start rule, reward, curriculum) |
 //! | [`game2048`] | the learner set up for 2048 (Mehta's network and reward) |
 //!
@@ -59,9 +60,14 @@ mod model_file;
 mod policy;
 mod probe;
 
+mod bench;
+
 pub mod game2048;
 pub mod sliding;
 
+pub use bench::{
+    op_benchmark, OpTimes, PhaseTimes, StepBenchmark, StepBenchmarkOptions, TimingProbe,
+};
 pub use config::{DqnConfig, DqnError};
 pub use learner::{Dqn, DqnStats};
 pub use model_file::{ModelHeader, MODEL_FORMAT_VERSION};

@@ -1,0 +1,36 @@
+// puzzlelab's side of scripts/bench-webml.mjs: a module worker that loads the learning bundle
+// (pkg/learn/), fills a DqnTrainer's replay buffer by playing, then times its gradient step
+// (DqnTrainer.benchmarkSteps: sample and upload a batch, target forward, loss, backward, Adam,
+// the target's copy, the loss read every `readEvery` steps) and greedy moves; on WebGPU it also
+// counts the WebGPU calls per step (gpu-counter.js) and times single operations (benchmarkOps).
+import "./gpu-counter.js";
+import init, { DqnTrainer, benchmarkOps } from "../../pkg/learn/puzzlelab.js";
+
+async function benchmark({ backend, size, options, steps, warmupSteps, readEvery, moves, phases, counted, ops }) {
+  await init();
+  const trainer = await DqnTrainer.create(size, size, "", { seed: 0, warmupEpisodes: 2, evalIntervalEpisodes: 0, curriculum: false, difficulty: 10, ...options }, backend);
+  try {
+    let report;
+    do report = await trainer.trainSteps(50);
+    while (report.updatesDone < 1);
+    const result = await trainer.benchmarkSteps({ steps, warmupSteps, readEvery, phases, greedyMoves: moves });
+    let countsPerStep = null;
+    if (counted > 0 && self.gpuCounter.available && backend === "webgpu") {
+      self.gpuCounter.reset();
+      await trainer.benchmarkSteps({ steps: counted, warmupSteps: 0, readEvery: 1, greedyMoves: 0 });
+      countsPerStep = self.gpuCounter.perStep(counted);
+    }
+    const opTimes = ops ? await benchmarkOps(backend, result.batchSize, result.hidden[0], ops) : null;
+    return { library: "puzzlelab (burn 0.22)", backend: backend === "cpu" ? "flex" : backend, ...result, countsPerStep, ops: opTimes };
+  } finally {
+    trainer.free();
+  }
+}
+
+self.onmessage = async ({ data }) => {
+  try {
+    postMessage({ result: await benchmark(data) });
+  } catch (error) {
+    postMessage({ error: String(error?.stack ?? error) });
+  }
+};
