@@ -2,7 +2,7 @@
 //! trains it in the learning worker on the CPU or WebGPU, in chunks; [`Dqn2048Model`] plays a
 //! saved one on the CPU (a move for a board, whole games for an evaluation).
 
-use super::learn::{backend_device, webgpu_device};
+use super::learn::{take, timing_probe_promise, webgpu_device};
 use super::{js_error, to_js};
 use crate::agent::dqn::game2048::{
     play_greedy_games, seed004_config, training_rules, Game2048Trainer,
@@ -43,12 +43,6 @@ struct ChunkReport {
 }
 
 /// Takes the trainer out of its cell for an asynchronous call, or says that one is running.
-fn take(cell: &RefCell<Option<Game2048Trainer>>) -> Result<Game2048Trainer, JsValue> {
-    cell.borrow_mut()
-        .take()
-        .ok_or_else(|| js_error("the trainer is busy with a chunk"))
-}
-
 /// A board from 16 exponents (row-major; 0 = empty, e = the tile 2^e).
 fn board_of(exponents: &[u8]) -> Result<Board, JsValue> {
     let cells: [u8; 16] = exponents.try_into().map_err(|_| {
@@ -173,14 +167,13 @@ impl Dqn2048Trainer {
     /// greedyMoveMs }`.
     #[wasm_bindgen(js_name = timingProbe)]
     pub fn timing_probe(&self, backend: String, steps: usize, moves: usize) -> js_sys::Promise {
-        let cell = self.trainer.clone();
-        wasm_bindgen_futures::future_to_promise(async move {
-            let device = backend_device(&backend).await?;
-            let trainer = take(&cell)?;
-            let result = trainer.dqn().timing_probe(&device, steps, moves).await;
-            *cell.borrow_mut() = Some(trainer);
-            to_js(&result)
-        })
+        timing_probe_promise(
+            self.trainer.clone(),
+            Game2048Trainer::dqn,
+            backend,
+            steps,
+            moves,
+        )
     }
 
     /// Plays games `start..end` of the evaluation run seeded with `seed` greedily with the

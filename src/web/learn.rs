@@ -12,12 +12,15 @@
 
 use super::{js_error, to_js};
 use crate::agent::dqn::sliding::{puzzle_of, training_env, SlidingTrainer};
-use crate::agent::dqn::{device_probe, op_benchmark, DqnConfig, QPolicy, StepBenchmarkOptions};
+use crate::agent::dqn::{
+    device_probe, op_benchmark, Dqn, DqnConfig, QPolicy, StepBenchmarkOptions,
+};
 use crate::agent::evaluation::{
     evaluate_position, exact_positions, model_solve, EvaluationSettings, EvaluationTally,
 };
 use crate::env::sliding::solve::{ExactDistances, SolveReport, SolveStatus};
 use crate::env::sliding::{Board, RewardScheme, SlidingPuzzle};
+use crate::env::Environment;
 use burn::tensor::Device;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -81,7 +84,7 @@ struct ChunkReport {
 
 /// Takes the trainer out of its cell for an asynchronous call (put back when it ends), or says
 /// that another call still has it.
-fn take(cell: &RefCell<Option<SlidingTrainer>>) -> Result<SlidingTrainer, JsValue> {
+pub(crate) fn take<T>(cell: &RefCell<Option<T>>) -> Result<T, JsValue> {
     cell.borrow_mut()
         .take()
         .ok_or_else(|| js_error("the trainer is busy with a chunk"))
@@ -269,14 +272,13 @@ impl DqnTrainer {
     /// is. The learning worker's *Auto* trains on the faster backend by it.
     #[wasm_bindgen(js_name = timingProbe)]
     pub fn timing_probe(&self, backend: String, steps: usize, moves: usize) -> js_sys::Promise {
-        let cell = self.trainer.clone();
-        wasm_bindgen_futures::future_to_promise(async move {
-            let device = backend_device(&backend).await?;
-            let trainer = take(&cell)?;
-            let result = trainer.dqn().timing_probe(&device, steps, moves).await;
-            *cell.borrow_mut() = Some(trainer);
-            to_js(&result)
-        })
+        timing_probe_promise(
+            self.trainer.clone(),
+            SlidingTrainer::dqn,
+            backend,
+            steps,
+            moves,
+        )
     }
 
     /// Sets the difficulty from the next episodes on.
@@ -529,6 +531,24 @@ pub async fn benchmark_ops(
 ) -> Result<JsValue, JsValue> {
     let device = backend_device(&backend).await?;
     to_js(&op_benchmark(&device, rows, width, count).await)
+}
+
+/// A trainer's `timingProbe` ([`crate::agent::dqn::Dqn::timing_probe`] on `backend`'s device),
+/// for the sliding and the 2048 trainer alike: `dqn` reaches the learner inside the trainer.
+pub(crate) fn timing_probe_promise<T: 'static, E: Environment + 'static>(
+    cell: Rc<RefCell<Option<T>>>,
+    dqn: fn(&T) -> &Dqn<E>,
+    backend: String,
+    steps: usize,
+    moves: usize,
+) -> js_sys::Promise {
+    wasm_bindgen_futures::future_to_promise(async move {
+        let device = backend_device(&backend).await?;
+        let trainer = take(&cell)?;
+        let result = dqn(&trainer).timing_probe(&device, steps, moves).await;
+        *cell.borrow_mut() = Some(trainer);
+        to_js(&result)
+    })
 }
 
 /// The device of a backend by its name: `cpu` (burn's flex) or `webgpu`.
