@@ -386,7 +386,7 @@ async function newTrainer(message) {
     }
     if (timing) {
       backend = timing.webgpu.stepsPerS > timing.cpu.stepsPerS ? "webgpu" : "cpu";
-      const rate = (side) => `${side.stepsPerS.toPrecision(3)} steps/s`;
+      const rate = ({ stepsPerS: r }) => `${r >= 100 ? Math.round(r) : r.toPrecision(3)} steps/s`;
       note =
         `${note} Timed on this network: WebGPU ${rate(timing.webgpu)}, the CPU ${rate(timing.cpu)}; ` +
         `training on ${backend === "webgpu" ? "WebGPU" : "the CPU"}, the faster.`;
