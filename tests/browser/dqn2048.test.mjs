@@ -158,6 +158,28 @@ describe("seed 004's deep Q-network on the 2048 page", options, () => {
     await page.context().close();
   });
 
+  test("Auto times this network on WebGPU and on the CPU and trains on the faster, saying both figures", slow, async () => {
+    const page = await openPage(session);
+    await fillForm(page, TINY);
+    await page.selectOption("#d2048-backend", "auto");
+    await page.click("#d2048-start");
+    await page.waitForFunction(() => Number(document.querySelector("#d2048-chart-loss").dataset.points ?? 0) >= 2, null, { timeout: 90_000 });
+    const training = await readTraining(page);
+    const choice = training.status.match(
+      /^WebGPU agrees with the CPU \(largest difference [\d.e+-]+\)\. Timed on this network: WebGPU ([\d.]+) steps\/s, the CPU ([\d.]+) steps\/s; training on (WebGPU|the CPU), the faster\./,
+    );
+    assert.ok(choice, `the card says both timings and the choice: ${training.status} ${training.error}`);
+    const [webgpuRate, cpuRate] = [Number(choice[1]), Number(choice[2])];
+    assert.ok(webgpuRate > 0 && cpuRate > 0, choice[0]);
+    const faster = webgpuRate > cpuRate ? "webgpu" : "cpu";
+    assert.equal(training.backend, faster, `trains on the faster (${choice[0]})`);
+    assert.equal(choice[3], faster === "webgpu" ? "WebGPU" : "the CPU");
+    await page.click("#d2048-stop");
+    await page.waitForFunction(() => document.querySelector("#dqn-2048").dataset.state === "stopped", null, { timeout: 60_000 });
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+
   test("a sliding-puzzle model is refused in words, and so is a shipped model that is not there", slow, async () => {
     const page = await openPage(session);
     const refusal = await loadModelFile(page, "8puzzle.dqn", SLIDING_MODEL);
