@@ -15,7 +15,7 @@
 //! | `policy.rs` | a trained network at play: [`QPolicy`], [`best_allowed`], greedy rollouts, [`evaluate`] |
 //! | `model_file.rs` | the model file: [`ModelHeader`], [`MODEL_FORMAT_VERSION`], [`QPolicy::to_bytes`] / [`QPolicy::from_bytes`] |
 //! | `probe.rs` | checking a device: [`device_probe`], [`DeviceProbe`] |
-//! | `bench.rs` | timing the gradient step and single operations on a device: [`Dqn::benchmark_steps`], [`op_benchmark`] |
+//! | `bench.rs` | timing the gradient step and single operations on a device: [`Dqn::benchmark_steps`], [`op_benchmark`], and *Auto*'s [`Dqn::timing_probe`] |
 //! | [`sliding`] | the learner set up for sliding puzzles (the dissertation's start rule, reward, curriculum) |
 //! | [`game2048`] | the learner set up for 2048 (Mehta's network and reward) |
 //!
