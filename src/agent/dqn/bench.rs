@@ -14,15 +14,14 @@
 //! Timings are taken over whole batches of steps or moves, never one at a time: a worker's clock
 //! ticks in 100 µs unless the page is cross-origin isolated.
 
-use super::learner::{adam, BatchTensors};
+use super::learner::{adam, td_loss, BatchTensors};
 use super::network::{q_values, read_floats};
-use super::{Dqn, DqnError, QNetwork};
+use super::{Batch, Dqn, DqnError, QNetwork};
 use crate::env::Environment;
 use crate::rng::Rng;
 use burn::module::Module;
-use burn::nn::loss::{HuberLossConfig, Reduction};
 use burn::optim::GradientsParams;
-use burn::tensor::{Device, Int, Tensor, TensorData};
+use burn::tensor::{Device, Tensor, TensorData};
 use web_time::Instant;
 
 /// What [`Dqn::benchmark_steps`] runs.
@@ -164,27 +163,20 @@ impl<E: Environment> Dqn<E> {
             None
         };
 
+        // A greedy move as the trainer's `qValues` makes it.
         let observation: Vec<f32> =
             self.observations[..self.network_config.observation_len].to_vec();
-        let num_actions = self.network_config.num_actions;
-        q_values(
-            &self.policy.valid(),
-            &observation,
-            num_actions,
-            &self.inference_device,
-        )
-        .await;
+        self.q_values_async(&observation).await;
         let started = Instant::now();
         for _ in 0..options.greedy_moves {
-            let policy = self.policy.valid();
-            q_values(&policy, &observation, num_actions, &self.inference_device).await;
+            self.q_values_async(&observation).await;
         }
         let move_seconds = started.elapsed().as_secs_f64();
 
         Ok(StepBenchmark {
             observation_len: self.network_config.observation_len,
             hidden: self.network_config.hidden.clone(),
-            num_actions,
+            num_actions: self.network_config.num_actions,
             parameters: self.network_config.num_params(),
             batch_size: self.config.batch_size,
             learning_rate: self.config.learning_rate,
@@ -280,8 +272,8 @@ pub struct TimingProbe {
 
 impl<E: Environment> Dqn<E> {
     /// Times a fresh network of this learner's shape on `device`: `steps` gradient steps on a
-    /// batch of this learner's size (the target's max Q′, the policy's Q(s, a), Huber loss,
-    /// backward, Adam) with the loss read back once at the end, as a training chunk reads it,
+    /// batch of this learner's size (uploaded, the learner's own loss ([`td_loss`]), backward,
+    /// Adam) with the loss read back once at the end, as a training chunk reads it,
     /// after one untimed step that compiles the kernels; then `moves` greedy moves. The learner
     /// itself is left as it is. What the page's *Auto* compares WebGPU and the CPU by.
     pub async fn timing_probe(&self, device: &Device, steps: usize, moves: usize) -> TimingProbe {
@@ -295,34 +287,28 @@ impl<E: Environment> Dqn<E> {
         let mut policy = self.network_config.init(&device, 1);
         let target = policy.valid();
         let mut optimizer = adam();
+        // A batch like a replay buffer's: sparse binary observations, every action taken, all
+        // actions legal; uploaded again every step, as the learner uploads its batches.
         let mut rng = Rng::new(1);
         let mut binary = |len: usize| -> Vec<f32> {
             (0..len)
                 .map(|_| if rng.chance(0.2) { 1.0 } else { 0.0 })
                 .collect()
         };
-        let (observations, next_observations) = (binary(b * n), binary(b * n));
-        let actions: Vec<i64> = (0..b).map(|i| (i % a) as i64).collect();
-        let rewards = vec![-1.0f32; b];
-        let gamma = self.config.gamma;
-        let lr = self.config.learning_rate;
+        let batch = Batch {
+            observations: binary(b * n),
+            next_observations: binary(b * n),
+            actions: (0..b).map(|i| (i % a) as i64).collect(),
+            rewards: vec![-1.0; b],
+            not_terminated: vec![1.0; b],
+            next_penalties: vec![0.0; b * a],
+            indices: Vec::new(),
+            weights: vec![1.0; b],
+        };
+        let (config, lr) = (&self.config, self.config.learning_rate);
         let mut step = |policy: QNetwork| -> (QNetwork, Tensor<1>) {
-            let next = Tensor::<2>::from_data(
-                TensorData::new(next_observations.clone(), [b, n]),
-                &on_infer,
-            );
-            let rewards =
-                Tensor::<2>::from_data(TensorData::new(rewards.clone(), [b, 1]), &on_infer);
-            let td_target = rewards + target.forward(next).max_dim(1) * gamma;
-            let inputs =
-                Tensor::<2>::from_data(TensorData::new(observations.clone(), [b, n]), &device);
-            let taken =
-                Tensor::<2, Int>::from_data(TensorData::new(actions.clone(), [b, 1]), &device);
-            let q_taken = policy.forward(inputs).gather(1, taken);
-            let loss =
-                HuberLossConfig::new(1.0)
-                    .init()
-                    .forward(q_taken, td_target, Reduction::Mean);
+            let tensors = BatchTensors::upload(&batch, &self.network_config, &device, &on_infer);
+            let loss = td_loss(config, &policy, &target, &tensors);
             let gradients = GradientsParams::from_grads(loss.backward(), &policy);
             (
                 optimizer.step(lr, policy, gradients),
@@ -346,7 +332,7 @@ impl<E: Environment> Dqn<E> {
         let seconds = started.elapsed().as_secs_f64();
 
         let playing = policy.valid();
-        let observation = &observations[..n];
+        let observation = &batch.observations[..n];
         q_values(&playing, observation, a, &on_infer).await;
         let started = Instant::now();
         for _ in 0..moves {

@@ -435,48 +435,17 @@ impl<E: Environment> Dqn<E> {
 
     /// `self.batch` on the device.
     pub(super) fn upload_batch(&self) -> BatchTensors {
-        let (b, n, a) = (
-            self.config.batch_size,
-            self.network_config.observation_len,
-            self.network_config.num_actions,
-        );
-        let (batch, on_infer) = (&self.batch, &self.inference_device);
-        let column = |values: &[f32]| {
-            Tensor::<2>::from_data(TensorData::new(values.to_vec(), [b, 1]), on_infer)
-        };
-        BatchTensors {
-            observations: Tensor::from_data(
-                TensorData::new(batch.observations.clone(), [b, n]),
-                &self.device,
-            ),
-            actions: Tensor::from_data(
-                TensorData::new(batch.actions.clone(), [b, 1]),
-                &self.device,
-            ),
-            next_observations: Tensor::from_data(
-                TensorData::new(batch.next_observations.clone(), [b, n]),
-                on_infer,
-            ),
-            rewards: column(&batch.rewards),
-            not_terminated: column(&batch.not_terminated),
-            penalties: Tensor::from_data(
-                TensorData::new(batch.next_penalties.clone(), [b, a]),
-                on_infer,
-            ),
-        }
+        BatchTensors::upload(
+            &self.batch,
+            &self.network_config,
+            &self.device,
+            &self.inference_device,
+        )
     }
 
-    /// DQN: Q(s, a) of the actions taken (with autodiff) and the TD target r + γ·max Q′(s′, ·),
-    /// not bootstrapped past a solved puzzle; both `[b, 1]`.
+    /// DQN: Q(s, a) of the actions taken (with autodiff) and the TD target; both `[b, 1]`.
     fn q_and_target(&self, batch: &BatchTensors) -> (Tensor<2>, Tensor<2>) {
-        let next_value = self.next_values(batch.next_observations.clone(), batch.penalties.clone());
-        let td_target =
-            batch.rewards.clone() + next_value * batch.not_terminated.clone() * self.config.gamma;
-        let q_taken = self
-            .policy
-            .forward(batch.observations.clone())
-            .gather(1, batch.actions.clone());
-        (q_taken, td_target)
+        q_and_target(&self.config, &self.policy, &self.target, batch)
     }
 
     /// DQN: each transition's TD error Q(s, a) − target (`[b, 1]`, with autodiff).
@@ -485,16 +454,9 @@ impl<E: Environment> Dqn<E> {
         q_taken - td_target
     }
 
-    /// DQN: the batch's mean TD loss (Huber with δ = 1, or squared), with autodiff.
+    /// DQN: the batch's mean TD loss ([`td_loss`]), with autodiff.
     pub(super) fn td_loss(&self, batch: &BatchTensors) -> Tensor<1> {
-        let (q_taken, td_target) = self.q_and_target(batch);
-        if self.config.huber_loss {
-            HuberLossConfig::new(1.0)
-                .init()
-                .forward(q_taken, td_target, Reduction::Mean)
-        } else {
-            MseLoss::new().forward(q_taken, td_target, Reduction::Mean)
-        }
+        td_loss(&self.config, &self.policy, &self.target, batch)
     }
 
     /// DQN: one Adam step on the policy network down the gradient of `loss`.
@@ -505,28 +467,19 @@ impl<E: Environment> Dqn<E> {
                 .step(self.config.learning_rate, self.policy.clone(), gradients);
     }
 
-    /// DQN: max Q′(s′, ·) of each next observation (`[rows, 1]`) by the frozen target network,
-    /// over the legal actions when masking (`penalties`: 0 or [`ILLEGAL_PENALTY`] per action).
-    /// Double DQN: the policy network picks the action, the target network values it.
+    /// DQN: max Q′(s′, ·) of each next observation ([`next_values`]).
     pub(super) fn next_values(
         &self,
         next_observations: Tensor<2>,
         penalties: Tensor<2>,
     ) -> Tensor<2> {
-        let mask = |q: Tensor<2>| {
-            if self.config.mask_actions {
-                q + penalties.clone()
-            } else {
-                q
-            }
-        };
-        let next_target = mask(self.target.forward(next_observations.clone()));
-        if self.config.double_dqn {
-            let next_policy = mask(self.policy.valid().forward(next_observations));
-            next_target.gather(1, next_policy.argmax(1))
-        } else {
-            next_target.max_dim(1)
-        }
+        next_values(
+            &self.config,
+            &self.policy,
+            &self.target,
+            next_observations,
+            penalties,
+        )
     }
 
     // ---- Evaluation during training, and the chunk's report (plumbing) ----
@@ -590,6 +543,106 @@ pub(super) fn elementwise_loss(errors: Tensor<2>, huber: bool) -> Tensor<2> {
         quadratic.clone() * quadratic.clone() * 0.5 + (size - quadratic)
     } else {
         errors.clone() * errors
+    }
+}
+
+impl BatchTensors {
+    /// `batch` on the device: what is differentiated on `device` (autodiff), the rest on
+    /// `on_infer`.
+    pub(super) fn upload(
+        batch: &Batch,
+        network: &QNetworkConfig,
+        device: &Device,
+        on_infer: &Device,
+    ) -> Self {
+        let (n, a) = (network.observation_len, network.num_actions);
+        let b = batch.actions.len();
+        let column = |values: &[f32]| {
+            Tensor::<2>::from_data(TensorData::new(values.to_vec(), [b, 1]), on_infer)
+        };
+        BatchTensors {
+            observations: Tensor::from_data(
+                TensorData::new(batch.observations.clone(), [b, n]),
+                device,
+            ),
+            actions: Tensor::from_data(TensorData::new(batch.actions.clone(), [b, 1]), device),
+            next_observations: Tensor::from_data(
+                TensorData::new(batch.next_observations.clone(), [b, n]),
+                on_infer,
+            ),
+            rewards: column(&batch.rewards),
+            not_terminated: column(&batch.not_terminated),
+            penalties: Tensor::from_data(
+                TensorData::new(batch.next_penalties.clone(), [b, a]),
+                on_infer,
+            ),
+        }
+    }
+}
+
+/// DQN: max Q′(s′, ·) of each next observation (`[rows, 1]`) by the frozen `target` network,
+/// over the legal actions when masking (`penalties`: 0 or [`ILLEGAL_PENALTY`] per action).
+/// Double DQN: the `policy` network picks the action, the target network values it.
+pub(super) fn next_values(
+    config: &DqnConfig,
+    policy: &QNetwork,
+    target: &QNetwork,
+    next_observations: Tensor<2>,
+    penalties: Tensor<2>,
+) -> Tensor<2> {
+    let mask = |q: Tensor<2>| {
+        if config.mask_actions {
+            q + penalties.clone()
+        } else {
+            q
+        }
+    };
+    let next_target = mask(target.forward(next_observations.clone()));
+    if config.double_dqn {
+        let next_policy = mask(policy.valid().forward(next_observations));
+        next_target.gather(1, next_policy.argmax(1))
+    } else {
+        next_target.max_dim(1)
+    }
+}
+
+/// DQN: Q(s, a) of the actions taken (with autodiff) and the TD target r + γ·max Q′(s′, ·),
+/// not bootstrapped past a solved puzzle; both `[b, 1]`.
+fn q_and_target(
+    config: &DqnConfig,
+    policy: &QNetwork,
+    target: &QNetwork,
+    batch: &BatchTensors,
+) -> (Tensor<2>, Tensor<2>) {
+    let next_value = next_values(
+        config,
+        policy,
+        target,
+        batch.next_observations.clone(),
+        batch.penalties.clone(),
+    );
+    let td_target =
+        batch.rewards.clone() + next_value * batch.not_terminated.clone() * config.gamma;
+    let q_taken = policy
+        .forward(batch.observations.clone())
+        .gather(1, batch.actions.clone());
+    (q_taken, td_target)
+}
+
+/// DQN: the batch's mean TD loss (Huber with δ = 1, or squared), with autodiff.
+pub(super) fn td_loss(
+    config: &DqnConfig,
+    policy: &QNetwork,
+    target: &QNetwork,
+    batch: &BatchTensors,
+) -> Tensor<1> {
+    let (q_taken, td_target) = q_and_target(config, policy, target, batch);
+    if config.huber_loss {
+        HuberLossConfig::new(1.0)
+            .init()
+            .forward(q_taken, td_target, Reduction::Mean)
+    } else {
+        MseLoss::new().forward(q_taken, td_target, Reduction::Mean)
     }
 }
 
