@@ -4,6 +4,9 @@
 // Huber loss, illegal next actions masked, the target copied every 10 steps) and one greedy move,
 // on the CPU class (TF.js `cpu` and `wasm`, ours `flex`) and on WebGPU (TF.js `webgpu` and
 // `webgl`, ours `webgpu`), each in a fresh Web Worker of the benchmark page scripts/webml/.
+// Ours on WebGPU multiplies matrices with the kernel its set-up raced and chose (`webgpu`, what a
+// user gets; src/agent/dqn/matmul.rs) and, as a second row, with burn's default kernel forced
+// (`webgpu-default`, what burn alone gives).
 // Writes one JSON (target/bench/webml.json by default) with every row, WebGPU call counts per
 // step, our phase and single-operation times, and the ratios the targets are stated in.
 // Timings only: nothing here passes or fails.
@@ -16,7 +19,7 @@
 // but not a GPU's timings. Needs pkg/learn/ (scripts/build-wasm.sh learn) and the npm dev
 // dependencies (scripts/setup.sh).
 //
-//   node scripts/bench-webml.mjs [--sizes 3,4] [--backends flex,webgpu,tfjs-cpu,tfjs-wasm,tfjs-webgl,tfjs-webgpu]
+//   node scripts/bench-webml.mjs [--sizes 3,4] [--backends flex,webgpu,webgpu-default,tfjs-cpu,tfjs-wasm,tfjs-webgl,tfjs-webgpu]
 //        [--scale 1] [--read-every 1] [--out FILE]
 
 import { cpus } from "node:os";
@@ -31,14 +34,14 @@ const args = Object.fromEntries(
 );
 const out = args.out ?? join(REPOSITORY_ROOT, "target", "bench", "webml.json");
 const sizes = (args.sizes ?? "3,4").split(",").map(Number);
-const wanted = (args.backends ?? "flex,webgpu,tfjs-cpu,tfjs-wasm,tfjs-webgl,tfjs-webgpu").split(",");
+const wanted = (args.backends ?? "flex,webgpu,webgpu-default,tfjs-cpu,tfjs-wasm,tfjs-webgl,tfjs-webgpu").split(",");
 const scale = Number(args.scale ?? 1);
 const readEvery = Number(args["read-every"] ?? 1);
 const RUN_TIMEOUT_MS = 600_000;
 
 // Timed steps per backend: a few seconds of each at today's speeds (scaled by --scale).
-const STEPS = { flex: 200, webgpu: 20, "tfjs-cpu": 20, "tfjs-wasm": 100, "tfjs-webgl": 40, "tfjs-webgpu": 40 };
-const MOVES = { flex: 500, webgpu: 50, "tfjs-cpu": 200, "tfjs-wasm": 500, "tfjs-webgl": 100, "tfjs-webgpu": 100 };
+const STEPS = { flex: 200, webgpu: 20, "webgpu-default": 20, "tfjs-cpu": 20, "tfjs-wasm": 100, "tfjs-webgl": 40, "tfjs-webgpu": 40 };
+const MOVES = { flex: 500, webgpu: 50, "webgpu-default": 50, "tfjs-cpu": 200, "tfjs-wasm": 500, "tfjs-webgl": 100, "tfjs-webgpu": 100 };
 const count = (table, backend) => Math.max(1, Math.round(table[backend] * scale));
 // What our trainer is set up with; TF.js mirrors the shape and hyper-parameters it reports.
 const TRAINER_OPTIONS = { huberLoss: true, maskActions: true };
@@ -86,9 +89,10 @@ try {
   for (const size of sizes) {
     const rows = [];
     let shape = null;
-    for (const backend of ["flex", "webgpu"].filter((b) => wanted.includes(b) || (!shape && b === "flex"))) {
+    for (const backend of ["flex", "webgpu", "webgpu-default"].filter((b) => wanted.includes(b) || (!shape && b === "flex"))) {
       const result = await inWorker(page, ours, "module", {
-        backend: backend === "flex" ? "cpu" : backend,
+        backend: backend === "flex" ? "cpu" : "webgpu",
+        products: backend === "webgpu-default" ? "default" : "race",
         size,
         options: TRAINER_OPTIONS,
         steps: count(STEPS, backend),
@@ -96,8 +100,8 @@ try {
         readEvery,
         moves: count(MOVES, backend),
         phases: true,
-        counted: backend === "webgpu" ? 3 : 0,
-        ops: backend === "webgpu" ? 10 : 50,
+        counted: backend === "flex" ? 0 : 3,
+        ops: backend === "flex" ? 50 : 10,
       });
       shape ??= result;
       if (wanted.includes(backend)) rows.push({ name: backend, ...result });
@@ -136,6 +140,8 @@ try {
       ratios: {
         webgpuStepsVsTfjsWebgpu: ratio(steps("webgpu"), steps("tfjs-webgpu")),
         webgpuStepsVsTfjsWebgl: ratio(steps("webgpu"), steps("tfjs-webgl")),
+        webgpuStepsVsBurnDefaultKernel: ratio(steps("webgpu"), steps("webgpu-default")),
+        webgpuDefaultKernelStepsVsTfjsWebgpu: ratio(steps("webgpu-default"), steps("tfjs-webgpu")),
         flexStepsVsBestTfjsCpuClass: ratio(steps("flex"), bestTfjsCpu),
         flexGreedyMoveVsTfjsWasm: ratio(move("flex"), move("tfjs-wasm")),
         webgpuGreedyMoveVsTfjsWebgpu: ratio(move("webgpu"), move("tfjs-webgpu")),

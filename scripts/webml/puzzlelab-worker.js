@@ -3,11 +3,13 @@
 // (DqnTrainer.benchmarkSteps: sample and upload a batch, target forward, loss, backward, Adam,
 // the target's copy, the loss read every `readEvery` steps) and greedy moves; on WebGPU it also
 // counts the WebGPU calls per step (gpu-counter.js) and times single operations (benchmarkOps).
+// `products` on WebGPU: "race" (the kernel WebGPU's set-up chose) or "default" (burn's forced).
 import "./gpu-counter.js";
-import init, { DqnTrainer, benchmarkOps } from "../../pkg/learn/puzzlelab.js";
+import init, { DqnTrainer, benchmarkOps, useTiledWebgpuProducts, webgpuProducts } from "../../pkg/learn/puzzlelab.js";
 
-async function benchmark({ backend, size, options, steps, warmupSteps, readEvery, moves, phases, counted, ops }) {
+async function benchmark({ backend, products = "race", size, options, steps, warmupSteps, readEvery, moves, phases, counted, ops }) {
   await init();
+  if (backend === "webgpu" && products === "default") await useTiledWebgpuProducts(false);
   const trainer = await DqnTrainer.create(size, size, "", { seed: 0, warmupEpisodes: 2, evalIntervalEpisodes: 0, curriculum: false, difficulty: 10, ...options }, backend);
   try {
     let report;
@@ -21,7 +23,9 @@ async function benchmark({ backend, size, options, steps, warmupSteps, readEvery
       countsPerStep = self.gpuCounter.perStep(counted);
     }
     const opTimes = ops ? await benchmarkOps(backend, result.batchSize, result.hidden[0], ops) : null;
-    return { library: "puzzlelab (burn 0.22)", backend: backend === "cpu" ? "flex" : backend, ...result, countsPerStep, ops: opTimes };
+    const race = backend === "webgpu" ? webgpuProducts() : null;
+    const kernel = race ? (products === "race" && race.tiled ? "cubek tiled CpuGemm" : "burn default") : "gemm (flex)";
+    return { library: "puzzlelab (burn 0.22)", backend: backend === "cpu" ? "flex" : backend, kernel, productRace: race, ...result, countsPerStep, ops: opTimes };
   } finally {
     trainer.free();
   }

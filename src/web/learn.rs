@@ -13,7 +13,8 @@
 use super::{js_error, to_js};
 use crate::agent::dqn::sliding::{puzzle_of, training_env, SlidingTrainer};
 use crate::agent::dqn::{
-    device_probe, op_benchmark, Dqn, DqnConfig, QPolicy, StepBenchmarkOptions,
+    device_probe, op_benchmark, race_products, use_tiled_products, Dqn, DqnConfig, ProductRace,
+    QPolicy, StepBenchmarkOptions,
 };
 use crate::agent::evaluation::{
     evaluate_position, exact_positions, model_solve, EvaluationSettings, EvaluationTally,
@@ -29,6 +30,8 @@ use wasm_bindgen::prelude::*;
 thread_local! {
     /// burn's wgpu runtime can be set up once per thread: the first successful set-up is kept.
     static WEBGPU: RefCell<Option<Device>> = const { RefCell::new(None) };
+    /// Its product race, run once when it was set up.
+    static PRODUCT_RACE: RefCell<Option<ProductRace>> = const { RefCell::new(None) };
 }
 
 /// The WebGPU device, set up on first use.
@@ -40,8 +43,30 @@ pub(crate) async fn webgpu_device() -> Result<Device, JsValue> {
         .init_async()
         .await
         .map_err(|e| js_error(format!("WebGPU is not available: {e}")))?;
+    // Before anything else runs on it: which kernel multiplies the dense layers' matrices.
+    let race = race_products(&device, 3).await;
+    PRODUCT_RACE.with(|r| *r.borrow_mut() = Some(race));
     WEBGPU.with(|d| *d.borrow_mut() = Some(device.clone()));
     Ok(device)
+}
+
+/// Overrides the race: the WebGPU device's dense layers multiply with cubek's tiled kernel
+/// (`true`) or burn's default (`false`) from now on (sets WebGPU up first if needed). For the
+/// benchmark's rows of each kernel and the browser tests that check each one's numbers.
+#[wasm_bindgen(js_name = useTiledWebgpuProducts)]
+pub async fn use_tiled_webgpu_products(tiled: bool) -> Result<(), JsValue> {
+    use_tiled_products(&webgpu_device().await?, tiled);
+    Ok(())
+}
+
+/// What the WebGPU device's product race ([`race_products`]) measured and chose (`null` before
+/// WebGPU is set up): `{rows, width, defaultMs, tiledMs, relativeDifference, tiled}`.
+#[wasm_bindgen(js_name = webgpuProducts)]
+pub fn webgpu_products() -> Result<JsValue, JsValue> {
+    match PRODUCT_RACE.with(|r| r.borrow().clone()) {
+        Some(race) => to_js(&race),
+        None => Ok(JsValue::NULL),
+    }
 }
 
 /// What a trainer is set up with: the learner's hyper-parameters ([`DqnConfig`], camelCase, the

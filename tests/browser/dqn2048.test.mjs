@@ -166,7 +166,7 @@ describe("seed 004's deep Q-network on the 2048 page", options, () => {
     await page.waitForFunction(() => Number(document.querySelector("#d2048-chart-loss").dataset.points ?? 0) >= 2, null, { timeout: 90_000 });
     const training = await readTraining(page);
     const choice = training.status.match(
-      /^WebGPU agrees with the CPU \(largest difference [\d.e+-]+\)\. Timed on this network: WebGPU ([\d.]+) steps\/s, the CPU ([\d.]+) steps\/s; training on (WebGPU|the CPU), the faster\./,
+      /^WebGPU agrees with the CPU \(largest difference [\d.e+-]+\)\. Its matrix products use (?:cubek's tiled|burn's default) kernel \([\d.e+]+ ms a product against [\d.e+]+ ms for [^)]+\)\. Timed on this network: WebGPU ([\d.]+) steps\/s, the CPU ([\d.]+) steps\/s; training on (WebGPU|the CPU), the faster\./,
     );
     assert.ok(choice, `the card says both timings and the choice: ${training.status} ${training.error}`);
     const [webgpuRate, cpuRate] = [Number(choice[1]), Number(choice[2])];

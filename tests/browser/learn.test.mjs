@@ -260,22 +260,40 @@ describe("deep Q-learning in the page", options, () => {
     assert.deepEqual(page.errors, []);
   });
 
-  test("WebGPU computes the probe network as the CPU does; auto trains on WebGPU, and so do full backups", slow, async () => {
+  test("WebGPU computes the probe network as the CPU does with either matrix kernel; auto trains on WebGPU, and so do full backups", slow, async () => {
     const page = await session.newPage();
-    const probe = await page.evaluate(async () => {
+    const probes = await page.evaluate(async () => {
       const { sharedLearnClient } = await import("./shared/learn-client.js");
       try {
-        return { ok: true, ...(await sharedLearnClient().probe(4)) };
+        const client = sharedLearnClient();
+        const tiled = await client.probe(4, "tiled");
+        const fallback = await client.probe(4, "default");
+        const race = await client.probe(4);
+        return { ok: true, tiled, fallback, race };
       } catch (error) {
         return { ok: false, message: error.message, hasGpu: Boolean(navigator.gpu) };
       }
     });
-    if (!probe.ok) {
+    if (!probes.ok) {
       assert.fail(
-        `WebGPU could not run the probe (${probe.message}); navigator.gpu on the page: ${probe.hasGpu}. ` +
+        `WebGPU could not run the probe (${probes.message}); navigator.gpu on the page: ${probes.hasGpu}. ` +
           "Chromium must run with --enable-unsafe-webgpu (tests/browser/helpers.mjs).",
       );
     }
+    // The set-up raced burn's default product against cubek's tiled one on a dense layer of the
+    // dissertation's size: both gave the same numbers, and the probes ran each kernel as asked,
+    // the race's choice after.
+    const race = probes.race.products;
+    assert.ok(race.defaultMs > 0 && race.tiledMs > 0, JSON.stringify(race));
+    assert.deepEqual([race.rows, race.width], [100, 250]);
+    assert.ok(race.relativeDifference <= 1e-4, `the two kernels agree: ${race.relativeDifference}`);
+    assert.deepEqual([probes.tiled.tiled, probes.fallback.tiled, probes.race.tiled], [true, false, race.tiled]);
+    for (const probe of [probes.tiled, probes.fallback]) checkProbe(probe);
+    checkProbe(probes.race);
+    assert.deepEqual(page.errors, []);
+  });
+
+  function checkProbe(probe) {
     const { cpu, webgpu } = probe;
     for (const part of ["outputs", "gradients"]) {
       assert.equal(webgpu[part].length, cpu[part].length, `${part}: as many numbers on both devices`);
@@ -294,6 +312,10 @@ describe("deep Q-learning in the page", options, () => {
       assert.ok(losses.at(-1) < losses[0], `${device}: Adam lowers the loss (${losses[0]} → ${losses.at(-1)})`);
     }
     assert.ok(probe.finite, "no NaN or infinity on either device");
+  }
+
+  test("auto checks WebGPU, times this network on both and trains on the faster; full backups run on WebGPU", slow, async () => {
+    const page = await session.newPage();
 
     // "auto" checks WebGPU the same way, then times this network on both and trains on the
     // faster (here SwiftShader's WebGPU is a CPU emulation: usually the CPU), saying both figures.
@@ -306,14 +328,17 @@ describe("deep Q-learning in the page", options, () => {
     await page.waitForFunction(() => Number(document.querySelector("#dqn-chart-speed").dataset.points ?? 0) >= 2, null, { timeout: 90_000 });
     const training = await readTraining(page);
     const choice = training.status.match(
-      /WebGPU agrees with the CPU \(largest difference [\d.e+-]+\)\. Timed on this network: WebGPU ([\d.e+]+) steps\/s, the CPU ([\d.e+]+) steps\/s; training on (WebGPU|the CPU), the faster\./,
+      /WebGPU agrees with the CPU \(largest difference [\d.e+-]+\)\. Its matrix products use (cubek's tiled|burn's default) kernel \(([\d.e+]+) ms a product against ([\d.e+]+) ms for [^)]+\)\. Timed on this network: WebGPU ([\d.e+]+) steps\/s, the CPU ([\d.e+]+) steps\/s; training on (WebGPU|the CPU), the faster\./,
     );
     assert.ok(choice, `the card says both timings and the choice: ${training.status} ${training.error}`);
-    const [webgpuRate, cpuRate] = [Number(choice[1]), Number(choice[2])];
+    // The kernel named is the one that won the race: the tiled one only when it was faster.
+    const [kernel, chosenMs, otherMs] = [choice[1], Number(choice[2]), Number(choice[3])];
+    if (kernel === "cubek's tiled") assert.ok(chosenMs < otherMs, choice[0]);
+    const [webgpuRate, cpuRate] = [Number(choice[4]), Number(choice[5])];
     assert.ok(webgpuRate > 0 && cpuRate > 0, `both timed: ${choice[0]}`);
     const faster = webgpuRate > cpuRate ? "webgpu" : "cpu";
     assert.equal(training.backend, faster, `auto trains on the faster (${choice[0]})`);
-    assert.equal(choice[3], faster === "webgpu" ? "WebGPU" : "the CPU");
+    assert.equal(choice[6], faster === "webgpu" ? "WebGPU" : "the CPU");
     assert.equal(training.backendText, faster === "webgpu" ? "WebGPU" : "CPU");
     await page.click("#dqn-stop");
     await page.waitForFunction(() => document.querySelector("#dqn").dataset.state === "stopped", null, { timeout: 60_000 });

@@ -111,10 +111,12 @@ export class LearnClient extends WorkerClient {
   /**
    * Runs the same small network on the CPU and on WebGPU (forward, backward, `adamSteps` Adam
    * steps): resolves to { cpu, webgpu, maxDifference, outputsDifference, gradientsDifference,
-   * finite, ms, adapter }; rejects when WebGPU cannot be used, saying why.
+   * finite, ms, adapter, products, tiled }; rejects when WebGPU cannot be used, saying why.
+   * `products`: WebGPU's matrix products by the kernel its set-up raced ("race"), or by cubek's
+   * tiled kernel ("tiled") or burn's default ("default") for this probe only.
    */
-  probe(adamSteps = 3) {
-    return this.request({ type: "probe", adamSteps });
+  probe(adamSteps = 3, products = "race") {
+    return this.request({ type: "probe", adamSteps, products });
   }
 
   /**

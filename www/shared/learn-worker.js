@@ -24,7 +24,8 @@
 //        { type: "pause", id } | { type: "resume", id } | { type: "stop", id }
 //        { type: "save", id }                        the trainer's network as a model file
 //        { type: "load-weights", id, bytes }         weights into the paused trainer
-//        { type: "probe", id, adamSteps }            cpuProbe and webgpuProbe, compared
+//        { type: "probe", id, adamSteps, products? } cpuProbe and webgpuProbe, compared (WebGPU's
+//             matrix products: "race" (its set-up's choice), "tiled" or "default")
 //        { type: "snapshot", id, key? }              keep the trainer's network now as a model (under
 //             `key`, default the run's "trained" key); answers { key, info, steps }
 //   2048:
@@ -635,7 +636,17 @@ async function checkWebGpu(bundle) {
     return { ok: false, message: `its probe differs from the CPU's by ${difference} (more than ${WEBGPU_TOLERANCE})`, adapter };
   }
   const difference = comparison.maxDifference.toExponential(1);
-  return { ok: true, message: `WebGPU agrees with the CPU (largest difference ${difference}).`, adapter };
+  return { ok: true, message: `WebGPU agrees with the CPU (largest difference ${difference}).${productsNote(bundle)}`, adapter };
+}
+
+/** Which kernel the WebGPU device multiplies with, as its set-up raced them (webgpuProducts). */
+function productsNote(bundle) {
+  const race = bundle.webgpuProducts();
+  if (!race) return "";
+  const ms = (value) => `${value.toPrecision(3)} ms`;
+  return race.tiled
+    ? ` Its matrix products use cubek's tiled kernel (${ms(race.tiledMs)} a product against ${ms(race.defaultMs)} for burn's default).`
+    : ` Its matrix products use burn's default kernel (${ms(race.defaultMs)} a product against ${ms(race.tiledMs)} for cubek's tiled one).`;
 }
 
 /** Why WebGPU cannot be used at all (no API, no adapter), or "" when an adapter is offered. */
@@ -659,13 +670,26 @@ async function adapterName() {
   }
 }
 
-/** The "probe" request: both probes and how far apart they are. */
-async function probe({ adamSteps = 3 }) {
+/**
+ * The "probe" request: both probes and how far apart they are, with WebGPU's matrix products by
+ * the kernel its set-up chose (`products` "race", the default) or by the one named ("tiled":
+ * cubek's tiled kernel, "default": burn's), the race's choice restored afterwards. The result
+ * says which ran (`tiled`) and what the race measured (`products`).
+ */
+async function probe({ adamSteps = 3, products = "race" }) {
   const bundle = await bundleReady;
   const missing = await whyNoWebGpu();
   if (missing) throw new Error(`WebGPU is not available: ${missing}.`);
-  const comparison = await runProbes(bundle, adamSteps);
-  return { result: { ...comparison, adapter: await adapterName() } };
+  if (!["race", "tiled", "default"].includes(products)) throw new Error(`Unknown products "${products}".`);
+  if (products !== "race") await bundle.useTiledWebgpuProducts(products === "tiled");
+  try {
+    const comparison = await runProbes(bundle, adamSteps);
+    const race = bundle.webgpuProducts();
+    const tiled = products === "race" ? race.tiled : products === "tiled";
+    return { result: { ...comparison, adapter: await adapterName(), products: race, tiled } };
+  } finally {
+    if (products !== "race") await bundle.useTiledWebgpuProducts(bundle.webgpuProducts().tiled);
+  }
 }
 
 /**

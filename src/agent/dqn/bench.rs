@@ -15,6 +15,7 @@
 //! ticks in 100 µs unless the page is cross-origin isolated.
 
 use super::learner::{adam, td_loss, BatchTensors};
+use super::matmul::product;
 use super::network::{q_values, read_floats};
 use super::{Batch, Dqn, DqnError, QNetwork};
 use crate::env::Environment;
@@ -384,13 +385,13 @@ pub async fn op_benchmark(device: &Device, rows: usize, width: usize, count: usi
         device,
     );
     // Compile every kernel first.
-    settle(x.clone().matmul(w.clone()) + 1.0).await;
+    settle(product(x.clone(), w.clone()) + 1.0).await;
 
     let per = |since: Instant| since.elapsed().as_secs_f64() * 1000.0 / count as f64;
     let clock = Instant::now();
     let mut y = x.clone();
     for _ in 0..count {
-        y = y.matmul(w.clone());
+        y = product(y, w.clone());
     }
     settle(y).await;
     let matmul_ms = per(clock);

@@ -15,6 +15,7 @@
 //! | `policy.rs` | a trained network at play: [`QPolicy`], [`best_allowed`], greedy rollouts, [`evaluate`] |
 //! | `model_file.rs` | the model file: [`ModelHeader`], [`MODEL_FORMAT_VERSION`], [`QPolicy::to_bytes`] / [`QPolicy::from_bytes`] |
 //! | `probe.rs` | checking a device: [`device_probe`], [`DeviceProbe`] |
+//! | `matmul.rs` | the dense layers' matrix product on WebGPU: burn's, or cubek's tiled kernel through a backend extension ([`TiledMatmul`]) when [`race_products`] finds it faster |
 //! | `bench.rs` | timing the gradient step and single operations on a device: [`Dqn::benchmark_steps`], [`op_benchmark`], and *Auto*'s [`Dqn::timing_probe`] |
 //! | [`sliding`] | the learner set up for sliding puzzles (the dissertation's start rule, reward, curriculum) |
 //! | [`game2048`] | the learner set up for 2048 (Mehta's network and reward) |
@@ -61,6 +62,7 @@ mod policy;
 mod probe;
 
 mod bench;
+mod matmul;
 
 pub mod game2048;
 pub mod sliding;
@@ -70,6 +72,9 @@ pub use bench::{
 };
 pub use config::{DqnConfig, DqnError};
 pub use learner::{Dqn, DqnStats};
+pub use matmul::{
+    race_products, tiled_product, use_tiled_products, uses_tiled_products, ProductRace, TiledMatmul,
+};
 pub use model_file::{ModelHeader, MODEL_FORMAT_VERSION};
 pub use network::{PairConv, PairConvConfig, QNetwork, QNetworkConfig};
 pub use policy::{best_allowed, evaluate, Evaluation, QPolicy, TrainingRecord};

@@ -1,6 +1,7 @@
 //! The Q-network: dense ReLU layers, optionally behind the two levels of pair convolutions of
 //! Mehta's RL paper for constraint-satisfaction games (2048), and its weights as one flat vector.
 
+use super::matmul::{tiled_product, uses_tiled_products};
 use crate::rng::Rng;
 use burn::module::{Module, Param};
 use burn::nn::conv::{Conv2d, Conv2dConfig};
@@ -283,8 +284,13 @@ impl QNetwork {
             Some(conv) => conv.forward(observations), // [batch, conv output_len]
             None => observations,
         };
+        let tiled = uses_tiled_products(&x.device());
         for (i, layer) in self.layers.iter().enumerate() {
-            x = layer.forward(x); // [batch, width of layer i]
+            x = if tiled {
+                dense_tiled(layer, x)
+            } else {
+                layer.forward(x) // [batch, width of layer i]
+            };
             if i < last {
                 x = relu(x);
             }
@@ -317,6 +323,15 @@ impl QNetwork {
             }
         }
         out
+    }
+}
+
+/// `layer.forward(x)` with the product of [`tiled_product`] (the same function: `x · W + b`).
+fn dense_tiled(layer: &Linear, x: Tensor<2>) -> Tensor<2> {
+    let y = tiled_product(x, layer.weight.val());
+    match &layer.bias {
+        Some(bias) => y + bias.val().unsqueeze(),
+        None => y,
     }
 }
 
