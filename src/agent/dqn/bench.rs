@@ -15,7 +15,7 @@
 //! ticks in 100 µs unless the page is cross-origin isolated.
 
 use super::learner::{adam, td_loss, BatchTensors};
-use super::matmul::product;
+use super::matmul::{layer_operands, product, spread};
 use super::network::{q_values, read_floats};
 use super::{Batch, Dqn, DqnError, QNetwork};
 use crate::env::Environment;
@@ -371,19 +371,7 @@ pub struct OpTimes {
 /// with `rows × width` tensors (the thesis's network: 100 × 250).
 pub async fn op_benchmark(device: &Device, rows: usize, width: usize, count: usize) -> OpTimes {
     let count = count.max(1);
-    let values = |n: usize, scale: f32| -> Vec<f32> {
-        (0..n)
-            .map(|i| ((i * 7919 % 1000) as f32 / 1000.0 - 0.5) * scale)
-            .collect()
-    };
-    let x = Tensor::<2>::from_data(
-        TensorData::new(values(rows * width, 1.0), [rows, width]),
-        device,
-    );
-    let w = Tensor::<2>::from_data(
-        TensorData::new(values(width * width, 2.0 / width as f32), [width, width]),
-        device,
-    );
+    let (x, w) = layer_operands(rows, width, device);
     // Compile every kernel first.
     settle(product(x.clone(), w.clone()) + 1.0).await;
 
@@ -404,7 +392,7 @@ pub async fn op_benchmark(device: &Device, rows: usize, width: usize, count: usi
     settle(y).await;
     let add_ms = per(clock);
 
-    let data = values(rows * width, 1.0);
+    let data = spread(rows * width, 1.0);
     let clock = Instant::now();
     let mut last = x.clone();
     for _ in 0..count {

@@ -191,25 +191,34 @@ pub struct ProductRace {
     pub tiled: bool,
 }
 
+/// `n` fixed values spread over ±`scale`/2: operands that need no random numbers.
+pub(super) fn spread(n: usize, scale: f32) -> Vec<f32> {
+    (0..n)
+        .map(|i| ((i * 7919 % 1000) as f32 / 1000.0 - 0.5) * scale)
+        .collect()
+}
+
+/// A dense layer's operands on `device`: `x: [rows, width]` within ±0.5 and `w: [width, width]`
+/// within ±1/width.
+pub(super) fn layer_operands(rows: usize, width: usize, device: &Device) -> (Tensor<2>, Tensor<2>) {
+    let x = Tensor::from_data(
+        TensorData::new(spread(rows * width, 1.0), [rows, width]),
+        device,
+    );
+    let w = Tensor::from_data(
+        TensorData::new(spread(width * width, 2.0 / width as f32), [width, width]),
+        device,
+    );
+    (x, w)
+}
+
 /// Races burn's default product against the tiled one on `device` (a dense layer of the
 /// dissertation's network: `[100, 250] · [250, 250]`; each kernel compiled first, then `count`
 /// products, each read back) and sets [`uses_tiled_products`] to the winner, the tiled kernel
 /// only if its result agrees with the default's.
 pub async fn race_products(device: &Device, count: usize) -> ProductRace {
     let (rows, width, count) = (100, 250, count.max(1));
-    let values = |n: usize, scale: f32| -> Vec<f32> {
-        (0..n)
-            .map(|i| ((i * 7919 % 1000) as f32 / 1000.0 - 0.5) * scale)
-            .collect()
-    };
-    let x = Tensor::<2>::from_data(
-        TensorData::new(values(rows * width, 1.0), [rows, width]),
-        device,
-    );
-    let w = Tensor::<2>::from_data(
-        TensorData::new(values(width * width, 0.1), [width, width]),
-        device,
-    );
+    let (x, w) = layer_operands(rows, width, device);
     let default = read_floats(x.clone().matmul(w.clone())).await;
     let tiled = read_floats(tiled_product(x.clone(), w.clone())).await;
     let largest = default
