@@ -79,7 +79,7 @@ function games(summary) {
   return rest;
 }
 
-describe("seed 004's deep Q-network on the 2048 page", options, () => {
+describe("seed 004's deep Q-network on the 2048 page", () => {
   let session;
   before(async () => (session = await startSession()), options);
   after(() => session?.close(), options);

@@ -118,7 +118,7 @@ async function swipe(page, direction, { touch = false, selector = "#game" } = {}
   }
 }
 
-describe("2048 in the page", options, () => {
+describe("2048 in the page", () => {
   let session;
   before(async () => (session = await startSession()), options);
   after(() => session?.close(), options);
@@ -377,7 +377,7 @@ describe("2048 in the page", options, () => {
   });
 });
 
-describe('<puzzle-widget puzzle="2048">', options, () => {
+describe('<puzzle-widget puzzle="2048">', () => {
   let session;
   before(async () => (session = await startSession()), options);
   after(() => session?.close(), options);

@@ -10,7 +10,10 @@ import { startServer } from "../../scripts/serve.mjs";
 export const REPOSITORY_ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 export const SCREENSHOT_DIR = join(REPOSITORY_ROOT, "target", "screenshots");
 
-/** Per-test limit; every test passes it to node:test. */
+/**
+ * Per-test limit; every test (and before/after hook) passes it to node:test. Suites (describe) get
+ * none: node:test applies a suite's timeout to the whole suite, not to each of its tests.
+ */
 export const TEST_TIMEOUT_MS = 60_000;
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";

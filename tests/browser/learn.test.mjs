@@ -70,7 +70,7 @@ async function readTraining(page) {
   });
 }
 
-describe("deep Q-learning in the page", options, () => {
+describe("deep Q-learning in the page", () => {
   let session;
   before(async () => (session = await startSession()), options);
   after(() => session?.close(), options);
@@ -406,7 +406,7 @@ describe("deep Q-learning in the page", options, () => {
   });
 });
 
-describe("<puzzle-widget solver=\"dqn\">", options, () => {
+describe("<puzzle-widget solver=\"dqn\">", () => {
   let session;
   before(async () => (session = await startSession()), options);
   after(() => session?.close(), options);
@@ -471,7 +471,7 @@ describe("<puzzle-widget solver=\"dqn\">", options, () => {
   });
 });
 
-describe("without WebGPU", options, () => {
+describe("without WebGPU", () => {
   let server;
   let browser;
   before(async () => {

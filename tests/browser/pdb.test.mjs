@@ -75,7 +75,7 @@ async function shuffledStart(page, goal, moves, seed) {
   );
 }
 
-describe("pattern databases", options, () => {
+describe("pattern databases", () => {
   let session;
   before(async () => (session = await startSession()), options);
   after(() => session?.close(), options);
@@ -254,7 +254,7 @@ describe("pattern databases", options, () => {
   });
 });
 
-describe("weighted A* on big boards", options, () => {
+describe("weighted A* on big boards", () => {
   let session;
   before(async () => (session = await startSession()), options);
   after(() => session?.close(), options);

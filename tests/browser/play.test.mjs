@@ -7,7 +7,7 @@ import { TEST_TIMEOUT_MS, clickCell, hashFor, readBoard, setCustomStart, standar
 const GOAL_3X3 = [1, 2, 3, 4, 5, 6, 7, 8, 0];
 const options = { timeout: TEST_TIMEOUT_MS };
 
-describe("playing by hand", options, () => {
+describe("playing by hand", () => {
   let session;
   before(async () => (session = await startSession()), options);
   after(() => session?.close(), options);

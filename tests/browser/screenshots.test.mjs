@@ -10,7 +10,7 @@ import { TEST_TIMEOUT_MS, hashFor, readBoard, screenshotPath, setRange, standard
 
 const options = { timeout: TEST_TIMEOUT_MS };
 
-describe("screenshots", options, () => {
+describe("screenshots", () => {
   let session;
   before(async () => (session = await startSession()), options);
   after(() => session?.close(), options);

@@ -18,7 +18,7 @@ import {
 
 const options = { timeout: TEST_TIMEOUT_MS };
 
-describe("solving", options, () => {
+describe("solving", () => {
   let session;
   before(async () => (session = await startSession()), options);
   after(() => session?.close(), options);
@@ -166,7 +166,7 @@ describe("solving", options, () => {
   });
 });
 
-describe("the solver client", options, () => {
+describe("the solver client", () => {
   let session;
   before(async () => (session = await startSession()), options);
   after(() => session?.close(), options);

@@ -89,7 +89,7 @@ async function evaluate(page, { network, agent, depth, games: count, seed }) {
   return page.evaluate(() => window.panel.evaluations.at(-1));
 }
 
-describe("training 2048's n-tuple network in the page", options, () => {
+describe("training 2048's n-tuple network in the page", () => {
   let session;
   before(async () => (session = await startSession()), options);
   after(() => session?.close(), options);

@@ -106,7 +106,7 @@ async function nextSolution(page, id, count = 0, timeout = 30_000) {
   return (await eventsOf(page, { id, type: "solution" }))[count].detail;
 }
 
-describe("<puzzle-widget> on a hostile page", options, () => {
+describe("<puzzle-widget> on a hostile page", () => {
   let session;
   before(async () => (session = await startSession()), options);
   after(() => session?.close(), options);
