@@ -14,6 +14,7 @@
 
 pub mod agent;
 pub mod checksum;
+pub mod clock;
 pub mod env;
 pub mod rng;
 pub mod search;

@@ -14,6 +14,7 @@
 //! [`check_env`] checks all of this for any environment; every puzzle's tests call it.
 
 pub mod game2048;
+pub mod minesweeper;
 pub mod sliding;
 
 use crate::rng::Rng;

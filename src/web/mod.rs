@@ -25,6 +25,7 @@ pub mod dqn2048;
 pub mod game2048;
 #[cfg(feature = "learn")]
 pub mod learn;
+pub mod minesweeper;
 pub mod ntuple;
 
 /// Installs the panic hook once, when the module is instantiated.

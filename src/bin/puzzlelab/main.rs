@@ -3,7 +3,7 @@
 //! One module per command family: [`sliding`] (solve, table, scramble, pdb), [`bench`] (bench,
 //! bench-pdb), [`dqn`] (train, eval, bench-dqn and `solve --algo dqn`; `--features learn`),
 //! [`game2048`] (train-2048, eval-2048) and [`dqn2048`] (train-dqn-2048, eval-dqn-2048;
-//! `--features learn`). [`training`] is the chunked training loop every trainer shares,
+//! `--features learn`), [`minesweeper`] (`minesweeper eval`). [`training`] is the chunked training loop every trainer shares,
 //! [`manifest`] the manifests written beside models, [`files`] file and machine helpers.
 //! `puzzlelab help <command>` prints each command's flags.
 
@@ -15,6 +15,7 @@ mod dqn_sliding;
 mod files;
 mod game2048;
 mod manifest;
+mod minesweeper;
 mod sliding;
 mod training;
 
@@ -65,6 +66,8 @@ enum Command {
     /// 2048: plays full games with a DQN's greedy legal moves (`--features learn`).
     #[command(name = "eval-dqn-2048")]
     EvalDqn2048(dqn2048::EvalArgs),
+    /// Minesweeper: `puzzlelab minesweeper eval …`.
+    Minesweeper(minesweeper::MinesweeperArgs),
 }
 
 fn main() -> ExitCode {
@@ -85,6 +88,7 @@ fn main() -> ExitCode {
         Command::Eval2048(args) => game2048::eval(&args),
         Command::TrainDqn2048(args) => dqn2048::train(&args, &command_line),
         Command::EvalDqn2048(args) => dqn2048::eval(&args),
+        Command::Minesweeper(args) => minesweeper::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -176,19 +176,4 @@ pub fn random_move(board: Board, rng: &mut Rng) -> Option<Move> {
     (!moves.is_empty()).then(|| *rng.choose(&moves))
 }
 
-/// Seconds on a clock that only goes forward, for speed reports (moves/s): std's `Instant`
-/// natively, `Date.now()` in the browser (std has no clock on `wasm32-unknown-unknown`).
-pub fn clock_seconds() -> f64 {
-    #[cfg(target_arch = "wasm32")]
-    {
-        js_sys::Date::now() / 1000.0
-    }
-    #[cfg(not(target_arch = "wasm32"))]
-    {
-        static START: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
-        START
-            .get_or_init(std::time::Instant::now)
-            .elapsed()
-            .as_secs_f64()
-    }
-}
+pub use crate::clock::seconds as clock_seconds;

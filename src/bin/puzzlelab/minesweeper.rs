@@ -1,0 +1,205 @@
+//! `puzzlelab minesweeper …`: Minesweeper's commands (`eval`).
+
+use anyhow::{anyhow, bail, Result};
+use clap::{Args, Subcommand, ValueEnum};
+use puzzlelab::env::minesweeper::{
+    evaluate, play_solver_game, Cell, FirstCell, FirstClick, GameResult, Layout, Level, Minefield,
+    Status, Strategy,
+};
+use puzzlelab::rng::Rng;
+use serde_json::json;
+
+use crate::files::machine;
+
+/// `puzzlelab minesweeper <command>`.
+#[derive(Args, Debug)]
+pub struct MinesweeperArgs {
+    #[command(subcommand)]
+    pub command: MinesCommand,
+}
+
+/// Minesweeper's commands.
+#[derive(Subcommand, Debug)]
+pub enum MinesCommand {
+    /// Plays seeded games with an agent; prints JSON: games, wins, win rate and its 95%
+    /// interval, guesses and milliseconds per game.
+    Eval(EvalArgs),
+}
+
+/// Who plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum AgentArg {
+    /// The exact probability solver.
+    Solver,
+    /// Uniformly random covered cells.
+    Random,
+}
+
+/// The board: a level, or width, height and mines (which override the level's).
+#[derive(Args, Debug, Clone)]
+pub struct BoardArgs {
+    /// beginner (9×9/10), intermediate (16×16/40) or expert (30×16/99).
+    #[arg(long, default_value = "expert")]
+    pub level: String,
+    /// Columns (1 to 50).
+    #[arg(long)]
+    pub width: Option<usize>,
+    /// Rows (1 to 50).
+    #[arg(long)]
+    pub height: Option<usize>,
+    /// Mines.
+    #[arg(long)]
+    pub mines: Option<usize>,
+    /// safe (never a mine under the first click), opening (nor around it) or none.
+    #[arg(long, default_value = "safe")]
+    pub first_click: String,
+    /// Where the first click goes: corner, centre or X,Y (0-based column, row).
+    #[arg(long, default_value = "corner")]
+    pub first_cell: String,
+}
+
+impl BoardArgs {
+    /// The layout, the rule and the first cell, checked.
+    pub fn resolve(&self) -> Result<(Layout, FirstClick, usize)> {
+        let level = Level::parse(&self.level).ok_or_else(|| {
+            anyhow!(
+                "unknown level {:?}: beginner, intermediate or expert",
+                self.level
+            )
+        })?;
+        let base = level.layout();
+        let layout = Layout::new(
+            self.width.unwrap_or(base.width),
+            self.height.unwrap_or(base.height),
+            self.mines.unwrap_or(base.mines),
+        );
+        let rule = FirstClick::parse(&self.first_click).ok_or_else(|| {
+            anyhow!(
+                "unknown first-click rule {:?}: safe, opening or none",
+                self.first_click
+            )
+        })?;
+        layout.check(rule)?;
+        let first = FirstCell::parse(&self.first_cell)
+            .ok_or_else(|| {
+                anyhow!(
+                    "unknown first cell {:?}: corner, centre or X,Y",
+                    self.first_cell
+                )
+            })?
+            .cell(&layout)?;
+        Ok((layout, rule, first))
+    }
+}
+
+/// `puzzlelab minesweeper eval`.
+#[derive(Args, Debug)]
+pub struct EvalArgs {
+    #[command(flatten)]
+    pub board: BoardArgs,
+    /// Who plays.
+    #[arg(long, value_enum, default_value = "solver")]
+    pub agent: AgentArg,
+    /// Games to play.
+    #[arg(long, default_value_t = 1000)]
+    pub games: usize,
+    /// The games' seed (game i's mines depend on this seed and i only).
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Threads to play on (the results do not depend on it).
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
+    /// The solver's guesses: cells within this much safety of the safest are weighed by progress.
+    #[arg(long, default_value_t = Strategy::default().tolerance)]
+    pub tolerance: f64,
+    /// The solver's guesses: the worth of progress against safety.
+    #[arg(long, default_value_t = Strategy::default().progress_weight)]
+    pub progress_weight: f64,
+    /// The solver's guesses: how many candidates to look ahead (0: the safest cell).
+    #[arg(long, default_value_t = Strategy::default().candidates)]
+    pub candidates: usize,
+    /// The solver's guesses: score by the chance of surviving the guess and the next move.
+    #[arg(long)]
+    pub two_step: bool,
+    /// The solver's guesses: no exhaustive endgame search.
+    #[arg(long)]
+    pub no_endgame: bool,
+}
+
+/// A game of uniformly random reveals (of covered cells).
+fn play_random_game(
+    layout: Layout,
+    rule: FirstClick,
+    first: usize,
+    seed: u64,
+) -> Result<GameResult> {
+    let mut game = Minefield::new(layout, rule, seed)?;
+    let mut rng = Rng::new(seed ^ 0x5EED);
+    game.reveal(first)?;
+    let mut moves = 1;
+    while game.status() == Status::Playing {
+        let covered: Vec<usize> = (0..layout.cells())
+            .filter(|&c| !matches!(game.cells()[c], Cell::Revealed(_)))
+            .collect();
+        game.reveal(*rng.choose(&covered))?;
+        moves += 1;
+    }
+    Ok(GameResult {
+        won: game.status() == Status::Won,
+        guesses: moves - 1,
+        moves,
+    })
+}
+
+/// Runs `puzzlelab minesweeper <command>`.
+pub fn run(args: &MinesweeperArgs) -> Result<()> {
+    match &args.command {
+        MinesCommand::Eval(args) => eval(args),
+    }
+}
+
+fn eval(args: &EvalArgs) -> Result<()> {
+    let (layout, rule, first) = args.board.resolve()?;
+    if args.games == 0 {
+        bail!("--games must be at least 1");
+    }
+    let strategy = Strategy {
+        tolerance: args.tolerance,
+        progress_weight: args.progress_weight,
+        candidates: args.candidates,
+        two_step: args.two_step,
+        endgame: !args.no_endgame,
+    };
+    let evaluation = match args.agent {
+        AgentArg::Solver => evaluate(args.games, args.seed, args.threads, |seed| {
+            play_solver_game(layout, rule, first, seed, &strategy)
+        })?,
+        AgentArg::Random => evaluate(args.games, args.seed, args.threads, |seed| {
+            play_random_game(layout, rule, first, seed)
+                .map_err(|e| e.downcast().expect("only board errors"))
+        })?,
+    };
+    let agent = match args.agent {
+        AgentArg::Solver => "solver",
+        AgentArg::Random => "random",
+    };
+    let mut report = serde_json::to_value(&evaluation)?;
+    report["agent"] = json!(agent);
+    report["board"] = json!({
+        "width": layout.width, "height": layout.height, "mines": layout.mines,
+        "first_click": rule.name(), "first_cell": [first % layout.width, first / layout.width],
+    });
+    report["seed"] = json!(args.seed);
+    if args.agent == AgentArg::Solver {
+        report["strategy"] = json!({
+            "tolerance": strategy.tolerance,
+            "progress_weight": strategy.progress_weight,
+            "candidates": strategy.candidates,
+            "two_step": strategy.two_step,
+            "endgame": strategy.endgame,
+        });
+    }
+    report["machine"] = json!(machine());
+    println!("{report}");
+    Ok(())
+}

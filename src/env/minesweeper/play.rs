@@ -1,0 +1,463 @@
+//! The probability solver as a player: which cell to reveal next ([`choose`]), whole games
+//! ([`play_solver_game`]) and seeded batches of them ([`evaluate`]).
+//!
+//! A move reveals every cell the numbers prove safe. When there is none it guesses: among the
+//! cells whose chance of being safe is within [`Strategy::tolerance`] of the best, it prefers the
+//! one most likely to make progress, looking one reveal ahead (PSEQ's idea, Tu et al. 2017): for
+//! each number the cell may show, how likely that number is and whether it then proves another
+//! cell safe. The score is `safety × (1 + progress_weight × progress)`.
+
+use super::board::{Cell, FirstClick, Layout, Minefield, MinesError, Status};
+use super::endgame::endgame_guess;
+use super::solver::{analyse, certain_safe, Analysis, Inconsistent};
+use crate::clock;
+use crate::rng::Rng;
+
+/// Where the first click goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FirstCell {
+    /// The top-left corner (Tu et al.'s classic start).
+    Corner,
+    /// The middle of the board.
+    Centre,
+    /// A given cell (`col`, `row`), 0-based.
+    At(usize, usize),
+}
+
+impl FirstCell {
+    /// `corner`, `centre` (or `center`) or `X,Y` (0-based column and row).
+    pub fn parse(text: &str) -> Option<FirstCell> {
+        match text {
+            "corner" => Some(FirstCell::Corner),
+            "centre" | "center" => Some(FirstCell::Centre),
+            _ => {
+                let (x, y) = text.split_once(',')?;
+                Some(FirstCell::At(
+                    x.trim().parse().ok()?,
+                    y.trim().parse().ok()?,
+                ))
+            }
+        }
+    }
+
+    /// The cell on `layout`, or `Err` when it is off the board.
+    pub fn cell(self, layout: &Layout) -> Result<usize, MinesError> {
+        let (col, row) = match self {
+            FirstCell::Corner => (0, 0),
+            FirstCell::Centre => (layout.width / 2, layout.height / 2),
+            FirstCell::At(col, row) => (col, row),
+        };
+        if col >= layout.width || row >= layout.height {
+            return Err(MinesError::Cell(row * layout.width + col));
+        }
+        Ok(layout.cell(col, row))
+    }
+}
+
+/// How the solver guesses.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Strategy {
+    /// Cells within this much safety of the safest are weighed by their progress.
+    pub tolerance: f64,
+    /// How much a sure step of progress is worth against safety.
+    pub progress_weight: f64,
+    /// At most this many candidates are looked ahead (the safest first).
+    pub candidates: usize,
+    /// Score a guess by the chance of surviving it and the move after it.
+    pub two_step: bool,
+    /// Search the endgame exhaustively when few placements remain ([`super::endgame_guess`]).
+    pub endgame: bool,
+}
+
+impl Default for Strategy {
+    fn default() -> Self {
+        Strategy {
+            tolerance: 0.05,
+            progress_weight: 0.25,
+            candidates: 4,
+            two_step: false,
+            endgame: true,
+        }
+    }
+}
+
+/// Why the solver picked a cell.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Reason {
+    /// The numbers prove it safe.
+    Certain,
+    /// No cell is certain; this one is the best guess.
+    Guess,
+}
+
+/// The cell to reveal next and why.
+#[derive(Clone, Copy, Debug, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Choice {
+    /// The cell.
+    pub cell: usize,
+    /// Its mine probability.
+    pub probability: f64,
+    /// Certain or a guess.
+    pub reason: Reason,
+    /// For a guess: the chance that revealing it proves another cell safe (when looked ahead).
+    pub progress: Option<f64>,
+    /// For an endgame guess: the chance of winning the game from here with best play.
+    pub win_chance: Option<f64>,
+}
+
+/// What revealing a safe `cell` is likely to lead to, looking one reveal ahead: for each number
+/// it can show, how likely that number is and what the position then offers.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Lookahead {
+    /// The chance that another cell is then certainly safe.
+    progress: f64,
+    /// The expected safety of the next move (1 when a cell is certain, else the best guess's).
+    next_safety: f64,
+}
+
+fn look_ahead(layout: &Layout, cells: &mut [Cell], cell: usize) -> Lookahead {
+    let covered_around = layout
+        .neighbours(cell)
+        .iter()
+        .filter(|&n| !matches!(cells[n], Cell::Revealed(_)))
+        .count();
+    let before = cells[cell];
+    // Per number: log10 of its placements, whether it proves a cell safe, the next safety.
+    let mut outcomes: Vec<(f64, bool, f64)> = Vec::with_capacity(covered_around + 1);
+    for number in 0..=covered_around as u8 {
+        cells[cell] = Cell::Revealed(number);
+        if let Ok(a) = analyse(layout, cells) {
+            let progress = !a.safe.is_empty();
+            let next_safety = if progress {
+                1.0
+            } else {
+                let best = (0..cells.len())
+                    .filter(|&c| !matches!(cells[c], Cell::Revealed(_)))
+                    .map(|c| a.probabilities[c])
+                    .fold(1.0, f64::min);
+                1.0 - best
+            };
+            outcomes.push((a.log10_placements, progress, next_safety));
+        }
+    }
+    cells[cell] = before;
+    let top = outcomes
+        .iter()
+        .map(|o| o.0)
+        .fold(f64::NEG_INFINITY, f64::max);
+    let (mut total, mut progress, mut next_safety) = (0.0, 0.0, 0.0);
+    for (log10, p, s) in outcomes {
+        let w = 10f64.powf(log10 - top);
+        total += w;
+        if p {
+            progress += w;
+        }
+        next_safety += w * s;
+    }
+    if total > 0.0 {
+        Lookahead {
+            progress: progress / total,
+            next_safety: next_safety / total,
+        }
+    } else {
+        Lookahead {
+            progress: 0.0,
+            next_safety: 1.0,
+        }
+    }
+}
+
+/// The next cell to reveal on the board `cells` (flags are ignored), or `Err` when the numbers
+/// contradict the layout's mine count. `None` when no cell is covered.
+pub fn choose(
+    layout: &Layout,
+    cells: &[Cell],
+    strategy: &Strategy,
+) -> Result<Option<Choice>, Inconsistent> {
+    if let Some(&cell) = certain_safe(layout, cells).first() {
+        return Ok(Some(Choice {
+            cell,
+            probability: 0.0,
+            reason: Reason::Certain,
+            progress: None,
+            win_chance: None,
+        }));
+    }
+    let analysis = analyse(layout, cells)?;
+    Ok(choose_from(layout, cells, &analysis, strategy))
+}
+
+/// [`choose`] once the position has been analysed.
+pub fn choose_from(
+    layout: &Layout,
+    cells: &[Cell],
+    analysis: &Analysis,
+    strategy: &Strategy,
+) -> Option<Choice> {
+    if let Some(&cell) = analysis.safe.first() {
+        return Some(Choice {
+            cell,
+            probability: 0.0,
+            reason: Reason::Certain,
+            progress: None,
+            win_chance: None,
+        });
+    }
+    if strategy.endgame {
+        if let Some((cell, chance)) = endgame_guess(layout, cells, analysis) {
+            return Some(Choice {
+                cell,
+                probability: analysis.probabilities[cell],
+                reason: Reason::Guess,
+                progress: None,
+                win_chance: Some(chance),
+            });
+        }
+    }
+    let covered: Vec<usize> = (0..cells.len())
+        .filter(|&c| !matches!(cells[c], Cell::Revealed(_)))
+        .collect();
+    let best = covered
+        .iter()
+        .map(|&c| analysis.probabilities[c])
+        .fold(f64::INFINITY, f64::min);
+    if best == f64::INFINITY {
+        return None;
+    }
+    // Candidates: the safest cells within the tolerance, the safest first; among equally safe
+    // cells those with fewer covered neighbours first (likelier to open up).
+    let covered_around = |c: usize| {
+        layout
+            .neighbours(c)
+            .iter()
+            .filter(|&n| !matches!(cells[n], Cell::Revealed(_)))
+            .count()
+    };
+    let mut candidates: Vec<(f64, usize, usize)> = covered
+        .iter()
+        .filter(|&&c| analysis.probabilities[c] <= best + strategy.tolerance)
+        .map(|&c| (analysis.probabilities[c], covered_around(c), c))
+        .collect();
+    candidates.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
+    let (p0, _, c0) = candidates[0];
+    if strategy.candidates == 0 || candidates.len() == 1 {
+        return Some(Choice {
+            cell: c0,
+            probability: p0,
+            reason: Reason::Guess,
+            progress: None,
+            win_chance: None,
+        });
+    }
+    // Cells off the frontier with the same probability and neighbourhood are alike: look
+    // ahead at one of each kind.
+    let mut seen = std::collections::HashSet::new();
+    let mut board = cells.to_vec();
+    let mut chosen: Option<(f64, Choice)> = None;
+    for &(p, around, cell) in &candidates {
+        if seen.len() >= strategy.candidates {
+            break;
+        }
+        let frontier = layout
+            .neighbours(cell)
+            .iter()
+            .any(|n| matches!(cells[n], Cell::Revealed(_)));
+        // Off the frontier, cells alike in safety and covered neighbours are looked at once.
+        let kind = if frontier {
+            (p.to_bits(), cell, true)
+        } else {
+            (p.to_bits(), around, false)
+        };
+        if !seen.insert(kind) {
+            continue;
+        }
+        let ahead = look_ahead(layout, &mut board, cell);
+        let progress = ahead.progress;
+        let score = if strategy.two_step {
+            (1.0 - p) * ahead.next_safety * (1.0 + strategy.progress_weight * progress)
+        } else {
+            (1.0 - p) * (1.0 + strategy.progress_weight * progress)
+        };
+        if chosen.as_ref().is_none_or(|(s, _)| score > *s) {
+            chosen = Some((
+                score,
+                Choice {
+                    cell,
+                    probability: p,
+                    reason: Reason::Guess,
+                    progress: Some(progress),
+                    win_chance: None,
+                },
+            ));
+        }
+    }
+    chosen.map(|(_, c)| c)
+}
+
+/// Whether the game, already started, can be won from here by certain moves alone (it is
+/// played on: `game` ends won, or where a guess would be needed).
+pub(super) fn solves_without_guessing(game: &mut Minefield) -> bool {
+    let layout = game.layout();
+    while game.status() == Status::Playing {
+        let mut safe = certain_safe(&layout, game.cells());
+        if safe.is_empty() {
+            match analyse(&layout, game.cells()) {
+                Ok(analysis) => safe = analysis.safe,
+                Err(_) => return false,
+            }
+        }
+        if safe.is_empty() {
+            return false;
+        }
+        for cell in safe {
+            if game.reveal(cell).is_err() {
+                return false;
+            }
+        }
+    }
+    game.status() == Status::Won
+}
+
+/// How one game went.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GameResult {
+    /// Whether every safe cell was revealed.
+    pub won: bool,
+    /// Reveals that were guesses (the first click not counted).
+    pub guesses: usize,
+    /// Reveals in all (the first click counted).
+    pub moves: usize,
+}
+
+/// Plays one seeded game with the solver from `first`.
+pub fn play_solver_game(
+    layout: Layout,
+    rule: FirstClick,
+    first: usize,
+    seed: u64,
+    strategy: &Strategy,
+) -> Result<GameResult, MinesError> {
+    let mut game = Minefield::new(layout, rule, seed)?;
+    game.reveal(first)?;
+    let mut result = GameResult {
+        won: false,
+        guesses: 0,
+        moves: 1,
+    };
+    while game.status() == Status::Playing {
+        let safe = certain_safe(&layout, game.cells());
+        if !safe.is_empty() {
+            for cell in safe {
+                game.reveal(cell)?;
+                result.moves += 1;
+            }
+            continue;
+        }
+        let analysis =
+            analyse(&layout, game.cells()).expect("a real game's numbers are consistent");
+        if !analysis.safe.is_empty() {
+            for &cell in &analysis.safe {
+                game.reveal(cell)?;
+                result.moves += 1;
+            }
+            continue;
+        }
+        let choice = choose_from(&layout, game.cells(), &analysis, strategy)
+            .expect("a game being played has covered cells");
+        game.reveal(choice.cell)?;
+        result.moves += 1;
+        result.guesses += 1;
+    }
+    result.won = game.status() == Status::Won;
+    Ok(result)
+}
+
+/// Win rate and cost of a batch of seeded games.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Evaluation {
+    /// Games played.
+    pub games: usize,
+    /// Games won.
+    pub wins: usize,
+    /// `wins / games`.
+    pub win_rate: f64,
+    /// Wilson 95% interval of the win rate.
+    pub win_rate_95: [f64; 2],
+    /// Mean guesses a game (the first click not counted).
+    pub guesses_per_game: f64,
+    /// Mean wall time a game, in milliseconds.
+    pub ms_per_game: f64,
+}
+
+/// The Wilson score interval (95%) of `wins` out of `games`.
+pub fn wilson_95(wins: usize, games: usize) -> [f64; 2] {
+    if games == 0 {
+        return [0.0, 1.0];
+    }
+    let (n, p, z) = (games as f64, wins as f64 / games as f64, 1.96f64);
+    let centre = (p + z * z / (2.0 * n)) / (1.0 + z * z / n);
+    let half = z * ((p * (1.0 - p) + z * z / (4.0 * n)) / n).sqrt() / (1.0 + z * z / n);
+    [(centre - half).max(0.0), (centre + half).min(1.0)]
+}
+
+/// The seed of game `index` of a batch seeded `seed` (games are independent of the batch size).
+pub fn game_seed(seed: u64, index: usize) -> u64 {
+    let mut rng = Rng::new(seed ^ (index as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    rng.next_u64()
+}
+
+/// Plays `games` games seeded from `seed` with `play` (which gets the game's seed) on `threads`
+/// threads (1 in a browser) and sums up. The games and so the results do not depend on the
+/// number of threads; `ms_per_game` is the mean time of one game.
+pub fn evaluate(
+    games: usize,
+    seed: u64,
+    threads: usize,
+    play: impl Fn(u64) -> Result<GameResult, MinesError> + Sync,
+) -> Result<Evaluation, MinesError> {
+    let threads = threads.clamp(1, games.max(1));
+    let run = |part: usize| -> Result<(usize, usize, f64), MinesError> {
+        let (mut wins, mut guesses, mut seconds) = (0, 0, 0.0);
+        for i in (part..games).step_by(threads) {
+            let started = clock::seconds();
+            let result = play(game_seed(seed, i))?;
+            seconds += clock::seconds() - started;
+            wins += result.won as usize;
+            guesses += result.guesses;
+        }
+        Ok((wins, guesses, seconds))
+    };
+    let parts: Vec<Result<(usize, usize, f64), MinesError>> = if threads == 1 {
+        vec![run(0)]
+    } else {
+        std::thread::scope(|scope| {
+            let handles: Vec<_> = (0..threads)
+                .map(|part| {
+                    let run = &run;
+                    scope.spawn(move || run(part))
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().expect("an evaluation thread panicked"))
+                .collect()
+        })
+    };
+    let (mut wins, mut guesses, mut seconds) = (0, 0, 0.0);
+    for part in parts {
+        let (w, g, s) = part?;
+        wins += w;
+        guesses += g;
+        seconds += s;
+    }
+    Ok(Evaluation {
+        games,
+        wins,
+        win_rate: wins as f64 / games.max(1) as f64,
+        win_rate_95: wilson_95(wins, games),
+        guesses_per_game: guesses as f64 / games.max(1) as f64,
+        ms_per_game: seconds * 1000.0 / games.max(1) as f64,
+    })
+}

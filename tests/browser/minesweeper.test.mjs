@@ -1,0 +1,214 @@
+// Minesweeper in the page (www/minesweeper.html): clicks reveal what the Rust rules say (checked
+// against a MinesGame replaying the same seed), right clicks and F flag, the counter follows the
+// flags, the probability overlay colours every covered cell with the solver's probability (equal to
+// MinesGame.analyse) within a frame's budget, the hint rings a cell and says why, the solver plays
+// a game to its end, a no-guess board is won by certain hints alone, and a bad custom size is
+// refused with a message while the game stays. Screenshot: target/screenshots/minesweeper.png.
+
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+import { TEST_TIMEOUT_MS, screenshotPath, startSession, waitForApp } from "./helpers.mjs";
+
+const options = { timeout: TEST_TIMEOUT_MS };
+const PAGE = "/www/minesweeper.html";
+
+async function openMines(session, hash) {
+  const page = await session.open(PAGE + hash);
+  await waitForApp(page);
+  return page;
+}
+
+/** The board as the DOM shows it: per cell its text and classes, plus the bar. */
+async function readBoard(page) {
+  return page.evaluate(() => {
+    const board = document.querySelector("#game");
+    const root = board.shadowRoot;
+    const cells = [...root.querySelectorAll(".cell")].map((cell) => ({
+      text: cell.firstChild?.nodeType === 3 ? cell.firstChild.textContent : "",
+      className: cell.className,
+      p: cell.dataset.p === undefined ? null : Number(cell.dataset.p),
+      label: cell.getAttribute("aria-label"),
+    }));
+    return {
+      cells,
+      codes: Array.from(board.game.cells()),
+      status: board.getAttribute("status"),
+      counter: root.querySelector(".counter").textContent,
+      face: root.querySelector(".face").textContent,
+      width: board.game.width,
+    };
+  });
+}
+
+/** Clicks cell `cell` of the board (a real mouse click on its button). */
+async function clickCell(page, cell, button = "left") {
+  await page.locator("#game").locator(`.cell[data-cell="${cell}"]`).click({ button });
+}
+
+describe("Minesweeper in the page", () => {
+  let session;
+  before(async () => (session = await startSession()), options);
+  after(() => session?.close(), options);
+
+  test("clicks reveal what the rules say, flags count down, keys move, flag and reveal", options, async () => {
+    const page = await openMines(session, "#seed=5&level=beginner&first-click=safe");
+    let board = await readBoard(page);
+    assert.equal(board.cells.length, 81);
+    assert.equal(board.status, "ready");
+    assert.equal(board.counter, "10");
+    await clickCell(page, 40);
+    board = await readBoard(page);
+    // The same seed and first click in a fresh handle give the same board.
+    const expected = await page.evaluate(async () => {
+      const api = await import("../pkg/puzzlelab.js");
+      const game = new api.MinesGame(9, 9, 10, "safe", 5, false);
+      game.reveal(40);
+      const cells = Array.from(game.cells());
+      game.free();
+      return cells;
+    });
+    assert.deepEqual(board.codes, expected);
+    assert.equal(board.status, "playing");
+    assert.ok(board.codes.filter((c) => c <= 8).length >= 1);
+    board.codes.forEach((code, i) => {
+      const shown = board.cells[i];
+      if (code >= 1 && code <= 8) assert.equal(shown.text, String(code), `cell ${i}`);
+      if (code === 0) assert.equal(shown.text, "", `cell ${i}`);
+      if (code === 9) assert.match(shown.className, /covered/);
+    });
+    // Right click flags a covered cell; the counter says 9; right click again removes it.
+    const covered = board.codes.findIndex((c) => c === 9);
+    await clickCell(page, covered, "right");
+    board = await readBoard(page);
+    assert.equal(board.codes[covered], 10);
+    assert.equal(board.cells[covered].text, "⚑");
+    assert.equal(board.counter, "9");
+    await clickCell(page, covered, "right");
+    assert.equal((await readBoard(page)).codes[covered], 9);
+    // Keys: the cursor is where the last click was (cell 40); arrows move it, F flags, space reveals.
+    await page.locator("#game").focus();
+    const cursorCell = () => page.evaluate(() => Number(document.querySelector("#game").shadowRoot.querySelector(".cursor")?.dataset.cell));
+    assert.equal(await cursorCell(), 40);
+    /** Moves the cursor to `target` with the arrow keys. */
+    const moveTo = async (target) => {
+      const [from, width] = [await cursorCell(), 9];
+      const dx = (target % width) - (from % width);
+      const dy = Math.floor(target / width) - Math.floor(from / width);
+      for (let i = 0; i < Math.abs(dx); i++) await page.keyboard.press(dx > 0 ? "ArrowRight" : "ArrowLeft");
+      for (let i = 0; i < Math.abs(dy); i++) await page.keyboard.press(dy > 0 ? "ArrowDown" : "ArrowUp");
+      assert.equal(await cursorCell(), target);
+    };
+    await moveTo(covered);
+    await page.keyboard.press("f");
+    assert.equal((await readBoard(page)).codes[covered], 10);
+    await page.keyboard.press("F");
+    assert.equal((await readBoard(page)).codes[covered], 9);
+    const safe = await page.evaluate(() => document.querySelector("#game").game.analyse().safe);
+    if (safe.length > 0) {
+      await moveTo(safe[0]);
+      await page.keyboard.press(" ");
+      const code = (await readBoard(page)).codes[safe[0]];
+      assert.ok(code <= 8, `space revealed cell ${safe[0]}: ${code}`);
+    }
+    assert.deepEqual(page.errors, []);
+  });
+
+  test("the overlay shows the solver's probabilities; the hint rings a cell and says why; the solver plays to the end", options, async () => {
+    const page = await openMines(session, "#seed=11&level=expert&first-click=safe");
+    await clickCell(page, 0);
+    await page.check("#overlay");
+    const board = await readBoard(page);
+    const analysis = await page.evaluate(() => {
+      const a = document.querySelector("#game").game.analyse();
+      return { probabilities: Array.from(a.probabilities), safe: a.safe };
+    });
+    let coloured = 0;
+    board.codes.forEach((code, i) => {
+      const shown = board.cells[i];
+      if (code >= 9) {
+        coloured++;
+        assert.ok(Math.abs(shown.p - analysis.probabilities[i]) < 1e-12, `cell ${i}: ${shown.p} vs ${analysis.probabilities[i]}`);
+        assert.match(shown.label, /mine probability \d/);
+      } else {
+        assert.equal(shown.p, null);
+      }
+    });
+    assert.ok(coloured > 300, `${coloured} covered cells coloured`);
+    const ms = await page.evaluate(() => document.querySelector("#game").lastOverlayMs);
+    assert.ok(ms > 0, "the overlay's time is measured");
+    // Hover shows the number.
+    const somewhere = board.codes.findIndex((c) => c === 9);
+    await page.locator("#game").locator(`.cell[data-cell="${somewhere}"]`).hover();
+    const tip = await page.evaluate((cell) => {
+      const tipElement = document.querySelector("#game").shadowRoot.querySelector(`.cell[data-cell="${cell}"] .p`);
+      return { text: tipElement.textContent, visible: getComputedStyle(tipElement).display !== "none" };
+    }, somewhere);
+    assert.ok(tip.visible);
+    assert.match(tip.text, /^\d+(\.\d)?%$/);
+
+    await page.click("#hint");
+    const hint = await page.evaluate(() => ({
+      ringed: document.querySelector("#game").shadowRoot.querySelector(".cell.hint")?.dataset.cell,
+      status: document.querySelector("#solver-status").textContent,
+    }));
+    assert.ok(hint.ringed !== undefined, "a cell is ringed");
+    assert.match(hint.status, /certainly safe|best guess/);
+    await page.screenshot({ path: await screenshotPath("minesweeper.png") });
+
+    // The solver plays (at the fastest speed) until the game ends.
+    await page.locator("#speed").evaluate((input) => {
+      input.value = "6";
+      input.dispatchEvent(new Event("input", { bubbles: true }));
+    });
+    await page.click("#solver-play");
+    await page.waitForFunction(() => ["won", "lost"].includes(document.querySelector("#game").getAttribute("status")), null, { timeout: 45_000 });
+    const end = await readBoard(page);
+    assert.equal(end.face, end.status === "won" ? "☻" : "☹");
+    if (end.status === "lost") assert.ok(end.cells.some((c) => c.text === "✹"), "the mines are shown");
+    assert.match(await page.locator("#solver-status").textContent(), /cleared the board|hit a mine/);
+    assert.deepEqual(page.errors, []);
+  });
+
+  test("a no-guess board is drawn at the first click and cleared by certain hints alone", options, async () => {
+    const page = await openMines(session, "#seed=3&level=intermediate&first-click=opening&no-guess=1");
+    assert.equal(await page.isChecked("#no-guess"), true);
+    await clickCell(page, 17);
+    const status = await page.locator("#board-status").textContent();
+    assert.match(status, /No-guess board found in \d+ ms \(\d+ boards? drawn\)/);
+    const reasons = await page.evaluate(() => {
+      const board = document.querySelector("#game");
+      const seen = [];
+      while (board.game.status === "playing") {
+        const hint = board.game.hint();
+        seen.push(hint.reason);
+        board.reveal(hint.cell, "test");
+      }
+      return { seen, status: board.game.status };
+    });
+    assert.equal(reasons.status, "won");
+    assert.ok(reasons.seen.every((r) => r === "certain"), JSON.stringify(reasons.seen));
+    assert.deepEqual(page.errors, []);
+  });
+
+  test("a custom size that does not fit is refused with a message and the game stays", options, async () => {
+    const page = await openMines(session, "#seed=9&level=beginner");
+    await clickCell(page, 0);
+    const before = await readBoard(page);
+    await page.selectOption("#level", "custom");
+    // Changing the level starts a custom game with the fields' values (30 × 16, 99 mines).
+    await page.fill("#width", "5");
+    await page.fill("#height", "5");
+    await page.fill("#mines", "30");
+    await page.locator("#mines").dispatchEvent("change");
+    const error = await page.locator("#board-error").textContent();
+    assert.match(error, /30 mines do not fit on 5 × 5/);
+    const afterRefusal = await readBoard(page);
+    assert.equal(afterRefusal.cells.length, 16 * 30, "the last valid game stays");
+    assert.notEqual(before.cells.length, afterRefusal.cells.length);
+    await page.fill("#mines", "5");
+    await page.locator("#mines").dispatchEvent("change");
+    assert.equal(await page.locator("#board-error").isVisible(), false);
+    assert.equal((await readBoard(page)).cells.length, 25);
+    assert.deepEqual(page.errors, []);
+  });
+});

@@ -1,0 +1,223 @@
+// The Minesweeper page (minesweeper.html): the board (<mines-board> from minesweeper/board.js), the
+// board card (level or custom size, first-click rule, no-guess boards, "?" marks) and the solver
+// card (probability overlay, hint, the solver playing step by step).
+//
+// A game's seed may come from the URL (minesweeper.html#seed=42&level=beginner: the same seed and
+// first click give the same mines); later games are seeded at random.
+
+import "./board.js";
+import { percent } from "./board.js";
+import { errorMessage, loadWasm } from "../shared/wasm.js";
+
+/** Solver speeds in moves per second, one per step of the speed slider. */
+const SPEEDS = [1, 2, 4, 8, 16, 32, 64];
+const LEVELS = {
+  beginner: [9, 9, 10],
+  intermediate: [16, 16, 40],
+  expert: [30, 16, 99],
+};
+
+const $ = (selector) => document.querySelector(selector);
+const elements = {
+  board: $("#game"),
+  loadError: $("#load-error"),
+  seedLine: $("#seed-line"),
+  level: $("#level"),
+  firstClick: $("#first-click"),
+  custom: $("#custom"),
+  width: $("#width"),
+  height: $("#height"),
+  mines: $("#mines"),
+  noGuess: $("#no-guess"),
+  questionMarks: $("#question-marks"),
+  newGame: $("#new-game"),
+  boardError: $("#board-error"),
+  boardStatus: $("#board-status"),
+  solver: $("#solver"),
+  overlay: $("#overlay"),
+  hint: $("#hint"),
+  step: $("#solver-step"),
+  play: $("#solver-play"),
+  speed: $("#speed"),
+  speedValue: $("#speed-value"),
+  solverStatus: $("#solver-status"),
+  solverError: $("#solver-error"),
+};
+
+let api = null;
+let seed = 0;
+let playing = 0;
+
+function randomSeed() {
+  return Math.floor(Math.random() * 2 ** 32);
+}
+
+/** Reads #seed=N&level=… from the URL. */
+function fromHash() {
+  const params = new URLSearchParams(location.hash.slice(1));
+  const wanted = params.get("seed");
+  const level = params.get("level");
+  if (level && (level in LEVELS || level === "custom")) elements.level.value = level;
+  const rule = params.get("first-click");
+  if (rule && ["safe", "opening", "none"].includes(rule)) elements.firstClick.value = rule;
+  if (params.get("no-guess") === "1") elements.noGuess.checked = true;
+  return wanted !== null && /^\d{1,15}$/.test(wanted) ? Number(wanted) : null;
+}
+
+function layout() {
+  const level = elements.level.value;
+  if (level in LEVELS) return LEVELS[level];
+  return [elements.width, elements.height, elements.mines].map((input) => Number(input.value));
+}
+
+function showError(element, message) {
+  element.textContent = message;
+  element.hidden = !message;
+}
+
+/** Starts a game with the form's settings; an invalid custom size keeps the current game and says why. */
+function newGame(withSeed = randomSeed()) {
+  stopSolver();
+  const [width, height, mines] = layout();
+  let game;
+  try {
+    game = new api.MinesGame(width, height, mines, elements.firstClick.value, withSeed, elements.noGuess.checked);
+  } catch (error) {
+    showError(elements.boardError, errorMessage(error));
+    return;
+  }
+  showError(elements.boardError, "");
+  showError(elements.solverError, "");
+  seed = withSeed;
+  elements.board.game = game;
+  elements.board.toggleAttribute("question-marks", elements.questionMarks.checked);
+  delete elements.boardStatus.dataset.seed;
+  elements.boardStatus.textContent = elements.noGuess.checked
+    ? "No-guess board: the mines are drawn at your first click."
+    : "";
+  elements.solverStatus.textContent = "";
+  const params = new URLSearchParams({ seed: String(seed), level: elements.level.value, "first-click": elements.firstClick.value });
+  if (elements.noGuess.checked) params.set("no-guess", "1");
+  elements.seedLine.innerHTML = "";
+  const link = document.createElement("a");
+  link.href = `#${params}`;
+  link.textContent = "link";
+  elements.seedLine.append(`Board seed ${seed} (the same seed and first click give the same mines): `, link);
+  history.replaceState(null, "", `#${params}`);
+}
+
+/** The solver's next move, said in words. */
+function describe(choice) {
+  const { width } = elements.board.game;
+  const where = `row ${Math.floor(choice.cell / width) + 1}, column ${(choice.cell % width) + 1}`;
+  if (choice.reason === "certain") return `${where} is certainly safe.`;
+  const progress = choice.progress == null ? "" : `; ${percent(choice.progress)} chance it proves another cell safe`;
+  return `Nothing is certain: best guess ${where}, ${percent(choice.probability)} chance of a mine${progress}.`;
+}
+
+function hint() {
+  const game = elements.board.game;
+  if (!game) return null;
+  try {
+    const choice = game.hint();
+    if (!choice) {
+      elements.solverStatus.textContent = "The game is over.";
+      return null;
+    }
+    elements.board.showHint(choice);
+    elements.solverStatus.textContent = describe(choice);
+    showError(elements.solverError, "");
+    return choice;
+  } catch (error) {
+    showError(elements.solverError, errorMessage(error));
+    return null;
+  }
+}
+
+/** The solver reveals one cell; false when the game is over. */
+function step() {
+  const game = elements.board.game;
+  if (!game || game.status === "won" || game.status === "lost") return false;
+  const choice = hint();
+  if (!choice) return false;
+  elements.board.reveal(choice.cell, "solver");
+  const status = game.status;
+  if (status === "won") elements.solverStatus.textContent = "The solver cleared the board.";
+  if (status === "lost") elements.solverStatus.textContent = `The solver's guess hit a mine (${percent(choice.probability)} chance).`;
+  return status === "playing";
+}
+
+function stopSolver() {
+  clearTimeout(playing);
+  playing = 0;
+  elements.solver.dataset.state = "idle";
+  elements.play.textContent = "Solver plays";
+  elements.board.locked = false;
+}
+
+function play() {
+  if (playing) {
+    stopSolver();
+    return;
+  }
+  elements.solver.dataset.state = "playing";
+  elements.play.textContent = "Stop";
+  elements.board.locked = true;
+  const tick = () => {
+    if (!step()) {
+      stopSolver();
+      return;
+    }
+    playing = setTimeout(tick, 1000 / SPEEDS[Number(elements.speed.value)]);
+  };
+  playing = setTimeout(tick, 0);
+}
+
+function showSpeed() {
+  elements.speedValue.textContent = `${SPEEDS[Number(elements.speed.value)]} moves/s`;
+}
+
+elements.level.addEventListener("change", () => {
+  elements.custom.hidden = elements.level.value !== "custom";
+  newGame();
+});
+elements.firstClick.addEventListener("change", () => newGame());
+elements.noGuess.addEventListener("change", () => newGame());
+elements.questionMarks.addEventListener("change", () =>
+  elements.board.toggleAttribute("question-marks", elements.questionMarks.checked),
+);
+for (const input of [elements.width, elements.height, elements.mines]) input.addEventListener("change", () => newGame());
+elements.newGame.addEventListener("click", () => newGame());
+elements.board.addEventListener("mines-restart", () => newGame());
+elements.overlay.addEventListener("change", () => (elements.board.overlay = elements.overlay.checked));
+elements.hint.addEventListener("click", () => hint());
+elements.step.addEventListener("click", () => step());
+elements.play.addEventListener("click", () => play());
+elements.speed.addEventListener("input", showSpeed);
+elements.board.addEventListener("mines-move", (event) => {
+  // A no-guess board is drawn at the first reveal: say how long that took.
+  const game = elements.board.game;
+  if (event.detail.action === "flag" || !game.noGuessAttempts || elements.boardStatus.dataset.seed === String(seed)) return;
+  elements.boardStatus.dataset.seed = String(seed);
+  const ms = game.noGuessMs.toFixed(0);
+  elements.boardStatus.textContent = game.noGuessFound
+    ? `No-guess board found in ${ms} ms (${game.noGuessAttempts} boards drawn).`
+    : `No board without guesses turned up in ${game.noGuessAttempts} draws (${ms} ms): this one may need a guess.`;
+});
+elements.board.addEventListener("mines-won", (event) => {
+  elements.boardStatus.textContent = `Cleared in ${event.detail.seconds} s.`;
+});
+elements.board.addEventListener("mines-lost", () => {
+  elements.boardStatus.textContent = "A mine went off. Press the face or New game to play again.";
+});
+
+try {
+  api = await loadWasm();
+  showSpeed();
+  const wanted = fromHash();
+  elements.custom.hidden = elements.level.value !== "custom";
+  newGame(wanted ?? randomSeed());
+  document.documentElement.dataset.ready = "true";
+} catch (error) {
+  showError(elements.loadError, `The game could not start: ${errorMessage(error)}`);
+}

@@ -1,0 +1,455 @@
+// Minesweeper in the browser: the board view <mines-board>. The rules and the solver live in Rust
+// (src/env/minesweeper/, through the MinesGame handle of src/web/minesweeper.rs); this file draws
+// what the game reports and turns clicks, long presses and keys into reveals, chords and flags.
+//
+// <mines-board>: self-contained (its own shadow DOM and styles; sizes in px and em, never rem).
+//   board.game = g          hand over a MinesGame handle (the board owns it and frees the previous)
+//   board.game              the handle shown (null before the first)
+//   board.reveal(cell, source = "program")   reveal (or, on a revealed number, chord) like a click
+//   board.flag(cell)        cycle the flag (and "?" with the question-marks attribute)
+//   board.showHint(choice)  ring the cell of a hint ({ cell, reason, probability }); cleared by a move
+//   board.overlay           true (attribute `overlay`): every covered cell shows the solver's mine
+//                           probability as a colour (green safe … red mine) and, on hover or focus,
+//                           as a number; redrawn after every move
+//   board.locked            while true (attribute `locked`), a person's input is ignored
+//   board.lastOverlayMs     how long the last overlay took (analysis and drawing), in ms
+// Input: left click reveals, or chords on a number with as many flags around it; right click or a
+// long press (half a second) flags; the arrow keys move the cursor, space or Enter reveals, F flags.
+// The face button restarts (event mines-restart). The counter shows mines minus flags; the timer
+// runs from the first reveal to the end.
+// Attributes reflected for styling and tests: status (ready, playing, won, lost).
+// Events (bubbling, composed):
+//   mines-move     { action: "reveal" | "chord" | "flag", cell, revealed, exploded, status, source }
+//   mines-won      { seconds, source }        mines-lost { cell, seconds, source }
+//   mines-restart  {} the face was pressed: the host starts a new game
+
+/** Cell codes of MinesGame.cells(): 0–8 revealed numbers, then these. */
+export const COVERED = 9;
+export const FLAGGED = 10;
+export const MARKED = 11;
+/** A press this long flags instead of revealing (touch screens). */
+const LONG_PRESS_MS = 500;
+/** Glyphs every system font has (emoji are missing on some). */
+export const FLAG = "⚑";
+export const MINE = "✹";
+/** The face button by game status. */
+export const FACES = { ready: "☺", playing: "☺", won: "☻", lost: "☹" };
+/** The classic number colours. */
+const NUMBER_COLOURS = ["", "#1b4fd8", "#17803d", "#c81e1e", "#1e1b8a", "#7a1c1c", "#0f7c7c", "#222", "#777"];
+
+const STYLE = `
+  :host { display: inline-block; font: 15px/1.3 system-ui, sans-serif; color: #1d2433; --cell: 28px; outline: none; }
+  :host([hidden]) { display: none; }
+  .frame { display: inline-flex; flex-direction: column; gap: 8px; padding: 10px; border-radius: 10px;
+    background: #c9ced8; box-shadow: inset 0 0 0 1px #aab1bf; max-width: 100%; box-sizing: border-box; }
+  .bar { display: flex; align-items: center; justify-content: space-between; gap: 12px; }
+  .counter { font: 700 20px/1 ui-monospace, monospace; min-width: 3.2em; padding: 4px 6px; border-radius: 6px;
+    background: #1d2433; color: #ff5a4f; text-align: center; }
+  .face { font-size: 26px; line-height: 1; width: 40px; height: 40px; border-radius: 8px; border: 1px solid #8b93a3;
+    background: #eef0f4; cursor: pointer; }
+  .face:focus-visible { outline: 3px solid #2563eb; outline-offset: 2px; }
+  .scroll { overflow: auto; max-width: 100%; }
+  .grid { display: grid; gap: 1px; background: #8b93a3; border: 1px solid #8b93a3; user-select: none;
+    -webkit-user-select: none; touch-action: manipulation; width: max-content; }
+  .cell { width: var(--cell); height: var(--cell); border: 0; padding: 0; margin: 0; font: 700 16px/1 system-ui, sans-serif;
+    background: #e8ebf0; color: #1d2433; display: grid; place-items: center; position: relative; cursor: pointer; }
+  .cell.covered { background: linear-gradient(#f6f7fa, #d5dae3); }
+  .cell.covered:hover { background: #fff; }
+  .cell.revealed { background: #f7f8fa; cursor: default; }
+  .cell.exploded { background: #ff5a4f; }
+  .cell.wrong::after { content: "✕"; position: absolute; color: #c81e1e; font-size: 20px; }
+  .cell.cursor { outline: 3px solid #2563eb; outline-offset: -3px; z-index: 1; }
+  .cell.hint { outline: 3px solid #9333ea; outline-offset: -3px; z-index: 2; }
+  .cell[data-p] { background: var(--heat); }
+  .cell.certain-safe { box-shadow: inset 0 0 0 3px #16a34a; }
+  .cell.certain-mine { box-shadow: inset 0 0 0 3px #c81e1e; }
+  .cell .p { display: none; position: absolute; inset: auto auto 100% 50%; transform: translateX(-50%); z-index: 3;
+    background: #1d2433; color: #fff; font: 600 12px/1.2 system-ui, sans-serif; padding: 3px 6px; border-radius: 4px;
+    white-space: nowrap; pointer-events: none; }
+  .cell:hover .p, .cell:focus .p, .cell.cursor .p { display: block; }
+  .timer { font: 700 20px/1 ui-monospace, monospace; min-width: 3.2em; padding: 4px 6px; border-radius: 6px;
+    background: #1d2433; color: #ff5a4f; text-align: center; }
+  :host([locked]) .grid { cursor: progress; }
+  .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+  @media (prefers-color-scheme: dark) {
+    :host { color: #e6e9ef; }
+    .frame { background: #2b3240; box-shadow: inset 0 0 0 1px #454e60; }
+    .face { background: #3a4252; border-color: #5b6477; color: #fff; }
+    .grid { background: #454e60; border-color: #454e60; }
+    .cell { background: #394152; color: #e6e9ef; }
+    .cell.covered { background: linear-gradient(#5b6477, #465063); }
+    .cell.covered:hover { background: #6b7589; }
+    .cell.revealed { background: #252b36; }
+  }
+`;
+
+/**
+ * A mine probability as a background: green (0) through yellow to red (1), on a square-root scale
+ * so that the odds where guesses are made (10–30%) look different.
+ */
+function heat(p) {
+  const hue = Math.round(120 * (1 - Math.sqrt(p)));
+  return `hsl(${hue} 70% ${p === 0 ? 60 : 62}%)`;
+}
+
+/** A probability for people: 0%, 100%, or one decimal. */
+export function percent(p) {
+  if (p === 0) return "0%";
+  if (p === 1) return "100%";
+  return `${(100 * p).toFixed(1)}%`;
+}
+
+export class MinesBoard extends HTMLElement {
+  static observedAttributes = ["overlay"];
+  #game = null;
+  #parts;
+  #buttons = [];
+  #cursor = 0;
+  #startedAt = 0;
+  #endedAt = 0;
+  #timer = 0;
+  #press = null;
+  #hint = null;
+  lastOverlayMs = 0;
+
+  constructor() {
+    super();
+    const shadow = this.attachShadow({ mode: "open" });
+    shadow.innerHTML = `
+      <style>${STYLE}</style>
+      <div class="frame" part="frame">
+        <div class="bar" part="bar">
+          <span class="counter" part="counter" title="Mines left (mines minus flags)" aria-label="Mines left">0</span>
+          <button class="face" part="face" type="button" title="New game" aria-label="New game">☺</button>
+          <span class="timer" part="timer" title="Seconds" aria-label="Seconds">0</span>
+        </div>
+        <div class="scroll"><div class="grid" part="grid" role="grid"></div></div>
+      </div>
+      <div class="visually-hidden" role="status" aria-live="polite" aria-atomic="true"></div>`;
+    const part = (selector) => shadow.querySelector(selector);
+    this.#parts = {
+      counter: part(".counter"),
+      face: part(".face"),
+      timer: part(".timer"),
+      grid: part(".grid"),
+      scroll: part(".scroll"),
+      live: part("[role=status]"),
+    };
+    this.#parts.face.addEventListener("click", () => this.#emit("mines-restart", {}));
+    const grid = this.#parts.grid;
+    grid.addEventListener("contextmenu", (event) => {
+      event.preventDefault();
+      const cell = this.#cellOf(event);
+      if (cell !== null && !this.locked) this.flag(cell, "user");
+    });
+    grid.addEventListener("pointerdown", (event) => this.#onPointerDown(event));
+    grid.addEventListener("pointerup", (event) => this.#onPointerUp(event));
+    grid.addEventListener("pointercancel", () => this.#cancelPress());
+    grid.addEventListener("pointerleave", () => this.#cancelPress());
+    this.addEventListener("keydown", (event) => this.#onKeyDown(event));
+    this.addEventListener("focus", () => this.#drawCells());
+    this.addEventListener("blur", () => this.#drawCells());
+  }
+
+  connectedCallback() {
+    if (!this.hasAttribute("tabindex")) this.tabIndex = 0;
+    if (!this.hasAttribute("role")) this.setAttribute("role", "group");
+    this.setAttribute("aria-roledescription", "Minesweeper board");
+    if (!this.hasAttribute("aria-label")) this.setAttribute("aria-label", "Minesweeper");
+    if (!this.hasAttribute("aria-description")) {
+      this.setAttribute(
+        "aria-description",
+        "Arrow keys move, space reveals, F flags. Click reveals, right click or a long press flags; clicking a satisfied number reveals its other neighbours.",
+      );
+    }
+  }
+
+  disconnectedCallback() {
+    clearInterval(this.#timer);
+    this.#timer = 0;
+  }
+
+  attributeChangedCallback() {
+    this.#drawCells();
+  }
+
+  get game() {
+    return this.#game;
+  }
+
+  set game(game) {
+    if (this.#game && this.#game !== game) this.#game.free();
+    this.#game = game;
+    this.#startedAt = 0;
+    this.#endedAt = 0;
+    this.#hint = null;
+    this.#cursor = 0;
+    clearInterval(this.#timer);
+    this.#timer = 0;
+    this.#build();
+    this.#drawCells();
+  }
+
+  get locked() {
+    return this.hasAttribute("locked");
+  }
+
+  set locked(value) {
+    this.toggleAttribute("locked", Boolean(value));
+  }
+
+  get overlay() {
+    return this.hasAttribute("overlay");
+  }
+
+  set overlay(value) {
+    this.toggleAttribute("overlay", Boolean(value));
+  }
+
+  /** Seconds on the timer. */
+  get seconds() {
+    if (!this.#startedAt) return 0;
+    return Math.floor(((this.#endedAt || performance.now()) - this.#startedAt) / 1000);
+  }
+
+  /** Reveals `cell`, or chords when it is a revealed number; returns the move's report (null if nothing could be done). */
+  reveal(cell, source = "program") {
+    const game = this.#game;
+    if (!game || game.status === "won" || game.status === "lost") return null;
+    const code = game.cells()[cell];
+    if (code === FLAGGED) return null;
+    const action = code <= 8 ? "chord" : "reveal";
+    const report = action === "chord" ? game.chord(cell) : game.reveal(cell);
+    if (action === "chord" && report.revealed.length === 0 && report.exploded == null) return null;
+    this.#afterMove({ action, cell, ...report, source });
+    return report;
+  }
+
+  /** Cycles the flag of a covered cell; returns its new code (null when the game is over). */
+  flag(cell, source = "program") {
+    const game = this.#game;
+    if (!game || game.status === "won" || game.status === "lost") return null;
+    const code = game.toggleFlag(cell, this.hasAttribute("question-marks"));
+    this.#afterMove({ action: "flag", cell, revealed: [], exploded: null, status: game.status, source });
+    return code;
+  }
+
+  /** Rings the cell of a solver hint until the next move. */
+  showHint(choice) {
+    this.#hint = choice ? choice.cell : null;
+    this.#drawCells();
+    if (choice) this.#reveal(choice.cell);
+  }
+
+  #afterMove(detail) {
+    const game = this.#game;
+    this.#hint = null;
+    if (detail.action !== "flag" && !this.#startedAt) {
+      this.#startedAt = performance.now();
+      this.#timer = setInterval(() => this.#drawBar(), 1000);
+    }
+    const over = game.status === "won" || game.status === "lost";
+    if (over && !this.#endedAt) {
+      this.#endedAt = performance.now();
+      clearInterval(this.#timer);
+      this.#timer = 0;
+    }
+    this.#drawCells();
+    this.#emit("mines-move", detail);
+    if (game.status === "won" && detail.action !== "flag") {
+      this.#parts.live.textContent = `Cleared in ${this.seconds} seconds.`;
+      this.#emit("mines-won", { seconds: this.seconds, source: detail.source });
+    } else if (game.status === "lost" && detail.action !== "flag") {
+      this.#parts.live.textContent = "A mine went off.";
+      this.#emit("mines-lost", { cell: game.exploded, seconds: this.seconds, source: detail.source });
+    }
+  }
+
+  #build() {
+    const grid = this.#parts.grid;
+    // First forget the old cells: removing a focused one fires blur, which redraws.
+    this.#buttons = [];
+    grid.replaceChildren();
+    const game = this.#game;
+    if (!game) return;
+    const { width, height } = game;
+    grid.style.gridTemplateColumns = `repeat(${width}, var(--cell))`;
+    const cell = width > 30 || height > 24 ? 22 : width > 20 ? 26 : 28;
+    this.style.setProperty("--cell", `${cell}px`);
+    for (let row = 0; row < height; row++) {
+      for (let col = 0; col < width; col++) {
+        const button = document.createElement("button");
+        button.type = "button";
+        button.className = "cell covered";
+        button.tabIndex = -1;
+        button.setAttribute("role", "gridcell");
+        button.dataset.cell = String(row * width + col);
+        grid.append(button);
+        this.#buttons.push(button);
+      }
+    }
+  }
+
+  #drawBar() {
+    const game = this.#game;
+    if (!game) return;
+    this.#parts.counter.textContent = String(game.mines - game.flags);
+    this.#parts.timer.textContent = String(Math.min(999, this.seconds));
+    this.#parts.face.textContent = FACES[game.status];
+  }
+
+  #drawCells() {
+    const game = this.#game;
+    if (!game || this.#buttons.length === 0) return;
+    const started = performance.now();
+    const codes = game.cells();
+    if (codes.length !== this.#buttons.length) return;
+    const status = game.status;
+    this.setAttribute("status", status);
+    const over = status === "won" || status === "lost";
+    const mines = over ? game.mineMap() : null;
+    const exploded = game.exploded;
+    let analysis = null;
+    if (this.overlay && !over && status !== "ready") {
+      try {
+        analysis = game.analyse();
+      } catch {
+        analysis = null; // wrong flags never reach the solver; a contradiction cannot happen in a real game
+      }
+    }
+    const { width } = game;
+    for (let cell = 0; cell < codes.length; cell++) {
+      const button = this.#buttons[cell];
+      const code = codes[cell];
+      const row = Math.floor(cell / width) + 1;
+      const col = (cell % width) + 1;
+      let text = "";
+      let label;
+      let className = "cell";
+      if (code <= 8) {
+        className += " revealed";
+        text = code === 0 ? "" : String(code);
+        button.style.color = NUMBER_COLOURS[code];
+        label = code === 0 ? "empty" : `${code}`;
+      } else {
+        className += " covered";
+        button.style.color = "";
+        if (code === FLAGGED) {
+          text = FLAG;
+          label = "flagged";
+        } else if (code === MARKED) {
+          text = "?";
+          label = "marked ?";
+        } else {
+          label = "covered";
+        }
+        if (mines) {
+          if (mines[cell] && code !== FLAGGED) {
+            text = MINE;
+            label = "mine";
+          } else if (!mines[cell] && code === FLAGGED) {
+            className += " wrong";
+            label = "wrong flag";
+          }
+        }
+      }
+      if (cell === exploded) className += " exploded";
+      if (cell === this.#cursor && this.matches(":focus")) className += " cursor";
+      if (cell === this.#hint) className += " hint";
+      button.replaceChildren(text);
+      if (analysis && code > 8) {
+        const p = analysis.probabilities[cell];
+        button.dataset.p = String(p);
+        button.style.setProperty("--heat", heat(p));
+        if (analysis.safe.includes(cell)) className += " certain-safe";
+        else if (p === 1) className += " certain-mine";
+        const tip = document.createElement("span");
+        tip.className = "p";
+        tip.textContent = percent(p);
+        button.append(tip);
+        label += `, mine probability ${percent(p)}`;
+      } else {
+        delete button.dataset.p;
+        button.style.removeProperty("--heat");
+      }
+      button.className = className;
+      button.setAttribute("aria-label", `row ${row}, column ${col}: ${label}`);
+    }
+    this.#drawBar();
+    if (analysis) this.lastOverlayMs = performance.now() - started;
+  }
+
+  /** Scrolls the board (and only the board) so that `cell` is in view. */
+  #reveal(cell) {
+    const button = this.#buttons[cell];
+    const scroll = this.#parts.scroll;
+    if (!button) return;
+    const [b, s] = [button.getBoundingClientRect(), scroll.getBoundingClientRect()];
+    if (b.left < s.left) scroll.scrollLeft -= s.left - b.left;
+    else if (b.right > s.right) scroll.scrollLeft += b.right - s.right;
+    if (b.top < s.top) scroll.scrollTop -= s.top - b.top;
+    else if (b.bottom > s.bottom) scroll.scrollTop += b.bottom - s.bottom;
+  }
+
+  #cellOf(event) {
+    const button = event.target.closest?.(".cell");
+    return button ? Number(button.dataset.cell) : null;
+  }
+
+  #onPointerDown(event) {
+    if (this.locked) return;
+    const cell = this.#cellOf(event);
+    if (cell === null || event.button !== 0) return;
+    this.#cursor = cell;
+    const timer = setTimeout(() => {
+      this.#press = { cell, flagged: true, timer: 0 };
+      this.flag(cell, "user");
+    }, LONG_PRESS_MS);
+    this.#press = { cell, flagged: false, timer };
+  }
+
+  #onPointerUp(event) {
+    const press = this.#press;
+    this.#press = null;
+    if (!press) return;
+    clearTimeout(press.timer);
+    if (press.flagged || this.locked || event.button !== 0) return;
+    const cell = this.#cellOf(event);
+    if (cell === press.cell) this.reveal(cell, "user");
+  }
+
+  #cancelPress() {
+    if (this.#press) clearTimeout(this.#press.timer);
+    this.#press = null;
+  }
+
+  #onKeyDown(event) {
+    const game = this.#game;
+    if (!game || this.locked || event.altKey || event.ctrlKey || event.metaKey) return;
+    const { width, height } = game;
+    const row = Math.floor(this.#cursor / width);
+    const col = this.#cursor % width;
+    const moves = { ArrowUp: [0, -1], ArrowDown: [0, 1], ArrowLeft: [-1, 0], ArrowRight: [1, 0] };
+    if (event.key in moves) {
+      const [dx, dy] = moves[event.key];
+      const nc = Math.min(width - 1, Math.max(0, col + dx));
+      const nr = Math.min(height - 1, Math.max(0, row + dy));
+      this.#cursor = nr * width + nc;
+      this.#drawCells();
+      this.#reveal(this.#cursor);
+    } else if (event.key === " " || event.key === "Enter") {
+      this.reveal(this.#cursor, "user");
+    } else if (event.key === "f" || event.key === "F") {
+      this.flag(this.#cursor, "user");
+    } else {
+      return;
+    }
+    event.preventDefault();
+  }
+
+  #emit(type, detail) {
+    this.dispatchEvent(new CustomEvent(type, { detail, bubbles: true, composed: true }));
+  }
+}
+
+if (!customElements.get("mines-board")) customElements.define("mines-board", MinesBoard);
