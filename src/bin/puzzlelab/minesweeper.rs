@@ -1,10 +1,11 @@
-//! `puzzlelab minesweeper …`: Minesweeper's commands (`eval`).
+//! `puzzlelab minesweeper …`: Minesweeper's commands (`eval`, `no-guess`).
 
 use anyhow::{anyhow, bail, Result};
 use clap::{Args, Subcommand, ValueEnum};
+use puzzlelab::clock;
 use puzzlelab::env::minesweeper::{
-    evaluate, play_solver_game, Cell, FirstCell, FirstClick, GameResult, Layout, Level, Minefield,
-    Status, Strategy,
+    evaluate, game_seed, play_solver_game, Cell, FirstCell, FirstClick, GameResult, Layout, Level,
+    Minefield, Status, Strategy,
 };
 use puzzlelab::rng::Rng;
 use serde_json::json;
@@ -24,6 +25,22 @@ pub enum MinesCommand {
     /// Plays seeded games with an agent; prints JSON: games, wins, win rate and its 95%
     /// interval, guesses and milliseconds per game.
     Eval(EvalArgs),
+    /// Draws no-guess boards (the first click as given); prints JSON: boards found, draws and
+    /// milliseconds a board (mean, median, largest).
+    NoGuess(NoGuessArgs),
+}
+
+/// `puzzlelab minesweeper no-guess`.
+#[derive(Args, Debug)]
+pub struct NoGuessArgs {
+    #[command(flatten)]
+    pub board: BoardArgs,
+    /// Boards to draw.
+    #[arg(long, default_value_t = 100)]
+    pub boards: usize,
+    /// The boards' seed (board i's depends on this seed and i only).
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
 }
 
 /// Who plays.
@@ -155,7 +172,43 @@ fn play_random_game(
 pub fn run(args: &MinesweeperArgs) -> Result<()> {
     match &args.command {
         MinesCommand::Eval(args) => eval(args),
+        MinesCommand::NoGuess(args) => no_guess(args),
     }
+}
+
+fn no_guess(args: &NoGuessArgs) -> Result<()> {
+    let (layout, rule, first) = args.board.resolve()?;
+    if args.boards == 0 {
+        bail!("--boards must be at least 1");
+    }
+    let (mut found, mut draws, mut ms) = (0, Vec::new(), Vec::new());
+    for i in 0..args.boards {
+        let started = clock::seconds();
+        let mut game = Minefield::new_no_guess(layout, rule, game_seed(args.seed, i))?;
+        game.reveal(first)?;
+        ms.push((clock::seconds() - started) * 1000.0);
+        found += game.no_guess_found() as usize;
+        draws.push(game.no_guess_attempts());
+    }
+    let mut sorted = ms.clone();
+    sorted.sort_by(f64::total_cmp);
+    let report = json!({
+        "boards": args.boards,
+        "found": found,
+        "draws_mean": draws.iter().sum::<usize>() as f64 / args.boards as f64,
+        "draws_max": draws.iter().max(),
+        "ms_mean": ms.iter().sum::<f64>() / args.boards as f64,
+        "ms_median": sorted[sorted.len() / 2],
+        "ms_max": sorted[sorted.len() - 1],
+        "board": {
+            "width": layout.width, "height": layout.height, "mines": layout.mines,
+            "first_click": rule.name(), "first_cell": [first % layout.width, first / layout.width],
+        },
+        "seed": args.seed,
+        "machine": machine(),
+    });
+    println!("{report}");
+    Ok(())
 }
 
 fn eval(args: &EvalArgs) -> Result<()> {
