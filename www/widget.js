@@ -17,7 +17,7 @@
  * all widgets and the page share it and each model's download.
  *
  * Attributes (all optional; changing one updates the widget):
- *   puzzle    "sliding" (the default) or "2048" (see "2048" below)
+ *   puzzle    "sliding" (the default), "2048" or "minesweeper" (see those below)
  *   size      "3", "4x4", "2x3", … (2 to 5 rows by 2 to 5 columns); default 3×3
  *   start     the start position as text: "1,2,3,4,5,6,7,_,8", "123456780", one row per line;
  *             0 or _ is the blank, ☼ ☾ (or s m) for sun-moon. Default: shuffled 12 moves from the
@@ -96,6 +96,15 @@
  * maxTile, over, won, seed, playing }; `board` is the inner <game2048-board>. shuffle() and solve()
  * are for sliding puzzles only (they throw / reject).
  *
+ * Minesweeper (puzzle="minesweeper"): the board from minesweeper/board.js (with
+ * minesweeper/widget-panel.js, imported only then). Attributes: level (beginner | intermediate |
+ * expert), width, height, mines (a custom size), first-click (safe | opening | none), seed, start (a
+ * board text), no-guess, overlay and question-marks (booleans), speed, autoplay, controls (any of
+ * "new hint play overlay"). Events: move { action, cell, revealed, exploded, status, source }, won
+ * { seconds, source }, lost { cell, seconds, source }, error. Methods: newGame(seed?), hint(),
+ * play(), pause(), setState(boardText); state is { puzzle: "minesweeper", width, height, mines,
+ * flags, status, cells, seed, playing }. docs/widget.md has the details.
+ *
  * Styling: an inline-block 340px wide. Custom properties: --puzzle-widget-width,
  * --puzzle-widget-display, --board-max-height. Parts: widget, board, controls, button, player,
  * error, status. While it works, the element has the attributes `ready` (loaded) and `solving`.
@@ -107,6 +116,17 @@ import { PUZZLE_ATTRIBUTES, SLIDING_ATTRIBUTES, SLIDING_BOARD_MARKUP, SLIDING_CO
 
 /** Attributes that only a 2048 widget reads (2048/widget-panel.js's ATTRIBUTES_2048, known before it loads). */
 const ATTRIBUTES_2048 = ["seed", "agent", "depth", "always-two"];
+
+/** Attributes that only a Minesweeper widget reads (minesweeper/widget-panel.js's ATTRIBUTES_MINES). */
+const ATTRIBUTES_MINES = ["level", "width", "height", "mines", "first-click", "no-guess", "overlay", "question-marks"];
+
+/** minesweeper/widget-panel.js, imported when a widget first shows Minesweeper. */
+let minesModule = null;
+let minesExports = null;
+function minesweeper() {
+  minesModule ??= import("./minesweeper/widget-panel.js").then((module) => (minesExports = module));
+  return minesModule;
+}
 
 /** 2048/widget-panel.js, imported when a widget first shows 2048 (sliding-only pages never load it). */
 let game2048Module = null;
@@ -219,12 +239,13 @@ const TEMPLATE = `
 <div class="widget" part="widget">
   ${SLIDING_BOARD_MARKUP}
   <div class="game2048" part="game2048" hidden></div>
+  <div class="mines" part="minesweeper" hidden></div>
   <p class="error" part="error" role="alert" hidden></p>${SLIDING_CONTROLS_MARKUP}
   <p class="status" part="status" role="status" aria-live="polite"></p>
 </div>`;
 
 export class PuzzleWidget extends HTMLElement {
-  static observedAttributes = [...PUZZLE_ATTRIBUTES, "solver", "model", "controls", "autoplay", "speed", ...ATTRIBUTES_2048];
+  static observedAttributes = [...PUZZLE_ATTRIBUTES, "solver", "model", "controls", "autoplay", "speed", ...ATTRIBUTES_2048, ...ATTRIBUTES_MINES];
 
   /** The wasm API once loaded. */
   #api = null;
@@ -243,6 +264,10 @@ export class PuzzleWidget extends HTMLElement {
   #showing2048 = false;
   /** The last valid 2048 settings given to the panel. */
   #options2048 = null;
+  /** The Minesweeper mode (minesweeper/widget-panel.js's MinesPanel), whether it shows, its last valid settings. */
+  #panelMines = null;
+  #showingMines = false;
+  #optionsMines = null;
 
   constructor() {
     super();
@@ -253,6 +278,7 @@ export class PuzzleWidget extends HTMLElement {
       error: part(".error"),
       status: part(".status"),
       game2048: part(".game2048"),
+      mines: part(".mines"),
     };
     this.#ready.promise.catch(() => {});
     const widget = this;
@@ -270,7 +296,13 @@ export class PuzzleWidget extends HTMLElement {
 
   connectedCallback() {
     // A 2048 widget needs its panel's module before its first update.
-    const modules = this.#kind() === "2048" ? Promise.all([loadWasm(), game2048()]).then(([api]) => api) : loadWasm();
+    const kind = this.#kind();
+    const modules =
+      kind === "2048"
+        ? Promise.all([loadWasm(), game2048()]).then(([api]) => api)
+        : kind === "minesweeper"
+          ? Promise.all([loadWasm(), minesweeper()]).then(([api]) => api)
+          : loadWasm();
     this.#loading ??= modules.then(
       (api) => {
         this.#api = api;
@@ -291,6 +323,7 @@ export class PuzzleWidget extends HTMLElement {
   disconnectedCallback() {
     this.#sliding.stop();
     this.#panel2048?.stop();
+    this.#panelMines?.stop();
   }
 
   attributeChangedCallback() {
@@ -312,7 +345,7 @@ export class PuzzleWidget extends HTMLElement {
 
   /** The inner <sliding-board> (for the puzzlelab page); a 2048 widget's <game2048-board>. */
   get board() {
-    return this.#showing2048 ? this.#panel2048.board : this.#sliding.board;
+    return this.#game()?.board ?? this.#sliding.board;
   }
 
   /** The Puzzle handle shown, or null. */
@@ -326,7 +359,7 @@ export class PuzzleWidget extends HTMLElement {
   }
 
   get state() {
-    return this.#showing2048 ? this.#panel2048.state : this.#sliding.state;
+    return this.#game()?.state ?? this.#sliding.state;
   }
 
   /** Shuffles from the goal; returns "exact" or "random-walk" (see Puzzle.shuffle). */
@@ -337,7 +370,8 @@ export class PuzzleWidget extends HTMLElement {
 
   /** Shows `start` (and `goal`, default: the current goal) as parsed by Puzzle.parse; throws its Error. */
   setState(start, goal) {
-    if (this.#showing2048) return this.#panel2048.setBoard(start);
+    const game = this.#game();
+    if (game) return game.setBoard(start);
     return this.#sliding.setState(start, goal);
   }
 
@@ -346,12 +380,15 @@ export class PuzzleWidget extends HTMLElement {
     if (this.#showing2048) {
       return Promise.reject(new Error("solve() is for sliding puzzles: on a 2048 widget, play() lets its agent play"));
     }
+    if (this.#showingMines) {
+      return Promise.reject(new Error("solve() is for sliding puzzles: on a Minesweeper widget, play() lets its solver play"));
+    }
     return this.#sliding.solve();
   }
 
-  /** 2048: starts a new game, seeded with `seed` (a whole number) or at random. */
+  /** 2048 and Minesweeper: starts a new game, seeded with `seed` (a whole number) or at random. */
   newGame(seed) {
-    const panel = this.#require2048("newGame()");
+    const panel = this.#requireGame("newGame()");
     if (seed !== undefined && seed !== null && (!Number.isSafeInteger(seed) || seed < 0)) {
       throw new Error(`the seed must be a whole number, 0 or more, not ${seed}`);
     }
@@ -363,19 +400,29 @@ export class PuzzleWidget extends HTMLElement {
     return this.#require2048("move()").move(String(direction));
   }
 
-  /** 2048: the agent plays (after loading its network); resolves once it has started. */
+  /** 2048: the agent plays (after loading its network); Minesweeper: the solver plays. Resolves once it has started. */
   play() {
-    return this.#require2048("play()").play();
+    return this.#requireGame("play()").play();
   }
 
-  /** 2048: the agent stops playing. */
+  /** 2048 and Minesweeper: the agent (solver) stops playing. */
   pause() {
-    this.#require2048("pause()").pause();
+    this.#requireGame("pause()").pause();
   }
 
-  /** 2048: resolves to the agent's move for the board shown (also drawn as an arrow), or null. */
+  /**
+   * 2048: resolves to the agent's move for the board shown (also drawn as an arrow), or null.
+   * Minesweeper: to the solver's next cell ({ cell, reason, probability, progress }, ringed), or null.
+   */
   hint() {
-    return this.#require2048("hint()").hint();
+    return this.#requireGame("hint()").hint();
+  }
+
+  /** The 2048 or Minesweeper panel shown, or null for a sliding puzzle. */
+  #game() {
+    if (this.#showing2048) return this.#panel2048;
+    if (this.#showingMines) return this.#panelMines;
+    return null;
   }
 
   #require2048(method) {
@@ -383,8 +430,15 @@ export class PuzzleWidget extends HTMLElement {
     return this.#panel2048;
   }
 
+  #requireGame(method) {
+    const game = this.#game();
+    if (!game) throw new Error(`${method} is for 2048 and Minesweeper widgets (puzzle="2048" or "minesweeper")`);
+    return game;
+  }
+
   #refuseIn2048(method, instead) {
     if (this.#showing2048) throw new Error(`${method} is for sliding puzzles: use ${instead} on a 2048 widget`);
+    if (this.#showingMines) throw new Error(`${method} is for sliding puzzles: use ${instead} on a Minesweeper widget`);
   }
 
   /** Stops a running solve (its promise rejects with SolveCancelled). */
@@ -402,12 +456,60 @@ export class PuzzleWidget extends HTMLElement {
   /** Applies every attribute; an invalid one is reported and leaves its part of the widget as it was. */
   #update() {
     if (!this.#api) return;
-    if (this.#kind() === "2048") {
+    const kind = this.#kind();
+    if (kind === "2048") {
+      if (this.#showingMines) this.#leaveMines();
       this.#update2048();
       return;
     }
+    if (kind === "minesweeper") {
+      if (this.#showing2048) this.#leave2048();
+      this.#updateMines();
+      return;
+    }
     if (this.#showing2048) this.#leave2048();
+    if (this.#showingMines) this.#leaveMines();
     this.#sliding.update();
+  }
+
+  /** Shows Minesweeper (loading its panel's module first when needed) with the attributes' settings. */
+  #updateMines() {
+    if (!minesExports) {
+      minesweeper().then(
+        () => this.#update(),
+        (error) => this.#setSolveError(`Minesweeper could not be loaded: ${errorMessage(error)}`),
+      );
+      return;
+    }
+    this.#panelMines ??= new minesExports.MinesPanel(this.#parts.mines, {
+      api: this.#api,
+      emit: (type, detail) => this.#emit(type, detail),
+      setStatus: (text) => this.#setStatus(text),
+      showError: (message) => this.#setSolveError(message),
+    });
+    if (!this.#showingMines) {
+      this.#sliding.hide();
+      for (const name of SLIDING_ATTRIBUTES) this.#attributeErrors.delete(name);
+      this.#parts.mines.hidden = false;
+      this.#setSolveError(null);
+      this.#setStatus("");
+      this.#showingMines = true;
+    }
+    const apply = (attributes, action) => this.#apply(attributes, action);
+    this.#optionsMines = minesExports.optionsFromAttributes(this, this.#optionsMines, apply, this.#api);
+    this.#panelMines.configure(this.#optionsMines);
+  }
+
+  /** Back from Minesweeper to a sliding puzzle or 2048 (built by the update that follows). */
+  #leaveMines() {
+    this.#panelMines.stop();
+    this.#parts.mines.hidden = true;
+    this.#showingMines = false;
+    this.#optionsMines = null;
+    for (const name of ATTRIBUTES_MINES) this.#attributeErrors.delete(name);
+    this.#setSolveError(null);
+    this.#setStatus("");
+    this.#sliding.show();
   }
 
   /** Shows 2048 (loading its panel's module first when needed) with the attributes' settings. */

@@ -212,3 +212,90 @@ describe("Minesweeper in the page", () => {
     assert.deepEqual(page.errors, []);
   });
 });
+
+describe('<puzzle-widget puzzle="minesweeper">', () => {
+  let session;
+  before(async () => (session = await startSession()), options);
+  after(() => session?.close(), options);
+
+  test("plays the seed's board, hints, lets its solver play, and reports a bad attribute without losing the game", options, async () => {
+    const page = await session.newWidgetPage("/www/embed.html");
+    await page.evaluate(async () => {
+      window.minesEvents = [];
+      const widget = document.createElement("puzzle-widget");
+      widget.id = "mines";
+      for (const [name, value] of Object.entries({ puzzle: "minesweeper", level: "beginner", seed: "7", speed: "60", overlay: "" })) {
+        widget.setAttribute(name, value);
+      }
+      for (const type of ["move", "won", "lost", "error"]) {
+        widget.addEventListener(type, (event) => window.minesEvents.push({ type, detail: JSON.parse(JSON.stringify(event.detail)) }));
+      }
+      document.body.prepend(widget);
+      await widget.ready;
+    });
+    const state = () => page.evaluate(() => document.getElementById("mines").state);
+    let shown = await state();
+    assert.equal(shown.puzzle, "minesweeper");
+    assert.deepEqual([shown.width, shown.height, shown.mines, shown.seed, shown.status], [9, 9, 10, 7, "ready"]);
+
+    // A click reveals what a MinesGame of the same seed reveals; the move event says so.
+    await page.locator("#mines >> mines-board >> .cell[data-cell='40']").click();
+    const expected = await page.evaluate(async () => {
+      const api = await import("../pkg/puzzlelab.js");
+      const game = new api.MinesGame(9, 9, 10, "safe", 7, false);
+      game.reveal(40);
+      const cells = Array.from(game.cells());
+      game.free();
+      return cells;
+    });
+    shown = await state();
+    assert.deepEqual(shown.cells, expected);
+    const move = await page.evaluate(() => window.minesEvents.find((e) => e.type === "move"));
+    assert.deepEqual([move.detail.action, move.detail.cell, move.detail.source], ["reveal", 40, "user"]);
+    // The overlay attribute colours the covered cells.
+    const coloured = await page.evaluate(() => document.getElementById("mines").board.shadowRoot.querySelectorAll(".cell[data-p]").length);
+    assert.equal(coloured, shown.cells.filter((c) => c >= 9).length);
+
+    // hint() resolves to the solver's cell; play() lets the solver finish the game.
+    const hint = await page.evaluate(() => document.getElementById("mines").hint());
+    assert.ok(shown.cells[hint.cell] >= 9 && ["certain", "guess"].includes(hint.reason), JSON.stringify(hint));
+    await page.evaluate(() => document.getElementById("mines").play());
+    await page.waitForFunction(() => ["won", "lost"].includes(document.getElementById("mines").state.status), null, { timeout: 30_000 });
+    shown = await state();
+    const ends = await page.evaluate(() => window.minesEvents.filter((e) => e.type === "won" || e.type === "lost").map((e) => e.type));
+    assert.deepEqual(ends, [shown.status]);
+
+    // A mine count that does not fit: the error is shown and fired, the game stays.
+    await page.evaluate(() => document.getElementById("mines").setAttribute("mines", "200"));
+    await page.waitForFunction(() => window.minesEvents.some((e) => e.type === "error"));
+    const error = await page.evaluate(() => window.minesEvents.find((e) => e.type === "error").detail);
+    assert.equal(error.attribute, "mines");
+    assert.match(error.message, /200 mines do not fit on 9 × 9/);
+    assert.deepEqual((await state()).cells, shown.cells);
+    const errorText = await page.evaluate(() => document.getElementById("mines").shadowRoot.querySelector(".error").textContent);
+    assert.match(errorText, /do not fit/);
+
+    // A valid change starts a new game of that size; setState shows a board text.
+    await page.evaluate(() => {
+      const widget = document.getElementById("mines");
+      widget.setAttribute("mines", "5");
+      widget.setAttribute("width", "6");
+    });
+    await page.waitForFunction(() => document.getElementById("mines").state.width === 6);
+    assert.deepEqual([(await state()).mines, (await state()).status], [5, "ready"]);
+    await page.evaluate(() => document.getElementById("mines").setState("*1.\n11.\n...\n"));
+    shown = await state();
+    assert.deepEqual([shown.width, shown.height, shown.mines, shown.status], [3, 3, 1, "playing"]);
+    const bad = await page.evaluate(() => {
+      try {
+        document.getElementById("mines").setState("*9.\n");
+        return null;
+      } catch (e) {
+        return e.message;
+      }
+    });
+    assert.match(bad, /unexpected character '9'|has 0 mines around it|board text/);
+    assert.deepEqual((await state()).width, 3, "a bad board text leaves the game");
+    assert.deepEqual(page.errors, []);
+  });
+});

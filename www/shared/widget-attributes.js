@@ -3,7 +3,7 @@
 // puzzle's panel (sliding/widget-panel.js, 2048/widget-panel.js) parses its own attributes with them.
 
 /** The puzzles a widget shows (its `puzzle` attribute). */
-export const PUZZLE_KINDS = ["sliding", "2048"];
+export const PUZZLE_KINDS = ["sliding", "2048", "minesweeper"];
 export const DEFAULT_SPEED = 4;
 export const MIN_SPEED = 0.5;
 export const MAX_SPEED = 60;
