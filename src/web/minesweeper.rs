@@ -241,11 +241,11 @@ impl MinesGame {
         }
         let layout = self.game.layout();
         if self.game.status() == Status::Ready {
-            // Before the first reveal: the rule makes it safe (but under "none"); a corner opens
-            // most often under "safe", (3, 3) under "opening" (Tu et al.'s first clicks).
+            // Before the first reveal: the rule makes it safe (but under "none"); a corner wins
+            // most often under "safe", the third row and column under "opening" (docs/minesweeper.md).
             let (cell, probability, reason) = match self.game.rule() {
                 FirstClick::Opening => (
-                    layout.cell(3.min(layout.width - 1), 3.min(layout.height - 1)),
+                    layout.cell(2.min(layout.width - 1), 2.min(layout.height - 1)),
                     0.0,
                     Reason::Certain,
                 ),

@@ -138,9 +138,10 @@ pub struct EvalArgs {
     /// The solver's guesses: score by the chance of surviving the guess and the next move.
     #[arg(long)]
     pub two_step: bool,
-    /// The solver's guesses: no exhaustive endgame search.
-    #[arg(long)]
-    pub no_endgame: bool,
+    /// The solver's guesses: search the endgame exhaustively when at most this many mine
+    /// placements remain (0: never).
+    #[arg(long, default_value_t = Strategy::default().endgame)]
+    pub endgame: usize,
 }
 
 /// A game of uniformly random reveals (of covered cells).
@@ -221,7 +222,7 @@ fn eval(args: &EvalArgs) -> Result<()> {
         progress_weight: args.progress_weight,
         candidates: args.candidates,
         two_step: args.two_step,
-        endgame: !args.no_endgame,
+        endgame: args.endgame,
     };
     let evaluation = match args.agent {
         AgentArg::Solver => evaluate(args.games, args.seed, args.threads, |seed| {

@@ -13,10 +13,10 @@ use super::board::{Cell, Layout};
 use super::solver::Analysis;
 use std::collections::HashMap;
 
-/// Searched only when at most this many placements remain.
+/// Searched by default only when at most this many placements remain ([`super::Strategy`]).
 pub const MAX_PLACEMENTS: usize = 400;
-/// Search nodes (sets of placements evaluated) before giving up.
-const NODE_BUDGET: usize = 40_000;
+/// Search nodes (sets of placements evaluated) a placement allowed, before giving up.
+const NODES_PER_PLACEMENT: usize = 100;
 
 /// Value shown by a cell in a placement: 0–8, or `MINE`.
 const MINE: u8 = u8::MAX;
@@ -26,6 +26,7 @@ struct Search {
     values: Vec<Vec<u8>>,
     memo: HashMap<Vec<u16>, f64>,
     nodes: usize,
+    budget: usize,
 }
 
 impl Search {
@@ -38,7 +39,7 @@ impl Search {
             return Some(v);
         }
         self.nodes += 1;
-        if self.nodes > NODE_BUDGET {
+        if self.nodes > self.budget {
             return None;
         }
         // Cells safe in every placement that tell them apart: reveal them all for free.
@@ -227,16 +228,22 @@ fn placements(
     Some((unknown, out))
 }
 
-/// The guess that wins most often when at most [`MAX_PLACEMENTS`] placements remain (and the
-/// search fits its budget): `(cell, chance of winning)`. `None` otherwise, or when a cell is
-/// certain (the search is for guesses).
-pub fn endgame_guess(layout: &Layout, cells: &[Cell], analysis: &Analysis) -> Option<(usize, f64)> {
-    if !analysis.safe.is_empty()
-        || analysis.log10_placements > (MAX_PLACEMENTS as f64).log10() + 1e-9
+/// The guess that wins most often when at most `limit` placements remain (and the search fits
+/// its budget of 100 nodes a placement): `(cell, chance of winning)`. `None` otherwise, or when
+/// a cell is certain (the search is for guesses).
+pub fn endgame_guess(
+    layout: &Layout,
+    cells: &[Cell],
+    analysis: &Analysis,
+    limit: usize,
+) -> Option<(usize, f64)> {
+    if limit < 2
+        || !analysis.safe.is_empty()
+        || analysis.log10_placements > (limit as f64).log10() + 1e-9
     {
         return None;
     }
-    let (unknown, list) = placements(layout, cells, analysis, MAX_PLACEMENTS)?;
+    let (unknown, list) = placements(layout, cells, analysis, limit)?;
     if list.len() < 2 {
         return None;
     }
@@ -272,6 +279,7 @@ pub fn endgame_guess(layout: &Layout, cells: &[Cell], analysis: &Analysis) -> Op
         values,
         memo: HashMap::new(),
         nodes: 0,
+        budget: limit * NODES_PER_PLACEMENT,
     };
     let all: Vec<u16> = (0..list.len() as u16).collect();
     let (best, chance) = search.best_guess(&all)?;

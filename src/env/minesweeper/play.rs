@@ -8,7 +8,7 @@
 //! cell safe. The score is `safety × (1 + progress_weight × progress)`.
 
 use super::board::{Cell, FirstClick, Layout, Minefield, MinesError, Status};
-use super::endgame::endgame_guess;
+use super::endgame::{endgame_guess, MAX_PLACEMENTS};
 use super::solver::{analyse, certain_safe, Analysis, Inconsistent};
 use crate::clock;
 use crate::rng::Rng;
@@ -65,8 +65,9 @@ pub struct Strategy {
     pub candidates: usize,
     /// Score a guess by the chance of surviving it and the move after it.
     pub two_step: bool,
-    /// Search the endgame exhaustively when few placements remain ([`super::endgame_guess`]).
-    pub endgame: bool,
+    /// Search the endgame exhaustively when at most this many placements remain
+    /// ([`super::endgame_guess`]; 0: never).
+    pub endgame: usize,
 }
 
 impl Default for Strategy {
@@ -76,7 +77,7 @@ impl Default for Strategy {
             progress_weight: 0.25,
             candidates: 4,
             two_step: false,
-            endgame: true,
+            endgame: MAX_PLACEMENTS,
         }
     }
 }
@@ -205,8 +206,8 @@ pub fn choose_from(
             win_chance: None,
         });
     }
-    if strategy.endgame {
-        if let Some((cell, chance)) = endgame_guess(layout, cells, analysis) {
+    if strategy.endgame > 0 {
+        if let Some((cell, chance)) = endgame_guess(layout, cells, analysis, strategy.endgame) {
             return Some(Choice {
                 cell,
                 probability: analysis.probabilities[cell],
