@@ -114,27 +114,34 @@ import { errorMessage, loadWasm } from "./shared/wasm.js";
 import { AttributeError } from "./shared/widget-attributes.js";
 import { PUZZLE_ATTRIBUTES, SLIDING_ATTRIBUTES, SLIDING_BOARD_MARKUP, SLIDING_CONTROLS_MARKUP, SLIDING_STYLE, SlidingPanel } from "./sliding/widget-panel.js";
 
-/** Attributes that only a 2048 widget reads (2048/widget-panel.js's ATTRIBUTES_2048, known before it loads). */
-const ATTRIBUTES_2048 = ["seed", "agent", "depth", "always-two"];
-
-/** Attributes that only a Minesweeper widget reads (minesweeper/widget-panel.js's ATTRIBUTES_MINES). */
-const ATTRIBUTES_MINES = ["level", "width", "height", "mines", "first-click", "no-guess", "overlay", "question-marks"];
-
-/** minesweeper/widget-panel.js, imported when a widget first shows Minesweeper. */
-let minesModule = null;
-let minesExports = null;
-function minesweeper() {
-  minesModule ??= import("./minesweeper/widget-panel.js").then((module) => (minesExports = module));
-  return minesModule;
-}
-
-/** 2048/widget-panel.js, imported when a widget first shows 2048 (sliding-only pages never load it). */
-let game2048Module = null;
-/** Its exports once loaded (so that a widget can use them without waiting another turn). */
-let game2048Exports = null;
-function game2048() {
-  game2048Module ??= import("./2048/widget-panel.js").then((module) => (game2048Exports = module));
-  return game2048Module;
+/**
+ * The puzzles that a panel module of their own shows, imported when a widget first shows that
+ * puzzle (pages without it never load it): the module, its panel class, the widget's container
+ * for it, the attributes only it reads (their errors go when the widget shows another puzzle; known
+ * before the module loads) and its name in messages.
+ */
+const GAME_MODES = {
+  2048: {
+    load: () => import("./2048/widget-panel.js"),
+    panel: "Game2048Panel",
+    part: "game2048",
+    attributes: ["seed", "agent", "depth", "always-two"],
+    name: "2048",
+  },
+  minesweeper: {
+    load: () => import("./minesweeper/widget-panel.js"),
+    panel: "MinesPanel",
+    part: "minesweeper",
+    attributes: ["seed", "level", "width", "height", "mines", "first-click", "no-guess", "overlay", "question-marks"],
+    name: "Minesweeper",
+  },
+};
+/** Per game mode: { promise, exports } of its module once asked for. */
+const modeModules = {};
+function loadMode(kind) {
+  const entry = (modeModules[kind] ??= {});
+  entry.promise ??= GAME_MODES[kind].load().then((module) => (entry.exports = module));
+  return entry.promise;
 }
 
 const STYLE = `
@@ -245,7 +252,11 @@ const TEMPLATE = `
 </div>`;
 
 export class PuzzleWidget extends HTMLElement {
-  static observedAttributes = [...PUZZLE_ATTRIBUTES, "solver", "model", "controls", "autoplay", "speed", ...ATTRIBUTES_2048, ...ATTRIBUTES_MINES];
+  static observedAttributes = [
+    ...PUZZLE_ATTRIBUTES,
+    ...["solver", "model", "controls", "autoplay", "speed"],
+    ...new Set(Object.values(GAME_MODES).flatMap((mode) => mode.attributes)),
+  ];
 
   /** The wasm API once loaded. */
   #api = null;
@@ -257,17 +268,13 @@ export class PuzzleWidget extends HTMLElement {
   /** The error of the last solve, shown until the puzzle changes or the person moves. */
   #solveError = null;
   #updateQueued = false;
-  /** The sliding mode (sliding/widget-panel.js), shown unless puzzle="2048". */
+  /** The sliding mode (sliding/widget-panel.js), shown unless a game mode is. */
   #sliding;
-  /** The 2048 mode (2048/widget-panel.js's Game2048Panel) once the widget has shown 2048, and whether it shows it now. */
-  #panel2048 = null;
-  #showing2048 = false;
-  /** The last valid 2048 settings given to the panel. */
-  #options2048 = null;
-  /** The Minesweeper mode (minesweeper/widget-panel.js's MinesPanel), whether it shows, its last valid settings. */
-  #panelMines = null;
-  #showingMines = false;
-  #optionsMines = null;
+  /** The game modes' panels (GAME_MODES) by kind, once shown; the kind shown (null: sliding). */
+  #panels = {};
+  #shown = null;
+  /** The last valid settings given to the panel shown. */
+  #modeOptions = null;
 
   constructor() {
     super();
@@ -278,7 +285,7 @@ export class PuzzleWidget extends HTMLElement {
       error: part(".error"),
       status: part(".status"),
       game2048: part(".game2048"),
-      mines: part(".mines"),
+      minesweeper: part(".mines"),
     };
     this.#ready.promise.catch(() => {});
     const widget = this;
@@ -295,14 +302,9 @@ export class PuzzleWidget extends HTMLElement {
   }
 
   connectedCallback() {
-    // A 2048 widget needs its panel's module before its first update.
+    // A game mode's widget needs its panel's module before its first update.
     const kind = this.#kind();
-    const modules =
-      kind === "2048"
-        ? Promise.all([loadWasm(), game2048()]).then(([api]) => api)
-        : kind === "minesweeper"
-          ? Promise.all([loadWasm(), minesweeper()]).then(([api]) => api)
-          : loadWasm();
+    const modules = kind in GAME_MODES ? Promise.all([loadWasm(), loadMode(kind)]).then(([api]) => api) : loadWasm();
     this.#loading ??= modules.then(
       (api) => {
         this.#api = api;
@@ -322,8 +324,7 @@ export class PuzzleWidget extends HTMLElement {
 
   disconnectedCallback() {
     this.#sliding.stop();
-    this.#panel2048?.stop();
-    this.#panelMines?.stop();
+    for (const panel of Object.values(this.#panels)) panel.stop();
   }
 
   attributeChangedCallback() {
@@ -343,7 +344,7 @@ export class PuzzleWidget extends HTMLElement {
     return this.#ready.promise;
   }
 
-  /** The inner <sliding-board> (for the puzzlelab page); a 2048 widget's <game2048-board>. */
+  /** The inner <sliding-board> (for the puzzlelab page); a 2048 widget's <game2048-board>, a Minesweeper widget's <mines-board>. */
   get board() {
     return this.#game()?.board ?? this.#sliding.board;
   }
@@ -364,7 +365,7 @@ export class PuzzleWidget extends HTMLElement {
 
   /** Shuffles from the goal; returns "exact" or "random-walk" (see Puzzle.shuffle). */
   shuffle(difficulty) {
-    this.#refuseIn2048("shuffle()", "newGame()");
+    this.#refuseInGame("shuffle()", "newGame()");
     return this.#sliding.shuffle(difficulty);
   }
 
@@ -377,11 +378,9 @@ export class PuzzleWidget extends HTMLElement {
 
   /** Solves from the current position and plays the solution; resolves to the `solution` detail. */
   solve() {
-    if (this.#showing2048) {
-      return Promise.reject(new Error("solve() is for sliding puzzles: on a 2048 widget, play() lets its agent play"));
-    }
-    if (this.#showingMines) {
-      return Promise.reject(new Error("solve() is for sliding puzzles: on a Minesweeper widget, play() lets its solver play"));
+    if (this.#shown) {
+      const player = this.#shown === "2048" ? "agent" : "solver";
+      return Promise.reject(new Error(`solve() is for sliding puzzles: on a ${GAME_MODES[this.#shown].name} widget, play() lets its ${player} play`));
     }
     return this.#sliding.solve();
   }
@@ -418,16 +417,14 @@ export class PuzzleWidget extends HTMLElement {
     return this.#requireGame("hint()").hint();
   }
 
-  /** The 2048 or Minesweeper panel shown, or null for a sliding puzzle. */
+  /** The game mode's panel shown (2048, Minesweeper), or null for a sliding puzzle. */
   #game() {
-    if (this.#showing2048) return this.#panel2048;
-    if (this.#showingMines) return this.#panelMines;
-    return null;
+    return this.#shown ? this.#panels[this.#shown] : null;
   }
 
   #require2048(method) {
-    if (!this.#showing2048) throw new Error(`${method} is for 2048 widgets (puzzle="2048")`);
-    return this.#panel2048;
+    if (this.#shown !== "2048") throw new Error(`${method} is for 2048 widgets (puzzle="2048")`);
+    return this.#panels["2048"];
   }
 
   #requireGame(method) {
@@ -436,9 +433,8 @@ export class PuzzleWidget extends HTMLElement {
     return game;
   }
 
-  #refuseIn2048(method, instead) {
-    if (this.#showing2048) throw new Error(`${method} is for sliding puzzles: use ${instead} on a 2048 widget`);
-    if (this.#showingMines) throw new Error(`${method} is for sliding puzzles: use ${instead} on a Minesweeper widget`);
+  #refuseInGame(method, instead) {
+    if (this.#shown) throw new Error(`${method} is for sliding puzzles: use ${instead} on a ${GAME_MODES[this.#shown].name} widget`);
   }
 
   /** Stops a running solve (its promise rejects with SolveCancelled). */
@@ -457,97 +453,50 @@ export class PuzzleWidget extends HTMLElement {
   #update() {
     if (!this.#api) return;
     const kind = this.#kind();
-    if (kind === "2048") {
-      if (this.#showingMines) this.#leaveMines();
-      this.#update2048();
-      return;
-    }
-    if (kind === "minesweeper") {
-      if (this.#showing2048) this.#leave2048();
-      this.#updateMines();
-      return;
-    }
-    if (this.#showing2048) this.#leave2048();
-    if (this.#showingMines) this.#leaveMines();
-    this.#sliding.update();
+    if (this.#shown && this.#shown !== kind) this.#leaveGame();
+    if (kind in GAME_MODES) this.#updateGame(kind);
+    else this.#sliding.update();
   }
 
-  /** Shows Minesweeper (loading its panel's module first when needed) with the attributes' settings. */
-  #updateMines() {
-    if (!minesExports) {
-      minesweeper().then(
+  /** Shows a game mode (loading its panel's module first when needed) with the attributes' settings. */
+  #updateGame(kind) {
+    const mode = GAME_MODES[kind];
+    const exports = modeModules[kind]?.exports;
+    if (!exports) {
+      loadMode(kind).then(
         () => this.#update(),
-        (error) => this.#setSolveError(`Minesweeper could not be loaded: ${errorMessage(error)}`),
+        (error) => this.#setSolveError(`${mode.name} could not be loaded: ${errorMessage(error)}`),
       );
       return;
     }
-    this.#panelMines ??= new minesExports.MinesPanel(this.#parts.mines, {
+    this.#panels[kind] ??= new exports[mode.panel](this.#parts[mode.part], {
       api: this.#api,
       emit: (type, detail) => this.#emit(type, detail),
       setStatus: (text) => this.#setStatus(text),
       showError: (message) => this.#setSolveError(message),
     });
-    if (!this.#showingMines) {
-      this.#sliding.hide();
-      for (const name of SLIDING_ATTRIBUTES) this.#attributeErrors.delete(name);
-      this.#parts.mines.hidden = false;
-      this.#setSolveError(null);
-      this.#setStatus("");
-      this.#showingMines = true;
-    }
-    const apply = (attributes, action) => this.#apply(attributes, action);
-    this.#optionsMines = minesExports.optionsFromAttributes(this, this.#optionsMines, apply, this.#api);
-    this.#panelMines.configure(this.#optionsMines);
-  }
-
-  /** Back from Minesweeper to a sliding puzzle or 2048 (built by the update that follows). */
-  #leaveMines() {
-    this.#panelMines.stop();
-    this.#parts.mines.hidden = true;
-    this.#showingMines = false;
-    this.#optionsMines = null;
-    for (const name of ATTRIBUTES_MINES) this.#attributeErrors.delete(name);
-    this.#setSolveError(null);
-    this.#setStatus("");
-    this.#sliding.show();
-  }
-
-  /** Shows 2048 (loading its panel's module first when needed) with the attributes' settings. */
-  #update2048() {
-    if (!game2048Exports) {
-      game2048().then(
-        () => this.#update(),
-        (error) => this.#setSolveError(`2048 could not be loaded: ${errorMessage(error)}`),
-      );
-      return;
-    }
-    this.#panel2048 ??= new game2048Exports.Game2048Panel(this.#parts.game2048, {
-      api: this.#api,
-      emit: (type, detail) => this.#emit(type, detail),
-      setStatus: (text) => this.#setStatus(text),
-      showError: (message) => this.#setSolveError(message),
-    });
-    if (!this.#showing2048) {
+    if (this.#shown !== kind) {
       // Leave the sliding puzzle: its solve, playback and the errors of its own attributes.
       this.#sliding.hide();
       for (const name of SLIDING_ATTRIBUTES) this.#attributeErrors.delete(name);
-      this.#parts.game2048.hidden = false;
+      this.#parts[mode.part].hidden = false;
       this.#setSolveError(null);
       this.#setStatus("");
-      this.#showing2048 = true;
+      this.#shown = kind;
     }
     const apply = (attributes, action) => this.#apply(attributes, action);
-    this.#options2048 = game2048Exports.optionsFromAttributes(this, this.#options2048, apply, this.#api);
-    this.#panel2048.configure(this.#options2048);
+    this.#modeOptions = exports.optionsFromAttributes(this, this.#modeOptions, apply, this.#api);
+    this.#panels[kind].configure(this.#modeOptions);
   }
 
-  /** Back from 2048 to a sliding puzzle (built from the attributes by the update that follows). */
-  #leave2048() {
-    this.#panel2048.stop();
-    this.#parts.game2048.hidden = true;
-    this.#showing2048 = false;
-    this.#options2048 = null;
-    for (const name of ATTRIBUTES_2048) this.#attributeErrors.delete(name);
+  /** Back from a game mode to a sliding puzzle (built from the attributes by the update that follows). */
+  #leaveGame() {
+    const mode = GAME_MODES[this.#shown];
+    this.#panels[this.#shown].stop();
+    this.#parts[mode.part].hidden = true;
+    this.#shown = null;
+    this.#modeOptions = null;
+    for (const name of mode.attributes) this.#attributeErrors.delete(name);
     this.#setSolveError(null);
     this.#setStatus("");
     this.#sliding.show();

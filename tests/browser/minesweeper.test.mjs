@@ -296,6 +296,17 @@ describe('<puzzle-widget puzzle="minesweeper">', () => {
     });
     assert.match(bad, /unexpected character '9'|has 0 mines around it|board text/);
     assert.deepEqual((await state()).width, 3, "a bad board text leaves the game");
+
+    // Switching to a sliding puzzle and back: each works; Minesweeper keeps its game, and a new
+    // game follows the attributes.
+    await page.evaluate(() => document.getElementById("mines").setAttribute("puzzle", "sliding"));
+    await page.waitForFunction(() => document.getElementById("mines").state?.rows === 3);
+    await page.evaluate(() => document.getElementById("mines").setAttribute("puzzle", "minesweeper"));
+    await page.waitForFunction(() => document.getElementById("mines").state?.puzzle === "minesweeper");
+    assert.equal((await state()).width, 3);
+    await page.evaluate(() => document.getElementById("mines").newGame(7));
+    shown = await state();
+    assert.deepEqual([shown.width, shown.height, shown.mines, shown.seed, shown.status], [6, 9, 5, 7, "ready"]);
     assert.deepEqual(page.errors, []);
   });
 });

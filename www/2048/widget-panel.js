@@ -3,7 +3,7 @@
 // panel's options.
 
 import { errorMessage } from "../shared/wasm.js";
-import { AttributeError, DEFAULT_SPEED, checkModel, parseControls, parseSpeed } from "../shared/widget-attributes.js";
+import { AttributeError, DEFAULT_SPEED, checkModel, parseControls, parseSeed, parseSpeed } from "../shared/widget-attributes.js";
 import { networkFromUrl, shippedNetwork, AgentRunner } from "./agent.js";
 import { ARROWS, DIRECTIONS, randomSeed } from "./game.js";
 
@@ -15,14 +15,6 @@ const AGENTS_2048 = ["ntuple"];
 const MAX_DEPTH_2048 = 3;
 /** Attributes that only a 2048 widget reads: their errors go when the widget shows a sliding puzzle. */
 export const ATTRIBUTES_2048 = ["seed", "agent", "depth", "always-two"];
-
-/** A 2048 game's seed from a `seed` value (null: absent, a random seed at each game). */
-function parseSeed(value) {
-  if (value === null || value.trim() === "") return null;
-  const seed = Number(value.trim());
-  if (!Number.isSafeInteger(seed) || seed < 0) throw new AttributeError("seed", value, "the seed is a whole number, 0 or more");
-  return seed;
-}
 
 /** The search depth of a 2048 agent from a `depth` value (null: absent, greedy). */
 function parseDepth(value) {

@@ -3,7 +3,7 @@
 // the Minesweeper attributes read into the panel's options.
 
 import { errorMessage } from "../shared/wasm.js";
-import { AttributeError, DEFAULT_SPEED, parseControls, parseSpeed } from "../shared/widget-attributes.js";
+import { AttributeError, DEFAULT_SPEED, parseControls, parseSeed, parseSpeed } from "../shared/widget-attributes.js";
 import { percent } from "./board.js";
 
 /** The buttons of a Minesweeper widget, and those shown when `controls` is absent. */
@@ -12,14 +12,7 @@ const DEFAULT_CONTROLS_MINES = ["new", "hint", "play", "overlay"];
 const LEVELS = { beginner: [9, 9, 10], intermediate: [16, 16, 40], expert: [30, 16, 99] };
 const RULES = ["safe", "opening", "none"];
 /** Attributes that only a Minesweeper widget reads: their errors go when the widget shows another puzzle. */
-export const ATTRIBUTES_MINES = ["level", "width", "height", "mines", "first-click", "no-guess", "overlay", "question-marks"];
-
-function parseSeed(value) {
-  if (value === null || value.trim() === "") return null;
-  const seed = Number(value.trim());
-  if (!Number.isSafeInteger(seed) || seed < 0) throw new AttributeError("seed", value, "the seed is a whole number, 0 or more");
-  return seed;
-}
+export const ATTRIBUTES_MINES = ["seed", "level", "width", "height", "mines", "first-click", "no-guess", "overlay", "question-marks"];
 
 function parseSide(name, value, fallback) {
   if (value === null || value.trim() === "") return fallback;

@@ -1,6 +1,6 @@
 // What every mode of <puzzle-widget> (widget.js) reads its attributes with: the error an unusable
 // value raises, and the parsers of the attributes all puzzles share (controls, speed, model). Each
-// puzzle's panel (sliding/widget-panel.js, 2048/widget-panel.js) parses its own attributes with them.
+// puzzle's panel (sliding/, 2048/ and minesweeper/widget-panel.js) parses its own attributes with them.
 
 /** The puzzles a widget shows (its `puzzle` attribute). */
 export const PUZZLE_KINDS = ["sliding", "2048", "minesweeper"];
@@ -32,6 +32,14 @@ export function parseControls(value, known, defaults = known) {
     throw new AttributeError("controls", value, reason);
   }
   return new Set(names);
+}
+
+/** A game's seed from a `seed` value (null: absent, a random seed at each game). */
+export function parseSeed(value) {
+  if (value === null || value.trim() === "") return null;
+  const seed = Number(value.trim());
+  if (!Number.isSafeInteger(seed) || seed < 0) throw new AttributeError("seed", value, "the seed is a whole number, 0 or more");
+  return seed;
 }
 
 /** Moves per second from a `speed` value (null: absent), clamped to MIN_SPEED..MAX_SPEED. */

@@ -348,7 +348,8 @@ export class SlidingPanel {
     const value = (name) => (this.#element.getAttribute(name) ?? "").trim();
     const kind = value("puzzle").toLowerCase();
     if (kind && !PUZZLE_KINDS.includes(kind)) {
-      const kinds = PUZZLE_KINDS.map((name) => `"${name}"`).join(" or ");
+      const quoted = PUZZLE_KINDS.map((name) => `"${name}"`);
+      const kinds = `${quoted.slice(0, -1).join(", ")} or ${quoted.at(-1)}`;
       throw new AttributeError("puzzle", value("puzzle"), `unknown puzzle; choose ${kinds}`);
     }
     const preset = value("preset").toLowerCase();
