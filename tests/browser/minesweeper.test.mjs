@@ -1,9 +1,9 @@
 // Minesweeper in the page (www/minesweeper.html): clicks reveal what the Rust rules say (checked
 // against a MinesGame replaying the same seed), right clicks and F flag, the counter follows the
 // flags, the probability overlay colours every covered cell with the solver's probability (equal to
-// MinesGame.analyse) within a frame's budget, the hint rings a cell and says why, the solver plays
-// a game to its end, a no-guess board is won by certain hints alone, and a bad custom size is
-// refused with a message while the game stays. Screenshot: target/screenshots/minesweeper.png.
+// MinesGame.analyse), the hint rings a cell and says why, the solver plays
+// a game to its end, a no-guess board is won by certain hints alone, and a bad custom size or
+// board text is refused with a message while the game stays. Screenshot: target/screenshots/minesweeper.png.
 
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
@@ -190,7 +190,7 @@ describe("Minesweeper in the page", () => {
     assert.deepEqual(page.errors, []);
   });
 
-  test("a custom size that does not fit is refused with a message and the game stays", options, async () => {
+  test("a custom size that does not fit or a bad board text is refused with a message and the game stays", options, async () => {
     const page = await openMines(session, "#seed=9&level=beginner");
     await clickCell(page, 0);
     const before = await readBoard(page);
@@ -209,6 +209,28 @@ describe("Minesweeper in the page", () => {
     await page.locator("#mines").dispatchEvent("change");
     assert.equal(await page.locator("#board-error").isVisible(), false);
     assert.equal((await readBoard(page)).cells.length, 25);
+
+    // A board from text: a wrong character or a number its mines contradict is explained and the
+    // game stays; a good text is shown, mines where the stars are.
+    await page.click(".board-text summary");
+    for (const [text, message] of [
+      ["..1*\n..x1\n", /unexpected character 'x' at row 2, column 3/],
+      ["..2*\n..11\n", /the 2 at row 1, column 3 has 1 mines around it/],
+      ["..1*\n..1\n", /row 2 has 3 cells, row 1 has 4/],
+    ]) {
+      await page.fill("#board-text", text);
+      await page.click("#apply-text");
+      assert.match(await page.locator("#board-error").textContent(), message);
+      assert.equal((await readBoard(page)).cells.length, 25, "the game stays");
+    }
+    await page.fill("#board-text", "..1*\n..11\n....\n");
+    await page.click("#apply-text");
+    assert.equal(await page.locator("#board-error").isVisible(), false);
+    const fromText = await readBoard(page);
+    assert.deepEqual([fromText.cells.length, fromText.counter, fromText.status], [12, "1", "playing"]);
+    assert.equal(fromText.cells[2].text, "1");
+    const hint = await page.evaluate(() => document.querySelector("#game").game.hint());
+    assert.equal(hint.reason, "certain", "the 1s prove cells safe");
     assert.deepEqual(page.errors, []);
   });
 });

@@ -1,6 +1,7 @@
 // The Minesweeper page (minesweeper.html): the board (<mines-board> from minesweeper/board.js), the
 // board card (level or custom size, first-click rule, no-guess boards, "?" marks) and the solver
-// card (probability overlay, hint, the solver playing step by step).
+// card (probability overlay, hint, the solver playing step by step). A board can also be set up
+// from text (mines included), for puzzles and for trying the solver on a given position.
 //
 // A game's seed may come from the URL (minesweeper.html#seed=42&level=beginner: the same seed and
 // first click give the same mines); later games are seeded at random.
@@ -31,6 +32,8 @@ const elements = {
   noGuess: $("#no-guess"),
   questionMarks: $("#question-marks"),
   newGame: $("#new-game"),
+  boardText: $("#board-text"),
+  applyText: $("#apply-text"),
   boardError: $("#board-error"),
   boardStatus: $("#board-status"),
   solver: $("#solver"),
@@ -104,6 +107,22 @@ function newGame(withSeed = randomSeed()) {
   link.textContent = "link";
   elements.seedLine.append(`Board seed ${seed} (the same seed and first click give the same mines): `, link);
   history.replaceState(null, "", `#${params}`);
+}
+
+/** Shows the board written in the text box; a mistake is explained and the game stays. */
+function showText() {
+  let game;
+  try {
+    game = api.MinesGame.fromText(elements.boardText.value);
+  } catch (error) {
+    showError(elements.boardError, errorMessage(error));
+    return;
+  }
+  stopSolver();
+  showError(elements.boardError, "");
+  elements.board.game = game;
+  elements.boardStatus.textContent = `A board from text: ${game.width} × ${game.height}, ${game.mines} mines.`;
+  elements.seedLine.textContent = "";
 }
 
 /** The solver's next move, said in words. */
@@ -188,6 +207,7 @@ elements.questionMarks.addEventListener("change", () =>
 );
 for (const input of [elements.width, elements.height, elements.mines]) input.addEventListener("change", () => newGame());
 elements.newGame.addEventListener("click", () => newGame());
+elements.applyText.addEventListener("click", () => showText());
 elements.board.addEventListener("mines-restart", () => newGame());
 elements.overlay.addEventListener("change", () => (elements.board.overlay = elements.overlay.checked));
 elements.hint.addEventListener("click", () => hint());
