@@ -390,6 +390,8 @@ pub struct Evaluation {
     pub guesses_per_game: f64,
     /// Mean wall time a game, in milliseconds.
     pub ms_per_game: f64,
+    /// The longest game, in milliseconds.
+    pub ms_longest_game: f64,
 }
 
 /// The Wilson score interval (95%) of `wins` out of `games`.
@@ -419,18 +421,21 @@ pub fn evaluate(
     play: impl Fn(u64) -> Result<GameResult, MinesError> + Sync,
 ) -> Result<Evaluation, MinesError> {
     let threads = threads.clamp(1, games.max(1));
-    let run = |part: usize| -> Result<(usize, usize, f64), MinesError> {
-        let (mut wins, mut guesses, mut seconds) = (0, 0, 0.0);
+    type Part = (usize, usize, f64, f64);
+    let run = |part: usize| -> Result<Part, MinesError> {
+        let (mut wins, mut guesses, mut seconds, mut longest) = (0, 0, 0.0, 0.0f64);
         for i in (part..games).step_by(threads) {
             let started = clock::seconds();
             let result = play(game_seed(seed, i))?;
-            seconds += clock::seconds() - started;
+            let took = clock::seconds() - started;
+            seconds += took;
+            longest = longest.max(took);
             wins += result.won as usize;
             guesses += result.guesses;
         }
-        Ok((wins, guesses, seconds))
+        Ok((wins, guesses, seconds, longest))
     };
-    let parts: Vec<Result<(usize, usize, f64), MinesError>> = if threads == 1 {
+    let parts: Vec<Result<Part, MinesError>> = if threads == 1 {
         vec![run(0)]
     } else {
         std::thread::scope(|scope| {
@@ -446,12 +451,13 @@ pub fn evaluate(
                 .collect()
         })
     };
-    let (mut wins, mut guesses, mut seconds) = (0, 0, 0.0);
+    let (mut wins, mut guesses, mut seconds, mut longest) = (0, 0, 0.0, 0.0f64);
     for part in parts {
-        let (w, g, s) = part?;
+        let (w, g, s, l) = part?;
         wins += w;
         guesses += g;
         seconds += s;
+        longest = longest.max(l);
     }
     Ok(Evaluation {
         games,
@@ -460,5 +466,6 @@ pub fn evaluate(
         win_rate_95: wilson_95(wins, games),
         guesses_per_game: guesses as f64 / games.max(1) as f64,
         ms_per_game: seconds * 1000.0 / games.max(1) as f64,
+        ms_longest_game: longest * 1000.0,
     })
 }
