@@ -312,8 +312,8 @@ impl Minefield {
         Ok(game)
     }
 
-    /// A game with the mines of a board text (see [`Minefield::parse`]) for `rule`'s name only:
-    /// the mines are where the text puts them, revealed cells are revealed, flags and marks kept.
+    /// A game from a board text (what [`Minefield::to_text`] writes): the mines are where the
+    /// text puts them, revealed cells are revealed, flags and marks kept; its rule is `none`.
     pub fn parse(text: &str) -> Result<Minefield, MinesError> {
         let rows: Vec<&str> = text
             .lines()

@@ -128,7 +128,7 @@ impl Environment for Minesweeper {
         }
         let cells = layout.cells() as f32;
         let reward = match (self.config.reward, self.game.status()) {
-            (_, _) if !legal && self.config.reward == MinesReward::Outcome => 0.0,
+            (MinesReward::Outcome, _) if !legal => 0.0,
             (MinesReward::Mehta, _) if !legal => -0.5,
             (MinesReward::Outcome, Status::Won) => 1.0,
             (MinesReward::Outcome, Status::Lost(_)) => -1.0,

@@ -177,17 +177,30 @@ pub fn choose(
     cells: &[Cell],
     strategy: &Strategy,
 ) -> Result<Option<Choice>, Inconsistent> {
-    if let Some(&cell) = certain_safe(layout, cells).first() {
-        return Ok(Some(Choice {
-            cell,
+    match proven_safe(layout, cells)? {
+        (safe, _) if !safe.is_empty() => Ok(Some(Choice {
+            cell: safe[0],
             probability: 0.0,
             reason: Reason::Certain,
             progress: None,
             win_chance: None,
-        }));
+        })),
+        (_, analysis) => Ok(analysis.and_then(|a| choose_from(layout, cells, &a, strategy))),
+    }
+}
+
+/// The covered cells proven safe: by single numbers first (cheap), by the exact analysis only
+/// when those prove none. The analysis, when one was made, comes back for a guess.
+fn proven_safe(
+    layout: &Layout,
+    cells: &[Cell],
+) -> Result<(Vec<usize>, Option<Analysis>), Inconsistent> {
+    let safe = certain_safe(layout, cells);
+    if !safe.is_empty() {
+        return Ok((safe, None));
     }
     let analysis = analyse(layout, cells)?;
-    Ok(choose_from(layout, cells, &analysis, strategy))
+    Ok((analysis.safe.clone(), Some(analysis)))
 }
 
 /// [`choose`] once the position has been analysed.
@@ -302,16 +315,10 @@ pub fn choose_from(
 pub(super) fn solves_without_guessing(game: &mut Minefield) -> bool {
     let layout = game.layout();
     while game.status() == Status::Playing {
-        let mut safe = certain_safe(&layout, game.cells());
-        if safe.is_empty() {
-            match analyse(&layout, game.cells()) {
-                Ok(analysis) => safe = analysis.safe,
-                Err(_) => return false,
-            }
-        }
-        if safe.is_empty() {
-            return false;
-        }
+        let safe = match proven_safe(&layout, game.cells()) {
+            Ok((safe, _)) if !safe.is_empty() => safe,
+            _ => return false,
+        };
         for cell in safe {
             if game.reveal(cell).is_err() {
                 return false;
@@ -348,7 +355,8 @@ pub fn play_solver_game(
         moves: 1,
     };
     while game.status() == Status::Playing {
-        let safe = certain_safe(&layout, game.cells());
+        let (safe, analysis) =
+            proven_safe(&layout, game.cells()).expect("a real game's numbers are consistent");
         if !safe.is_empty() {
             for cell in safe {
                 game.reveal(cell)?;
@@ -356,15 +364,7 @@ pub fn play_solver_game(
             }
             continue;
         }
-        let analysis =
-            analyse(&layout, game.cells()).expect("a real game's numbers are consistent");
-        if !analysis.safe.is_empty() {
-            for &cell in &analysis.safe {
-                game.reveal(cell)?;
-                result.moves += 1;
-            }
-            continue;
-        }
+        let analysis = analysis.expect("made when single numbers prove nothing");
         let choice = choose_from(&layout, game.cells(), &analysis, strategy)
             .expect("a game being played has covered cells");
         game.reveal(choice.cell)?;

@@ -442,13 +442,13 @@ pub fn analyse(layout: &Layout, cells: &[Cell]) -> Result<Analysis, Inconsistent
     let mut prefix_ok: Vec<Vec<bool>> = vec![vec![true]];
     for c in &counts {
         prefix.push(convolve(prefix.last().unwrap(), &c.count));
-        prefix_ok.push(convolve_ok(prefix_ok.last().unwrap(), &c.count));
+        prefix_ok.push(convolve_ok(prefix_ok.last().unwrap(), &support(&c.count)));
     }
     let mut suffix: Vec<Vec<f64>> = vec![vec![1.0]; k + 1];
     let mut suffix_ok: Vec<Vec<bool>> = vec![vec![true]; k + 1];
     for i in (0..k).rev() {
         suffix[i] = convolve(&suffix[i + 1], &counts[i].count);
-        suffix_ok[i] = convolve_ok(&suffix_ok[i + 1], &counts[i].count);
+        suffix_ok[i] = convolve_ok(&suffix_ok[i + 1], &support(&counts[i].count));
     }
     let all = &prefix[k];
     let all_ok = &prefix_ok[k];
@@ -521,7 +521,7 @@ pub fn analyse(layout: &Layout, cells: &[Cell]) -> Result<Analysis, Inconsistent
     let mut frontier = 0;
     for (i, ((groups, _), c)) in parts.iter().zip(&counts).enumerate() {
         let others = convolve(&prefix[i], &suffix[i + 1]);
-        let others_ok = convolve_ok_bool(&prefix_ok[i], &suffix_ok[i + 1]);
+        let others_ok = convolve_ok(&prefix_ok[i], &suffix_ok[i + 1]);
         // Per count of this component's mines: the weight of everything else, and whether
         // anything else fits at all.
         let (factor, fits): (Vec<f64>, Vec<bool>) = (0..c.count.len())
@@ -582,22 +582,8 @@ pub fn analyse(layout: &Layout, cells: &[Cell]) -> Result<Analysis, Inconsistent
     })
 }
 
-/// Which totals are reachable: the boolean convolution of `a` with the support of `b`.
-fn convolve_ok(a: &[bool], b: &[f64]) -> Vec<bool> {
-    let mut out = vec![false; a.len() + b.len() - 1];
-    for (i, &x) in a.iter().enumerate() {
-        if x {
-            for (j, &y) in b.iter().enumerate() {
-                if y > 0.0 {
-                    out[i + j] = true;
-                }
-            }
-        }
-    }
-    out
-}
-
-fn convolve_ok_bool(a: &[bool], b: &[bool]) -> Vec<bool> {
+/// Which totals are reachable: the boolean convolution of two supports.
+fn convolve_ok(a: &[bool], b: &[bool]) -> Vec<bool> {
     let mut out = vec![false; a.len() + b.len() - 1];
     for (i, &x) in a.iter().enumerate() {
         if x {
@@ -609,4 +595,9 @@ fn convolve_ok_bool(a: &[bool], b: &[bool]) -> Vec<bool> {
         }
     }
     out
+}
+
+/// The mine counts a component can use (those with a configuration).
+fn support(counts: &[f64]) -> Vec<bool> {
+    counts.iter().map(|&c| c > 0.0).collect()
 }
