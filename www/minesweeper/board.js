@@ -110,6 +110,9 @@ export class MinesBoard extends HTMLElement {
   #timer = 0;
   #press = null;
   #hint = null;
+  /** The solver's analysis of the position shown, kept until the next move (focus, hints and
+   * toggling the overlay redraw without analysing again). */
+  #analysis = null;
   lastOverlayMs = 0;
 
   constructor() {
@@ -180,6 +183,7 @@ export class MinesBoard extends HTMLElement {
   set game(game) {
     if (this.#game && this.#game !== game) this.#game.free();
     this.#game = game;
+    this.#analysis = null;
     this.#startedAt = 0;
     this.#endedAt = 0;
     this.#hint = null;
@@ -244,6 +248,7 @@ export class MinesBoard extends HTMLElement {
   #afterMove(detail) {
     const game = this.#game;
     this.#hint = null;
+    this.#analysis = null;
     if (detail.action !== "flag" && !this.#startedAt) {
       this.#startedAt = performance.now();
       this.#timer = setInterval(() => this.#drawBar(), 1000);
@@ -312,9 +317,10 @@ export class MinesBoard extends HTMLElement {
     let analysis = null;
     if (this.overlay && !over && status !== "ready") {
       try {
-        analysis = game.analyse();
+        this.#analysis ??= game.analyse();
+        analysis = this.#analysis;
       } catch {
-        analysis = null; // wrong flags never reach the solver; a contradiction cannot happen in a real game
+        analysis = null; // flags never reach the solver; a contradiction cannot happen in a real game
       }
     }
     const { width } = game;
