@@ -68,6 +68,7 @@ fn the_network_has_the_seeds_shape() {
         hidden: vec![256],
         num_actions: 4,
         conv: Some(conv.clone()),
+        grid: None,
     };
     let convolutions = 2 * (16 * 128 * 2 + 128) + 4 * (128 * 128 * 2 + 128);
     let dense = 4352 * 256 + 256 + 256 * 4 + 4;

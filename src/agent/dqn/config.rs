@@ -1,7 +1,7 @@
 //! The configuration of deep Q-learning: every hyper-parameter, with the N-puzzle DQN
 //! dissertation's (2021) value as its default where it gives one, and the learner's errors.
 
-use super::PairConvConfig;
+use super::{GridConvConfig, PairConvConfig};
 
 /// Hyper-parameters of deep Q-learning. Defaults are the N-puzzle DQN dissertation's (2021) where
 /// it gives one.
@@ -15,6 +15,10 @@ pub struct DqnConfig {
     /// the observation directly.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub conv: Option<PairConvConfig>,
+    /// Convolutions over the board in front of the dense layers, or the whole network when per
+    /// cell (Minesweeper: [`GridConvConfig::seed004`]); `None`: none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub grid: Option<GridConvConfig>,
     /// Transitions the replay buffer keeps; the oldest leave first (dissertation: 100,000).
     pub replay_capacity: usize,
     /// Transitions per gradient step (dissertation: 100).
@@ -67,6 +71,15 @@ pub struct DqnConfig {
     /// play and no replay buffer are involved (ε, the buffer and prioritised replay do not apply).
     /// In-training evaluations then come every `eval_interval_episodes` gradient steps.
     pub full_backups: bool,
+    /// Backups of every legal action of each visited state (γ = 0 only; default: off): the
+    /// environments are played ε-greedily as usual, but each state they visit is stored with the
+    /// reward of every legal action (from the environment's copy after the action, as full
+    /// backups do), and a gradient step fits Q(s, ·) to all of them at once. With γ = 0 the value
+    /// of an action is its expected reward, so nothing needs a target network. For puzzles
+    /// where one position tells a lot about many actions (Minesweeper: each covered cell's
+    /// outcome), each stored state teaches every action instead of one. The replay buffer then
+    /// holds `replay_capacity` states.
+    pub backup_visited: bool,
     /// Evaluate the greedy policy every this many finished episodes once training has started
     /// (dissertation: 50; 0: never).
     pub eval_interval_episodes: usize,
@@ -81,6 +94,7 @@ impl Default for DqnConfig {
         DqnConfig {
             hidden: vec![250, 250, 250],
             conv: None,
+            grid: None,
             replay_capacity: 100_000,
             batch_size: 100,
             learning_rate: 1e-4,
@@ -100,6 +114,7 @@ impl Default for DqnConfig {
             priority_beta_start: 0.4,
             priority_beta_updates: 100_000,
             full_backups: false,
+            backup_visited: false,
             eval_interval_episodes: 50,
             eval_episodes: 10,
             seed: 0,
@@ -134,6 +149,10 @@ impl DqnConfig {
             .all(|x| (0.0..=1.0).contains(x))
         {
             "prioritised replay's α and β must lie in [0, 1]"
+        } else if self.backup_visited && self.gamma != 0.0 {
+            "backups of every action of visited states need γ = 0 (no bootstrapping)"
+        } else if self.backup_visited && (self.full_backups || self.prioritized_replay) {
+            "backups of visited states go with neither full backups nor prioritised replay"
         } else if self.full_backups && self.prioritized_replay {
             "full backups draw fresh positions for every step: prioritised replay does not apply"
         } else {

@@ -2,9 +2,14 @@
 //! Q-values. Every gradient step draws fresh positions and backs up every move of each against the
 //! target network; no ε-greedy play and no replay buffer are involved.
 //!
+//! Backups of visited states ([`DqnConfig::backup_visited`], γ = 0): ε-greedy play as in
+//! `learner.rs`, but every visited state is stored with the reward of each of its actions, and a
+//! gradient step fits all of a state's Q-values at once.
+//!
 //! [`DqnConfig::full_backups`]: super::DqnConfig::full_backups
+//! [`DqnConfig::backup_visited`]: super::DqnConfig::backup_visited
 
-use super::learner::elementwise_loss;
+use super::learner::{elementwise_loss, EpisodeTally};
 use super::replay::ILLEGAL_PENALTY;
 use super::{Dqn, DqnStats};
 use crate::env::Environment;
@@ -110,5 +115,96 @@ impl<E: Environment> Dqn<E> {
             self.optimizer
                 .step(self.config.learning_rate, self.policy.clone(), gradients);
         (loss.without_autodiff(), transitions)
+    }
+}
+
+impl<E: Environment> Dqn<E> {
+    /// [`DqnConfig::backup_visited`]: `steps` training steps; in each, every environment's state
+    /// is stored with the reward of each of its actions, every environment takes one ε-greedy
+    /// action, and (after the warm-up episodes) the policy network takes one gradient step on
+    /// `batch_size` stored states.
+    ///
+    /// [`DqnConfig::backup_visited`]: super::DqnConfig::backup_visited
+    pub(super) async fn train_visited_backups(&mut self, steps: usize) -> DqnStats {
+        let started = Instant::now();
+        let (n, a) = (
+            self.network_config.observation_len,
+            self.network_config.num_actions,
+        );
+        let mut stats = DqnStats::default();
+        let mut tally = EpisodeTally::default();
+        let mut loss_sum: Option<Tensor<1>> = None;
+        let mut allowed = vec![true; a];
+        let (mut rewards, mut backed_up) = (vec![0.0; a], vec![0.0; a]);
+        for _ in 0..steps {
+            for i in 0..self.envs.len() {
+                // Backup: the reward of every action of the state (legal ones when masking).
+                let env = &self.envs[i].env;
+                if self.config.mask_actions {
+                    env.action_mask(&mut allowed);
+                }
+                for action in 0..a {
+                    (rewards[action], backed_up[action]) = match allowed[action] {
+                        true => {
+                            let (_, step) = env
+                                .after(action)
+                                .expect("checked when the learner was built");
+                            (step.reward, 1.0)
+                        }
+                        false => (0.0, 0.0),
+                    };
+                }
+                self.labels
+                    .push(&self.observations[i * n..(i + 1) * n], &rewards, &backed_up);
+            }
+            // DQN: ε-greedy behaviour, ε decaying per finished episode.
+            let actions = self.choose_actions(self.epsilon()).await;
+            for (i, &action) in actions.iter().enumerate() {
+                let step = self.envs[i].step(action);
+                if !self.after_step(i, step, &mut tally) {
+                    let env = &self.envs[i];
+                    env.write_observation(&mut self.observations[i * n..(i + 1) * n]);
+                }
+            }
+            if self.episodes_done >= self.updates_start_at_episode
+                && self.labels.len() >= self.config.batch_size
+            {
+                let loss = self.visited_backup_update();
+                loss_sum = Some(match loss_sum {
+                    Some(sum) => sum + loss,
+                    None => loss,
+                });
+                stats.updates += 1;
+                self.updates_done += 1;
+            }
+            self.end_training_step(&mut stats).await;
+        }
+        tally.report(&mut stats);
+        self.close_chunk(stats, loss_sum, started).await
+    }
+
+    /// One gradient step of [`DqnConfig::backup_visited`]: Q(s, a) against r(s, a) for every
+    /// backed-up action of `batch_size` stored states; returns the mean loss per action.
+    ///
+    /// [`DqnConfig::backup_visited`]: super::DqnConfig::backup_visited
+    fn visited_backup_update(&mut self) -> Tensor<1> {
+        let (b, n, a) = (
+            self.config.batch_size,
+            self.network_config.observation_len,
+            self.network_config.num_actions,
+        );
+        self.labels.sample(b, &mut self.rng, &mut self.label_batch);
+        let batch = &self.label_batch;
+        let count: f32 = batch.backed_up.iter().sum();
+        let matrix = |values: &[f32], columns: usize| {
+            Tensor::<2>::from_data(TensorData::new(values.to_vec(), [b, columns]), &self.device)
+        };
+        // DQN with γ = 0: the target of Q(s, a) is r(s, a).
+        let errors = (self.policy.forward(matrix(&batch.observations, n))
+            - matrix(&batch.rewards, a))
+            * matrix(&batch.backed_up, a);
+        let loss = elementwise_loss(errors, self.config.huber_loss).sum() / count.max(1.0);
+        self.apply_gradients(loss.clone());
+        loss.without_autodiff()
     }
 }

@@ -5,6 +5,7 @@
 //! `// DQN:`; the rest is plumbing. The other algorithm, full backups, is in `full_backup.rs`.
 
 use super::network::{q_values, read_floats};
+use super::replay::{LabelBatch, LabelBuffer};
 use super::{
     best_allowed, epsilon_at, evaluate, Batch, DqnConfig, DqnError, Evaluation, QNetwork,
     QNetworkConfig, ReplayBuffer, Transition,
@@ -116,6 +117,9 @@ pub struct Dqn<E: Environment> {
     /// Episodes before updates start (the warm-up; moved on by [`Dqn::resume`]).
     pub(super) updates_start_at_episode: usize,
     pub(super) batch: Batch,
+    /// States with every action backed up ([`DqnConfig::backup_visited`]; empty otherwise).
+    pub(super) labels: LabelBuffer,
+    pub(super) label_batch: LabelBatch,
 }
 
 impl<E: Environment> Dqn<E> {
@@ -135,9 +139,10 @@ impl<E: Environment> Dqn<E> {
             hidden: config.hidden.clone(),
             num_actions: eval_env.num_actions(),
             conv: config.conv.clone(),
+            grid: config.grid.clone(),
         };
         network_config.check().map_err(DqnError::InvalidConfig)?;
-        if config.full_backups && eval_env.after(0).is_none() {
+        if (config.full_backups || config.backup_visited) && eval_env.after(0).is_none() {
             return Err(DqnError::InvalidConfig(
                 "full backups need an environment that can be copied after a move".into(),
             ));
@@ -156,6 +161,15 @@ impl<E: Environment> Dqn<E> {
                 .next_multiple_of(config.eval_interval_episodes)
                 .max(config.eval_interval_episodes)
         };
+        let labels = LabelBuffer::new(
+            if config.backup_visited {
+                config.replay_capacity
+            } else {
+                0
+            },
+            network_config.observation_len,
+            network_config.num_actions,
+        );
         let mut dqn = Dqn {
             puzzle_id: eval_env.puzzle_id(),
             target: policy.valid(),
@@ -186,6 +200,8 @@ impl<E: Environment> Dqn<E> {
             evaluations_done: 0,
             updates_start_at_episode: config.warmup_episodes,
             batch: Batch::default(),
+            labels,
+            label_batch: LabelBatch::default(),
             config,
         };
         for i in 0..dqn.envs.len() {
@@ -277,13 +293,16 @@ impl<E: Environment> Dqn<E> {
         if self.config.full_backups {
             return self.train_full_backups(steps).await;
         }
+        if self.config.backup_visited {
+            return self.train_visited_backups(steps).await;
+        }
         let started = Instant::now();
         let (n, num_actions) = (
             self.network_config.observation_len,
             self.network_config.num_actions,
         );
         let mut stats = DqnStats::default();
-        let (mut returns, mut lengths, mut solved) = (0.0f64, 0usize, 0usize);
+        let mut tally = EpisodeTally::default();
         let mut loss_sum: Option<Tensor<1>> = None;
         let mut next_observation = vec![0.0; n];
         let mut mask = vec![true; num_actions];
@@ -304,16 +323,7 @@ impl<E: Environment> Dqn<E> {
                     terminated: step.terminated,
                     next_mask: &mask,
                 });
-                self.episode_returns[i] += step.reward;
-                stats.env_steps += 1;
-                if step.terminated || step.truncated {
-                    returns += self.episode_returns[i] as f64;
-                    lengths += env.steps();
-                    solved += usize::from(step.terminated);
-                    stats.episodes += 1;
-                    self.episodes_done += 1;
-                    self.start_episode(i);
-                } else {
+                if !self.after_step(i, step, &mut tally) {
                     self.observations[i * n..(i + 1) * n].copy_from_slice(&next_observation);
                 }
             }
@@ -329,26 +339,48 @@ impl<E: Environment> Dqn<E> {
                 self.updates_done += 1;
                 self.follow_target();
             }
-            self.steps_done += 1;
-            stats.steps += 1;
-            if self.episodes_done >= self.next_eval_at {
-                while self.next_eval_at <= self.episodes_done {
-                    self.next_eval_at += self.config.eval_interval_episodes;
-                }
-                self.evaluate_into(&mut stats).await;
-            }
+            self.end_training_step(&mut stats).await;
         }
-        if stats.episodes > 0 {
-            let episodes = stats.episodes as f64;
-            stats.episode_return = Some((returns / episodes) as f32);
-            stats.episode_length = Some((lengths as f64 / episodes) as f32);
-            stats.solved_rate = Some((solved as f64 / episodes) as f32);
-        }
+        tally.report(&mut stats);
         self.close_chunk(stats, loss_sum, started).await
     }
 
+    /// Books environment `i`'s `step` (already taken): its return, and when the episode ended,
+    /// the tally and a new episode. Returns whether a new episode started.
+    pub(super) fn after_step(
+        &mut self,
+        i: usize,
+        step: crate::env::Step,
+        tally: &mut EpisodeTally,
+    ) -> bool {
+        self.episode_returns[i] += step.reward;
+        tally.env_steps += 1;
+        if !(step.terminated || step.truncated) {
+            return false;
+        }
+        tally.returns += self.episode_returns[i] as f64;
+        tally.lengths += self.envs[i].steps();
+        tally.solved += usize::from(step.terminated);
+        tally.episodes += 1;
+        self.episodes_done += 1;
+        self.start_episode(i);
+        true
+    }
+
+    /// Counts a training step and runs the in-training evaluation when it is due.
+    pub(super) async fn end_training_step(&mut self, stats: &mut DqnStats) {
+        self.steps_done += 1;
+        stats.steps += 1;
+        if self.episodes_done >= self.next_eval_at {
+            while self.next_eval_at <= self.episodes_done {
+                self.next_eval_at += self.config.eval_interval_episodes;
+            }
+            self.evaluate_into(stats).await;
+        }
+    }
+
     /// One action per environment: a random allowed one with probability ε, else the greedy one.
-    async fn choose_actions(&mut self, epsilon: f32) -> Vec<usize> {
+    pub(super) async fn choose_actions(&mut self, epsilon: f32) -> Vec<usize> {
         let num_actions = self.network_config.num_actions;
         let explore: Vec<bool> = (0..self.envs.len())
             .map(|_| self.rng.chance(epsilon as f64))
@@ -531,6 +563,30 @@ impl<E: Environment> Dqn<E> {
             0.0
         };
         stats
+    }
+}
+
+/// The episodes that ended in a chunk, summed up for its [`DqnStats`].
+#[derive(Default)]
+pub(super) struct EpisodeTally {
+    env_steps: usize,
+    episodes: usize,
+    returns: f64,
+    lengths: usize,
+    solved: usize,
+}
+
+impl EpisodeTally {
+    /// Writes the environment steps, episodes, mean return, length and solved rate into `stats`.
+    pub(super) fn report(&self, stats: &mut DqnStats) {
+        stats.env_steps += self.env_steps;
+        stats.episodes += self.episodes;
+        if self.episodes > 0 {
+            let episodes = self.episodes as f64;
+            stats.episode_return = Some((self.returns / episodes) as f32);
+            stats.episode_length = Some((self.lengths as f64 / episodes) as f32);
+            stats.solved_rate = Some((self.solved as f64 / episodes) as f32);
+        }
     }
 }
 

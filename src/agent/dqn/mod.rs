@@ -7,10 +7,11 @@
 //! |---|---|
 //! | `config.rs` | [`DqnConfig`] (the dissertation's values as defaults) and [`DqnError`] |
 //! | `network.rs` | the Q-network: [`QNetworkConfig`], [`QNetwork`], the pair convolutions of Mehta's RL paper for constraint-satisfaction games ([`PairConvConfig`], [`PairConv`]) |
+//! | `grid_conv.rs` | convolutions over a board, Mehta's Minesweeper network or a fully convolutional one with a Q-value per cell ([`GridConvConfig`], [`GridConv`]) |
 //! | `replay.rs` | experience replay: [`ReplayBuffer`] (uniform or prioritised), [`Transition`], [`Batch`] |
 //! | `schedule.rs` | [`epsilon_at`] and the [`Curriculum`] |
 //! | `learner.rs` | the play-and-replay learner [`Dqn`]: its training loop and gradient step ([`Dqn::train_steps`]), in-training evaluation, [`DqnStats`] |
-//! | `full_backup.rs` | the other algorithm of the same learner: full backups ([`DqnConfig::full_backups`]) |
+//! | `full_backup.rs` | the other algorithms of the same learner: full backups ([`DqnConfig::full_backups`]) and backups of every action of visited states ([`DqnConfig::backup_visited`]) |
 //! | `checkpoint.rs` | the policy out of a learner ([`Dqn::policy`]) and a saved one back in ([`Dqn::load_weights`], [`Dqn::resume`]) |
 //! | `policy.rs` | a trained network at play: [`QPolicy`], [`best_allowed`], greedy rollouts, [`evaluate`] |
 //! | `model_file.rs` | the model file: [`ModelHeader`], [`MODEL_FORMAT_VERSION`], [`QPolicy::to_bytes`] / [`QPolicy::from_bytes`] |
@@ -19,6 +20,7 @@
 //! | `bench.rs` | timing the gradient step and single operations on a device: [`Dqn::benchmark_steps`], [`op_benchmark`], and *Auto*'s [`Dqn::timing_probe`] |
 //! | [`sliding`] | the learner set up for sliding puzzles (the dissertation's start rule, reward, curriculum) |
 //! | [`game2048`] | the learner set up for 2048 (Mehta's network and reward) |
+//! | [`minesweeper`] | the learner set up for Minesweeper (Mehta's network; a fully convolutional one with every covered cell backed up), greedy play on the solver's boards |
 //!
 //! The lines of the algorithm itself are marked `// DQN:`; the rest is plumbing.
 //!
@@ -49,6 +51,7 @@
 //! - A greedy rollout stops as soon as a state repeats: a deterministic policy cannot leave a loop.
 
 mod config;
+mod grid_conv;
 mod network;
 mod replay;
 mod schedule;
@@ -65,12 +68,14 @@ mod bench;
 mod matmul;
 
 pub mod game2048;
+pub mod minesweeper;
 pub mod sliding;
 
 pub use bench::{
     op_benchmark, OpTimes, PhaseTimes, StepBenchmark, StepBenchmarkOptions, TimingProbe,
 };
 pub use config::{DqnConfig, DqnError};
+pub use grid_conv::{GridConv, GridConvConfig};
 pub use learner::{Dqn, DqnStats};
 pub use matmul::{
     race_products, tiled_product, use_tiled_products, uses_tiled_products, ProductRace, TiledMatmul,

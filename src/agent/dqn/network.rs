@@ -1,6 +1,8 @@
 //! The Q-network: dense ReLU layers, optionally behind the two levels of pair convolutions of
-//! Mehta's RL paper for constraint-satisfaction games (2048), and its weights as one flat vector.
+//! Mehta's RL paper for constraint-satisfaction games (2048) or behind convolutions over a board
+//! ([`GridConv`]: Minesweeper), and its weights as one flat vector.
 
+use super::grid_conv::{GridConv, GridConvConfig};
 use super::matmul::{tiled_product, uses_tiled_products};
 use crate::rng::Rng;
 use burn::module::{Module, Param};
@@ -22,6 +24,10 @@ pub struct QNetworkConfig {
     /// Convolutions between the observation and the first dense layer, if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub conv: Option<PairConvConfig>,
+    /// Convolutions over a board between the observation and the dense layers, or (per cell)
+    /// the whole network; not together with `conv`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub grid: Option<GridConvConfig>,
 }
 
 /// The two levels of (1, 2) and (2, 1) convolutions of Mehta's RL paper for constraint-satisfaction
@@ -140,10 +146,14 @@ impl PairConv {
 impl QNetworkConfig {
     /// `(inputs, outputs)` of each dense layer, first to last.
     pub fn layer_sizes(&self) -> Vec<(usize, usize)> {
-        let first = self
-            .conv
-            .as_ref()
-            .map_or(self.observation_len, PairConvConfig::output_len);
+        if self.grid.as_ref().is_some_and(|g| g.per_cell) {
+            return Vec::new();
+        }
+        let first = match (&self.conv, &self.grid) {
+            (Some(conv), _) => conv.output_len(),
+            (None, Some(grid)) => grid.output_len(),
+            (None, None) => self.observation_len,
+        };
         let widths: Vec<usize> = std::iter::once(first)
             .chain(self.hidden.iter().copied())
             .chain(std::iter::once(self.num_actions))
@@ -155,11 +165,13 @@ impl QNetworkConfig {
     /// inputs; 147,004 with our 81).
     pub fn num_params(&self) -> usize {
         let conv = self.conv.as_ref().map_or(0, PairConvConfig::num_params);
-        conv + self
-            .layer_sizes()
-            .iter()
-            .map(|(i, o)| i * o + o)
-            .sum::<usize>()
+        let grid = self.grid.as_ref().map_or(0, GridConvConfig::num_params);
+        conv + grid
+            + self
+                .layer_sizes()
+                .iter()
+                .map(|(i, o)| i * o + o)
+                .sum::<usize>()
     }
 
     /// `(fan-in, outputs)` of every layer in the weights' order: the convolutions, then the dense
@@ -170,6 +182,9 @@ impl QNetworkConfig {
             for (i, o, k) in conv.convolutions() {
                 blocks.push((i * k[0] * k[1], o));
             }
+        }
+        if let Some(grid) = &self.grid {
+            blocks.extend(grid.parameter_blocks());
         }
         blocks.extend(self.layer_sizes());
         blocks
@@ -221,6 +236,10 @@ impl QNetworkConfig {
                 shape: [config.height, config.width, config.channels],
             }
         });
+        let grid = self
+            .grid
+            .as_ref()
+            .map(|config| config.from_weights(&mut rest, device));
         let mut layers = Vec::new();
         for (inputs, outputs) in self.layer_sizes() {
             let (w, tail) = rest.split_at(inputs * outputs);
@@ -234,11 +253,34 @@ impl QNetworkConfig {
                 )),
             });
         }
-        QNetwork { conv, layers }
+        QNetwork { conv, grid, layers }
     }
 
     /// Checks the shape: the convolutions' image covers the observation.
     pub fn check(&self) -> Result<(), String> {
+        if let Some(grid) = &self.grid {
+            grid.check()?;
+            let values = grid.channels * grid.height * grid.width;
+            if self.conv.is_some() {
+                return Err("pair and board convolutions cannot both lead the network".into());
+            }
+            if values != self.observation_len {
+                return Err(format!(
+                    "convolutions over {}×{}×{} values cannot read an observation of {}",
+                    grid.channels, grid.height, grid.width, self.observation_len
+                ));
+            }
+            if grid.per_cell
+                && (!self.hidden.is_empty() || self.num_actions != grid.height * grid.width)
+            {
+                return Err(format!(
+                    "a per-cell network has no hidden layers and one action per cell ({}), not {:?} and {}",
+                    grid.height * grid.width,
+                    self.hidden,
+                    self.num_actions
+                ));
+            }
+        }
         if let Some(conv) = &self.conv {
             conv.check()?;
             let cells = conv.height * conv.width * conv.channels;
@@ -258,15 +300,17 @@ impl QNetworkConfig {
 #[derive(Module, Debug)]
 pub struct QNetwork {
     pub(super) conv: Option<PairConv>,
+    pub(super) grid: Option<GridConv>,
     pub(super) layers: Vec<Linear>,
 }
 
 impl QNetwork {
     /// Length of the observations the network reads.
     pub fn observation_len(&self) -> usize {
-        match &self.conv {
-            Some(conv) => conv.shape.iter().product(),
-            None => self
+        match (&self.conv, &self.grid) {
+            (Some(conv), _) => conv.shape.iter().product(),
+            (None, Some(grid)) => grid.shape.iter().product(),
+            (None, None) => self
                 .layers
                 .first()
                 .map_or(0, |layer| layer.weight.val().dims()[0]),
@@ -279,10 +323,11 @@ impl QNetwork {
     /// - observations: `[batch, observation_len]`
     /// - output: `[batch, num_actions]`
     pub fn forward(&self, observations: Tensor<2>) -> Tensor<2> {
-        let last = self.layers.len() - 1;
-        let mut x = match &self.conv {
-            Some(conv) => conv.forward(observations), // [batch, conv output_len]
-            None => observations,
+        let last = self.layers.len().saturating_sub(1);
+        let mut x = match (&self.conv, &self.grid) {
+            (Some(conv), _) => conv.forward(observations), // [batch, conv output_len]
+            (None, Some(grid)) => grid.forward(observations), // [batch, grid output_len]
+            (None, None) => observations,
         };
         let tiled = uses_tiled_products(&x.device());
         for (i, layer) in self.layers.iter().enumerate() {
@@ -310,7 +355,8 @@ impl QNetwork {
     /// [`QNetwork::weights`], read back without blocking (the only way on WebGPU in a browser).
     pub async fn weights_async(&self) -> Vec<f32> {
         let mut out = Vec::new();
-        for conv in self.conv.iter().flat_map(|c| &c.convolutions) {
+        let grid = self.grid.iter().flat_map(|g| &g.convolutions);
+        for conv in self.conv.iter().flat_map(|c| &c.convolutions).chain(grid) {
             out.extend(read_floats(conv.weight.val()).await);
             if let Some(bias) = &conv.bias {
                 out.extend(read_floats(bias.val()).await);
@@ -373,6 +419,7 @@ mod tests {
             hidden: vec![250, 250, 250],
             num_actions: 4,
             conv: None,
+            grid: None,
         };
         assert_eq!(thesis.num_params(), 144_754, "the thesis's figure 3");
         assert_eq!(

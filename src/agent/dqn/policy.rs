@@ -48,6 +48,25 @@ impl QPolicy {
         self.training.as_ref()
     }
 
+    /// The same weights on a board of `height × width` for `puzzle_id`, when the network is
+    /// fully convolutional (its weights do not depend on the board's size); `None` otherwise.
+    pub fn resized(&self, height: usize, width: usize, puzzle_id: &str) -> Option<QPolicy> {
+        let grid = self.network_config.grid.as_ref()?.resized(height, width)?;
+        let network_config = QNetworkConfig {
+            observation_len: grid.channels * height * width,
+            num_actions: height * width,
+            grid: Some(grid),
+            ..self.network_config.clone()
+        };
+        let network = network_config.from_weights(&self.network.weights(), &self.device);
+        Some(QPolicy {
+            network,
+            network_config,
+            puzzle_id: puzzle_id.to_string(),
+            ..self.clone()
+        })
+    }
+
     /// Q-values of a batch of observations (`[batch, observation_len]` row-major in,
     /// `[batch, num_actions]` row-major out).
     ///

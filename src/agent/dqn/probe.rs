@@ -49,6 +49,7 @@ pub async fn device_probe(device: &Device, adam_steps: usize) -> DeviceProbe {
         hidden: vec![32, 32],
         num_actions: 4,
         conv: None,
+        grid: None,
     };
     let batch = 16;
     let mut rng = Rng::new(0x9B0B_E000);

@@ -286,9 +286,117 @@ impl ReplayBuffer {
     }
 }
 
+/// States stored with the reward of every action backed up ([`DqnConfig::backup_visited`]): a
+/// ring of `capacity` states, drawn uniformly.
+///
+/// [`DqnConfig::backup_visited`]: super::DqnConfig::backup_visited
+#[derive(Clone, Debug, Default)]
+pub(super) struct LabelBuffer {
+    capacity: usize,
+    observation_len: usize,
+    num_actions: usize,
+    len: usize,
+    next: usize,
+    /// `[len, observation_len]`.
+    observations: Vec<f32>,
+    /// `[len, num_actions]`: the reward of each action (0 where not backed up).
+    rewards: Vec<f32>,
+    /// `[len, num_actions]`: 1 where the action was backed up, else 0.
+    backed_up: Vec<f32>,
+}
+
+/// A batch drawn from a [`LabelBuffer`], row-major.
+#[derive(Clone, Debug, Default)]
+pub(super) struct LabelBatch {
+    pub(super) observations: Vec<f32>,
+    pub(super) rewards: Vec<f32>,
+    pub(super) backed_up: Vec<f32>,
+}
+
+impl LabelBuffer {
+    /// An empty buffer for `capacity` states of these sizes (allocated as it fills).
+    pub(super) fn new(capacity: usize, observation_len: usize, num_actions: usize) -> Self {
+        LabelBuffer {
+            capacity,
+            observation_len,
+            num_actions,
+            ..LabelBuffer::default()
+        }
+    }
+
+    /// States held.
+    pub(super) fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Stores a state with its actions' rewards and which were backed up, pushing out the oldest
+    /// when full.
+    pub(super) fn push(&mut self, observation: &[f32], rewards: &[f32], backed_up: &[f32]) {
+        let (n, a) = (self.observation_len, self.num_actions);
+        assert!(observation.len() == n && rewards.len() == a && backed_up.len() == a);
+        if self.len < self.capacity {
+            self.observations.extend_from_slice(observation);
+            self.rewards.extend_from_slice(rewards);
+            self.backed_up.extend_from_slice(backed_up);
+            self.len += 1;
+        } else {
+            let i = self.next;
+            self.observations[i * n..(i + 1) * n].copy_from_slice(observation);
+            self.rewards[i * a..(i + 1) * a].copy_from_slice(rewards);
+            self.backed_up[i * a..(i + 1) * a].copy_from_slice(backed_up);
+        }
+        self.next = (self.next + 1) % self.capacity.max(1);
+    }
+
+    /// Fills `out` with `size` states drawn uniformly (with replacement).
+    ///
+    /// # Panics
+    /// If the buffer is empty.
+    pub(super) fn sample(&self, size: usize, rng: &mut Rng, out: &mut LabelBatch) {
+        assert!(self.len > 0, "sampling an empty buffer");
+        let (n, a) = (self.observation_len, self.num_actions);
+        out.observations.clear();
+        out.rewards.clear();
+        out.backed_up.clear();
+        for _ in 0..size {
+            let i = rng.below(self.len);
+            out.observations
+                .extend_from_slice(&self.observations[i * n..(i + 1) * n]);
+            out.rewards
+                .extend_from_slice(&self.rewards[i * a..(i + 1) * a]);
+            out.backed_up
+                .extend_from_slice(&self.backed_up[i * a..(i + 1) * a]);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn label_buffer_keeps_the_newest_states_with_their_labels() {
+        let mut buffer = LabelBuffer::new(2, 1, 2);
+        for k in 0..3 {
+            let x = k as f32;
+            buffer.push(&[x], &[-x, x], &[1.0, (k % 2) as f32]);
+        }
+        assert_eq!(buffer.len(), 2);
+        let mut batch = LabelBatch::default();
+        buffer.sample(50, &mut Rng::new(1), &mut batch);
+        assert_eq!(batch.observations.len(), 50);
+        let mut seen = [false; 3];
+        for (i, &x) in batch.observations.iter().enumerate() {
+            seen[x as usize] = true;
+            assert_eq!(batch.rewards[2 * i..2 * i + 2], [-x, x]);
+            assert_eq!(
+                batch.backed_up[2 * i + 1],
+                x % 2.0,
+                "state {x}'s second action"
+            );
+        }
+        assert_eq!(seen, [false, true, true], "state 0 was pushed out");
+    }
 
     #[test]
     fn replay_buffer_keeps_the_newest_transitions() {

@@ -3,13 +3,14 @@
 //! One module per command family: [`sliding`] (solve, table, scramble, pdb), [`bench`] (bench,
 //! bench-pdb), [`dqn`] (train, eval, bench-dqn and `solve --algo dqn`; `--features learn`),
 //! [`game2048`] (train-2048, eval-2048) and [`dqn2048`] (train-dqn-2048, eval-dqn-2048;
-//! `--features learn`), [`minesweeper`] (`minesweeper eval`). [`training`] is the chunked training loop every trainer shares,
+//! `--features learn`), [`minesweeper`] (`minesweeper eval`, `no-guess`; `train` in [`dqn_minesweeper`], `--features learn`). [`training`] is the chunked training loop every trainer shares,
 //! [`manifest`] the manifests written beside models, [`files`] file and machine helpers.
 //! `puzzlelab help <command>` prints each command's flags.
 
 mod bench;
 mod dqn;
 mod dqn2048;
+mod dqn_minesweeper;
 #[cfg(feature = "learn")]
 mod dqn_sliding;
 mod files;
@@ -88,7 +89,7 @@ fn main() -> ExitCode {
         Command::Eval2048(args) => game2048::eval(&args),
         Command::TrainDqn2048(args) => dqn2048::train(&args, &command_line),
         Command::EvalDqn2048(args) => dqn2048::eval(&args),
-        Command::Minesweeper(args) => minesweeper::run(&args),
+        Command::Minesweeper(args) => minesweeper::run(&args, &command_line),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

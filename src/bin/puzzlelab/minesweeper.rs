@@ -1,11 +1,12 @@
-//! `puzzlelab minesweeper …`: Minesweeper's commands (`eval`, `no-guess`).
+//! `puzzlelab minesweeper …`: Minesweeper's commands (`eval`, `no-guess`, and with `--features
+//! learn` `train`, in `dqn_minesweeper.rs`).
 
 use anyhow::{anyhow, bail, Result};
 use clap::{Args, Subcommand, ValueEnum};
 use puzzlelab::clock;
 use puzzlelab::env::minesweeper::{
     evaluate, game_seed, play_solver_game, Cell, FirstCell, FirstClick, GameResult, Layout, Level,
-    Minefield, Status, Strategy,
+    Minefield, MinesConfig, Status, Strategy,
 };
 use puzzlelab::rng::Rng;
 use serde_json::json;
@@ -28,6 +29,8 @@ pub enum MinesCommand {
     /// Draws no-guess boards (the first click as given); prints JSON: boards found, draws and
     /// milliseconds a board (mean, median, largest).
     NoGuess(NoGuessArgs),
+    /// Trains a deep Q-network (--features learn); see `minesweeper help train`.
+    Train(crate::dqn_minesweeper::TrainArgs),
 }
 
 /// `puzzlelab minesweeper no-guess`.
@@ -50,6 +53,8 @@ pub enum AgentArg {
     Solver,
     /// Uniformly random covered cells.
     Random,
+    /// A deep Q-network's greedy covered cell (--model FILE; --features learn).
+    Dqn,
 }
 
 /// The board: a level, or width, height and mines (which override the level's).
@@ -117,6 +122,9 @@ pub struct EvalArgs {
     /// Who plays.
     #[arg(long, value_enum, default_value = "solver")]
     pub agent: AgentArg,
+    /// --agent dqn: the model file (a fully convolutional one plays any board size).
+    #[arg(long, value_name = "FILE")]
+    pub model: Option<String>,
     /// Games to play.
     #[arg(long, default_value_t = 1000)]
     pub games: usize,
@@ -170,10 +178,11 @@ fn play_random_game(
 }
 
 /// Runs `puzzlelab minesweeper <command>`.
-pub fn run(args: &MinesweeperArgs) -> Result<()> {
+pub fn run(args: &MinesweeperArgs, command_line: &str) -> Result<()> {
     match &args.command {
         MinesCommand::Eval(args) => eval(args),
         MinesCommand::NoGuess(args) => no_guess(args),
+        MinesCommand::Train(args) => crate::dqn_minesweeper::train(args, command_line),
     }
 }
 
@@ -232,10 +241,23 @@ fn eval(args: &EvalArgs) -> Result<()> {
             play_random_game(layout, rule, first, seed)
                 .map_err(|e| e.downcast().expect("only board errors"))
         })?,
+        AgentArg::Dqn => {
+            let model = args
+                .model
+                .as_deref()
+                .ok_or_else(|| anyhow!("--agent dqn needs --model FILE"))?;
+            let rules = MinesConfig {
+                first_click: rule,
+                ..MinesConfig::new(layout)
+            };
+            let first = FirstCell::At(first % layout.width, first / layout.width);
+            crate::dqn_minesweeper::eval_model(model, rules, first, args.games, args.seed)?
+        }
     };
     let agent = match args.agent {
         AgentArg::Solver => "solver",
         AgentArg::Random => "random",
+        AgentArg::Dqn => "dqn",
     };
     let mut report = serde_json::to_value(&evaluation)?;
     report["agent"] = json!(agent);
@@ -244,6 +266,9 @@ fn eval(args: &EvalArgs) -> Result<()> {
         "first_click": rule.name(), "first_cell": [first % layout.width, first / layout.width],
     });
     report["seed"] = json!(args.seed);
+    if let Some(model) = &args.model {
+        report["model"] = json!(model);
+    }
     if args.agent == AgentArg::Solver {
         report["strategy"] = json!({
             "tolerance": strategy.tolerance,

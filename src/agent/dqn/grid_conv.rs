@@ -1,0 +1,176 @@
+//! Convolutions over a board of cells with 'same' padding, for puzzles whose actions are cells
+//! (Minesweeper): the network of Mehta's RL paper for constraint-satisfaction games (4×4×16,
+//! 3×3×32, 2×2×64, then dense layers to one Q-value per cell), or a fully convolutional one whose
+//! last layer is a 1×1 convolution giving each cell its Q-value from the cell's neighbourhood,
+//! so that the same weights play any board size.
+
+use burn::module::{Module, Param};
+use burn::nn::conv::{Conv2d, Conv2dConfig};
+use burn::nn::PaddingConfig2d;
+use burn::tensor::activation::relu;
+use burn::tensor::{Device, Tensor, TensorData};
+
+/// The shape of [`GridConv`]. The observation is read plane by plane (`channels × height × width`,
+/// as Minesweeper's encodings are written).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct GridConvConfig {
+    /// Planes of the observation (Minesweeper's condensed encoding: 2).
+    pub channels: usize,
+    /// Rows of cells.
+    pub height: usize,
+    /// Columns of cells.
+    pub width: usize,
+    /// `(filters, kernel)` of each convolution, in order, each 'same'-padded (an even kernel gets
+    /// its extra row and column of padding after, as TensorFlow pads) and followed by ReLU.
+    pub layers: Vec<[usize; 2]>,
+    /// A plane of ones is added to the observation, so that the zero padding tells the board's
+    /// edge apart from a cell (Mehta's network: no).
+    pub board_plane: bool,
+    /// A 1×1 convolution gives each cell its Q-value (fully convolutional, any board size); else
+    /// the last convolution's features are flattened for the dense layers (Mehta's).
+    pub per_cell: bool,
+}
+
+impl GridConvConfig {
+    /// Mehta's network for Minesweeper: the condensed two planes, 4×4×16, 3×3×32, 2×2×64.
+    pub fn seed004(height: usize, width: usize) -> Self {
+        GridConvConfig {
+            channels: 2,
+            height,
+            width,
+            layers: vec![[16, 4], [32, 3], [64, 2]],
+            board_plane: false,
+            per_cell: false,
+        }
+    }
+
+    /// `(inputs, outputs, kernel)` of every convolution in the weights' order (the per-cell head
+    /// last).
+    pub(super) fn convolutions(&self) -> Vec<(usize, usize, usize)> {
+        let mut inputs = self.channels + usize::from(self.board_plane);
+        let mut out = Vec::new();
+        for &[filters, kernel] in &self.layers {
+            out.push((inputs, filters, kernel));
+            inputs = filters;
+        }
+        if self.per_cell {
+            out.push((inputs, 1, 1));
+        }
+        out
+    }
+
+    /// Length of the output: one value per cell with the per-cell head, else the flattened
+    /// features of the last convolution.
+    pub fn output_len(&self) -> usize {
+        let cells = self.height * self.width;
+        match self.layers.last() {
+            _ if self.per_cell => cells,
+            Some(&[filters, _]) => filters * cells,
+            None => (self.channels + usize::from(self.board_plane)) * cells,
+        }
+    }
+
+    /// Weights and biases of the convolutions.
+    pub fn num_params(&self) -> usize {
+        self.convolutions()
+            .iter()
+            .map(|(i, o, k)| i * o * k * k + o)
+            .sum()
+    }
+
+    /// `(fan-in, outputs)` of each convolution.
+    pub(super) fn parameter_blocks(&self) -> Vec<(usize, usize)> {
+        self.convolutions()
+            .iter()
+            .map(|&(i, o, k)| (i * k * k, o))
+            .collect()
+    }
+
+    /// The same network for another board size (only a fully convolutional one has weights that
+    /// do not depend on it).
+    pub fn resized(&self, height: usize, width: usize) -> Option<Self> {
+        self.per_cell.then(|| GridConvConfig {
+            height,
+            width,
+            ..self.clone()
+        })
+    }
+
+    pub(super) fn check(&self) -> Result<(), String> {
+        if self.height == 0 || self.width == 0 || self.channels == 0 {
+            return Err(format!(
+                "board convolutions need a board and a channel, not {}×{}×{}",
+                self.channels, self.height, self.width
+            ));
+        }
+        if self.layers.iter().any(|&[f, k]| f == 0 || k == 0) {
+            return Err("every board convolution needs a filter and a kernel".into());
+        }
+        Ok(())
+    }
+
+    /// The convolutions with the given parameters (taken from the front of `rest`, in
+    /// [`GridConv::weights_async`]'s order).
+    pub(super) fn from_weights(&self, rest: &mut &[f32], device: &Device) -> GridConv {
+        let mut convolutions = Vec::new();
+        for (inputs, outputs, k) in self.convolutions() {
+            let (w, tail) = rest.split_at(outputs * inputs * k * k);
+            let (b, tail) = tail.split_at(outputs);
+            *rest = tail;
+            let mut layer = Conv2dConfig::new([inputs, outputs], [k, k])
+                .with_padding(PaddingConfig2d::Same)
+                .init(device);
+            layer.weight =
+                Param::from_data(TensorData::new(w.to_vec(), [outputs, inputs, k, k]), device);
+            layer.bias = Some(Param::from_data(
+                TensorData::new(b.to_vec(), [outputs]),
+                device,
+            ));
+            convolutions.push(layer);
+        }
+        GridConv {
+            convolutions,
+            shape: [self.channels, self.height, self.width],
+            board_plane: self.board_plane,
+            per_cell: self.per_cell,
+        }
+    }
+}
+
+/// Convolutions over a board ([`GridConvConfig`]).
+#[derive(Module, Debug)]
+pub struct GridConv {
+    /// The 'same' convolutions, then the per-cell 1×1 head if any.
+    pub(super) convolutions: Vec<Conv2d>,
+    /// `[channels, height, width]` of the observation.
+    pub(super) shape: [usize; 3],
+    board_plane: bool,
+    per_cell: bool,
+}
+
+impl GridConv {
+    /// The features (or, with the per-cell head, the Q-values) of a batch of observations.
+    ///
+    /// # Shapes
+    /// - observations: `[batch, channels · height · width]`, plane by plane
+    /// - output: `[batch, output_len]`
+    pub(super) fn forward(&self, observations: Tensor<2>) -> Tensor<2> {
+        let [batch, _] = observations.dims();
+        let [c, h, w] = self.shape;
+        let mut x = observations.reshape([batch, c, h, w]);
+        if self.board_plane {
+            let ones = Tensor::<4>::ones([batch, 1, h, w], &x.device());
+            x = Tensor::cat(vec![x, ones], 1); // [batch, c + 1, h, w]
+        }
+        let head = self.per_cell.then(|| self.convolutions.len() - 1);
+        for (i, conv) in self.convolutions.iter().enumerate() {
+            x = conv.forward(x); // [batch, filters, h, w]: 'same' keeps the board's size
+            if Some(i) != head {
+                x = relu(x);
+            }
+        }
+        let [_, f, _, _] = x.dims();
+        x.reshape([batch, f * h * w])
+    }
+}

@@ -1,0 +1,199 @@
+//! Deep Q-learning on Minesweeper: the network and settings of Mehta's RL paper for
+//! constraint-satisfaction games ([`seed004_config`]), puzzlelab's stronger learner
+//! ([`cells_config`]: a fully convolutional network, legal moves only, every covered cell of each
+//! visited position backed up), and greedy play on the same seeded boards as the solver
+//! ([`evaluate_policy`]).
+//!
+//! What the paper gives (16 × 16 boards): the condensed two planes; convolutions 4×4×16, 3×3×32,
+//! 2×2×64, flattened (16,384) and dense to one Q-value per cell; win +256, loss −256, progress +1,
+//! a known cell picked −0.5, a guess with no revealed neighbour −0.5; learning rate 0.001, γ = 0,
+//! ε annealed from 1 to 0.1 over 250,000 iterations, replay 100,000, 1,000,000 episodes; ~45% won.
+//! Where it is silent puzzlelab chooses: batch 64, ε × 0.9995 per game (the learner decays ε by
+//! episode), revealed cells left choosable (the paper's no-progress reward exists for them).
+//!
+//! With γ = 0 a Q-value is the expected reward of revealing the cell, so the stronger learner asks
+//! the environment for the reward of every covered cell of each position it visits
+//! ([`DqnConfig::backup_visited`]): one position teaches a hundred cells instead of one.
+
+use super::{best_allowed, DqnConfig, DqnError, GridConvConfig, QPolicy};
+use crate::clock;
+use crate::env::minesweeper::{
+    analyse, certain_safe, wilson_95, Evaluation, FirstCell, FirstClick, Layout, MinesConfig,
+    MinesReward, Minesweeper, Observation, Status,
+};
+use crate::env::Environment;
+
+/// The paper's DQN for a board of `layout`'s size (see the module docs).
+pub fn seed004_config(layout: &Layout) -> DqnConfig {
+    DqnConfig {
+        hidden: vec![],
+        grid: Some(GridConvConfig::seed004(layout.height, layout.width)),
+        replay_capacity: 100_000,
+        batch_size: 64,
+        learning_rate: 1e-3,
+        gamma: 0.0,
+        target_update_interval: 100,
+        epsilon_start: 1.0,
+        epsilon_decay: 0.9995,
+        epsilon_min: 0.1,
+        max_episode_steps: layout.cells(),
+        warmup_episodes: 10,
+        mask_actions: false,
+        eval_interval_episodes: 0,
+        ..DqnConfig::default()
+    }
+}
+
+/// The paper's rules for its DQN: condensed planes, its rewards.
+pub fn seed004_rules(layout: Layout, first_click: FirstClick) -> MinesConfig {
+    MinesConfig {
+        layout,
+        first_click,
+        observation: Observation::Condensed,
+        reward: MinesReward::Mehta,
+    }
+}
+
+/// puzzlelab's stronger learner: a fully convolutional network (`layers` of 3 × 3 convolutions
+/// with `filters` each, a board plane, a 1 × 1 head: one Q-value per cell from its
+/// neighbourhood, so that the weights play any board size), legal moves only, every covered
+/// cell of each visited position backed up (γ = 0), the win/loss reward.
+pub fn cells_config(layout: &Layout, layers: usize, filters: usize) -> DqnConfig {
+    DqnConfig {
+        hidden: vec![],
+        grid: Some(GridConvConfig {
+            channels: 2,
+            height: layout.height,
+            width: layout.width,
+            layers: vec![[filters, 3]; layers],
+            board_plane: true,
+            per_cell: true,
+        }),
+        replay_capacity: 20_000,
+        batch_size: 32,
+        learning_rate: 1e-3,
+        gamma: 0.0,
+        target_update_interval: 100,
+        // Every action of a visited state is backed up: exploring only widens the states seen.
+        epsilon_start: 0.3,
+        epsilon_decay: 0.995,
+        epsilon_min: 0.02,
+        max_episode_steps: layout.cells(),
+        warmup_episodes: 10,
+        mask_actions: true,
+        backup_visited: true,
+        eval_interval_episodes: 0,
+        ..DqnConfig::default()
+    }
+}
+
+/// The stronger learner's rules: condensed planes, +1 for a win, −1 for a loss, 0 otherwise.
+pub fn cells_rules(layout: Layout, first_click: FirstClick) -> MinesConfig {
+    MinesConfig {
+        layout,
+        first_click,
+        observation: Observation::Condensed,
+        reward: MinesReward::Outcome,
+    }
+}
+
+/// `policy` for `env`'s board: itself when it was made for that board, a resized copy of a
+/// fully convolutional one made for the same encoding otherwise; an error when it cannot play it.
+pub fn fit_policy(policy: &QPolicy, env: &Minesweeper) -> Result<QPolicy, DqnError> {
+    let mismatch = policy.check_fits(env);
+    if mismatch.is_ok() {
+        return Ok(policy.clone());
+    }
+    // "minesweeper-{w}x{h}-{mines}-{encoding}": the same game and encoding, another board.
+    let family = |id: &str| {
+        (
+            id.split('-').next().map(str::to_owned),
+            id.rsplit('-').next().map(str::to_owned),
+        )
+    };
+    let layout = env.config().layout;
+    match family(policy.puzzle_id()) == family(&env.puzzle_id()) {
+        true => policy
+            .resized(layout.height, layout.width, &env.puzzle_id())
+            .ok_or(mismatch.unwrap_err()),
+        false => mismatch.map(|_| policy.clone()),
+    }
+}
+
+/// Plays `games` games seeded from `seed` (the solver's boards: [`crate::env::minesweeper::game_seed`])
+/// with `policy`'s greedy choice among covered cells, first clicking `first`, `batch` games at a
+/// time so that each move is one forward pass. `guesses_per_game` counts the reveals of cells that
+/// the exact solver does not prove safe. Play is always among covered cells (a network trained
+/// without the mask could otherwise pick a revealed cell for ever); `ms_longest_game` is not
+/// measured (games share forward passes) and reads `NaN`.
+pub fn evaluate_policy(
+    policy: &QPolicy,
+    config: MinesConfig,
+    first: FirstCell,
+    games: usize,
+    seed: u64,
+    batch: usize,
+) -> Result<Evaluation, DqnError> {
+    let layout = config.layout;
+    let invalid = |e: crate::env::minesweeper::MinesError| DqnError::InvalidConfig(e.to_string());
+    let first = first.cell(&layout).map_err(invalid)?;
+    let template = Minesweeper::new(config).map_err(invalid)?;
+    let policy = fit_policy(policy, &template)?;
+    let (n, a) = (template.observation_len(), template.num_actions());
+    let started = clock::seconds();
+    let (mut wins, mut guesses) = (0usize, 0usize);
+    let mut next = 0;
+    let mut live: Vec<Minesweeper> = Vec::new();
+    let mut observations = Vec::new();
+    let mut allowed = vec![true; a];
+    while next < games || !live.is_empty() {
+        while live.len() < batch.max(1) && next < games {
+            let mut env = template.clone();
+            env.reset(crate::env::minesweeper::game_seed(seed, next));
+            env.step(first);
+            next += 1;
+            live.push(env);
+        }
+        observations.resize(live.len() * n, 0.0);
+        for (env, out) in live.iter().zip(observations.chunks_mut(n)) {
+            env.write_observation(out);
+        }
+        let values = policy.q_values(&observations);
+        for (env, values) in live.iter_mut().zip(values.chunks(a)) {
+            if env.is_terminal() {
+                continue;
+            }
+            env.action_mask(&mut allowed);
+            let cell = best_allowed(values, &allowed);
+            if is_guess(env, cell) {
+                guesses += 1;
+            }
+            env.step(cell);
+        }
+        live.retain(|env| {
+            let over = env.is_terminal();
+            wins += usize::from(over && env.game().status() == Status::Won);
+            !over
+        });
+    }
+    let seconds = clock::seconds() - started;
+    Ok(Evaluation {
+        games,
+        wins,
+        win_rate: wins as f64 / games.max(1) as f64,
+        win_rate_95: wilson_95(wins, games),
+        guesses_per_game: guesses as f64 / games.max(1) as f64,
+        ms_per_game: seconds * 1000.0 / games.max(1) as f64,
+        ms_longest_game: f64::NAN,
+    })
+}
+
+/// Whether revealing `cell` is a guess: the numbers do not prove it safe.
+fn is_guess(env: &Minesweeper, cell: usize) -> bool {
+    let layout = env.config().layout;
+    let cells = env.game().cells();
+    if certain_safe(&layout, cells).contains(&cell) {
+        return false;
+    }
+    analyse(&layout, cells).map_or(true, |analysis| analysis.probabilities[cell] > 0.0)
+}

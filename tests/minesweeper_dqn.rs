@@ -1,0 +1,144 @@
+//! Deep Q-learning on Minesweeper (`agent::dqn::minesweeper`): Mehta's network has the paper's
+//! shape, the fully convolutional one plays any board size with the same weights, backups of
+//! visited states need γ = 0, models load back exactly, and a short training run wins more
+//! games than the untrained network on the same boards.
+#![cfg(feature = "learn")]
+
+use burn::tensor::Device;
+use puzzlelab::agent::dqn::minesweeper::{
+    cells_config, cells_rules, evaluate_policy, fit_policy, seed004_config,
+};
+use puzzlelab::agent::dqn::{Dqn, DqnConfig, DqnError, GridConvConfig, QNetworkConfig, QPolicy};
+use puzzlelab::env::minesweeper::{FirstCell, FirstClick, Level, Minesweeper};
+use puzzlelab::env::Environment;
+
+fn learner(config: DqnConfig, level: Level) -> Dqn<Minesweeper> {
+    let rules = cells_rules(level.layout(), FirstClick::Safe);
+    Dqn::new(|| Minesweeper::new(rules).unwrap(), config, &Device::flex()).unwrap()
+}
+
+fn small_cells(seed: u64) -> DqnConfig {
+    DqnConfig {
+        seed,
+        ..cells_config(&Level::Beginner.layout(), 3, 16)
+    }
+}
+
+#[test]
+fn mehtas_network_has_the_papers_shape() {
+    let layout = Level::Intermediate.layout();
+    let config = seed004_config(&layout);
+    let network = QNetworkConfig {
+        observation_len: 2 * 256,
+        hidden: config.hidden.clone(),
+        num_actions: 256,
+        conv: None,
+        grid: config.grid.clone(),
+    };
+    assert_eq!(network.check(), Ok(()));
+    // 4×4×16, 3×3×32, 2×2×64 with 'same' padding, flattened to 16,384, dense to 256.
+    let convolutions = (2 * 16 * 16 + 16) + (16 * 32 * 9 + 32) + (32 * 64 * 4 + 64);
+    assert_eq!(network.layer_sizes(), [(16_384, 256)]);
+    assert_eq!(network.num_params(), convolutions + 16_384 * 256 + 256);
+    assert_eq!(config.gamma, 0.0, "the paper's γ");
+    // The network runs on a batch and gives one value per cell.
+    let policy = network.init(&Device::flex(), 1);
+    let values = policy.forward(burn::tensor::Tensor::zeros([3, 512], &Device::flex()));
+    assert_eq!(values.dims(), [3, 256]);
+    let wrong = QNetworkConfig {
+        observation_len: 2 * 81,
+        ..network
+    };
+    assert!(wrong.check().unwrap_err().contains("cannot read"));
+}
+
+#[test]
+fn backups_of_visited_states_need_gamma_zero() {
+    let config = DqnConfig {
+        gamma: 0.9,
+        ..small_cells(0)
+    };
+    let rules = cells_rules(Level::Beginner.layout(), FirstClick::Safe);
+    let refused = Dqn::new(|| Minesweeper::new(rules).unwrap(), config, &Device::flex());
+    assert!(
+        matches!(refused, Err(DqnError::InvalidConfig(ref why)) if why.contains("γ = 0")),
+        "{:?}",
+        refused.err()
+    );
+    let per_cell_with_hidden = QNetworkConfig {
+        observation_len: 162,
+        hidden: vec![10],
+        num_actions: 81,
+        conv: None,
+        grid: small_cells(0).grid,
+    };
+    assert!(per_cell_with_hidden
+        .check()
+        .unwrap_err()
+        .contains("per-cell"));
+}
+
+#[test]
+fn a_fully_convolutional_model_plays_any_board_with_the_same_weights() {
+    let dqn = learner(small_cells(2), Level::Beginner);
+    let policy = dqn.policy();
+    let bytes = policy.to_bytes();
+    let back = QPolicy::from_bytes(&bytes, &Device::flex()).unwrap();
+    assert_eq!(back.to_bytes(), bytes, "a model loads back exactly");
+
+    let expert = Minesweeper::new(cells_rules(Level::Expert.layout(), FirstClick::Safe)).unwrap();
+    assert!(policy.check_fits(&expert).is_err(), "made for 9×9");
+    let resized = fit_policy(&policy, &expert).unwrap();
+    assert_eq!(resized.network_config().num_actions, 480);
+    assert_eq!(resized.puzzle_id(), expert.puzzle_id());
+    let grid: &GridConvConfig = resized.network_config().grid.as_ref().unwrap();
+    assert_eq!((grid.height, grid.width), (16, 30));
+    // A cell's value depends on its neighbourhood only: the top-left corner of an untouched
+    // board is valued the same on both sizes.
+    let corner = |p: &QPolicy, env: &Minesweeper| {
+        let mut observation = vec![0.0; env.observation_len()];
+        env.write_observation(&mut observation);
+        p.q_values(&observation)[0]
+    };
+    let beginner =
+        Minesweeper::new(cells_rules(Level::Beginner.layout(), FirstClick::Safe)).unwrap();
+    assert!((corner(&policy, &beginner) - corner(&resized, &expert)).abs() < 1e-5);
+
+    // Mehta's network is tied to its board.
+    let paper = Dqn::new(
+        || Minesweeper::new(cells_rules(Level::Beginner.layout(), FirstClick::Safe)).unwrap(),
+        DqnConfig {
+            replay_capacity: 100,
+            ..seed004_config(&Level::Beginner.layout())
+        },
+        &Device::flex(),
+    )
+    .unwrap()
+    .policy();
+    assert!(matches!(
+        fit_policy(&paper, &expert),
+        Err(DqnError::Mismatch { .. })
+    ));
+}
+
+#[test]
+fn a_short_training_run_wins_more_games_than_the_untrained_network() {
+    let rules = cells_rules(Level::Beginner.layout(), FirstClick::Safe);
+    let mut dqn = learner(small_cells(7), Level::Beginner);
+    let win_rate = |dqn: &Dqn<Minesweeper>| {
+        evaluate_policy(&dqn.policy(), rules, FirstCell::Corner, 300, 99, 100)
+            .unwrap()
+            .win_rate
+    };
+    let before = win_rate(&dqn);
+    let stats = dqn.train_steps(600);
+    assert!(stats.updates > 500, "{stats:?}");
+    assert!(stats.td_loss.unwrap().is_finite());
+    let after = win_rate(&dqn);
+    assert!(
+        after > before + 0.15,
+        "won {:.1}% before training, {:.1}% after 600 steps",
+        100.0 * before,
+        100.0 * after
+    );
+}
