@@ -520,3 +520,168 @@ fn the_2048_dqn_trains_resumes_and_evaluates_from_the_command_line() {
     ]);
     fails_with(&["eval-dqn-2048", "--model", &sliding], "2048");
 }
+
+#[test]
+fn the_minesweeper_dqn_trains_resumes_and_plays_any_board_from_the_command_line() {
+    let dir = scratch("dqn-minesweeper");
+    let model = dir.join("cells.dqn").to_string_lossy().to_string();
+    let out = succeeds(&[
+        "minesweeper",
+        "train",
+        "--level",
+        "beginner",
+        "--layers",
+        "2",
+        "--filters",
+        "8",
+        "--envs",
+        "2",
+        "--steps",
+        "200",
+        "--chunk",
+        "100",
+        "--eval-games",
+        "20",
+        "--seed",
+        "3",
+        "--out",
+        &model,
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("validation (20 games)"), "{stderr}");
+    assert!(
+        !stderr.contains("loss -"),
+        "gradient steps were taken: {stderr}"
+    );
+    let m = manifest(&model);
+    assert_eq!(m["puzzle"], "minesweeper-9x9-10-condensed");
+    assert_eq!(m["rules"]["first_click"], "safe");
+    assert_eq!(m["rules"]["net"], "cells");
+    assert_eq!(m["hyperparameters"]["backupVisited"], true);
+    assert_eq!(
+        m["hyperparameters"]["grid"]["layers"],
+        serde_json::json!([[8, 3], [8, 3]])
+    );
+    assert_eq!(m["validation"]["games"], 20);
+    assert_eq!(m["steps"], 200);
+
+    let out = succeeds(&[
+        "minesweeper",
+        "train",
+        "--resume",
+        &model,
+        "--steps",
+        "300",
+        "--chunk",
+        "100",
+        "--eval-games",
+        "10",
+    ]);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("resuming at step 200"));
+    fails_with(
+        &[
+            "minesweeper",
+            "train",
+            "--resume",
+            &model,
+            "--steps",
+            "400",
+            "--layers",
+            "3",
+        ],
+        "--layers cannot change",
+    );
+    assert_eq!(manifest(&model)["steps"], 300);
+
+    // The same model plays expert boards (fully convolutional), on the solver's seeded games.
+    let eval = |level: &str| {
+        common::json(&succeeds(&[
+            "minesweeper",
+            "eval",
+            "--agent",
+            "dqn",
+            "--model",
+            &model,
+            "--level",
+            level,
+            "--games",
+            "30",
+            "--seed",
+            "8",
+        ]))
+    };
+    let expert = eval("expert");
+    assert_eq!(expert["agent"], "dqn");
+    assert_eq!(expert["games"], 30);
+    assert_eq!(expert["board"]["width"], 30);
+    assert_eq!(eval("expert")["wins"], expert["wins"], "seeded games");
+
+    // The paper's network is tied to its board.
+    let paper = dir.join("paper.dqn").to_string_lossy().to_string();
+    succeeds(&[
+        "minesweeper",
+        "train",
+        "--net",
+        "paper",
+        "--level",
+        "beginner",
+        "--steps",
+        "30",
+        "--chunk",
+        "30",
+        "--replay",
+        "500",
+        "--eval-games",
+        "5",
+        "--out",
+        &paper,
+    ]);
+    assert_eq!(
+        manifest(&paper)["hyperparameters"]["grid"]["layers"],
+        serde_json::json!([[16, 4], [32, 3], [64, 2]])
+    );
+    fails_with(
+        &[
+            "minesweeper",
+            "eval",
+            "--agent",
+            "dqn",
+            "--model",
+            &paper,
+            "--level",
+            "expert",
+            "--games",
+            "2",
+        ],
+        "the model was made for",
+    );
+    fails_with(
+        &[
+            "minesweeper",
+            "eval",
+            "--agent",
+            "dqn",
+            "--level",
+            "beginner",
+        ],
+        "--agent dqn needs --model FILE",
+    );
+    let corrupt = dir.join("corrupt.dqn");
+    let mut bytes = std::fs::read(&model).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 0x55;
+    std::fs::write(&corrupt, bytes).unwrap();
+    fails_with(
+        &[
+            "minesweeper",
+            "eval",
+            "--agent",
+            "dqn",
+            "--model",
+            &corrupt.to_string_lossy(),
+            "--level",
+            "beginner",
+        ],
+        "checksum",
+    );
+}

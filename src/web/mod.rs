@@ -22,6 +22,8 @@ use wasm_bindgen::prelude::*;
 
 #[cfg(feature = "learn")]
 pub mod dqn2048;
+#[cfg(feature = "learn")]
+pub mod dqn_minesweeper;
 pub mod game2048;
 #[cfg(feature = "learn")]
 pub mod learn;

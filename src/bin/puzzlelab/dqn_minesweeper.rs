@@ -45,6 +45,10 @@ pub struct TrainArgs {
     /// Games of each validation.
     #[arg(long, default_value_t = 500)]
     pub eval_games: usize,
+    /// Starts from this model's weights (a fully convolutional one made on any board size; its
+    /// layers and filters are taken), e.g. to go on from a beginner model on expert boards.
+    #[arg(long, value_name = "FILE", conflicts_with = "resume")]
+    pub init: Option<String>,
 }
 
 /// The validation games' seed (in-training evaluations; reports use fresh seeds).
@@ -79,7 +83,7 @@ mod learn {
     use burn::tensor::Device;
     use clap::ValueEnum;
     use puzzlelab::agent::dqn::minesweeper::{
-        cells_config, cells_rules, evaluate_policy, seed004_config, seed004_rules,
+        cells_config, cells_rules, evaluate_policy, fit_policy, seed004_config, seed004_rules,
     };
     use puzzlelab::agent::dqn::{Dqn, DqnConfig, QPolicy, MODEL_FORMAT_VERSION};
     use puzzlelab::env::minesweeper::{
@@ -257,7 +261,13 @@ mod learn {
             ("--layers", args.layers.is_some()),
             ("--filters", args.filters.is_some()),
         ];
-        recorded.extend(args.dqn.recorded());
+        // The learning rate may change on --resume (a schedule: go on at a lower rate).
+        recorded.extend(
+            args.dqn
+                .recorded()
+                .into_iter()
+                .filter(|(flag, _)| *flag != "--lr"),
+        );
         refuse_changes_on_resume(resume.is_some(), &recorded)?;
         let (layout, rule, first) = args.board.resolve()?;
         let (config, net, layout, rule, first, record, bytes) = match &resume {
@@ -294,11 +304,28 @@ mod learn {
             .steps
             .ok_or_else(|| anyhow!("minesweeper train needs --steps N (in all)"))?;
         let mines = mines_config(layout, rule, net);
+        let mut config = config;
+        let init = match &args.init {
+            Some(path) => {
+                let bytes = std::fs::read(path).with_context(|| format!("{path}: cannot read"))?;
+                let policy = QPolicy::from_bytes(&bytes, &Device::flex())
+                    .with_context(|| path.to_string())?;
+                let fitted = fit_policy(&policy, &Minesweeper::new(mines)?)
+                    .with_context(|| path.to_string())?;
+                config.grid = fitted.network_config().grid.clone();
+                config.hidden = fitted.network_config().hidden.clone();
+                Some(fitted.to_bytes())
+            }
+            None => None,
+        };
         let mut dqn = Dqn::new(
             || Minesweeper::new(mines).expect("the board was checked"),
             config,
             &Device::flex(),
         )?;
+        if let Some(weights) = &init {
+            dqn.load_weights(weights)?;
+        }
         if let Some(bytes) = &bytes {
             dqn.resume(bytes)?;
             eprintln!("minesweeper train: resuming at step {}", dqn.steps_done());

@@ -23,6 +23,26 @@ impl Observation {
             Observation::OneHot => 10,
         }
     }
+
+    /// Writes the encoding of a board that looks like `cells` into `out` (`channels() ×
+    /// cells.len()` values, channel-major); flags and marks read as covered. What [`Minesweeper`]
+    /// shows a learner, and what a model is shown of a position known only by its look (the page's
+    /// board).
+    pub fn write(self, cells: &[Cell], out: &mut [f32]) {
+        let plane = cells.len();
+        out.fill(0.0);
+        for (cell, look) in cells.iter().enumerate() {
+            match (self, *look) {
+                (Observation::Condensed, Cell::Revealed(n)) => out[cell] = n as f32 / 8.0,
+                (Observation::Condensed, _) => out[plane + cell] = 1.0,
+                (Observation::OneHot, Cell::Revealed(0)) => out[8 * plane + cell] = 1.0,
+                (Observation::OneHot, Cell::Revealed(n)) => {
+                    out[(n as usize - 1) * plane + cell] = 1.0
+                }
+                (Observation::OneHot, _) => out[9 * plane + cell] = 1.0,
+            }
+        }
+    }
 }
 
 /// What a step earns.
@@ -200,19 +220,7 @@ impl Environment for Minesweeper {
     }
 
     fn write_observation(&self, out: &mut [f32]) {
-        let plane = self.config.layout.cells();
-        out.fill(0.0);
-        for (cell, look) in self.game.cells().iter().enumerate() {
-            match (self.config.observation, *look) {
-                (Observation::Condensed, Cell::Revealed(n)) => out[cell] = n as f32 / 8.0,
-                (Observation::Condensed, _) => out[plane + cell] = 1.0,
-                (Observation::OneHot, Cell::Revealed(0)) => out[8 * plane + cell] = 1.0,
-                (Observation::OneHot, Cell::Revealed(n)) => {
-                    out[(n as usize - 1) * plane + cell] = 1.0
-                }
-                (Observation::OneHot, _) => out[9 * plane + cell] = 1.0,
-            }
-        }
+        self.config.observation.write(self.game.cells(), out);
     }
 
     fn puzzle_id(&self) -> String {
