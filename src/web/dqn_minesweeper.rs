@@ -18,7 +18,6 @@ use crate::agent::dqn::{best_allowed, Dqn, DqnConfig, QPolicy};
 use crate::env::minesweeper::{
     Cell, FirstCell, FirstClick, Layout, Level, MinesConfig, MinesReward, Minesweeper, Observation,
 };
-use crate::env::Environment;
 use burn::tensor::Device;
 use std::cell::RefCell;
 use std::rc::Rc;
