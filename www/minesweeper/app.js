@@ -1,7 +1,9 @@
 // The Minesweeper page (minesweeper.html): the board (<mines-board> from minesweeper/board.js), the
-// board card (level or custom size, first-click rule, no-guess boards, "?" marks) and the solver
-// card (probability overlay, hint, the solver playing step by step). A board can also be set up
-// from text (mines included), for puzzles and for trying the solver on a given position.
+// board card (level or custom size, first-click rule, no-guess boards, "?" marks), the solver
+// card (probability overlay, hint, the solver playing step by step) and the deep Q-network card
+// (minesweeper/dqn-panel.js: training in the learning worker, the model playing the board and
+// measured against the solver). A board can also be set up from text (mines included), for
+// puzzles and for trying the solver on a given position.
 //
 // A game's seed may come from the URL (minesweeper.html#seed=42&level=beginner: the same seed and
 // first click give the same mines); later games are seeded at random.
@@ -45,11 +47,14 @@ const elements = {
   speedValue: $("#speed-value"),
   solverStatus: $("#solver-status"),
   solverError: $("#solver-error"),
+  dqn: $("#dqn"),
 };
 
 let api = null;
 let seed = 0;
 let playing = 0;
+/** The deep Q-network card (minesweeper/dqn-panel.js), once mounted. */
+let dqnPanel = null;
 
 function randomSeed() {
   return Math.floor(Math.random() * 2 ** 32);
@@ -107,6 +112,7 @@ function newGame(withSeed = randomSeed()) {
   link.textContent = "link";
   elements.seedLine.append(`Board seed ${seed} (the same seed and first click give the same mines): `, link);
   history.replaceState(null, "", `#${params}`);
+  dqnPanel?.boardChanged();
 }
 
 /** Shows the board written in the text box; a mistake is explained and the game stays. */
@@ -123,6 +129,7 @@ function showText() {
   elements.board.game = game;
   elements.boardStatus.textContent = `A board from text: ${game.width} × ${game.height}, ${game.mines} mines.`;
   elements.seedLine.textContent = "";
+  dqnPanel?.boardChanged();
 }
 
 /** The solver's next move, said in words. */
@@ -179,6 +186,7 @@ function play() {
     stopSolver();
     return;
   }
+  dqnPanel?.stopPlaying();
   elements.solver.dataset.state = "playing";
   elements.play.textContent = "Stop";
   elements.board.locked = true;
@@ -190,6 +198,35 @@ function play() {
     playing = setTimeout(tick, 1000 / SPEEDS[Number(elements.speed.value)]);
   };
   playing = setTimeout(tick, 0);
+}
+
+/**
+ * Loads the deep Q-network card (minesweeper/dqn-panel.js); it loads nothing heavy itself: the
+ * learning worker and its bundle start when the card is first used. It trains on, plays on and
+ * evaluates the board the page shows.
+ */
+function mountDqnPanel() {
+  if (!elements.dqn) return;
+  const api = {
+    board: elements.board,
+    settings: () => {
+      const game = elements.board.game;
+      return game ? { width: game.width, height: game.height, mines: game.mines, rule: elements.firstClick.value } : null;
+    },
+    stopSolver,
+    speedMs: () => 1000 / SPEEDS[Number(elements.speed.value)],
+  };
+  import("./dqn-panel.js")
+    .then((module) => {
+      dqnPanel = module.mountMinesDqnPanel(elements.dqn, api);
+    })
+    .catch((error) => {
+      const note = document.createElement("p");
+      note.className = "help";
+      note.textContent = "The deep Q-network card is not available in this build.";
+      elements.dqn.append(note);
+      console.warn(`minesweeper/dqn-panel.js: ${errorMessage(error)}`);
+    });
 }
 
 function showSpeed() {
@@ -237,6 +274,7 @@ try {
   const wanted = fromHash();
   elements.custom.hidden = elements.level.value !== "custom";
   newGame(wanted ?? randomSeed());
+  mountDqnPanel();
   document.documentElement.dataset.ready = "true";
 } catch (error) {
   showError(elements.loadError, `The game could not start: ${errorMessage(error)}`);

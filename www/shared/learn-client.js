@@ -12,6 +12,8 @@ export const TRAINED_MODEL = "trained";
 export const FILE_MODEL = "file";
 /** Key of the 2048 network being trained, as a model (kept by the worker on pause, stop and evaluations). */
 export const TRAINED_2048_MODEL = "trained-2048";
+/** Key of the Minesweeper network being trained, as a model (TRAINED_MINESWEEPER in learn-worker.js). */
+export const TRAINED_MINESWEEPER_MODEL = "trained-minesweeper";
 
 /**
  * `ready` resolves once the worker has loaded the learning bundle, and rejects with why it could
@@ -60,8 +62,9 @@ export class LearnClient extends WorkerClient {
   /**
    * Reads a model file's bytes (a Uint8Array or ArrayBuffer) in the worker and keeps it under
    * `key` (default FILE_MODEL); `name` is used in the error for a damaged file. Resolves as
-   * loadModelUrl does. `puzzle`, for both: "sliding" (default) or "2048", the kind of model the
-   * file must hold (info is then DqnModel.info() or Dqn2048Model.info()).
+   * loadModelUrl does. `puzzle`, for both: "sliding" (default), "2048" or "minesweeper", the kind
+   * of model the file must hold (info is then DqnModel.info(), Dqn2048Model.info() or
+   * DqnMinesweeperModel.info()).
    */
   loadModelBytes(bytes, { key = FILE_MODEL, name = "", puzzle = "sliding" } = {}) {
     this.#fetched.delete(key);
@@ -158,6 +161,38 @@ export class LearnClient extends WorkerClient {
   /** Stops the 2048 evaluation whose promise has this `id` (it rejects, saying so). */
   cancelEvaluation(id) {
     return this.request({ type: "cancel-evaluation", job: id });
+  }
+
+  // ---- Minesweeper (DqnMinesweeperTrainer, DqnMinesweeperModel; minesweeper/learn-jobs.js) ----------
+
+  /**
+   * Starts training a Minesweeper DQN: { options (DqnMinesweeperTrainer.create's: the board, the
+   * network, DqnConfig's fields), backend, evalEvery (steps between validations, 0: none),
+   * evalGames, evalSeed, evalFirstCell, continueFrom }. onProgress gets "backend", "started",
+   * "chunk" as for train(), { stage: "validating", steps, games } and { stage: "validated", steps,
+   * evaluation } around each validation. Resolves when training stops, to { stopped, report,
+   * backend, model }.
+   */
+  trainMinesweeper({ options = {}, backend = "auto", evalEvery = 0, evalGames = 0, evalSeed = 0, evalFirstCell = 0, continueFrom = null }, { onProgress } = {}) {
+    return this.request({ type: "train", puzzle: "minesweeper", options, backend, evalEvery, evalGames, evalSeed, evalFirstCell, continueFrom }, onProgress);
+  }
+
+  /**
+   * The greedy cell of the Minesweeper model under `key` for a board of cell codes (MinesGame.cells():
+   * 0–8 revealed, 9 covered, 10 flag, 11 "?"): resolves to { cell (−1: none left), values }.
+   */
+  bestCellMinesweeper(key, { width, height, mines, cells }) {
+    return this.request({ type: "best-cell-minesweeper", key, width, height, mines, cells: Array.from(cells) });
+  }
+
+  /**
+   * Plays `games` of the solver's boards seeded with `seed` (first click on cell `firstCell`) with
+   * the Minesweeper model under `key`, and with `solver` the solver too on the same boards; resolves
+   * to { key, info, model, solver, ms } (model and solver as `puzzlelab minesweeper eval` reports:
+   * { games, wins, win_rate, win_rate_95, guesses_per_game, ms_per_game }).
+   */
+  evaluateMinesweeper(key, { width, height, mines, rule, firstCell, games, seed, solver = true }, { onProgress } = {}) {
+    return this.request({ type: "evaluate-minesweeper", key, width, height, mines, rule, firstCell, games, seed, solver }, onProgress);
   }
 }
 

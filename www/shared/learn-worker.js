@@ -6,10 +6,12 @@
 // network being trained, "file" for one the person loaded): each is a DqnModel with its file's
 // bytes, so that training can go on from it and Save can hand it back.
 //
-// Two puzzles share it: sliding puzzles (the N-puzzle DQN dissertation's DqnTrainer / DqnModel, the index page's
-// card) and 2048 (Mehta's Dqn2048Trainer / Dqn2048Model, the 2048 page's card). A request
-// about 2048 says `puzzle: "2048"` ("train", "load-model") or has its own type ("…-2048"); every
-// other request is about sliding puzzles, as before 2048 came.
+// Three puzzles share it: sliding puzzles (the N-puzzle DQN dissertation's DqnTrainer / DqnModel, the index page's
+// card), 2048 (Mehta's Dqn2048Trainer / Dqn2048Model, the 2048 page's card) and Minesweeper
+// (DqnMinesweeperTrainer / DqnMinesweeperModel, the Minesweeper page's card; its jobs are in
+// ../minesweeper/learn-jobs.js). A request about 2048 or Minesweeper says `puzzle: "2048"` or
+// `puzzle: "minesweeper"` ("train", "load-model") or has its own type ("…-2048", "…-minesweeper");
+// every other request is about sliding puzzles, as before 2048 came.
 //
 // Protocol ({ type, id, ... }; every request gets exactly one "result" or "error" with its id):
 //   in : { type: "load-model", id, key, url, puzzle? }       fetch a model file (download progress
@@ -38,6 +40,19 @@
 //        { type: "evaluate-2048", id, key, games, seed }  greedy games 0..games of the run seeded with
 //             `seed` (the games of `puzzlelab eval-dqn-2048 --seed`), a few at a time
 //        { type: "cancel-evaluation", id, job }           stops the evaluation with request id `job`
+//   Minesweeper:
+//        { type: "train", id, puzzle: "minesweeper", options, backend, continueFrom?, evalEvery, evalGames,
+//             evalSeed, evalFirstCell }  options: DqnMinesweeperTrainer.create's (the board: level or width,
+//             height, mines, firstClick; net "cells" (layers, filters) or "paper"; DqnConfig's fields);
+//             every evalEvery steps the network so far plays evalGames of the solver's boards seeded
+//             with evalSeed (first click on cell evalFirstCell); kept as the model "trained-minesweeper"
+//        { type: "best-cell-minesweeper", id, key, width, height, mines, cells }  the kept model's greedy
+//             cell for a board of cell codes (0–8 revealed, 9 covered, 10 flag, 11 "?"; resized for a
+//             fully convolutional model): { cell (−1: none left), values (a Q-value per cell) }
+//        { type: "evaluate-minesweeper", id, key, width, height, mines, rule, firstCell, games, seed, solver }
+//             the model's greedy games on the solver's seeded boards (and, with solver: true, the
+//             solver's on the same boards): { key, model, solver (or null), ms } (each as
+//             `puzzlelab minesweeper eval` reports: win_rate, win_rate_95, guesses_per_game, …)
 //   out: { type: "ready" }                            the bundle is loaded
 //        { type: "progress", id: null, stage: "bundle", loaded, total }   while the bundle downloads
 //        { type: "progress", id, stage: "download", loaded, total }       a model download
@@ -49,12 +64,16 @@
 //        { type: "progress", id, stage: "evaluation", steps, done, total }  2048: in-training games played
 //        { type: "progress", id, stage: "evaluated", steps, stats, summary } 2048: an in-training evaluation
 //        { type: "progress", id, stage: "evaluate-2048", done, total }      2048: evaluation games played
+//        { type: "progress", id, stage: "validating", steps, games }        Minesweeper: validation games begin
+//        { type: "progress", id, stage: "validated", steps, evaluation }   Minesweeper: an in-training evaluation
+//        { type: "progress", id, stage: "evaluate-minesweeper", player }    Minesweeper: "model" or "solver" plays
 //        { type: "result", id, result }
 //        { type: "error", id, message }                id null: the bundle could not be loaded
 
 import { goalLabels } from "./learn-client.js";
 import { emptyGameStats, mergeGameStats, summarizeGames } from "../2048/stats.js";
 import { fetchBytes } from "./download.js";
+import { minesweeperJobs } from "../minesweeper/learn-jobs.js";
 import { announceReady, errorMessage as messageOf, postProgress, serveRequests } from "./worker-protocol.js";
 
 /** The learning bundle, resolved against this file (so www/ and pkg/ may live anywhere, side by side). */
@@ -79,6 +98,16 @@ const CHUNK_STEPS_2048 = {
 };
 /** Key of the network being trained on 2048, as a model (TRAINED_2048_MODEL in learn-client.js). */
 const TRAINED_2048 = "trained-2048";
+/**
+ * Minesweeper's steps: warm-up steps take microseconds, a step of the fully convolutional network
+ * (every covered cell of a batch of positions backed up) some tens of ms on a CPU in a tab.
+ */
+const CHUNK_STEPS_MINESWEEPER = {
+  cpu: { first: 10, min: 1, max: 2000 },
+  webgpu: { first: 2, min: 1, max: 50 },
+};
+/** Key of the network being trained on Minesweeper (TRAINED_MINESWEEPER_MODEL in learn-client.js). */
+const TRAINED_MINESWEEPER = "trained-minesweeper";
 /** 2048 games an evaluation plays between two turns of the event loop (each is a whole game). */
 const GAMES_PER_TURN = 1;
 /** "auto" trains on WebGPU only when its probe agrees with the CPU's this closely. */
@@ -123,6 +152,9 @@ const bundleReady = loadBundle().catch((error) => {
 });
 announceReady(bundleReady, () => ({}), (error) => error.message);
 
+/** Minesweeper's requests and its in-training evaluation (../minesweeper/learn-jobs.js). */
+const minesweeper = minesweeperJobs({ bundleReady, keptModel, withTrainer });
+
 // Each request is answered when its handler ends: "train" when training stops (it reports through
 // progress messages meanwhile).
 serveRequests({
@@ -140,6 +172,7 @@ serveRequests({
   "best-move-2048": bestMove2048,
   "evaluate-2048": evaluate2048,
   "cancel-evaluation": cancelEvaluation,
+  ...minesweeper.handlers,
 });
 
 // ---- the bundle -----------------------------------------------------------------------------------
@@ -191,15 +224,18 @@ async function loadModel({ id, key, url, bytes, name, puzzle = "sliding" }) {
   return { result: { key, info, size: body.byteLength, ms: Math.round(performance.now() - started), downloadMs: Math.round(downloadMs) } };
 }
 
-/** The model class of a puzzle: DqnModel ("sliding") or Dqn2048Model ("2048"). */
+/** The model class of a puzzle: DqnModel ("sliding"), Dqn2048Model ("2048") or DqnMinesweeperModel. */
 function modelClass(bundle, puzzle) {
   if (puzzle === "2048") return bundle.Dqn2048Model;
+  if (puzzle === "minesweeper") return bundle.DqnMinesweeperModel;
   if (puzzle === "sliding") return bundle.DqnModel;
   throw new Error(`Unknown puzzle "${puzzle}".`);
 }
 
 /** A sentence after a model's refusal that says where a model of the other puzzle belongs. */
 function foreignHint(puzzle, message) {
+  if (puzzle === "minesweeper") return /plays "2048/.test(message) ? ". It is a 2048 model: load it on the 2048 page." : /plays "/.test(message) ? ". It is a sliding-puzzle model: load it on the sliding-puzzle page." : "";
+  if (/made for puzzle minesweeper|plays "minesweeper/.test(message)) return ". It is a Minesweeper model: load it on the Minesweeper page.";
   if (puzzle === "2048" && /made for puzzle sliding/.test(message)) return ". It is a sliding-puzzle model: load it on the sliding-puzzle page.";
   if (puzzle === "sliding" && /plays "2048/.test(message)) return ". It is a 2048 model: load it on the 2048 page.";
   return "";
@@ -215,8 +251,9 @@ function keepModel(key, entry) {
 /** The model kept under `key` for `puzzle`, or an Error a person can act on. */
 function keptModel(key, puzzle = "sliding") {
   const entry = models.get(key);
-  if (!entry) throw new Error(key === "trained" || key === TRAINED_2048 ? "Nothing has been trained yet." : "Load a model first.");
-  if (entry.puzzle !== puzzle) throw new Error(`The model "${key}" plays ${entry.puzzle === "2048" ? "2048" : "sliding puzzles"}, not ${puzzle === "2048" ? "2048" : "sliding puzzles"}.`);
+  if (!entry) throw new Error(["trained", TRAINED_2048, TRAINED_MINESWEEPER].includes(key) ? "Nothing has been trained yet." : "Load a model first.");
+  const name = (kind) => ({ 2048: "2048", minesweeper: "Minesweeper" })[kind] ?? "sliding puzzles";
+  if (entry.puzzle !== puzzle) throw new Error(`The model "${key}" plays ${name(entry.puzzle)}, not ${name(puzzle)}.`);
   return entry;
 }
 
@@ -310,12 +347,12 @@ async function train(message) {
   const puzzle = message.puzzle ?? "sliding";
   // The previous run's trainer goes once the calls queued for it (a Save) are done.
   if (run) withTrainer(run.trainer, (previous) => previous.free());
-  const bounds = (puzzle === "2048" ? CHUNK_STEPS_2048 : CHUNK_STEPS)[backend];
-  const modelKey = puzzle === "2048" ? TRAINED_2048 : "trained";
-  run = { id, trainer, puzzle, modelKey, backend, state: "running", wake: null, waiters: [], lastReport: null, chunkSteps: bounds.first, evaluation: null };
+  const bounds = ({ 2048: CHUNK_STEPS_2048, minesweeper: CHUNK_STEPS_MINESWEEPER })[puzzle] ?? CHUNK_STEPS;
+  const modelKey = ({ 2048: TRAINED_2048, minesweeper: TRAINED_MINESWEEPER })[puzzle] ?? "trained";
+  run = { id, trainer, puzzle, modelKey, backend, state: "running", wake: null, waiters: [], lastReport: null, chunkSteps: bounds[backend].first, evaluation: null };
   const current = run;
-  if (puzzle === "2048" && message.evalEvery > 0 && message.evalGames > 0) {
-    current.evaluation = { every: message.evalEvery, games: message.evalGames, seed: message.evalSeed ?? 0, next: message.evalEvery };
+  if (puzzle !== "sliding" && message.evalEvery > 0 && message.evalGames > 0) {
+    current.evaluation = { every: message.evalEvery, games: message.evalGames, seed: message.evalSeed ?? 0, firstCell: message.evalFirstCell ?? 0, next: message.evalEvery };
   }
   postProgress(id, { stage: "started", backend, adapter, numParams: trainer.numParams, chunkSteps: current.chunkSteps });
 
@@ -332,12 +369,14 @@ async function train(message) {
       const steps = current.chunkSteps;
       const started = performance.now();
       const report = await withTrainer(trainer, (t) => t.trainSteps(steps));
-      current.chunkSteps = nextChunkSteps(steps, performance.now() - started, bounds);
+      current.chunkSteps = nextChunkSteps(steps, performance.now() - started, bounds[backend]);
       current.lastReport = report;
       postProgress(id, { stage: "chunk", report, chunkSteps: steps });
       // Let pause, stop, save and model jobs in.
       await new Promise((resolve) => setTimeout(resolve, 0));
-      if (current.evaluation && report.stepsDone >= current.evaluation.next) await evaluateDuringTraining(current, report.stepsDone);
+      if (current.evaluation && report.stepsDone >= current.evaluation.next) {
+        await (puzzle === "minesweeper" ? minesweeper.validate : evaluateDuringTraining)(current, report.stepsDone);
+      }
     }
     await snapshotTrained(current);
     current.state = "stopped";
@@ -364,9 +403,9 @@ async function newTrainer(message) {
   let { backend, note } = choice;
   const create = async (on) => {
     try {
-      return puzzle === "2048"
-        ? await bundle.Dqn2048Trainer.create(message.options ?? {}, on)
-        : await bundle.DqnTrainer.create(message.rows, message.cols, message.goal ?? "", message.options ?? {}, on);
+      if (puzzle === "2048") return await bundle.Dqn2048Trainer.create(message.options ?? {}, on);
+      if (puzzle === "minesweeper") return await bundle.DqnMinesweeperTrainer.create(message.options ?? {}, on);
+      return await bundle.DqnTrainer.create(message.rows, message.cols, message.goal ?? "", message.options ?? {}, on);
     } catch (error) {
       throw new Error(`The trainer could not be set up: ${messageOf(error)}`);
     }

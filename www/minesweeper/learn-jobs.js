@@ -1,0 +1,73 @@
+// Minesweeper's jobs in the learning worker (shared/learn-worker.js imports this; see its protocol):
+// the greedy cell of a kept DqnMinesweeperModel for the page's board, the evaluation of a model
+// and of the solver on the same seeded boards, and the validation games of a training run.
+// Nothing here runs on import; the worker hands over what the jobs need of it.
+
+import { postProgress } from "../shared/worker-protocol.js";
+
+/** The most games one evaluation plays (the solver's expert games take tens of ms each). */
+const MAX_GAMES = 100_000;
+
+/**
+ * Minesweeper's part of the learning worker. `bundleReady` (the learning bundle's exports),
+ * `keptModel(key, puzzle)` (a kept model's entry: { model, bytes, info, puzzle }) and
+ * `withTrainer(trainer, call)` (calls into the trainer, one after another) are the worker's.
+ * Returns { handlers (by request type), validate(run, steps) (the in-training evaluation) }.
+ */
+export function minesweeperJobs({ bundleReady, keptModel, withTrainer }) {
+  /** "best-cell-minesweeper": the greedy cell and every cell's Q-value. */
+  async function bestCell({ key, width, height, mines, cells }) {
+    await bundleReady;
+    const { model } = keptModel(key, "minesweeper");
+    const codes = Uint8Array.from(cells);
+    const cell = model.bestCell(width, height, mines, codes);
+    const values = Array.from(model.qValues(width, height, mines, codes));
+    return { result: { cell, values } };
+  }
+
+  /**
+   * "evaluate-minesweeper": the model's greedy games, then (with `solver`) the solver's on the same
+   * boards; a progress message says which is playing.
+   */
+  async function evaluate({ id, key, width, height, mines, rule, firstCell, games, seed, solver = false }) {
+    const bundle = await bundleReady;
+    const entry = keptModel(key, "minesweeper");
+    if (!(Number.isSafeInteger(games) && games >= 1 && games <= MAX_GAMES)) throw new Error(`Evaluate 1 to ${MAX_GAMES.toLocaleString("en")} games.`);
+    if (!(Number.isSafeInteger(seed) && seed >= 0)) throw new Error("The seed must be a whole number, 0 or more.");
+    // Its own copy: training may replace (and free) the kept model meanwhile.
+    const model = bundle.DqnMinesweeperModel.fromBytes(entry.bytes);
+    const started = performance.now();
+    try {
+      postProgress(id, { stage: "evaluate-minesweeper", player: "model" });
+      const played = model.playGames(width, height, mines, rule, firstCell, games, seed);
+      let solved = null;
+      if (solver) {
+        postProgress(id, { stage: "evaluate-minesweeper", player: "solver" });
+        await new Promise((resolve) => setTimeout(resolve, 0));
+        solved = bundle.minesweeperSolverEval(width, height, mines, rule, firstCell, games, seed);
+      }
+      return { result: { key, info: entry.info, model: played, solver: solved, ms: Math.round(performance.now() - started) } };
+    } finally {
+      model.free();
+    }
+  }
+
+  /**
+   * The in-training evaluation of a run (`run.evaluation`: { every, games, seed, firstCell, next }):
+   * the network so far plays the validation boards; the page gets { stage: "validated", steps,
+   * evaluation }. Skipped while the run is pausing or stopping.
+   */
+  async function validate(run, steps) {
+    const { evaluation } = run;
+    evaluation.next = (Math.floor(steps / evaluation.every) + 1) * evaluation.every;
+    if (run.state !== "running") return;
+    postProgress(run.id, { stage: "validating", steps, games: evaluation.games });
+    const result = await withTrainer(run.trainer, (trainer) => trainer.evaluate(evaluation.games, evaluation.seed, evaluation.firstCell));
+    postProgress(run.id, { stage: "validated", steps, evaluation: result });
+  }
+
+  return {
+    handlers: { "best-cell-minesweeper": bestCell, "evaluate-minesweeper": evaluate },
+    validate,
+  };
+}
