@@ -1,7 +1,7 @@
 //! Every model shipped in `www/models/` still loads and still plays as well as its manifest says:
 //! at least 95% of the recorded greedy and search solve rates, on the manifest's own positions
 //! (its seed) and, for boards of at most 9 cells where positions are cheap, on fresh ones too.
-//! The 2048 DQN replays its manifest's evaluation games.
+//! The 2048 DQN replays its manifest's evaluation games, a Minesweeper DQN its validation games.
 #![cfg(feature = "learn")]
 
 use std::path::{Path, PathBuf};
@@ -31,8 +31,9 @@ fn every_shipped_model_loads_and_reaches_95_percent_of_its_manifest() {
     assert!(!models.is_empty(), "no .dqn model in www/models");
     for model in models {
         let manifest = manifest_of(&model);
-        if manifest["puzzle"] == "2048 4x4" {
-            continue; // the next test's
+        let puzzle = manifest["puzzle"].as_str().unwrap_or_default();
+        if puzzle == "2048 4x4" || puzzle.starts_with("minesweeper-") {
+            continue; // the next tests'
         }
         let recorded = &manifest["evaluation"]["overall"];
         let settings = &manifest["evaluation"]["settings"];
@@ -121,6 +122,58 @@ fn the_shipped_2048_dqn_plays_as_its_manifest_says() {
         for tile in ["1024", "2048"] {
             at_least(tile, &now["reach"][tile], &recorded["reach"][tile]);
         }
+    }
+}
+
+#[test]
+fn every_shipped_minesweeper_dqn_wins_its_validation_games_as_its_manifest_says() {
+    let models: Vec<_> = shipped("dqn")
+        .into_iter()
+        .filter(|m| {
+            manifest_of(m)["puzzle"]
+                .as_str()
+                .is_some_and(|p| p.starts_with("minesweeper-"))
+        })
+        .collect();
+    for model in models {
+        let manifest = manifest_of(&model);
+        let (rules, recorded) = (&manifest["rules"], &manifest["validation"]);
+        let text = |v: &serde_json::Value| match v.as_str() {
+            Some(s) => s.to_string(),
+            None => v.to_string(),
+        };
+        let first = format!("{},{}", rules["first_cell"][0], rules["first_cell"][1]);
+        let out = Command::new(env!("CARGO_BIN_EXE_puzzlelab"))
+            .args(["minesweeper", "eval", "--agent", "dqn", "--model"])
+            .arg(&model)
+            .args([
+                "--width",
+                &text(&rules["width"]),
+                "--height",
+                &text(&rules["height"]),
+            ])
+            .args(["--mines", &text(&rules["mines"]), "--first-click"])
+            .args([&text(&rules["first_click"]), "--first-cell", &first])
+            .args(["--games", &text(&recorded["games"])])
+            .args(["--seed", &text(&manifest["validation_seed"])])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let (now, was) = (
+            report["win_rate"].as_f64().unwrap(),
+            recorded["win_rate"].as_f64().unwrap(),
+        );
+        assert_eq!(report["games"], recorded["games"]);
+        assert!(
+            now >= 0.95 * was,
+            "{}: won {now} of its validation games, {was} in its manifest",
+            model.display()
+        );
     }
 }
 

@@ -80,6 +80,13 @@ pub struct DqnConfig {
     /// outcome), each stored state teaches every action instead of one. The replay buffer then
     /// holds `replay_capacity` states.
     pub backup_visited: bool,
+    /// With [`DqnConfig::backup_visited`] and rewards that tell a losing action by being negative
+    /// (Minesweeper's win/loss reward): fit each action's chance of losing by cross-entropy instead
+    /// of its expected reward by squared error (default: off). The network's output is then the
+    /// log-odds that the action does not lose, so the greedy action is still its largest output,
+    /// but certain outcomes are learnt sharply: a squared error barely tells a probability of 0.02
+    /// from 0, cross-entropy does (a two-atom categorical DQN, Bellemare et al. 2017, with γ = 0).
+    pub survival_logits: bool,
     /// Evaluate the greedy policy every this many finished episodes once training has started
     /// (dissertation: 50; 0: never).
     pub eval_interval_episodes: usize,
@@ -115,6 +122,7 @@ impl Default for DqnConfig {
             priority_beta_updates: 100_000,
             full_backups: false,
             backup_visited: false,
+            survival_logits: false,
             eval_interval_episodes: 50,
             eval_episodes: 10,
             seed: 0,
@@ -153,6 +161,8 @@ impl DqnConfig {
             "backups of every action of visited states need γ = 0 (no bootstrapping)"
         } else if self.backup_visited && (self.full_backups || self.prioritized_replay) {
             "backups of visited states go with neither full backups nor prioritised replay"
+        } else if self.survival_logits && !self.backup_visited {
+            "survival log-odds are fitted to backups of visited states only"
         } else if self.full_backups && self.prioritized_replay {
             "full backups draw fresh positions for every step: prioritised replay does not apply"
         } else {

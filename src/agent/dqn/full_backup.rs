@@ -4,7 +4,10 @@
 //!
 //! Backups of visited states ([`DqnConfig::backup_visited`], γ = 0): ε-greedy play as in
 //! `learner.rs`, but every visited state is stored with the reward of each of its actions, and a
-//! gradient step fits all of a state's Q-values at once.
+//! gradient step fits all of a state's Q-values at once (or, with
+//! [`DqnConfig::survival_logits`], each action's log-odds of not losing by cross-entropy).
+//!
+//! [`DqnConfig::survival_logits`]: super::DqnConfig::survival_logits
 //!
 //! [`DqnConfig::full_backups`]: super::DqnConfig::full_backups
 //! [`DqnConfig::backup_visited`]: super::DqnConfig::backup_visited
@@ -14,6 +17,7 @@ use super::replay::ILLEGAL_PENALTY;
 use super::{Dqn, DqnStats};
 use crate::env::Environment;
 use burn::optim::GradientsParams;
+use burn::tensor::activation::softplus;
 use burn::tensor::{Device, Tensor, TensorData};
 use web_time::Instant;
 
@@ -199,11 +203,22 @@ impl<E: Environment> Dqn<E> {
         let matrix = |values: &[f32], columns: usize| {
             Tensor::<2>::from_data(TensorData::new(values.to_vec(), [b, columns]), &self.device)
         };
-        // DQN with γ = 0: the target of Q(s, a) is r(s, a).
-        let errors = (self.policy.forward(matrix(&batch.observations, n))
-            - matrix(&batch.rewards, a))
-            * matrix(&batch.backed_up, a);
-        let loss = elementwise_loss(errors, self.config.huber_loss).sum() / count.max(1.0);
+        let output = self.policy.forward(matrix(&batch.observations, n));
+        let backed_up = matrix(&batch.backed_up, a);
+        let losses = if self.config.survival_logits {
+            // The output o is the log-odds of not losing: −log σ(o) = softplus(−o) where the
+            // action survived, −log σ(−o) = softplus(o) where it lost.
+            let lost: Vec<f32> = batch.rewards.iter().map(|&r| f32::from(r < 0.0)).collect();
+            let lost = matrix(&lost, a);
+            let survived = lost.clone().neg() + 1.0;
+            (softplus(output.clone(), 1.0) * lost + softplus(output.neg(), 1.0) * survived)
+                * backed_up
+        } else {
+            // DQN with γ = 0: the target of Q(s, a) is r(s, a).
+            let errors = (output - matrix(&batch.rewards, a)) * backed_up;
+            elementwise_loss(errors, self.config.huber_loss)
+        };
+        let loss = losses.sum() / count.max(1.0);
         self.apply_gradients(loss.clone());
         loss.without_autodiff()
     }

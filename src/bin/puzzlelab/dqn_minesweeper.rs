@@ -38,6 +38,10 @@ pub struct TrainArgs {
     /// --net cells: filters per layer.
     #[arg(long)]
     pub filters: Option<usize>,
+    /// --net cells: fit each cell's log-odds of not losing by cross-entropy instead of its
+    /// reward by squared error (a two-atom categorical DQN; DqnConfig::survival_logits).
+    #[arg(long)]
+    pub survival: bool,
     #[command(flatten)]
     pub dqn: DqnArgs,
     #[command(flatten)]
@@ -138,11 +142,13 @@ mod learn {
         };
         let backup_visited = defaults.backup_visited;
         let config = args.dqn.config(defaults)?;
-        Ok(DqnConfig {
-            // `--hidden` is for dense layers; the per-cell network has none.
+        let config = DqnConfig {
             backup_visited,
+            survival_logits: args.survival,
             ..config
-        })
+        };
+        config.validate()?;
+        Ok(config)
     }
 
     /// A `minesweeper train` run, as the driver steps it.
@@ -260,6 +266,7 @@ mod learn {
         let mut recorded = vec![
             ("--layers", args.layers.is_some()),
             ("--filters", args.filters.is_some()),
+            ("--survival", args.survival),
         ];
         // The learning rate may change on --resume (a schedule: go on at a lower rate).
         recorded.extend(
