@@ -10,11 +10,13 @@
 //!
 //! Files: `board.rs` (layouts, levels, the game, the board text), `environment.rs` (actions,
 //! observations and rewards for learners), `solver.rs` (exact probabilities), `play.rs` (the
-//! solver's moves, games and seeded evaluation).
+//! solver's moves, games and seeded evaluation), `endgame.rs` (the exhaustive endgame search),
+//! `fifty.rs` (forced 50/50s).
 
 mod board;
 mod endgame;
 mod environment;
+mod fifty;
 mod play;
 mod solver;
 

@@ -5,10 +5,13 @@
 //! cells whose chance of being safe is within [`Strategy::tolerance`] of the best, it prefers the
 //! one most likely to make progress, looking one reveal ahead (PSEQ's idea, Tu et al. 2017): for
 //! each number the cell may show, how likely that number is and whether it then proves another
-//! cell safe. The score is `safety × (1 + progress_weight × progress)`.
+//! cell safe. The score is `safety × (1 + progress_weight × progress)`. One refinement from
+//! JSMinesweeper: a forced 50/50 (two cells nothing can ever tell apart, [`super::fifty`]) is
+//! guessed at once, since the safe cell's number can only help later guesses.
 
 use super::board::{Cell, FirstClick, Layout, Minefield, MinesError, Status};
 use super::endgame::{endgame_guess, MAX_PLACEMENTS};
+use super::fifty::forced_fifty;
 use super::solver::{analyse, certain_safe, Analysis, Inconsistent};
 use crate::clock;
 use crate::rng::Rng;
@@ -229,6 +232,15 @@ pub fn choose_from(
                 win_chance: Some(chance),
             });
         }
+    }
+    if let Some(cell) = forced_fifty(layout, cells, analysis) {
+        return Some(Choice {
+            cell,
+            probability: analysis.probabilities[cell],
+            reason: Reason::Guess,
+            progress: None,
+            win_chance: None,
+        });
     }
     let covered: Vec<usize> = (0..cells.len())
         .filter(|&c| !matches!(cells[c], Cell::Revealed(_)))

@@ -388,3 +388,34 @@ fn no_guess_boards_are_won_by_certain_moves_alone_from_the_first_click() {
         }
     }
 }
+
+/// Cells from rows of digits (revealed numbers) and dots (covered).
+fn position(rows: &[&str]) -> Vec<Cell> {
+    rows.iter()
+        .flat_map(|r| r.chars())
+        .map(|c| match c.to_digit(10) {
+            Some(d) => Cell::Revealed(d as u8),
+            None => Cell::Covered,
+        })
+        .collect()
+}
+
+#[test]
+fn a_forced_fifty_is_guessed_at_once_and_a_pair_another_cell_can_split_is_not_forced() {
+    // Two cells over two 1s: nothing will ever tell them apart.
+    let layout = Layout::new(2, 3, 1);
+    let cells = position(&["..", "11", "00"]);
+    let analysis = analyse(&layout, &cells).unwrap();
+    let cell = fifty::forced_fifty(&layout, &cells, &analysis);
+    assert!(matches!(cell, Some(0 | 1)), "{cell:?}");
+    let choice = choose(&layout, &cells, &Strategy::default())
+        .unwrap()
+        .unwrap();
+    assert!(choice.cell < 2 && (choice.probability - 0.5).abs() < 1e-12);
+    // The covered cell right of the pair touches only one of them and may be safe: revealing
+    // it could settle the pair, so it is no forced 50/50.
+    let layout = Layout::new(3, 2, 2);
+    let cells = position(&["...", "12."]);
+    let analysis = analyse(&layout, &cells).unwrap();
+    assert_eq!(fifty::forced_fifty(&layout, &cells, &analysis), None);
+}
