@@ -5,9 +5,11 @@
 //! cells whose chance of being safe is within [`Strategy::tolerance`] of the best, it prefers the
 //! one most likely to make progress, looking one reveal ahead (PSEQ's idea, Tu et al. 2017): for
 //! each number the cell may show, how likely that number is and whether it then proves another
-//! cell safe. The score is `safety × (1 + progress_weight × progress)`. One refinement from
+//! cell safe. The score is `safety × (1 + progress_weight × progress)`. Two refinements from
 //! JSMinesweeper: a forced 50/50 (two cells nothing can ever tell apart, [`super::fifty`]) is
-//! guessed at once, since the safe cell's number can only help later guesses.
+//! guessed at once, since the safe cell's number can only help later guesses; and a *dead*
+//! candidate (one that can show a single number if safe, so revealing it teaches nothing) comes
+//! after every living one.
 
 use super::board::{Cell, FirstClick, Layout, Minefield, MinesError, Status};
 use super::endgame::{endgame_guess, MAX_PLACEMENTS};
@@ -119,6 +121,8 @@ struct Lookahead {
     progress: f64,
     /// The expected safety of the next move (1 when a cell is certain, else the best guess's).
     next_safety: f64,
+    /// How many numbers the cell can show when safe (1: it is dead, revealing it tells nothing).
+    values: usize,
 }
 
 fn look_ahead(layout: &Layout, cells: &mut [Cell], cell: usize) -> Lookahead {
@@ -147,6 +151,7 @@ fn look_ahead(layout: &Layout, cells: &mut [Cell], cell: usize) -> Lookahead {
         }
     }
     cells[cell] = before;
+    let values = outcomes.len();
     let top = outcomes
         .iter()
         .map(|o| o.0)
@@ -164,11 +169,13 @@ fn look_ahead(layout: &Layout, cells: &mut [Cell], cell: usize) -> Lookahead {
         Lookahead {
             progress: progress / total,
             next_safety: next_safety / total,
+            values,
         }
     } else {
         Lookahead {
             progress: 0.0,
             next_safety: 1.0,
+            values,
         }
     }
 }
@@ -281,7 +288,8 @@ pub fn choose_from(
     // ahead at one of each kind.
     let mut seen = std::collections::HashSet::new();
     let mut board = cells.to_vec();
-    let mut chosen: Option<(f64, Choice)> = None;
+    // The best (living, score) so far: a living candidate beats any dead one.
+    let mut chosen: Option<((bool, f64), Choice)> = None;
     for &(p, around, cell) in &candidates {
         if seen.len() >= strategy.candidates {
             break;
@@ -306,9 +314,10 @@ pub fn choose_from(
         } else {
             (1.0 - p) * (1.0 + strategy.progress_weight * progress)
         };
-        if chosen.as_ref().is_none_or(|(s, _)| score > *s) {
+        let rank = (ahead.values > 1, score);
+        if chosen.as_ref().is_none_or(|(r, _)| rank > *r) {
             chosen = Some((
-                score,
+                rank,
                 Choice {
                     cell,
                     probability: p,
