@@ -80,7 +80,7 @@ impl Default for Strategy {
         Strategy {
             tolerance: 0.05,
             progress_weight: 0.25,
-            candidates: 4,
+            candidates: 6,
             two_step: false,
             endgame: MAX_PLACEMENTS,
         }
