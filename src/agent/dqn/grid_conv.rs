@@ -111,8 +111,8 @@ impl GridConvConfig {
     }
 
     /// The convolutions with the given parameters (taken from the front of `rest`, in
-    /// [`GridConv::weights_async`]'s order).
-    pub(super) fn from_weights(&self, rest: &mut &[f32], device: &Device) -> GridConv {
+    /// [`QNetwork::weights`](super::QNetwork::weights)'s order).
+    pub(super) fn build(&self, rest: &mut &[f32], device: &Device) -> GridConv {
         let mut convolutions = Vec::new();
         for (inputs, outputs, k) in self.convolutions() {
             let (w, tail) = rest.split_at(outputs * inputs * k * k);

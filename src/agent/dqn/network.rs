@@ -239,7 +239,7 @@ impl QNetworkConfig {
         let grid = self
             .grid
             .as_ref()
-            .map(|config| config.from_weights(&mut rest, device));
+            .map(|config| config.build(&mut rest, device));
         let mut layers = Vec::new();
         for (inputs, outputs) in self.layer_sizes() {
             let (w, tail) = rest.split_at(inputs * outputs);

@@ -30,7 +30,7 @@ pub enum MinesCommand {
     /// milliseconds a board (mean, median, largest).
     NoGuess(NoGuessArgs),
     /// Trains a deep Q-network (--features learn); see `minesweeper help train`.
-    Train(crate::dqn_minesweeper::TrainArgs),
+    Train(Box<crate::dqn_minesweeper::TrainArgs>),
 }
 
 /// `puzzlelab minesweeper no-guess`.
