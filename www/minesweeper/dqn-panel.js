@@ -84,7 +84,7 @@ const TEMPLATE = `
     <div class="field-grid hyper-grid">
       <label class="field"><span class="field-label">Learning rate</span><input id="mdqn-lr" type="number" value="0.001" min="0" step="any" /></label>
       <label class="field"><span class="field-label">Batch</span><input id="mdqn-batch" type="number" value="32" min="1" step="1" /></label>
-      <label class="field"><span class="field-label">Games at once</span><input id="mdqn-envs" type="number" value="4" min="1" step="1" /></label>
+      <label class="field"><span class="field-label">Games at once</span><input id="mdqn-envs" type="number" value="16" min="1" step="1" /></label>
       <label class="field"><span class="field-label">ε start</span><input id="mdqn-epsilon-start" type="number" value="0.3" min="0" max="1" step="any" /></label>
       <label class="field"><span class="field-label">ε decay per game</span><input id="mdqn-epsilon-decay" type="number" value="0.995" min="0" max="1" step="any" /></label>
       <label class="field"><span class="field-label">ε minimum</span><input id="mdqn-epsilon-min" type="number" value="0.02" min="0" max="1" step="any" /></label>
@@ -413,7 +413,9 @@ export class MinesDqnPanel {
       mines: board.mines,
       firstClick: board.rule,
       net,
-      ...(net === "cells" ? { layers: value("layers"), filters: value("filters") } : {}),
+      // The per-cell network learns each cell's log-odds of surviving (cross-entropy), the
+      // recipe of the shipped model (docs/minesweeper.md, "Learners").
+      ...(net === "cells" ? { layers: value("layers"), filters: value("filters"), survivalLogits: true } : {}),
       learningRate: value("lr"),
       batchSize: value("batch"),
       numEnvs: value("envs"),
