@@ -53,7 +53,7 @@ const TEMPLATE = `
 <p class="help mdqn-intro">
   A <strong>deep Q-network</strong> learns to play from the numbers alone: puzzlelab's network is fully convolutional
   (five 3 × 3 convolutions, then one Q-value per cell from its neighbourhood, so it plays any board size), learns the
-  outcome of revealing every covered cell of the positions it visits (+1 a win, −1 a mine), and reveals the cell
+  odds that revealing each covered cell of the positions it visits does not hit a mine (cross-entropy), and reveals the cell
   with the highest value. The paper's network (Mehta's RL paper) reads the whole board through dense weights and
   fits one size. The same Rust code as <code>puzzlelab minesweeper train</code>, here in a Web Worker on WebGPU or
   the CPU; below, the model plays the board above and is measured against the exact solver on the same boards.

@@ -18,8 +18,8 @@
 use super::{best_allowed, DqnConfig, DqnError, GridConvConfig, QPolicy};
 use crate::clock;
 use crate::env::minesweeper::{
-    analyse, certain_safe, wilson_95, Evaluation, FirstCell, FirstClick, Layout, MinesConfig,
-    MinesReward, Minesweeper, Observation, Status,
+    analyse, certain_safe, Evaluation, FirstCell, FirstClick, Layout, MinesConfig, MinesReward,
+    Minesweeper, Observation, Status,
 };
 use crate::env::Environment;
 
@@ -177,15 +177,13 @@ pub fn evaluate_policy(
         });
     }
     let seconds = clock::seconds() - started;
-    Ok(Evaluation {
+    Ok(Evaluation::from_totals(
         games,
         wins,
-        win_rate: wins as f64 / games.max(1) as f64,
-        win_rate_95: wilson_95(wins, games),
-        guesses_per_game: guesses as f64 / games.max(1) as f64,
-        ms_per_game: seconds * 1000.0 / games.max(1) as f64,
-        ms_longest_game: f64::NAN,
-    })
+        guesses,
+        seconds,
+        f64::NAN,
+    ))
 }
 
 /// Whether revealing `cell` is a guess: the numbers do not prove it safe.

@@ -480,13 +480,30 @@ pub fn evaluate(
         seconds += s;
         longest = longest.max(l);
     }
-    Ok(Evaluation {
-        games,
-        wins,
-        win_rate: wins as f64 / games.max(1) as f64,
-        win_rate_95: wilson_95(wins, games),
-        guesses_per_game: guesses as f64 / games.max(1) as f64,
-        ms_per_game: seconds * 1000.0 / games.max(1) as f64,
-        ms_longest_game: longest * 1000.0,
-    })
+    Ok(Evaluation::from_totals(
+        games, wins, guesses, seconds, longest,
+    ))
+}
+
+impl Evaluation {
+    /// The summary of `games` games that won `wins` times, guessed `guesses` times in all and took
+    /// `seconds` in all, the longest `longest` seconds (`NaN`: not measured).
+    pub fn from_totals(
+        games: usize,
+        wins: usize,
+        guesses: usize,
+        seconds: f64,
+        longest: f64,
+    ) -> Evaluation {
+        let per_game = |x: f64| x / games.max(1) as f64;
+        Evaluation {
+            games,
+            wins,
+            win_rate: per_game(wins as f64),
+            win_rate_95: wilson_95(wins, games),
+            guesses_per_game: per_game(guesses as f64),
+            ms_per_game: per_game(seconds * 1000.0),
+            ms_longest_game: longest * 1000.0,
+        }
+    }
 }
