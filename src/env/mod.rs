@@ -16,6 +16,7 @@
 pub mod game2048;
 pub mod minesweeper;
 pub mod sliding;
+pub mod sudoku;
 
 use crate::rng::Rng;
 use std::hash::Hash;

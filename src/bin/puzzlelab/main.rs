@@ -18,6 +18,7 @@ mod game2048;
 mod manifest;
 mod minesweeper;
 mod sliding;
+mod sudoku;
 mod training;
 
 use clap::{Parser, Subcommand};
@@ -69,6 +70,8 @@ enum Command {
     EvalDqn2048(dqn2048::EvalArgs),
     /// Minesweeper: `puzzlelab minesweeper eval …`.
     Minesweeper(minesweeper::MinesweeperArgs),
+    /// Sudoku: `puzzlelab sudoku solve|bench|…`.
+    Sudoku(sudoku::SudokuArgs),
 }
 
 fn main() -> ExitCode {
@@ -90,6 +93,7 @@ fn main() -> ExitCode {
         Command::TrainDqn2048(args) => dqn2048::train(&args, &command_line),
         Command::EvalDqn2048(args) => dqn2048::eval(&args),
         Command::Minesweeper(args) => minesweeper::run(&args, &command_line),
+        Command::Sudoku(args) => sudoku::run(&args, &command_line),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
