@@ -6,3 +6,20 @@
 //! tdoku's benchmark and the `sudoku` crate (a JCZSolve port).
 //!
 //! Everything is re-exported here: `puzzlelab::env::sudoku::X` is the path to use.
+//!
+//! Files: `grid.rs` (shapes, the grid, parsing and its errors, candidates), `backtrack.rs` (the
+//! reference exact solver for every shape), `logic.rs` (named techniques, hints and the rating), `generate.rs` (puzzles by
+//! difficulty).
+
+mod backtrack;
+mod generate;
+mod grid;
+mod logic;
+
+pub use backtrack::{count_solutions, search, Search};
+pub use generate::{generate, random_solution, Difficulty, Generated};
+pub use grid::{Grid, Shape, SudokuError, UnitKind};
+pub use logic::{hint, rate, rate_with, Board, Rating, Step, Technique, STUCK_RATING};
+
+#[cfg(test)]
+mod tests;
