@@ -1,5 +1,5 @@
 //! Puzzles with a unique solution at a chosen difficulty: a random full grid, then givens removed
-//! in a random order (in symmetric pairs on square grids, as published puzzles are) as long as
+//! in a random order (in symmetric pairs on 9 × 9, as published puzzles are) as long as
 //! the solution stays unique and the logical rating stays at or below the level's ceiling; the
 //! puzzle is kept when its rating reaches the level's floor, otherwise another grid is drawn.
 
@@ -116,11 +116,14 @@ pub fn generate(
         let solution = random_solution(shape, &mut rng);
         let mut puzzle = solution.clone();
         let cells = shape.cells();
-        // Symmetric pairs: cell i and its image through the centre.
-        let mut pairs: Vec<usize> = (0..cells.div_ceil(2)).collect();
+        // On 9 × 9, symmetric pairs (cell i and its image through the centre); the small grids
+        // are too small for symmetric puzzles past the easiest level, so single cells there.
+        let symmetric = shape.size == 9;
+        let mut pairs: Vec<usize> =
+            (0..if symmetric { cells.div_ceil(2) } else { cells }).collect();
         rng.shuffle(&mut pairs);
         for &cell in &pairs {
-            let mirror = cells - 1 - cell;
+            let mirror = if symmetric { cells - 1 - cell } else { cell };
             let kept = (puzzle.get(cell), puzzle.get(mirror));
             puzzle.set(cell, 0);
             puzzle.set(mirror, 0);

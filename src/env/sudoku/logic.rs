@@ -342,6 +342,15 @@ impl Board {
         }
     }
 
+    /// The board of `grid` with the given candidates (one mask per cell, bit `d` for digit `d`;
+    /// 0 for a filled cell): a position as a person's pencil marks left it.
+    pub fn with_candidates(grid: &Grid, candidates: Vec<u16>) -> Board {
+        assert_eq!(candidates.len(), grid.shape().cells(), "one mask per cell");
+        let mut board = Board::new(grid);
+        board.candidates = candidates;
+        board
+    }
+
     /// The digits placed so far, as a grid.
     pub fn grid(&self) -> Grid {
         Grid::from_cells(&self.cells).expect("the board keeps the shape's digits")

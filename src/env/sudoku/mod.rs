@@ -9,14 +9,16 @@
 //!
 //! Files: `grid.rs` (shapes, the grid, parsing and its errors, candidates), `backtrack.rs` (the
 //! reference exact solver for every shape), `logic.rs` (named techniques, hints and the rating), `generate.rs` (puzzles by
-//! difficulty).
+//! difficulty), `environment.rs` (the game for learners, Mehta's set-up).
 
 mod backtrack;
+mod environment;
 mod generate;
 mod grid;
 mod logic;
 
 pub use backtrack::{count_solutions, search, Search};
+pub use environment::{SudokuEnv, SudokuReward, SEED004_LOSS, SEED004_MOVE_LIMIT};
 pub use generate::{generate, random_solution, Difficulty, Generated};
 pub use grid::{Grid, Shape, SudokuError, UnitKind};
 pub use logic::{hint, rate, rate_with, Board, Rating, Step, Technique, STUCK_RATING};

@@ -140,3 +140,326 @@ fn techniques_on_hand_checked_positions() {
         rating.rating
     );
 }
+
+/// A 9 × 9 board with no digits, every candidate everywhere, then `edit` applied to the masks.
+fn open_board(edit: impl FnOnce(&mut [u16])) -> Board {
+    let grid = Grid::empty(Shape::CLASSIC);
+    let mut masks = vec![Shape::CLASSIC.all_digits(); 81];
+    edit(&mut masks);
+    Board::with_candidates(&grid, masks)
+}
+
+fn cell(r: usize, c: usize) -> usize {
+    r * 9 + c
+}
+
+fn mask(digits: &[u8]) -> u16 {
+    digits.iter().fold(0, |m, &d| m | 1 << d)
+}
+
+fn sorted(mut v: Vec<(usize, u8)>) -> Vec<(usize, u8)> {
+    v.sort_unstable();
+    v
+}
+
+/// Every (cell, digit) for the cells and digits given.
+fn all(cells: impl IntoIterator<Item = usize>, digits: &[u8]) -> Vec<(usize, u8)> {
+    let mut v: Vec<(usize, u8)> = cells
+        .into_iter()
+        .flat_map(|c| digits.iter().map(move |&d| (c, d)))
+        .collect();
+    v.sort_unstable();
+    v
+}
+
+#[test]
+fn singles() {
+    // 4 fits only r2c2 in box 1: hidden single in a box.
+    let board = open_board(|m| {
+        for c in [0, 1, 2, 9, 11, 18, 19, 20] {
+            m[c] &= !mask(&[4]);
+        }
+    });
+    let step = board.find(Technique::HiddenSingleBox).unwrap();
+    assert_eq!(step.placements, vec![(cell(1, 1), 4)]);
+    assert_eq!(board.find(Technique::NakedSingle), None);
+    // 7 fits only r6c9 in row 6 (its box and column have other places): hidden single in a line.
+    let board = open_board(|m| {
+        for c in 0..8 {
+            m[cell(5, c)] &= !mask(&[7]);
+        }
+    });
+    assert_eq!(board.find(Technique::HiddenSingleBox), None);
+    assert_eq!(
+        board.find(Technique::HiddenSingleLine).unwrap().placements,
+        vec![(cell(5, 8), 7)]
+    );
+    // r5c5 has only 9 left: naked single.
+    let board = open_board(|m| m[cell(4, 4)] = mask(&[9]));
+    assert_eq!(
+        board.find(Technique::NakedSingle).unwrap().placements,
+        vec![(cell(4, 4), 9)]
+    );
+}
+
+#[test]
+fn pointing_and_claiming() {
+    // In box 1, 5 lies only in row 1 (r1c1, r1c2): it leaves r1c4..r1c9.
+    let board = open_board(|m| {
+        for c in [2, 9, 10, 11, 18, 19, 20] {
+            m[c] &= !mask(&[5]);
+        }
+    });
+    let step = board.find(Technique::Pointing).unwrap();
+    assert_eq!(sorted(step.eliminations), all(3..9, &[5]));
+    assert_eq!(step.units, vec![18, 0]);
+    // In row 5, 7 lies only in box 5 (r5c4, r5c5): it leaves the rest of box 5.
+    let board = open_board(|m| {
+        for c in (0..9).filter(|&c| c != 3 && c != 4) {
+            m[cell(4, c)] &= !mask(&[7]);
+        }
+    });
+    let step = board.find(Technique::Claiming).unwrap();
+    assert_eq!(
+        sorted(step.eliminations),
+        all(
+            [
+                cell(3, 3),
+                cell(3, 4),
+                cell(3, 5),
+                cell(5, 3),
+                cell(5, 4),
+                cell(5, 5)
+            ],
+            &[7]
+        )
+    );
+}
+
+#[test]
+fn naked_and_hidden_subsets() {
+    let board = open_board(|m| {
+        m[0] = mask(&[1, 2]);
+        m[1] = mask(&[1, 2]);
+    });
+    let step = board.find(Technique::NakedPair).unwrap();
+    assert_eq!(sorted(step.eliminations), all(2..9, &[1, 2]));
+    let board = open_board(|m| {
+        m[0] = mask(&[1, 2]);
+        m[1] = mask(&[2, 3]);
+        m[2] = mask(&[1, 3]);
+    });
+    assert_eq!(board.find(Technique::NakedPair), None);
+    let step = board.find(Technique::NakedTriple).unwrap();
+    assert_eq!(sorted(step.eliminations), all(3..9, &[1, 2, 3]));
+    let board = open_board(|m| {
+        m[0] = mask(&[1, 2]);
+        m[1] = mask(&[2, 3]);
+        m[2] = mask(&[3, 4]);
+        m[3] = mask(&[1, 4]);
+    });
+    let step = board.find(Technique::NakedQuad).unwrap();
+    assert_eq!(sorted(step.eliminations), all(4..9, &[1, 2, 3, 4]));
+
+    // Digits 3 and 4 of row 1 fit only r1c1 and r1c2: the cells keep only them.
+    let board = open_board(|m| {
+        for c in 2..9 {
+            m[c] &= !mask(&[3, 4]);
+        }
+    });
+    let step = board.find(Technique::HiddenPair).unwrap();
+    assert_eq!(sorted(step.eliminations), all(0..2, &[1, 2, 5, 6, 7, 8, 9]));
+    let board = open_board(|m| {
+        for c in 3..9 {
+            m[c] &= !mask(&[4, 5, 6]);
+        }
+        m[0] &= !mask(&[6]);
+    });
+    let step = board.find(Technique::HiddenTriple).unwrap();
+    assert_eq!(step.digits, vec![4, 5, 6]);
+    assert_eq!(sorted(step.eliminations), all(0..3, &[1, 2, 3, 7, 8, 9]));
+    let board = open_board(|m| {
+        for c in 4..9 {
+            m[c] &= !mask(&[5, 6, 7, 8]);
+        }
+    });
+    let step = board.find(Technique::HiddenQuad).unwrap();
+    assert_eq!(sorted(step.eliminations), all(0..4, &[1, 2, 3, 4, 9]));
+}
+
+#[test]
+fn fish() {
+    // 6 in rows 2 and 6 only in columns 3 and 8: X-wing.
+    let board = open_board(|m| {
+        for r in [1, 5] {
+            for c in (0..9).filter(|&c| c != 2 && c != 7) {
+                m[cell(r, c)] &= !mask(&[6]);
+            }
+        }
+    });
+    let step = board.find(Technique::XWing).unwrap();
+    let others = (0..9).filter(|&r| r != 1 && r != 5);
+    assert_eq!(
+        sorted(step.eliminations),
+        all(others.flat_map(|r| [cell(r, 2), cell(r, 7)]), &[6])
+    );
+    // 8 in rows 1, 5, 9 within columns 2, 5, 8 (two places each): swordfish.
+    let places = [(0, [1, 4]), (4, [4, 7]), (8, [1, 7])];
+    let board = open_board(|m| {
+        for (r, keep) in places {
+            for c in (0..9).filter(|c| !keep.contains(c)) {
+                m[cell(r, c)] &= !mask(&[8]);
+            }
+        }
+    });
+    assert_eq!(board.find(Technique::XWing), None);
+    let step = board.find(Technique::Swordfish).unwrap();
+    let others = (0..9).filter(|r| ![0, 4, 8].contains(r));
+    assert_eq!(
+        sorted(step.eliminations),
+        all(
+            others.flat_map(|r| [cell(r, 1), cell(r, 4), cell(r, 7)]),
+            &[8]
+        )
+    );
+    // 9 in rows 1, 3, 5, 7 within columns 1, 3, 5, 7: jellyfish.
+    let places = [(0, [0, 2]), (2, [2, 4]), (4, [4, 6]), (6, [6, 0])];
+    let board = open_board(|m| {
+        for (r, keep) in places {
+            for c in (0..9).filter(|c| !keep.contains(c)) {
+                m[cell(r, c)] &= !mask(&[9]);
+            }
+        }
+    });
+    assert_eq!(board.find(Technique::Swordfish), None);
+    let step = board.find(Technique::Jellyfish).unwrap();
+    let others = (0..9).filter(|r| ![0, 2, 4, 6].contains(r));
+    assert_eq!(
+        sorted(step.eliminations),
+        all(others.flat_map(|r| [0, 2, 4, 6].map(|c| cell(r, c))), &[9])
+    );
+}
+
+#[test]
+fn wings_and_unique_rectangle() {
+    // Pivot r1c1 {1,2}, pincers r1c5 {1,3} and r5c1 {2,3}: 3 leaves r5c5, which sees both.
+    let board = open_board(|m| {
+        m[cell(0, 0)] = mask(&[1, 2]);
+        m[cell(0, 4)] = mask(&[1, 3]);
+        m[cell(4, 0)] = mask(&[2, 3]);
+    });
+    let step = board.find(Technique::XyWing).unwrap();
+    assert_eq!(step.eliminations, vec![(cell(4, 4), 3)]);
+    assert_eq!(step.cells, vec![cell(0, 0), cell(0, 4), cell(4, 0)]);
+    // Pivot r1c1 {1,2,3}, pincers r2c2 {1,3} (box) and r1c6 {2,3} (row): 3 leaves r1c2 and r1c3.
+    let board = open_board(|m| {
+        m[cell(0, 0)] = mask(&[1, 2, 3]);
+        m[cell(1, 1)] = mask(&[1, 3]);
+        m[cell(0, 5)] = mask(&[2, 3]);
+    });
+    let step = board.find(Technique::XyzWing).unwrap();
+    assert_eq!(
+        sorted(step.eliminations),
+        vec![(cell(0, 1), 3), (cell(0, 2), 3)]
+    );
+    // r1c1, r1c4, r2c1 hold only {1,2} (two boxes): r2c4 cannot be 1 or 2.
+    let board = open_board(|m| {
+        for c in [cell(0, 0), cell(0, 3), cell(1, 0)] {
+            m[c] = mask(&[1, 2]);
+        }
+        m[cell(1, 3)] = mask(&[1, 2, 5, 6]);
+    });
+    let step = board.find(Technique::UniqueRectangle).unwrap();
+    assert_eq!(step.eliminations, vec![(cell(1, 3), 1), (cell(1, 3), 2)]);
+}
+
+fn pool(shape: Shape, count: u64) -> Vec<Grid> {
+    (0..count)
+        .map(|seed| generate(shape, Difficulty::Easy, seed, 50).unwrap().puzzle)
+        .collect()
+}
+
+#[test]
+fn the_environment_obeys_the_contract() {
+    use crate::env::check_env;
+    for shape in Shape::ALL {
+        let puzzles = pool(shape, 3);
+        for reward in [SudokuReward::Seed004, SudokuReward::Outcome] {
+            check_env(
+                || SudokuEnv::new(puzzles.clone(), reward),
+                6,
+                3 * shape.cells(),
+            )
+            .unwrap();
+        }
+    }
+}
+
+#[test]
+fn the_environment_pays_mehtas_rewards() {
+    use crate::env::Environment;
+    let puzzle = Grid::parse(EASY).unwrap();
+    let solution = Grid::parse(EASY_SOLUTION).unwrap();
+    let mut env = SudokuEnv::new(vec![puzzle.clone()], SudokuReward::Seed004);
+    assert_eq!(env.num_actions(), 810);
+    assert_eq!(env.observation_len(), 810);
+    let mut observation = vec![0.0; 810];
+    env.write_observation(&mut observation);
+    // r1c3 holds 3 (plane 3), r1c1 is empty (plane 0).
+    assert_eq!(observation[3 * 81 + 2], 1.0);
+    assert_eq!(observation[0], 1.0);
+    assert_eq!(observation.iter().sum::<f32>(), 81.0);
+    // A given: no progress. A digit its row already holds: partial loss, not written.
+    assert_eq!(env.step(env.action(2, 4)).reward, -1.0);
+    assert_eq!(env.step(env.action(0, 3)).reward, -2.0);
+    assert_eq!(env.grid().get(0), 0);
+    // Right digit: progress; then an erase of it: no progress, the cell is empty again.
+    assert_eq!(env.step(env.action(0, 4)).reward, 1.0);
+    assert_eq!(env.step(env.action(0, 4)).reward, -1.0);
+    assert_eq!(env.step(env.action(0, 0)).reward, -1.0);
+    assert_eq!(env.grid().get(0), 0);
+    // Erasing a given changes nothing.
+    env.step(env.action(2, 0));
+    assert_eq!(env.grid().get(2), 3);
+    // Fill the solution: every step progresses, the last one terminates.
+    let empty: Vec<usize> = (0..81).filter(|&c| puzzle.get(c) == 0).collect();
+    for (i, &cell) in empty.iter().enumerate() {
+        let step = env.step(env.action(cell, solution.get(cell)));
+        assert_eq!(step.reward, 1.0);
+        assert_eq!(step.terminated, i + 1 == empty.len());
+    }
+    assert!(env.grid().is_solved());
+}
+
+#[test]
+fn generated_puzzles_are_unique_and_of_the_asked_difficulty() {
+    let cases = [
+        (Shape::FOUR, Difficulty::Easy),
+        (Shape::SIX, Difficulty::Easy),
+        (Shape::SIX, Difficulty::Medium),
+        (Shape::SIX, Difficulty::Hard),
+        (Shape::CLASSIC, Difficulty::Easy),
+        (Shape::CLASSIC, Difficulty::Medium),
+        (Shape::CLASSIC, Difficulty::Hard),
+        (Shape::CLASSIC, Difficulty::Expert),
+    ];
+    for (shape, difficulty) in cases {
+        for seed in 0..2 {
+            let made = generate(shape, difficulty, seed, 200).unwrap();
+            assert_eq!(made.puzzle.shape(), shape);
+            assert_eq!(
+                count_solutions(&made.puzzle, 2),
+                1,
+                "{shape:?} {difficulty:?} seed {seed}"
+            );
+            assert_eq!(search(&made.puzzle, 2).solution.unwrap(), made.solution);
+            assert!(made.solution.is_solved());
+            let rating = rate(&made.puzzle);
+            assert!(rating.solved);
+            assert_eq!(Difficulty::of_rating(rating.rating), Some(difficulty));
+            // The same seed makes the same puzzle.
+            let again = generate(shape, difficulty, seed, 200).unwrap();
+            assert_eq!(again.puzzle, made.puzzle);
+        }
+    }
+}
