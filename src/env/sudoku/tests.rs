@@ -263,15 +263,15 @@ fn naked_and_hidden_subsets() {
 
     // Digits 3 and 4 of row 1 fit only r1c1 and r1c2: the cells keep only them.
     let board = open_board(|m| {
-        for c in 2..9 {
-            m[c] &= !mask(&[3, 4]);
+        for m in &mut m[2..9] {
+            *m &= !mask(&[3, 4]);
         }
     });
     let step = board.find(Technique::HiddenPair).unwrap();
     assert_eq!(sorted(step.eliminations), all(0..2, &[1, 2, 5, 6, 7, 8, 9]));
     let board = open_board(|m| {
-        for c in 3..9 {
-            m[c] &= !mask(&[4, 5, 6]);
+        for m in &mut m[3..9] {
+            *m &= !mask(&[4, 5, 6]);
         }
         m[0] &= !mask(&[6]);
     });
@@ -279,8 +279,8 @@ fn naked_and_hidden_subsets() {
     assert_eq!(step.digits, vec![4, 5, 6]);
     assert_eq!(sorted(step.eliminations), all(0..3, &[1, 2, 3, 7, 8, 9]));
     let board = open_board(|m| {
-        for c in 4..9 {
-            m[c] &= !mask(&[5, 6, 7, 8]);
+        for m in &mut m[4..9] {
+            *m &= !mask(&[5, 6, 7, 8]);
         }
     });
     let step = board.find(Technique::HiddenQuad).unwrap();
