@@ -78,6 +78,10 @@ pub struct GenerateArgs {
     /// Full grids drawn at most per puzzle.
     #[arg(long, default_value_t = 200)]
     pub attempts: usize,
+    /// Instead of a difficulty, exactly this many givens (any difficulty; as in the coursework's
+    /// genetic-algorithm experiment).
+    #[arg(long, conflicts_with = "difficulty")]
+    pub givens: Option<usize>,
 }
 
 /// Runs a `sudoku` command.
@@ -195,6 +199,27 @@ fn generate(args: &GenerateArgs) -> Result<()> {
         DifficultyArg::Hard => Difficulty::Hard,
         DifficultyArg::Expert => Difficulty::Expert,
     };
+    if let Some(givens) = args.givens {
+        for i in 0..args.count {
+            let seed = args.seed + i as u64;
+            let Some(puzzle) = sudoku::generate_with_givens(shape, givens, seed, args.attempts)
+            else {
+                bail!(
+                    "seed {seed}: no puzzle with {givens} givens in {} grids",
+                    args.attempts
+                );
+            };
+            let rating = sudoku::rate(&puzzle);
+            print_json(&json!({
+                "seed": seed,
+                "puzzle": puzzle.to_line(),
+                "givens": givens,
+                "rating": one_decimal(rating.rating),
+                "hardest": rating.hardest.map(|t| t.name()),
+            }));
+        }
+        return Ok(());
+    }
     let mut made = 0;
     for i in 0..args.count {
         let seed = args.seed + i as u64;

@@ -145,3 +145,35 @@ pub fn generate(
     }
     None
 }
+
+/// A puzzle with exactly `givens` givens and a unique solution, whatever its difficulty (for
+/// experiments that fix the number of givens, as the coursework's genetic algorithm does): givens
+/// are removed one at a time in a random order while the solution stays unique, until `givens`
+/// remain; a grid that cannot get that low is replaced by another, at most `max_attempts` times.
+pub fn generate_with_givens(
+    shape: Shape,
+    givens: usize,
+    seed: u64,
+    max_attempts: usize,
+) -> Option<Grid> {
+    let mut rng = Rng::new(seed);
+    for _ in 0..max_attempts {
+        let mut puzzle = random_solution(shape, &mut rng);
+        let mut order: Vec<usize> = (0..shape.cells()).collect();
+        rng.shuffle(&mut order);
+        for &cell in &order {
+            if puzzle.filled() == givens {
+                return Some(puzzle);
+            }
+            let kept = puzzle.get(cell);
+            puzzle.set(cell, 0);
+            if count_solutions(&puzzle, 2) != 1 {
+                puzzle.set(cell, kept);
+            }
+        }
+        if puzzle.filled() == givens {
+            return Some(puzzle);
+        }
+    }
+    None
+}

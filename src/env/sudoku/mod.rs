@@ -19,7 +19,7 @@ mod logic;
 
 pub use backtrack::{count_solutions, search, Search};
 pub use environment::{SudokuEnv, SudokuReward, SEED004_LOSS, SEED004_MOVE_LIMIT};
-pub use generate::{generate, random_solution, Difficulty, Generated};
+pub use generate::{generate, generate_with_givens, random_solution, Difficulty, Generated};
 pub use grid::{Grid, Shape, SudokuError, UnitKind};
 pub use logic::{hint, rate, rate_with, Board, Rating, Step, Technique, STUCK_RATING};
 

@@ -463,3 +463,16 @@ fn generated_puzzles_are_unique_and_of_the_asked_difficulty() {
         }
     }
 }
+
+#[test]
+fn puzzles_with_a_fixed_number_of_givens() {
+    for givens in [23, 29, 33] {
+        let puzzle = generate_with_givens(Shape::CLASSIC, givens, 1, 100).unwrap();
+        assert_eq!(puzzle.filled(), givens);
+        assert_eq!(count_solutions(&puzzle, 2), 1);
+        assert_eq!(
+            generate_with_givens(Shape::CLASSIC, givens, 1, 100).unwrap(),
+            puzzle
+        );
+    }
+}
