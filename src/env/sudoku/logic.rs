@@ -16,6 +16,7 @@
 
 use super::grid::{Grid, Shape, UnitKind};
 use std::fmt;
+use std::sync::Arc;
 
 /// A named technique, with Sudoku Explainer's difficulty.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -289,8 +290,9 @@ pub struct Board {
     shape: Shape,
     cells: Vec<u8>,
     candidates: Vec<u16>,
-    units: Vec<Vec<usize>>,
-    peers: Vec<Vec<usize>>,
+    // Shared by the copies the chains and the "direct" checks make.
+    units: Arc<Vec<Vec<usize>>>,
+    peers: Arc<Vec<Vec<usize>>>,
 }
 
 fn digits_of(mask: u16) -> impl Iterator<Item = u8> {
@@ -337,8 +339,8 @@ impl Board {
             shape,
             cells: grid.cells().to_vec(),
             candidates: grid.candidates(),
-            units: shape.units(),
-            peers: (0..shape.cells()).map(|c| shape.peers(c)).collect(),
+            units: Arc::new(shape.units()),
+            peers: Arc::new((0..shape.cells()).map(|c| shape.peers(c)).collect()),
         }
     }
 
@@ -397,8 +399,7 @@ impl Board {
     fn place(&mut self, cell: usize, digit: u8) {
         self.cells[cell] = digit;
         self.candidates[cell] = 0;
-        for i in 0..self.peers[cell].len() {
-            let p = self.peers[cell][i];
+        for &p in &self.peers[cell] {
             self.candidates[p] &= !(1 << digit);
         }
     }
