@@ -190,6 +190,46 @@ describe("Sudoku in the page", () => {
     assert.deepEqual(page.errors, []);
   });
 
+  test("a harder step: the hint names it and highlights the cells and units it uses", options, async () => {
+    // `puzzlelab sudoku rate` rates this puzzle 2.0, its hardest step a direct hidden pair. Follow
+    // the singles (in a handle of its own) up to the position where that step comes next.
+    const medium = "6....871.....9.2..8....5.34.7..13...............64..9.19.7....8..5.3.....839....2";
+    let page = await openSudoku(session, `#puzzle=${medium}`);
+    const { digits, step } = await page.evaluate(async (text) => {
+      const api = await import("../pkg/puzzlelab.js");
+      const game = api.SudokuGame.parse(text);
+      for (let move = 0; move < 81; move++) {
+        const steps = game.hint();
+        const last = steps.at(-1);
+        if (!last.technique.includes("single")) {
+          const result = { digits: game.text(), step: last };
+          game.free();
+          return result;
+        }
+        for (const [cell, digit] of last.placements) game.set(cell, digit);
+      }
+      throw new Error("no step harder than a single");
+    }, medium);
+    assert.equal(step.technique, "direct hidden pair");
+    page = await openSudoku(session, `#puzzle=${medium}&digits=${digits}`);
+    await page.click("#hint");
+    const items = page.locator("#hint-steps li");
+    assert.equal(await items.count(), 1);
+    assert.equal(await items.locator(".technique").textContent(), "direct hidden pair");
+    assert.equal(
+      await items.textContent(),
+      "direct hidden pair (2.0): in column 2, digits 46 fit only cells r5c2 r8c2; place 3 at r5c9; remove 3 from r5c2.",
+    );
+    // Its cells are the pair's, its unit column 2, and the digit goes in r5c9 (cell 44).
+    assert.deepEqual(step.cells, [37, 64]);
+    assert.deepEqual(step.placements, [[44, 3]]);
+    const board = await readBoard(page);
+    assert.deepEqual(withClass(board, "hint-cell"), [...step.cells].sort((a, b) => a - b));
+    assert.deepEqual(withClass(board, "hint-unit"), [...new Set(step.unitCells.flat())].sort((a, b) => a - b));
+    assert.deepEqual(withClass(board, "hint-target"), step.placements.map(([cell]) => cell));
+    assert.deepEqual(page.errors, []);
+  });
+
   test("bad pasted puzzles are explained beside the box and change nothing", options, async () => {
     const page = await openSudoku(session);
     await clickCell(page, 1);
@@ -271,6 +311,7 @@ describe("Sudoku in the page", () => {
     // Solved: keys and the pad do nothing more; the timer has stopped.
     const seconds = await page.evaluate(() => document.querySelector("#game").seconds);
     await page.keyboard.press("Backspace");
+    await page.keyboard.press("Control+z");
     assert.equal((await readBoard(page)).text, SOLUTION);
     await page.waitForTimeout(1100);
     assert.equal(await page.evaluate(() => document.querySelector("#game").seconds), seconds);

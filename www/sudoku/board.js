@@ -15,6 +15,7 @@
 //   board.erase(cell = selected, source)          clears the player's digit, else the cell's marks
 //   board.fillCandidates()  every empty cell's marks become its candidates (from the digits shown)
 //   board.undo(), board.redo(), board.canUndo, board.canRedo   every move above is one step
+//                           (a solved grid takes no more moves, undo included)
 //   board.marks             the pencil marks, one bit mask a cell (bit d for digit d)
 //   board.showHint(steps)   highlights what SudokuGame.hint's steps use (their units, cells, the
 //                           digits they place and the marks they remove) until the next move
@@ -367,7 +368,7 @@ export class SudokuBoard extends HTMLElement {
 
   #travel(from, to, action, source) {
     const game = this.#game;
-    if (!game || this.locked || from.length === 0) return false;
+    if (!game || this.locked || game.isSolved() || from.length === 0) return false;
     const target = from.pop();
     to.push(this.#snapshot());
     game.restore(target.digits);
@@ -473,8 +474,8 @@ export class SudokuBoard extends HTMLElement {
       } else if (action === "pencil") {
         button.setAttribute("aria-pressed", String(this.pencil));
         button.disabled = solved;
-      } else if (action === "undo") button.disabled = !this.canUndo;
-      else if (action === "redo") button.disabled = !this.canRedo;
+      } else if (action === "undo") button.disabled = solved || !this.canUndo;
+      else if (action === "redo") button.disabled = solved || !this.canRedo;
       else button.disabled = solved;
     }
   }
