@@ -61,9 +61,9 @@ const STYLE = `
   .cell.conflict { color: var(--conflict); }
   .cell.conflict::after { content: ""; position: absolute; inset: 3px; border: 2px dashed var(--conflict); border-radius: 4px; }
   .cell.wrong { color: var(--conflict); text-decoration: line-through; }
-  .marks { display: grid; width: 100%; height: 100%; padding: 2px; box-sizing: border-box;
+  .marks { display: grid; width: 100%; height: 100%; padding: 1px; box-sizing: border-box;
     grid-template-columns: repeat(var(--mark-cols), 1fr); grid-template-rows: repeat(var(--mark-rows), 1fr);
-    font: 500 max(9px, calc(23cqi / var(--n))) / 1 system-ui, sans-serif; color: #5b6175; }
+    font: 500 max(11px, calc(27cqi / var(--n))) / 1 system-ui, sans-serif; color: #5b6175; }
   .marks span { display: grid; place-items: center; border-radius: 3px; }
   .marks span.same { background: #2554c7; color: #fff; }
   .marks span.removed { color: var(--conflict); text-decoration: line-through; font-weight: 700; }
