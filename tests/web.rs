@@ -289,3 +289,83 @@ fn minesweeper_plays_analyses_hints_and_refuses_bad_input() {
     }
     assert_eq!(game.status(), "won");
 }
+
+#[wasm_bindgen_test]
+fn sudoku_plays_hints_rates_and_refuses_bad_puzzles() {
+    use puzzlelab::web::sudoku::SudokuGame;
+    // Bad texts and improper puzzles: readable errors.
+    let e = SudokuGame::parse("123").err().unwrap();
+    assert!(message(e).contains("this text has 3"));
+    let e = SudokuGame::parse(&format!("11{}", ".".repeat(79)))
+        .err()
+        .unwrap();
+    assert!(message(e).contains("share row 1"));
+    let e = SudokuGame::parse(&format!("12345678.........9{}", ".".repeat(63)))
+        .err()
+        .unwrap();
+    assert_eq!(message(e), "this puzzle has no solution");
+    let e = SudokuGame::parse(&".".repeat(81)).err().unwrap();
+    assert_eq!(message(e), "this puzzle has more than one solution");
+    assert!(SudokuGame::generate(4, "medium", 1.0).is_err());
+    assert!(SudokuGame::generate(5, "easy", 1.0).is_err());
+    assert!(SudokuGame::generate(9, "easy", -1.0).is_err());
+
+    // `puzzlelab sudoku generate --difficulty easy --seed 1`'s puzzle; `rate --steps` starts with
+    // "hidden single (box): 9 can go in only one cell of box 1; place 9 at r2c2."
+    let puzzle =
+        "1...94.....7..........63971...4..7.6..9.1.5..4.3..6...95824..........1.....37...4";
+    let mut game = SudokuGame::parse(puzzle).unwrap();
+    assert_eq!(game.size(), 9);
+    assert_eq!(game.puzzle_text(), puzzle);
+    let rating = game.rate().unwrap();
+    assert_eq!(field(&rating, "rating").as_f64(), Some(1.5));
+    assert_eq!(field(&rating, "difficulty").as_string().unwrap(), "easy");
+    let steps = js_sys::Array::from(&game.hint().unwrap());
+    assert_eq!(steps.length(), 1);
+    let step = steps.get(0);
+    assert_eq!(
+        field(&step, "technique").as_string().unwrap(),
+        "hidden single (box)"
+    );
+    assert_eq!(
+        field(&step, "explanation").as_string().unwrap(),
+        "hidden single (box): 9 can go in only one cell of box 1; place 9 at r2c2."
+    );
+    let placements: Vec<(usize, u8)> =
+        serde_wasm_bindgen::from_value(field(&step, "placements")).unwrap();
+    assert_eq!(placements, vec![(10, 9)]);
+    let unit_cells: Vec<Vec<usize>> =
+        serde_wasm_bindgen::from_value(field(&step, "unitCells")).unwrap();
+    assert_eq!(unit_cells, vec![vec![0, 1, 2, 9, 10, 11, 18, 19, 20]]);
+
+    // Givens cannot change; a conflict and a mistake are reported; the hint refuses a wrong digit.
+    assert!(message(game.set(0, 2).err().unwrap()).contains("holds a given"));
+    assert!(game.set(1, 10).is_err());
+    assert!(game.set(1, 1).unwrap());
+    assert_eq!(game.conflicts(), vec![0, 1]);
+    assert_eq!(game.mistakes(), vec![1]);
+    assert!(message(game.hint().err().unwrap()).contains("not the solution's"));
+    assert!(game.set(1, 0).unwrap());
+    assert!(game.conflicts().is_empty());
+
+    // Restore refuses changed givens and keeps the grid; the solution solves.
+    let mut wrong = game.cells();
+    wrong[0] = 2;
+    assert!(game.restore(&wrong).is_err());
+    assert_eq!(game.text(), puzzle);
+    let candidates = game.candidates();
+    assert_eq!(candidates[0], 0);
+    assert_ne!(candidates[10] & (1 << 9), 0);
+    let solution = game.solution();
+    game.restore(&solution).unwrap();
+    assert!(game.is_solved());
+
+    // Generated puzzles: the same seed, the same puzzle; the rating in the level's range.
+    let a = SudokuGame::generate(6, "hard", 1.0).unwrap();
+    let b = SudokuGame::generate(6, "hard", 1.0).unwrap();
+    assert_eq!(a.puzzle_text(), b.puzzle_text());
+    let mut a = a;
+    let rating = field(&a.rate().unwrap(), "rating").as_f64().unwrap();
+    assert!(rating > 2.5 && rating <= 4.5, "{rating}");
+    assert_eq!(a.seed(), Some(1.0));
+}

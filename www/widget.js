@@ -17,7 +17,7 @@
  * all widgets and the page share it and each model's download.
  *
  * Attributes (all optional; changing one updates the widget):
- *   puzzle    "sliding" (the default), "2048" or "minesweeper" (see those below)
+ *   puzzle    "sliding" (the default), "2048", "minesweeper" or "sudoku" (see those below)
  *   size      "3", "4x4", "2x3", … (2 to 5 rows by 2 to 5 columns); default 3×3
  *   start     the start position as text: "1,2,3,4,5,6,7,_,8", "123456780", one row per line;
  *             0 or _ is the blank, ☼ ☾ (or s m) for sun-moon. Default: shuffled 12 moves from the
@@ -105,6 +105,19 @@
  * play(), pause(), setState(boardText); state is { puzzle: "minesweeper", width, height, mines,
  * flags, status, cells, seed, playing }. docs/widget.md has the details.
  *
+ * Sudoku (puzzle="sudoku"): the grid and digit pad from sudoku/board.js (with
+ * sudoku/widget-panel.js, imported only then): click a cell, then a digit (pad or keys: arrows,
+ * 1–9, Shift+digit or P for pencil marks, Backspace clears, Ctrl+Z / Ctrl+Y undo and redo).
+ * Attributes: size (4 | 6 | 9, default 9), difficulty (easy | medium | hard | expert, default
+ * easy; 4 × 4 only easy, 6 × 6 not medium), seed (the generated puzzle's), start (a puzzle text:
+ * 16, 36 or 81 cells, "." or 0 empty; it must have exactly one solution), pencil (boolean: start
+ * in pencil mode), controls (any of "new hint candidates check"). Events: move { action: "digit" |
+ * "mark" | "erase" | "candidates" | "undo" | "redo", cell, digit, source }, solved { seconds,
+ * source }, error. Methods: newGame(seed?), hint() (a Promise of the steps, each { technique,
+ * rating, explanation, placements, eliminations, cells, units, unitCells, digits }, highlighted on
+ * the grid), setState(puzzleText); state is { puzzle: "sudoku", size, givens, cells, marks,
+ * puzzleText, text, solved, seconds, seed }. play() rejects: Sudoku has no player.
+ *
  * Styling: an inline-block 340px wide. Custom properties: --puzzle-widget-width,
  * --puzzle-widget-display, --board-max-height. Parts: widget, board, controls, button, player,
  * error, status. While it works, the element has the attributes `ready` (loaded) and `solving`.
@@ -134,6 +147,13 @@ const GAME_MODES = {
     part: "minesweeper",
     attributes: ["seed", "level", "width", "height", "mines", "first-click", "no-guess", "overlay", "question-marks"],
     name: "Minesweeper",
+  },
+  sudoku: {
+    load: () => import("./sudoku/widget-panel.js"),
+    panel: "SudokuPanel",
+    part: "sudoku",
+    attributes: ["size", "difficulty", "seed", "pencil"],
+    name: "Sudoku",
   },
 };
 /** Per game mode: { promise, exports } of its module once asked for. */
@@ -247,6 +267,7 @@ const TEMPLATE = `
   ${SLIDING_BOARD_MARKUP}
   <div class="game2048" part="game2048" hidden></div>
   <div class="mines" part="minesweeper" hidden></div>
+  <div class="sudoku" part="sudoku" hidden></div>
   <p class="error" part="error" role="alert" hidden></p>${SLIDING_CONTROLS_MARKUP}
   <p class="status" part="status" role="status" aria-live="polite"></p>
 </div>`;
@@ -286,6 +307,7 @@ export class PuzzleWidget extends HTMLElement {
       status: part(".status"),
       game2048: part(".game2048"),
       minesweeper: part(".mines"),
+      sudoku: part(".sudoku"),
     };
     this.#ready.promise.catch(() => {});
     const widget = this;
@@ -344,7 +366,7 @@ export class PuzzleWidget extends HTMLElement {
     return this.#ready.promise;
   }
 
-  /** The inner <sliding-board> (for the puzzlelab page); a 2048 widget's <game2048-board>, a Minesweeper widget's <mines-board>. */
+  /** The inner <sliding-board> (for the puzzlelab page); a 2048 widget's <game2048-board>, a Minesweeper widget's <mines-board>, a Sudoku widget's <sudoku-board>. */
   get board() {
     return this.#game()?.board ?? this.#sliding.board;
   }
@@ -379,13 +401,13 @@ export class PuzzleWidget extends HTMLElement {
   /** Solves from the current position and plays the solution; resolves to the `solution` detail. */
   solve() {
     if (this.#shown) {
-      const player = this.#shown === "2048" ? "agent" : "solver";
-      return Promise.reject(new Error(`solve() is for sliding puzzles: on a ${GAME_MODES[this.#shown].name} widget, play() lets its ${player} play`));
+      const player = { 2048: "play() lets its agent play", minesweeper: "play() lets its solver play", sudoku: "hint() shows the next step" };
+      return Promise.reject(new Error(`solve() is for sliding puzzles: on a ${GAME_MODES[this.#shown].name} widget, ${player[this.#shown]}`));
     }
     return this.#sliding.solve();
   }
 
-  /** 2048 and Minesweeper: starts a new game, seeded with `seed` (a whole number) or at random. */
+  /** 2048, Minesweeper and Sudoku: starts a new game, seeded with `seed` (a whole number) or at random. */
   newGame(seed) {
     const panel = this.#requireGame("newGame()");
     if (seed !== undefined && seed !== null && (!Number.isSafeInteger(seed) || seed < 0)) {
@@ -412,12 +434,13 @@ export class PuzzleWidget extends HTMLElement {
   /**
    * 2048: resolves to the agent's move for the board shown (also drawn as an arrow), or null.
    * Minesweeper: to the solver's next cell ({ cell, reason, probability, progress }, ringed), or null.
+   * Sudoku: to the logical solver's steps up to the next digit (named, highlighted on the grid).
    */
   hint() {
     return this.#requireGame("hint()").hint();
   }
 
-  /** The game mode's panel shown (2048, Minesweeper), or null for a sliding puzzle. */
+  /** The game mode's panel shown (2048, Minesweeper, Sudoku), or null for a sliding puzzle. */
   #game() {
     return this.#shown ? this.#panels[this.#shown] : null;
   }
@@ -429,7 +452,7 @@ export class PuzzleWidget extends HTMLElement {
 
   #requireGame(method) {
     const game = this.#game();
-    if (!game) throw new Error(`${method} is for 2048 and Minesweeper widgets (puzzle="2048" or "minesweeper")`);
+    if (!game) throw new Error(`${method} is for 2048, Minesweeper and Sudoku widgets (puzzle="2048", "minesweeper" or "sudoku")`);
     return game;
   }
 

@@ -29,6 +29,7 @@ pub mod game2048;
 pub mod learn;
 pub mod minesweeper;
 pub mod ntuple;
+pub mod sudoku;
 
 /// Installs the panic hook once, when the module is instantiated.
 #[wasm_bindgen(start)]

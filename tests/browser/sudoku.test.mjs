@@ -1,0 +1,425 @@
+// Sudoku in the page (www/sudoku.html) and in <puzzle-widget puzzle="sudoku">: a puzzle from the
+// URL, digits and pencil marks typed with the keyboard (marks clear when a digit goes in the cell
+// or a peer), a conflict shown, undo and redo, the hint naming the technique that
+// `puzzlelab sudoku rate --steps` names for the same puzzle and highlighting its box, candidates
+// filled on request, bad pasted puzzles refused beside the box with the board unchanged, a
+// generated puzzle rated within its level, the solved state, and the widget played by keys.
+// Screenshots: target/screenshots/sudoku.png (desktop, a hint shown) and sudoku-phone.png.
+
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+import { TEST_TIMEOUT_MS, screenshotPath, startSession, waitForApp } from "./helpers.mjs";
+
+const options = { timeout: TEST_TIMEOUT_MS };
+const PAGE = "/www/sudoku.html";
+
+/**
+ * `puzzlelab sudoku generate --size 9 --difficulty easy --seed 1` made this puzzle; `puzzlelab
+ * sudoku rate --steps` rates it 1.5 and starts "hidden single (box): 9 can go in only one cell of
+ * box 1; place 9 at r2c2."
+ */
+const PUZZLE = "1...94.....7..........63971...4..7.6..9.1.5..4.3..6...95824..........1.....37...4";
+const SOLUTION = "165794382397128465842563971581432796629817543473956218958241637734685129216379854";
+/** Box 1 (rows 1–3, columns 1–3). */
+const BOX_1 = [0, 1, 2, 9, 10, 11, 18, 19, 20];
+
+async function openSudoku(session, hash = `#puzzle=${PUZZLE}`, contextOptions = {}) {
+  const page = await session.open(PAGE + hash, contextOptions);
+  await waitForApp(page);
+  return page;
+}
+
+/** The grid as the DOM shows it: per cell its text (digit or marks) and classes, plus the game's own view. */
+async function readBoard(page, selector = "#game") {
+  return page.evaluate((selector) => {
+    const host = document.querySelector(selector);
+    const board = host.localName === "puzzle-widget" ? host.board : host;
+    const cells = [...board.shadowRoot.querySelectorAll(".cell")].map((cell) => {
+      const marks = cell.querySelector(".marks");
+      return {
+        digit: marks ? 0 : Number(cell.textContent),
+        marks: marks ? [...marks.children].map((span) => span.textContent).filter(Boolean).map(Number) : [],
+        classes: cell.className.split(" "),
+        label: cell.getAttribute("aria-label"),
+      };
+    });
+    return {
+      cells,
+      text: board.game.text(),
+      status: board.getAttribute("status"),
+      marks: board.marks,
+      solvedShown: getComputedStyle(board.shadowRoot.querySelector(".solved")).display !== "none",
+    };
+  }, selector);
+}
+
+const withClass = (board, name) => board.cells.flatMap((cell, i) => (cell.classes.includes(name) ? [i] : []));
+
+async function clickCell(page, cell, selector = "#game") {
+  await page.locator(selector).locator(`.cell[data-cell="${cell}"]`).click();
+}
+
+describe("Sudoku in the page", () => {
+  let session;
+  before(async () => (session = await startSession()), options);
+  after(() => session?.close(), options);
+
+  test("keys place digits and pencil marks; marks clear; a conflict shows; undo and redo", options, async () => {
+    const page = await openSudoku(session);
+    let board = await readBoard(page);
+    assert.equal(board.cells.length, 81);
+    assert.equal(board.text, PUZZLE);
+    assert.equal(board.status, "playing");
+    assert.deepEqual(
+      board.cells.map((cell) => cell.digit || ".").join(""),
+      PUZZLE,
+      "the givens are shown where the URL put them",
+    );
+    assert.ok(board.cells[0].classes.includes("given"));
+
+    // r1c2 (cell 1, solution 6): marks 6 and 8 with Shift+digit; r1c3 (cell 2, solution 5): marks 5 and 6 in pencil mode (P).
+    await clickCell(page, 1);
+    await page.keyboard.press("Shift+Digit6");
+    await page.keyboard.press("Shift+Digit8");
+    await page.keyboard.press("ArrowRight");
+    await page.keyboard.press("p");
+    assert.equal(await page.locator("#pencil").isChecked(), true, "P switches the page's pencil checkbox too");
+    await page.keyboard.press("5");
+    await page.keyboard.press("6");
+    await page.keyboard.press("p");
+    board = await readBoard(page);
+    assert.deepEqual(board.cells[1].marks, [6, 8]);
+    assert.deepEqual(board.cells[2].marks, [5, 6]);
+    assert.equal(board.cells[2].label, "row 1, column 3: empty, pencil marks 5 6");
+    assert.equal(board.text, PUZZLE, "pencil marks are not digits");
+
+    // 6 in r1c2: its own marks go, and 6 leaves the marks of its peer r1c3.
+    await page.keyboard.press("ArrowLeft");
+    await page.keyboard.press("6");
+    board = await readBoard(page);
+    assert.equal(board.cells[1].digit, 6);
+    assert.deepEqual(board.cells[1].marks, []);
+    assert.deepEqual(board.cells[2].marks, [5]);
+    assert.equal(board.marks[1], 0);
+    // The selected digit is highlighted wherever it is (cell 1 and the given 6s).
+    const sixes = [...(board.text)].flatMap((d, i) => (d === "6" ? [i] : []));
+    assert.deepEqual(withClass(board, "same"), sixes);
+    assert.deepEqual(withClass(board, "conflict"), []);
+
+    // 1 in r1c3 breaks row 1's rule (r1c1 holds a given 1): both are shown.
+    await page.keyboard.press("ArrowRight");
+    await page.keyboard.press("1");
+    board = await readBoard(page);
+    assert.equal(board.cells[2].digit, 1);
+    assert.deepEqual(withClass(board, "conflict"), [0, 2]);
+    assert.match(board.cells[2].label, /breaks a rule/);
+
+    // Undo twice: the conflict goes, then the 6 and its marks come back. Redo twice: back again.
+    await page.keyboard.press("Control+z");
+    board = await readBoard(page);
+    assert.deepEqual(withClass(board, "conflict"), []);
+    assert.deepEqual(board.cells[2].marks, [5]);
+    await page.keyboard.press("Control+z");
+    board = await readBoard(page);
+    assert.equal(board.text, PUZZLE);
+    assert.deepEqual(board.cells[1].marks, [6, 8]);
+    assert.deepEqual(board.cells[2].marks, [5, 6]);
+    await page.keyboard.press("Control+y");
+    await page.keyboard.press("Control+Shift+z");
+    board = await readBoard(page);
+    assert.equal(board.cells[1].digit, 6);
+    assert.equal(board.cells[2].digit, 1);
+    assert.deepEqual(withClass(board, "conflict"), [0, 2]);
+    // Backspace clears; a given cannot be changed.
+    await page.keyboard.press("Backspace");
+    await clickCell(page, 0);
+    await page.keyboard.press("7");
+    board = await readBoard(page);
+    assert.equal(board.cells[2].digit, 0);
+    assert.equal(board.cells[0].digit, 1);
+    // The URL follows the position.
+    const hash = new URLSearchParams(await page.evaluate(() => location.hash.slice(1)));
+    assert.equal(hash.get("puzzle"), PUZZLE);
+    assert.equal(hash.get("digits"), `${PUZZLE[0]}6${PUZZLE.slice(2)}`);
+    assert.deepEqual(page.errors, []);
+  });
+
+  test("the hint names the CLI's technique and highlights its box; candidates fill the marks", options, async () => {
+    const page = await openSudoku(session);
+    await page.click("#hint");
+    const steps = page.locator("#hint-steps li");
+    assert.equal(await steps.count(), 1);
+    assert.equal(await steps.locator(".technique").textContent(), "hidden single (box)");
+    assert.equal(await steps.textContent(), "hidden single (box) (1.2): 9 can go in only one cell of box 1; place 9 at r2c2.");
+    let board = await readBoard(page);
+    assert.deepEqual(withClass(board, "hint-unit"), BOX_1);
+    assert.deepEqual(withClass(board, "hint-target"), [10]);
+    assert.ok(withClass(board, "hint-cell").length >= 1);
+    assert.deepEqual(withClass(board, "selected"), [10], "the cell to fill is selected");
+    // Following the hint: the highlight goes, the next hint is the CLI's second step.
+    await page.keyboard.press("9");
+    board = await readBoard(page);
+    assert.equal(board.cells[10].digit, 9);
+    assert.deepEqual(withClass(board, "hint-unit"), []);
+    await page.click("#hint");
+    assert.match(await steps.textContent(), /^hidden single \(box\) \(1\.2\): 7 can go in only one cell of box 2; place 7 at r1c4\.$/);
+
+    // Candidates: every empty cell's marks are what the rules leave (checked against a fresh handle).
+    await page.click("#candidates");
+    board = await readBoard(page);
+    const expected = await page.evaluate(async (text) => {
+      const api = await import("../pkg/puzzlelab.js");
+      const game = api.SudokuGame.parse(text);
+      const candidates = Array.from(game.candidates());
+      game.free();
+      return candidates;
+    }, board.text);
+    assert.deepEqual(board.marks, expected);
+    assert.ok(board.cells[1].marks.length >= 2);
+    assert.deepEqual(board.cells[1].marks, [1, 2, 3, 4, 5, 6, 7, 8, 9].filter((d) => expected[1] & (1 << d)));
+    // A wrong digit: the hint refuses and strikes it through.
+    await clickCell(page, 1);
+    const wrong = SOLUTION[1] === "2" ? "3" : "2";
+    await page.keyboard.press(wrong);
+    await page.click("#hint");
+    assert.match(await page.locator("#hint-error").textContent(), new RegExp(`^the ${wrong} at row 1, column 2 is not the solution's`));
+    board = await readBoard(page);
+    assert.deepEqual(withClass(board, "wrong"), [1]);
+    await page.click("#check");
+    assert.match(await page.locator("#board-status").textContent(), /1 of your digits is not the solution's/);
+    assert.deepEqual(page.errors, []);
+  });
+
+  test("a harder step: the hint names it and highlights the cells and units it uses", options, async () => {
+    // `puzzlelab sudoku rate` rates this puzzle 2.0, its hardest step a direct hidden pair. Follow
+    // the singles (in a handle of its own) up to the position where that step comes next.
+    const medium = "6....871.....9.2..8....5.34.7..13...............64..9.19.7....8..5.3.....839....2";
+    let page = await openSudoku(session, `#puzzle=${medium}`);
+    const { digits, step } = await page.evaluate(async (text) => {
+      const api = await import("../pkg/puzzlelab.js");
+      const game = api.SudokuGame.parse(text);
+      for (let move = 0; move < 81; move++) {
+        const steps = game.hint();
+        const last = steps.at(-1);
+        if (!last.technique.includes("single")) {
+          const result = { digits: game.text(), step: last };
+          game.free();
+          return result;
+        }
+        for (const [cell, digit] of last.placements) game.set(cell, digit);
+      }
+      throw new Error("no step harder than a single");
+    }, medium);
+    assert.equal(step.technique, "direct hidden pair");
+    page = await openSudoku(session, `#puzzle=${medium}&digits=${digits}`);
+    await page.click("#hint");
+    const items = page.locator("#hint-steps li");
+    assert.equal(await items.count(), 1);
+    assert.equal(await items.locator(".technique").textContent(), "direct hidden pair");
+    assert.equal(
+      await items.textContent(),
+      "direct hidden pair (2.0): in column 2, digits 46 fit only cells r5c2 r8c2; place 3 at r5c9; remove 3 from r5c2.",
+    );
+    // Its cells are the pair's, its unit column 2, and the digit goes in r5c9 (cell 44).
+    assert.deepEqual(step.cells, [37, 64]);
+    assert.deepEqual(step.placements, [[44, 3]]);
+    const board = await readBoard(page);
+    assert.deepEqual(withClass(board, "hint-cell"), [...step.cells].sort((a, b) => a - b));
+    assert.deepEqual(withClass(board, "hint-unit"), [...new Set(step.unitCells.flat())].sort((a, b) => a - b));
+    assert.deepEqual(withClass(board, "hint-target"), step.placements.map(([cell]) => cell));
+    assert.deepEqual(page.errors, []);
+  });
+
+  test("bad pasted puzzles are explained beside the box and change nothing", options, async () => {
+    const page = await openSudoku(session);
+    await clickCell(page, 1);
+    await page.keyboard.press("Shift+Digit4");
+    const before = await readBoard(page);
+    const rating = await page.locator("#rating").textContent();
+    await page.locator(".puzzle-text summary").click();
+    const noSolution = "12345678.\n........9" + ".".repeat(63);
+    const cases = [
+      ["123", /^a Sudoku has 16, 36 or 81 cells \(4 × 4, 6 × 6, 9 × 9\); this text has 3$/],
+      [PUZZLE.slice(0, 40) + "x" + PUZZLE.slice(41), /^unexpected character 'x' at line 1, column 41/],
+      ["11" + ".".repeat(79), /^the 1 at row 1, column 1 and the 1 at row 1, column 2 share row 1$/],
+      [noSolution, /^this puzzle has no solution$/],
+      [".".repeat(81), /^this puzzle has more than one solution$/],
+      ["1" + ".".repeat(15), /^this puzzle has more than one solution$/],
+      ["5" + ".".repeat(15), /^the digit 5 at row 1, column 1 does not fit a 4 × 4 grid$/],
+    ];
+    for (const [text, message] of cases) {
+      await page.fill("#puzzle-text", text);
+      await page.click("#apply-text");
+      const error = page.locator("#puzzle-error");
+      assert.equal(await error.isVisible(), true, text);
+      assert.match(await error.textContent(), message);
+      const after = await readBoard(page);
+      assert.deepEqual(after.cells, before.cells, "the board stays as it was");
+      assert.deepEqual(after.marks, before.marks);
+      assert.equal(await page.locator("#rating").textContent(), rating);
+    }
+    // A good 6 × 6 text replaces the game and the error goes.
+    await page.fill("#puzzle-text", ".5....1.6...6.2..33..4.6...5.1....6.");
+    await page.click("#apply-text");
+    assert.equal(await page.locator("#puzzle-error").isVisible(), false);
+    const board = await readBoard(page);
+    assert.equal(board.cells.length, 36);
+    assert.equal(await page.locator("#size").inputValue(), "6");
+    assert.match(await page.locator("#rating").textContent(), /^Rating 1\.5 \(easy\)/);
+    assert.deepEqual(page.errors, []);
+  });
+
+  test("a generated puzzle has one solution and a rating in its level's range", options, async () => {
+    const page = await openSudoku(session, "#size=9&difficulty=hard&seed=2");
+    const rating = page.locator("#rating");
+    assert.equal(await rating.getAttribute("data-difficulty"), "hard");
+    const value = Number(await rating.getAttribute("data-rating"));
+    assert.ok(value > 2.5 && value <= 4.5, `hard means 2.5 < rating ≤ 4.5, got ${value}`);
+    assert.match(await rating.textContent(), /^Rating \d\.\d \(hard\) · hardest step: /);
+    // The same seed, the same puzzle as the CLI's (`puzzlelab sudoku generate --difficulty hard --seed 2`).
+    const text = await page.evaluate(() => document.querySelector("#game").game.puzzleText());
+    assert.equal(text, "..5..6..1.....34..3..9..67..57.....8.26...91.4.....75..12..8..7..32.....9..6..5..");
+    assert.match(await page.locator("#share-line").textContent(), /Generated from seed 2/);
+
+    // The menus: a 4 × 4 offers only easy; choosing it generates one.
+    await page.selectOption("#size", "4");
+    await page.waitForFunction(() => document.querySelector("#game").game.size === 4);
+    const disabled = await page.locator("#difficulty option:disabled").allTextContents();
+    assert.equal(disabled.length, 3);
+    assert.equal(await page.locator("#difficulty").inputValue(), "easy");
+    assert.equal((await readBoard(page)).cells.length, 16);
+    const easy = Number(await rating.getAttribute("data-rating"));
+    assert.ok(easy > 0 && easy <= 1.5, `easy means rating ≤ 1.5, got ${easy}`);
+    assert.deepEqual(page.errors, []);
+  });
+
+  test("the last digit solves the puzzle: the grid says so and the timer stops", options, async () => {
+    // Every digit of the solution but that of the last empty cell (r9c8).
+    const last = PUZZLE.lastIndexOf(".");
+    const digits = SOLUTION.slice(0, last) + "." + SOLUTION.slice(last + 1);
+    const page = await openSudoku(session, `#puzzle=${PUZZLE}&digits=${digits}`);
+    let board = await readBoard(page);
+    assert.equal(board.text, digits);
+    assert.equal(board.status, "playing");
+    assert.equal(board.solvedShown, false);
+    await clickCell(page, last);
+    await page.keyboard.press(SOLUTION[last]);
+    board = await readBoard(page);
+    assert.equal(board.status, "solved");
+    assert.equal(board.solvedShown, true);
+    assert.match(await page.locator("#board-status").textContent(), /^Solved in \d+:\d\d!$/);
+    // Solved: keys and the pad do nothing more; the timer has stopped.
+    const seconds = await page.evaluate(() => document.querySelector("#game").seconds);
+    await page.keyboard.press("Backspace");
+    await page.keyboard.press("Control+z");
+    assert.equal((await readBoard(page)).text, SOLUTION);
+    await page.waitForTimeout(1100);
+    assert.equal(await page.evaluate(() => document.querySelector("#game").seconds), seconds);
+    // A link whose digits change a given keeps the puzzle and says why the digits were left out.
+    const changed = await openSudoku(session, `#puzzle=${PUZZLE}&digits=${SOLUTION.slice(0, 80)}5`);
+    assert.equal((await readBoard(changed)).text, PUZZLE);
+    assert.equal(
+      await changed.locator("#board-status").textContent(),
+      "The link's digits were left out: row 9, column 9 must hold the given 4",
+    );
+    assert.deepEqual([...page.errors, ...changed.errors], []);
+  });
+
+  test("screenshots: desktop with a hint, and a phone", options, async () => {
+    const page = await openSudoku(session, `#puzzle=${PUZZLE}`);
+    await clickCell(page, 3);
+    await page.keyboard.press("Shift+Digit2");
+    await page.keyboard.press("Shift+Digit7");
+    await page.click("#candidates");
+    await page.click("#hint");
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.screenshot({ path: await screenshotPath("sudoku.png") });
+    const phone = await openSudoku(session, "#size=9&difficulty=medium&seed=3", { viewport: { width: 390, height: 844 } });
+    await clickCell(phone, 4, "#game");
+    await phone.keyboard.press("Shift+Digit2");
+    await phone.keyboard.press("Shift+Digit8");
+    await phone.screenshot({ path: await screenshotPath("sudoku-phone.png") });
+    const width = await phone.evaluate(() => document.documentElement.scrollWidth);
+    assert.ok(width <= 390, `nothing wider than the phone (${width} px)`);
+    assert.deepEqual([...page.errors, ...phone.errors], []);
+  });
+});
+
+describe('<puzzle-widget puzzle="sudoku">', () => {
+  let session;
+  before(async () => (session = await startSession()), options);
+  after(() => session?.close(), options);
+
+  test("renders a given puzzle, plays by keys, hints, refuses a bad start and solves", options, async () => {
+    const page = await session.newWidgetPage("/www/embed.html");
+    await page.evaluate(async (puzzle) => {
+      const widget = document.createElement("puzzle-widget");
+      widget.id = "sudoku";
+      widget.setAttribute("puzzle", "sudoku");
+      widget.setAttribute("start", puzzle);
+      window.sudokuEvents = [];
+      for (const type of ["move", "solved", "error"]) widget.addEventListener(type, (event) => window.sudokuEvents.push({ type, detail: event.detail }));
+      document.querySelector("article").prepend(widget);
+      await widget.ready;
+    }, PUZZLE);
+    const widget = page.locator("#sudoku");
+    await page.waitForFunction(() => document.querySelector("#sudoku").board?.game);
+    let board = await readBoard(page, "#sudoku");
+    assert.equal(board.text, PUZZLE);
+    assert.match(await widget.locator("[part=status]").textContent(), /^Rating 1\.5 \(easy\)$/);
+
+    // Keys: a digit, a mark; the events say so.
+    await clickCell(page, 1, "#sudoku");
+    await page.keyboard.press("6");
+    await page.keyboard.press("ArrowRight");
+    await page.keyboard.press("Shift+Digit5");
+    board = await readBoard(page, "#sudoku");
+    assert.equal(board.cells[1].digit, 6);
+    assert.deepEqual(board.cells[2].marks, [5]);
+    const events = await page.evaluate(() => window.sudokuEvents.map(({ type, detail }) => [type, detail.action, detail.cell, detail.digit]));
+    assert.deepEqual(events, [["move", "digit", 1, 6], ["move", "mark", 2, 5]]);
+
+    // The hint (the CLI's first step) through the API and the button.
+    const steps = await page.evaluate(() => document.querySelector("#sudoku").hint());
+    assert.equal(steps.at(-1).technique, "hidden single (box)");
+    assert.deepEqual(steps.at(-1).placements, [[10, 9]]);
+    assert.match(await widget.locator("[part=status]").textContent(), /^hidden single \(box\): 9 can go in only one cell of box 1/);
+    board = await readBoard(page, "#sudoku");
+    assert.deepEqual(withClass(board, "hint-unit"), BOX_1);
+
+    // A bad start is refused inside the widget; the game stays.
+    await page.evaluate(() => document.querySelector("#sudoku").setAttribute("start", "11" + ".".repeat(79)));
+    await page.waitForFunction(() => document.querySelector("#sudoku").hasAttribute("invalid"));
+    assert.match(await widget.locator("[part=error]").textContent(), /^start="11\.{37}…": the 1 at row 1, column 1 and the 1 at row 1, column 2 share row 1$/);
+    assert.equal((await readBoard(page, "#sudoku")).cells[1].digit, 6);
+
+    // setState with all but the last digit filled, then the last one: solved.
+    await page.evaluate(
+      ([puzzle]) => document.querySelector("#sudoku").setState(puzzle),
+      [SOLUTION.slice(0, 80) + "."],
+    );
+    await clickCell(page, 80, "#sudoku");
+    await page.keyboard.press(SOLUTION[80]);
+    const state = await page.evaluate(() => document.querySelector("#sudoku").state);
+    assert.equal(state.puzzle, "sudoku");
+    assert.equal(state.solved, true);
+    assert.equal(state.text, SOLUTION);
+    assert.equal(await page.evaluate(() => window.sudokuEvents.filter((e) => e.type === "solved").length), 1);
+
+    // Another size and difficulty by attributes: a generated 6 × 6 expert puzzle.
+    await page.evaluate(() => {
+      const widget = document.querySelector("#sudoku");
+      widget.removeAttribute("start");
+      widget.setAttribute("size", "6");
+      widget.setAttribute("difficulty", "expert");
+      widget.setAttribute("seed", "3");
+    });
+    await page.waitForFunction(() => document.querySelector("#sudoku").board.game.size === 6);
+    assert.match(await widget.locator("[part=status]").textContent(), /^Rating \d\.\d \(expert\)$/);
+    assert.equal(await widget.locator("[part=error]").isVisible(), false);
+    await page.evaluate(() => document.querySelector("#sudoku").setAttribute("difficulty", "medium"));
+    await page.waitForFunction(() => document.querySelector("#sudoku").hasAttribute("invalid"));
+    assert.match(await widget.locator("[part=error]").textContent(), /difficulty="medium": a 6 × 6 Sudoku is one of easy, hard, expert/);
+    assert.deepEqual(page.errors, []);
+  });
+});

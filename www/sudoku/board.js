@@ -1,0 +1,591 @@
+// Sudoku in the browser: the board view <sudoku-board>. The rules, the solvers and the hint live
+// in Rust (src/env/sudoku/, through the SudokuGame handle of src/web/sudoku.rs); this file draws the
+// grid, keeps the player's pencil marks and the undo history, and turns clicks and keys into moves.
+//
+// <sudoku-board>: self-contained (its own shadow DOM and styles; sizes in px and em, never rem).
+//   board.game = g          hand over a SudokuGame handle (the board owns it and frees the previous);
+//                           pencil marks, history, hint and timer start afresh
+//   board.game              the handle shown (null before the first)
+//   board.selected          the selected cell (a number; setting it selects)
+//   board.pencil            true (attribute `pencil`): digits typed or pressed go in as pencil marks
+//   board.place(digit, cell = selected, source = "program")   a digit (0 clears); in pencil mode
+//                           a mark is toggled instead. Placing a digit clears that cell's marks and
+//                           the digit from its peers' marks
+//   board.mark(digit, cell = selected, source)   toggles a pencil mark of an empty cell
+//   board.erase(cell = selected, source)          clears the player's digit, else the cell's marks
+//   board.fillCandidates()  every empty cell's marks become its candidates (from the digits shown)
+//   board.undo(), board.redo(), board.canUndo, board.canRedo   every move above is one step
+//                           (a solved grid takes no more moves, undo included)
+//   board.marks             the pencil marks, one bit mask a cell (bit d for digit d)
+//   board.showHint(steps)   highlights what SudokuGame.hint's steps use (their units, cells, the
+//                           digits they place and the marks they remove) until the next move
+//   board.showMistakes(cells)  marks those cells wrong until the next move
+//   board.seconds           the timer: from the game's start until it is solved
+//   board.locked            while true (attribute `locked`), a person's input is ignored
+// Input: click a cell to select it, then a digit on the pad or the keyboard. Keys: arrows move,
+// 1–9 place, Shift+digit (or P to switch pencil mode) writes pencil marks, Backspace, Delete or 0
+// clear, Ctrl+Z undoes, Ctrl+Y or Ctrl+Shift+Z redoes.
+// Attributes reflected for styling and tests: status (playing, solved).
+// Events (bubbling, composed):
+//   sudoku-move    { action: "digit" | "mark" | "erase" | "candidates" | "undo" | "redo", cell,
+//                    digit, source }
+//   sudoku-solved  { seconds, source }
+
+const STYLE = `
+  :host { display: inline-block; font: 15px/1.3 system-ui, sans-serif; color: #1d2433; outline: none;
+    --given: #1d2433; --entered: #2554c7; --line: #1d2433; --thin: #b5bccb; --cell-bg: #fff;
+    --selected: #bcd3ff; --peer: #eef2fa; --same: #d5e3ff; --conflict: #c81e1e; --hint: #fdefbf; --hint-cell: #9333ea; }
+  :host([hidden]) { display: none; }
+  .frame { display: flex; flex-direction: column; gap: 8px; width: 100%; max-width: var(--board-width, 468px); }
+  .bar { display: flex; align-items: center; justify-content: space-between; gap: 8px; font-size: 14px; }
+  .timer { font: 600 15px/1 ui-monospace, monospace; }
+  .mode { font-size: 13px; color: #5b6175; }
+  .wrap { position: relative; }
+  .grid { display: grid; width: 100%; aspect-ratio: 1; border: 2px solid var(--line); box-sizing: border-box;
+    user-select: none; -webkit-user-select: none; touch-action: manipulation; container-type: inline-size;
+    background: var(--cell-bg); }
+  .cell { all: unset; box-sizing: border-box; position: relative; display: grid; place-items: center; cursor: pointer;
+    border-right: 1px solid var(--thin); border-bottom: 1px solid var(--thin); background: var(--cell-bg);
+    color: var(--entered); font: 500 calc(62cqi / var(--n)) / 1 system-ui, sans-serif; min-width: 0; min-height: 0; }
+  .cell.box-right { border-right: 2px solid var(--line); }
+  .cell.box-bottom { border-bottom: 2px solid var(--line); }
+  .cell.edge-right { border-right: 0; }
+  .cell.edge-bottom { border-bottom: 0; }
+  .cell.given { color: var(--given); font-weight: 700; }
+  .cell.peer { background: var(--peer); }
+  .cell.hint-unit { background: var(--hint); }
+  .cell.same { background: var(--same); }
+  .cell.selected { background: var(--selected); }
+  .cell.hint-cell { box-shadow: inset 0 0 0 3px var(--hint-cell); }
+  .cell.hint-target { box-shadow: inset 0 0 0 3px #16a34a; }
+  .cell.conflict { color: var(--conflict); }
+  .cell.conflict::after { content: ""; position: absolute; inset: 3px; border: 2px dashed var(--conflict); border-radius: 4px; }
+  .cell.wrong { color: var(--conflict); text-decoration: line-through; }
+  .marks { display: grid; width: 100%; height: 100%; padding: 1px; box-sizing: border-box;
+    grid-template-columns: repeat(var(--mark-cols), 1fr); grid-template-rows: repeat(var(--mark-rows), 1fr);
+    font: 500 max(11px, calc(27cqi / var(--n))) / 1 system-ui, sans-serif; color: #5b6175; }
+  .marks span { display: grid; place-items: center; border-radius: 3px; }
+  .marks span.same { background: #2554c7; color: #fff; }
+  .marks span.removed { color: var(--conflict); text-decoration: line-through; font-weight: 700; }
+  .solved { position: absolute; inset: 0; display: grid; place-items: center; pointer-events: none; }
+  .solved[hidden] { display: none; }
+  .solved span { background: rgb(22 163 74 / 0.92); color: #fff; font: 700 22px/1.3 system-ui, sans-serif;
+    padding: 10px 18px; border-radius: 12px; text-align: center; }
+  .pad { display: flex; flex-direction: column; gap: 6px; }
+  .pad .digits, .pad .tools { display: grid; grid-template-columns: repeat(var(--columns), 1fr); gap: 6px; }
+  .pad button { all: unset; box-sizing: border-box; text-align: center; padding: 8px 0; border-radius: 8px; cursor: pointer;
+    border: 1px solid #c5cbd8; background: #f6f7fa; font: 600 18px/1.2 system-ui, sans-serif; color: inherit; }
+  .pad button.tool { font-size: 14px; }
+  .pad button:hover { background: #fff; }
+  .pad button:focus-visible { outline: 3px solid #2563eb; outline-offset: 1px; }
+  .pad button.same { background: #d5e3ff; }
+  .pad button[aria-pressed="true"] { background: #2554c7; color: #fff; border-color: #2554c7; }
+  .pad button:disabled { opacity: 0.4; cursor: default; }
+  :host([locked]) .grid { cursor: progress; }
+  .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+  @media (prefers-color-scheme: dark) {
+    :host { color: #e6e9ef; --given: #e6e9ef; --entered: #8fb3ff; --line: #c9ced8; --thin: #4a5366; --cell-bg: #1f2430;
+      --selected: #3a4f80; --peer: #262d3b; --same: #33446b; --conflict: #ff6b61; --hint: #4a3f1c; }
+    .pad button { background: #2b3240; border-color: #454e60; }
+    .pad button:hover { background: #3a4252; }
+    .marks { color: #a2a8c0; }
+  }
+`;
+
+/** "m:ss" (or "h:mm:ss"). */
+export function clock(seconds) {
+  const s = seconds % 60;
+  const m = Math.floor(seconds / 60) % 60;
+  const h = Math.floor(seconds / 3600);
+  const two = (x) => String(x).padStart(2, "0");
+  return h > 0 ? `${h}:${two(m)}:${two(s)}` : `${m}:${two(s)}`;
+}
+
+/** The digits of a mask, ascending. */
+export function digitsOf(mask) {
+  const digits = [];
+  for (let d = 1; d <= 9; d++) if (mask & (1 << d)) digits.push(d);
+  return digits;
+}
+
+/** The cells sharing a row, column or box with `cell` (not itself): Shape::peers of src/env/sudoku/grid.rs. */
+function peersOf(cell, size, boxRows, boxCols) {
+  const row = Math.floor(cell / size);
+  const col = cell % size;
+  const box = (r, c) => Math.floor(r / boxRows) * (size / boxCols) + Math.floor(c / boxCols);
+  const peers = [];
+  for (let other = 0; other < size * size; other++) {
+    const [r, c] = [Math.floor(other / size), other % size];
+    if (other !== cell && (r === row || c === col || box(r, c) === box(row, col))) peers.push(other);
+  }
+  return peers;
+}
+
+export class SudokuBoard extends HTMLElement {
+  static observedAttributes = ["pencil"];
+  #game = null;
+  #parts;
+  #buttons = [];
+  #padButtons = [];
+  #peers = [];
+  #marks = new Uint16Array(0);
+  #givens = new Uint8Array(0);
+  #undo = [];
+  #redo = [];
+  #selected = 0;
+  #hint = null;
+  #mistakes = new Set();
+  #startedAt = 0;
+  #endedAt = 0;
+  #timer = 0;
+
+  constructor() {
+    super();
+    const shadow = this.attachShadow({ mode: "open" });
+    shadow.innerHTML = `
+      <style>${STYLE}</style>
+      <div class="frame" part="frame">
+        <div class="bar" part="bar">
+          <span class="timer" part="timer" title="Time" aria-label="Time">0:00</span>
+          <span class="mode" part="mode"></span>
+        </div>
+        <div class="wrap">
+          <div class="grid" part="grid" role="grid"></div>
+          <div class="solved" hidden><span></span></div>
+        </div>
+        <div class="pad" part="pad"><div class="digits"></div><div class="tools"></div></div>
+      </div>
+      <div class="visually-hidden" role="status" aria-live="polite" aria-atomic="true"></div>`;
+    const part = (selector) => shadow.querySelector(selector);
+    this.#parts = {
+      timer: part(".timer"),
+      mode: part(".mode"),
+      grid: part(".grid"),
+      solved: part(".solved"),
+      pad: part(".pad"),
+      live: part("[role=status]"),
+    };
+    this.#parts.grid.addEventListener("click", (event) => {
+      const button = event.target.closest?.(".cell");
+      if (!button) return;
+      this.selected = Number(button.dataset.cell);
+      this.focus({ preventScroll: true });
+    });
+    this.#parts.pad.addEventListener("click", (event) => this.#onPad(event));
+    this.addEventListener("keydown", (event) => this.#onKeyDown(event));
+  }
+
+  connectedCallback() {
+    if (!this.hasAttribute("tabindex")) this.tabIndex = 0;
+    if (!this.hasAttribute("role")) this.setAttribute("role", "group");
+    this.setAttribute("aria-roledescription", "Sudoku board");
+    if (!this.hasAttribute("aria-label")) this.setAttribute("aria-label", "Sudoku");
+    if (!this.hasAttribute("aria-description")) {
+      this.setAttribute(
+        "aria-description",
+        "Arrow keys move, digits place, Shift and a digit or P for pencil marks, Backspace clears, Control Z undoes, Control Y redoes.",
+      );
+    }
+    if (this.#startedAt && !this.#endedAt && !this.#timer) this.#timer = setInterval(() => this.#drawBar(), 1000);
+  }
+
+  disconnectedCallback() {
+    clearInterval(this.#timer);
+    this.#timer = 0;
+  }
+
+  attributeChangedCallback() {
+    this.#drawBar();
+    this.#drawPad();
+  }
+
+  get game() {
+    return this.#game;
+  }
+
+  set game(game) {
+    if (this.#game && this.#game !== game) this.#game.free();
+    this.#game = game;
+    this.#undo = [];
+    this.#redo = [];
+    this.#hint = null;
+    this.#mistakes = new Set();
+    this.#selected = 0;
+    clearInterval(this.#timer);
+    this.#timer = 0;
+    this.#startedAt = 0;
+    this.#endedAt = 0;
+    if (game) {
+      const n = game.size;
+      this.#marks = new Uint16Array(n * n);
+      this.#givens = game.givens();
+      this.#peers = Array.from({ length: n * n }, (_, cell) => peersOf(cell, n, game.boxRows, game.boxCols));
+      this.#startedAt = performance.now();
+      if (game.isSolved()) this.#endedAt = this.#startedAt;
+      else this.#timer = setInterval(() => this.#drawBar(), 1000);
+    }
+    this.#build();
+    this.#draw();
+  }
+
+  get selected() {
+    return this.#selected;
+  }
+
+  set selected(cell) {
+    const cells = this.#buttons.length;
+    if (!Number.isInteger(cell) || cell < 0 || cell >= cells) return;
+    this.#selected = cell;
+    this.#draw();
+  }
+
+  get pencil() {
+    return this.hasAttribute("pencil");
+  }
+
+  set pencil(value) {
+    this.toggleAttribute("pencil", Boolean(value));
+  }
+
+  get locked() {
+    return this.hasAttribute("locked");
+  }
+
+  set locked(value) {
+    this.toggleAttribute("locked", Boolean(value));
+  }
+
+  get marks() {
+    return Array.from(this.#marks);
+  }
+
+  get canUndo() {
+    return this.#undo.length > 0;
+  }
+
+  get canRedo() {
+    return this.#redo.length > 0;
+  }
+
+  get solved() {
+    return Boolean(this.#game?.isSolved());
+  }
+
+  /** Seconds on the timer. */
+  get seconds() {
+    if (!this.#startedAt) return 0;
+    return Math.floor(((this.#endedAt || performance.now()) - this.#startedAt) / 1000);
+  }
+
+  /** Places `digit` (0 clears) in `cell`, or toggles its mark in pencil mode; false when nothing changed. */
+  place(digit, cell = this.#selected, source = "program") {
+    if (this.pencil && digit !== 0) return this.mark(digit, cell, source);
+    const game = this.#game;
+    if (!this.#playable(cell) || digit < 0 || digit > game.size) return false;
+    if (digit === 0) return this.erase(cell, source);
+    const before = this.#snapshot();
+    if (!game.set(cell, digit) && this.#marks[cell] === 0) return false;
+    this.#marks[cell] = 0;
+    for (const peer of this.#peers[cell]) this.#marks[peer] &= ~(1 << digit);
+    this.#afterMove(before, { action: "digit", cell, digit, source });
+    return true;
+  }
+
+  /** Toggles pencil mark `digit` of an empty `cell`; false when the cell holds a digit. */
+  mark(digit, cell = this.#selected, source = "program") {
+    const game = this.#game;
+    if (!this.#playable(cell) || digit < 1 || digit > game.size || game.cells()[cell] !== 0) return false;
+    const before = this.#snapshot();
+    this.#marks[cell] ^= 1 << digit;
+    this.#afterMove(before, { action: "mark", cell, digit, source });
+    return true;
+  }
+
+  /** Clears the player's digit in `cell`, or else its pencil marks; false when there was nothing. */
+  erase(cell = this.#selected, source = "program") {
+    const game = this.#game;
+    if (!this.#playable(cell)) return false;
+    const before = this.#snapshot();
+    if (game.cells()[cell] !== 0) game.set(cell, 0);
+    else if (this.#marks[cell] !== 0) this.#marks[cell] = 0;
+    else return false;
+    this.#afterMove(before, { action: "erase", cell, digit: 0, source });
+    return true;
+  }
+
+  /** Every empty cell's pencil marks become its candidates (one step of the history). */
+  fillCandidates(source = "program") {
+    const game = this.#game;
+    if (!game || game.isSolved()) return false;
+    const before = this.#snapshot();
+    this.#marks = Uint16Array.from(game.candidates());
+    this.#afterMove(before, { action: "candidates", cell: null, digit: 0, source });
+    return true;
+  }
+
+  undo(source = "program") {
+    return this.#travel(this.#undo, this.#redo, "undo", source);
+  }
+
+  redo(source = "program") {
+    return this.#travel(this.#redo, this.#undo, "redo", source);
+  }
+
+  /** Highlights the cells, units, placements and eliminations of a hint's steps (SudokuGame.hint). */
+  showHint(steps) {
+    if (!steps || steps.length === 0) {
+      this.#hint = null;
+    } else {
+      const hint = { units: new Set(), cells: new Set(), targets: new Set(), removed: new Map() };
+      for (const step of steps) {
+        for (const cells of step.unitCells) for (const cell of cells) hint.units.add(cell);
+        for (const cell of step.cells) hint.cells.add(cell);
+        for (const [cell] of step.placements) hint.targets.add(cell);
+        for (const [cell, digit] of step.eliminations) hint.removed.set(cell, (hint.removed.get(cell) ?? 0) | (1 << digit));
+      }
+      this.#hint = hint;
+      const placed = steps.at(-1).placements[0];
+      if (placed) this.#selected = placed[0];
+    }
+    this.#draw();
+  }
+
+  /** Marks `cells` wrong (struck through) until the next move. */
+  showMistakes(cells) {
+    this.#mistakes = new Set(cells);
+    this.#draw();
+  }
+
+  #playable(cell) {
+    const game = this.#game;
+    return Boolean(game) && !this.locked && !game.isSolved() && Number.isInteger(cell) && cell >= 0 &&
+      cell < this.#buttons.length && this.#givens[cell] === 0;
+  }
+
+  #snapshot() {
+    return { digits: this.#game.cells(), marks: Uint16Array.from(this.#marks), selected: this.#selected };
+  }
+
+  #travel(from, to, action, source) {
+    const game = this.#game;
+    if (!game || this.locked || game.isSolved() || from.length === 0) return false;
+    const target = from.pop();
+    to.push(this.#snapshot());
+    game.restore(target.digits);
+    this.#marks = target.marks;
+    this.#selected = target.selected;
+    this.#settle({ action, cell: target.selected, digit: 0, source });
+    return true;
+  }
+
+  #afterMove(before, detail) {
+    this.#undo.push(before);
+    this.#redo = [];
+    this.#settle(detail);
+  }
+
+  #settle(detail) {
+    const game = this.#game;
+    this.#hint = null;
+    this.#mistakes = new Set();
+    const solved = game.isSolved();
+    if (solved && !this.#endedAt) {
+      this.#endedAt = performance.now();
+      clearInterval(this.#timer);
+      this.#timer = 0;
+    }
+    this.#draw();
+    this.#emit("sudoku-move", detail);
+    if (solved) {
+      this.#parts.live.textContent = `Solved in ${clock(this.seconds)}.`;
+      this.#emit("sudoku-solved", { seconds: this.seconds, source: detail.source });
+    }
+  }
+
+  #build() {
+    const grid = this.#parts.grid;
+    this.#buttons = [];
+    grid.replaceChildren();
+    const [digitPad, toolPad] = this.#parts.pad.children;
+    digitPad.replaceChildren();
+    toolPad.replaceChildren();
+    this.#padButtons = [];
+    const game = this.#game;
+    if (!game) return;
+    const { size: n, boxRows, boxCols } = game;
+    grid.style.gridTemplateColumns = `repeat(${n}, 1fr)`;
+    grid.style.gridTemplateRows = `repeat(${n}, 1fr)`;
+    grid.style.setProperty("--n", String(n));
+    grid.style.setProperty("--mark-cols", String(boxCols));
+    grid.style.setProperty("--mark-rows", String(boxRows));
+    for (let cell = 0; cell < n * n; cell++) {
+      const [row, col] = [Math.floor(cell / n), cell % n];
+      const button = document.createElement("button");
+      button.type = "button";
+      button.tabIndex = -1;
+      button.setAttribute("role", "gridcell");
+      button.dataset.cell = String(cell);
+      const edges = [];
+      if (col === n - 1) edges.push("edge-right");
+      else if ((col + 1) % boxCols === 0) edges.push("box-right");
+      if (row === n - 1) edges.push("edge-bottom");
+      else if ((row + 1) % boxRows === 0) edges.push("box-bottom");
+      button.dataset.edges = edges.join(" ");
+      grid.append(button);
+      this.#buttons.push(button);
+    }
+    digitPad.style.setProperty("--columns", String(n));
+    toolPad.style.setProperty("--columns", "4");
+    const add = (pad, label, action, title, className = "") => {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.textContent = label;
+      button.dataset.action = action;
+      button.title = title;
+      button.setAttribute("aria-label", title);
+      if (className) button.className = className;
+      pad.append(button);
+      this.#padButtons.push(button);
+      return button;
+    };
+    for (let d = 1; d <= n; d++) add(digitPad, String(d), `digit-${d}`, `${d}`);
+    add(toolPad, "⌫ Clear", "erase", "Clear the cell (Backspace)", "tool");
+    add(toolPad, "✎ Pencil", "pencil", "Pencil marks (P, or Shift and a digit)", "tool");
+    add(toolPad, "↶ Undo", "undo", "Undo (Ctrl+Z)", "tool");
+    add(toolPad, "↷ Redo", "redo", "Redo (Ctrl+Y)", "tool");
+  }
+
+  #drawBar() {
+    this.#parts.timer.textContent = clock(this.seconds);
+    this.#parts.mode.textContent = this.pencil ? "✎ pencil marks" : "";
+  }
+
+  #drawPad() {
+    const game = this.#game;
+    if (!game) return;
+    const digits = game.cells();
+    const selectedDigit = digits[this.#selected];
+    const solved = game.isSolved();
+    for (const button of this.#padButtons) {
+      const action = button.dataset.action;
+      if (action.startsWith("digit-")) {
+        button.classList.toggle("same", Number(action.slice(6)) === selectedDigit);
+        button.disabled = solved;
+      } else if (action === "pencil") {
+        button.setAttribute("aria-pressed", String(this.pencil));
+        button.disabled = solved;
+      } else if (action === "undo") button.disabled = solved || !this.canUndo;
+      else if (action === "redo") button.disabled = solved || !this.canRedo;
+      else button.disabled = solved;
+    }
+  }
+
+  #draw() {
+    const game = this.#game;
+    if (!game || this.#buttons.length === 0) return;
+    const digits = game.cells();
+    const n = game.size;
+    const conflicts = new Set(game.conflicts());
+    const solved = game.isSolved();
+    this.setAttribute("status", solved ? "solved" : "playing");
+    const selected = this.#selected;
+    const selectedDigit = digits[selected];
+    const peers = new Set(this.#peers[selected]);
+    const hint = this.#hint;
+    for (let cell = 0; cell < digits.length; cell++) {
+      const button = this.#buttons[cell];
+      const digit = digits[cell];
+      const classes = ["cell", button.dataset.edges];
+      const given = this.#givens[cell] !== 0;
+      if (given) classes.push("given");
+      if (hint?.units.has(cell)) classes.push("hint-unit");
+      if (peers.has(cell)) classes.push("peer");
+      if (selectedDigit !== 0 && digit === selectedDigit) classes.push("same");
+      if (cell === selected) classes.push("selected");
+      if (hint?.cells.has(cell)) classes.push("hint-cell");
+      if (hint?.targets.has(cell)) classes.push("hint-target");
+      if (conflicts.has(cell)) classes.push("conflict");
+      if (this.#mistakes.has(cell)) classes.push("wrong");
+      button.className = classes.join(" ");
+      const row = Math.floor(cell / n) + 1;
+      const col = (cell % n) + 1;
+      let label;
+      if (digit !== 0) {
+        button.replaceChildren(String(digit));
+        label = `${digit}${given ? " (given)" : ""}${conflicts.has(cell) ? ", breaks a rule" : ""}`;
+      } else {
+        const mask = this.#marks[cell];
+        const removed = hint?.removed.get(cell) ?? 0;
+        const marks = document.createElement("span");
+        marks.className = "marks";
+        for (let d = 1; d <= n; d++) {
+          const span = document.createElement("span");
+          if (mask & (1 << d)) {
+            span.textContent = String(d);
+            if (d === selectedDigit) span.className = "same";
+            if (removed & (1 << d)) span.className = "removed";
+          }
+          marks.append(span);
+        }
+        button.replaceChildren(marks);
+        label = mask ? `empty, pencil marks ${digitsOf(mask).join(" ")}` : "empty";
+      }
+      button.setAttribute("aria-label", `row ${row}, column ${col}: ${label}`);
+    }
+    this.#parts.solved.hidden = !solved;
+    this.#parts.solved.firstElementChild.textContent = `Solved in ${clock(this.seconds)}`;
+    this.#drawBar();
+    this.#drawPad();
+  }
+
+  #onPad(event) {
+    const button = event.target.closest?.("button");
+    if (!button || this.locked) return;
+    const action = button.dataset.action;
+    if (action.startsWith("digit-")) this.place(Number(action.slice(6)), this.#selected, "user");
+    else if (action === "erase") this.erase(this.#selected, "user");
+    else if (action === "pencil") this.pencil = !this.pencil;
+    else if (action === "undo") this.undo("user");
+    else if (action === "redo") this.redo("user");
+  }
+
+  #onKeyDown(event) {
+    const game = this.#game;
+    if (!game || this.locked || event.altKey || event.metaKey) return;
+    const n = game.size;
+    const key = event.key;
+    if (event.ctrlKey) {
+      if (key === "z" || key === "Z") event.shiftKey ? this.redo("user") : this.undo("user");
+      else if (key === "y" || key === "Y") this.redo("user");
+      else return;
+      event.preventDefault();
+      return;
+    }
+    const moves = { ArrowUp: [0, -1], ArrowDown: [0, 1], ArrowLeft: [-1, 0], ArrowRight: [1, 0] };
+    // Shift+digit types a symbol ("!" for 1): the key's code says which digit it was.
+    const digitCode = /^(?:Digit|Numpad)(\d)$/.exec(event.code ?? "");
+    const digit = digitCode ? Number(digitCode[1]) : /^\d$/.test(key) ? Number(key) : null;
+    if (key in moves) {
+      const [dx, dy] = moves[key];
+      const row = Math.min(n - 1, Math.max(0, Math.floor(this.#selected / n) + dy));
+      const col = Math.min(n - 1, Math.max(0, (this.#selected % n) + dx));
+      this.selected = row * n + col;
+    } else if (digit !== null && digit >= 1 && digit <= n) {
+      if (event.shiftKey) this.mark(digit, this.#selected, "user");
+      else this.place(digit, this.#selected, "user");
+    } else if (digit === 0 || key === "Backspace" || key === "Delete") {
+      this.erase(this.#selected, "user");
+    } else if (key === "p" || key === "P") {
+      this.pencil = !this.pencil;
+    } else {
+      return;
+    }
+    event.preventDefault();
+  }
+
+  #emit(type, detail) {
+    this.dispatchEvent(new CustomEvent(type, { detail, bubbles: true, composed: true }));
+  }
+}
+
+if (!customElements.get("sudoku-board")) customElements.define("sudoku-board", SudokuBoard);

@@ -1,0 +1,211 @@
+// The Sudoku mode of <puzzle-widget puzzle="sudoku"> (widget.js imports this module only when a
+// widget first shows Sudoku): the grid with its digit pad (pencil marks, undo, redo), the hint,
+// candidates and check buttons, and the Sudoku attributes read into the panel's options.
+
+import { errorMessage } from "../shared/wasm.js";
+import { AttributeError, parseControls, parseSeed } from "../shared/widget-attributes.js";
+import { LEVELS_BY_SIZE } from "./levels.js";
+import "./board.js";
+
+/** The buttons of a Sudoku widget, and those shown when `controls` is absent. */
+const CONTROLS_SUDOKU = ["new", "hint", "candidates", "check"];
+/** Attributes that only a Sudoku widget reads (with `size` and `start`, which sliding puzzles read too). */
+export const ATTRIBUTES_SUDOKU = ["size", "start", "difficulty", "seed", "pencil"];
+
+/**
+ * The panel's options from the widget's attributes (`element`), starting from the `previous` valid
+ * ones: each attribute is read inside `apply(attributes, action)`, which shows an AttributeError
+ * and keeps the previous value of that attribute.
+ */
+export function optionsFromAttributes(element, previous, apply, api) {
+  const options = {
+    size: previous?.size ?? 9,
+    difficulty: previous?.difficulty ?? "easy",
+    seed: previous?.seed ?? null,
+    start: previous?.start ?? "",
+    pencil: element.hasAttribute("pencil"),
+    controls: previous?.controls ?? new Set(CONTROLS_SUDOKU),
+  };
+  apply(["size", "difficulty"], () => {
+    const sizeText = (element.getAttribute("size") ?? "9").trim() || "9";
+    if (!(sizeText in LEVELS_BY_SIZE)) throw new AttributeError("size", element.getAttribute("size"), "a Sudoku is 4, 6 or 9 cells a side");
+    const size = Number(sizeText);
+    const difficulty = (element.getAttribute("difficulty") ?? "easy").trim().toLowerCase() || "easy";
+    const levels = LEVELS_BY_SIZE[size];
+    if (!levels.includes(difficulty)) {
+      const reason = `a ${size} × ${size} Sudoku is one of ${levels.join(", ")}`;
+      throw new AttributeError("difficulty", element.getAttribute("difficulty"), reason);
+    }
+    options.size = size;
+    options.difficulty = difficulty;
+  });
+  apply(["seed"], () => (options.seed = parseSeed(element.getAttribute("seed"))));
+  apply(["start"], () => {
+    const start = (element.getAttribute("start") ?? "").trim();
+    if (start) {
+      try {
+        api.SudokuGame.parse(start).free();
+      } catch (error) {
+        throw new AttributeError("start", start, errorMessage(error));
+      }
+    }
+    options.start = start;
+  });
+  apply(["controls"], () => {
+    options.controls = parseControls(element.getAttribute("controls"), CONTROLS_SUDOKU);
+  });
+  return options;
+}
+
+const WIDGET_STYLE = `
+.sudoku { display: flex; flex-direction: column; gap: 10px; align-items: stretch; }
+.sudoku sudoku-board { display: block; width: 100%; }
+.sudoku .sudoku-controls { display: flex; flex-wrap: wrap; align-items: center; gap: 6px; }
+`;
+
+/**
+ * What <puzzle-widget puzzle="sudoku"> shows: the grid, its pad and the help buttons. widget.js
+ * reads and checks the attributes and calls `configure`; this class owns the game. `emit(type,
+ * detail)` fires the widget's events; `setStatus(text)` and `showError(message)` write its status
+ * and error lines.
+ */
+export class SudokuPanel {
+  #board;
+  #buttons;
+  #emit;
+  #setStatus;
+  #showError;
+  #api;
+  #options = null;
+
+  constructor(container, { api, emit, setStatus, showError }) {
+    this.#api = api;
+    this.#emit = emit;
+    this.#setStatus = setStatus;
+    this.#showError = showError;
+    container.innerHTML = `
+      <style>${WIDGET_STYLE}</style>
+      <sudoku-board part="board"></sudoku-board>
+      <div class="sudoku-controls" part="controls">
+        <button type="button" part="button new" data-action="new">New</button>
+        <button type="button" part="button hint" class="primary" data-action="hint">Hint</button>
+        <button type="button" part="button candidates" data-action="candidates">Candidates</button>
+        <button type="button" part="button check" data-action="check">Check</button>
+      </div>`;
+    this.#board = container.querySelector("sudoku-board");
+    const button = (action) => container.querySelector(`[data-action=${action}]`);
+    this.#buttons = { new: button("new"), hint: button("hint"), candidates: button("candidates"), check: button("check") };
+    this.#buttons.new.addEventListener("click", () => this.newGame());
+    this.#buttons.hint.addEventListener("click", () => this.hint().catch(() => {}));
+    this.#buttons.candidates.addEventListener("click", () => this.#board.fillCandidates("user"));
+    this.#buttons.check.addEventListener("click", () => this.check());
+    // The board's own events, renamed as the widget's (move, solved).
+    for (const [from, to] of [["sudoku-move", "move"], ["sudoku-solved", "solved"]]) {
+      this.#board.addEventListener(from, (event) => {
+        event.stopPropagation();
+        if (to === "move") this.#setStatus("");
+        if (to === "solved") this.#setStatus(`Solved in ${this.#board.seconds} s.`);
+        this.#emit(to, event.detail);
+      });
+    }
+  }
+
+  /** The inner <sudoku-board>. */
+  get board() {
+    return this.#board;
+  }
+
+  /** Applies options (from optionsFromAttributes); a change of puzzle starts a new game. */
+  configure(options) {
+    const previous = this.#options;
+    this.#options = options;
+    const key = (o) => JSON.stringify([o.size, o.difficulty, o.seed, o.start]);
+    if (!previous || key(previous) !== key(options)) this.newGame(options.seed);
+    this.#board.pencil = options.pencil;
+    for (const name of CONTROLS_SUDOKU) this.#buttons[name].hidden = !options.controls.has(name);
+  }
+
+  /** A new game: the `start` puzzle (unless a seed is given), else a generated one seeded with `seed` (random when null). */
+  newGame(seed = null) {
+    const options = this.#options;
+    let game;
+    try {
+      if (seed === null && options.start) {
+        game = this.#api.SudokuGame.parse(options.start);
+      } else {
+        game = this.#api.SudokuGame.generate(options.size, options.difficulty, seed ?? Math.floor(Math.random() * 2 ** 32));
+      }
+    } catch (error) {
+      this.#showError(errorMessage(error));
+      return;
+    }
+    this.#board.game = game;
+    this.#showError(null);
+    this.#setStatus(this.#ratingText());
+  }
+
+  /** Shows a puzzle text (see SudokuGame.parse); throws its Error and keeps the game when invalid. */
+  setBoard(text) {
+    const game = this.#api.SudokuGame.parse(String(text));
+    this.#board.game = game;
+    this.#showError(null);
+    this.#setStatus(this.#ratingText());
+  }
+
+  #ratingText() {
+    const rating = this.#board.game.rate();
+    return `Rating ${rating.rating.toFixed(1)}${rating.difficulty ? ` (${rating.difficulty})` : ""}`;
+  }
+
+  /** Resolves to the hint's steps (SudokuGame.hint; also highlighted and named in the status line). */
+  async hint() {
+    const game = this.#board.game;
+    try {
+      if (game.conflicts().length > 0) throw new Error("equal digits share a row, column or box: take one out first");
+      const steps = game.isSolved() ? [] : game.hint();
+      this.#board.showHint(steps);
+      const last = steps.at(-1);
+      this.#setStatus(last ? last.explanation : game.isSolved() ? "Solved." : "None of the solver's techniques applies.");
+      this.#showError(null);
+      return steps;
+    } catch (error) {
+      this.#board.showMistakes(game.mistakes());
+      this.#showError(errorMessage(error));
+      throw error;
+    }
+  }
+
+  /** Strikes through the player's digits that are not the solution's; returns their cells. */
+  check() {
+    const wrong = Array.from(this.#board.game.mistakes());
+    this.#board.showMistakes(wrong);
+    this.#setStatus(wrong.length === 0 ? "No mistakes so far." : `${wrong.length} wrong (struck through).`);
+    return wrong;
+  }
+
+  get state() {
+    const game = this.#board.game;
+    if (!game) return null;
+    return {
+      puzzle: "sudoku",
+      size: game.size,
+      givens: Array.from(game.givens()),
+      cells: Array.from(game.cells()),
+      marks: this.#board.marks,
+      puzzleText: game.puzzleText(),
+      text: game.text(),
+      solved: game.isSolved(),
+      seconds: this.#board.seconds,
+      seed: game.seed ?? null,
+    };
+  }
+
+  /** A Sudoku widget has no player: its help is hint(). */
+  async play() {
+    throw new Error("a Sudoku widget has no player: hint() shows the next step");
+  }
+
+  pause() {}
+
+  stop() {}
+}
