@@ -1,5 +1,6 @@
 //! `puzzlelab sudoku …`: Sudoku's commands.
 
+use crate::sudoku_bench;
 use anyhow::Result;
 use clap::{Args, Subcommand};
 
@@ -12,9 +13,14 @@ pub struct SudokuArgs {
 
 /// Sudoku's commands.
 #[derive(Subcommand, Debug)]
-pub enum SudokuCommand {}
+pub enum SudokuCommand {
+    /// Times our exact solver beside the `sudoku` crate on puzzle files (JSON).
+    Bench(sudoku_bench::BenchArgs),
+}
 
 /// Runs a `sudoku` command.
 pub fn run(args: &SudokuArgs, _command_line: &str) -> Result<()> {
-    match args.command {}
+    match &args.command {
+        SudokuCommand::Bench(args) => sudoku_bench::bench(args),
+    }
 }

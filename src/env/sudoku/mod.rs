@@ -6,3 +6,9 @@
 //! tdoku's benchmark and the `sudoku` crate (a JCZSolve port).
 //!
 //! Everything is re-exported here: `puzzlelab::env::sudoku::X` is the path to use.
+
+mod exact;
+mod reference;
+
+pub use exact::{count_solutions, solve, Solved};
+pub use reference::solve_reference;
