@@ -299,13 +299,12 @@ impl Grid {
             & (SINGLE_ROW[(a & 511) as usize]
                 | SINGLE_ROW[((a >> 9) & 511) as usize] << 9
                 | SINGLE_ROW[((a >> 18) & 511) as usize] << 18);
-        if singles != 0 {
-            self.open[b] &= !singles;
-            for e in 0..9 {
-                self.cand[3 * e + b] &= !singles;
-            }
-            self.cand[I] = a;
+        // Unconditional: cheaper than a hard-to-predict branch.
+        self.open[b] &= !singles;
+        for e in 0..9 {
+            self.cand[3 * e + b] &= !singles;
         }
+        self.cand[I] = a;
         true
     }
 
@@ -333,13 +332,21 @@ impl Grid {
                 let mut singles = open & !two;
                 while singles != 0 {
                     let p = singles.trailing_zeros() as usize;
-                    let bit = 1 << p;
-                    let Some(d) = (0..9).find(|&d| self.cand[3 * d + b] & bit != 0) else {
-                        return false;
-                    };
-                    if !self.place(b, p, d) {
+                    // The cell's one digit, unless an earlier single of this pass took it.
+                    let mut digits = 0u32;
+                    for d in 0..9 {
+                        digits |= (self.cand[3 * d + b] >> p & 1) << d;
+                    }
+                    if digits == 0 {
                         return false;
                     }
+                    let d = digits.trailing_zeros() as usize;
+                    // No other digit has the cell: only `d`'s own peers change.
+                    self.cand[3 * d + b] &= KEEP[p];
+                    let col = !column(p % 9);
+                    self.cand[3 * d + (b + 1) % 3] &= col;
+                    self.cand[3 * d + (b + 2) % 3] &= col;
+                    self.open[b] &= !(1 << p);
                     placed = true;
                     singles &= singles - 1;
                 }
