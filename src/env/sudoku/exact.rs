@@ -308,27 +308,31 @@ impl Grid {
         true
     }
 
-    /// Propagates to a fixed point; false on a contradiction.
-    fn propagate(&mut self) -> bool {
+    /// Propagates to a fixed point; at it, the bivalue open cells of each band (`None` on a
+    /// contradiction).
+    fn propagate(&mut self) -> Option<[u32; 3]> {
         loop {
             if !self.propagate_bands() {
-                return false;
+                return None;
             }
             let mut placed = false;
-            for b in 0..3 {
+            let mut pairs = [0; 3];
+            for (b, band_pairs) in pairs.iter_mut().enumerate() {
                 let open = self.open[b];
                 if open == 0 {
                     continue;
                 }
-                let (mut one, mut two) = (0, 0);
+                let (mut one, mut two, mut three) = (0, 0, 0);
                 for d in 0..9 {
                     let x = self.cand[3 * d + b];
+                    three |= two & x;
                     two |= one & x;
                     one |= x;
                 }
                 if open & !one != 0 {
-                    return false;
+                    return None;
                 }
+                *band_pairs = open & two & !three;
                 let mut singles = open & !two;
                 while singles != 0 {
                     let p = singles.trailing_zeros() as usize;
@@ -338,7 +342,7 @@ impl Grid {
                         digits |= (self.cand[3 * d + b] >> p & 1) << d;
                     }
                     if digits == 0 {
-                        return false;
+                        return None;
                     }
                     let d = digits.trailing_zeros() as usize;
                     // No other digit has the cell: only `d`'s own peers change.
@@ -352,27 +356,16 @@ impl Grid {
                 }
             }
             if !placed {
-                return true;
+                return Some(pairs);
             }
         }
     }
 
-    /// The cell to branch on, as (band, cell in band): the first bivalue cell, else the first
-    /// open cell with the fewest candidates. Only called with open cells left.
-    fn branch_cell(&self) -> (usize, usize) {
-        for b in 0..3 {
-            let open = self.open[b];
-            if open == 0 {
-                continue;
-            }
-            let (mut one, mut two, mut three) = (0, 0, 0);
-            for d in 0..9 {
-                let x = self.cand[3 * d + b];
-                three |= two & x;
-                two |= one & x;
-                one |= x;
-            }
-            let pairs = open & two & !three;
+    /// The cell to branch on, as (band, cell in band): the first bivalue cell (from `pairs`,
+    /// [`Grid::propagate`]'s), else the first open cell with the fewest candidates. Only called
+    /// with open cells left.
+    fn branch_cell(&self, pairs: [u32; 3]) -> (usize, usize) {
+        for (b, pairs) in pairs.into_iter().enumerate() {
             if pairs != 0 {
                 return (b, pairs.trailing_zeros() as usize);
             }
@@ -421,9 +414,9 @@ struct Search {
 impl Search {
     /// Searches below `grid`, which it uses as scratch.
     fn run(&mut self, grid: &mut Grid) {
-        if !grid.propagate() {
+        let Some(pairs) = grid.propagate() else {
             return;
-        }
+        };
         if grid.open == [0; 3] {
             if self.count == 0 {
                 self.solution = Some(grid.cells());
@@ -434,7 +427,7 @@ impl Search {
         if self.count == 0 {
             self.guesses += 1;
         }
-        let (b, p) = grid.branch_cell();
+        let (b, p) = grid.branch_cell(pairs);
         let bit = 1 << p;
         let mut digits: u32 = (0..9)
             .filter(|&d| grid.cand[3 * d + b] & bit != 0)
