@@ -1,6 +1,8 @@
 //! The exact Sudoku solvers: known puzzles, solution counts, and the fast solver against the
 //! reference one on random positions.
 
+mod common;
+
 use puzzlelab::env::sudoku::{count_solutions, solve, solve_reference, Solved};
 use puzzlelab::rng::Rng;
 
@@ -202,5 +204,40 @@ fn fast_agrees_with_reference_on_random_positions() {
     assert!(
         unique > 500 && several > 100 && none > 100,
         "{unique} {several} {none}"
+    );
+}
+
+#[test]
+fn bench_command_times_both_solvers_on_the_same_puzzles() {
+    use std::io::Write;
+    let dir = common::scratch("sudoku-bench");
+    let plain = dir.join("three.txt");
+    let text = format!("# three puzzles\n{WIKIPEDIA}\n\n{SEVENTEEN}\n{INKALA}\n");
+    std::fs::write(&plain, &text).unwrap();
+    let gz = dir.join("three.txt.gz");
+    let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    encoder.write_all(text.as_bytes()).unwrap();
+    std::fs::write(&gz, encoder.finish().unwrap()).unwrap();
+    let (plain, gz) = (plain.to_str().unwrap(), gz.to_str().unwrap());
+    let out = common::succeeds(&[
+        "sudoku", "bench", "--file", plain, "--file", gz, "--repeat", "2", "--limit", "2",
+    ]);
+    let report = common::json(&out);
+    let files = report["files"].as_array().unwrap();
+    assert_eq!(files.len(), 2);
+    for file in files {
+        assert_eq!(file["puzzles"], 2, "--limit 2");
+        assert_eq!(file["agree"], true);
+        assert_eq!(file["unique"], 2);
+        assert_eq!(file["ours_runs"].as_array().unwrap().len(), 2);
+        assert!(file["ours_per_s"].as_f64().unwrap() > 0.0);
+        assert!(file["crate_per_s"].as_f64().unwrap() > 0.0);
+    }
+    assert!(report["machine"].as_str().unwrap().contains("cores"));
+    let bad = dir.join("bad.txt");
+    std::fs::write(&bad, "12345\n").unwrap();
+    common::fails_with(
+        &["sudoku", "bench", "--file", bad.to_str().unwrap()],
+        "bad.txt:1: not a puzzle",
     );
 }
