@@ -6,15 +6,19 @@
 //!
 //! - **State.** For each digit `d` and band `b` (three rows), one `u32` holds the 27 cells of the
 //!   band where `d` may still go (bit `9 * row_in_band + column`); a placed digit keeps only its
-//!   own bit. A second mask per band holds the cells not yet placed. The whole state is 120
-//!   bytes, copied at each guess.
+//!   own bit. A second mask per band holds the cells not yet placed, and a copy of the 27 masks
+//!   as of their last band propagation marks the ones to redo. The whole state is 228 bytes,
+//!   copied at each guess.
 //! - **Band propagation (in bulk).** In one band a digit fills one cell in each of its three rows,
 //!   in three different boxes. The 9 row×box "triads" where `d` is still possible index a table
 //!   of 512 entries that keeps only the triads used by some row→box permutation: locked
 //!   candidates (pointing and claiming) inside the band, empty rows or boxes as contradictions.
-//!   A row left with one cell is a hidden single and is placed.
-//! - **Placement** clears the cell from the other digits, the digit from the cell's row, box and
-//!   column in its band, and the column from the other two bands.
+//!   A box whose cells for `d` lie in one column takes that column from the other two bands. A
+//!   row left with one cell is a hidden single: the cell leaves the other digits. The 27
+//!   digit-band steps are unrolled and run only when their mask changed.
+//! - **Placement** (givens, naked singles, guesses) clears the digit from the cell's row, box and
+//!   column in its band and the column from the other two bands; givens and guesses also clear
+//!   the cell from the other digits (a naked single has no other digit).
 //! - **Naked singles.** Bit-sliced counting over the nine digits gives, per band, the open cells
 //!   with no candidate (a contradiction), exactly one (placed) and exactly two (guess targets).
 //! - **Guessing.** At a fixed point the solver branches on the first cell (row-major) with two
