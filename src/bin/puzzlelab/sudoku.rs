@@ -8,6 +8,7 @@ use serde_json::{json, Value};
 use std::io::BufRead;
 
 use crate::files::print_json;
+use crate::sudoku_bench;
 
 /// `puzzlelab sudoku <command>`.
 #[derive(Args, Debug)]
@@ -27,6 +28,8 @@ pub enum SudokuCommand {
     Rate(RateArgs),
     /// Generates puzzles with a unique solution at a difficulty; prints one JSON line a puzzle.
     Generate(GenerateArgs),
+    /// Times the exact solver beside the `sudoku` crate on puzzle files (JSON).
+    Bench(sudoku_bench::BenchArgs),
 }
 
 /// Puzzles from the arguments, or one a line from stdin.
@@ -90,6 +93,7 @@ pub fn run(args: &SudokuArgs, _command_line: &str) -> Result<()> {
         SudokuCommand::Solve(args) => solve(args),
         SudokuCommand::Rate(args) => rate(args),
         SudokuCommand::Generate(args) => generate(args),
+        SudokuCommand::Bench(args) => sudoku_bench::bench(args),
     }
 }
 

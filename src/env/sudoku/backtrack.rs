@@ -1,8 +1,9 @@
 //! The reference exact solver for every shape: candidates as bit masks, naked and hidden singles
 //! propagated to a fixed point, then a guess on a cell with the fewest candidates (depth-first).
-//! Simple and obviously right rather than fast: the 9 × 9 fast solver ([`super::exact`]) is
-//! checked against it, and the small grids (4 × 4, 6 × 6) and the generator use it.
+//! Simple and obviously right rather than fast: the 9 × 9 fast solver ([`super::solve`]) is
+//! checked against it, and [`search`] uses it for the small grids (4 × 4, 6 × 6).
 
+use super::exact::solve;
 use super::grid::{Grid, Shape};
 
 /// What a search found.
@@ -12,8 +13,9 @@ pub struct Search {
     pub count: usize,
     /// The first solution found.
     pub solution: Option<Grid>,
-    /// Branch points visited: cells with two or more candidates left after propagation, where
-    /// the search had to try digits in turn.
+    /// Branch points visited before the first solution (all of them when there is none): cells
+    /// with two or more candidates left after propagation, where the search had to try digits in
+    /// turn. Each solver counts on its own search tree.
     pub guesses: u64,
 }
 
@@ -89,8 +91,32 @@ impl State {
     }
 }
 
-/// Searches `grid` for up to `limit` solutions. Givens that break a rule give none.
+/// Searches `grid` for up to `limit` solutions: the fast solver on 9 × 9, the reference one on
+/// the small grids. Givens that break a rule give none.
 pub fn search(grid: &Grid, limit: usize) -> Search {
+    let Ok(cells) = <&[u8; 81]>::try_from(grid.cells()) else {
+        return search_reference(grid, limit);
+    };
+    if limit == 0 {
+        return Search {
+            count: 0,
+            solution: None,
+            guesses: 0,
+        };
+    }
+    let found = solve(cells, limit);
+    Search {
+        count: found.count,
+        solution: found
+            .solution
+            .map(|cells| Grid::from_cells(&cells).expect("a solution of 9 × 9 digits")),
+        guesses: found.guesses,
+    }
+}
+
+/// Searches `grid` for up to `limit` solutions with the reference solver (any shape). Givens that
+/// break a rule give none.
+pub fn search_reference(grid: &Grid, limit: usize) -> Search {
     let shape = grid.shape();
     let units = shape.units();
     let peers: Vec<Vec<usize>> = (0..shape.cells()).map(|c| shape.peers(c)).collect();
@@ -132,7 +158,9 @@ fn descend(
         }
         return;
     };
-    result.guesses += 1;
+    if result.count == 0 {
+        result.guesses += 1;
+    }
     let mut options = state.candidates[cell];
     while options != 0 && result.count < limit {
         let d = options.trailing_zeros() as u8;

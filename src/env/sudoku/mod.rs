@@ -7,18 +7,21 @@
 //!
 //! Everything is re-exported here: `puzzlelab::env::sudoku::X` is the path to use.
 //!
-//! Files: `grid.rs` (shapes, the grid, parsing and its errors, candidates), `backtrack.rs` (the
-//! reference exact solver for every shape), `logic.rs` (named techniques, hints and the rating), `generate.rs` (puzzles by
+//! Files: `grid.rs` (shapes, the grid, parsing and its errors, candidates), `exact.rs` (the fast
+//! 9 × 9 exact solver, band-wise bitsets), `backtrack.rs` (the reference exact solver for every
+//! shape, and [`search`], which picks the fast one for 9 × 9), `logic.rs` (named techniques, hints and the rating), `generate.rs` (puzzles by
 //! difficulty), `environment.rs` (the game for learners, Mehta's set-up).
 
 mod backtrack;
 mod environment;
+mod exact;
 mod generate;
 mod grid;
 mod logic;
 
-pub use backtrack::{count_solutions, search, Search};
+pub use backtrack::{count_solutions, search, search_reference, Search};
 pub use environment::{SudokuEnv, SudokuReward, SEED004_LOSS, SEED004_MOVE_LIMIT};
+pub use exact::{solve, Solved};
 pub use generate::{generate, generate_with_givens, random_solution, Difficulty, Generated};
 pub use grid::{Grid, Shape, SudokuError, UnitKind};
 pub use logic::{hint, rate, rate_with, Board, Rating, Step, Technique, STUCK_RATING};
