@@ -6,3 +6,9 @@
 //! tdoku's benchmark and the `sudoku` crate (a JCZSolve port).
 //!
 //! Everything is re-exported here: `puzzlelab::env::sudoku::X` is the path to use.
+
+mod genetic;
+pub use genetic::{
+    band_bounds, crossover, fitness, initialise, survivor_count, GaConfig, GaError,
+    GenerationStats, GeneticAlgorithm, Initialisation, GA_GRIDS, MAX_FITNESS,
+};
