@@ -19,6 +19,7 @@ mod manifest;
 mod minesweeper;
 mod sliding;
 mod sudoku;
+mod sudoku_ga;
 mod training;
 
 use clap::{Parser, Subcommand};

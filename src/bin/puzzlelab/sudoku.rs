@@ -12,9 +12,14 @@ pub struct SudokuArgs {
 
 /// Sudoku's commands.
 #[derive(Subcommand, Debug)]
-pub enum SudokuCommand {}
+pub enum SudokuCommand {
+    /// The coursework's genetic algorithm on one puzzle; prints JSON.
+    Ga(crate::sudoku_ga::GaArgs),
+}
 
 /// Runs a `sudoku` command.
 pub fn run(args: &SudokuArgs, _command_line: &str) -> Result<()> {
-    match args.command {}
+    match &args.command {
+        SudokuCommand::Ga(args) => crate::sudoku_ga::ga(args),
+    }
 }
