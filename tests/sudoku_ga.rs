@@ -7,6 +7,8 @@ use puzzlelab::env::sudoku::{
 };
 use puzzlelab::rng::Rng;
 
+mod common;
+
 /// Project Euler 96, grid 01 and its solution.
 const EULER_01: &str =
     "003020600900305001001806400008102900700000008006708200002609500800203009005010300";
@@ -304,5 +306,62 @@ fn bad_puzzles_and_populations_are_errors() {
     assert_eq!(
         band_bounds(4, &GaConfig::default().band_shares),
         [0, 1, 1, 2, 4]
+    );
+}
+
+#[test]
+fn the_cli_runs_the_ga_and_prints_json() {
+    let args = [
+        "sudoku",
+        "ga",
+        "--puzzle",
+        "grid2",
+        "--population",
+        "10000",
+        "--seconds",
+        "60",
+        "--generations",
+        "200",
+        "--seed",
+        "1",
+        "--trace",
+    ];
+    let out = common::json(&common::succeeds(&args));
+    assert_eq!(out["solved"], true);
+    assert_eq!(out["best_fitness"], 243);
+    assert_eq!(out["givens"], 33);
+    let generations = out["generations"].as_u64().unwrap();
+    assert!((1..=200).contains(&generations));
+    let trace = out["trace"].as_array().unwrap();
+    assert_eq!(
+        trace.len() as u64,
+        generations + 1,
+        "generation 0 and each one after"
+    );
+    assert_eq!(trace.last().unwrap()["best"], 243);
+    assert!(out["seconds_to_solve"].as_f64().unwrap() <= out["seconds"].as_f64().unwrap());
+    assert_eq!(fitness(&grid(out["grid"].as_str().unwrap())), MAX_FITNESS);
+    // The same seed, the same run.
+    let again = common::json(&common::succeeds(&args));
+    assert_eq!(again["trace"], out["trace"]);
+    assert_eq!(again["grid"], out["grid"]);
+    // A generation cap stops an unsolved run; bad puzzles are refused.
+    let capped = common::json(&common::succeeds(&[
+        "sudoku",
+        "ga",
+        "--puzzle",
+        "grid3",
+        "--population",
+        "50",
+        "--generations",
+        "3",
+    ]));
+    assert_eq!(capped["generations"], 3);
+    assert_eq!(capped["solved"], false);
+    common::fails_with(&["sudoku", "ga", "--puzzle", "123"], "3 cells, not 81");
+    let clash = format!("55{}", ".".repeat(79));
+    common::fails_with(
+        &["sudoku", "ga", "--puzzle", &clash],
+        "repeat digit 5 in row 1",
     );
 }
