@@ -20,6 +20,7 @@ mod minesweeper;
 mod sliding;
 mod sudoku;
 mod sudoku_bench;
+mod sudoku_ga;
 mod training;
 
 use clap::{Parser, Subcommand};

@@ -30,6 +30,8 @@ pub enum SudokuCommand {
     Generate(GenerateArgs),
     /// Times the exact solver beside the `sudoku` crate on puzzle files (JSON).
     Bench(sudoku_bench::BenchArgs),
+    /// Runs the coursework's genetic algorithm on a puzzle; prints JSON.
+    Ga(crate::sudoku_ga::GaArgs),
 }
 
 /// Puzzles from the arguments, or one a line from stdin.
@@ -94,6 +96,7 @@ pub fn run(args: &SudokuArgs, _command_line: &str) -> Result<()> {
         SudokuCommand::Rate(args) => rate(args),
         SudokuCommand::Generate(args) => generate(args),
         SudokuCommand::Bench(args) => sudoku_bench::bench(args),
+        SudokuCommand::Ga(args) => crate::sudoku_ga::ga(args),
     }
 }
 

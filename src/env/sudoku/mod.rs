@@ -10,12 +10,13 @@
 //! Files: `grid.rs` (shapes, the grid, parsing and its errors, candidates), `exact.rs` (the fast
 //! 9 × 9 exact solver, band-wise bitsets), `backtrack.rs` (the reference exact solver for every
 //! shape, and [`search`], which picks the fast one for 9 × 9), `logic.rs` (named techniques, hints and the rating), `generate.rs` (puzzles by
-//! difficulty), `environment.rs` (the game for learners, Mehta's set-up).
+//! difficulty), `genetic.rs` (the coursework's genetic algorithm), `environment.rs` (the game for learners, Mehta's set-up).
 
 mod backtrack;
 mod environment;
 mod exact;
 mod generate;
+mod genetic;
 mod grid;
 mod logic;
 
@@ -23,6 +24,10 @@ pub use backtrack::{count_solutions, search, search_reference, Search};
 pub use environment::{SudokuEnv, SudokuReward, SEED004_LOSS, SEED004_MOVE_LIMIT};
 pub use exact::{solve, Solved};
 pub use generate::{generate, generate_with_givens, random_solution, Difficulty, Generated};
+pub use genetic::{
+    band_bounds, crossover, fitness, initialise, survivor_count, GaConfig, GaError,
+    GenerationStats, GeneticAlgorithm, Initialisation, GA_GRIDS, MAX_FITNESS,
+};
 pub use grid::{Grid, Shape, SudokuError, UnitKind};
 pub use logic::{hint, rate, rate_with, Board, Rating, Step, Technique, STUCK_RATING};
 
