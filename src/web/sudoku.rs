@@ -345,3 +345,27 @@ pub fn sudoku_levels() -> Result<JsValue, JsValue> {
         .collect();
     to_js(&levels)
 }
+
+/// Solves every 9 × 9 puzzle of `cells` (81 digits a puzzle, row-major, 0 empty), each up to
+/// `limit` solutions, with the exact solver; returns how many have exactly one. For the browser
+/// benchmark (scripts/bench-sudoku.mjs): the puzzles arrive decoded, so only solving is timed.
+#[wasm_bindgen(js_name = sudokuSolveAll)]
+pub fn sudoku_solve_all(cells: &[u8], limit: usize) -> Result<u32, JsValue> {
+    if !cells.len().is_multiple_of(81) {
+        return Err(js_error(format!(
+            "{} digits are not whole 9 × 9 puzzles (81 digits each)",
+            cells.len()
+        )));
+    }
+    if let Some(d) = cells.iter().find(|&&d| d > 9) {
+        return Err(js_error(format!("{d} is not a digit (0 empty, 1-9)")));
+    }
+    let mut unique = 0;
+    for puzzle in cells.chunks_exact(81) {
+        let puzzle: &[u8; 81] = puzzle.try_into().expect("chunks of 81");
+        if crate::env::sudoku::solve(puzzle, limit).count == 1 {
+            unique += 1;
+        }
+    }
+    Ok(unique)
+}
