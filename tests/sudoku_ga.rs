@@ -360,5 +360,8 @@ fn the_cli_runs_the_ga_and_prints_json() {
         &["sudoku", "ga", "--puzzle", &clash],
         "the 5 at row 1, column 1 and the 5 at row 1, column 2 share row 1",
     );
-    common::fails_with(&["sudoku", "ga", "--puzzle", &".".repeat(16)], "plays 9 × 9 grids");
+    common::fails_with(
+        &["sudoku", "ga", "--puzzle", &".".repeat(16)],
+        "plays 9 × 9 grids",
+    );
 }

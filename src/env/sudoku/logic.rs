@@ -408,6 +408,16 @@ impl Board {
         a != b && self.peers[a].binary_search(&b).is_ok()
     }
 
+    /// `digit` removed from every cell that has it and sees all of `cells` (a wing's conclusion).
+    fn seen_by_all(&self, digit: u8, cells: &[usize]) -> Vec<(usize, u8)> {
+        (0..self.cells.len())
+            .filter(|&c| {
+                self.candidates[c] & (1 << digit) != 0 && cells.iter().all(|&x| self.sees(c, x))
+            })
+            .map(|c| (c, digit))
+            .collect()
+    }
+
     /// The cells of `unit` where `digit` is a candidate.
     fn places(&self, unit: usize, digit: u8) -> Vec<usize> {
         self.units[unit]
@@ -757,15 +767,8 @@ impl Board {
                         continue;
                     }
                     let digit = z.trailing_zeros() as u8;
-                    let eliminations: Vec<(usize, u8)> = (0..self.cells.len())
-                        .filter(|&c| {
-                            c != pivot
-                                && self.candidates[c] & z != 0
-                                && self.sees(c, a)
-                                && self.sees(c, b)
-                        })
-                        .map(|c| (c, digit))
-                        .collect();
+                    // The pivot holds no z: only cells that see both pincers lose it.
+                    let eliminations = self.seen_by_all(digit, &[a, b]);
                     if eliminations.is_empty() {
                         continue;
                     }
@@ -800,15 +803,7 @@ impl Board {
                         continue;
                     }
                     let digit = z.trailing_zeros() as u8;
-                    let eliminations: Vec<(usize, u8)> = (0..self.cells.len())
-                        .filter(|&c| {
-                            self.candidates[c] & z != 0
-                                && self.sees(c, pivot)
-                                && self.sees(c, a)
-                                && self.sees(c, b)
-                        })
-                        .map(|c| (c, digit))
-                        .collect();
+                    let eliminations = self.seen_by_all(digit, &[pivot, a, b]);
                     if eliminations.is_empty() {
                         continue;
                     }
