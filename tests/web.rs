@@ -369,3 +369,68 @@ fn sudoku_plays_hints_rates_and_refuses_bad_puzzles() {
     assert!(rating > 2.5 && rating <= 4.5, "{rating}");
     assert_eq!(a.seed(), Some(1.0));
 }
+
+#[wasm_bindgen_test]
+fn sudoku_ga_runs_like_the_cli_and_refuses_what_it_cannot_use() {
+    use puzzlelab::web::sudoku_ga::{sudoku_ga_grids, SudokuGa};
+    let refused = |puzzle: &str, population: usize, init: &str, seed: f64| {
+        message(
+            SudokuGa::new(puzzle, population, init, false, seed)
+                .err()
+                .unwrap(),
+        )
+    };
+    assert_eq!(
+        refused(&".".repeat(16), 100, "rows", 1.0),
+        "the genetic algorithm plays 9 × 9 grids, not 4 × 4"
+    );
+    assert!(refused(&format!("11{}", ".".repeat(79)), 100, "rows", 1.0).contains("share row 1"));
+    assert!(refused("123", 100, "rows", 1.0).contains("this text has 3"));
+    assert_eq!(
+        refused("grid1", 3, "rows", 1.0),
+        "population 3: at least 4 individuals are needed"
+    );
+    assert_eq!(
+        refused("grid1", 100_001, "rows", 1.0),
+        "population 100001: at most 100000 individuals"
+    );
+    assert_eq!(
+        refused("grid1", 100, "columns", 1.0),
+        "unknown initialisation \"columns\": use rows or boxes"
+    );
+    assert!(refused("grid1", 100, "rows", 1.5).starts_with("the seed must be a whole number"));
+
+    let grids = js_sys::Array::from(&sudoku_ga_grids().unwrap());
+    assert_eq!(grids.length(), 3);
+    let grid1 = field(&grids.get(0), "puzzle").as_string().unwrap();
+    assert_eq!(field(&grids.get(0), "name").as_string().unwrap(), "grid1");
+
+    // `puzzlelab sudoku ga --puzzle grid1 --population 1000 --seed 1 --generations 20 --trace`:
+    // best 211 at generation 0, 231 (mean 220.245) after 20, and this best grid.
+    let mut ga = SudokuGa::new(&grid1, 1000, "rows", false, 1.0).unwrap();
+    assert_eq!(field(&ga.stats().unwrap(), "best").as_f64(), Some(211.0));
+    assert_eq!(ga.generation(), 0.0);
+    let mut points = js_sys::Array::from(&ga.run(15).unwrap());
+    points = points.concat(&js_sys::Array::from(&ga.run(5).unwrap()));
+    assert_eq!(points.length(), 20);
+    assert_eq!(field(&points.get(0), "generation").as_f64(), Some(1.0));
+    assert_eq!(field(&points.get(19), "generation").as_f64(), Some(20.0));
+    assert_eq!(field(&points.get(19), "best").as_f64(), Some(231.0));
+    assert_eq!(field(&points.get(19), "mean").as_f64(), Some(220.245));
+    assert_eq!((ga.generation(), ga.best_fitness()), (20.0, 231));
+    assert_eq!(ga.mean_fitness(), 220.245);
+    assert!(!ga.solved());
+    let best: String = ga
+        .best_grid()
+        .iter()
+        .map(|d| char::from(b'0' + d))
+        .collect();
+    assert_eq!(
+        best,
+        "784195263169283457235476819165482973327914568498537621971628435842357196653149782"
+    );
+    // Its repeats: cells whose digit another cell of a unit holds too (some, as 231 < 243).
+    let conflicts = ga.best_conflicts().unwrap();
+    assert!(!conflicts.is_empty() && conflicts.windows(2).all(|w| w[0] < w[1]));
+    assert_eq!(ga.givens().iter().filter(|&&d| d != 0).count(), 29);
+}

@@ -30,6 +30,7 @@ pub mod learn;
 pub mod minesweeper;
 pub mod ntuple;
 pub mod sudoku;
+pub mod sudoku_ga;
 
 /// Installs the panic hook once, when the module is instantiated.
 #[wasm_bindgen(start)]

@@ -1,6 +1,7 @@
 // The Sudoku page (sudoku.html): the grid (<sudoku-board> from sudoku/board.js), the puzzle card
 // (size, difficulty, new puzzles from the generator, the rating, a link to the position, a pasted
-// puzzle) and the help card (pencil mode, hint, candidates, check).
+// puzzle), the help card (pencil mode, hint, candidates, check) and the genetic-algorithm card
+// (sudoku/ga-panel.js, which runs in its own worker).
 //
 // The URL holds the position: sudoku.html#puzzle=<givens>&digits=<digits shown> (one line each,
 // "." empty), kept up to date as you play, or #size=9&difficulty=hard&seed=42 for a generated one
@@ -8,6 +9,7 @@
 
 import "./board.js";
 import { clock } from "./board.js";
+import { GaPanel } from "./ga-panel.js";
 import { LEVELS_BY_SIZE } from "./levels.js";
 import { errorMessage, loadWasm } from "../shared/wasm.js";
 
@@ -252,6 +254,7 @@ new MutationObserver(() => (elements.pencil.checked = elements.board.pencil)).ob
 
 try {
   api = await loadWasm();
+  new GaPanel($("#ga-card"), { board: elements.board, api });
   showLevels("easy");
   // The page is ready (data-ready) once a puzzle shows: a generated one comes a moment later.
   const started = fromHash();
