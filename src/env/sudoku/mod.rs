@@ -9,7 +9,8 @@
 //!
 //! Files: `grid.rs` (shapes, the grid, parsing and its errors, candidates), `exact.rs` (the fast
 //! 9 × 9 exact solver, band-wise bitsets), `backtrack.rs` (the reference exact solver for every
-//! shape, and [`search`], which picks the fast one for 9 × 9), `logic.rs` (named techniques, hints and the rating), `generate.rs` (puzzles by
+//! shape, and [`search`], which picks the fast one for 9 × 9), `logic.rs` (named techniques, hints and the rating;
+//! `logic/techniques.rs` finds each technique), `generate.rs` (puzzles by
 //! difficulty), `genetic.rs` (the coursework's genetic algorithm), `environment.rs` (the game for learners, Mehta's set-up).
 
 mod backtrack;
