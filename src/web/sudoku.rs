@@ -8,17 +8,14 @@
 //! `Uint16Array` of bit masks (bit `d` for digit `d`), as [`Grid::candidates`] computes them.
 
 use super::{js_error, to_js};
-use crate::env::sudoku::{generate, hint, rate, search, Difficulty, Grid, Shape, SudokuError};
+use crate::env::sudoku::{
+    generate, hint, one_decimal, rate, search, Difficulty, Grid, Shape, SudokuError,
+};
 use wasm_bindgen::prelude::*;
 
 /// Full grids the generator may draw for one puzzle: enough for a hard or expert 6 × 6 (they
 /// take up to about a hundred draws), a fraction of a second natively.
 const MAX_ATTEMPTS: usize = 300;
-
-/// A rating rounded to one decimal, as Sudoku Explainer prints it (and without f32's noise).
-fn one_decimal(rating: f32) -> f64 {
-    (rating as f64 * 10.0).round() / 10.0
-}
 
 /// One step of a hint, as JS reads it.
 #[derive(serde::Serialize)]

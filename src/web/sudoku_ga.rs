@@ -5,7 +5,7 @@
 
 use super::{js_error, to_js};
 use crate::env::sudoku::{
-    GaConfig, GenerationStats, GeneticAlgorithm, Grid, Initialisation, GA_GRIDS,
+    ga_puzzle, GaConfig, GenerationStats, GeneticAlgorithm, Grid, Initialisation, GA_GRIDS,
 };
 use wasm_bindgen::prelude::*;
 
@@ -29,21 +29,6 @@ pub struct SudokuGa {
     givens: [u8; 81],
 }
 
-/// The puzzle's 81 cells from its text, or from a grid's name (`grid1`, `grid2`, `grid3`).
-fn parse_puzzle(text: &str) -> Result<[u8; 81], String> {
-    let name = text.trim();
-    let text = GA_GRIDS
-        .iter()
-        .find(|(grid, _, _)| *grid == name)
-        .map_or(text, |(_, _, puzzle)| puzzle);
-    let grid = Grid::parse(text).map_err(|error| error.to_string())?;
-    let cells: &[u8; 81] = grid.cells().try_into().map_err(|_| {
-        let n = grid.shape().size;
-        format!("the genetic algorithm plays 9 × 9 grids, not {n} × {n}")
-    })?;
-    Ok(*cells)
-}
-
 #[wasm_bindgen]
 impl SudokuGa {
     /// The first generation on `puzzle` (any text `SudokuGame.parse` reads, 9 × 9 only, or
@@ -58,7 +43,7 @@ impl SudokuGa {
         repair: bool,
         seed: f64,
     ) -> Result<SudokuGa, JsValue> {
-        let givens = parse_puzzle(puzzle).map_err(js_error)?;
+        let givens = ga_puzzle(puzzle).map_err(js_error)?;
         let initialisation = match init {
             "rows" => Initialisation::Rows,
             "boxes" => Initialisation::Boxes,

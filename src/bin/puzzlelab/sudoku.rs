@@ -3,7 +3,7 @@
 use anyhow::{bail, Result};
 use clap::{Args, Subcommand, ValueEnum};
 use puzzlelab::clock;
-use puzzlelab::env::sudoku::{self, Difficulty, Grid, Shape};
+use puzzlelab::env::sudoku::{self, one_decimal, Difficulty, Grid, Shape};
 use serde_json::{json, Value};
 use std::io::BufRead;
 
@@ -259,9 +259,4 @@ fn generate(args: &GenerateArgs) -> Result<()> {
         bail!("made {made} of {} puzzles", args.count);
     }
     Ok(())
-}
-
-/// A rating as printed: one decimal, without the f32's noise.
-fn one_decimal(rating: f32) -> f64 {
-    (f64::from(rating) * 10.0).round() / 10.0
 }

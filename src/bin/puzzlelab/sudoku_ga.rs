@@ -3,7 +3,7 @@
 use anyhow::{Context, Result};
 use clap::{Args, ValueEnum};
 use puzzlelab::clock;
-use puzzlelab::env::sudoku::{GaConfig, GeneticAlgorithm, Grid, Initialisation, GA_GRIDS};
+use puzzlelab::env::sudoku::{ga_puzzle, GaConfig, GeneticAlgorithm, Initialisation};
 use serde_json::json;
 
 /// `puzzlelab sudoku ga`.
@@ -45,24 +45,10 @@ pub enum InitArg {
     Boxes,
 }
 
-/// Reads a puzzle argument: a grid name, or a 9 × 9 puzzle as `sudoku solve` reads it.
-fn parse_puzzle(text: &str) -> Result<[u8; 81]> {
-    let text = GA_GRIDS
-        .iter()
-        .find(|(name, _, _)| *name == text)
-        .map_or(text, |(_, _, puzzle)| puzzle);
-    let grid = Grid::parse(text)?;
-    let cells: &[u8; 81] = grid
-        .cells()
-        .try_into()
-        .map_err(|_| anyhow::anyhow!("the genetic algorithm plays 9 × 9 grids"))?;
-    Ok(*cells)
-}
-
 /// Runs the GA and prints one JSON object: solved, best fitness, generations, seconds (and to
 /// reach 243), the best grid, and with `--trace` the per-generation best and mean.
 pub fn ga(args: &GaArgs) -> Result<()> {
-    let puzzle = parse_puzzle(&args.puzzle)?;
+    let puzzle = ga_puzzle(&args.puzzle)?;
     let config = GaConfig {
         population: args.population,
         initialisation: match args.init {

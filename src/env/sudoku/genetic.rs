@@ -19,6 +19,7 @@
 //! Everything random goes through one [`Rng`]: the same puzzle, configuration and seed give the
 //! same run, generation by generation.
 
+use super::grid::{Grid, SudokuError};
 use crate::rng::Rng;
 
 /// The fitness of a solved grid: 27 units × 9 distinct digits.
@@ -158,6 +159,29 @@ pub enum GaError {
     /// The population is too small for the bands to make sense.
     #[error("population {0}: at least 4 individuals are needed")]
     Population(usize),
+    /// The puzzle's text could not be read.
+    #[error(transparent)]
+    Text(#[from] SudokuError),
+    /// The puzzle is not 9 × 9 (its size).
+    #[error("the genetic algorithm plays 9 × 9 grids, not {0} × {0}")]
+    NotNineByNine(usize),
+}
+
+/// The 81 cells of the puzzle named by `text`: one of [`GA_GRIDS`] by name (`grid1`, `grid2`,
+/// `grid3`), or a 9 × 9 puzzle in any format [`Grid::parse`] reads (the CLI and the page both
+/// take their puzzle this way).
+pub fn ga_puzzle(text: &str) -> Result<[u8; 81], GaError> {
+    let name = text.trim();
+    let text = GA_GRIDS
+        .iter()
+        .find(|(grid, _, _)| *grid == name)
+        .map_or(text, |(_, _, puzzle)| puzzle);
+    let grid = Grid::parse(text)?;
+    let cells: &[u8; 81] = grid
+        .cells()
+        .try_into()
+        .map_err(|_| GaError::NotNineByNine(grid.shape().size))?;
+    Ok(*cells)
 }
 
 fn unit_name(unit: usize) -> String {

@@ -462,6 +462,11 @@ pub struct Rating {
     pub steps: Vec<Step>,
 }
 
+/// A rating as printed: one decimal, as Sudoku Explainer prints it (without the f32's noise).
+pub fn one_decimal(rating: f32) -> f64 {
+    (f64::from(rating) * 10.0).round() / 10.0
+}
+
 /// Rating given to a puzzle the techniques cannot finish.
 pub const STUCK_RATING: f32 = 11.0;
 

@@ -26,11 +26,11 @@ pub use environment::{SudokuEnv, SudokuReward, SEED004_LOSS, SEED004_MOVE_LIMIT}
 pub use exact::{solve, Solved};
 pub use generate::{generate, generate_with_givens, random_solution, Difficulty, Generated};
 pub use genetic::{
-    band_bounds, crossover, fitness, initialise, survivor_count, GaConfig, GaError,
+    band_bounds, crossover, fitness, ga_puzzle, initialise, survivor_count, GaConfig, GaError,
     GenerationStats, GeneticAlgorithm, Initialisation, GA_GRIDS, MAX_FITNESS,
 };
 pub use grid::{Grid, Shape, SudokuError, UnitKind};
-pub use logic::{hint, rate, rate_with, Board, Rating, Step, Technique, STUCK_RATING};
+pub use logic::{hint, one_decimal, rate, rate_with, Board, Rating, Step, Technique, STUCK_RATING};
 
 #[cfg(test)]
 mod tests;
