@@ -11,6 +11,7 @@ mod bench;
 mod dqn;
 mod dqn2048;
 mod dqn_minesweeper;
+mod dqn_sudoku;
 #[cfg(feature = "learn")]
 mod dqn_sliding;
 mod files;

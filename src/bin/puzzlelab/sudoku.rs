@@ -1,4 +1,5 @@
-//! `puzzlelab sudoku …`: Sudoku's commands (`solve`, `rate`, `generate`).
+//! `puzzlelab sudoku …`: Sudoku's commands (`solve`, `rate`, `generate`; `bench` in
+//! [`crate::sudoku_bench`], `ga` in [`crate::sudoku_ga`], `train` and `eval` in [`crate::dqn_sudoku`]).
 
 use anyhow::{bail, Result};
 use clap::{Args, Subcommand, ValueEnum};
@@ -32,6 +33,11 @@ pub enum SudokuCommand {
     Bench(sudoku_bench::BenchArgs),
     /// Runs the coursework's genetic algorithm on a puzzle; prints JSON.
     Ga(crate::sudoku_ga::GaArgs),
+    /// Trains a deep Q-network (Mehta's or puzzlelab's) on generated puzzles (`--features learn`).
+    Train(crate::dqn_sudoku::TrainArgs),
+    /// Plays a DQN model greedily on puzzles binned by the exact solver's guesses; prints JSON
+    /// (`--features learn`).
+    Eval(crate::dqn_sudoku::EvalArgs),
 }
 
 /// Puzzles from the arguments, or one a line from stdin.
@@ -90,13 +96,15 @@ pub struct GenerateArgs {
 }
 
 /// Runs a `sudoku` command.
-pub fn run(args: &SudokuArgs, _command_line: &str) -> Result<()> {
+pub fn run(args: &SudokuArgs, command_line: &str) -> Result<()> {
     match &args.command {
         SudokuCommand::Solve(args) => solve(args),
         SudokuCommand::Rate(args) => rate(args),
         SudokuCommand::Generate(args) => generate(args),
         SudokuCommand::Bench(args) => sudoku_bench::bench(args),
         SudokuCommand::Ga(args) => crate::sudoku_ga::ga(args),
+        SudokuCommand::Train(args) => crate::dqn_sudoku::train(args, command_line),
+        SudokuCommand::Eval(args) => crate::dqn_sudoku::eval(args),
     }
 }
 

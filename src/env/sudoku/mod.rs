@@ -14,6 +14,7 @@
 //! difficulty), `genetic.rs` (the coursework's genetic algorithm), `environment.rs` (the game for learners, Mehta's set-up).
 
 mod backtrack;
+mod bins;
 mod environment;
 mod exact;
 mod generate;
@@ -22,7 +23,10 @@ mod grid;
 mod logic;
 
 pub use backtrack::{count_solutions, search, search_reference, Search};
-pub use environment::{SudokuEnv, SudokuReward, SEED004_LOSS, SEED004_MOVE_LIMIT};
+pub use bins::{binned_puzzles, training_puzzles, GuessBin};
+pub use environment::{
+    SudokuEnv, SudokuObservation, SudokuReward, FEATURES, SEED004_LOSS, SEED004_MOVE_LIMIT,
+};
 pub use exact::{solve, Solved};
 pub use generate::{generate, generate_with_givens, random_solution, Difficulty, Generated};
 pub use genetic::{

@@ -384,13 +384,19 @@ fn the_environment_obeys_the_contract() {
     use crate::env::check_env;
     for shape in Shape::ALL {
         let puzzles = pool(shape, 3);
-        for reward in [SudokuReward::Seed004, SudokuReward::Outcome] {
-            check_env(
-                || SudokuEnv::new(puzzles.clone(), reward),
-                6,
-                3 * shape.cells(),
-            )
-            .unwrap();
+        for reward in [
+            SudokuReward::Seed004,
+            SudokuReward::Outcome,
+            SudokuReward::Mistakes,
+        ] {
+            for observation in [SudokuObservation::OneHot, SudokuObservation::Features] {
+                check_env(
+                    || SudokuEnv::new(puzzles.clone(), reward).with_observation(observation),
+                    6,
+                    3 * shape.cells(),
+                )
+                .unwrap();
+            }
         }
     }
 }
@@ -429,6 +435,86 @@ fn the_environment_pays_mehtas_rewards() {
         assert_eq!(step.terminated, i + 1 == empty.len());
     }
     assert!(env.grid().is_solved());
+}
+
+#[test]
+fn a_mistake_ends_the_episode_and_right_digits_pay() {
+    use crate::env::Environment;
+    let puzzle = Grid::parse(EASY).unwrap();
+    let solution = Grid::parse(EASY_SOLUTION).unwrap();
+    let mut env = SudokuEnv::new(vec![puzzle.clone()], SudokuReward::Mistakes);
+    let mut mask = vec![false; 810];
+    // r1c1 is 4: 4 and 5 both fit it (no peer holds them), only 4 is right.
+    env.action_mask(&mut mask);
+    assert!(mask[env.action(0, 4)] && mask[env.action(0, 5)]);
+    let (lost, step) = env.after(env.action(0, 5)).unwrap();
+    assert_eq!(lost.grid().get(0), 5);
+    assert_eq!((step.reward, step.terminated), (-1.0, true));
+    assert!(lost.is_lost() && lost.is_terminal());
+    lost.action_mask(&mut mask);
+    assert!(mask.iter().all(|&m| !m), "nothing is legal once lost");
+    // A digit its row holds is no action: nothing changes.
+    assert_eq!(env.after(env.action(0, 3)).unwrap().1.reward, 0.0);
+    let step = env.step(env.action(0, 4));
+    assert_eq!((step.reward, step.terminated), (1.0, false));
+    // Erasing is not an action: the agent's digits are right.
+    env.action_mask(&mut mask);
+    assert!(!mask[env.action(0, 0)]);
+    let empty: Vec<usize> = (0..81).filter(|&c| env.grid().get(c) == 0).collect();
+    for cell in empty {
+        let step = env.step(env.action(cell, solution.get(cell)));
+        assert_eq!(step.reward, 1.0);
+    }
+    assert!(env.is_terminal() && !env.is_lost() && env.grid().is_solved());
+    // reset starts the same puzzle afresh.
+    env.reset(3);
+    assert_eq!(env.grid(), &puzzle);
+    assert!(!env.is_lost());
+}
+
+#[test]
+fn features_read_candidates_and_singles_off_the_grid() {
+    use crate::env::Environment;
+    let puzzle = Grid::parse(EASY).unwrap();
+    let env = SudokuEnv::new(vec![puzzle.clone()], SudokuReward::Seed004)
+        .with_observation(SudokuObservation::Features);
+    assert_eq!(env.puzzle_id(), "sudoku-9x9-features");
+    assert_eq!(env.observation_len(), FEATURES * 810);
+    let mut out = vec![f32::NAN; FEATURES * 810];
+    env.write_observation(&mut out);
+    let at = |feature: usize, cell: usize, value: usize| out[feature * 810 + cell * 10 + value];
+    let candidates = puzzle.candidates();
+    for cell in 0..81 {
+        let count = candidates[cell].count_ones();
+        assert_eq!(at(10, cell, 0), f32::from(puzzle.get(cell) != 0));
+        for d in 1..=9 {
+            let candidate = candidates[cell] & (1 << d) != 0;
+            assert_eq!(at(0, cell, d), f32::from(candidate), "cell {cell} digit {d}");
+            assert_eq!(at(1, cell, d), f32::from(candidate && count == 1));
+            assert_eq!(at(9, cell, d), f32::from(puzzle.get(cell) as usize == d));
+            for (k, unit) in Shape::CLASSIC.units_of(cell).into_iter().enumerate() {
+                let places = Shape::CLASSIC.units()[unit]
+                    .iter()
+                    .filter(|&&c| candidates[c] & (1 << d) != 0)
+                    .count();
+                let expected = if puzzle.get(cell) == 0 { places } else { 0 };
+                assert_eq!(at(6 + k, cell, d), expected as f32 / 9.0);
+                assert_eq!(at(2 + k, cell, d), f32::from(candidate && places == 1));
+            }
+        }
+    }
+    // Every hidden or naked single flagged is the solution's digit.
+    let solution = Grid::parse(EASY_SOLUTION).unwrap();
+    let mut singles = 0;
+    for cell in 0..81 {
+        for d in 1..=9 {
+            if (1..=4).any(|f| at(f, cell, d) == 1.0) {
+                singles += 1;
+                assert_eq!(solution.get(cell) as usize, d);
+            }
+        }
+    }
+    assert!(singles > 0);
 }
 
 #[test]

@@ -1,0 +1,124 @@
+//! Puzzles binned by difficulty the way Mehta's RL paper bins them (`../shared/seeds/004_…`,
+//! section 3.2.4): by the guesses an exact solver needs, easy < 3, medium 3–5, hard ≥ 6. Here the
+//! guesses are those of puzzlelab's exact solver ([`super::search`]: branch points before the
+//! first solution), and the puzzles come from [`generate_with_givens`], seeded, until every bin
+//! has its count.
+
+use super::backtrack::search;
+use super::generate::generate_with_givens;
+use super::grid::{Grid, Shape};
+use crate::rng::Rng;
+
+/// A bin of the paper's difficulty.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum GuessBin {
+    /// Fewer than 3 guesses.
+    Easy,
+    /// 3 to 5 guesses.
+    Medium,
+    /// 6 guesses or more.
+    Hard,
+}
+
+impl GuessBin {
+    /// The three bins, easiest first.
+    pub const ALL: [GuessBin; 3] = [GuessBin::Easy, GuessBin::Medium, GuessBin::Hard];
+
+    /// The bin of a puzzle the exact solver needs `guesses` guesses for.
+    pub fn of_guesses(guesses: u64) -> GuessBin {
+        match guesses {
+            0..=2 => GuessBin::Easy,
+            3..=5 => GuessBin::Medium,
+            _ => GuessBin::Hard,
+        }
+    }
+
+    /// The bin of `puzzle` (by the exact solver's guesses).
+    pub fn of(puzzle: &Grid) -> GuessBin {
+        GuessBin::of_guesses(search(puzzle, 2).guesses)
+    }
+
+    /// `easy`, `medium` or `hard`.
+    pub fn name(self) -> &'static str {
+        match self {
+            GuessBin::Easy => "easy",
+            GuessBin::Medium => "medium",
+            GuessBin::Hard => "hard",
+        }
+    }
+
+    /// The paper's solved rate in this bin (its DQN: 7%, 2.1%, 1.2%).
+    pub fn paper_solved_rate(self) -> f64 {
+        match self {
+            GuessBin::Easy => 0.07,
+            GuessBin::Medium => 0.021,
+            GuessBin::Hard => 0.012,
+        }
+    }
+}
+
+/// 9 × 9 puzzles with a unique solution, `per_bin` of each bin, drawn from `seed`: puzzle `i`
+/// keeps `givens` givens, one of `givens` drawn per puzzle (fewer givens give more guesses; 23
+/// gives about 83% easy, 13% medium, 4% hard). Puzzles past a full bin are dropped; at most
+/// `max_puzzles` are drawn (the bins may then be short).
+pub fn binned_puzzles(
+    seed: u64,
+    per_bin: usize,
+    givens: &[usize],
+    max_puzzles: usize,
+) -> [Vec<Grid>; 3] {
+    assert!(!givens.is_empty(), "at least one number of givens");
+    let mut bins: [Vec<Grid>; 3] = Default::default();
+    let mut rng = Rng::new(seed ^ 0xB1_25ED);
+    for i in 0..max_puzzles as u64 {
+        if bins.iter().all(|bin| bin.len() >= per_bin) {
+            break;
+        }
+        let count = *rng.choose(givens);
+        let puzzle_seed = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15).wrapping_add(i);
+        let Some(puzzle) = generate_with_givens(Shape::CLASSIC, count, puzzle_seed, 20) else {
+            continue;
+        };
+        let bin = &mut bins[GuessBin::of(&puzzle) as usize];
+        if bin.len() < per_bin {
+            bin.push(puzzle);
+        }
+    }
+    bins
+}
+
+/// Puzzles of every bin for training, `count` in all, in the proportions they are drawn in
+/// (mostly easy), from `seed`, with `givens` as in [`binned_puzzles`].
+pub fn training_puzzles(seed: u64, count: usize, givens: &[usize]) -> Vec<Grid> {
+    let mut rng = Rng::new(seed ^ 0x7EA1_5EED);
+    (0..count as u64)
+        .filter_map(|i| {
+            let count = *rng.choose(givens);
+            generate_with_givens(Shape::CLASSIC, count, seed.wrapping_add(i), 20)
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bins_follow_the_solvers_guesses_and_the_seed() {
+        assert_eq!(GuessBin::of_guesses(2), GuessBin::Easy);
+        assert_eq!(GuessBin::of_guesses(3), GuessBin::Medium);
+        assert_eq!(GuessBin::of_guesses(5), GuessBin::Medium);
+        assert_eq!(GuessBin::of_guesses(6), GuessBin::Hard);
+        let bins = binned_puzzles(7, 3, &[23], 2_000);
+        for (bin, puzzles) in GuessBin::ALL.iter().zip(&bins) {
+            assert_eq!(puzzles.len(), 3, "{bin:?}");
+            for puzzle in puzzles {
+                assert_eq!(GuessBin::of(puzzle), *bin);
+                assert_eq!(search(puzzle, 2).count, 1);
+                assert_eq!(puzzle.filled(), 23);
+            }
+        }
+        assert_eq!(binned_puzzles(7, 3, &[23], 2_000), bins);
+        assert_ne!(binned_puzzles(8, 3, &[23], 2_000), bins);
+    }
+}
