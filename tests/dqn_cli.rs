@@ -685,3 +685,163 @@ fn the_minesweeper_dqn_trains_resumes_and_plays_any_board_from_the_command_line(
         "checksum",
     );
 }
+
+#[test]
+fn the_sudoku_dqn_trains_resumes_and_evaluates_by_bin_from_the_command_line() {
+    let dir = scratch("dqn-sudoku");
+    let model = dir.join("cells.dqn").to_string_lossy().to_string();
+    let out = succeeds(&[
+        "sudoku",
+        "train",
+        "--net",
+        "cells",
+        "--filters",
+        "8",
+        "--puzzles",
+        "30",
+        "--givens",
+        "26,28",
+        "--steps",
+        "60",
+        "--chunk",
+        "30",
+        "--batch",
+        "8",
+        "--eval-per-bin",
+        "3",
+        "--seed",
+        "5",
+        "--out",
+        &model,
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("validation (3 a bin)"), "{stderr}");
+    let m = manifest(&model);
+    assert_eq!(m["puzzle"], "sudoku-9x9-features");
+    assert_eq!(m["puzzles"]["net"], "cells");
+    assert_eq!(m["puzzles"]["givens"], serde_json::json!([26, 28]));
+    assert_eq!(m["validation_per_bin"], 3);
+    assert_eq!(m["parameters"], (11 * 8 + 8) + (8 * 8 + 8) + (8 + 1));
+    for bin in ["easy", "medium", "hard"] {
+        assert_eq!(m["validation"][bin]["puzzles"], 3, "{bin}");
+        assert!(m["validation"][bin]["paper_solved_rate"].as_f64().unwrap() > 0.0);
+    }
+    assert_eq!(m["steps"], 60);
+
+    let out = succeeds(&[
+        "sudoku",
+        "train",
+        "--resume",
+        &model,
+        "--steps",
+        "90",
+        "--chunk",
+        "30",
+        "--eval-per-bin",
+        "2",
+    ]);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("resuming at step 60"));
+    assert_eq!(manifest(&model)["steps"], 90);
+    fails_with(
+        &[
+            "sudoku",
+            "train",
+            "--resume",
+            &model,
+            "--steps",
+            "120",
+            "--filters",
+            "16",
+        ],
+        "--filters cannot change",
+    );
+    fails_with(&["sudoku", "train", "--net", "cells"], "--steps");
+
+    let eval = || {
+        common::json(&succeeds(&[
+            "sudoku",
+            "eval",
+            "--model",
+            &model,
+            "--per-bin",
+            "4",
+            "--seed",
+            "9",
+            "--givens",
+            "26",
+        ]))
+    };
+    let report = eval();
+    assert_eq!(report["puzzle"], "sudoku-9x9-features");
+    assert_eq!(report["bins"]["easy"]["puzzles"], 4);
+    let again = eval();
+    for bin in ["easy", "medium", "hard"] {
+        for key in ["solved", "filled_fraction"] {
+            let (a, b) = (&again["bins"][bin][key], &report["bins"][bin][key]);
+            assert_eq!(a, b, "seeded puzzles, greedy play: {bin} {key}");
+        }
+    }
+
+    // Puzzles from a file, binned by the solver's guesses; a bad line names itself.
+    let file = dir.join("puzzles.txt");
+    std::fs::write(
+        &file,
+        "# two puzzles\n..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..\n\n",
+    )
+    .unwrap();
+    let from_file = common::json(&succeeds(&[
+        "sudoku",
+        "eval",
+        "--model",
+        &model,
+        "--file",
+        &file.to_string_lossy(),
+    ]));
+    assert_eq!(from_file["bins"]["easy"]["puzzles"], 1);
+    std::fs::write(&file, "12345\n").unwrap();
+    fails_with(
+        &[
+            "sudoku",
+            "eval",
+            "--model",
+            &model,
+            "--file",
+            &file.to_string_lossy(),
+        ],
+        "puzzles.txt:1",
+    );
+
+    // A model of another puzzle, and a damaged one, are refused.
+    let other = dir.join("other.dqn");
+    succeeds(&[
+        "minesweeper",
+        "train",
+        "--level",
+        "beginner",
+        "--layers",
+        "1",
+        "--filters",
+        "4",
+        "--steps",
+        "10",
+        "--chunk",
+        "10",
+        "--eval-games",
+        "2",
+        "--out",
+        &other.to_string_lossy(),
+    ]);
+    fails_with(
+        &["sudoku", "eval", "--model", &other.to_string_lossy()],
+        "sudoku-9x9 or sudoku-9x9-features",
+    );
+    let corrupt = dir.join("corrupt.dqn");
+    let mut bytes = std::fs::read(&model).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 0x55;
+    std::fs::write(&corrupt, bytes).unwrap();
+    fails_with(
+        &["sudoku", "eval", "--model", &corrupt.to_string_lossy()],
+        "checksum",
+    );
+}

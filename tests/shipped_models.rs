@@ -1,7 +1,8 @@
 //! Every model shipped in `www/models/` still loads and still plays as well as its manifest says:
 //! at least 95% of the recorded greedy and search solve rates, on the manifest's own positions
 //! (its seed) and, for boards of at most 9 cells where positions are cheap, on fresh ones too.
-//! The 2048 DQN replays its manifest's evaluation games, a Minesweeper DQN its validation games.
+//! The 2048 DQN replays its manifest's evaluation games, a Minesweeper DQN its validation games,
+//! a Sudoku DQN its validation puzzles.
 #![cfg(feature = "learn")]
 
 use std::path::{Path, PathBuf};
@@ -32,7 +33,10 @@ fn every_shipped_model_loads_and_reaches_95_percent_of_its_manifest() {
     for model in models {
         let manifest = manifest_of(&model);
         let puzzle = manifest["puzzle"].as_str().unwrap_or_default();
-        if puzzle == "2048 4x4" || puzzle.starts_with("minesweeper-") {
+        if puzzle == "2048 4x4"
+            || puzzle.starts_with("minesweeper-")
+            || puzzle.starts_with("sudoku-")
+        {
             continue; // the next tests'
         }
         let recorded = &manifest["evaluation"]["overall"];
@@ -174,6 +178,57 @@ fn every_shipped_minesweeper_dqn_wins_its_validation_games_as_its_manifest_says(
             "{}: won {now} of its validation games, {was} in its manifest",
             model.display()
         );
+    }
+}
+
+#[test]
+fn every_shipped_sudoku_dqn_solves_its_validation_puzzles_as_its_manifest_says() {
+    let models: Vec<_> = shipped("dqn")
+        .into_iter()
+        .filter(|m| {
+            manifest_of(m)["puzzle"]
+                .as_str()
+                .is_some_and(|p| p.starts_with("sudoku-"))
+        })
+        .collect();
+    assert!(!models.is_empty(), "no Sudoku model in www/models");
+    for model in models {
+        let manifest = manifest_of(&model);
+        let givens: Vec<String> = manifest["puzzles"]["givens"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|g| g.to_string())
+            .collect();
+        let out = Command::new(env!("CARGO_BIN_EXE_puzzlelab"))
+            .args(["sudoku", "eval", "--model"])
+            .arg(&model)
+            .args(["--per-bin", &manifest["validation_per_bin"].to_string()])
+            .args(["--seed", &manifest["validation_seed"].to_string()])
+            .args(["--givens", &givens.join(",")])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(report["puzzle"], manifest["puzzle"]);
+        for bin in ["easy", "medium", "hard"] {
+            let (now, was) = (&report["bins"][bin], &manifest["validation"][bin]);
+            assert_eq!(now["puzzles"], was["puzzles"], "{bin}");
+            // Solved puzzles, and the share of empty cells filled (what a model that solves
+            // few puzzles, as the paper's, still does).
+            for key in ["solved_rate", "filled_fraction"] {
+                let (now, was) = (now[key].as_f64().unwrap(), was[key].as_f64().unwrap());
+                assert!(
+                    now >= 0.95 * was,
+                    "{} ({bin}): {key} {now} on its validation puzzles, {was} in its manifest",
+                    model.display()
+                );
+            }
+        }
     }
 }
 

@@ -164,7 +164,12 @@ impl GridConv {
             x = Tensor::cat(vec![x, ones], 1); // [batch, c + 1, h, w]
         }
         let head = self.per_cell.then(|| self.convolutions.len() - 1);
-        if !self.board_plane && self.convolutions.iter().all(|conv| conv.kernel_size == [1, 1]) {
+        if !self.board_plane
+            && self
+                .convolutions
+                .iter()
+                .all(|conv| conv.kernel_size == [1, 1])
+        {
             return self.forward_pointwise(x, head);
         }
         for (i, conv) in self.convolutions.iter().enumerate() {
@@ -200,5 +205,49 @@ impl GridConv {
         rows.reshape([batch, h, w, f])
             .permute([0, 3, 1, 2])
             .reshape([batch, f * h * w])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::Rng;
+
+    #[test]
+    fn one_by_one_layers_as_matrix_products_give_the_convolutions_values() {
+        let config = GridConvConfig {
+            channels: 3,
+            height: 5,
+            width: 4,
+            layers: vec![[6, 1], [4, 1]],
+            board_plane: false,
+            per_cell: true,
+        };
+        let mut rng = Rng::new(9);
+        let weights: Vec<f32> = (0..config.num_params())
+            .map(|_| rng.unit() as f32 - 0.5)
+            .collect();
+        let device = Device::flex();
+        let net = config.build(&mut weights.as_slice(), &device);
+        let input: Vec<f32> = (0..2 * 3 * 20).map(|_| rng.unit() as f32).collect();
+        let x = Tensor::<2>::from_data(TensorData::new(input.clone(), [2, 60]), &device);
+        let fast = net
+            .forward(x.clone())
+            .into_data()
+            .try_to_vec::<f32>()
+            .unwrap();
+        // burn's convolutions, layer by layer.
+        let mut y = x.reshape([2, 3, 5, 4]);
+        for (i, conv) in net.convolutions.iter().enumerate() {
+            y = conv.forward(y);
+            if i + 1 < net.convolutions.len() {
+                y = relu(y);
+            }
+        }
+        let slow = y.reshape([2, 20]).into_data().try_to_vec::<f32>().unwrap();
+        assert_eq!(fast.len(), 40);
+        for (a, b) in fast.iter().zip(&slow) {
+            assert!((a - b).abs() < 1e-5, "{a} vs {b}");
+        }
     }
 }

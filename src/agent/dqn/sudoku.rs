@@ -35,8 +35,7 @@ use super::{best_allowed, DqnConfig, DqnError, GridConvConfig, QPolicy};
 use crate::clock;
 use crate::env::minesweeper::wilson_95;
 use crate::env::sudoku::{
-    Grid, GuessBin, Shape, SudokuEnv, SudokuObservation, SudokuReward, FEATURES,
-    SEED004_MOVE_LIMIT,
+    Grid, GuessBin, Shape, SudokuEnv, SudokuObservation, SudokuReward, FEATURES, SEED004_MOVE_LIMIT,
 };
 use crate::env::Environment;
 

@@ -202,14 +202,13 @@ mod learn {
         fn train_chunk(&mut self, units: u64) -> Result<String> {
             let stats = self.dqn.train_steps(units as usize);
             Ok(format!(
-                "step {}/{} | loss {} | epsilon {:.3} | episodes {} | return {} | solved {} | {:.0} steps/s",
+                "step {}/{} | loss {} | epsilon {:.3} | episodes {} | return {} | {:.0} steps/s",
                 self.dqn.steps_done(),
                 self.target,
                 show(stats.td_loss),
                 stats.epsilon,
                 self.dqn.episodes_done(),
                 show(stats.episode_return),
-                show(stats.solved_rate),
                 stats.steps_per_s
             ))
         }
@@ -268,7 +267,8 @@ mod learn {
                 validation_seed: VALIDATION_SEED,
                 validation_per_bin: self.validation[0].len(),
                 validation: self.evaluation.as_ref(),
-                resume: "weights, steps, episodes (ε); Adam's moments and the replay buffer start again",
+                resume:
+                    "weights, steps, episodes (ε); Adam's moments and the replay buffer start again",
             };
             write_json(&format!("{}.json", self.out), &manifest)
         }
@@ -303,7 +303,12 @@ mod learn {
             None => {
                 let config = config_from(args)?;
                 let puzzles = Puzzles {
-                    net: args.net.to_possible_value().expect("named").get_name().into(),
+                    net: args
+                        .net
+                        .to_possible_value()
+                        .expect("named")
+                        .get_name()
+                        .into(),
                     count: args.puzzles,
                     givens: args.set.givens.clone(),
                     seed: TRAINING_SEED + config.seed,

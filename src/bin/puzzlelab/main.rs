@@ -11,9 +11,9 @@ mod bench;
 mod dqn;
 mod dqn2048;
 mod dqn_minesweeper;
-mod dqn_sudoku;
 #[cfg(feature = "learn")]
 mod dqn_sliding;
+mod dqn_sudoku;
 mod files;
 mod game2048;
 mod manifest;

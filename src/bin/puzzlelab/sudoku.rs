@@ -34,7 +34,7 @@ pub enum SudokuCommand {
     /// Runs the coursework's genetic algorithm on a puzzle; prints JSON.
     Ga(crate::sudoku_ga::GaArgs),
     /// Trains a deep Q-network (Mehta's or puzzlelab's) on generated puzzles (`--features learn`).
-    Train(crate::dqn_sudoku::TrainArgs),
+    Train(Box<crate::dqn_sudoku::TrainArgs>),
     /// Plays a DQN model greedily on puzzles binned by the exact solver's guesses; prints JSON
     /// (`--features learn`).
     Eval(crate::dqn_sudoku::EvalArgs),

@@ -188,22 +188,19 @@ impl SudokuEnv {
     /// A step under [`SudokuReward::Mistakes`].
     fn step_mistakes(&mut self, cell: usize, value: u8) -> Step {
         let solution = self.solution.as_ref().expect("set at the start");
-        let reward = if self.lost
-            || value == 0
-            || self.grid.get(cell) != 0
-            || !self.fits(cell, value)
-        {
-            // Not an action here: nothing changes.
-            0.0
-        } else if solution.get(cell) == value {
-            self.write(cell, value);
-            1.0
-        } else {
-            // The mistake stays on the grid, as the apps show it in red.
-            self.write(cell, value);
-            self.lost = true;
-            -1.0
-        };
+        let reward =
+            if self.lost || value == 0 || self.grid.get(cell) != 0 || !self.fits(cell, value) {
+                // Not an action here: nothing changes.
+                0.0
+            } else if solution.get(cell) == value {
+                self.write(cell, value);
+                1.0
+            } else {
+                // The mistake stays on the grid, as the apps show it in red.
+                self.write(cell, value);
+                self.lost = true;
+                -1.0
+            };
         Step {
             reward,
             terminated: self.is_terminal(),
@@ -212,6 +209,8 @@ impl SudokuEnv {
     }
 
     /// [`SudokuObservation::Features`] into `out` (zeroed).
+    // Cells and digits index several arrays at once: plain index loops read best.
+    #[allow(clippy::needless_range_loop)]
     fn write_features(&self, out: &mut [f32]) {
         let (shape, size) = (self.shape, self.shape.size);
         let (cells, values) = (shape.cells(), size + 1);

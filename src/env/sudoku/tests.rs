@@ -489,7 +489,11 @@ fn features_read_candidates_and_singles_off_the_grid() {
         assert_eq!(at(10, cell, 0), f32::from(puzzle.get(cell) != 0));
         for d in 1..=9 {
             let candidate = candidates[cell] & (1 << d) != 0;
-            assert_eq!(at(0, cell, d), f32::from(candidate), "cell {cell} digit {d}");
+            assert_eq!(
+                at(0, cell, d),
+                f32::from(candidate),
+                "cell {cell} digit {d}"
+            );
             assert_eq!(at(1, cell, d), f32::from(candidate && count == 1));
             assert_eq!(at(9, cell, d), f32::from(puzzle.get(cell) as usize == d));
             for (k, unit) in Shape::CLASSIC.units_of(cell).into_iter().enumerate() {
