@@ -76,10 +76,9 @@ pub struct EvalArgs {
     pub file: Option<String>,
 }
 
-/// The validation puzzles' seed (in-training evaluations; reports use fresh seeds).
-pub const VALIDATION_SEED: u64 = 0x5D0C_0BA1;
-/// Where the training pool's seeds start (beside --seed), away from validation and eval seeds.
-pub const TRAINING_SEED: u64 = 0x7EA1_0000;
+/// The validation puzzles' seed and where the training pool's seeds start (the page's trainer
+/// uses the same).
+pub use puzzlelab::env::sudoku::{TRAINING_SEED, VALIDATION_SEED};
 
 #[cfg(feature = "learn")]
 pub use learn::{eval, train};
@@ -268,7 +267,8 @@ mod learn {
                 validation_seed: VALIDATION_SEED,
                 validation_per_bin: self.validation[0].len(),
                 validation: self.evaluation.as_ref(),
-                resume: "weights, steps, episodes (ε); Adam's moments and the replay buffer start again",
+                resume:
+                    "weights, steps, episodes (ε); Adam's moments and the replay buffer start again",
             };
             write_json(&format!("{}.json", self.out), &manifest)
         }
@@ -303,7 +303,12 @@ mod learn {
             None => {
                 let config = config_from(args)?;
                 let puzzles = Puzzles {
-                    net: args.net.to_possible_value().expect("named").get_name().into(),
+                    net: args
+                        .net
+                        .to_possible_value()
+                        .expect("named")
+                        .get_name()
+                        .into(),
                     count: args.puzzles,
                     givens: args.set.givens.clone(),
                     seed: TRAINING_SEED + config.seed,
