@@ -4,7 +4,8 @@
 // the board digit by digit and solves it; a short training run on the CPU in the worker reports a
 // finite loss and a validation by bin, its charts draw, and Save downloads the network; a damaged
 // file, another puzzle's model or a position with a wrong digit is refused in words and the board
-// stays as it was. Tiny networks and a few steps: the machine may have two cores.
+// stays as it was; a tiny network trains on WebGPU where the browser has it. Tiny networks and a
+// few steps: the machine may have two cores.
 // Screenshots: target/screenshots/sudoku-dqn-solved.png (the shipped model's solved board) and
 // sudoku-dqn-training.png (the card after a short run).
 
@@ -206,5 +207,21 @@ describe("the Learn card on the Sudoku page", () => {
     assert.equal(played.error, "this position has no solution: a digit on the board is wrong");
     assert.deepEqual(await readBoard(page), withMistake, "the board is unchanged");
     assert.deepEqual(page.errors, []);
+  });
+
+  test("a tiny network trains on WebGPU where the browser has it", slow, async (t) => {
+    const page = await openPage(session);
+    const hasAdapter = await page.evaluate(async () => Boolean(await navigator.gpu?.requestAdapter()));
+    if (!hasAdapter) return t.skip("this browser offers no WebGPU adapter");
+    await fillForm(page, { ...TINY, "eval-every": 0 });
+    await page.selectOption("#sdqn-backend", "webgpu");
+    await page.click("#sdqn-start");
+    await page.waitForFunction(() => document.querySelector("#sdqn-stats").dataset.loss !== "" || !document.querySelector("#sdqn-error").hidden, null, { timeout: 100_000 });
+    assert.equal(await page.locator("#sdqn-error").isVisible(), false, await page.locator("#sdqn-error").textContent());
+    assert.equal(await page.locator("#sdqn-stats").getAttribute("data-backend"), "webgpu");
+    const loss = Number(await page.locator("#sdqn-stats").getAttribute("data-loss"));
+    assert.ok(Number.isFinite(loss) && loss >= 0, `a finite TD loss on WebGPU (${loss})`);
+    await page.click("#sdqn-stop");
+    await page.waitForFunction(() => document.querySelector("#dqn").dataset.state === "stopped", null, { timeout: 60_000 });
   });
 });
