@@ -1,7 +1,7 @@
 // The Sudoku page's Learn card (www/sudoku/dqn-panel.js, with learn-client.js, learn-worker.js and
 // sudoku/learn-jobs.js over the learning bundle's DqnSudokuTrainer / DqnSudokuModel): the page
 // loads the learning bundle only once the card is used; the shipped model plays an easy puzzle on
-// the board digit by digit and solves it; a short training run on the CPU in the worker reports a
+// the board digit by digit and solves it, and plays seeded puzzles of each bin; a short training run on the CPU in the worker reports a
 // finite loss and a validation by bin, its charts draw, and Save downloads the network; a damaged
 // file, another puzzle's model or a position with a wrong digit is refused in words and the board
 // stays as it was; a tiny network trains on WebGPU where the browser has it. Tiny networks and a
@@ -86,7 +86,7 @@ describe("the Learn card on the Sudoku page", () => {
   before(async () => (session = await startSession()), options);
   after(() => session?.close(), options);
 
-  test("the shipped model loads and solves an easy puzzle on the board, digit by digit", slow, async () => {
+  test("the shipped model loads, solves an easy puzzle on the board digit by digit, and is evaluated by bin", slow, async () => {
     const page = await openPage(session);
     assert.ok(!page.requests.some((path) => path.startsWith("/pkg/learn/")), "the learning bundle waits until the card is used");
     assert.equal(await page.locator("#sdqn-watch").textContent(), "Watch the shipped model");
@@ -111,6 +111,20 @@ describe("the Learn card on the Sudoku page", () => {
     assert.ok(moves.every((move) => move.action === "digit" && move.source === "dqn"));
     assert.equal(await page.locator("#game").evaluate((board) => board.locked), false, "the board is the person's again");
     assert.equal(await page.locator("#dqn").getAttribute("data-playing"), "false");
+
+    // Evaluate: seeded puzzles of each bin, beside the paper's rates (the numbers are the model's own).
+    await page.fill("#sdqn-eval-n", "5");
+    await page.fill("#sdqn-eval-seed", "1");
+    await page.click("#sdqn-evaluate");
+    await page.waitForFunction(() => document.querySelector("#sdqn-eval-table").dataset.rows === "1" || !document.querySelector("#sdqn-eval-error").hidden, null, { timeout: 60_000 });
+    assert.equal(await page.locator("#sdqn-eval-error").isVisible(), false, await page.locator("#sdqn-eval-error").textContent());
+    const report = JSON.parse(await page.locator("#sdqn-eval-table tbody tr").first().getAttribute("data-report"));
+    assert.deepEqual(report.bins.map((bin) => [bin.bin, bin.puzzles, bin.paper_solved_rate]), [["easy", 5, 0.07], ["medium", 5, 0.021], ["hard", 5, 0.012]]);
+    const row = await page.locator("#sdqn-eval-table tbody tr").first().locator("th, td").allTextContents();
+    assert.deepEqual(row.slice(0, 3), ["Shipped", "5", "1"]);
+    assert.match(row[3], /^\d+% of 5 \(paper 7%\)$/);
+    assert.match(row[5], /^\d+% of 5 \(paper 1\.2%\)$/);
+
     // The board stays in view (it is sticky) beside the card's play status.
     await page.locator("#sdqn-play-status").scrollIntoViewIfNeeded();
     await page.screenshot({ path: await screenshotPath("sudoku-dqn-solved.png") });

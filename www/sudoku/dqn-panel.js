@@ -651,7 +651,7 @@ export class SudokuDqnPanel {
         this.#evaluations.showProgress(`Drawing ${plural(perBin, "puzzle")} of each bin and playing them…`, null);
         const chosen = await this.#chosenModel();
         const report = await request(this.#client().evaluateSudoku(chosen.key, { perBin, seed, givens }));
-        const cell = (bin, index) => (bin.puzzles ? `${percent(bin.solved_rate)} of ${bin.puzzles} (paper ${percent(PAPER_SOLVED_RATES[index])})` : "no puzzles");
+        const cell = (bin, index) => (bin.puzzles ? `${percent(bin.solved_rate)} of ${bin.puzzles} (paper ${paperPercent(PAPER_SOLVED_RATES[index])})` : "no puzzles");
         return {
           report: { ...report, name: chosen.name },
           cells: [chosen.name, numberFormat.format(perBin), String(seed), ...report.bins.map(cell)],
@@ -733,6 +733,11 @@ function modelText(info) {
   const net = info.net === "cells" ? `shared per action, ${grid.layers.length} × ${grid.layers[0]?.[0] ?? 0} units` : "the paper's network (810 → 810)";
   const steps = info.training ? `, ${numberFormat.format(info.training.steps)} steps` : "";
   return `${net}, ${numberFormat.format(info.numParams)} parameters${steps}`;
+}
+
+/** "7%", "2.1%": the paper's rates as it gives them (percent() would write 7.0% for 0.07 × 100). */
+function paperPercent(rate) {
+  return `${Number((100 * rate).toFixed(1))}%`;
 }
 
 function plural(count, noun) {
