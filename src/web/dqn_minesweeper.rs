@@ -8,13 +8,13 @@
 //! (`net: "cells"`, the default) or the network of Mehta's paper (`net: "paper"`). Boards travel
 //! as the page's cell codes ([`super::minesweeper`]: 0–8 revealed, 9 covered, 10 flag, 11 "?").
 
-use super::learn::{take, timing_probe_promise, webgpu_device};
+use super::learn::{config_over, take, timing_probe_promise, webgpu_device};
 use super::minesweeper::{COVERED, FLAGGED, MARKED};
 use super::{js_error, to_js};
 use crate::agent::dqn::minesweeper::{
     cells_config, cells_rules, evaluate_policy, fit_policy, seed004_config, seed004_rules,
 };
-use crate::agent::dqn::{best_allowed, Dqn, DqnConfig, QPolicy};
+use crate::agent::dqn::{best_allowed, Dqn, QPolicy};
 use crate::env::minesweeper::{
     Cell, FirstCell, FirstClick, Layout, Level, MinesConfig, MinesReward, Minesweeper, Observation,
 };
@@ -26,7 +26,8 @@ use wasm_bindgen::prelude::*;
 /// Games played per forward pass by the evaluations (as `puzzlelab minesweeper eval`).
 const EVAL_BATCH: usize = 100;
 
-/// The board and network a trainer is set up with; the rest of its options are [`DqnConfig`]'s.
+/// The board and network a trainer is set up with; the rest of its options are
+/// [`DqnConfig`](crate::agent::dqn::DqnConfig)'s.
 #[derive(Default, serde::Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 struct BoardOptions {
@@ -158,8 +159,8 @@ fn learner(dqn: &Dqn<Minesweeper>) -> &Dqn<Minesweeper> {
 impl DqnMinesweeperTrainer {
     /// A learner with fresh weights. `options`: the board (`level`, or `width`, `height`,
     /// `mines`; `firstClick`), the network (`net`: `cells` with `layers` and `filters`, or
-    /// `paper`) and [`DqnConfig`]'s fields in camelCase over that network's settings
-    /// ([`cells_config`] or [`seed004_config`]). `backend`: `cpu` or `webgpu`.
+    /// `paper`) and [`DqnConfig`](crate::agent::dqn::DqnConfig)'s fields in camelCase over that
+    /// network's settings ([`cells_config`] or [`seed004_config`]). `backend`: `cpu` or `webgpu`.
     pub async fn create(
         options: JsValue,
         backend: String,
@@ -301,22 +302,6 @@ impl DqnMinesweeperTrainer {
             .ok_or_else(|| js_error("the trainer is busy with a chunk"))?;
         dqn.load_weights(bytes).map_err(js_error)
     }
-}
-
-/// `defaults` with `options`' fields (camelCase, [`DqnConfig`]'s names; the board's are ignored)
-/// over it.
-fn config_over(defaults: DqnConfig, options: &JsValue) -> Result<DqnConfig, JsValue> {
-    let config = to_js(&defaults)?;
-    if options.is_object() {
-        js_sys::Object::assign(
-            config.unchecked_ref::<js_sys::Object>(),
-            options.unchecked_ref::<js_sys::Object>(),
-        );
-    }
-    let config: DqnConfig = serde_wasm_bindgen::from_value(config)
-        .map_err(|e| js_error(format!("training options: {e}")))?;
-    config.validate().map_err(js_error)?;
-    Ok(config)
 }
 
 /// What a model's puzzle id (`minesweeper-{w}x{h}-{mines}-{encoding}`) says.

@@ -107,6 +107,22 @@ struct ChunkReport {
     backend: &'static str,
 }
 
+/// `defaults` with `options`' fields (camelCase, [`DqnConfig`]'s names; others, such as a
+/// puzzle trainer's board or network, are ignored) over it: the puzzle trainers' options.
+pub(crate) fn config_over(defaults: DqnConfig, options: &JsValue) -> Result<DqnConfig, JsValue> {
+    let config = to_js(&defaults)?;
+    if options.is_object() {
+        js_sys::Object::assign(
+            config.unchecked_ref::<js_sys::Object>(),
+            options.unchecked_ref::<js_sys::Object>(),
+        );
+    }
+    let config: DqnConfig = serde_wasm_bindgen::from_value(config)
+        .map_err(|e| js_error(format!("training options: {e}")))?;
+    config.validate().map_err(js_error)?;
+    Ok(config)
+}
+
 /// Takes the trainer out of its cell for an asynchronous call (put back when it ends), or says
 /// that another call still has it.
 pub(crate) fn take<T>(cell: &RefCell<Option<T>>) -> Result<T, JsValue> {

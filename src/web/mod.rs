@@ -24,6 +24,8 @@ use wasm_bindgen::prelude::*;
 pub mod dqn2048;
 #[cfg(feature = "learn")]
 pub mod dqn_minesweeper;
+#[cfg(feature = "learn")]
+pub mod dqn_sudoku;
 pub mod game2048;
 #[cfg(feature = "learn")]
 pub mod learn;

@@ -14,6 +14,8 @@ export const FILE_MODEL = "file";
 export const TRAINED_2048_MODEL = "trained-2048";
 /** Key of the Minesweeper network being trained, as a model (TRAINED_MINESWEEPER in learn-worker.js). */
 export const TRAINED_MINESWEEPER_MODEL = "trained-minesweeper";
+/** Key of the Sudoku network being trained, as a model (TRAINED_SUDOKU in learn-worker.js). */
+export const TRAINED_SUDOKU_MODEL = "trained-sudoku";
 
 /**
  * `ready` resolves once the worker has loaded the learning bundle, and rejects with why it could
@@ -62,9 +64,9 @@ export class LearnClient extends WorkerClient {
   /**
    * Reads a model file's bytes (a Uint8Array or ArrayBuffer) in the worker and keeps it under
    * `key` (default FILE_MODEL); `name` is used in the error for a damaged file. Resolves as
-   * loadModelUrl does. `puzzle`, for both: "sliding" (default), "2048" or "minesweeper", the kind
-   * of model the file must hold (info is then DqnModel.info(), Dqn2048Model.info() or
-   * DqnMinesweeperModel.info()).
+   * loadModelUrl does. `puzzle`, for both: "sliding" (default), "2048", "minesweeper" or "sudoku",
+   * the kind of model the file must hold (info is then DqnModel.info(), Dqn2048Model.info(),
+   * DqnMinesweeperModel.info() or DqnSudokuModel.info()).
    */
   loadModelBytes(bytes, { key = FILE_MODEL, name = "", puzzle = "sliding" } = {}) {
     this.#fetched.delete(key);
@@ -193,6 +195,38 @@ export class LearnClient extends WorkerClient {
    */
   evaluateMinesweeper(key, { width, height, mines, rule, firstCell, games, seed, solver = true }, { onProgress } = {}) {
     return this.request({ type: "evaluate-minesweeper", key, width, height, mines, rule, firstCell, games, seed, solver }, onProgress);
+  }
+
+  // ---- Sudoku (DqnSudokuTrainer, DqnSudokuModel; sudoku/learn-jobs.js) ------------------------------
+
+  /**
+   * Starts training a Sudoku DQN: { options (DqnSudokuTrainer.create's: net, layers, filters,
+   * givens, puzzles, validationPerBin, DqnConfig's fields), backend, evalEvery (steps between
+   * validations, 0: none), continueFrom }. onProgress gets "backend", "started" (with `setup`),
+   * "chunk" as for train(), { stage: "validating", steps } and { stage: "validated", steps, bins }
+   * around each validation. Resolves when training stops, to { stopped, report, backend, model }.
+   */
+  trainSudoku({ options = {}, backend = "auto", evalEvery = 0, continueFrom = null }, { onProgress } = {}) {
+    return this.request({ type: "train", puzzle: "sudoku", options, backend, evalEvery, continueFrom }, onProgress);
+  }
+
+  /**
+   * The Sudoku model under `key` plays greedily from `grid` (81 cells as text, "." empty):
+   * resolves to { key, info, outcome ("solved" | "mistake" | "stuck" | "limit"), moves: [{ cell,
+   * digit, right, value }], firstMistake, solution }.
+   */
+  playSudoku(key, grid) {
+    return this.request({ type: "play-sudoku", key, grid });
+  }
+
+  /**
+   * Plays `perBin` puzzles of each of the paper's bins drawn from `seed` with `givens` with the
+   * Sudoku model under `key` (the puzzles of `puzzlelab sudoku eval`); resolves to { key, info,
+   * bins: [{ bin, paper_solved_rate, puzzles, solved, solved_rate, solved_rate_95, filled_fraction,
+   * ms_per_puzzle }], seed, perBin, ms }.
+   */
+  evaluateSudoku(key, { perBin, seed, givens }, { onProgress } = {}) {
+    return this.request({ type: "evaluate-sudoku", key, perBin, seed, givens: Array.from(givens) }, onProgress);
   }
 }
 

@@ -6,12 +6,14 @@
 // network being trained, "file" for one the person loaded): each is a DqnModel with its file's
 // bytes, so that training can go on from it and Save can hand it back.
 //
-// Three puzzles share it: sliding puzzles (the N-puzzle DQN dissertation's DqnTrainer / DqnModel, the index page's
-// card), 2048 (Mehta's Dqn2048Trainer / Dqn2048Model, the 2048 page's card) and Minesweeper
+// Four puzzles share it: sliding puzzles (the N-puzzle DQN dissertation's DqnTrainer / DqnModel, the index page's
+// card), 2048 (Mehta's Dqn2048Trainer / Dqn2048Model, the 2048 page's card), Minesweeper
 // (DqnMinesweeperTrainer / DqnMinesweeperModel, the Minesweeper page's card; its jobs are in
-// ../minesweeper/learn-jobs.js). A request about 2048 or Minesweeper says `puzzle: "2048"` or
-// `puzzle: "minesweeper"` ("train", "load-model") or has its own type ("…-2048", "…-minesweeper");
-// every other request is about sliding puzzles, as before 2048 came.
+// ../minesweeper/learn-jobs.js) and Sudoku (DqnSudokuTrainer / DqnSudokuModel, the Sudoku page's
+// Learn card; its jobs are in ../sudoku/learn-jobs.js). A request about 2048, Minesweeper or Sudoku
+// says `puzzle: "2048"`, `"minesweeper"` or `"sudoku"` ("train", "load-model") or has its own type
+// ("…-2048", "…-minesweeper", "…-sudoku"); every other request is about sliding puzzles, as before
+// 2048 came.
 //
 // Protocol ({ type, id, ... }; every request gets exactly one "result" or "error" with its id):
 //   in : { type: "load-model", id, key, url, puzzle? }       fetch a model file (download progress
@@ -53,13 +55,23 @@
 //             the model's greedy games on the solver's seeded boards (and, with solver: true, the
 //             solver's on the same boards): { key, model, solver (or null), ms } (each as
 //             `puzzlelab minesweeper eval` reports: win_rate, win_rate_95, guesses_per_game, …)
+//   Sudoku:
+//        { type: "train", id, puzzle: "sudoku", options, backend, continueFrom?, evalEvery }
+//             options: DqnSudokuTrainer.create's (net "cells" (layers, filters) or "paper"; givens,
+//             puzzles, validationPerBin; DqnConfig's fields); every evalEvery steps the network so
+//             far plays the trainer's validation puzzles; kept as the model "trained-sudoku"
+//        { type: "play-sudoku", id, key, grid }  the kept model's greedy play from a grid (81 cells as
+//             text): { key, info, outcome, moves: [{ cell, digit, right, value }], firstMistake, solution }
+//        { type: "evaluate-sudoku", id, key, perBin, seed, givens }  greedy play on perBin seeded
+//             puzzles of each bin: { key, info, bins: [{ bin, paper_solved_rate, solved_rate, … }], seed, perBin, ms }
 //   out: { type: "ready" }                            the bundle is loaded
 //        { type: "progress", id: null, stage: "bundle", loaded, total }   while the bundle downloads
 //        { type: "progress", id, stage: "download", loaded, total }       a model download
 //        { type: "progress", id, stage: "evaluate", done, total }         positions evaluated
 //        { type: "progress", id, stage: "backend", message, backend, timing }  how the backend was chosen
 //                                                          (timing: "auto"'s { cpu, webgpu } timingProbe results, or null)
-//        { type: "progress", id, stage: "started", backend, adapter, numParams, chunkSteps }
+//        { type: "progress", id, stage: "started", backend, adapter, numParams, chunkSteps, setup? }
+//             (setup: Sudoku's DqnSudokuTrainer.setup, what it trains and validates on)
 //        { type: "progress", id, stage: "chunk", report, chunkSteps }     after every training chunk
 //        { type: "progress", id, stage: "evaluation", steps, done, total }  2048: in-training games played
 //        { type: "progress", id, stage: "evaluated", steps, stats, summary } 2048: an in-training evaluation
@@ -67,6 +79,8 @@
 //        { type: "progress", id, stage: "validating", steps, games }        Minesweeper: validation games begin
 //        { type: "progress", id, stage: "validated", steps, evaluation }   Minesweeper: an in-training evaluation
 //        { type: "progress", id, stage: "evaluate-minesweeper", player }    Minesweeper: "model" or "solver" plays
+//        { type: "progress", id, stage: "validated", steps, bins }         Sudoku: an in-training evaluation by bin
+//        { type: "progress", id, stage: "evaluate-sudoku", perBin }         Sudoku: the evaluation's puzzles are drawn
 //        { type: "result", id, result }
 //        { type: "error", id, message }                id null: the bundle could not be loaded
 
@@ -74,6 +88,7 @@ import { goalLabels } from "./learn-client.js";
 import { emptyGameStats, mergeGameStats, summarizeGames } from "../2048/stats.js";
 import { fetchBytes } from "./download.js";
 import { minesweeperJobs } from "../minesweeper/learn-jobs.js";
+import { sudokuJobs } from "../sudoku/learn-jobs.js";
 import { announceReady, errorMessage as messageOf, postProgress, serveRequests } from "./worker-protocol.js";
 
 /** The learning bundle, resolved against this file (so www/ and pkg/ may live anywhere, side by side). */
@@ -108,6 +123,16 @@ const CHUNK_STEPS_MINESWEEPER = {
 };
 /** Key of the network being trained on Minesweeper (TRAINED_MINESWEEPER_MODEL in learn-client.js). */
 const TRAINED_MINESWEEPER = "trained-minesweeper";
+/**
+ * Sudoku's steps: puzzlelab's network backs up every legal digit of a batch of positions (tens of
+ * ms a step on a CPU in a tab); the paper's one dense layer is quicker.
+ */
+const CHUNK_STEPS_SUDOKU = {
+  cpu: { first: 5, min: 1, max: 1000 },
+  webgpu: { first: 2, min: 1, max: 50 },
+};
+/** Key of the network being trained on Sudoku (TRAINED_SUDOKU_MODEL in learn-client.js). */
+const TRAINED_SUDOKU = "trained-sudoku";
 /** 2048 games an evaluation plays between two turns of the event loop (each is a whole game). */
 const GAMES_PER_TURN = 1;
 /** "auto" trains on WebGPU only when its probe agrees with the CPU's this closely. */
@@ -154,6 +179,8 @@ announceReady(bundleReady, () => ({}), (error) => error.message);
 
 /** Minesweeper's requests and its in-training evaluation (../minesweeper/learn-jobs.js). */
 const minesweeper = minesweeperJobs({ bundleReady, keptModel, withTrainer });
+/** Sudoku's requests and its in-training evaluation (../sudoku/learn-jobs.js). */
+const sudoku = sudokuJobs({ bundleReady, keptModel, withTrainer });
 
 // Each request is answered when its handler ends: "train" when training stops (it reports through
 // progress messages meanwhile).
@@ -173,6 +200,7 @@ serveRequests({
   "evaluate-2048": evaluate2048,
   "cancel-evaluation": cancelEvaluation,
   ...minesweeper.handlers,
+  ...sudoku.handlers,
 });
 
 // ---- the bundle -----------------------------------------------------------------------------------
@@ -228,12 +256,19 @@ async function loadModel({ id, key, url, bytes, name, puzzle = "sliding" }) {
 function modelClass(bundle, puzzle) {
   if (puzzle === "2048") return bundle.Dqn2048Model;
   if (puzzle === "minesweeper") return bundle.DqnMinesweeperModel;
+  if (puzzle === "sudoku") return bundle.DqnSudokuModel;
   if (puzzle === "sliding") return bundle.DqnModel;
   throw new Error(`Unknown puzzle "${puzzle}".`);
 }
 
 /** A sentence after a model's refusal that says where a model of the other puzzle belongs. */
 function foreignHint(puzzle, message) {
+  if (puzzle === "sudoku") {
+    if (/plays "2048/.test(message)) return ". It is a 2048 model: load it on the 2048 page.";
+    if (/plays "minesweeper/.test(message)) return ". It is a Minesweeper model: load it on the Minesweeper page.";
+    return /plays "/.test(message) ? ". It is a sliding-puzzle model: load it on the sliding-puzzle page." : "";
+  }
+  if (/plays "sudoku/.test(message)) return ". It is a Sudoku model: load it on the Sudoku page.";
   if (puzzle === "minesweeper") return /plays "2048/.test(message) ? ". It is a 2048 model: load it on the 2048 page." : /plays "/.test(message) ? ". It is a sliding-puzzle model: load it on the sliding-puzzle page." : "";
   if (/made for puzzle minesweeper|plays "minesweeper/.test(message)) return ". It is a Minesweeper model: load it on the Minesweeper page.";
   if (puzzle === "2048" && /made for puzzle sliding/.test(message)) return ". It is a sliding-puzzle model: load it on the sliding-puzzle page.";
@@ -251,8 +286,8 @@ function keepModel(key, entry) {
 /** The model kept under `key` for `puzzle`, or an Error a person can act on. */
 function keptModel(key, puzzle = "sliding") {
   const entry = models.get(key);
-  if (!entry) throw new Error(["trained", TRAINED_2048, TRAINED_MINESWEEPER].includes(key) ? "Nothing has been trained yet." : "Load a model first.");
-  const name = (kind) => ({ 2048: "2048", minesweeper: "Minesweeper" })[kind] ?? "sliding puzzles";
+  if (!entry) throw new Error(["trained", TRAINED_2048, TRAINED_MINESWEEPER, TRAINED_SUDOKU].includes(key) ? "Nothing has been trained yet." : "Load a model first.");
+  const name = (kind) => ({ 2048: "2048", minesweeper: "Minesweeper", sudoku: "Sudoku" })[kind] ?? "sliding puzzles";
   if (entry.puzzle !== puzzle) throw new Error(`The model "${key}" plays ${name(entry.puzzle)}, not ${name(puzzle)}.`);
   return entry;
 }
@@ -347,14 +382,14 @@ async function train(message) {
   const puzzle = message.puzzle ?? "sliding";
   // The previous run's trainer goes once the calls queued for it (a Save) are done.
   if (run) withTrainer(run.trainer, (previous) => previous.free());
-  const bounds = ({ 2048: CHUNK_STEPS_2048, minesweeper: CHUNK_STEPS_MINESWEEPER })[puzzle] ?? CHUNK_STEPS;
-  const modelKey = ({ 2048: TRAINED_2048, minesweeper: TRAINED_MINESWEEPER })[puzzle] ?? "trained";
+  const bounds = ({ 2048: CHUNK_STEPS_2048, minesweeper: CHUNK_STEPS_MINESWEEPER, sudoku: CHUNK_STEPS_SUDOKU })[puzzle] ?? CHUNK_STEPS;
+  const modelKey = ({ 2048: TRAINED_2048, minesweeper: TRAINED_MINESWEEPER, sudoku: TRAINED_SUDOKU })[puzzle] ?? "trained";
   run = { id, trainer, puzzle, modelKey, backend, state: "running", wake: null, waiters: [], lastReport: null, chunkSteps: bounds[backend].first, evaluation: null };
   const current = run;
-  if (puzzle !== "sliding" && message.evalEvery > 0 && message.evalGames > 0) {
+  if (puzzle !== "sliding" && message.evalEvery > 0 && (message.evalGames > 0 || puzzle === "sudoku")) {
     current.evaluation = { every: message.evalEvery, games: message.evalGames, seed: message.evalSeed ?? 0, firstCell: message.evalFirstCell ?? 0, next: message.evalEvery };
   }
-  postProgress(id, { stage: "started", backend, adapter, numParams: trainer.numParams, chunkSteps: current.chunkSteps });
+  postProgress(id, { stage: "started", backend, adapter, numParams: trainer.numParams, chunkSteps: current.chunkSteps, ...(puzzle === "sudoku" ? { setup: trainer.setup } : {}) });
 
   try {
     for (;;) {
@@ -375,7 +410,8 @@ async function train(message) {
       // Let pause, stop, save and model jobs in.
       await new Promise((resolve) => setTimeout(resolve, 0));
       if (current.evaluation && report.stepsDone >= current.evaluation.next) {
-        await (puzzle === "minesweeper" ? minesweeper.validate : evaluateDuringTraining)(current, report.stepsDone);
+        const validate = ({ minesweeper: minesweeper.validate, sudoku: sudoku.validate })[puzzle] ?? evaluateDuringTraining;
+        await validate(current, report.stepsDone);
       }
     }
     await snapshotTrained(current);
@@ -405,6 +441,7 @@ async function newTrainer(message) {
     try {
       if (puzzle === "2048") return await bundle.Dqn2048Trainer.create(message.options ?? {}, on);
       if (puzzle === "minesweeper") return await bundle.DqnMinesweeperTrainer.create(message.options ?? {}, on);
+      if (puzzle === "sudoku") return await bundle.DqnSudokuTrainer.create(message.options ?? {}, on);
       return await bundle.DqnTrainer.create(message.rows, message.cols, message.goal ?? "", message.options ?? {}, on);
     } catch (error) {
       throw new Error(`The trainer could not be set up: ${messageOf(error)}`);

@@ -1,7 +1,8 @@
 // The Sudoku page (sudoku.html): the grid (<sudoku-board> from sudoku/board.js), the puzzle card
 // (size, difficulty, new puzzles from the generator, the rating, a link to the position, a pasted
-// puzzle), the help card (pencil mode, hint, candidates, check) and the genetic-algorithm card
-// (sudoku/ga-panel.js, which runs in its own worker).
+// puzzle), the help card (pencil mode, hint, candidates, check), the genetic-algorithm card
+// (sudoku/ga-panel.js, which runs in its own worker) and the Learn card (sudoku/dqn-panel.js: a
+// deep Q-network trained in the learning worker, and a model playing the board).
 //
 // The URL holds the position: sudoku.html#puzzle=<givens>&digits=<digits shown> (one line each,
 // "." empty), kept up to date as you play, or #size=9&difficulty=hard&seed=42 for a generated one
@@ -32,9 +33,12 @@ const elements = {
   check: $("#check"),
   hintSteps: $("#hint-steps"),
   hintError: $("#hint-error"),
+  dqn: $("#dqn"),
 };
 
 let api = null;
+/** The Learn card (sudoku/dqn-panel.js), once mounted. */
+let dqnPanel = null;
 /** Generations started; a slower one that finishes after a newer one is dropped. */
 let generation = 0;
 
@@ -66,6 +70,7 @@ function showLevels(wanted = elements.difficulty.value) {
 
 /** Shows a game: the board takes it over; the rating, the link and the notes follow. */
 function show(game, note = "", error = "") {
+  dqnPanel?.stopPlaying();
   elements.board.game = game;
   elements.board.pencil = elements.pencil.checked;
   showError(elements.puzzleError, error);
@@ -252,9 +257,29 @@ new MutationObserver(() => (elements.pencil.checked = elements.board.pencil)).ob
   attributeFilter: ["pencil"],
 });
 
+/**
+ * Loads the Learn card (sudoku/dqn-panel.js); it loads nothing heavy itself: the learning worker
+ * and its bundle start when the card is first used.
+ */
+function mountDqnPanel() {
+  if (!elements.dqn) return;
+  import("./dqn-panel.js")
+    .then((module) => {
+      dqnPanel = module.mountSudokuDqnPanel(elements.dqn, { board: elements.board });
+    })
+    .catch((error) => {
+      const note = document.createElement("p");
+      note.className = "help";
+      note.textContent = "The Learn card is not available in this build.";
+      elements.dqn.append(note);
+      console.warn(`sudoku/dqn-panel.js: ${errorMessage(error)}`);
+    });
+}
+
 try {
   api = await loadWasm();
   new GaPanel($("#ga-card"), { board: elements.board, api });
+  mountDqnPanel();
   showLevels("easy");
   // The page is ready (data-ready) once a puzzle shows: a generated one comes a moment later.
   const started = fromHash();

@@ -11,6 +11,8 @@
 //   board.place(digit, cell = selected, source = "program")   a digit (0 clears); in pencil mode
 //                           a mark is toggled instead. Placing a digit clears that cell's marks and
 //                           the digit from its peers' marks
+//   board.write(digit, cell, source)   a program's move (a model playing): as place(), but
+//                           pencil mode and the lock do not apply
 //   board.mark(digit, cell = selected, source)   toggles a pencil mark of an empty cell
 //   board.erase(cell = selected, source)          clears the player's digit, else the cell's marks
 //   board.fillCandidates()  every empty cell's marks become its candidates (from the digits shown)
@@ -138,6 +140,8 @@ export class SudokuBoard extends HTMLElement {
   #startedAt = 0;
   #endedAt = 0;
   #timer = 0;
+  /** Whether write() is placing a program's digit (pencil mode and the lock do not apply). */
+  #writing = false;
 
   constructor() {
     super();
@@ -277,9 +281,22 @@ export class SudokuBoard extends HTMLElement {
     return Math.floor(((this.#endedAt || performance.now()) - this.#startedAt) / 1000);
   }
 
+  /**
+   * Writes `digit` (0 clears) into `cell` as a program's move (a model playing the board): pencil
+   * mode and the lock do not apply. One step of the history, as place(); false when nothing changed.
+   */
+  write(digit, cell, source = "program") {
+    this.#writing = true;
+    try {
+      return this.place(digit, cell, source);
+    } finally {
+      this.#writing = false;
+    }
+  }
+
   /** Places `digit` (0 clears) in `cell`, or toggles its mark in pencil mode; false when nothing changed. */
   place(digit, cell = this.#selected, source = "program") {
-    if (this.pencil && digit !== 0) return this.mark(digit, cell, source);
+    if (this.pencil && digit !== 0 && !this.#writing) return this.mark(digit, cell, source);
     const game = this.#game;
     if (!this.#playable(cell) || digit < 0 || digit > game.size) return false;
     if (digit === 0) return this.erase(cell, source);
@@ -358,7 +375,7 @@ export class SudokuBoard extends HTMLElement {
 
   #playable(cell) {
     const game = this.#game;
-    return Boolean(game) && !this.locked && !game.isSolved() && Number.isInteger(cell) && cell >= 0 &&
+    return Boolean(game) && (!this.locked || this.#writing) && !game.isSolved() && Number.isInteger(cell) && cell >= 0 &&
       cell < this.#buttons.length && this.#givens[cell] === 0;
   }
 

@@ -76,10 +76,9 @@ pub struct EvalArgs {
     pub file: Option<String>,
 }
 
-/// The validation puzzles' seed (in-training evaluations; reports use fresh seeds).
-pub const VALIDATION_SEED: u64 = 0x5D0C_0BA1;
-/// Where the training pool's seeds start (beside --seed), away from validation and eval seeds.
-pub const TRAINING_SEED: u64 = 0x7EA1_0000;
+/// The validation puzzles' seed and where the training pool's seeds start (the page's trainer
+/// uses the same).
+pub use puzzlelab::env::sudoku::{TRAINING_SEED, VALIDATION_SEED};
 
 #[cfg(feature = "learn")]
 pub use learn::{eval, train};

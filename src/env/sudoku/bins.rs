@@ -9,6 +9,13 @@ use super::generate::generate_with_givens;
 use super::grid::{Grid, Shape};
 use crate::rng::Rng;
 
+/// The validation puzzles' seed: `puzzlelab sudoku train`'s and the page's in-training
+/// evaluations (reports use fresh seeds).
+pub const VALIDATION_SEED: u64 = 0x5D0C_0BA1;
+/// Where the training pool's seeds start (plus the learner's seed), away from validation and
+/// evaluation seeds.
+pub const TRAINING_SEED: u64 = 0x7EA1_0000;
+
 /// A bin of the paper's difficulty.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum GuessBin {

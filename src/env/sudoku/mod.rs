@@ -23,7 +23,7 @@ mod grid;
 mod logic;
 
 pub use backtrack::{count_solutions, search, search_reference, Search};
-pub use bins::{binned_puzzles, training_puzzles, GuessBin};
+pub use bins::{binned_puzzles, training_puzzles, GuessBin, TRAINING_SEED, VALIDATION_SEED};
 pub use environment::{
     SudokuEnv, SudokuObservation, SudokuReward, FEATURES, SEED004_LOSS, SEED004_MOVE_LIMIT,
 };

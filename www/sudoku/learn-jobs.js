@@ -1,0 +1,62 @@
+// Sudoku's jobs in the learning worker (shared/learn-worker.js imports this; see its protocol):
+// a kept DqnSudokuModel's greedy play from the page's grid, its evaluation on seeded puzzles of
+// each of the paper's bins, and the validation of a training run. Nothing here runs on import;
+// the worker hands over what the jobs need of it.
+
+import { postProgress } from "../shared/worker-protocol.js";
+
+/** The most puzzles of a bin one evaluation plays (generating them takes a moment each). */
+const MAX_PER_BIN = 2_000;
+
+/**
+ * Sudoku's part of the learning worker. `bundleReady` (the learning bundle's exports),
+ * `keptModel(key, puzzle)` (a kept model's entry: { model, bytes, info, puzzle }) and
+ * `withTrainer(trainer, call)` (calls into the trainer, one after another) are the worker's.
+ * Returns { handlers (by request type), validate(run, steps) (the in-training evaluation) }.
+ */
+export function sudokuJobs({ bundleReady, keptModel, withTrainer }) {
+  /** "play-sudoku": the model's greedy moves from `grid` (81 cells as text) and how they ended. */
+  async function play({ key, grid }) {
+    await bundleReady;
+    const { model, info } = keptModel(key, "sudoku");
+    return { result: { key, info, ...model.play(String(grid)) } };
+  }
+
+  /** "evaluate-sudoku": greedy play on `perBin` seeded puzzles of each bin, beside the paper's rates. */
+  async function evaluate({ id, key, perBin, seed, givens }) {
+    const bundle = await bundleReady;
+    const entry = keptModel(key, "sudoku");
+    if (!(Number.isSafeInteger(perBin) && perBin >= 1 && perBin <= MAX_PER_BIN)) throw new Error(`Evaluate 1 to ${MAX_PER_BIN.toLocaleString("en")} puzzles a bin.`);
+    if (!(Number.isSafeInteger(seed) && seed >= 0)) throw new Error("The seed must be a whole number, 0 or more.");
+    // Its own copy: training may replace (and free) the kept model meanwhile.
+    const model = bundle.DqnSudokuModel.fromBytes(entry.bytes);
+    const started = performance.now();
+    try {
+      postProgress(id, { stage: "evaluate-sudoku", perBin });
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      const bins = model.evaluate(perBin, seed, Uint32Array.from(givens));
+      return { result: { key, info: entry.info, bins, seed, perBin, ms: Math.round(performance.now() - started) } };
+    } finally {
+      model.free();
+    }
+  }
+
+  /**
+   * The in-training evaluation of a run (`run.evaluation`: { every, next }): the network so far
+   * plays the trainer's validation puzzles; the page gets { stage: "validated", steps, bins }.
+   * Skipped while the run is pausing or stopping.
+   */
+  async function validate(run, steps) {
+    const { evaluation } = run;
+    evaluation.next = (Math.floor(steps / evaluation.every) + 1) * evaluation.every;
+    if (run.state !== "running") return;
+    postProgress(run.id, { stage: "validating", steps });
+    const bins = await withTrainer(run.trainer, (trainer) => trainer.evaluate());
+    postProgress(run.id, { stage: "validated", steps, bins });
+  }
+
+  return {
+    handlers: { "play-sudoku": play, "evaluate-sudoku": evaluate },
+    validate,
+  };
+}
