@@ -76,10 +76,6 @@ pub struct EvalArgs {
     pub file: Option<String>,
 }
 
-/// The validation puzzles' seed and where the training pool's seeds start (the page's trainer
-/// uses the same).
-pub use puzzlelab::env::sudoku::{TRAINING_SEED, VALIDATION_SEED};
-
 #[cfg(feature = "learn")]
 pub use learn::{eval, train};
 
@@ -95,7 +91,7 @@ pub fn eval(_: &EvalArgs) -> anyhow::Result<()> {
 
 #[cfg(feature = "learn")]
 mod learn {
-    use super::{EvalArgs, NetArg, TrainArgs, TRAINING_SEED, VALIDATION_SEED};
+    use super::{EvalArgs, NetArg, TrainArgs};
     use crate::files::{print_json, read_manifest, write_atomically, write_json};
     use crate::manifest::{open_to_resume, refuse_changes_on_resume, DqnRun, ResumeRecord};
     use crate::training::{self, show, ChunkedTraining, Plan};
@@ -106,7 +102,11 @@ mod learn {
         cells_config, cells_env, evaluate_bins, seed004_config, seed004_env, SudokuEvaluation,
     };
     use puzzlelab::agent::dqn::{Dqn, DqnConfig, QPolicy, MODEL_FORMAT_VERSION};
-    use puzzlelab::env::sudoku::{binned_puzzles, training_puzzles, Grid, GuessBin, SudokuEnv};
+    // The validation seed and the training pool's first seed are the library's (the page's
+    // trainer uses the same).
+    use puzzlelab::env::sudoku::{
+        binned_puzzles, training_puzzles, Grid, GuessBin, SudokuEnv, TRAINING_SEED, VALIDATION_SEED,
+    };
     use serde::{Deserialize, Serialize};
     use serde_json::{json, Value};
 
