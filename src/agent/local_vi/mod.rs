@@ -359,6 +359,9 @@ pub struct TableStats {
 pub struct Stage {
     /// The tiles placed in it (G).
     pub tiles: Vec<u8>,
+    /// Tiles in place once it is done (its last tile's place in the order; on the standard goal
+    /// its highest label).
+    pub through: usize,
     /// Moves it took.
     pub moves: usize,
     /// Whether G was enlarged by the rule (the base sub-problem could not be solved).
@@ -378,12 +381,8 @@ impl LocalViSolution {
     /// Whether every stage kept to the paper's limits: the sub-episode ending with the i-th tile
     /// within i² moves, the game within `rows·cols`² (256 on 4×4).
     pub fn within_paper_limits(&self, cells: usize) -> bool {
-        let mut through = 0;
         self.moves.len() <= cells * cells
-            && self.stages.iter().all(|s| {
-                through += s.tiles.len().max(1);
-                s.moves <= through * through
-            })
+            && self.stages.iter().all(|s| s.moves <= s.through * s.through)
     }
 }
 
@@ -444,7 +443,7 @@ impl LocalValueIteration {
             stats.largest_tiles = learner.order[key.placed..key.through].to_vec();
         }
         stats.enlarged = enlarged;
-        stats.build_ms = (crate::clock::seconds() - started) * 1000.0;
+        stats.build_ms = ((crate::clock::seconds() - started) * 1e6).round() / 1000.0;
         Ok(learner)
     }
 
@@ -530,6 +529,7 @@ impl LocalValueIteration {
             }
             solution.stages.push(Stage {
                 tiles: table.tiles().to_vec(),
+                through: sub.through,
                 moves: solution.moves.len() - before,
                 enlarged: sub != self.base(placed),
             });

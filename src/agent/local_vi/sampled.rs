@@ -33,6 +33,9 @@ pub struct SampledConfig {
     pub progress: f32,
     /// Reward for placing G (paper: +15); the opposite when the moves run out.
     pub win: f32,
+    /// Limit the sub-episode ending with tile i to i² moves (the paper); without it only the
+    /// game's cells² limit (256 on 4×4) holds.
+    pub sub_episode_limits: bool,
     /// Training games start this many random moves from the goal at most (uniform from 1).
     pub max_walk: usize,
     /// Seed of the training positions and the exploration.
@@ -48,6 +51,7 @@ impl Default for SampledConfig {
             episodes: 1_000_000,
             progress: 1.0,
             win: 15.0,
+            sub_episode_limits: true,
             max_walk: 160,
             seed: 0,
         }
@@ -157,7 +161,10 @@ impl SampledLocalQ {
             let Some((sub, table)) = exact.sub_problem_for(&board, placed) else {
                 break; // an unsolvable start: counted as lost below
             };
-            let limit = sub.through * sub.through;
+            let limit = match self.config.sub_episode_limits {
+                true => sub.through * sub.through,
+                false => game_limit,
+            };
             let q = self.tables.entry(sub).or_insert_with(|| QTable {
                 values: vec![[0.0; 4]; table.states()],
                 visited: vec![false; table.states()],
