@@ -36,7 +36,8 @@ pub struct SampledConfig {
     /// Limit the sub-episode ending with tile i to i² moves (the paper); without it only the
     /// game's cells² limit (256 on 4×4) holds.
     pub sub_episode_limits: bool,
-    /// Training games start this many random moves from the goal at most (uniform from 1).
+    /// Training games start this many random moves from the goal at most (uniform from 1; walks
+    /// that end on the goal are drawn again).
     pub max_walk: usize,
     /// Seed of the training positions and the exploration.
     pub seed: u64,
@@ -117,8 +118,11 @@ impl SampledLocalQ {
     pub fn train(&mut self, exact: &LocalValueIteration, episodes: usize) -> SampledStats {
         let puzzle = SlidingPuzzle::standard(exact.goal().rows(), exact.goal().cols())
             .expect("the learner's goal is a standard one");
-        let todo = episodes.min(self.config.episodes.saturating_sub(self.episodes));
-        for _ in 0..todo {
+        let target = self
+            .episodes
+            .saturating_add(episodes)
+            .min(self.config.episodes);
+        while self.episodes < target {
             let walk = 1 + self.rng.below(self.config.max_walk.max(1));
             let start = puzzle.random_walk(1, walk, &mut self.rng, |_| 0);
             if start == *exact.goal() {

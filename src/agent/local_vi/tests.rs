@@ -105,6 +105,7 @@ fn the_corner_of_a_row_moves_the_highest_placed_tile_into_g() {
         solution.stages[3],
         Stage {
             tiles: vec![4],
+            through: 4,
             moves: 1,
             enlarged: false
         }
@@ -114,6 +115,7 @@ fn the_corner_of_a_row_moves_the_highest_placed_tile_into_g() {
     let solution = lvi.solve(&b).unwrap();
     let stage = solution.stages.iter().find(|s| s.tiles == [3, 4]).unwrap();
     assert!(stage.enlarged);
+    assert_eq!(stage.through, 4);
     assert_eq!(replay(&b, &solution.moves), *puzzle.goal());
 }
 
