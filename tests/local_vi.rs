@@ -73,6 +73,9 @@ fn solve_with_local_vi_prints_the_moves_and_the_sub_problems() {
         line["length"].as_u64().unwrap() as usize,
         line["moves"].as_array().unwrap().len()
     );
+    // Manhattan 4 + 4 + 1 + 1 and one linear conflict (15, 14): at least 12 moves.
+    assert_eq!(line["lower_bound"], 12);
+    assert_eq!(line["optimal"], false);
     let stages = line["stages"].as_array().unwrap();
     let enlarged: Vec<_> = stages.iter().filter(|s| s["enlarged"] == true).collect();
     assert_eq!(enlarged[0]["tiles"], serde_json::json!([3, 4]));

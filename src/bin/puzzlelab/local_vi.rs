@@ -11,7 +11,7 @@ use puzzlelab::agent::local_vi::{
 };
 use puzzlelab::clock;
 use puzzlelab::env::sliding::solve::{ExactDistances, SlidingSolver, SolveReport, SolveStatus};
-use puzzlelab::env::sliding::{Board, HeuristicTables, SlidingPuzzle};
+use puzzlelab::env::sliding::{Board, Heuristic, HeuristicTables, SlidingPuzzle};
 use puzzlelab::rng::Rng;
 use puzzlelab::search::Limits;
 use serde::Serialize;
@@ -423,8 +423,13 @@ pub fn solve(puzzle: &SlidingPuzzle, start: &Board) -> Result<Option<LocalViRepo
         return Ok(None);
     }
     let solution = learner.solve(start)?;
-    let at_goal = solution.moves.is_empty();
-    let solve = SolveReport::from_moves(start, solution.moves, puzzle.goal(), at_goal, "local-vi");
+    // Manhattan + 2 per linear conflict bounds the optimum: a solution that meets it is optimal.
+    let lower_bound =
+        HeuristicTables::new(puzzle.goal()).estimate(start, Heuristic::LinearConflict);
+    let optimal = solution.moves.len() == lower_bound as usize;
+    let mut solve =
+        SolveReport::from_moves(start, solution.moves, puzzle.goal(), optimal, "local-vi");
+    solve.lower_bound = lower_bound;
     Ok(Some(LocalViReport {
         solve,
         stages: solution.stages,
