@@ -1,5 +1,8 @@
 //! Learners that work over any [`crate::env::Environment`]: one file each.
 //!
+//! - [`local_vi`]: local value iteration for sliding puzzles, tile by tile (Bischoff et al. 2013,
+//!   as Mehta's RL paper plays the 15-puzzle): exact sweeps of small sub-problems, and the paper's
+//!   sampled Q-learning of the same sub-problems.
 //! - [`ntuple`]: n-tuple networks for 2048 learned by TD(0) on afterstates (Szubert & Jaśkowski
 //!   2014), plain Rust for the small bundle.
 //! - [`q_table`]: tabular Q-learning (Watkins 1989), the sun/moon Q-learning write-up's algorithm
@@ -13,5 +16,6 @@
 pub mod dqn;
 #[cfg(feature = "learn")]
 pub mod evaluation;
+pub mod local_vi;
 pub mod ntuple;
 pub mod q_table;

@@ -2,7 +2,7 @@
 //!
 //! One module per command family: [`sliding`] (solve, table, scramble, pdb), [`bench`] (bench,
 //! bench-pdb), [`dqn`] (train, eval, bench-dqn and `solve --algo dqn`; `--features learn`),
-//! [`game2048`] (train-2048, eval-2048) and [`dqn2048`] (train-dqn-2048, eval-dqn-2048;
+//! [`local_vi`] (`local-vi eval`, `solve --algo local-vi`), [`game2048`] (train-2048, eval-2048) and [`dqn2048`] (train-dqn-2048, eval-dqn-2048;
 //! `--features learn`), [`minesweeper`] (`minesweeper eval`, `no-guess`; `train` in [`dqn_minesweeper`], `--features learn`). [`training`] is the chunked training loop every trainer shares,
 //! [`manifest`] the manifests written beside models, [`files`] file and machine helpers.
 //! `puzzlelab help <command>` prints each command's flags.
@@ -16,6 +16,7 @@ mod dqn_sliding;
 mod dqn_sudoku;
 mod files;
 mod game2048;
+mod local_vi;
 mod manifest;
 mod minesweeper;
 mod sliding;
@@ -75,6 +76,8 @@ enum Command {
     Minesweeper(minesweeper::MinesweeperArgs),
     /// Sudoku: `puzzlelab sudoku solve|bench|…`.
     Sudoku(sudoku::SudokuArgs),
+    /// Sliding puzzles by local value iteration: `puzzlelab local-vi eval …`.
+    LocalVi(local_vi::LocalViArgs),
 }
 
 fn main() -> ExitCode {
@@ -97,6 +100,7 @@ fn main() -> ExitCode {
         Command::EvalDqn2048(args) => dqn2048::eval(&args),
         Command::Minesweeper(args) => minesweeper::run(&args, &command_line),
         Command::Sudoku(args) => sudoku::run(&args, &command_line),
+        Command::LocalVi(args) => local_vi::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -101,6 +101,8 @@ pub enum AlgorithmArg {
     Qlearning,
     /// A trained DQN --model: greedy play, then model-guided beam search (`--features learn`).
     Dqn,
+    /// Local value iteration: tile by tile along exactly swept sub-problem tables (standard goal).
+    LocalVi,
 }
 
 /// A heuristic of A* and IDA*.
@@ -337,6 +339,16 @@ fn solve_one(args: &SolveArgs, text: &str, cache: &mut DatabaseCache) -> Result<
             ms: round(ms, 3),
             ..line
         }));
+    }
+    if args.algorithm == AlgorithmArg::LocalVi {
+        ensure!(
+            args.weight.is_none() && args.heuristic.is_none() && args.pdb.is_none(),
+            "--algo local-vi takes no --weight, --heuristic or --pdb"
+        );
+        let report = crate::local_vi::solve(&puzzle, &start)?;
+        let report = report.ok_or_else(|| unreachable_goal(&puzzle))?;
+        let ms = clock.elapsed().as_secs_f64() * 1000.0;
+        return Ok(to_json(&SolveLine::new(report, ms, text, &puzzle, &start)));
     }
     if args.weight.is_some() && args.algorithm != AlgorithmArg::Wastar {
         bail!("--weight is for --algo wastar");
