@@ -2,7 +2,7 @@
 //! trains it in the learning worker on the CPU or WebGPU, in chunks; [`Dqn2048Model`] plays a
 //! saved one on the CPU (a move for a board, whole games for an evaluation).
 
-use super::learn::{take, timing_probe_promise, webgpu_device};
+use super::learn::{take, timing_probe_promise, webgpu_device, ChunkReport};
 use super::{js_error, to_js};
 use crate::agent::dqn::game2048::{
     play_greedy_games, seed004_config, training_rules, Game2048Trainer,
@@ -30,19 +30,6 @@ fn config_from(options: JsValue) -> Result<DqnConfig, JsValue> {
     Ok(config)
 }
 
-/// One chunk's report: [`crate::agent::dqn::DqnStats`] plus where training stands.
-#[derive(serde::Serialize)]
-#[serde(rename_all = "camelCase")]
-struct ChunkReport {
-    #[serde(flatten)]
-    stats: crate::agent::dqn::DqnStats,
-    steps_done: usize,
-    episodes_done: usize,
-    updates_done: usize,
-    backend: &'static str,
-}
-
-/// Takes the trainer out of its cell for an asynchronous call, or says that one is running.
 /// A board from 16 exponents (row-major; 0 = empty, e = the tile 2^e).
 fn board_of(exponents: &[u8]) -> Result<Board, JsValue> {
     let cells: [u8; 16] = exponents.try_into().map_err(|_| {
@@ -149,14 +136,7 @@ impl Dqn2048Trainer {
         wasm_bindgen_futures::future_to_promise(async move {
             let mut trainer = take(&cell)?;
             let stats = trainer.train_steps_async(steps).await;
-            let dqn = trainer.dqn();
-            let report = ChunkReport {
-                steps_done: dqn.steps_done(),
-                episodes_done: dqn.episodes_done(),
-                updates_done: dqn.updates_done(),
-                backend,
-                stats,
-            };
+            let report = ChunkReport::new(trainer.dqn(), stats, backend);
             *cell.borrow_mut() = Some(trainer);
             to_js(&report)
         })

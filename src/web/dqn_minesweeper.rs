@@ -8,7 +8,10 @@
 //! (`net: "cells"`, the default) or the network of Mehta's paper (`net: "paper"`). Boards travel
 //! as the page's cell codes ([`super::minesweeper`]: 0–8 revealed, 9 covered, 10 flag, 11 "?").
 
-use super::learn::{config_over, take, timing_probe_promise, webgpu_device};
+use super::learn::{
+    config_over, cpu_policy, save_model_promise, take, timing_probe_promise, train_chunk_promise,
+    webgpu_device,
+};
 use super::minesweeper::{COVERED, FLAGGED, MARKED};
 use super::{js_error, to_js};
 use crate::agent::dqn::minesweeper::{
@@ -115,18 +118,6 @@ fn evaluation_js(
     let evaluation =
         evaluate_policy(policy, rules, first, games, seed as u64, EVAL_BATCH).map_err(js_error)?;
     to_js(&evaluation)
-}
-
-/// One chunk's report: [`crate::agent::dqn::DqnStats`] plus where training stands.
-#[derive(serde::Serialize)]
-#[serde(rename_all = "camelCase")]
-struct ChunkReport {
-    #[serde(flatten)]
-    stats: crate::agent::dqn::DqnStats,
-    steps_done: usize,
-    episodes_done: usize,
-    updates_done: usize,
-    backend: &'static str,
 }
 
 /// The board a trainer plays: `{width, height, mines, firstClick, net}`.
@@ -240,21 +231,7 @@ impl DqnMinesweeperTrainer {
     /// `backend`).
     #[wasm_bindgen(js_name = trainSteps)]
     pub fn train_steps(&self, steps: usize) -> js_sys::Promise {
-        let cell = self.dqn.clone();
-        let backend = self.backend;
-        wasm_bindgen_futures::future_to_promise(async move {
-            let mut dqn = take(&cell)?;
-            let stats = dqn.train_steps_async(steps).await;
-            let report = ChunkReport {
-                steps_done: dqn.steps_done(),
-                episodes_done: dqn.episodes_done(),
-                updates_done: dqn.updates_done(),
-                backend,
-                stats,
-            };
-            *cell.borrow_mut() = Some(dqn);
-            to_js(&report)
-        })
+        train_chunk_promise(self.dqn.clone(), steps, self.backend)
     }
 
     /// Times a fresh network of this trainer's shape on `backend` (`cpu` or `webgpu`), as
@@ -274,9 +251,7 @@ impl DqnMinesweeperTrainer {
         let rules = self.rules;
         wasm_bindgen_futures::future_to_promise(async move {
             let first = self::first_cell(&rules.layout, first_cell)?;
-            let dqn = take(&cell)?;
-            let policy = dqn.policy_on(&Device::flex()).await;
-            *cell.borrow_mut() = Some(dqn);
+            let policy = cpu_policy(&cell).await?;
             evaluation_js(&policy, rules, first, games, seed)
         })
     }
@@ -284,13 +259,7 @@ impl DqnMinesweeperTrainer {
     /// The current network as a model file (the format `puzzlelab minesweeper train` writes).
     #[wasm_bindgen(js_name = saveModel)]
     pub fn save_model(&self) -> js_sys::Promise {
-        let cell = self.dqn.clone();
-        wasm_bindgen_futures::future_to_promise(async move {
-            let dqn = take(&cell)?;
-            let policy = dqn.policy_on(&Device::flex()).await;
-            *cell.borrow_mut() = Some(dqn);
-            Ok(js_sys::Uint8Array::from(policy.to_bytes().as_slice()).into())
-        })
+        save_model_promise(self.dqn.clone())
     }
 
     /// Goes on from a saved model's weights (same board and network); Adam's moments start again.

@@ -9,7 +9,10 @@
 //! (`net: "paper"`), with `puzzlelab sudoku train`'s defaults. Grids travel as text (81 cells,
 //! `.` or `0` empty).
 
-use super::learn::{config_over, take, timing_probe_promise, webgpu_device};
+use super::learn::{
+    config_over, cpu_policy, save_model_promise, take, timing_probe_promise, train_chunk_promise,
+    webgpu_device,
+};
 use super::{js_error, to_js};
 use crate::agent::dqn::sudoku::{
     cells_config, cells_env, env_for, evaluate_bins, seed004_config, seed004_env, SudokuEvaluation,
@@ -141,18 +144,6 @@ fn seeded_bins(seed: u64, per_bin: usize, givens: &[usize]) -> [Vec<Grid>; 3] {
     binned_puzzles(seed, per_bin, givens, per_bin * DRAWS_PER_BIN_PUZZLE)
 }
 
-/// One chunk's report: [`crate::agent::dqn::DqnStats`] plus where training stands.
-#[derive(serde::Serialize)]
-#[serde(rename_all = "camelCase")]
-struct ChunkReport {
-    #[serde(flatten)]
-    stats: crate::agent::dqn::DqnStats,
-    steps_done: usize,
-    episodes_done: usize,
-    updates_done: usize,
-    backend: &'static str,
-}
-
 /// What a trainer trains on: `{net, puzzles, givens, poolSeed, validation: [easy, medium, hard]}`.
 #[derive(serde::Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -267,21 +258,7 @@ impl DqnSudokuTrainer {
     /// `stepsPerS`, `stepsDone`, `episodesDone`, `updatesDone`, `backend`).
     #[wasm_bindgen(js_name = trainSteps)]
     pub fn train_steps(&self, steps: usize) -> js_sys::Promise {
-        let cell = self.dqn.clone();
-        let backend = self.backend;
-        wasm_bindgen_futures::future_to_promise(async move {
-            let mut dqn = take(&cell)?;
-            let stats = dqn.train_steps_async(steps).await;
-            let report = ChunkReport {
-                steps_done: dqn.steps_done(),
-                episodes_done: dqn.episodes_done(),
-                updates_done: dqn.updates_done(),
-                backend,
-                stats,
-            };
-            *cell.borrow_mut() = Some(dqn);
-            to_js(&report)
-        })
+        train_chunk_promise(self.dqn.clone(), steps, self.backend)
     }
 
     /// Times a fresh network of this trainer's shape on `backend` (`cpu` or `webgpu`), as
@@ -299,9 +276,7 @@ impl DqnSudokuTrainer {
         let cell = self.dqn.clone();
         let validation = self.validation.clone();
         wasm_bindgen_futures::future_to_promise(async move {
-            let dqn = take(&cell)?;
-            let policy = dqn.policy_on(&Device::flex()).await;
-            *cell.borrow_mut() = Some(dqn);
+            let policy = cpu_policy(&cell).await?;
             bins_js(&policy, &validation)
         })
     }
@@ -309,13 +284,7 @@ impl DqnSudokuTrainer {
     /// The current network as a model file (the format `puzzlelab sudoku train` writes).
     #[wasm_bindgen(js_name = saveModel)]
     pub fn save_model(&self) -> js_sys::Promise {
-        let cell = self.dqn.clone();
-        wasm_bindgen_futures::future_to_promise(async move {
-            let dqn = take(&cell)?;
-            let policy = dqn.policy_on(&Device::flex()).await;
-            *cell.borrow_mut() = Some(dqn);
-            Ok(js_sys::Uint8Array::from(policy.to_bytes().as_slice()).into())
-        })
+        save_model_promise(self.dqn.clone())
     }
 
     /// Goes on from a saved model's weights (same network); Adam's moments start again.

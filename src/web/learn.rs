@@ -93,18 +93,81 @@ struct TrainerOptions {
     uniform_starts: Option<bool>,
 }
 
-/// One chunk's report: [`crate::agent::dqn::DqnStats`] plus where training stands.
+/// One chunk's report: [`crate::agent::dqn::DqnStats`] plus where training stands (every
+/// trainer's `trainSteps`).
 #[derive(serde::Serialize)]
 #[serde(rename_all = "camelCase")]
-struct ChunkReport {
+pub(crate) struct ChunkReport {
     #[serde(flatten)]
     stats: crate::agent::dqn::DqnStats,
-    eval_solved_rate: Option<f32>,
-    difficulty: u32,
     steps_done: usize,
     episodes_done: usize,
     updates_done: usize,
     backend: &'static str,
+}
+
+impl ChunkReport {
+    /// `stats` of a chunk `dqn` has just trained on `backend`.
+    pub(crate) fn new<E: Environment>(
+        dqn: &Dqn<E>,
+        stats: crate::agent::dqn::DqnStats,
+        backend: &'static str,
+    ) -> Self {
+        ChunkReport {
+            steps_done: dqn.steps_done(),
+            episodes_done: dqn.episodes_done(),
+            updates_done: dqn.updates_done(),
+            backend,
+            stats,
+        }
+    }
+}
+
+/// The network so far of the learner in `cell`, copied to the CPU (the learner is taken out while
+/// it copies).
+pub(crate) async fn cpu_policy<E: Environment>(
+    cell: &RefCell<Option<Dqn<E>>>,
+) -> Result<crate::agent::dqn::QPolicy, JsValue> {
+    let dqn = take(cell)?;
+    let policy = dqn.policy_on(&Device::flex()).await;
+    *cell.borrow_mut() = Some(dqn);
+    Ok(policy)
+}
+
+/// A puzzle trainer's `saveModel`: resolves to the network so far as a model file's bytes.
+pub(crate) fn save_model_promise<E: Environment + 'static>(
+    cell: Rc<RefCell<Option<Dqn<E>>>>,
+) -> js_sys::Promise {
+    wasm_bindgen_futures::future_to_promise(async move {
+        let policy = cpu_policy(&cell).await?;
+        Ok(js_sys::Uint8Array::from(policy.to_bytes().as_slice()).into())
+    })
+}
+
+/// The sliding trainer's chunk report: the curriculum's too.
+#[derive(serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+struct SlidingChunkReport {
+    #[serde(flatten)]
+    chunk: ChunkReport,
+    eval_solved_rate: Option<f32>,
+    difficulty: u32,
+}
+
+/// A puzzle trainer's `trainSteps`: takes the learner out of `cell`, trains `steps` steps without
+/// blocking, puts it back and resolves to the chunk's [`ChunkReport`].
+pub(crate) fn train_chunk_promise<E: Environment + 'static>(
+    cell: Rc<RefCell<Option<Dqn<E>>>>,
+    steps: usize,
+    backend: &'static str,
+) -> js_sys::Promise {
+    wasm_bindgen_futures::future_to_promise(async move {
+        let mut dqn = take(&cell)?;
+        let stats = dqn.train_steps_async(steps).await;
+        let report = ChunkReport::new(&dqn, stats, backend);
+        *cell.borrow_mut() = Some(dqn);
+        to_js(&report)
+    })
 }
 
 /// `defaults` with `options`' fields (camelCase, [`DqnConfig`]'s names; others, such as a
@@ -225,15 +288,10 @@ impl DqnTrainer {
         wasm_bindgen_futures::future_to_promise(async move {
             let mut trainer = take(&cell)?;
             let stats = trainer.train_steps_async(steps).await;
-            let dqn = trainer.dqn();
-            let report = ChunkReport {
+            let report = SlidingChunkReport {
                 eval_solved_rate: stats.eval_solved_rate(),
                 difficulty: trainer.difficulty(),
-                steps_done: dqn.steps_done(),
-                episodes_done: dqn.episodes_done(),
-                updates_done: dqn.updates_done(),
-                backend,
-                stats,
+                chunk: ChunkReport::new(trainer.dqn(), stats, backend),
             };
             *cell.borrow_mut() = Some(trainer);
             to_js(&report)
