@@ -9,7 +9,7 @@
 //! as the page's cell codes ([`super::minesweeper`]: 0–8 revealed, 9 covered, 10 flag, 11 "?").
 
 use super::learn::{
-    config_over, cpu_policy, save_model_promise, take, timing_probe_promise, train_chunk_promise,
+    config_over, cpu_policy, save_model_promise, timing_probe_promise, train_chunk_promise,
     webgpu_device,
 };
 use super::minesweeper::{COVERED, FLAGGED, MARKED};

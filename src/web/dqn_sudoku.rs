@@ -10,7 +10,7 @@
 //! `.` or `0` empty).
 
 use super::learn::{
-    config_over, cpu_policy, save_model_promise, take, timing_probe_promise, train_chunk_promise,
+    config_over, cpu_policy, save_model_promise, timing_probe_promise, train_chunk_promise,
     webgpu_device,
 };
 use super::{js_error, to_js};
