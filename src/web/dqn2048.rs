@@ -2,33 +2,18 @@
 //! trains it in the learning worker on the CPU or WebGPU, in chunks; [`Dqn2048Model`] plays a
 //! saved one on the CPU (a move for a board, whole games for an evaluation).
 
-use super::learn::{take, timing_probe_promise, webgpu_device, ChunkReport};
+use super::learn::{config_over, take, timing_probe_promise, webgpu_device, ChunkReport};
 use super::{js_error, to_js};
 use crate::agent::dqn::game2048::{
     play_greedy_games, seed004_config, training_rules, Game2048Trainer,
 };
-use crate::agent::dqn::{best_allowed, DqnConfig, QPolicy};
+use crate::agent::dqn::{best_allowed, QPolicy};
 use crate::env::game2048::{Board, Game2048, Game2048Config, GameStats};
 use crate::env::Environment;
 use burn::tensor::Device;
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
-
-/// Seed 004's configuration with `options`' fields (camelCase, [`DqnConfig`]'s names) over it.
-fn config_from(options: JsValue) -> Result<DqnConfig, JsValue> {
-    let config = to_js(&seed004_config())?;
-    if options.is_object() {
-        js_sys::Object::assign(
-            config.unchecked_ref::<js_sys::Object>(),
-            options.unchecked_ref::<js_sys::Object>(),
-        );
-    }
-    let config: DqnConfig = serde_wasm_bindgen::from_value(config)
-        .map_err(|e| js_error(format!("training options: {e}")))?;
-    config.validate().map_err(js_error)?;
-    Ok(config)
-}
 
 /// A board from 16 exponents (row-major; 0 = empty, e = the tile 2^e).
 fn board_of(exponents: &[u8]) -> Result<Board, JsValue> {
@@ -97,7 +82,8 @@ impl Dqn2048Trainer {
     /// 004's ([`seed004_config`]: `conv: {filters1, filters2, …}`, `hidden: [256]`, …).
     /// `backend`: `cpu` or `webgpu`.
     pub async fn create(options: JsValue, backend: String) -> Result<Dqn2048Trainer, JsValue> {
-        let config = config_from(options)?;
+        // Seed 004's configuration with `options`' fields over it.
+        let config = config_over(seed004_config(), &options)?;
         let (device, backend) = match backend.as_str() {
             "cpu" => (Device::flex(), "cpu"),
             "webgpu" => (webgpu_device().await?, "webgpu"),
