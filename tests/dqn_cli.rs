@@ -845,3 +845,47 @@ fn the_sudoku_dqn_trains_resumes_and_evaluates_by_bin_from_the_command_line() {
         "checksum",
     );
 }
+
+#[test]
+fn batch_weighted_astar_over_the_shipped_8_puzzle_network_solves_uniform_positions() {
+    let model = concat!(env!("CARGO_MANIFEST_DIR"), "/www/models/8puzzle.dqn");
+    let report = common::json(&succeeds(&[
+        "eval",
+        "--model",
+        model,
+        "--per-distance",
+        "1",
+        "--uniform-positions",
+        "20",
+        "--seed",
+        "11",
+        "--bwas-lambda",
+        "1",
+        "--bwas-batch",
+        "10",
+    ]));
+    let bwas = &report["bwas_uniform"];
+    assert_eq!(bwas["positions"], 20);
+    assert_eq!(bwas["solved"], 20, "{bwas}");
+    // Never shorter than the optimum (extra moves are counted from it, so never negative), and
+    // the 8-puzzle network's estimates are close enough that most solutions are optimal.
+    assert!(bwas["mean_extra_moves_when_solved"].as_f64().unwrap() >= 0.0);
+    assert!(bwas["optimal"].as_u64().unwrap() >= 15, "{bwas}");
+    assert_eq!(bwas["settings"]["batch"], 10);
+    fails_with(
+        &["eval", "--model", model, "--bwas-lambda", "1"],
+        "--uniform-positions",
+    );
+    fails_with(
+        &[
+            "eval",
+            "--model",
+            model,
+            "--uniform-positions",
+            "2",
+            "--bwas-lambda",
+            "0",
+        ],
+        "above 0",
+    );
+}

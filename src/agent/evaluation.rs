@@ -258,6 +258,23 @@ pub fn beam_search(
     }
 }
 
+/// The network's estimate of the moves left for each board, −max_a Q(s, a) (with the steps
+/// reward, −1 a move and γ = 1, max Q is minus the moves to the goal), all in one forward pass:
+/// the heuristic of [`crate::agent::bwas::bwas`].
+pub fn q_heuristic(policy: &QPolicy, env: &mut SlidingEnv, boards: &[Board]) -> Vec<f32> {
+    let (observation_len, num_actions) = (env.observation_len(), env.num_actions());
+    let mut observations = vec![0.0; boards.len() * observation_len];
+    for (board, out) in boards.iter().zip(observations.chunks_mut(observation_len)) {
+        place(env, *board);
+        env.write_observation(out);
+    }
+    policy
+        .q_values(&observations)
+        .chunks(num_actions)
+        .map(|values| -values.iter().copied().fold(f32::NEG_INFINITY, f32::max))
+        .collect()
+}
+
 /// [`beam_search`] with the settings' width, node budget and depth.
 fn beam_search_with(
     policy: &QPolicy,

@@ -1,5 +1,7 @@
 //! Learners that work over any [`crate::env::Environment`]: one file each.
 //!
+//! - [`bwas`]: batch-weighted A* (DeepCubeA's search) over a heuristic that values boards in
+//!   batches, such as a network's cost-to-go.
 //! - [`local_vi`]: local value iteration for sliding puzzles, tile by tile (Bischoff et al. 2013,
 //!   as Mehta's RL paper plays the 15-puzzle): exact sweeps of small sub-problems, and the paper's
 //!   sampled Q-learning of the same sub-problems.
@@ -12,6 +14,7 @@
 //! - `evaluation` (feature `learn`): a Q-network on sliding puzzles against exact optimal
 //!   distances, greedy and by model-guided beam search.
 
+pub mod bwas;
 #[cfg(feature = "learn")]
 pub mod dqn;
 #[cfg(feature = "learn")]

@@ -193,6 +193,17 @@ pub struct EvalArgs {
     /// The positions' seed (default: the board's evaluation seed).
     #[arg(long)]
     pub seed: Option<u64>,
+    /// With --uniform-positions: also solves them by batch-weighted A* over the network's
+    /// estimate of the moves left, f = LAMBDA·g + h (1: closest to optimal; DeepCubeA's 0.6:
+    /// faster), and reports how many solutions are optimal.
+    #[arg(long, value_name = "LAMBDA")]
+    pub bwas_lambda: Option<f32>,
+    /// Batch-weighted A*: nodes expanded per forward pass.
+    #[arg(long, value_name = "N", default_value_t = 100)]
+    pub bwas_batch: usize,
+    /// Batch-weighted A*: nodes expanded at most per position.
+    #[arg(long, value_name = "N", default_value_t = 2_000_000)]
+    pub bwas_max_nodes: usize,
 }
 
 /// `puzzlelab bench-dqn`: times the dissertation's DQN on the CPU: training steps per second

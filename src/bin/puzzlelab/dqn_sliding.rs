@@ -12,11 +12,12 @@ use crate::sliding::{
 use crate::training::{self, show, ChunkedTraining, Plan};
 use anyhow::{anyhow, ensure, Context, Result};
 use burn::tensor::Device;
+use puzzlelab::agent::bwas::{bwas, BwasSettings};
 use puzzlelab::agent::dqn::sliding::{puzzle_of, training_env, SlidingTrainer, MAX_WALK};
 use puzzlelab::agent::dqn::{Dqn, DqnConfig, QPolicy, MODEL_FORMAT_VERSION};
 use puzzlelab::agent::evaluation::{
-    evaluate_by_distance, exact_positions, model_solve, EvaluationSettings, EvaluationTable,
-    ModelSolution,
+    evaluate_by_distance, exact_positions, model_solve, q_heuristic, EvaluationSettings,
+    EvaluationTable, ModelSolution,
 };
 use puzzlelab::env::sliding::pdb::{Partition, PdbHeuristic};
 use puzzlelab::env::sliding::solve::{ExactDistances, SlidingSolver, SolveReport, SolveStatus};
@@ -198,26 +199,87 @@ pub fn eval(args: &EvalArgs) -> Result<()> {
     let settings = args.evaluation.settings(&puzzle, args.seed);
     let table = evaluate_model(&policy, &puzzle, &settings)?;
     eprint!("{}", table.to_text());
-    let uniform = match args.uniform_positions {
-        Some(count) => {
-            let optimal = OptimalLengths::for_puzzle(&puzzle)?;
-            let positions = uniform_positions(&puzzle, &optimal, count, settings.seed)?;
-            let mut env = training_env(&puzzle, 0);
-            let table = evaluate_by_distance(&policy, &mut env, &positions, &settings);
-            eprintln!("{count} uniformly random positions:");
-            eprint!("{}", table.to_text());
-            Some(table)
+    if let Some(lambda) = args.bwas_lambda {
+        ensure!(
+            args.uniform_positions.is_some(),
+            "--bwas-lambda solves the --uniform-positions N positions: give both"
+        );
+        ensure!(
+            lambda.is_finite() && lambda > 0.0 && lambda <= 10.0,
+            "--bwas-lambda must be a number above 0 and at most 10"
+        );
+        ensure!(args.bwas_batch >= 1, "--bwas-batch must be at least 1");
+    }
+    let (mut uniform, mut bwas) = (None, None);
+    if let Some(count) = args.uniform_positions {
+        let optimal = OptimalLengths::for_puzzle(&puzzle)?;
+        let positions = uniform_positions(&puzzle, &optimal, count, settings.seed)?;
+        let mut env = training_env(&puzzle, 0);
+        let table = evaluate_by_distance(&policy, &mut env, &positions, &settings);
+        eprintln!("{count} uniformly random positions:");
+        eprint!("{}", table.to_text());
+        uniform = Some(table);
+        if let Some(lambda) = args.bwas_lambda {
+            let bwas_settings = BwasSettings {
+                lambda,
+                batch: args.bwas_batch,
+                max_nodes: args.bwas_max_nodes,
+            };
+            let report = bwas_report(&policy, &mut env, &positions, &bwas_settings);
+            eprintln!("batch-weighted A*: {report}");
+            bwas = Some(report);
         }
-        None => None,
-    };
+    }
     print_json(&json!({
         "model": path,
         "puzzle": policy.puzzle_id(),
         "steps": policy.training().map(|t| t.steps),
         "evaluation": table,
         "uniform_evaluation": uniform,
+        "bwas_uniform": bwas,
     }));
     Ok(())
+}
+
+/// Batch-weighted A* over the network's estimate on `positions` (with their optimal lengths):
+/// solved, optimal, extra moves, nodes and time.
+fn bwas_report(
+    policy: &QPolicy,
+    env: &mut SlidingEnv,
+    positions: &[(Board, u32)],
+    settings: &BwasSettings,
+) -> serde_json::Value {
+    let goal = *env.puzzle().goal();
+    let (mut solved, mut optimal, mut extra, mut nodes) = (0, 0, 0, 0);
+    let mut ms: Vec<f64> = Vec::new();
+    for &(start, length) in positions {
+        let started = Instant::now();
+        let found = bwas(start, &goal, settings, |boards| {
+            q_heuristic(policy, env, boards)
+        });
+        ms.push(started.elapsed().as_secs_f64() * 1e3);
+        nodes += found.nodes;
+        if let Some(moves) = found.moves {
+            solved += 1;
+            let over = moves.len() - length as usize;
+            extra += over;
+            optimal += usize::from(over == 0);
+        }
+    }
+    let n = positions.len().max(1) as f64;
+    ms.sort_by(f64::total_cmp);
+    json!({
+        "settings": settings,
+        "positions": positions.len(),
+        "solved": solved,
+        "optimal": optimal,
+        "optimal_rate": optimal as f64 / n,
+        "mean_extra_moves_when_solved": extra as f64 / (solved.max(1) as f64),
+        "mean_nodes": nodes as f64 / n,
+        "mean_ms": ms.iter().sum::<f64>() / n,
+        "median_ms": ms.get(ms.len() / 2).copied(),
+        "max_ms": ms.last().copied(),
+    })
 }
 
 /// What `solve --algo dqn` adds to the solve report.
