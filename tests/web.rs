@@ -3,6 +3,7 @@
 //! runner set (scripts/test.sh does this). Natively this file is empty.
 #![cfg(target_arch = "wasm32")]
 
+use puzzlelab::web::local_vi::LocalViSolver;
 use puzzlelab::web::{Puzzle, QLearningJob, SearchJob};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::wasm_bindgen_test;
@@ -130,6 +131,66 @@ fn weighted_search_jobs_report_their_weight_and_bound() {
         .err()
         .unwrap();
     assert!(message(e).contains("from 1 to 100"));
+}
+
+#[wasm_bindgen_test]
+fn local_vi_builds_its_tables_and_reports_the_stage_of_every_move() {
+    let p = Puzzle::parse(3, 3, "8,6,7,2,5,4,3,_,1", "", "").unwrap();
+    let solver = LocalViSolver::build(&p).unwrap();
+    let stats = solver.stats().unwrap();
+    assert_eq!(field(&stats, "tables").as_f64(), Some(5.0));
+    assert_eq!(field(&stats, "states").as_f64(), Some(1226.0));
+    assert!(field(&stats, "buildMs").as_f64().unwrap() >= 0.0);
+
+    let result = solver.solve(&p).unwrap();
+    assert_eq!(field(&result, "status").as_string().unwrap(), "solved");
+    assert_eq!(field(&result, "algorithm").as_string().unwrap(), "local-vi");
+    let length = field(&result, "length").as_f64().unwrap() as usize;
+    let mut bfs = SearchJob::new(&p, "bfs", "manhattan", 0.0, 0.0).unwrap();
+    while !bfs.step(10_000.0) {}
+    let optimum = field(&bfs.result().unwrap(), "length").as_f64().unwrap() as usize;
+    assert!(
+        length >= optimum && field(&result, "lower_bound").as_f64().unwrap() as usize <= optimum
+    );
+    // Every move names its stage; stages come in order and hold as many moves as they say.
+    let moves: js_sys::Array = field(&result, "moves").dyn_into().unwrap();
+    let stages: js_sys::Array = field(&result, "stages").dyn_into().unwrap();
+    let move_stages: Vec<usize> = js_sys::Array::from(&field(&result, "moveStages"))
+        .iter()
+        .map(|i| i.as_f64().unwrap() as usize)
+        .collect();
+    assert_eq!(
+        (moves.length() as usize, move_stages.len()),
+        (length, length)
+    );
+    assert!(move_stages.windows(2).all(|w| w[0] <= w[1]));
+    for (i, stage) in stages.iter().enumerate() {
+        let tiles = js_sys::Array::from(&field(&stage, "tiles"));
+        assert!(tiles.length() >= 1);
+        let count = move_stages.iter().filter(|&&s| s == i).count();
+        assert_eq!(field(&stage, "moves").as_f64(), Some(count as f64));
+    }
+    assert_eq!(
+        field(&field(&result, "tables"), "states").as_f64(),
+        Some(1226.0)
+    );
+    let mut replay = Puzzle::parse(3, 3, "8,6,7,2,5,4,3,_,1", "", "").unwrap();
+    for m in moves.iter() {
+        assert!(replay.move_blank(&m.as_string().unwrap()).unwrap());
+    }
+    assert!(replay.is_solved());
+
+    let unsolvable = Puzzle::parse(3, 3, "2,1,3,4,5,6,7,8,_", "", "").unwrap();
+    let result = solver.solve(&unsolvable).unwrap();
+    assert_eq!(field(&result, "status").as_string().unwrap(), "unsolvable");
+    let other = Puzzle::standard(2, 3).unwrap();
+    assert!(message(solver.solve(&other).err().unwrap()).contains("different goal"));
+    let preset = Puzzle::preset("sun-moon").unwrap();
+    assert!(
+        message(LocalViSolver::build(&preset).err().unwrap()).contains("blank in the last cell")
+    );
+    let typed = Puzzle::parse(3, 3, "1,2,3,4,5,6,7,8,_", "_,1,2,3,4,5,6,7,8", "").unwrap();
+    assert!(LocalViSolver::build(&typed).is_err());
 }
 
 #[wasm_bindgen_test]

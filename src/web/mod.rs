@@ -6,8 +6,8 @@
 //! JS receives an `Error` with a message a person can read; nothing panics across the boundary
 //! (the panic hook installed at start reports bugs to the console).
 //!
-//! `www/solver-worker.js` runs [`SearchJob`] and [`QLearningJob`] in chunks; `www/board.js`
-//! plays on a [`Puzzle`].
+//! `www/sliding/solver-worker.js` runs [`SearchJob`] and [`QLearningJob`] in chunks and keeps a
+//! [`local_vi::LocalViSolver`] per goal; `www/sliding/board.js` plays on a [`Puzzle`].
 
 use crate::agent::q_table::QLearningConfig;
 use crate::env::sliding::pdb::{Partition, PdbHeuristic};
@@ -29,6 +29,7 @@ pub mod dqn_sudoku;
 pub mod game2048;
 #[cfg(feature = "learn")]
 pub mod learn;
+pub mod local_vi;
 pub mod minesweeper;
 pub mod ntuple;
 pub mod sudoku;

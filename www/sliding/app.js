@@ -15,11 +15,15 @@ import {
   DEFAULT_DIFFICULTY,
   HEURISTIC_NAMES,
   LARGE_BOARD_CELLS,
+  LOCAL_VI,
   SMALL_BOARD_CELLS,
   SUN_MOON,
   copyAtGoal,
   defaultAlgorithm,
   defaultHeuristic,
+  hasStandardGoal,
+  optimumSolver,
+  slowLocalViTables,
   shufflePuzzle,
   solveRequest,
   solverLabel,
@@ -65,6 +69,8 @@ let api = null;
 /** The page's solver pool (shared with any other widget on the page) and the running solve's AbortController. */
 let solver = null;
 let solving = null;
+/** Aborts the search for the optimum that a local value iteration result is compared with. */
+let comparing = null;
 let player = null;
 /** The widget's <sliding-board>. */
 let board = null;
@@ -128,6 +134,7 @@ async function main() {
     isBusy: () => solving !== null,
     // The player now holds the model's solution: the search result shown no longer describes it.
     onSolution: (summary) => {
+      comparing?.abort();
       elements.stats.hidden = true;
       setStatus(summary);
     },
@@ -163,6 +170,7 @@ function newPuzzleOfChosenSize() {
 
 /** Shows a new Puzzle: the single place a puzzle is "set", so the URL hash is written here. */
 function setPuzzle(puzzle, { writeHash = true } = {}) {
+  comparing?.abort();
   player?.clear();
   elements.widget.puzzle = puzzle;
   selectSize(puzzle.rows, puzzle.cols, puzzle.presetName);
@@ -338,13 +346,17 @@ function updateAlgorithmChoices() {
       option.title = small ? "" : `Only for boards of at most ${SMALL_BOARD_CELLS} cells`;
     }
   }
+  const standardGoal = hasStandardGoal(puzzle);
+  const localViOption = elements.algorithm.querySelector(`option[value="${LOCAL_VI}"]`);
+  localViOption.disabled = !standardGoal;
+  localViOption.title = standardGoal ? "" : "Only for numbered puzzles with the standard goal (1, 2, … with the gap last)";
   if (elements.algorithm.selectedOptions[0]?.disabled) elements.algorithm.value = "astar";
   const algorithm = elements.algorithm.value;
   const pdbOption = elements.heuristic.querySelector('option[value="pdb"]');
   pdbOption.disabled = !(algorithm === "idastar" && usesPatternDatabases(puzzle));
   pdbOption.title = pdbOption.disabled ? "Only for IDA* on 4 × 4 boards" : "";
   if (elements.heuristic.selectedOptions[0]?.disabled) elements.heuristic.value = "linear-conflict";
-  elements.heuristic.disabled = algorithm === "bfs" || algorithm === "qlearning";
+  elements.heuristic.disabled = usesNoHeuristic(algorithm);
   elements.weightField.hidden = algorithm !== "wastar";
   const notes = {
     bfs: "Breadth-first search explores every position by distance: optimal, but only practical for small boards.",
@@ -354,6 +366,12 @@ function updateAlgorithmChoices() {
       "and its solution is at most w × the optimal length.",
     idastar: "IDA* repeats depth-first searches with a growing bound: optimal and needs little memory.",
     qlearning: "Q-learning learns a value for every move by trial and error, then follows it greedily.",
+    [LOCAL_VI]:
+      "Local value iteration places the tiles one at a time, as people do (Mehta's paper, after Bischoff et al.): " +
+      "each sub-problem (bring tile i home without moving tiles 1 … i − 1) has an exact table of distances, " +
+      "built here in the tab; when a tile is boxed in, the tile placed before it joins it. " +
+      "It always solves, quickly, but not optimally: the result is compared with the optimum, " +
+      "and the tiles being placed are marked as the solution plays.",
   };
   let note = notes[algorithm];
   if (algorithm === "idastar" && elements.heuristic.value === "pdb") {
@@ -364,7 +382,17 @@ function updateAlgorithmChoices() {
   if (cells > LARGE_BOARD_CELLS && (algorithm === "astar" || algorithm === "idastar")) {
     note += " Optimal search on a board this size may not finish — Cancel stops it; weighted A* answers in about a second.";
   }
+  if (algorithm === LOCAL_VI && slowLocalViTables(puzzle)) {
+    note +=
+      " On a board five columns wide the first solve builds a table of 3.6 million states for the last two rows " +
+      "(about 4 MB, a few seconds).";
+  }
   if (!small) note += ` BFS and Q-learning are offered for boards of at most ${SMALL_BOARD_CELLS} cells.`;
+  if (!standardGoal) {
+    note +=
+      " Local value iteration is offered only for numbered puzzles with the standard goal (1, 2, … with the gap " +
+      "last): it places the tiles in that order.";
+  }
   elements.algorithmNote.textContent = note;
 }
 
@@ -435,6 +463,7 @@ async function solve() {
   const request = solveRequest(puzzle, { algorithm, heuristic, weight });
   const label = solverLabel(algorithm, heuristic, weight, numberFormat);
 
+  comparing?.abort();
   player.clear();
   setBusy(true);
   elements.stats.hidden = true;
@@ -442,9 +471,11 @@ async function solve() {
   elements.progress.textContent =
     algorithm === "qlearning"
       ? "Training…"
-      : heuristic === "pdb" && pdbReports.get(request.goal)?.state !== "ready"
-        ? "Waiting for the pattern databases…"
-        : "Searching…";
+      : algorithm === LOCAL_VI
+        ? "Solving tile by tile…"
+        : heuristic === "pdb" && pdbReports.get(request.goal)?.state !== "ready"
+          ? "Waiting for the pattern databases…"
+          : "Searching…";
   setStatus(`${label} is running…`);
 
   solving = new AbortController();
@@ -454,15 +485,18 @@ async function solve() {
       elements.progress.textContent =
         progress.waiting === "pdb"
           ? "Waiting for the pattern databases…"
-          : progress.episodes !== undefined
-            ? `Training: ${numberFormat.format(progress.episodes)} episodes · ${seconds} s`
-            : `Searching: ${numberFormat.format(progress.nodes)} nodes expanded · ${seconds} s`;
+          : progress.building === LOCAL_VI
+            ? "Building the tables of local value iteration…"
+            : progress.episodes !== undefined
+              ? `Training: ${numberFormat.format(progress.episodes)} episodes · ${seconds} s`
+              : `Searching: ${numberFormat.format(progress.nodes)} nodes expanded · ${seconds} s`;
     };
     const result = await solver.solve(request, { onProgress, signal: solving.signal });
     elements.progress.hidden = true;
     // The result names the databases actually used (6-6-3 or 5-5-5).
     const used = heuristic === "pdb" && result.heuristic ? (HEURISTIC_NAMES[result.heuristic] ?? result.heuristic) : null;
     showResult(result, algorithm, used ? `${ALGORITHM_NAMES[algorithm]} (${used})` : label);
+    if (algorithm === LOCAL_VI && result.status === "solved") compareWithOptimum(puzzle, request, result);
   } catch (error) {
     elements.progress.hidden = true;
     if (error instanceof SolveCancelled) setStatus("Cancelled.");
@@ -475,11 +509,16 @@ async function solve() {
 
 function showResult(result, algorithm, label) {
   const qLearning = algorithm === "qlearning";
+  const localVi = algorithm === LOCAL_VI;
   const bounded = algorithm === "wastar";
   const solved = result.status === "solved";
   const stats = elements.stats;
   $("#stat-moves").textContent = solved ? numberFormat.format(result.length) : "–";
-  $("#stat-nodes").textContent = qLearning ? "– (learns instead)" : numberFormat.format(result.nodes);
+  $("#stat-nodes").textContent = qLearning
+    ? "– (learns instead)"
+    : localVi
+      ? "– (reads its tables)"
+      : numberFormat.format(result.nodes);
   $("#stat-time").textContent = `${numberFormat.format(result.ms)} ms`;
   $("#stat-optimal").textContent = !solved
     ? "–"
@@ -489,9 +528,17 @@ function showResult(result, algorithm, label) {
         ? `No (optimal is ${result.optimalLength})`
         : bounded
           ? "Not proven"
-          : "Not guaranteed";
+          : localVi
+            ? "Not guaranteed (comparing…)"
+            : "Not guaranteed";
   for (const row of stats.querySelectorAll(".q-only")) row.hidden = !qLearning;
   for (const row of stats.querySelectorAll(".bound-only")) row.hidden = !bounded;
+  for (const row of stats.querySelectorAll(".lvi-only")) row.hidden = !localVi;
+  delete stats.dataset.optimum;
+  delete stats.dataset.optimumSource;
+  delete stats.dataset.tableStates;
+  delete stats.dataset.tableMs;
+  if (localVi) showTables(result.tables);
   const weightText = numberFormat.format(result.weight ?? 1);
   if (bounded) {
     $("#stat-bound").textContent = `at most ${weightText} × optimal`;
@@ -516,7 +563,7 @@ function showResult(result, algorithm, label) {
           ? ` (at most ${weightText} × optimal; optimal ≥ ${numberFormat.format(result.lower_bound)})`
           : "";
       setStatus(`${label} found a ${result.length}-move solution${quality}.`);
-      player.load(result.moves);
+      player.load(result.moves, localVi ? { stages: result.stages, moveStages: result.moveStages } : undefined);
       player.play();
       break;
     }
@@ -534,13 +581,82 @@ function showResult(result, algorithm, label) {
   }
 }
 
+/** Whether the algorithm takes no heuristic (the heuristic <select> is disabled for it). */
+function usesNoHeuristic(algorithm) {
+  return algorithm === "bfs" || algorithm === "qlearning" || algorithm === LOCAL_VI;
+}
+
+/** The tables' line of a local value iteration result: how many, how large, how long they took. */
+function showTables(tables) {
+  const kilobytes = tables.states / 1024;
+  const size = kilobytes < 1024 ? `${kilobytes.toFixed(1)} KB` : `${(kilobytes / 1024).toFixed(1)} MB`;
+  const time = `${numberFormat.format(tables.buildMs)} ms`;
+  $("#stat-tables").textContent =
+    `${tables.tables} tables, ${numberFormat.format(tables.states)} states (${size}, one byte each); ` +
+    (tables.built ? `built in ${time} for this solve` : `built earlier in this tab in ${time}`);
+  elements.stats.dataset.tableStates = String(tables.states);
+  elements.stats.dataset.tableMs = String(tables.buildMs);
+}
+
+/**
+ * Puts local value iteration's length against the optimum: the page's optimal solver for the
+ * board (optimumSolver) runs in the solver pool while the solution plays. Where it cannot run or
+ * gives up, the start's lower bound (Manhattan distance + linear conflicts) stands in, and the
+ * line says so.
+ */
+async function compareWithOptimum(puzzle, request, result) {
+  comparing?.abort();
+  const controller = new AbortController();
+  comparing = controller;
+  const length = result.length;
+  const show = (optimum, source, text) => {
+    if (comparing !== controller) return;
+    const ratio = optimum > 0 ? `: ${(length / optimum).toFixed(2)} × optimal` : "";
+    $("#stat-vs-optimum").textContent =
+      source === "search"
+        ? `${numberFormat.format(length)} moves against the optimum of ${numberFormat.format(optimum)}, ${text}${ratio}`
+        : `${numberFormat.format(length)} moves; the optimum is at least ${numberFormat.format(optimum)} (${text})`;
+    $("#stat-optimal").textContent =
+      source === "search"
+        ? optimum === length
+          ? "Yes — optimal"
+          : `No (optimal is ${numberFormat.format(optimum)})`
+        : result.optimal
+          ? "Yes — optimal"
+          : "Not known";
+    elements.stats.dataset.optimum = String(optimum);
+    elements.stats.dataset.optimumSource = source;
+  };
+  const lowerBound = result.lower_bound;
+  const optimal = optimumSolver(puzzle);
+  if (result.optimal || !optimal) {
+    const why = result.optimal
+      ? "the lower bound (Manhattan distance + linear conflicts), which this solution meets"
+      : "Manhattan distance + linear conflicts; optimal search may not finish on a board this size";
+    show(lowerBound, result.optimal ? "search" : "lower-bound", why);
+    return;
+  }
+  const solverName = solverLabel(optimal.algorithm, optimal.heuristic, undefined, numberFormat);
+  $("#stat-vs-optimum").textContent = `${numberFormat.format(length)} moves; finding the optimum with ${solverName}…`;
+  try {
+    const optimum = await solver.solve({ ...request, ...optimal }, { signal: controller.signal });
+    if (optimum.status === "solved" && optimum.optimal) show(optimum.length, "search", `found by ${solverName}`);
+    else show(lowerBound, "lower-bound", `Manhattan distance + linear conflicts; ${solverName} gave up (${optimum.status})`);
+  } catch (error) {
+    if (error instanceof SolveCancelled) return;
+    show(lowerBound, "lower-bound", `Manhattan distance + linear conflicts; ${solverName} failed: ${error.message}`);
+  } finally {
+    if (comparing === controller) comparing = null;
+  }
+}
+
 function setBusy(busy) {
   board.locked = busy;
   elements.solve.disabled = busy;
   elements.cancel.disabled = !busy;
   const { size, shuffle, reset, applyCustom, algorithm, weight } = elements;
   for (const control of [size, shuffle, reset, applyCustom, algorithm, weight]) control.disabled = busy;
-  elements.heuristic.disabled = busy || ["bfs", "qlearning"].includes(elements.algorithm.value);
+  elements.heuristic.disabled = busy || usesNoHeuristic(elements.algorithm.value);
   document.body.toggleAttribute("data-solving", busy);
   if (busy) elements.cancel.focus({ preventScroll: true });
   else if (document.activeElement === elements.cancel || document.activeElement === document.body) {

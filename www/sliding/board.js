@@ -16,6 +16,10 @@
 //   board.solved             whether the current board is the goal
 //   board.locked             while true (attribute `locked`), input from the person is ignored
 //   board.slideMs            duration of one tile slide in milliseconds
+//   board.highlightTiles     labels of the tiles marked as the current sub-goal (class
+//                            "subgoal" on their .tile elements and on their cells in the goal
+//                            preview): the solution player sets it while local value iteration's
+//                            solution plays; [] for none
 // Attributes reflected for styling and tests: solved, locked, preset (the Puzzle's presetName),
 // rows, cols, moves.
 // Custom properties it inherits: --board-max-height (default 70vh): the tallest the board grows.
@@ -66,6 +70,9 @@ const STYLE = `
   --moon-color: #e0e7ff;
   --focus-color: #f59e0b;
   --solved-color: #16a34a;
+  --subgoal-background: linear-gradient(160deg, #fcd34d 0%, #f59e0b 100%);
+  --subgoal-color: #451a03;
+  --subgoal-ring: #b45309;
   --slide-ms: 140ms;
   display: block;
   /* The frame draws the focus ring; !important so a page's global :focus-visible rule does not add a second one. */
@@ -140,6 +147,11 @@ const STYLE = `
 .tile:focus-visible .face { outline: 3px solid var(--focus-color); outline-offset: -3px; }
 .tile[data-label="1"].symbol .face { background: var(--sun-background); color: var(--sun-color); }
 .tile[data-label="2"].symbol .face { background: var(--moon-background); color: var(--moon-color); }
+.tile.subgoal .face {
+  background: var(--subgoal-background);
+  color: var(--subgoal-color);
+  box-shadow: inset 0 0 0 3px var(--subgoal-ring), var(--tile-shadow);
+}
 .symbol .face { font-size: calc(min(100cqw / var(--cols), 100cqh / var(--rows)) * 0.55); }
 .banner {
   position: absolute;
@@ -194,6 +206,7 @@ const STYLE = `
 .goal-grid span.tile-cell { background: #6f7cf5; color: #fff; }
 .goal-grid span.tile-cell.sun { background: #f59e0b; color: #7c2d12; }
 .goal-grid span.tile-cell.moon { background: #334155; color: #e0e7ff; }
+.goal-grid span.tile-cell.subgoal { background: #f59e0b; color: #451a03; }
 .visually-hidden {
   position: absolute;
   width: 1px;
@@ -217,6 +230,8 @@ class SlidingBoard extends HTMLElement {
   #symbols = [];
   #labelNames = [];
   #moveCount = 0;
+  /** Labels marked as the current sub-goal (see highlightTiles). */
+  #highlight = new Set();
   #swipeStart = null;
   #ignoreClicksUntil = 0;
   #grid;
@@ -301,6 +316,26 @@ class SlidingBoard extends HTMLElement {
     this.style.setProperty("--slide-ms", `${Math.max(0, Math.round(milliseconds))}ms`);
   }
 
+  /** Labels of the tiles marked as the current sub-goal, in increasing order. */
+  get highlightTiles() {
+    return [...this.#highlight].sort((a, b) => a - b);
+  }
+
+  /** Marks these labels' tiles (and their goal cells in the preview) as the current sub-goal. */
+  set highlightTiles(labels) {
+    const next = new Set(Array.from(labels ?? [], Number));
+    if (next.size === this.#highlight.size && [...next].every((label) => this.#highlight.has(label))) return;
+    this.#highlight = next;
+    this.#drawHighlight();
+  }
+
+  #drawHighlight() {
+    for (const tile of this.#cellElements) tile?.classList.toggle("subgoal", this.#highlight.has(Number(tile.dataset.label)));
+    for (const cell of this.#goalGrid.children) {
+      cell.classList.toggle("subgoal", cell.dataset.label !== undefined && this.#highlight.has(Number(cell.dataset.label)));
+    }
+  }
+
   /** Redraws everything from the Puzzle (new puzzle, or its board was set from outside). */
   refresh() {
     const puzzle = this.#puzzle;
@@ -347,6 +382,7 @@ class SlidingBoard extends HTMLElement {
     });
     this.#grid.append(fragment);
     this.#drawGoal();
+    this.#drawHighlight();
     this.#updateLabel();
     this.#updateState(null);
     this.dispatchEvent(new CustomEvent("board-reset", { bubbles: true, composed: true, detail: { puzzle } }));
@@ -497,6 +533,7 @@ class SlidingBoard extends HTMLElement {
         const cell = document.createElement("span");
         if (label !== 0) {
           cell.className = "tile-cell";
+          cell.dataset.label = String(label);
           if (puzzle.presetName) cell.classList.add(label === 1 ? "sun" : "moon");
           cell.textContent = this.#symbols[label] ?? String(label);
         }

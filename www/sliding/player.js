@@ -4,10 +4,17 @@
 //   data-player="start" | "back" | "play" | "forward" | "end"   buttons
 //   data-player="speed"                                        <input type=range> (index into SPEEDS)
 //   data-player="speed-label" | "position"                     text outputs
+//   data-player="stage"                                        the current sub-goal, when the
+//                                                              solution comes in stages (optional)
 // Arrow keys (and Home/End) step through the solution while focus is inside `root`, so they never
 // compete with the board, which only reacts to keys while it has focus itself.
 //
 // Without a speed slider (an embedded widget) the speed is set through `movesPerSecond`.
+//
+// A solution may come in stages (local value iteration places a few tiles at a time): then the
+// current stage is the one of the next move to play, its tiles are marked on the board
+// (board.highlightTiles) and the stage element says "Placing tile 5" or "Placing tiles 3, 4
+// together"; at the end of the solution nothing is marked.
 //
 // Events on root: "player-change" detail { position, length, playing }.
 
@@ -21,6 +28,9 @@ export class SolutionPlayer {
   #board;
   #controls;
   #moves = [];
+  /** The solution's stages ({ tiles }) and the stage index of each move; empty without stages. */
+  #stages = [];
+  #moveStages = [];
   #position = 0;
   #timer = 0;
   #playing = false;
@@ -40,6 +50,7 @@ export class SolutionPlayer {
       speed: control("speed"),
       speedLabel: control("speed-label"),
       position: control("position"),
+      stage: control("stage"),
     };
     const { start, back, play, forward, end, speed } = this.#controls;
     start?.addEventListener("click", () => this.goTo(0));
@@ -90,19 +101,34 @@ export class SolutionPlayer {
     this.#onSpeedChange();
   }
 
-  /** Takes a solution that starts from the board's current position (blank directions). */
-  load(moves) {
+  /**
+   * Takes a solution that starts from the board's current position (blank directions), and
+   * optionally its stages: `stages` [{ tiles }] and `moveStages` (the stage index of each move).
+   */
+  load(moves, { stages = [], moveStages = [] } = {}) {
     this.pause();
     this.#moves = Array.from(moves);
+    const staged = stages.length > 0 && moveStages.length === this.#moves.length;
+    this.#stages = staged ? stages.map((stage) => ({ tiles: Array.from(stage.tiles) })) : [];
+    this.#moveStages = staged ? Array.from(moveStages) : [];
     this.#position = 0;
     this.#render();
   }
 
+  /** The stage of the next move ({ index, tiles }), or null (no stages, or at the end). */
+  get stage() {
+    if (this.#position >= this.#moveStages.length) return null;
+    const index = this.#moveStages[this.#position];
+    return { index, tiles: [...this.#stages[index].tiles] };
+  }
+
   /** Forgets the solution (the board stays as it is). */
   clear() {
-    if (this.#moves.length === 0 && !this.#playing) return;
+    if (this.#moves.length === 0 && this.#stages.length === 0 && !this.#playing) return;
     this.pause();
     this.#moves = [];
+    this.#stages = [];
+    this.#moveStages = [];
     this.#position = 0;
     this.#render();
   }
@@ -199,6 +225,18 @@ export class SolutionPlayer {
     actions[event.key]();
   }
 
+  #renderStage() {
+    const stage = this.stage;
+    this.#board.highlightTiles = stage?.tiles ?? [];
+    const output = this.#controls.stage;
+    if (!output) return;
+    output.hidden = this.#stages.length === 0;
+    output.dataset.tiles = stage ? stage.tiles.join(",") : "";
+    output.textContent = !stage
+      ? "All tiles placed."
+      : `${placingText(stage.tiles)} (stage ${stage.index + 1} of ${this.#stages.length})`;
+  }
+
   #render() {
     const { start, back, play, forward, end, position } = this.#controls;
     const length = this.#moves.length;
@@ -219,6 +257,7 @@ export class SolutionPlayer {
     // A focused button that becomes disabled would drop focus to <body>; keep it in the player.
     if (focused?.disabled) (play && !play.disabled ? play : this.#root).focus();
     if (position) position.textContent = empty ? "No solution loaded" : `Step ${this.#position} of ${length}`;
+    this.#renderStage();
     this.#root.toggleAttribute("data-playing", this.#playing);
     this.#root.dispatchEvent(
       new CustomEvent("player-change", {
@@ -226,4 +265,9 @@ export class SolutionPlayer {
       }),
     );
   }
+}
+
+/** "Placing tile 5", "Placing tiles 3, 4 together". */
+export function placingText(tiles) {
+  return tiles.length === 1 ? `Placing tile ${tiles[0]}` : `Placing tiles ${tiles.join(", ")} together`;
 }

@@ -1,6 +1,8 @@
 // Module Web Worker that runs one search (BFS, A*, weighted A*, IDA*) or Q-learning job at a time,
-// in chunks, so the page stays responsive and a cancel message can arrive between chunks. It also
-// keeps the 15-puzzle's pattern databases, per goal: the shipped 6-6-3 file when there is one for
+// in chunks, so the page stays responsive and a cancel message can arrive between chunks; or a
+// solve by local value iteration, whose tables it builds on first use for a goal and keeps (one
+// goal at a time: 50 KB on 4 × 4, 4 MB on 5 × 5). It also keeps the 15-puzzle's pattern
+// databases, per goal: the shipped 6-6-3 file when there is one for
 // the goal (the page fetches it once, however many workers it runs, and hands the bytes over;
 // they are decoded here), otherwise 5-5-5 built here.
 //
@@ -8,7 +10,8 @@
 // solver-client.js):
 //   in : { type: "solve", id, rows, cols, preset, start, goal, algorithm, heuristic, weight?, nodeBudget? }
 //          heuristic "pdb" (IDA* on 4×4 only) searches with the goal's pattern databases,
-//          preparing them first when needed
+//          preparing them first when needed; algorithm "local-vi" solves by local value
+//          iteration (the heuristic is ignored)
 //        { type: "prepare-pdb", rows, cols, goal }  start preparing a 4×4 goal's databases (or
 //                                                    repeat their state if they are already kept)
 //        { type: "pdb-bytes", goal, bytes, partition, size }  the answer to a "pdb-request": the
@@ -19,7 +22,11 @@
 //        { type: "progress", id, nodes, ms }        searches, between chunks
 //        { type: "progress", id, episodes, ms }     Q-learning, between chunks
 //        { type: "progress", id, waiting: "pdb", ms }  a solve waits for its pattern databases
-//        { type: "result", id, result }             the job's result plus `ms`
+//        { type: "progress", id, building: "local-vi", ms }  local value iteration builds its
+//          tables (one blocking call: a cancel meanwhile ends the worker)
+//        { type: "result", id, result }             the job's result plus `ms`; local value
+//          iteration's adds `stages`, `moveStages` and `tables` (LocalViSolver.solve), with
+//          `tables.buildMs` as measured here and `tables.built`: whether this solve built them
 //        { type: "error", id, message }
 //        { type: "error", id, message, cancelled: true }  sent as soon as the cancel is read
 //        { type: "pdb-request", goal }              asks the page for the goal's shipped file; the
@@ -119,9 +126,11 @@ async function runJob(request, job) {
     const result =
       request.algorithm === "qlearning"
         ? await trainQLearning(api, puzzle, request, job, started)
-        : request.heuristic === "pdb"
-          ? await searchWithPatternDatabases(api, puzzle, request, job, started)
-          : await search(api, puzzle, request, job, started);
+        : request.algorithm === "local-vi"
+          ? solveWithLocalVi(api, puzzle, request, started)
+          : request.heuristic === "pdb"
+            ? await searchWithPatternDatabases(api, puzzle, request, job, started)
+            : await search(api, puzzle, request, job, started);
     // A cancelled job was answered when the cancel arrived.
     if (result === null || job.cancelled) return null;
     return { result: { ...result, ms: Math.round(performance.now() - started) } };
@@ -200,6 +209,30 @@ async function trainQLearning(api, puzzle, request, job, started) {
   } finally {
     learner.free();
   }
+}
+
+// ---- local value iteration ---------------------------------------------------------------------
+
+/** The tables of the last goal solved by local value iteration: { solver, buildMs }, or null. */
+let localVi = null;
+
+/** Solves by local value iteration, building the goal's tables first unless they are kept. */
+function solveWithLocalVi(api, puzzle, request, started) {
+  let built = false;
+  if (!localVi?.solver.fitsGoalOf(puzzle)) {
+    localVi?.solver.free();
+    localVi = null;
+    postProgress(request.id, { building: "local-vi", ms: Math.round(performance.now() - started) });
+    const buildStarted = performance.now();
+    const solver = api.LocalViSolver.build(puzzle);
+    // performance.now, finer than the Date.now the tables measure themselves with.
+    localVi = { solver, buildMs: performance.now() - buildStarted };
+    built = true;
+  }
+  const result = localVi.solver.solve(puzzle);
+  result.tables.buildMs = Math.round(localVi.buildMs * 10) / 10;
+  result.tables.built = built;
+  return result;
 }
 
 // ---- pattern databases, kept per goal -----------------------------------------------------------

@@ -15,10 +15,23 @@ export const DEFAULT_DIFFICULTY = 12;
 export const DEFAULT_WEIGHT = 2.5;
 export const SUN_MOON = "sun-moon";
 
-/** The algorithms the worker runs (solver-worker.js), by the names SearchJob/QLearningJob take. */
+/**
+ * The algorithms the worker runs (solver-worker.js) by the names SearchJob/QLearningJob take, and
+ * that a widget's `solver` attribute may name. The worker also runs LOCAL_VI, which only the page
+ * offers.
+ */
 export const ALGORITHMS = ["bfs", "astar", "wastar", "idastar", "qlearning"];
+/** Local value iteration, tile by tile (LocalViSolver; the page's algorithm <select> offers it). */
+export const LOCAL_VI = "local-vi";
 
-export const ALGORITHM_NAMES = { bfs: "BFS", astar: "A*", wastar: "Weighted A*", idastar: "IDA*", qlearning: "Q-learning" };
+export const ALGORITHM_NAMES = {
+  bfs: "BFS",
+  astar: "A*",
+  wastar: "Weighted A*",
+  idastar: "IDA*",
+  qlearning: "Q-learning",
+  [LOCAL_VI]: "Local value iteration (tile by tile)",
+};
 export const HEURISTIC_NAMES = {
   misplaced: "misplaced tiles",
   manhattan: "Manhattan distance",
@@ -34,9 +47,32 @@ export function usesPatternDatabases(puzzle) {
   return Boolean(puzzle) && puzzle.rows === 4 && puzzle.cols === 4 && !puzzle.presetName;
 }
 
-/** Whether `algorithm` is offered for the puzzle's size (BFS and Q-learning only on small boards). */
+/**
+ * Whether the puzzle is numbered with the standard goal (1, 2, … with the blank last), the only
+ * goal local value iteration places tiles towards (LocalValueIteration::build refuses others).
+ */
+export function hasStandardGoal(puzzle) {
+  if (!puzzle || puzzle.presetName) return false;
+  const goal = puzzle.goal();
+  return goal.every((label, i) => label === (i === goal.length - 1 ? 0 : i + 1));
+}
+
+/**
+ * Whether local value iteration's tables take seconds to build for the puzzle's size: on boards
+ * five columns wide the last two rows are one sub-problem of 3.6 million states (about 4 MB; 1 to
+ * 4 s in Chromium), on the others every table is small (at most 57 KB in all, under 40 ms).
+ */
+export function slowLocalViTables(puzzle) {
+  return puzzle.cols >= 5;
+}
+
+/**
+ * Whether `algorithm` is offered for the puzzle: BFS and Q-learning only on small boards, local
+ * value iteration only towards the standard goal.
+ */
 export function offersAlgorithm(puzzle, algorithm) {
   if (algorithm === "bfs" || algorithm === "qlearning") return puzzle.rows * puzzle.cols <= SMALL_BOARD_CELLS;
+  if (algorithm === LOCAL_VI) return hasStandardGoal(puzzle);
   return ALGORITHMS.includes(algorithm);
 }
 
@@ -62,7 +98,7 @@ export function defaultHeuristic(puzzle, algorithm) {
 /** How a solver is named for people: "A* (Manhattan distance)", "Weighted A* (w = 2.5)", "BFS". */
 export function solverLabel(algorithm, heuristic, weight, numberFormat = new Intl.NumberFormat("en")) {
   const name = ALGORITHM_NAMES[algorithm] ?? algorithm;
-  if (algorithm === "bfs" || algorithm === "qlearning") return name;
+  if (algorithm === "bfs" || algorithm === "qlearning" || algorithm === LOCAL_VI) return name;
   if (algorithm === "wastar") return `${name} (w = ${numberFormat.format(weight ?? DEFAULT_WEIGHT)})`;
   return `${name} (${HEURISTIC_NAMES[heuristic] ?? heuristic})`;
 }
@@ -82,6 +118,18 @@ export function shufflePuzzle(puzzle, difficulty = DEFAULT_DIFFICULTY) {
 /** A new Puzzle handle of the same size, preset and goal, at the goal. */
 export function copyAtGoal(api, puzzle) {
   return api.Puzzle.parse(puzzle.rows, puzzle.cols, puzzle.goalText(), puzzle.goalText(), puzzle.presetName);
+}
+
+/**
+ * The optimal solver the page compares another solver's length with, for the puzzle's size:
+ * IDA* with pattern databases on the 15-puzzle, A* with linear conflict elsewhere up to
+ * LARGE_BOARD_CELLS cells (within its default budget of a million nodes, which far positions of
+ * 3 × 4 to 5 × 3 can exhaust); null on bigger boards, where optimal search may not finish.
+ */
+export function optimumSolver(puzzle) {
+  if (usesPatternDatabases(puzzle)) return { algorithm: "idastar", heuristic: "pdb" };
+  if (puzzle.rows * puzzle.cols > LARGE_BOARD_CELLS) return null;
+  return { algorithm: "astar", heuristic: "linear-conflict" };
 }
 
 /** The worker's "solve" request (solver-worker.js) for the puzzle's current board. */

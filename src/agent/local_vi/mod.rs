@@ -24,7 +24,10 @@
 
 pub mod sampled;
 
-use crate::env::sliding::{is_solvable, Board, Direction, SlidingPuzzle, BLANK, MAX_CELLS};
+use crate::env::sliding::solve::{SolveReport, SolveStatus};
+use crate::env::sliding::{
+    is_solvable, Board, Direction, Heuristic, HeuristicTables, SlidingPuzzle, BLANK, MAX_CELLS,
+};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -386,6 +389,21 @@ impl LocalViSolution {
     }
 }
 
+/// What a solve by local value iteration reports (`puzzlelab solve --algo local-vi` prints it, the
+/// page's worker sends it): the solve report, the sub-problems it went through and the tables.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct LocalViReport {
+    /// Moves, tiles slid, length, and Manhattan + linear conflicts of the start as `lower_bound`
+    /// (`optimal` when the length meets it); status `unsolvable` when the start cannot reach
+    /// the goal.
+    #[serde(flatten)]
+    pub solve: SolveReport,
+    /// The sub-problems, in order (none for an unsolvable start).
+    pub stages: Vec<Stage>,
+    /// The tables' sizes and build time.
+    pub tables: TableStats,
+}
+
 /// The learner: every sub-problem table of a puzzle, swept exactly.
 #[derive(Clone, Debug)]
 pub struct LocalValueIteration {
@@ -537,6 +555,28 @@ impl LocalValueIteration {
         }
         debug_assert_eq!(board, self.goal);
         Ok(solution)
+    }
+
+    /// Solves `start` and reports it with its stages and the tables (see [`LocalViReport`]).
+    pub fn report(&self, start: &Board) -> LocalViReport {
+        let mut report = LocalViReport {
+            solve: SolveReport::from_moves(start, Vec::new(), &self.goal, false, "local-vi"),
+            stages: Vec::new(),
+            tables: self.stats.clone(),
+        };
+        let Ok(solution) = self.solve(start) else {
+            report.solve.status = SolveStatus::Unsolvable;
+            return report;
+        };
+        // Manhattan + 2 per linear conflict bounds the optimum: a solution that meets it is optimal.
+        let lower_bound =
+            HeuristicTables::new(&self.goal).estimate(start, Heuristic::LinearConflict);
+        let optimal = solution.moves.len() == lower_bound as usize;
+        report.solve =
+            SolveReport::from_moves(start, solution.moves, &self.goal, optimal, "local-vi");
+        report.solve.lower_bound = lower_bound;
+        report.stages = solution.stages;
+        report
     }
 
     /// The table of a sub-problem, if built.

@@ -249,3 +249,23 @@ fn sampled_learning_is_deterministic_under_a_seed() {
         assert!(game.lost_in.is_none());
     }
 }
+
+#[test]
+fn reports_carry_the_stages_the_tables_and_a_lower_bound() {
+    let (puzzle, lvi) = learner(3, 3);
+    let start = board(&puzzle, "8,6,7,2,5,4,3,_,1");
+    let report = lvi.report(&start);
+    assert_eq!(report.solve.status, "solved");
+    assert_eq!(report.solve.algorithm, "local-vi");
+    assert_eq!(replay(&start, &report.solve.moves), *puzzle.goal());
+    assert_eq!(
+        report.stages.iter().map(|s| s.moves).sum::<usize>(),
+        report.solve.length
+    );
+    assert!(report.solve.lower_bound as usize <= report.solve.length);
+    assert_eq!(report.tables, *lvi.stats());
+    let unsolvable = board(&puzzle, "2,1,3,4,5,6,7,8,_");
+    let report = lvi.report(&unsolvable);
+    assert_eq!(report.solve.status, "unsolvable");
+    assert!(report.solve.moves.is_empty() && report.stages.is_empty());
+}

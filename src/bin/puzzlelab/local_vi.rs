@@ -7,11 +7,11 @@ use anyhow::{Context, Result};
 use clap::{Args, Subcommand};
 use puzzlelab::agent::local_vi::sampled::{SampledConfig, SampledLocalQ};
 use puzzlelab::agent::local_vi::{
-    LocalValueIteration, LocalViConfig, LocalViSolution, Stage, TableStats,
+    LocalValueIteration, LocalViConfig, LocalViReport, LocalViSolution, TableStats,
 };
 use puzzlelab::clock;
-use puzzlelab::env::sliding::solve::{ExactDistances, SlidingSolver, SolveReport, SolveStatus};
-use puzzlelab::env::sliding::{Board, Heuristic, HeuristicTables, SlidingPuzzle};
+use puzzlelab::env::sliding::solve::{ExactDistances, SlidingSolver, SolveStatus};
+use puzzlelab::env::sliding::{Board, HeuristicTables, SlidingPuzzle};
 use puzzlelab::rng::Rng;
 use puzzlelab::search::Limits;
 use serde::Serialize;
@@ -390,16 +390,6 @@ fn evaluate(args: &EvalArgs) -> Result<()> {
     Ok(())
 }
 
-/// What `solve --algo local-vi` prints for a position: the solve report, the sub-problems it went
-/// through and the tables' sizes.
-#[derive(Serialize)]
-pub struct LocalViReport {
-    #[serde(flatten)]
-    solve: SolveReport,
-    stages: Vec<Stage>,
-    tables: TableStats,
-}
-
 thread_local! {
     /// The learner of the last goal solved, reused by the next position.
     static LEARNER: RefCell<Option<Rc<LocalValueIteration>>> = const { RefCell::new(None) };
@@ -419,20 +409,6 @@ pub fn solve(puzzle: &SlidingPuzzle, start: &Board) -> Result<Option<LocalViRepo
             built
         }
     };
-    if !puzzle.is_solvable(start) {
-        return Ok(None);
-    }
-    let solution = learner.solve(start)?;
-    // Manhattan + 2 per linear conflict bounds the optimum: a solution that meets it is optimal.
-    let lower_bound =
-        HeuristicTables::new(puzzle.goal()).estimate(start, Heuristic::LinearConflict);
-    let optimal = solution.moves.len() == lower_bound as usize;
-    let mut solve =
-        SolveReport::from_moves(start, solution.moves, puzzle.goal(), optimal, "local-vi");
-    solve.lower_bound = lower_bound;
-    Ok(Some(LocalViReport {
-        solve,
-        stages: solution.stages,
-        tables: learner.stats().clone(),
-    }))
+    let report = learner.report(start);
+    Ok((report.solve.status != SolveStatus::Unsolvable).then_some(report))
 }
