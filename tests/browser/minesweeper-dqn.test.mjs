@@ -170,8 +170,16 @@ describe("the deep Q-network card on the Minesweeper page", () => {
 
     await setRange(page, "#speed", 6);
     await page.click("#mdqn-play");
-    assert.equal(await page.locator("#dqn").getAttribute("data-playing"), "true");
-    assert.equal(await page.locator("#mdqn-play").textContent(), "Stop");
+    // Play starts once the chosen model is at hand (a promise away): wait for it, or for the end
+    // of a game that was over before this looked.
+    await page.waitForFunction(
+      () => document.querySelector("#dqn").dataset.playing === "true" || ["won", "lost"].includes(document.querySelector("#game").game.status),
+      null,
+      { timeout: 10_000 },
+    );
+    if ((await page.locator("#dqn").getAttribute("data-playing")) === "true") {
+      assert.equal(await page.locator("#mdqn-play").textContent(), "Stop");
+    }
     await page.waitForFunction(() => ["won", "lost"].includes(document.querySelector("#game").game.status), null, { timeout: 45_000 });
     await page.waitForFunction(() => document.querySelector("#dqn").dataset.playing === "false");
     assert.equal(await page.locator("#game").evaluate((board) => board.locked), false, "the board is the person's again");
