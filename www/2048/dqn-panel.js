@@ -15,7 +15,7 @@
 // this file). Nothing heavy happens when the card mounts: the worker and the learning bundle
 // (pkg/learn/, about 3 MB gzipped) load when one of its buttons is first used.
 
-import { FieldError, chooseFilesWith, elementsById, hideProgress, megabytes, percent, readNumber, renderCard, showDownload } from "../shared/card-helpers.js";
+import { chooseFilesWith, elementsById, FieldError, hideProgress, labelModelOptions, megabytes, percent, readNumber, renderCard, showDownload, writeModelLine } from "../shared/card-helpers.js";
 import { LineChart } from "../shared/chart.js";
 import { EVALUATION_IDS, EvaluationTable, evaluationResultsHtml } from "../shared/evaluation-table.js";
 import { reachRate } from "./stats.js";
@@ -652,12 +652,7 @@ export class Dqn2048Panel {
   /** The model choice after the models at hand. */
   #renderModels() {
     const select = this.#elements.model;
-    const trained = select.querySelector('option[value="trained"]');
-    trained.disabled = !this.#trained;
-    trained.textContent = this.#trained ? "Trained here" : "Trained here (nothing yet)";
-    const file = select.querySelector('option[value="file"]');
-    file.disabled = !this.#file;
-    file.textContent = this.#file ? `Loaded: “${this.#file.name}”` : "Loaded file (none)";
+    labelModelOptions(select, this.#trained, this.#file);
     if (this.#trained && select.value === "shipped" && !this.#shipped) select.value = "trained";
     this.#elements.continueField.hidden = !this.#file;
     if (this.#file) this.#elements.continueLabel.textContent = `Start from its weights (“${this.#file.name}”)`;
@@ -666,12 +661,7 @@ export class Dqn2048Panel {
 
   /** "<strong>title</strong>: what" (a model's info, or words). */
   #setModelLine(title, what, source) {
-    const line = this.#elements.modelLine;
-    line.dataset.source = source;
-    line.replaceChildren();
-    const name = this.#root.ownerDocument.createElement("strong");
-    name.textContent = title;
-    line.append(name, `: ${typeof what === "string" ? what : modelText(what)}.`);
+    writeModelLine(this.#elements.modelLine, title, what, source, modelText);
   }
 
   // ---- the worker ------------------------------------------------------------------------------------

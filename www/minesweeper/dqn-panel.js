@@ -14,7 +14,7 @@
 // `shippedUrl` overrides where the shipped model is (default models/minesweeper-dqn.dqn). Nothing
 // heavy happens when the card mounts: the worker and the learning bundle load on first use.
 
-import { FieldError, chooseFilesWith, elementsById, hideProgress, megabytes, percent, readNumber, renderCard, showDownload } from "../shared/card-helpers.js";
+import { chooseFilesWith, elementsById, FieldError, hideProgress, labelModelOptions, megabytes, percent, readNumber, renderCard, showDownload, writeModelLine } from "../shared/card-helpers.js";
 import { LineChart } from "../shared/chart.js";
 import { EVALUATION_IDS, EvaluationTable, evaluationResultsHtml } from "../shared/evaluation-table.js";
 import { TRAINED_MINESWEEPER_MODEL, sharedLearnClient } from "../shared/learn-client.js";
@@ -637,23 +637,13 @@ export class MinesDqnPanel {
 
   #renderModels() {
     const select = this.#elements.model;
-    const trained = select.querySelector('option[value="trained"]');
-    trained.disabled = !this.#trained;
-    trained.textContent = this.#trained ? "Trained here" : "Trained here (nothing yet)";
-    const file = select.querySelector('option[value="file"]');
-    file.disabled = !this.#file;
-    file.textContent = this.#file ? `Loaded: “${this.#file.name}”` : "Loaded file (none)";
+    labelModelOptions(select, this.#trained, this.#file);
     if (this.#trained && select.value === "shipped" && !this.#shipped) select.value = "trained";
     this.#render();
   }
 
   #setModelLine(title, what, source) {
-    const line = this.#elements.modelLine;
-    line.dataset.source = source;
-    line.replaceChildren();
-    const name = this.#root.ownerDocument.createElement("strong");
-    name.textContent = title;
-    line.append(name, `: ${typeof what === "string" ? what : modelText(what)}.`);
+    writeModelLine(this.#elements.modelLine, title, what, source, modelText);
   }
 
   #client() {

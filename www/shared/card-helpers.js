@@ -155,3 +155,25 @@ export function chooseFilesWith(button, input, onFile) {
     if (file) onFile(file);
   });
 }
+
+/**
+ * Writes a model card's model line, "<strong>title</strong>: what.", with data-source = source;
+ * `what` is words, or a model's info that `describe` turns into words.
+ */
+export function writeModelLine(line, title, what, source, describe) {
+  line.dataset.source = source;
+  line.replaceChildren();
+  const name = line.ownerDocument.createElement("strong");
+  name.textContent = title;
+  line.append(name, `: ${typeof what === "string" ? what : describe(what)}.`);
+}
+
+/** Enables and names a model select's "trained" and "file" options after the models at hand. */
+export function labelModelOptions(select, trained, file) {
+  const trainedOption = select.querySelector('option[value="trained"]');
+  trainedOption.disabled = !trained;
+  trainedOption.textContent = trained ? "Trained here" : "Trained here (nothing yet)";
+  const fileOption = select.querySelector('option[value="file"]');
+  fileOption.disabled = !file;
+  fileOption.textContent = file ? `Loaded: “${file.name}”` : "Loaded file (none)";
+}

@@ -16,7 +16,7 @@
 // data-playing, the statistics data-steps, data-loss and data-validations, and each chart
 // data-points.
 
-import { FieldError, chooseFilesWith, elementsById, hideProgress, megabytes, percent, readNumber, renderCard, showDownload } from "../shared/card-helpers.js";
+import { chooseFilesWith, elementsById, FieldError, hideProgress, labelModelOptions, megabytes, percent, readNumber, renderCard, showDownload, writeModelLine } from "../shared/card-helpers.js";
 import { BarChart, LineChart } from "../shared/chart.js";
 import { EVALUATION_IDS, EvaluationTable, evaluationResultsHtml } from "../shared/evaluation-table.js";
 import { TRAINED_SUDOKU_MODEL, sharedLearnClient } from "../shared/learn-client.js";
@@ -666,22 +666,12 @@ export class SudokuDqnPanel {
 
   #renderModels() {
     const select = this.#elements.model;
-    const trained = select.querySelector('option[value="trained"]');
-    trained.disabled = !this.#trained;
-    trained.textContent = this.#trained ? "Trained here" : "Trained here (nothing yet)";
-    const file = select.querySelector('option[value="file"]');
-    file.disabled = !this.#file;
-    file.textContent = this.#file ? `Loaded: “${this.#file.name}”` : "Loaded file (none)";
+    labelModelOptions(select, this.#trained, this.#file);
     this.#render();
   }
 
   #setModelLine(title, what, source) {
-    const line = this.#elements.modelLine;
-    line.dataset.source = source;
-    line.replaceChildren();
-    const name = this.#root.ownerDocument.createElement("strong");
-    name.textContent = title;
-    line.append(name, `: ${typeof what === "string" ? what : modelText(what)}.`);
+    writeModelLine(this.#elements.modelLine, title, what, source, modelText);
   }
 
   #client() {
