@@ -7,7 +7,8 @@
 // bytes, so that training can go on from it and Save can hand it back.
 //
 // Four puzzles share it: sliding puzzles (the N-puzzle DQN dissertation's DqnTrainer / DqnModel, the index page's
-// card), 2048 (Mehta's Dqn2048Trainer / Dqn2048Model, the 2048 page's card), Minesweeper
+// card), 2048 (Mehta's Dqn2048Trainer / Dqn2048Model, the 2048 page's card; its jobs are in
+// ../2048/learn-jobs.js), Minesweeper
 // (DqnMinesweeperTrainer / DqnMinesweeperModel, the Minesweeper page's card; its jobs are in
 // ../minesweeper/learn-jobs.js) and Sudoku (DqnSudokuTrainer / DqnSudokuModel, the Sudoku page's
 // Learn card; its jobs are in ../sudoku/learn-jobs.js). A request about 2048, Minesweeper or Sudoku
@@ -85,8 +86,8 @@
 //        { type: "error", id, message }                id null: the bundle could not be loaded
 
 import { goalLabels } from "./learn-client.js";
-import { emptyGameStats, mergeGameStats, summarizeGames } from "../2048/stats.js";
 import { fetchBytes } from "./download.js";
+import { game2048Jobs } from "../2048/learn-jobs.js";
 import { minesweeperJobs } from "../minesweeper/learn-jobs.js";
 import { sudokuJobs } from "../sudoku/learn-jobs.js";
 import { announceReady, errorMessage as messageOf, postProgress, serveRequests } from "./worker-protocol.js";
@@ -133,8 +134,6 @@ const CHUNK_STEPS_SUDOKU = {
 };
 /** Key of the network being trained on Sudoku (TRAINED_SUDOKU_MODEL in learn-client.js). */
 const TRAINED_SUDOKU = "trained-sudoku";
-/** 2048 games an evaluation plays between two turns of the event loop (each is a whole game). */
-const GAMES_PER_TURN = 1;
 /** "auto" trains on WebGPU only when its probe agrees with the CPU's this closely. */
 const WEBGPU_TOLERANCE = 1e-3;
 /** Adam steps of the probe that "auto" runs. */
@@ -165,8 +164,6 @@ let settingUp = false;
 let trainerQueue = Promise.resolve();
 /** The outcome of the WebGPU check of "auto", once made: { ok, message, adapter }. */
 let webGpuCheck = null;
-/** 2048 evaluations under way, by request id: { cancelled }. */
-const evaluations2048 = new Map();
 
 /** The bundle's exports; every job awaits it, so a failed load is every job's error too. */
 const bundleReady = loadBundle().catch((error) => {
@@ -177,6 +174,13 @@ const bundleReady = loadBundle().catch((error) => {
 });
 announceReady(bundleReady, () => ({}), (error) => error.message);
 
+/** 2048's requests and its in-training evaluation (../2048/learn-jobs.js). */
+const game2048 = game2048Jobs({
+  bundleReady,
+  keptModel,
+  snapshotTrained,
+  isKept: (key, model) => models.get(key)?.model === model,
+});
 /** Minesweeper's requests and its in-training evaluation (../minesweeper/learn-jobs.js). */
 const minesweeper = minesweeperJobs({ bundleReady, keptModel, withTrainer });
 /** Sudoku's requests and its in-training evaluation (../sudoku/learn-jobs.js). */
@@ -196,9 +200,7 @@ serveRequests({
   "load-weights": loadWeights,
   probe,
   snapshot,
-  "best-move-2048": bestMove2048,
-  "evaluate-2048": evaluate2048,
-  "cancel-evaluation": cancelEvaluation,
+  ...game2048.handlers,
   ...minesweeper.handlers,
   ...sudoku.handlers,
 });
@@ -410,7 +412,7 @@ async function train(message) {
       // Let pause, stop, save and model jobs in.
       await new Promise((resolve) => setTimeout(resolve, 0));
       if (current.evaluation && report.stepsDone >= current.evaluation.next) {
-        const validate = ({ minesweeper: minesweeper.validate, sudoku: sudoku.validate })[puzzle] ?? evaluateDuringTraining;
+        const validate = ({ minesweeper: minesweeper.validate, sudoku: sudoku.validate })[puzzle] ?? game2048.validate;
         await validate(current, report.stepsDone);
       }
     }
@@ -576,101 +578,6 @@ async function snapshot({ key }) {
   const kept = key ?? current.modelKey;
   const entry = await snapshotTrained(current, kept);
   return { result: { key: kept, info: entry.info, steps: current.lastReport?.stepsDone ?? 0 } };
-}
-
-// ---- 2048 ---------------------------------------------------------------------------------------
-
-/** The greedy move of the kept 2048 model `key` for a board of 16 exponents. */
-async function bestMove2048({ key, exponents }) {
-  await bundleReady;
-  const { model } = keptModel(key, "2048");
-  return { result: { move: model.bestMove(Uint8Array.from(exponents)) } };
-}
-
-/**
- * Plays greedy games `from..to` of the evaluation run seeded with `seed` with `model`, a few per
- * turn of the event loop (so that training chunks, moves and Stop get in between), merging their
- * statistics; `onGames(done)` after each turn. Resolves to the stats, or to null once
- * `stillWanted()` says no. `timing.seconds` (if given) gains the time spent playing, without the
- * turns of the event loop between games.
- */
-async function playGames2048(model, { from = 0, to, seed, onGames = () => {}, stillWanted = () => true, timing = { seconds: 0 } }) {
-  const stats = emptyGameStats();
-  for (let game = from; game < to; ) {
-    const end = Math.min(to, game + GAMES_PER_TURN);
-    const playing = performance.now();
-    mergeGameStats(stats, model.playGames(game, end, seed).stats);
-    timing.seconds += (performance.now() - playing) / 1000;
-    game = end;
-    onGames(game - from);
-    await new Promise((resolve) => setTimeout(resolve, 0));
-    if (!stillWanted()) return null;
-  }
-  return stats;
-}
-
-/**
- * "evaluate-2048": { key, seed, info, stats, summary (as `puzzlelab eval-dqn-2048`'s; its timings
- * over the wall time), ms (the wall time), playSeconds (the time spent playing only) }.
- */
-async function evaluate2048({ id, key, games, seed }) {
-  const bundle = await bundleReady;
-  const entry = keptModel(key, "2048");
-  if (!(Number.isSafeInteger(games) && games >= 1)) throw new Error("Evaluate at least one game.");
-  if (!(Number.isSafeInteger(seed) && seed >= 0 && seed < 2 ** 32)) throw new Error("The seed must be a whole number from 0 to 4,294,967,295.");
-  const job = { cancelled: false };
-  evaluations2048.set(id, job);
-  // Its own copy: training may replace (and free) the kept model between two games.
-  const model = bundle.Dqn2048Model.fromBytes(entry.bytes);
-  const started = performance.now();
-  const timing = { seconds: 0 };
-  try {
-    postProgress(id, { stage: "evaluate-2048", done: 0, total: games });
-    const stats = await playGames2048(model, {
-      to: games,
-      seed,
-      timing,
-      onGames: (done) => postProgress(id, { stage: "evaluate-2048", done, total: games }),
-      stillWanted: () => !job.cancelled,
-    });
-    if (!stats) throw new Error("The evaluation was cancelled.");
-    const seconds = (performance.now() - started) / 1000;
-    return { result: { key, seed, info: entry.info, stats, summary: summarizeGames(stats, seconds), ms: Math.round(seconds * 1000), playSeconds: timing.seconds } };
-  } finally {
-    evaluations2048.delete(id);
-    model.free();
-  }
-}
-
-/** Stops the 2048 evaluation that request `job` started (after its current game). */
-function cancelEvaluation({ job }) {
-  const evaluation = evaluations2048.get(job);
-  if (evaluation) evaluation.cancelled = true;
-  return { result: { cancelled: Boolean(evaluation) } };
-}
-
-/**
- * The in-training evaluation of a 2048 run: the network so far plays the run's evaluation games,
- * one per turn, and the page gets the merged statistics. Pause and Stop drop an evaluation under
- * way (it would hold them up for whole games).
- */
-async function evaluateDuringTraining(current, steps) {
-  const { evaluation } = current;
-  evaluation.next = (Math.floor(steps / evaluation.every) + 1) * evaluation.every;
-  if (current.state !== "running") return;
-  const { model } = await snapshotTrained(current);
-  const started = performance.now();
-  const progress = (done) => postProgress(current.id, { stage: "evaluation", steps, done, total: evaluation.games });
-  progress(0);
-  const stats = await playGames2048(model, {
-    to: evaluation.games,
-    seed: evaluation.seed,
-    onGames: progress,
-    stillWanted: () => current.state === "running" && models.get(current.modelKey)?.model === model,
-  });
-  if (!stats) return;
-  const summary = summarizeGames(stats, (performance.now() - started) / 1000);
-  postProgress(current.id, { stage: "evaluated", steps, stats, summary });
 }
 
 // ---- backends -------------------------------------------------------------------------------------
