@@ -15,6 +15,7 @@
 
 pub mod game2048;
 pub mod minesweeper;
+pub mod samegame;
 pub mod sliding;
 pub mod sudoku;
 

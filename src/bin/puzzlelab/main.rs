@@ -19,6 +19,7 @@ mod game2048;
 mod local_vi;
 mod manifest;
 mod minesweeper;
+mod samegame;
 mod sliding;
 mod sudoku;
 mod sudoku_bench;
@@ -78,6 +79,10 @@ enum Command {
     Sudoku(sudoku::SudokuArgs),
     /// Sliding puzzles by local value iteration: `puzzlelab local-vi eval …`.
     LocalVi(local_vi::LocalViArgs),
+    /// The dust puzzle (fewest clicks): `puzzlelab dust solve|eval …`.
+    Dust(samegame::DustArgs),
+    /// SameGame (score): `puzzlelab samegame solve …`.
+    Samegame(samegame::SameGameArgs),
 }
 
 fn main() -> ExitCode {
@@ -101,6 +106,8 @@ fn main() -> ExitCode {
         Command::Minesweeper(args) => minesweeper::run(&args, &command_line),
         Command::Sudoku(args) => sudoku::run(&args, &command_line),
         Command::LocalVi(args) => local_vi::run(&args),
+        Command::Dust(args) => samegame::run_dust(&args),
+        Command::Samegame(args) => samegame::run_samegame(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

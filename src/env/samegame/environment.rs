@@ -1,0 +1,166 @@
+//! The dust puzzle and SameGame as an [`Environment`]: one action per cell (click it), the legal
+//! ones the piles whose group the rules let a click remove; the blog's one-hot observation and
+//! rewards.
+
+use super::board::{Board, BoardError, Objective, Rules};
+use crate::env::{Environment, Step};
+
+/// What a step earns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ClustersReward {
+    /// The blog's: +10 for the click that clears the board, −10 for a click on an empty cell (or a
+    /// group too small), −1 for every other click.
+    Blog,
+    /// SameGame's points for the click ((n − 2)², +1,000 for clearing); 0 for an illegal click.
+    Score,
+}
+
+/// The puzzle as an environment. Action `row · width + col` clicks that cell (row 0 at the top).
+#[derive(Clone, Debug)]
+pub struct Clusters {
+    rules: Rules,
+    reward: ClustersReward,
+    board: Board,
+}
+
+impl Clusters {
+    /// An environment under `rules` (checked), with the reward its objective suggests (the blog's
+    /// for clicks, the points for the score), reset with seed 0.
+    pub fn new(rules: Rules) -> Result<Clusters, BoardError> {
+        let board = Board::random(rules, 0)?;
+        let reward = match rules.objective {
+            Objective::Clicks => ClustersReward::Blog,
+            Objective::Score => ClustersReward::Score,
+        };
+        Ok(Clusters {
+            rules,
+            reward,
+            board,
+        })
+    }
+
+    /// The same environment with another reward scheme.
+    pub fn with_reward(mut self, reward: ClustersReward) -> Clusters {
+        self.reward = reward;
+        self
+    }
+
+    /// Starts from `board` (its rules must be this environment's).
+    pub fn set_board(&mut self, board: Board) {
+        assert_eq!(board.rules(), &self.rules, "the board's rules are the environment's");
+        self.board = board;
+    }
+
+    /// The board being played.
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// The rules.
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// Planes of the observation: empty, then one per colour.
+    pub fn channels(&self) -> usize {
+        self.rules.colours as usize + 1
+    }
+}
+
+/// Writes the blog's one-hot encoding of `cells` (row-major, 0 empty) into `out`: `colours + 1`
+/// planes, channel-major (`[colours + 1, height, width]`), plane 0 the empty cells.
+pub fn write_one_hot(cells: &[u8], colours: u8, out: &mut [f32]) {
+    let plane = cells.len();
+    assert_eq!(out.len(), plane * (colours as usize + 1));
+    out.fill(0.0);
+    for (i, &c) in cells.iter().enumerate() {
+        out[c.min(colours) as usize * plane + i] = 1.0;
+    }
+}
+
+impl Environment for Clusters {
+    type State = Vec<u8>;
+
+    fn num_actions(&self) -> usize {
+        self.rules.width * self.rules.height
+    }
+
+    fn reset(&mut self, seed: u64) {
+        self.board = Board::random(self.rules, seed).expect("the rules were checked");
+    }
+
+    fn state(&self) -> Vec<u8> {
+        self.board.cells().to_vec()
+    }
+
+    fn action_mask(&self, mask: &mut [bool]) {
+        mask.fill(false);
+        if self.board.is_over() {
+            return;
+        }
+        for group in self.board.moves() {
+            for cell in group {
+                mask[cell] = true;
+            }
+        }
+    }
+
+    fn step(&mut self, action: usize) -> Step {
+        let legal = !self.board.is_over() && self.board.is_legal(action);
+        let removal = if legal {
+            Some(self.board.click_cell(action).expect("a legal click"))
+        } else {
+            None
+        };
+        let over = self.board.is_over();
+        let reward = match (self.reward, &removal) {
+            (ClustersReward::Blog, None) => -10.0,
+            (ClustersReward::Blog, Some(_)) if self.board.is_empty() => 10.0,
+            (ClustersReward::Blog, Some(_)) => -1.0,
+            (ClustersReward::Score, None) => 0.0,
+            (ClustersReward::Score, Some(r)) => {
+                let gained = super::board::group_score(r.cells.len())
+                    + if self.board.is_empty() {
+                        super::board::CLEAR_BONUS
+                    } else {
+                        0
+                    };
+                gained as f32
+            }
+        };
+        Step {
+            reward,
+            terminated: over,
+            truncated: false,
+        }
+    }
+
+    fn is_terminal(&self) -> bool {
+        self.board.is_over()
+    }
+
+    fn validate(&self) -> Result<(), String> {
+        Board::from_cells(self.rules, self.board.cells().to_vec())
+            .map(|_| ())
+            .map_err(|e| e.to_string())
+    }
+
+    fn observation_len(&self) -> usize {
+        self.channels() * self.num_actions()
+    }
+
+    fn write_observation(&self, out: &mut [f32]) {
+        write_one_hot(self.board.cells(), self.rules.colours, out);
+    }
+
+    fn puzzle_id(&self) -> String {
+        self.rules.id()
+    }
+
+    fn after(&self, action: usize) -> Option<(Self, Step)> {
+        let mut next = self.clone();
+        let step = next.step(action);
+        Some((next, step))
+    }
+}

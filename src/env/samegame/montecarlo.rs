@@ -1,0 +1,572 @@
+//! SameGame's Monte Carlo searches: nested Monte Carlo search (Cazenave 2009) with the
+//! "tabu colour" playouts, and nested rollout policy adaptation (NRPA, Rosin 2011) with the same
+//! bias, both with a time budget, keeping the best game found.
+//!
+//! They play on a compact copy of the board ([`Fast`]: columns bottom first, groups found by
+//! flood fill with a stamp array, no allocation in a playout) and return the moves as
+//! `(column, row)` of the board before each move, row 0 at the top, which [`Board::click`] replays.
+
+use super::board::{group_score, Board, Closing, Objective, CLEAR_BONUS};
+use crate::rng::Rng;
+
+/// Seconds since a start.
+struct Clock(f64);
+
+impl Clock {
+    fn start() -> Clock {
+        Clock(crate::clock::seconds())
+    }
+    fn seconds(&self) -> f64 {
+        crate::clock::seconds() - self.0
+    }
+}
+
+/// The searches' limits.
+#[derive(Clone, Copy, Debug)]
+pub struct McLimits {
+    /// Seconds the search may run (it stops at the first check past it and returns the best game
+    /// found so far, completed by following it).
+    pub seconds: f64,
+    /// Nesting level (NMCS: 1 = one playout a move; NRPA: levels of adaptation).
+    pub level: u32,
+    /// NRPA's iterations a level (Rosin's 100).
+    pub iterations: u32,
+    /// The seed of the playouts.
+    pub seed: u64,
+}
+
+/// The best game a search found.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct McResult {
+    /// Its score ((n − 2)² a group, +1,000 for clearing).
+    pub score: u32,
+    /// Its moves, `(column, row)`, row 0 at the top of the board before the move.
+    pub moves: Vec<(usize, usize)>,
+    /// Whether it clears the board.
+    pub cleared: bool,
+    /// Playouts run.
+    pub playouts: u64,
+    /// Seconds spent.
+    pub seconds: f64,
+}
+
+/// A group found on a [`Fast`] board.
+#[derive(Clone, Copy, Debug)]
+struct Group {
+    colour: u8,
+    /// Its first cell in column-major order (leftmost column, lowest cell): where it is clicked.
+    anchor: u16,
+}
+
+/// A compact SameGame board: column-major, each column bottom first.
+#[derive(Clone)]
+struct Fast {
+    w: usize,
+    h: usize,
+    /// `cells[col * h + level]`, level 0 at the bottom; 0 is empty.
+    cells: Vec<u8>,
+    heights: Vec<u8>,
+    min_group: usize,
+    closing: Closing,
+    colours: usize,
+}
+
+/// Scratch space for group finding.
+struct Scratch {
+    stamp: Vec<u32>,
+    now: u32,
+    stack: Vec<u16>,
+    groups: Vec<Group>,
+}
+
+impl Scratch {
+    fn new(cells: usize) -> Scratch {
+        Scratch {
+            stamp: vec![0; cells],
+            now: 0,
+            stack: Vec::with_capacity(cells),
+            groups: Vec::with_capacity(cells),
+        }
+    }
+
+    fn next_stamp(&mut self) -> u32 {
+        self.now = self.now.wrapping_add(1);
+        if self.now == 0 {
+            self.stamp.fill(0);
+            self.now = 1;
+        }
+        self.now
+    }
+}
+
+impl Fast {
+    fn from_board(board: &Board) -> Fast {
+        let r = board.rules();
+        let (w, h) = (r.width, r.height);
+        let mut cells = vec![0u8; w * h];
+        let mut heights = vec![0u8; w];
+        for col in 0..w {
+            for level in 0..h {
+                let c = board.get(col, h - 1 - level);
+                if c != 0 {
+                    cells[col * h + level] = c;
+                    heights[col] = level as u8 + 1;
+                }
+            }
+        }
+        Fast {
+            w,
+            h,
+            cells,
+            heights,
+            min_group: r.min_group,
+            closing: r.closing,
+            colours: r.colours as usize,
+        }
+    }
+
+    fn is_empty(&self) -> bool {
+        self.heights.iter().all(|&x| x == 0)
+    }
+
+    /// Finds every group of at least the smallest size into `s.groups`.
+    fn groups(&self, s: &mut Scratch) {
+        let stamp = s.next_stamp();
+        s.groups.clear();
+        let h = self.h;
+        for col in 0..self.w {
+            for level in 0..self.heights[col] as usize {
+                let i = col * h + level;
+                if s.stamp[i] == stamp {
+                    continue;
+                }
+                let colour = self.cells[i];
+                s.stamp[i] = stamp;
+                s.stack.clear();
+                s.stack.push(i as u16);
+                let mut size = 0usize;
+                while let Some(j) = s.stack.pop() {
+                    size += 1;
+                    let j = j as usize;
+                    let (c, l) = (j / h, j % h);
+                    let mut visit = |k: usize| {
+                        if s.stamp[k] != stamp && self.cells[k] == colour {
+                            s.stamp[k] = stamp;
+                            s.stack.push(k as u16);
+                        }
+                    };
+                    if l + 1 < h {
+                        visit(j + 1);
+                    }
+                    if l > 0 {
+                        visit(j - 1);
+                    }
+                    if c + 1 < self.w {
+                        visit(j + h);
+                    }
+                    if c > 0 {
+                        visit(j - h);
+                    }
+                }
+                if size >= self.min_group {
+                    s.groups.push(Group {
+                        colour,
+                        anchor: i as u16,
+                    });
+                }
+            }
+        }
+    }
+
+    /// Removes the group at `anchor`; returns the points.
+    fn play(&mut self, anchor: usize, s: &mut Scratch) -> u32 {
+        let h = self.h;
+        let colour = self.cells[anchor];
+        let stamp = s.next_stamp();
+        s.stack.clear();
+        s.stack.push(anchor as u16);
+        s.stamp[anchor] = stamp;
+        let mut size = 0usize;
+        let mut touched = 0u64;
+        let mut removed = Vec::new();
+        while let Some(j) = s.stack.pop() {
+            let j = j as usize;
+            size += 1;
+            removed.push(j);
+            let (c, l) = (j / h, j % h);
+            touched |= 1u64 << c.min(63);
+            let mut visit = |k: usize| {
+                if s.stamp[k] != stamp && self.cells[k] == colour {
+                    s.stamp[k] = stamp;
+                    s.stack.push(k as u16);
+                }
+            };
+            if l + 1 < h {
+                visit(j + 1);
+            }
+            if l > 0 {
+                visit(j - 1);
+            }
+            if c + 1 < self.w {
+                visit(j + h);
+            }
+            if c > 0 {
+                visit(j - h);
+            }
+        }
+        for &j in &removed {
+            self.cells[j] = 0;
+        }
+        let mut emptied = false;
+        for col in 0..self.w {
+            if col < 64 && touched >> col & 1 == 0 {
+                continue;
+            }
+            let base = col * h;
+            let mut to = 0;
+            for level in 0..self.heights[col] as usize {
+                let c = self.cells[base + level];
+                if c != 0 {
+                    self.cells[base + to] = c;
+                    to += 1;
+                }
+            }
+            for level in to..self.heights[col] as usize {
+                self.cells[base + level] = 0;
+            }
+            self.heights[col] = to as u8;
+            emptied |= to == 0;
+        }
+        if emptied {
+            self.close();
+        }
+        let mut points = group_score(size);
+        if self.is_empty() {
+            points += CLEAR_BONUS;
+        }
+        points
+    }
+
+    fn close(&mut self) {
+        let filled: Vec<bool> = self.heights.iter().map(|&x| x > 0).collect();
+        let target = super::board::closed_positions(self.closing, &filled);
+        let h = self.h;
+        let mut cells = vec![0u8; self.cells.len()];
+        let mut heights = vec![0u8; self.w];
+        for (col, to) in target.iter().enumerate() {
+            if let Some(to) = *to {
+                cells[to * h..to * h + h].copy_from_slice(&self.cells[col * h..col * h + h]);
+                heights[to] = self.heights[col];
+            }
+        }
+        self.cells = cells;
+        self.heights = heights;
+    }
+
+    /// The colour with the most piles (the playouts' tabu colour).
+    fn most_common_colour(&self) -> u8 {
+        let mut count = [0usize; 16];
+        for &c in &self.cells {
+            count[c as usize] += 1;
+        }
+        (1..=self.colours.min(15))
+            .max_by_key(|&c| (count[c], std::cmp::Reverse(c)))
+            .unwrap_or(1) as u8
+    }
+
+    /// `(column, row)` of a cell on this board, row 0 at the top.
+    fn click_of(&self, anchor: usize) -> (usize, usize) {
+        (anchor / self.h, self.h - 1 - anchor % self.h)
+    }
+
+    /// NRPA's code of a move: its colour and anchor.
+    fn code(&self, g: &Group) -> usize {
+        g.colour as usize * self.cells.len() + g.anchor as usize
+    }
+
+    fn codes(&self) -> usize {
+        (self.colours + 1) * self.cells.len()
+    }
+}
+
+/// Plays a tabu-colour random playout from `board` to the end: moves of the most common colour
+/// (at the playout's start) are played only when nothing else is left. Returns the points and
+/// the anchors played.
+fn playout(board: &mut Fast, rng: &mut Rng, s: &mut Scratch, moves: &mut Vec<u16>) -> u32 {
+    let tabu = board.most_common_colour();
+    let mut score = 0;
+    loop {
+        board.groups(s);
+        if s.groups.is_empty() {
+            return score;
+        }
+        let allowed = s
+            .groups
+            .iter()
+            .filter(|g| g.colour != tabu || board.colours == 1)
+            .count();
+        let pick = if allowed > 0 {
+            let k = rng.below(allowed);
+            *s.groups
+                .iter()
+                .filter(|g| g.colour != tabu || board.colours == 1)
+                .nth(k)
+                .unwrap()
+        } else {
+            s.groups[rng.below(s.groups.len())]
+        };
+        moves.push(pick.anchor);
+        score += board.play(pick.anchor as usize, s);
+    }
+}
+
+fn check_score_rules(board: &Board) {
+    assert_eq!(
+        board.rules().objective,
+        Objective::Score,
+        "the Monte Carlo searches play for the score"
+    );
+}
+
+/// Replays anchors on a copy of `start` to name them as clicks of the board text's geometry.
+fn result(start: &Fast, anchors: &[u16], playouts: u64, clock: &Clock) -> McResult {
+    let mut b = start.clone();
+    let mut s = Scratch::new(b.cells.len());
+    let mut moves = Vec::with_capacity(anchors.len());
+    let mut score = 0;
+    for &a in anchors {
+        moves.push(b.click_of(a as usize));
+        score += b.play(a as usize, &mut s);
+    }
+    McResult {
+        score,
+        moves,
+        cleared: b.is_empty(),
+        playouts,
+        seconds: clock.seconds(),
+    }
+}
+
+struct Nmcs {
+    rng: Rng,
+    scratch: Scratch,
+    playouts: u64,
+    clock: Clock,
+    seconds: f64,
+}
+
+impl Nmcs {
+    fn out_of_time(&self) -> bool {
+        self.clock.seconds() >= self.seconds
+    }
+
+    /// Nested search at `level` from `board`; returns the best score and moves from here.
+    fn search(&mut self, board: &Fast, level: u32) -> (u32, Vec<u16>) {
+        let mut pos = board.clone();
+        let mut best: (u32, Vec<u16>) = (0, Vec::new());
+        let mut played: Vec<u16> = Vec::new();
+        let mut gained = 0u32;
+        let mut have_best = false;
+        loop {
+            pos.groups(&mut self.scratch);
+            if self.scratch.groups.is_empty() {
+                break;
+            }
+            let groups = self.scratch.groups.clone();
+            if !(have_best && self.out_of_time()) {
+                for g in &groups {
+                    let mut child = pos.clone();
+                    let points = child.play(g.anchor as usize, &mut self.scratch);
+                    let (rest, seq) = if level <= 1 {
+                        let mut seq = Vec::new();
+                        self.playouts += 1;
+                        let r = playout(&mut child, &mut self.rng, &mut self.scratch, &mut seq);
+                        (r, seq)
+                    } else {
+                        self.search(&child, level - 1)
+                    };
+                    let total = gained + points + rest;
+                    if !have_best || total > best.0 {
+                        have_best = true;
+                        let mut line = played.clone();
+                        line.push(g.anchor);
+                        line.extend(seq);
+                        best = (total, line);
+                    }
+                    if self.out_of_time() {
+                        break;
+                    }
+                }
+            }
+            // Follow the best line one move.
+            let next = best.1[played.len()];
+            gained += pos.play(next as usize, &mut self.scratch);
+            played.push(next);
+        }
+        // Every line kept starts with the moves played, so the game followed is the best line.
+        debug_assert!(!have_best || (gained == best.0 && played == best.1));
+        (gained, played)
+    }
+}
+
+/// Nested Monte Carlo search at `limits.level` (Cazenave 2009) with tabu-colour playouts,
+/// restarted with new playouts until the time is up; the best game found.
+pub fn nested_search(board: &Board, limits: McLimits) -> McResult {
+    check_score_rules(board);
+    let start = Fast::from_board(board);
+    let mut search = Nmcs {
+        rng: Rng::new(limits.seed),
+        scratch: Scratch::new(start.cells.len()),
+        playouts: 0,
+        clock: Clock::start(),
+        seconds: limits.seconds,
+    };
+    let mut best: Option<(u32, Vec<u16>)> = None;
+    loop {
+        let found = search.search(&start, limits.level.max(1));
+        if best.as_ref().is_none_or(|b| found.0 > b.0) {
+            best = Some(found);
+        }
+        if search.clock.seconds() >= limits.seconds {
+            break;
+        }
+    }
+    let best = best.expect("one search ran");
+    result(&start, &best.1, search.playouts, &search.clock)
+}
+
+struct Nrpa {
+    rng: Rng,
+    scratch: Scratch,
+    playouts: u64,
+    clock: Clock,
+    seconds: f64,
+    iterations: u32,
+    /// Added to the weight of a move of the tabu colour.
+    tabu_bias: f64,
+    probs: Vec<f64>,
+    codes: Vec<usize>,
+}
+
+impl Nrpa {
+    /// One playout under `policy`; returns the score and the moves as (anchor, code) per step.
+    fn playout(&mut self, start: &Fast, policy: &[f64]) -> (u32, Vec<(u16, usize)>) {
+        self.playouts += 1;
+        let mut b = start.clone();
+        let tabu = b.most_common_colour();
+        let mut score = 0;
+        let mut line = Vec::with_capacity(96);
+        loop {
+            b.groups(&mut self.scratch);
+            let n = self.scratch.groups.len();
+            if n == 0 {
+                return (score, line);
+            }
+            self.probs.clear();
+            let mut total = 0.0;
+            for g in &self.scratch.groups {
+                let bias = if g.colour == tabu { self.tabu_bias } else { 0.0 };
+                let p = (policy[b.code(g)] + bias).exp();
+                total += p;
+                self.probs.push(p);
+            }
+            let mut x = self.rng.unit() * total;
+            let mut k = n - 1;
+            for (i, &p) in self.probs.iter().enumerate() {
+                if x < p {
+                    k = i;
+                    break;
+                }
+                x -= p;
+            }
+            let g = self.scratch.groups[k];
+            line.push((g.anchor, b.code(&g)));
+            score += b.play(g.anchor as usize, &mut self.scratch);
+        }
+    }
+
+    /// Moves `policy` toward `line` (Rosin's adapt, learning rate 1).
+    fn adapt(&mut self, start: &Fast, policy: &mut Vec<f64>, line: &[(u16, usize)]) {
+        let old = policy.clone();
+        let mut b = start.clone();
+        let tabu = b.most_common_colour();
+        for &(anchor, code) in line {
+            b.groups(&mut self.scratch);
+            self.probs.clear();
+            self.codes.clear();
+            let mut total = 0.0;
+            for g in &self.scratch.groups {
+                let bias = if g.colour == tabu { self.tabu_bias } else { 0.0 };
+                let c = b.code(g);
+                let p = (old[c] + bias).exp();
+                total += p;
+                self.probs.push(p);
+                self.codes.push(c);
+            }
+            policy[code] += 1.0;
+            for (&c, &p) in self.codes.iter().zip(&self.probs) {
+                policy[c] -= p / total;
+            }
+            b.play(anchor as usize, &mut self.scratch);
+        }
+    }
+
+    fn out_of_time(&self) -> bool {
+        self.clock.seconds() >= self.seconds
+    }
+
+    fn level(&mut self, start: &Fast, level: u32, policy: &mut Vec<f64>) -> (u32, Vec<(u16, usize)>) {
+        if level == 0 {
+            return self.playout(start, policy);
+        }
+        let mut best: (u32, Vec<(u16, usize)>) = (0, Vec::new());
+        let mut have = false;
+        for _ in 0..self.iterations {
+            let mut child_policy = policy.clone();
+            let found = self.level(start, level - 1, &mut child_policy);
+            if !have || found.0 >= best.0 {
+                have = true;
+                best = found;
+            }
+            if self.out_of_time() {
+                break;
+            }
+            let line = best.1.clone();
+            self.adapt(start, policy, &line);
+        }
+        best
+    }
+}
+
+/// Nested rollout policy adaptation (Rosin 2011) at `limits.level` with `limits.iterations` a
+/// level, playouts biased against the tabu colour (its moves' weights start 3 lower), restarted
+/// with a fresh policy until the time is up; the best game found.
+pub fn nrpa(board: &Board, limits: McLimits) -> McResult {
+    check_score_rules(board);
+    let start = Fast::from_board(board);
+    let mut search = Nrpa {
+        rng: Rng::new(limits.seed),
+        scratch: Scratch::new(start.cells.len()),
+        playouts: 0,
+        clock: Clock::start(),
+        seconds: limits.seconds,
+        iterations: limits.iterations.max(1),
+        tabu_bias: -3.0,
+        probs: Vec::new(),
+        codes: Vec::new(),
+    };
+    let mut best: Option<(u32, Vec<u16>)> = None;
+    loop {
+        let mut policy = vec![0.0; start.codes()];
+        let (score, line) = search.level(&start, limits.level.max(1), &mut policy);
+        let anchors: Vec<u16> = line.iter().map(|&(a, _)| a).collect();
+        if best.as_ref().is_none_or(|b| score > b.0) {
+            best = Some((score, anchors));
+        }
+        if search.out_of_time() {
+            break;
+        }
+    }
+    let best = best.expect("one search ran");
+    result(&start, &best.1, search.playouts, &search.clock)
+}

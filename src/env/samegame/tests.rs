@@ -1,0 +1,262 @@
+//! The rules against hand-checked boards, the environment contract, the exact solver against
+//! brute force, and the Monte Carlo searches' games replayed.
+
+use super::*;
+use crate::env::{check_env, Environment};
+
+fn dust(text: &str) -> Board {
+    Board::parse_any(Rules::dust(), text).unwrap()
+}
+
+fn samegame(text: &str) -> Board {
+    Board::parse_any(Rules::samegame(), text).unwrap()
+}
+
+#[test]
+fn a_click_removes_the_group_and_piles_fall() {
+    let mut b = samegame(
+        "1..\n\
+         21.\n\
+         221\n",
+    );
+    let r = b.click(0, 1).unwrap();
+    assert_eq!(r.cells.len(), 3);
+    assert_eq!(r.points, 1);
+    assert_eq!(b.to_text(), "...\n...\n111\n");
+    // The last group: (3 - 2)² + the bonus.
+    let r = b.click(2, 2).unwrap();
+    assert_eq!(r.points, 1 + CLEAR_BONUS);
+    assert!(b.is_empty() && b.is_over());
+}
+
+#[test]
+fn samegame_closes_empty_columns_to_the_left() {
+    let mut b = samegame(
+        "....\n\
+         2.3.\n\
+         2133\n",
+    );
+    b.click(1, 2).unwrap_err(); // a single pile is not a group in SameGame
+    b.click(0, 1).unwrap();
+    assert_eq!(b.to_text(), "....\n.3..\n133.\n");
+}
+
+#[test]
+fn dust_closes_each_half_toward_the_centre() {
+    // 8 wide: columns 0-3 close to the right, 4-7 to the left.
+    let mut b = dust(
+        "........\n\
+         ........\n\
+         ........\n\
+         ........\n\
+         .1....2.\n\
+         12345123\n",
+    );
+    b.click(1, 5).unwrap(); // the 2 in column 1: the 1 above it falls
+    assert_eq!(
+        b.to_text(),
+        "........\n........\n........\n........\n......2.\n11345123\n"
+    );
+    b.click(0, 5).unwrap(); // the two 1s: columns 0 and 1 empty, 2 and 3 stay at the cut
+    assert_eq!(
+        b.to_text(),
+        "........\n........\n........\n........\n......2.\n..345123\n"
+    );
+    b.click(4, 5).unwrap(); // right half: column 4 empties, 5-7 close in to the left
+    assert_eq!(
+        b.to_text(),
+        "........\n........\n........\n........\n.....2..\n..34123.\n"
+    );
+    // A single pile is a legal click in dust.
+    b.click(2, 5).unwrap();
+    assert_eq!(
+        b.to_text(),
+        "........\n........\n........\n........\n.....2..\n...4123.\n"
+    );
+}
+
+#[test]
+fn samegame_ends_when_no_group_is_left_and_dust_when_empty() {
+    let b = samegame("12\n21\n");
+    assert!(b.is_over() && !b.is_empty());
+    let d = dust("12\n21\n");
+    assert!(!d.is_over());
+}
+
+#[test]
+fn group_scores() {
+    assert_eq!(group_score(2), 0);
+    assert_eq!(group_score(3), 1);
+    assert_eq!(group_score(10), 64);
+}
+
+#[test]
+fn board_text_errors() {
+    let r = Rules::dust();
+    assert_eq!(Board::parse(r, "\n \n"), Err(BoardError::Empty));
+    assert!(matches!(
+        Board::parse_any(r, "12\n123\n"),
+        Err(BoardError::RowLength { row: 2, expected: 2, found: 3 })
+    ));
+    assert!(matches!(
+        Board::parse_any(r, "1x\n12\n"),
+        Err(BoardError::Character { character: 'x', row: 1, col: 2 })
+    ));
+    assert!(matches!(
+        Board::parse_any(r, "1.\n.2\n"),
+        Err(BoardError::Floating { row: 1, col: 1 })
+    ));
+    assert!(matches!(
+        Board::parse(r, "12\n21\n"),
+        Err(BoardError::WrongSize { .. })
+    ));
+    // Left closing: an empty column left of a full one.
+    assert!(matches!(
+        Board::parse_any(Rules::samegame(), ".1\n.1\n"),
+        Err(BoardError::OpenColumn { col: 1, .. })
+    ));
+    // Centre closing: on 4 columns, column 2 (the right half's first) may not be empty.
+    assert!(matches!(
+        Board::parse_any(r, "1..1\n"),
+        Err(BoardError::OpenColumn { .. })
+    ));
+    assert!(Board::parse_any(r, ".11.\n").is_ok());
+    let colours = Rules { colours: 3, ..Rules::dust() }.with_size(2, 1);
+    assert!(matches!(
+        Board::parse(colours, "14\n"),
+        Err(BoardError::Colour { colour: 4, .. })
+    ));
+    // Letters are colours too, and the text round-trips.
+    let b = Board::parse_any(r, "ab\nBA\n").unwrap();
+    assert_eq!(b.to_text(), "12\n21\n");
+    assert_eq!(Board::parse(*b.rules(), &b.to_text()).unwrap(), b);
+}
+
+#[test]
+fn refused_clicks_change_nothing() {
+    let mut b = samegame("1.\n12\n");
+    let before = b.clone();
+    assert!(matches!(b.click(5, 0), Err(BoardError::OffBoard { .. })));
+    assert!(matches!(b.click(1, 0), Err(BoardError::EmptyCell { .. })));
+    assert!(matches!(b.click(1, 1), Err(BoardError::SmallGroup { size: 1, .. })));
+    assert_eq!(b, before);
+}
+
+#[test]
+fn random_boards_are_seeded() {
+    let a = Board::random(Rules::dust(), 7).unwrap();
+    assert_eq!(a, Board::random(Rules::dust(), 7).unwrap());
+    assert_ne!(a, Board::random(Rules::dust(), 8).unwrap());
+    assert_eq!(a.piles(), 48);
+    assert!(a.cells().iter().all(|&c| (1..=5).contains(&c)));
+}
+
+#[test]
+fn both_rule_sets_keep_the_environment_contract() {
+    check_env(|| Clusters::new(Rules::dust()).unwrap(), 30, 200).unwrap();
+    check_env(|| Clusters::new(Rules::samegame().with_size(8, 8)).unwrap(), 30, 200).unwrap();
+}
+
+#[test]
+fn blog_rewards() {
+    let mut env = Clusters::new(Rules::dust().with_size(2, 1)).unwrap();
+    env.set_board(Board::parse(Rules::dust().with_size(2, 1), "12\n").unwrap());
+    let s = env.step(0);
+    assert_eq!((s.reward, s.terminated), (-1.0, false));
+    // The 2 has moved next to the cut (column 1): column 0 is empty now.
+    assert_eq!(env.board().to_text(), ".2\n");
+    assert_eq!(env.step(0).reward, -10.0);
+    let s = env.step(1);
+    assert_eq!((s.reward, s.terminated), (10.0, true));
+}
+
+/// The fewest clicks by breadth-first search over every click (small boards only).
+fn brute_force_fewest(board: &Board) -> usize {
+    use std::collections::{HashSet, VecDeque};
+    let mut seen = HashSet::new();
+    let mut queue = VecDeque::from([(board.clone(), 0usize)]);
+    seen.insert(board.cells().to_vec());
+    while let Some((b, d)) = queue.pop_front() {
+        if b.is_empty() {
+            return d;
+        }
+        for g in b.moves() {
+            let mut next = b.clone();
+            next.click_cell(g[0]).unwrap();
+            if seen.insert(next.cells().to_vec()) {
+                queue.push_back((next, d + 1));
+            }
+        }
+    }
+    unreachable!("a dust board can always be cleared")
+}
+
+#[test]
+fn exact_solver_equals_brute_force_on_small_boards() {
+    for (w, h, colours, closing) in [
+        (4, 3, 3, Closing::Centre),
+        (5, 3, 4, Closing::Centre),
+        (4, 4, 3, Closing::Left),
+        (3, 4, 4, Closing::Centre),
+    ] {
+        let rules = Rules {
+            width: w,
+            height: h,
+            colours,
+            closing,
+            ..Rules::dust()
+        };
+        for seed in 0..60 {
+            let board = Board::random(rules, seed).unwrap();
+            let want = brute_force_fewest(&board);
+            let got = solve_fewest_clicks(&board, ExactLimits::default(), &mut |_| true).unwrap();
+            assert!(got.optimal);
+            assert_eq!(got.clicks.len(), want, "{w}x{h} seed {seed}\n{board}");
+            let mut replay = board.clone();
+            for &(c, r) in &got.clicks {
+                replay.click(c, r).unwrap();
+            }
+            assert!(replay.is_empty());
+        }
+    }
+}
+
+#[test]
+fn exact_solver_stops_on_its_budget_with_a_valid_clearing() {
+    let board = Board::random(Rules::dust(), 3).unwrap();
+    let limits = ExactLimits {
+        max_nodes: 10,
+        ..ExactLimits::default()
+    };
+    let got = solve_fewest_clicks(&board, limits, &mut |_| true).unwrap();
+    assert!(!got.optimal);
+    assert!(got.lower_bound <= got.clicks.len());
+    let mut replay = board.clone();
+    for &(c, r) in &got.clicks {
+        replay.click(c, r).unwrap();
+    }
+    assert!(replay.is_empty());
+    assert_eq!(
+        solve_fewest_clicks(&Board::random(Rules::samegame(), 1).unwrap(), ExactLimits::default(), &mut |_| true),
+        Err(ExactError::NotClicks)
+    );
+}
+
+#[test]
+fn monte_carlo_games_replay_to_their_score() {
+    let board = Board::random(Rules::samegame().with_size(8, 8), 5).unwrap();
+    for result in [
+        nested_search(&board, McLimits { seconds: 0.2, level: 1, iterations: 100, seed: 1 }),
+        nrpa(&board, McLimits { seconds: 0.2, level: 2, iterations: 20, seed: 1 }),
+    ] {
+        let mut b = board.clone();
+        let mut score = 0;
+        for &(c, r) in &result.moves {
+            score += b.click(c, r).unwrap().points;
+        }
+        assert_eq!(score, result.score);
+        assert!(b.is_over());
+        assert_eq!(b.is_empty(), result.cleared);
+        assert!(result.playouts > 0);
+    }
+}
