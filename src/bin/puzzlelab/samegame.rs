@@ -135,6 +135,16 @@ pub struct SameGameSolveArgs {
     /// Threads searching each board.
     #[arg(long, default_value_t = 1)]
     pub threads: usize,
+    /// Instead of reading stdin, search this many seeded random boards (board i is
+    /// `Board::random(Rules::samegame(), game_seed(--board-seed, i))`).
+    #[arg(long)]
+    pub random: Option<usize>,
+    /// The seed of `--random`'s boards.
+    #[arg(long, default_value_t = 0)]
+    pub board_seed: u64,
+    /// NRPA: added to the weight of every move of the most common colour.
+    #[arg(long, default_value_t = McLimits::new(0.0, 1).tabu_bias, allow_hyphen_values = true)]
+    pub tabu_bias: f64,
 }
 
 /// Runs `puzzlelab dust …`.
@@ -331,7 +341,10 @@ fn dust_eval(args: &DustEvalArgs) -> Result<()> {
     });
     let rows: Vec<Value> = rows.into_iter().collect::<Result<_>>()?;
     let n = rows.len().max(1) as f64;
-    let clicks: Vec<usize> = rows.iter().map(|r| r["clicks"].as_u64().unwrap() as usize).collect();
+    let clicks: Vec<usize> = rows
+        .iter()
+        .map(|r| r["clicks"].as_u64().unwrap() as usize)
+        .collect();
     let mut distribution = std::collections::BTreeMap::new();
     for &c in &clicks {
         *distribution.entry(c).or_insert(0usize) += 1;
@@ -354,7 +367,10 @@ fn dust_eval(args: &DustEvalArgs) -> Result<()> {
     });
     if compare {
         let proved = rows.iter().filter(|r| r["proved"] == json!(true)).count();
-        let optimum: Vec<usize> = rows.iter().map(|r| r["optimum"].as_u64().unwrap() as usize).collect();
+        let optimum: Vec<usize> = rows
+            .iter()
+            .map(|r| r["optimum"].as_u64().unwrap() as usize)
+            .collect();
         let at_optimum = clicks.iter().zip(&optimum).filter(|(c, o)| c == o).count();
         let mut optimal_distribution = std::collections::BTreeMap::new();
         for &c in &optimum {
@@ -376,7 +392,15 @@ fn dust_eval(args: &DustEvalArgs) -> Result<()> {
 }
 
 fn samegame_solve(args: &SameGameSolveArgs) -> Result<()> {
-    let boards = read_boards(Rules::samegame(), true)?;
+    let boards = match args.random {
+        Some(n) => (0..n)
+            .map(|i| {
+                Board::random(Rules::samegame(), game_seed(args.board_seed, i))
+                    .map_err(|e| e.to_string())
+            })
+            .collect(),
+        None => read_boards(Rules::samegame(), true)?,
+    };
     let mut total = 0u64;
     let mut failed = false;
     for (index, board) in boards.into_iter().enumerate() {
@@ -399,6 +423,7 @@ fn samegame_solve(args: &SameGameSolveArgs) -> Result<()> {
                 level,
                 iterations: args.iterations,
                 seed: game_seed(args.seed, index * 64 + t),
+                tabu_bias: args.tabu_bias,
             };
             match args.algo {
                 Algo::Nmcs => nested_search(&board, limits),

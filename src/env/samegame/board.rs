@@ -498,7 +498,10 @@ impl Board {
     /// The groups a click may remove (size at least the rules' smallest group).
     pub fn moves(&self) -> Vec<Vec<usize>> {
         let min = self.rules.min_group;
-        self.groups().into_iter().filter(|g| g.len() >= min).collect()
+        self.groups()
+            .into_iter()
+            .filter(|g| g.len() >= min)
+            .collect()
     }
 
     /// Whether a click may remove the group at `cell`.
@@ -519,7 +522,8 @@ impl Board {
             if c == 0 {
                 continue;
             }
-            if (i % w + 1 < w && self.cells[i + 1] == c) || (i / w + 1 < h && self.cells[i + w] == c)
+            if (i % w + 1 < w && self.cells[i + 1] == c)
+                || (i / w + 1 < h && self.cells[i + w] == c)
             {
                 return false;
             }
@@ -679,7 +683,8 @@ pub fn closed_positions(closing: Closing, filled: &[bool]) -> Vec<Option<usize>>
 /// The first empty column (0-based) that the closing rule would have closed, if any.
 fn open_column(closing: Closing, filled: &[bool]) -> Option<usize> {
     let target = closed_positions(closing, filled);
-    (0..filled.len()).find(|&col| filled[col] && target[col] != Some(col))
+    (0..filled.len())
+        .find(|&col| filled[col] && target[col] != Some(col))
         .map(|col| {
             // Report the empty column that this pile column should have moved across.
             let to = target[col].unwrap();

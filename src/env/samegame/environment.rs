@@ -48,7 +48,11 @@ impl Clusters {
 
     /// Starts from `board` (its rules must be this environment's).
     pub fn set_board(&mut self, board: Board) {
-        assert_eq!(board.rules(), &self.rules, "the board's rules are the environment's");
+        assert_eq!(
+            board.rules(),
+            &self.rules,
+            "the board's rules are the environment's"
+        );
         self.board = board;
     }
 

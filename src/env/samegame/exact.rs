@@ -109,7 +109,11 @@ struct Geometry {
 impl Geometry {
     fn new(width: usize, height: usize) -> Geometry {
         let cells = width * height;
-        let all = if cells == 64 { u64::MAX } else { (1u64 << cells) - 1 };
+        let all = if cells == 64 {
+            u64::MAX
+        } else {
+            (1u64 << cells) - 1
+        };
         let column = (1u64 << height) - 1;
         let mut bottom = 0;
         let mut top = 0;
@@ -349,6 +353,15 @@ impl Solver<'_> {
         }
         let mut groups = Vec::with_capacity(32);
         self.groups(p, &mut groups);
+        // Every colour needs a click, and the click that removes a colour's last piles takes a
+        // whole colour: if no colour is one group now, the next click cannot be such a click,
+        // so one more than the colours left is needed.
+        let k = p.colours_left();
+        let single = (1..8).any(|c| groups.iter().filter(|&&(gc, _)| gc == c).count() == 1);
+        if !single && k + 1 > budget {
+            self.remember(p, k + 1);
+            return Ok(false);
+        }
         let mut children: Vec<(usize, u64, Position)> = groups
             .iter()
             .map(|&(c, g)| {

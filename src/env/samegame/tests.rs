@@ -96,11 +96,19 @@ fn board_text_errors() {
     assert_eq!(Board::parse(r, "\n \n"), Err(BoardError::Empty));
     assert!(matches!(
         Board::parse_any(r, "12\n123\n"),
-        Err(BoardError::RowLength { row: 2, expected: 2, found: 3 })
+        Err(BoardError::RowLength {
+            row: 2,
+            expected: 2,
+            found: 3
+        })
     ));
     assert!(matches!(
         Board::parse_any(r, "1x\n12\n"),
-        Err(BoardError::Character { character: 'x', row: 1, col: 2 })
+        Err(BoardError::Character {
+            character: 'x',
+            row: 1,
+            col: 2
+        })
     ));
     assert!(matches!(
         Board::parse_any(r, "1.\n.2\n"),
@@ -121,7 +129,11 @@ fn board_text_errors() {
         Err(BoardError::OpenColumn { .. })
     ));
     assert!(Board::parse_any(r, ".11.\n").is_ok());
-    let colours = Rules { colours: 3, ..Rules::dust() }.with_size(2, 1);
+    let colours = Rules {
+        colours: 3,
+        ..Rules::dust()
+    }
+    .with_size(2, 1);
     assert!(matches!(
         Board::parse(colours, "14\n"),
         Err(BoardError::Colour { colour: 4, .. })
@@ -138,7 +150,10 @@ fn refused_clicks_change_nothing() {
     let before = b.clone();
     assert!(matches!(b.click(5, 0), Err(BoardError::OffBoard { .. })));
     assert!(matches!(b.click(1, 0), Err(BoardError::EmptyCell { .. })));
-    assert!(matches!(b.click(1, 1), Err(BoardError::SmallGroup { size: 1, .. })));
+    assert!(matches!(
+        b.click(1, 1),
+        Err(BoardError::SmallGroup { size: 1, .. })
+    ));
     assert_eq!(b, before);
 }
 
@@ -154,7 +169,12 @@ fn random_boards_are_seeded() {
 #[test]
 fn both_rule_sets_keep_the_environment_contract() {
     check_env(|| Clusters::new(Rules::dust()).unwrap(), 30, 200).unwrap();
-    check_env(|| Clusters::new(Rules::samegame().with_size(8, 8)).unwrap(), 30, 200).unwrap();
+    check_env(
+        || Clusters::new(Rules::samegame().with_size(8, 8)).unwrap(),
+        30,
+        200,
+    )
+    .unwrap();
 }
 
 #[test]
@@ -237,7 +257,11 @@ fn exact_solver_stops_on_its_budget_with_a_valid_clearing() {
     }
     assert!(replay.is_empty());
     assert_eq!(
-        solve_fewest_clicks(&Board::random(Rules::samegame(), 1).unwrap(), ExactLimits::default(), &mut |_| true),
+        solve_fewest_clicks(
+            &Board::random(Rules::samegame(), 1).unwrap(),
+            ExactLimits::default(),
+            &mut |_| true
+        ),
         Err(ExactError::NotClicks)
     );
 }
@@ -246,8 +270,14 @@ fn exact_solver_stops_on_its_budget_with_a_valid_clearing() {
 fn monte_carlo_games_replay_to_their_score() {
     let board = Board::random(Rules::samegame().with_size(8, 8), 5).unwrap();
     for result in [
-        nested_search(&board, McLimits { seconds: 0.2, level: 1, iterations: 100, seed: 1 }),
-        nrpa(&board, McLimits { seconds: 0.2, level: 2, iterations: 20, seed: 1 }),
+        nested_search(&board, McLimits::new(0.2, 1)),
+        nrpa(
+            &board,
+            McLimits {
+                iterations: 20,
+                ..McLimits::new(0.2, 2)
+            },
+        ),
     ] {
         let mut b = board.clone();
         let mut score = 0;
