@@ -59,6 +59,9 @@ const STYLE = `
     padding: 10px 18px; border-radius: 12px; text-align: center; max-width: 80%; }
   :host([status="cleared"]) .end span { background: rgb(22 163 74 / 0.92); }
   :host([locked]) .pile { cursor: default; }
+  @media (prefers-reduced-motion: reduce) {
+    .pile::before { transition: none; }
+  }
   @media (prefers-color-scheme: dark) {
     :host { color: #e7e9f3; --board-bg: #20253b; --cut: #5b6385; }
     .group-info { color: #a2a8c0; }

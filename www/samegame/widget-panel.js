@@ -96,7 +96,7 @@ export class ClustersPanel {
     this.#board = container.querySelector("clusters-board");
     const button = (action) => container.querySelector(`[data-action=${action}]`);
     this.#buttons = Object.fromEntries(CONTROLS_CLUSTERS.map((name) => [name, button(name)]));
-    this.#buttons.new.addEventListener("click", () => this.newGame());
+    this.#buttons.new.addEventListener("click", () => this.newGame(Math.floor(Math.random() * 2 ** 32)));
     this.#buttons.undo.addEventListener("click", () => this.undo());
     this.#buttons.restart.addEventListener("click", () => this.restart());
     this.#buttons.hint.addEventListener("click", () => this.hint().catch(() => {}));
@@ -121,11 +121,12 @@ export class ClustersPanel {
     const previous = this.#options;
     this.#options = options;
     const key = (o) => JSON.stringify([o.rules, o.seed, o.start]);
-    if (!previous || key(previous) !== key(options)) this.newGame(options.seed);
+    // A start board comes before the seed; New then draws random boards.
+    if (!previous || key(previous) !== key(options)) this.newGame(options.start ? null : options.seed);
     for (const name of CONTROLS_CLUSTERS) this.#buttons[name].hidden = !options.controls.has(name);
   }
 
-  /** A new game: seeded with `seed`, else the `start` board, else a random seed. */
+  /** A new game: seeded with `seed`, else the `start` board, else the `seed` attribute's, else a random one. */
   newGame(seed = null) {
     this.pause();
     const options = this.#options;
