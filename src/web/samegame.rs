@@ -19,6 +19,10 @@ use wasm_bindgen::prelude::*;
 const HINT_NODES: u64 = 20_000;
 /// Seconds a SameGame hint searches (nested Monte Carlo search, level 1).
 const HINT_SECONDS: f64 = 0.25;
+/// Positions the exact solver's transposition table keeps in the browser (about 40 bytes each,
+/// and the table doubles as it grows): a quarter of the native default, so that a minute's solve
+/// stays near 100 MB of the worker's memory. Past it the search stays exact, only slower.
+const SOLVE_TABLE: usize = 2_000_000;
 
 /// The group under a cell, as JS reads it.
 #[derive(serde::Serialize)]
@@ -411,7 +415,7 @@ impl ClustersGame {
             } else {
                 u64::MAX
             },
-            ..ExactLimits::default()
+            max_table: SOLVE_TABLE,
         };
         let mut stopped = false;
         let mut callback = |p: ExactProgress| {

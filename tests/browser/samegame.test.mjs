@@ -133,7 +133,8 @@ describe("Dust and SameGame in the page", () => {
   });
 
   test("a long solve reports progress and cancels; the board stays playable", options, async () => {
-    const page = await openPage(session, "#rules=dust&seed=3");
+    // Seed 0's board is not proved within 8 s in Chromium: the cancel comes long before the end.
+    const page = await openPage(session, "#rules=dust&seed=0");
     await page.selectOption("#seconds", "60");
     await page.click("#solve");
     await page.waitForFunction(() => /^Searching: no clearing in fewer than \d+ clicks; best found \d+; .+ positions\.$/.test(document.querySelector("#solver-status").textContent), null, { timeout: 20_000 });

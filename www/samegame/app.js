@@ -340,7 +340,7 @@ async function gameOver({ clicks, score, cleared, piles }) {
       known = { clicks: found.cells.length, optimal: found.optimal, lowerBound: found.lowerBound };
       if (found.optimal) optima.set(start, known);
     } catch (error) {
-      if (version === boardVersion) elements.endStatus.textContent = error instanceof SolveCancelled ? said : `${said} (${errorMessage(error)})`;
+      if (version === boardVersion && game.isOver) elements.endStatus.textContent = error instanceof SolveCancelled ? said : `${said} (${errorMessage(error)})`;
       return;
     }
     // A new board, or an undo since the board was cleared: nothing to say.
@@ -396,6 +396,10 @@ elements.board.addEventListener("clusters-move", (event) => {
   updateButtons();
 });
 elements.board.addEventListener("clusters-over", (event) => gameOver(event.detail));
+// A link followed or a hash typed in: show that board (the page's own updates use replaceState).
+window.addEventListener("hashchange", () => {
+  if (api) fromHash();
+});
 
 try {
   api = await loadWasm();

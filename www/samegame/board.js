@@ -52,6 +52,7 @@ const STYLE = `
   .badge { position: absolute; z-index: 2; pointer-events: none; transform: translate(-50%, -110%);
     background: #111827; color: #fff; font: 700 12px/1 system-ui, sans-serif; padding: 4px 7px; border-radius: 999px;
     white-space: nowrap; }
+  .badge.below { transform: translate(-50%, 40%); }
   .badge[hidden] { display: none; }
   .end { position: absolute; inset: 0; display: grid; place-items: center; pointer-events: none; }
   .end[hidden] { display: none; }
@@ -329,6 +330,8 @@ export class ClustersBoard extends HTMLElement {
     const col = cell % game.width;
     const row = Math.floor(cell / game.width);
     this.#badge.style.left = `${((col + 0.5) * 100) / game.width}%`;
+    // On the top row the badge goes inside the board, under the pile's top edge.
+    this.#badge.classList.toggle("below", row === 0);
     this.#badge.style.top = `${(row * 100) / game.height}%`;
     this.#badge.hidden = !pile;
     this.#emit("clusters-hover", { cell, size: group.size, points: group.points, legal: group.legal });
