@@ -189,6 +189,27 @@ describe("Dust and SameGame in the page", () => {
     assert.deepEqual(page.errors, []);
   });
 
+  test("SameGame: Solve searches for its time budget and plays its best game to the end", options, async () => {
+    const page = await openPage(session, "#rules=samegame&seed=8");
+    await page.selectOption("#algo", "nmcs");
+    await page.selectOption("#seconds", "5");
+    await page.locator("#speed").evaluate((input) => {
+      input.value = "5";
+      input.dispatchEvent(new Event("input"));
+    });
+    await page.click("#solve");
+    assert.match(await page.textContent("#solver-status"), /^Searching \(NMCS\): \d+ of 5 s…$/);
+    await page.waitForFunction(() => /^Best game found/.test(document.querySelector("#solver-status").textContent), null, { timeout: 20_000 });
+    const said = Number((await page.textContent("#solver-status")).match(/^Best game found: (\d+) more points/)[1]);
+    await page.waitForFunction(() => document.querySelector("#game").getAttribute("status") !== "playing", null, { timeout: 30_000 });
+    const end = await page.evaluate(() => ({ score: document.querySelector("#game").game.score, text: document.querySelector("#end-status").textContent }));
+    assert.equal(end.score, said);
+    assert.match(end.text, new RegExp(`score ${said}`));
+    const board = await readBoard(page);
+    assert.deepEqual(board.dom, board.cells);
+    assert.deepEqual(page.errors, []);
+  });
+
   test("a bad board text in the URL is explained and a random board stays usable", options, async () => {
     const page = await openPage(session, "#rules=dust&board=12x-123");
     const error = await page.locator("#board-error");

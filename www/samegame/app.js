@@ -15,6 +15,8 @@ import { errorMessage, loadWasm } from "../shared/wasm.js";
 
 /** Solver playback speeds in clicks per second, one per step of the speed slider. */
 const SPEEDS = [1, 2, 4, 8, 16, 32];
+/** Up to this many clicks a second the playback waits for each click's animation to end. */
+const SETTLE_SPEED = 4;
 /** What the page says of each rule set. */
 const RULES = {
   dust: {
@@ -309,8 +311,10 @@ function play(cells) {
       return;
     }
     next += 1;
-    await elements.board.settled;
-    if (playing) playing = setTimeout(tick, 1000 / SPEEDS[Number(elements.speed.value)]);
+    // Slow playback lets each click's animation finish; fast playback overlaps them.
+    const speed = SPEEDS[Number(elements.speed.value)];
+    if (speed <= SETTLE_SPEED) await elements.board.settled;
+    if (playing) playing = setTimeout(tick, 1000 / speed);
   };
   playing = setTimeout(tick, 0);
   updateButtons();

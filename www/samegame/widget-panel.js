@@ -236,7 +236,8 @@ export class ClustersPanel {
         return;
       }
       next += 1;
-      await this.#board.settled;
+      // Slow playback lets each click's animation finish; fast playback overlaps them.
+      if (this.#options.speed <= 4) await this.#board.settled;
       if (this.#playing) this.#playing = setTimeout(tick, 1000 / this.#options.speed);
     };
     this.#playing = setTimeout(tick, 0);
