@@ -33,9 +33,10 @@ const STYLE = `
     --cell-gap: 3px; --board-bg: #eef0f6; --cut: #9aa3bb; }
   :host([hidden]) { display: none; }
   .frame { display: flex; flex-direction: column; gap: 8px; width: 100%; max-width: var(--board-width, 560px); }
-  .bar { display: flex; align-items: center; justify-content: space-between; gap: 8px; min-height: 22px; font-size: 14px; }
   .counts { font-weight: 600; font-variant-numeric: tabular-nums; }
-  .group-info { color: #5b6175; font-variant-numeric: tabular-nums; }
+  /* Under the board, one line of fixed height: what the pointer hovers never moves the board. */
+  .group-info { height: 1.3em; color: #5b6175; font-variant-numeric: tabular-nums;
+    white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
   .wrap { position: relative; }
   .grid { position: relative; width: 100%; aspect-ratio: var(--cols) / var(--rows); background: var(--board-bg);
     border-radius: 10px; overflow: hidden; user-select: none; -webkit-user-select: none; touch-action: manipulation; }
@@ -94,12 +95,13 @@ export class ClustersBoard extends HTMLElement {
     const shadow = this.attachShadow({ mode: "open" });
     shadow.innerHTML = `<style>${STYLE}</style>
       <div class="frame" part="frame">
-        <div class="bar"><span class="counts" part="counts"></span><span class="group-info" part="group-info" aria-live="polite"></span></div>
+        <div class="counts" part="counts"></div>
         <div class="wrap">
           <div class="grid" part="grid" role="grid" aria-label="Board"></div>
           <div class="badge" part="badge" hidden></div>
           <div class="end" hidden><span></span></div>
         </div>
+        <div class="group-info" part="group-info" aria-live="polite"></div>
       </div>`;
     this.#grid = shadow.querySelector(".grid");
     this.#counts = shadow.querySelector(".counts");
