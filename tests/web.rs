@@ -561,6 +561,18 @@ fn clusters_game_clicks_closes_undoes_hints_and_solves() {
         replay.click(cell).unwrap();
     }
     assert!(replay.is_cleared());
+    // A board too large for the exact solver: the hint is the greedy click, Solve says why not.
+    let large = ClustersGame::from_text("dust", &"1212121212\n".repeat(8)).unwrap();
+    assert!(!large.exact_supported());
+    let hint = large.hint().unwrap();
+    assert_eq!(
+        field(&hint, "method").as_string().as_deref(),
+        Some("greedy")
+    );
+    assert!(
+        message(large.solve_fewest_clicks(&progress, 0.0).err().unwrap())
+            .contains("at most 64 cells")
+    );
     // A callback that says stop: the best clearing found, not proved.
     let seeded = ClustersGame::new("dust", 3.0).unwrap();
     let stop = js_sys::Function::new_with_args("p", "return false;");

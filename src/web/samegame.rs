@@ -61,12 +61,13 @@ struct HintReport {
     /// The cell to click (row-major) and its group.
     cell: usize,
     group: Vec<usize>,
-    /// Dust: clicks left on the line found (this one included); whether that line is proved the
-    /// fewest. SameGame: the score the line found reaches from here (this move's points included).
+    /// Dust: clicks left on the line found (this one included; 0 for the greedy click on boards
+    /// the exact solver does not take); whether that line is proved the fewest. SameGame: the score the line found reaches from here (this move's points included).
     clicks_left: usize,
     optimal: bool,
     line_score: u32,
-    /// "exact", "best-found" (dust, the solver's budget ran out) or "nmcs" (SameGame).
+    /// "exact", "best-found" (dust, the solver's budget ran out), "greedy" (dust, a board the
+    /// exact solver does not take) or "nmcs" (SameGame).
     method: &'static str,
 }
 
@@ -95,6 +96,27 @@ struct SearchReport {
     cleared: bool,
     playouts: f64,
     seconds: f64,
+}
+
+/// The click that leaves the fewest groups (ties: the largest group, then the first): the hint on
+/// boards the exact solver does not take. `board` must hold a pile.
+fn greedy_click(board: &Board) -> usize {
+    let mut best: Option<(usize, std::cmp::Reverse<usize>, usize)> = None;
+    for group in board.moves() {
+        let mut after = board.clone();
+        if after.click_cell(group[0]).is_err() {
+            continue;
+        }
+        let key = (
+            after.groups().len(),
+            std::cmp::Reverse(group.len()),
+            group[0],
+        );
+        if best.is_none_or(|b| key < b) {
+            best = Some(key);
+        }
+    }
+    best.map(|b| b.2).unwrap_or(0)
 }
 
 /// A game of the dust puzzle or SameGame as the page plays it: the board, the clicks so far (with
@@ -346,12 +368,25 @@ impl ClustersGame {
     /// The next click of a quick search, or null when the game is over: `{ cell, group,
     /// clicksLeft, optimal, lineScore, method }`. Dust: the first click of the exact solver's
     /// clearing within a small budget (proved the fewest when `optimal`); SameGame: the first
-    /// move of the best game a short nested Monte Carlo search finds.
+    /// move of the best game a short nested Monte Carlo search finds. Dust boards the exact
+    /// solver does not take (over 64 cells, 8 rows or 7 colours) get the greedy click: the one
+    /// that leaves the fewest groups.
     pub fn hint(&self) -> Result<JsValue, JsValue> {
         if self.board.is_over() {
             return Ok(JsValue::NULL);
         }
         let report = match self.board.rules().objective {
+            Objective::Clicks if !self.exact_supported() => {
+                let cell = greedy_click(&self.board);
+                HintReport {
+                    cell,
+                    group: self.board.group(cell),
+                    clicks_left: 0,
+                    optimal: false,
+                    line_score: 0,
+                    method: "greedy",
+                }
+            }
             Objective::Clicks => {
                 let limits = ExactLimits {
                     max_nodes: HINT_NODES,

@@ -202,7 +202,9 @@ function hint() {
     }
     const where = `row ${Math.floor(found.cell / game.width) + 1}, column ${(found.cell % game.width) + 1}`;
     const group = `${found.group.length} ${found.group.length === 1 ? "pile" : "piles"}`;
-    if (game.rules === "dust") {
+    if (found.method === "greedy") {
+      elements.solverStatus.textContent = `Click ${where} (${group}): it leaves the fewest groups (the exact solver does not take a board this large).`;
+    } else if (game.rules === "dust") {
       elements.solverStatus.textContent = found.optimal
         ? `Click ${where} (${group}): the fewest clicks from here are ${found.clicksLeft}.`
         : `Click ${where} (${group}): a quick search clears the board from here in ${found.clicksLeft} clicks (not proved the fewest).`;

@@ -172,9 +172,11 @@ export class ClustersPanel {
       if (found) {
         const where = `row ${Math.floor(found.cell / game.width) + 1}, column ${(found.cell % game.width) + 1}`;
         this.#setStatus(
-          game.rules === "dust"
-            ? `Click ${where}: ${found.clicksLeft} clicks from here${found.optimal ? " (the fewest)" : ""}.`
-            : `Click ${where}: a short search scores ${found.lineScore} more.`,
+          found.method === "greedy"
+            ? `Click ${where}: it leaves the fewest groups.`
+            : game.rules === "dust"
+              ? `Click ${where}: ${found.clicksLeft} clicks from here${found.optimal ? " (the fewest)" : ""}.`
+              : `Click ${where}: a short search scores ${found.lineScore} more.`,
         );
       }
       return found;
