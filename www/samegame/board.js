@@ -321,7 +321,10 @@ export class ClustersBoard extends HTMLElement {
       return;
     }
     this.#group = group.cells;
-    for (const c of group.cells) this.#piles.get(c)?.classList.add("group", group.legal ? "group" : "small");
+    for (const c of group.cells) {
+      this.#piles.get(c)?.classList.add("group");
+      if (!group.legal) this.#piles.get(c)?.classList.add("small");
+    }
     const samegame = game.rules === "samegame";
     const size = `${group.size} ${group.size === 1 ? "pile" : "piles"}`;
     let text = size;
