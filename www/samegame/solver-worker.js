@@ -44,11 +44,10 @@ async function exact({ id, rules, text, seconds }) {
   }
 }
 
-async function search({ id, rules, text, algo, seconds, seed }) {
+async function search({ rules, text, algo, seconds, seed }) {
   const api = await apiReady;
   const game = api.ClustersGame.fromText(rules, text);
   try {
-    postProgress(id, { started: true });
     return { result: game.searchScore(algo, seconds, seed) };
   } finally {
     game.free();
