@@ -495,3 +495,108 @@ fn sudoku_ga_runs_like_the_cli_and_refuses_what_it_cannot_use() {
     assert!(!conflicts.is_empty() && conflicts.windows(2).all(|w| w[0] < w[1]));
     assert_eq!(ga.givens().iter().filter(|&&d| d != 0).count(), 29);
 }
+
+#[wasm_bindgen_test]
+fn clusters_game_clicks_closes_undoes_hints_and_solves() {
+    use puzzlelab::web::samegame::ClustersGame;
+    // Bad rules, seeds and board texts: readable errors.
+    let e = ClustersGame::new("tetris", 1.0).err().unwrap();
+    assert!(message(e).contains("use dust or samegame"));
+    let e = ClustersGame::new("dust", 1.5).err().unwrap();
+    assert!(message(e).contains("whole number"));
+    let e = ClustersGame::from_text("dust", "12x\n123\n").err().unwrap();
+    assert!(message(e).contains("unexpected character 'x' at row 1, column 3"));
+    let e = ClustersGame::from_text("dust", "1..\n123\n1.3\n")
+        .err()
+        .unwrap();
+    assert!(message(e).contains("floats over an empty cell"));
+
+    // Dust, by hand: 6 wide, the cut between columns 3 and 4 (1-based). Column 2's two piles go in
+    // two clicks; the second empties it and column 1 closes in toward the middle (to the right).
+    let mut game = ClustersGame::from_text("dust", "21....\n123456\n").unwrap();
+    assert_eq!(
+        (game.width(), game.height(), game.rules()),
+        (6, 2, "dust".into())
+    );
+    let group = game.group(7).unwrap();
+    assert_eq!(field(&group, "size").as_f64(), Some(1.0));
+    assert!(
+        game.group(3).unwrap().is_null(),
+        "an empty cell has no group"
+    );
+    assert!(game.group(12).is_err());
+    game.click(7).unwrap();
+    assert_eq!(game.cells(), vec![2, 0, 0, 0, 0, 0, 1, 1, 3, 4, 5, 6]);
+    assert_eq!(field(&game.group(6).unwrap(), "size").as_f64(), Some(2.0));
+    let report = game.click(6).unwrap();
+    assert_eq!(game.cells(), vec![0, 0, 0, 0, 0, 0, 0, 2, 3, 4, 5, 6]);
+    let moved: Vec<(usize, usize)> =
+        serde_wasm_bindgen::from_value(field(&report, "moved")).unwrap();
+    assert!(
+        moved.contains(&(0, 7)),
+        "the 2 fell and moved right: {moved:?}"
+    );
+    assert_eq!(game.clicks(), 2);
+    assert!(game.click(0).is_err(), "an empty cell is refused");
+    assert_eq!(game.clicks(), 2, "a refused click changes nothing");
+    assert!(game.undo());
+    assert_eq!(game.cells(), vec![2, 0, 0, 0, 0, 0, 1, 1, 3, 4, 5, 6]);
+    game.restart();
+    assert_eq!(game.to_text(), "21....\n123456\n");
+    assert!(!game.undo());
+
+    // The hint and the exact solver agree on the fewest clicks of a small board; the solver calls
+    // back and plays to an empty board.
+    let game = ClustersGame::from_text("dust", "1122\n1212\n2211\n").unwrap();
+    let hint = game.hint().unwrap();
+    assert_eq!(field(&hint, "optimal").as_bool(), Some(true));
+    assert_eq!(field(&hint, "clicksLeft").as_f64(), Some(3.0));
+    let progress = js_sys::Function::new_with_args("p", "return true;");
+    let solution = game.solve_fewest_clicks(&progress, 0.0).unwrap();
+    let cells: Vec<usize> = serde_wasm_bindgen::from_value(field(&solution, "cells")).unwrap();
+    assert_eq!(cells.len(), 3);
+    assert_eq!(field(&solution, "optimal").as_bool(), Some(true));
+    let mut replay = ClustersGame::from_text("dust", &game.to_text()).unwrap();
+    for cell in cells {
+        replay.click(cell).unwrap();
+    }
+    assert!(replay.is_cleared());
+    // A board too large for the exact solver: the hint is the greedy click, Solve says why not.
+    let large = ClustersGame::from_text("dust", &"1212121212\n".repeat(8)).unwrap();
+    assert!(!large.exact_supported());
+    let hint = large.hint().unwrap();
+    assert_eq!(
+        field(&hint, "method").as_string().as_deref(),
+        Some("greedy")
+    );
+    assert!(
+        message(large.solve_fewest_clicks(&progress, 0.0).err().unwrap())
+            .contains("at most 64 cells")
+    );
+    // A callback that says stop: the best clearing found, not proved.
+    let seeded = ClustersGame::new("dust", 3.0).unwrap();
+    let stop = js_sys::Function::new_with_args("p", "return false;");
+    let stopped = seeded.solve_fewest_clicks(&stop, 0.0).unwrap();
+    assert_eq!(field(&stopped, "optimal").as_bool(), Some(false));
+    assert_eq!(field(&stopped, "stopped").as_bool(), Some(true));
+    assert!(
+        seeded.search_score("nrpa", 0.1, 1.0).is_err(),
+        "dust is not played for score"
+    );
+
+    // SameGame: a group of one is refused, groups score (n − 2)², the search's moves replay.
+    let mut same = ClustersGame::new("samegame", 5.0).unwrap();
+    assert_eq!((same.width(), same.height(), same.min_group()), (15, 15, 2));
+    let single = (0..225)
+        .find(|&c| field(&same.group(c).unwrap(), "size").as_f64() == Some(1.0))
+        .unwrap();
+    assert!(message(same.click(single).err().unwrap()).contains("groups of 2 or more"));
+    let found = same.search_score("nmcs", 0.2, 1.0).unwrap();
+    let moves: Vec<usize> = serde_wasm_bindgen::from_value(field(&found, "cells")).unwrap();
+    let score = field(&found, "score").as_f64().unwrap() as u32;
+    for cell in moves {
+        same.click(cell).unwrap();
+    }
+    assert!(same.is_over());
+    assert_eq!(same.score(), score);
+}

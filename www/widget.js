@@ -17,7 +17,7 @@
  * all widgets and the page share it and each model's download.
  *
  * Attributes (all optional; changing one updates the widget):
- *   puzzle    "sliding" (the default), "2048", "minesweeper" or "sudoku" (see those below)
+ *   puzzle    "sliding" (the default), "2048", "minesweeper", "sudoku", "dust" or "samegame" (see those below)
  *   size      "3", "4x4", "2x3", … (2 to 5 rows by 2 to 5 columns); default 3×3
  *   start     the start position as text: "1,2,3,4,5,6,7,_,8", "123456780", one row per line;
  *             0 or _ is the blank, ☼ ☾ (or s m) for sun-moon. Default: shuffled 12 moves from the
@@ -118,6 +118,19 @@
  * the grid), setState(puzzleText); state is { puzzle: "sudoku", size, givens, cells, marks,
  * puzzleText, text, solved, seconds, seed }. play() rejects: Sudoku has no player.
  *
+ * Dust and SameGame (puzzle="dust" | "samegame"): the board from samegame/board.js (with
+ * samegame/widget-panel.js, imported only then): hover a pile to see its group's size (and
+ * SameGame's points), click to remove it; the piles fall and the columns close (dust: toward the
+ * middle; SameGame: to the left). Attributes: seed, start (a board text, rows top first separated
+ * by "/" or "-": 1–9 colours, "." empty; any size), speed (the solver's clicks per second),
+ * controls (any of "new undo restart hint solve"). Events: move { action: "click" | "undo" |
+ * "restart", cell, cells, moved, points, score, clicks, over, cleared, source }, over { clicks,
+ * score, cleared, piles, source }, error. Methods: newGame(seed?), undo(), hint(), solve() (the
+ * exact fewest clicks within 10 s for dust, NRPA for 5 s for SameGame, in a worker; then played;
+ * a Promise of { cells, … }), play() (as solve()), pause() (stops both), setState(boardText);
+ * state is { puzzle, width, height, cells, clicks, score, over, cleared, text, startText, seed,
+ * solving, playing }.
+ *
  * Styling: an inline-block 340px wide. Custom properties: --puzzle-widget-width,
  * --puzzle-widget-display, --board-max-height. Parts: widget, board, controls, button, player,
  * error, status. While it works, the element has the attributes `ready` (loaded) and `solving`.
@@ -154,6 +167,20 @@ const GAME_MODES = {
     part: "sudoku",
     attributes: ["size", "difficulty", "seed", "pencil"],
     name: "Sudoku",
+  },
+  dust: {
+    load: () => import("./samegame/widget-panel.js"),
+    panel: "ClustersPanel",
+    part: "dust",
+    attributes: ["seed"],
+    name: "dust",
+  },
+  samegame: {
+    load: () => import("./samegame/widget-panel.js"),
+    panel: "ClustersPanel",
+    part: "samegame",
+    attributes: ["seed"],
+    name: "SameGame",
   },
 };
 /** Per game mode: { promise, exports } of its module once asked for. */
@@ -268,6 +295,8 @@ const TEMPLATE = `
   <div class="game2048" part="game2048" hidden></div>
   <div class="mines" part="minesweeper" hidden></div>
   <div class="sudoku" part="sudoku" hidden></div>
+  <div class="clusters" part="dust" hidden></div>
+  <div class="clusters" part="samegame" hidden></div>
   <p class="error" part="error" role="alert" hidden></p>${SLIDING_CONTROLS_MARKUP}
   <p class="status" part="status" role="status" aria-live="polite"></p>
 </div>`;
@@ -308,6 +337,8 @@ export class PuzzleWidget extends HTMLElement {
       game2048: part(".game2048"),
       minesweeper: part(".mines"),
       sudoku: part(".sudoku"),
+      dust: part('[part="dust"]'),
+      samegame: part('[part="samegame"]'),
     };
     this.#ready.promise.catch(() => {});
     const widget = this;
@@ -366,7 +397,7 @@ export class PuzzleWidget extends HTMLElement {
     return this.#ready.promise;
   }
 
-  /** The inner <sliding-board> (for the puzzlelab page); a 2048 widget's <game2048-board>, a Minesweeper widget's <mines-board>, a Sudoku widget's <sudoku-board>. */
+  /** The inner <sliding-board> (for the puzzlelab page); a 2048 widget's <game2048-board>, a Minesweeper widget's <mines-board>, a Sudoku widget's <sudoku-board>, a dust or SameGame widget's <clusters-board>. */
   get board() {
     return this.#game()?.board ?? this.#sliding.board;
   }
@@ -400,6 +431,7 @@ export class PuzzleWidget extends HTMLElement {
 
   /** Solves from the current position and plays the solution; resolves to the `solution` detail. */
   solve() {
+    if (this.#shown === "dust" || this.#shown === "samegame") return this.#game().solve();
     if (this.#shown) {
       const player = { 2048: "play() lets its agent play", minesweeper: "play() lets its solver play", sudoku: "hint() shows the next step" };
       return Promise.reject(new Error(`solve() is for sliding puzzles: on a ${GAME_MODES[this.#shown].name} widget, ${player[this.#shown]}`));
@@ -407,7 +439,14 @@ export class PuzzleWidget extends HTMLElement {
     return this.#sliding.solve();
   }
 
-  /** 2048, Minesweeper and Sudoku: starts a new game, seeded with `seed` (a whole number) or at random. */
+  /** Dust and SameGame: takes back the last click; whether there was one to take back. */
+  undo() {
+    const game = this.#game();
+    if (this.#shown !== "dust" && this.#shown !== "samegame") throw new Error('undo() is for dust and SameGame widgets (puzzle="dust" or "samegame")');
+    return game.undo();
+  }
+
+  /** 2048, Minesweeper, Sudoku, dust and SameGame: starts a new game, seeded with `seed` (a whole number) or at random. */
   newGame(seed) {
     const panel = this.#requireGame("newGame()");
     if (seed !== undefined && seed !== null && (!Number.isSafeInteger(seed) || seed < 0)) {
@@ -421,12 +460,15 @@ export class PuzzleWidget extends HTMLElement {
     return this.#require2048("move()").move(String(direction));
   }
 
-  /** 2048: the agent plays (after loading its network); Minesweeper: the solver plays. Resolves once it has started. */
+  /**
+   * 2048: the agent plays (after loading its network); Minesweeper: the solver plays; dust and
+   * SameGame: the solver searches, then plays. Resolves once it has started.
+   */
   play() {
     return this.#requireGame("play()").play();
   }
 
-  /** 2048 and Minesweeper: the agent (solver) stops playing. */
+  /** 2048, Minesweeper, dust and SameGame: the agent (solver) stops playing (or searching). */
   pause() {
     this.#requireGame("pause()").pause();
   }
@@ -435,12 +477,14 @@ export class PuzzleWidget extends HTMLElement {
    * 2048: resolves to the agent's move for the board shown (also drawn as an arrow), or null.
    * Minesweeper: to the solver's next cell ({ cell, reason, probability, progress }, ringed), or null.
    * Sudoku: to the logical solver's steps up to the next digit (named, highlighted on the grid).
+   * Dust and SameGame: to the next click of a quick search ({ cell, group, clicksLeft, optimal,
+   * lineScore, method }, ringed), or null.
    */
   hint() {
     return this.#requireGame("hint()").hint();
   }
 
-  /** The game mode's panel shown (2048, Minesweeper, Sudoku), or null for a sliding puzzle. */
+  /** The game mode's panel shown (2048, Minesweeper, Sudoku, dust, SameGame), or null for a sliding puzzle. */
   #game() {
     return this.#shown ? this.#panels[this.#shown] : null;
   }
@@ -452,7 +496,7 @@ export class PuzzleWidget extends HTMLElement {
 
   #requireGame(method) {
     const game = this.#game();
-    if (!game) throw new Error(`${method} is for 2048, Minesweeper and Sudoku widgets (puzzle="2048", "minesweeper" or "sudoku")`);
+    if (!game) throw new Error(`${method} is for 2048, Minesweeper, Sudoku, dust and SameGame widgets (puzzle="2048", "minesweeper", "sudoku", "dust" or "samegame")`);
     return game;
   }
 

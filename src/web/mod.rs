@@ -32,6 +32,7 @@ pub mod learn;
 pub mod local_vi;
 pub mod minesweeper;
 pub mod ntuple;
+pub mod samegame;
 pub mod sudoku;
 pub mod sudoku_ga;
 

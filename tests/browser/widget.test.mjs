@@ -233,7 +233,7 @@ describe("<puzzle-widget> on a hostile page", () => {
       ["start", "1,2,3", /^start="1,2,3": the start has 3 cells but a 3×3 board has 9$/, null],
       ["goal", "1,2,3,4,5,6,7,8,8", /^goal="1,2,3,4,5,6,7,8,8": .*8.*/, null],
       ["preset", "moon", /^preset="moon": unknown preset "moon": the presets are sun-moon$/, null],
-      ["puzzle", "rubik", /^puzzle="rubik": unknown puzzle; choose "sliding", "2048", "minesweeper" or "sudoku"$/, null],
+      ["puzzle", "rubik", /^puzzle="rubik": unknown puzzle; choose "sliding", "2048", "minesweeper", "sudoku", "dust" or "samegame"$/, null],
       ["solver", "simplex", /^solver="simplex": unknown solver; choose one of bfs, astar, wastar, idastar, qlearning/, "astar"],
       ["speed", "fast", /^speed="fast": the speed is a number of moves per second, from 0.5 to 60$/, null],
       [

@@ -1,9 +1,9 @@
 // What every mode of <puzzle-widget> (widget.js) reads its attributes with: the error an unusable
 // value raises, and the parsers of the attributes all puzzles share (controls, speed, model). Each
-// puzzle's panel (sliding/, 2048/, minesweeper/ and sudoku/widget-panel.js) parses its own attributes with them.
+// puzzle's panel (sliding/, 2048/, minesweeper/, sudoku/ and samegame/widget-panel.js) parses its own attributes with them.
 
 /** The puzzles a widget shows (its `puzzle` attribute). */
-export const PUZZLE_KINDS = ["sliding", "2048", "minesweeper", "sudoku"];
+export const PUZZLE_KINDS = ["sliding", "2048", "minesweeper", "sudoku", "dust", "samegame"];
 export const DEFAULT_SPEED = 4;
 export const MIN_SPEED = 0.5;
 export const MAX_SPEED = 60;

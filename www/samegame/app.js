@@ -1,0 +1,417 @@
+// The dust and SameGame page (samegame.html): the board (<clusters-board> from samegame/board.js),
+// the board card (rules, new board, restart, undo, a link to the board, a board from text) and the
+// solver card (a hint; Solve: the exact fewest clicks for dust, NRPA or nested Monte Carlo search
+// for SameGame, in samegame/solver-worker.js with progress and Cancel, then played click by click).
+// When a dust board is cleared the page compares the clicks with the optimum: the one a solve
+// proved, else it asks the exact solver (within the time limit) in the worker.
+//
+// The URL holds the board: samegame.html#rules=dust&board=<rows top first, "-" between rows>, or
+// #rules=samegame&seed=42 for a random one (the same seed, the same board). A board text that
+// cannot be read is explained and a random board is shown instead.
+
+import "./board.js";
+import { ClustersSolver, SolveCancelled } from "./solver-client.js";
+import { errorMessage, loadWasm } from "../shared/wasm.js";
+
+/** Solver playback speeds in clicks per second, one per step of the speed slider. */
+const SPEEDS = [1, 2, 4, 8, 16, 32];
+/** Up to this many clicks a second the playback waits for each click's animation to end. */
+const SETTLE_SPEED = 4;
+/** What the page says of each rule set. */
+const RULES = {
+  dust: {
+    title: "Dust",
+    help: "Any pile can be clicked: its whole group of one colour goes. Empty columns close toward the dashed cut in the middle (each half closes in). Clear the board in as few clicks as you can.",
+    solverHelp:
+      "The exact solver (iterative deepening with a transposition table and one click per colour left as its bound) finds the fewest clicks and proves it, or, past the time limit, plays the best clearing it found. Hint: the first click of a quick search.",
+  },
+  samegame: {
+    title: "SameGame",
+    help: "Click a group of two or more piles of one colour: a group of n earns (n − 2)² points, and clearing the board 1,000 more. Empty columns close to the left.",
+    solverHelp:
+      "Nested Monte Carlo search and nested rollout policy adaptation (with playouts that keep the most common colour for last) search for the best score within the time limit, then play their best game. Hint: the first move of a short search.",
+  },
+};
+
+const $ = (selector) => document.querySelector(selector);
+const elements = {
+  board: $("#game"),
+  loadError: $("#load-error"),
+  titleRules: $("#title-rules"),
+  rulesHelp: $("#rules-help"),
+  endStatus: $("#end-status"),
+  rules: $("#rules"),
+  newBoard: $("#new-board"),
+  restart: $("#restart"),
+  undo: $("#undo"),
+  share: $("#share"),
+  shareLine: $("#share-line"),
+  boardText: $("#board-text"),
+  applyText: $("#apply-text"),
+  boardError: $("#board-error"),
+  solver: $("#solver"),
+  solverHelp: $("#solver-help"),
+  algoField: $("#algo-field"),
+  algo: $("#algo"),
+  seconds: $("#seconds"),
+  hint: $("#hint"),
+  solve: $("#solve"),
+  cancel: $("#cancel"),
+  speed: $("#speed"),
+  speedValue: $("#speed-value"),
+  solverStatus: $("#solver-status"),
+  solverError: $("#solver-error"),
+};
+
+let api = null;
+const solver = new ClustersSolver();
+/** The optimum of dust boards by start text, once proved: { clicks, optimal, lowerBound }. */
+const optima = new Map();
+/** The solution being played: a timer id, or 0. */
+let playing = 0;
+/** Whether a person's Solve is searching (the end-of-game comparison runs in the same worker). */
+let solving = false;
+/** Bumped by every new board: answers about an older board are dropped. */
+let boardVersion = 0;
+
+function randomSeed() {
+  return Math.floor(Math.random() * 2 ** 32);
+}
+
+function showError(element, message) {
+  element.textContent = message;
+  element.hidden = !message;
+}
+
+/** Board text from the URL's form (rows separated by "-", "/" or ","). */
+function textFromUrl(value) {
+  return value.replace(/[-/,]/g, "\n");
+}
+
+/** The URL's form of board text: rows joined by "-". */
+function textForUrl(text) {
+  return text.trim().split("\n").join("-");
+}
+
+function rules() {
+  return elements.rules.value;
+}
+
+function showRules() {
+  const r = RULES[rules()];
+  elements.titleRules.textContent = r.title;
+  elements.rulesHelp.textContent = r.help;
+  elements.solverHelp.textContent = r.solverHelp;
+  elements.algoField.hidden = rules() !== "samegame";
+  document.title = `${r.title} — puzzlelab`;
+}
+
+/** Shows `game` (a ClustersGame); `hash` is the URL that brings the same board back. */
+function show(game, hash) {
+  stopAll();
+  boardVersion += 1;
+  elements.board.game = game;
+  elements.rules.value = game.rules;
+  showRules();
+  elements.endStatus.textContent = "";
+  elements.solverStatus.textContent = "";
+  showError(elements.solverError, "");
+  elements.boardText.value = game.startText().trim();
+  history.replaceState(null, "", hash);
+  elements.shareLine.innerHTML = "";
+  const link = document.createElement("a");
+  link.href = shareHash();
+  link.textContent = "link to this board";
+  elements.shareLine.append(game.seed === undefined ? "A board from text: " : `Board seed ${game.seed}: `, link);
+  updateButtons();
+}
+
+/** The URL hash that shows `game`'s start board. */
+function shareHash(game = elements.board.game) {
+  return `#${new URLSearchParams({ rules: game.rules, board: textForUrl(game.startText()) })}`;
+}
+
+function newBoard(seed = randomSeed()) {
+  let game;
+  try {
+    game = new api.ClustersGame(rules(), seed);
+  } catch (error) {
+    showError(elements.boardError, errorMessage(error));
+    return;
+  }
+  showError(elements.boardError, "");
+  show(game, `#${new URLSearchParams({ rules: game.rules, seed: String(seed) })}`);
+}
+
+/** Shows the board written in the text box; a mistake is explained and the game stays. */
+function showText(text = elements.boardText.value) {
+  let game;
+  try {
+    game = api.ClustersGame.fromText(rules(), text);
+  } catch (error) {
+    showError(elements.boardError, `This board cannot be used: ${errorMessage(error)}`);
+    return false;
+  }
+  showError(elements.boardError, "");
+  show(game, shareHash(game));
+  return true;
+}
+
+/** Reads #rules=…&board=… or #rules=…&seed=… from the URL. */
+function fromHash() {
+  const params = new URLSearchParams(location.hash.slice(1));
+  const wanted = params.get("rules");
+  if (wanted in RULES) elements.rules.value = wanted;
+  const board = params.get("board");
+  if (board !== null) {
+    if (showText(textFromUrl(board))) return;
+    // The text was explained; a random board keeps the page usable.
+    const message = elements.boardError.textContent;
+    newBoard();
+    showError(elements.boardError, `${message} A random board is shown instead.`);
+    return;
+  }
+  const seed = params.get("seed");
+  newBoard(seed !== null && /^\d{1,15}$/.test(seed) ? Number(seed) : randomSeed());
+}
+
+function updateButtons() {
+  const game = elements.board.game;
+  const busy = solving || playing !== 0;
+  elements.undo.disabled = busy || !game || game.clicks === 0;
+  elements.restart.disabled = busy || !game || game.clicks === 0;
+  elements.hint.disabled = busy || !game || game.isOver;
+  elements.solve.disabled = busy || !game || game.isOver;
+  elements.solve.hidden = solving;
+  elements.cancel.hidden = !busy;
+  elements.board.locked = busy;
+  elements.solver.dataset.state = solving ? "solving" : playing ? "playing" : "idle";
+}
+
+// ---- hint, solve and playback ---------------------------------------------------------------------
+
+function hint() {
+  const game = elements.board.game;
+  showError(elements.solverError, "");
+  try {
+    const found = game.hint();
+    elements.board.showHint(found);
+    if (!found) {
+      elements.solverStatus.textContent = "The game is over.";
+      return;
+    }
+    const where = `row ${Math.floor(found.cell / game.width) + 1}, column ${(found.cell % game.width) + 1}`;
+    const group = `${found.group.length} ${found.group.length === 1 ? "pile" : "piles"}`;
+    if (found.method === "greedy") {
+      elements.solverStatus.textContent = `Click ${where} (${group}): it leaves the fewest groups (the exact solver does not take a board this large).`;
+    } else if (game.rules === "dust") {
+      elements.solverStatus.textContent = found.optimal
+        ? `Click ${where} (${group}): the fewest clicks from here are ${found.clicksLeft}.`
+        : `Click ${where} (${group}): a quick search clears the board from here in ${found.clicksLeft} clicks (not proved the fewest).`;
+    } else {
+      elements.solverStatus.textContent = `Click ${where} (${group}): a short search's best game scores ${found.lineScore} more from here.`;
+    }
+  } catch (error) {
+    showError(elements.solverError, errorMessage(error));
+  }
+}
+
+function stopPlaying() {
+  clearTimeout(playing);
+  playing = 0;
+}
+
+function stopAll() {
+  stopPlaying();
+  if (solver.busy) solver.cancel();
+  solving = false;
+  updateButtons();
+}
+
+function cancel() {
+  const wasSolving = solving;
+  stopAll();
+  elements.solverStatus.textContent = wasSolving ? "Cancelled." : "Stopped.";
+}
+
+function formatNodes(n) {
+  return n >= 1e6 ? `${(n / 1e6).toFixed(1)} M` : n >= 1e3 ? `${(n / 1e3).toFixed(0)} k` : String(n);
+}
+
+async function solve() {
+  const game = elements.board.game;
+  if (!game || game.isOver || solving || playing) return;
+  // The end-of-game comparison may be using the worker: a person's Solve comes first.
+  if (solver.busy) solver.cancel();
+  solving = true;
+  const version = boardVersion;
+  const seconds = Number(elements.seconds.value);
+  const text = game.toText();
+  const fromStart = game.clicks === 0;
+  showError(elements.solverError, "");
+  elements.board.showHint(null);
+  let found;
+  let timer = 0;
+  try {
+    if (game.rules === "dust") {
+      if (!game.exactSupported) throw new Error(game.exactRefusal);
+      const promise = solver.exact("dust", text, seconds, ({ nodes, depth, best }) => {
+        elements.solverStatus.textContent = `Searching: no clearing in fewer than ${depth} clicks; best found ${best}; ${formatNodes(nodes)} positions.`;
+      });
+      updateButtons();
+      elements.solverStatus.textContent = "Searching…";
+      found = await promise;
+      const length = found.cells.length;
+      if (fromStart && found.optimal) optima.set(text, { clicks: length, optimal: true });
+      elements.solverStatus.textContent = found.optimal
+        ? `${length} clicks, the fewest (proved; ${formatNodes(found.nodes)} positions, ${(found.ms / 1000).toFixed(1)} s). Playing it…`
+        : `${length} clicks, the best found in ${seconds} s (at least ${found.lowerBound} needed, not proved the fewest). Playing it…`;
+    } else {
+      const algo = elements.algo.value;
+      const promise = solver.search("samegame", text, algo, seconds, randomSeed());
+      updateButtons();
+      const started = performance.now();
+      const tick = () => {
+        elements.solverStatus.textContent = `Searching (${algo.toUpperCase()}): ${((performance.now() - started) / 1000).toFixed(0)} of ${seconds} s…`;
+      };
+      tick();
+      timer = setInterval(tick, 500);
+      found = await promise;
+      clearInterval(timer);
+      elements.solverStatus.textContent = `Best game found: ${found.score} more points${found.cleared ? ", board cleared" : ""} (${formatNodes(found.playouts)} playouts in ${found.seconds.toFixed(1)} s). Playing it…`;
+    }
+  } catch (error) {
+    clearInterval(timer);
+    if (version !== boardVersion) return;
+    solving = false;
+    updateButtons();
+    if (error instanceof SolveCancelled) return;
+    showError(elements.solverError, errorMessage(error));
+    elements.solverStatus.textContent = "";
+    return;
+  }
+  if (version !== boardVersion) return;
+  solving = false;
+  play(found.cells);
+}
+
+/** Plays `cells` one click at a time at the chosen speed. */
+function play(cells) {
+  let next = 0;
+  const tick = async () => {
+    if (next >= cells.length) {
+      stopPlaying();
+      updateButtons();
+      return;
+    }
+    try {
+      elements.board.click(cells[next], "solver");
+    } catch (error) {
+      stopPlaying();
+      updateButtons();
+      showError(elements.solverError, errorMessage(error));
+      return;
+    }
+    next += 1;
+    // Slow playback lets each click's animation finish; fast playback overlaps them.
+    const speed = SPEEDS[Number(elements.speed.value)];
+    if (speed <= SETTLE_SPEED) await elements.board.settled;
+    if (playing) playing = setTimeout(tick, 1000 / speed);
+  };
+  playing = setTimeout(tick, 0);
+  updateButtons();
+}
+
+// ---- the end of a game ----------------------------------------------------------------------------
+
+async function gameOver({ clicks, score, cleared, piles }) {
+  const game = elements.board.game;
+  if (game.rules === "samegame") {
+    elements.endStatus.textContent = cleared
+      ? `Board cleared: score ${score} (1,000 of it for clearing) in ${clicks} clicks.`
+      : `No group of two is left: score ${score} in ${clicks} clicks, ${piles} piles left.`;
+    return;
+  }
+  const start = game.startText();
+  const said = `Cleared in ${clicks} clicks.`;
+  elements.endStatus.textContent = said;
+  let known = optima.get(start);
+  if (!known) {
+    if (!game.exactSupported || solver.busy) return;
+    const version = boardVersion;
+    const seconds = Number(elements.seconds.value);
+    elements.endStatus.textContent = `${said} Asking the exact solver for the fewest (up to ${seconds} s)…`;
+    try {
+      const found = await solver.exact("dust", start, seconds, () => {});
+      known = { clicks: found.cells.length, optimal: found.optimal, lowerBound: found.lowerBound };
+      if (found.optimal) optima.set(start, known);
+    } catch (error) {
+      if (version === boardVersion && game.isOver) elements.endStatus.textContent = error instanceof SolveCancelled ? said : `${said} (${errorMessage(error)})`;
+      return;
+    }
+    // A new board, or an undo since the board was cleared: nothing to say.
+    if (version !== boardVersion || !game.isOver) return;
+  }
+  elements.endStatus.textContent = endText(clicks, known);
+}
+
+/** What the page says of `clicks` against the optimum known. */
+function endText(clicks, known) {
+  if (known.optimal) {
+    if (clicks <= known.clicks) return `Cleared in ${clicks} clicks: the fewest possible (proved).`;
+    const more = clicks - known.clicks;
+    return `Cleared in ${clicks} clicks; the fewest is ${known.clicks} (proved): ${more} ${more === 1 ? "click" : "clicks"} more.`;
+  }
+  if (clicks <= known.clicks) return `Cleared in ${clicks} clicks: as few as the solver found in its time (it needs at least ${known.lowerBound}; the fewest is not proved).`;
+  return `Cleared in ${clicks} clicks; the solver found ${known.clicks} in its time (at least ${known.lowerBound} are needed; the fewest is not proved).`;
+}
+
+// ---- wiring ---------------------------------------------------------------------------------------
+
+function showSpeed() {
+  elements.speedValue.textContent = `${SPEEDS[Number(elements.speed.value)]} clicks/s`;
+}
+
+async function copyLink() {
+  const url = new URL(shareHash(), location.href).href;
+  history.replaceState(null, "", shareHash());
+  try {
+    await navigator.clipboard.writeText(url);
+    elements.solverStatus.textContent = "";
+    elements.shareLine.lastChild.textContent = "link copied";
+  } catch {
+    elements.shareLine.lastChild.textContent = "link to this board (copy it from the address bar)";
+  }
+}
+
+elements.rules.addEventListener("change", () => newBoard());
+elements.newBoard.addEventListener("click", () => newBoard());
+elements.restart.addEventListener("click", () => {
+  elements.board.restart("user");
+});
+elements.undo.addEventListener("click", () => elements.board.undo("user"));
+elements.share.addEventListener("click", () => copyLink());
+elements.applyText.addEventListener("click", () => showText());
+elements.hint.addEventListener("click", () => hint());
+elements.solve.addEventListener("click", () => solve());
+elements.cancel.addEventListener("click", () => cancel());
+elements.speed.addEventListener("input", showSpeed);
+elements.board.addEventListener("clusters-move", (event) => {
+  if (event.detail.action !== "click" || !event.detail.over) elements.endStatus.textContent = "";
+  if (event.detail.source === "user") elements.solverStatus.textContent = "";
+  updateButtons();
+});
+elements.board.addEventListener("clusters-over", (event) => gameOver(event.detail));
+// A link followed or a hash typed in: show that board (the page's own updates use replaceState).
+window.addEventListener("hashchange", () => {
+  if (api) fromHash();
+});
+
+try {
+  api = await loadWasm();
+  showSpeed();
+  fromHash();
+  document.documentElement.dataset.ready = "true";
+} catch (error) {
+  showError(elements.loadError, `The game could not start: ${errorMessage(error)}`);
+}
