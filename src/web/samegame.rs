@@ -17,6 +17,8 @@ use wasm_bindgen::prelude::*;
 /// found (its greedy one at least): about a tenth of a second in the browser (the solver expands
 /// some 250,000 positions a second natively; a full 8 × 6 board often needs millions).
 const HINT_NODES: u64 = 20_000;
+/// The width of the beam search that gives a dust hint its first clearing.
+const HINT_BEAM: usize = 200;
 /// Seconds a SameGame hint searches (nested Monte Carlo search, level 1).
 const HINT_SECONDS: f64 = 0.25;
 /// Positions the exact solver's transposition table keeps in the browser (about 40 bytes each,
@@ -391,6 +393,7 @@ impl ClustersGame {
                 let limits = ExactLimits {
                     max_nodes: HINT_NODES,
                     max_table: 100_000,
+                    beam_width: HINT_BEAM,
                 };
                 let solution =
                     solve_fewest_clicks(&self.board, limits, &mut |_| true).map_err(js_error)?;
@@ -449,6 +452,7 @@ impl ClustersGame {
                 u64::MAX
             },
             max_table: SOLVE_TABLE,
+            ..ExactLimits::default()
         };
         let mut stopped = false;
         let mut callback = |p: ExactProgress| {

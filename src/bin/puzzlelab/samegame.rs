@@ -46,6 +46,9 @@ pub struct ExactArgs {
     /// Positions the transposition table keeps at most.
     #[arg(long, default_value_t = ExactLimits::default().max_table)]
     pub max_table: usize,
+    /// Positions a layer of the beam search for the first clearing keeps (0: greedy only).
+    #[arg(long, default_value_t = ExactLimits::default().beam_width)]
+    pub beam_width: usize,
 }
 
 /// `puzzlelab dust solve`.
@@ -207,6 +210,7 @@ fn exact(board: &Board, limits: ExactArgs) -> Result<(ExactSolution, f64)> {
         ExactLimits {
             max_nodes: limits.max_nodes,
             max_table: limits.max_table,
+            beam_width: limits.beam_width,
         },
         &mut |_| clock::seconds() < deadline,
     )?;

@@ -44,6 +44,9 @@ pub struct ExactLimits {
     /// Positions the transposition table keeps at most (about 40 bytes each); beyond it new
     /// positions are not stored (the search stays exact, only slower).
     pub max_table: usize,
+    /// Positions a layer of the beam search that finds the first clearing keeps (0: the greedy
+    /// clearing alone).
+    pub beam_width: usize,
 }
 
 impl Default for ExactLimits {
@@ -51,6 +54,7 @@ impl Default for ExactLimits {
         ExactLimits {
             max_nodes: u64::MAX,
             max_table: 8_000_000,
+            beam_width: 1000,
         }
     }
 }
@@ -387,6 +391,38 @@ impl Solver<'_> {
         Ok(false)
     }
 
+    /// A beam search for a short clearing: layer by layer, every click of every kept position,
+    /// duplicates dropped, the `width` children with the fewest groups kept (ties: fewer piles).
+    fn beam(&self, start: &Position, width: usize) -> Option<Vec<u64>> {
+        let mut layer: Vec<(Position, Vec<u64>)> = vec![(*start, Vec::new())];
+        let mut groups = Vec::new();
+        let mut after = Vec::new();
+        while !layer.is_empty() {
+            let mut seen = std::collections::HashSet::with_capacity(layer.len() * 16);
+            let mut next: Vec<(usize, u32, Position, Vec<u64>)> = Vec::new();
+            for (p, path) in &layer {
+                self.groups(p, &mut groups);
+                for &(c, g) in &groups {
+                    let child = self.remove(p, c, g);
+                    let mut line = path.clone();
+                    line.push(g & g.wrapping_neg());
+                    if child.colours_left() == 0 {
+                        return Some(line);
+                    }
+                    if !seen.insert(child.key()) {
+                        continue;
+                    }
+                    self.groups(&child, &mut after);
+                    next.push((after.len(), child.filled().count_ones(), child, line));
+                }
+            }
+            next.sort_unstable_by_key(|&(g, piles, _, _)| (g, piles));
+            next.truncate(width);
+            layer = next.into_iter().map(|(_, _, p, line)| (p, line)).collect();
+        }
+        None
+    }
+
     /// A greedy clearing: each time the click that leaves the fewest groups (ties: the largest
     /// group). Its length is the first upper bound.
     fn greedy(&self, start: &Position) -> Vec<u64> {
@@ -466,7 +502,14 @@ pub fn solve_fewest_clicks(
         best: 0,
         depth: 0,
     };
-    let greedy = solver.greedy(&start);
+    let mut greedy = solver.greedy(&start);
+    if limits.beam_width > 0 {
+        if let Some(line) = solver.beam(&start, limits.beam_width) {
+            if line.len() < greedy.len() {
+                greedy = line;
+            }
+        }
+    }
     solver.best = greedy.len();
     let mut depth = start.colours_left();
     let (seeds, optimal, lower) = loop {
