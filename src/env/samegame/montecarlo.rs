@@ -450,35 +450,57 @@ struct Nrpa {
     /// Added to the weight of a move of the tabu colour.
     tabu_bias: f64,
     probs: Vec<f64>,
-    codes: Vec<usize>,
 }
 
+/// A game played by NRPA, with what adapting the policy toward it needs: the code chosen and the
+/// codes of every legal move at each step (bit 31 set on the tabu colour's), so that adapting
+/// does not replay the board.
+#[derive(Default)]
+struct Line {
+    score: u32,
+    anchors: Vec<u16>,
+    chosen: Vec<u32>,
+    legal: Vec<u32>,
+    /// Where each step's legal codes start in `legal` (one more entry than steps).
+    offsets: Vec<u32>,
+}
+
+const TABU: u32 = 1 << 31;
+
 impl Nrpa {
-    /// One playout under `policy`; returns the score and the moves as (anchor, code) per step.
-    fn playout(&mut self, start: &Fast, policy: &[f64]) -> (u32, Vec<(u16, usize)>) {
+    fn weight(&self, policy: &[f64], code: u32) -> f64 {
+        let bias = if code & TABU != 0 {
+            self.tabu_bias
+        } else {
+            0.0
+        };
+        (policy[(code & !TABU) as usize] + bias).exp()
+    }
+
+    /// One playout under `policy`.
+    fn playout(&mut self, start: &Fast, policy: &[f64]) -> Line {
         self.playouts += 1;
         let mut b = start.clone();
         let tabu = b.most_common_colour();
-        let mut score = 0;
-        let mut line = Vec::with_capacity(96);
+        let mut line = Line::default();
+        line.offsets.push(0);
         loop {
             b.groups(&mut self.scratch);
             let n = self.scratch.groups.len();
             if n == 0 {
-                return (score, line);
+                return line;
             }
             self.probs.clear();
             let mut total = 0.0;
-            for g in &self.scratch.groups {
-                let bias = if g.colour == tabu {
-                    self.tabu_bias
-                } else {
-                    0.0
-                };
-                let p = (policy[b.code(g)] + bias).exp();
+            for i in 0..n {
+                let g = self.scratch.groups[i];
+                let code = b.code(&g) as u32 | if g.colour == tabu { TABU } else { 0 };
+                let p = self.weight(policy, code);
                 total += p;
                 self.probs.push(p);
+                line.legal.push(code);
             }
+            line.offsets.push(line.legal.len() as u32);
             let mut x = self.rng.unit() * total;
             let mut k = n - 1;
             for (i, &p) in self.probs.iter().enumerate() {
@@ -489,38 +511,23 @@ impl Nrpa {
                 x -= p;
             }
             let g = self.scratch.groups[k];
-            line.push((g.anchor, b.code(&g)));
-            score += b.play(g.anchor as usize, &mut self.scratch);
+            let at = line.offsets[line.offsets.len() - 2] as usize;
+            line.chosen.push(line.legal[at + k]);
+            line.anchors.push(g.anchor);
+            line.score += b.play(g.anchor as usize, &mut self.scratch);
         }
     }
 
     /// Moves `policy` toward `line` (Rosin's adapt, learning rate 1).
-    fn adapt(&mut self, start: &Fast, policy: &mut [f64], line: &[(u16, usize)]) {
+    fn adapt(&mut self, policy: &mut [f64], line: &Line) {
         let old = policy.to_vec();
-        let mut b = start.clone();
-        let tabu = b.most_common_colour();
-        for &(anchor, code) in line {
-            b.groups(&mut self.scratch);
-            self.probs.clear();
-            self.codes.clear();
-            let mut total = 0.0;
-            for g in &self.scratch.groups {
-                let bias = if g.colour == tabu {
-                    self.tabu_bias
-                } else {
-                    0.0
-                };
-                let c = b.code(g);
-                let p = (old[c] + bias).exp();
-                total += p;
-                self.probs.push(p);
-                self.codes.push(c);
+        for (step, &chosen) in line.chosen.iter().enumerate() {
+            let codes = &line.legal[line.offsets[step] as usize..line.offsets[step + 1] as usize];
+            let total: f64 = codes.iter().map(|&c| self.weight(&old, c)).sum();
+            policy[(chosen & !TABU) as usize] += 1.0;
+            for &c in codes {
+                policy[(c & !TABU) as usize] -= self.weight(&old, c) / total;
             }
-            policy[code] += 1.0;
-            for (&c, &p) in self.codes.iter().zip(&self.probs) {
-                policy[c] -= p / total;
-            }
-            b.play(anchor as usize, &mut self.scratch);
         }
     }
 
@@ -528,26 +535,24 @@ impl Nrpa {
         self.clock.seconds() >= self.seconds
     }
 
-    fn level(&mut self, start: &Fast, level: u32, policy: &mut [f64]) -> (u32, Vec<(u16, usize)>) {
+    fn level(&mut self, start: &Fast, level: u32, policy: &mut [f64]) -> Line {
         if level == 0 {
             return self.playout(start, policy);
         }
-        let mut best: (u32, Vec<(u16, usize)>) = (0, Vec::new());
-        let mut have = false;
+        let mut best: Option<Line> = None;
         for _ in 0..self.iterations {
             let mut child_policy = policy.to_vec();
             let found = self.level(start, level - 1, &mut child_policy);
-            if !have || found.0 >= best.0 {
-                have = true;
-                best = found;
+            if best.as_ref().is_none_or(|b| found.score >= b.score) {
+                best = Some(found);
             }
             if self.out_of_time() {
                 break;
             }
-            let line = best.1.clone();
-            self.adapt(start, policy, &line);
+            let best = best.as_ref().expect("one iteration ran");
+            self.adapt(policy, best);
         }
-        best
+        best.expect("one iteration ran")
     }
 }
 
@@ -566,15 +571,13 @@ pub fn nrpa(board: &Board, limits: McLimits) -> McResult {
         iterations: limits.iterations.max(1),
         tabu_bias: limits.tabu_bias,
         probs: Vec::new(),
-        codes: Vec::new(),
     };
     let mut best: Option<(u32, Vec<u16>)> = None;
     loop {
         let mut policy = vec![0.0; start.codes()];
-        let (score, line) = search.level(&start, limits.level.max(1), &mut policy);
-        let anchors: Vec<u16> = line.iter().map(|&(a, _)| a).collect();
-        if best.as_ref().is_none_or(|b| score > b.0) {
-            best = Some((score, anchors));
+        let line = search.level(&start, limits.level.max(1), &mut policy);
+        if best.as_ref().is_none_or(|b| line.score > b.0) {
+            best = Some((line.score, line.anchors));
         }
         if search.out_of_time() {
             break;
