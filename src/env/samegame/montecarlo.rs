@@ -71,6 +71,8 @@ pub struct McResult {
 #[derive(Clone, Copy, Debug)]
 struct Group {
     colour: u8,
+    /// The rightmost column it reaches.
+    last_col: u8,
     /// Its first cell in column-major order (leftmost column, lowest cell): where it is clicked.
     anchor: u16,
 }
@@ -151,17 +153,20 @@ impl Fast {
         self.heights.iter().all(|&x| x == 0)
     }
 
-    /// Floods the group at `start` (marking it with `stamp`); returns its size.
-    fn flood(&self, start: usize, stamp: u32, s: &mut Scratch) -> usize {
+    /// Floods the group at `start` (marking it with `stamp`); returns its size, its first cell
+    /// (the smallest index: leftmost column, lowest cell) and its rightmost column.
+    fn flood(&self, start: usize, stamp: u32, s: &mut Scratch) -> (usize, usize, usize) {
         let colour = self.cells[start];
         let st = self.stride;
         s.stamp[start] = stamp;
         s.stack.clear();
         s.stack.push(start as u16);
-        let mut size = 0;
+        let (mut size, mut first, mut last) = (0, start, start);
         while let Some(j) = s.stack.pop() {
             size += 1;
             let j = j as usize;
+            first = first.min(j);
+            last = last.max(j);
             for k in [j + 1, j - 1, j + st, j - st] {
                 if self.cells[k] == colour && s.stamp[k] != stamp {
                     s.stamp[k] = stamp;
@@ -169,15 +174,32 @@ impl Fast {
                 }
             }
         }
-        size
+        (size, first, last / st - 1)
     }
 
     /// Finds every group of at least the smallest size into `s.groups`.
     fn groups(&self, s: &mut Scratch) {
-        let stamp = s.next_stamp();
         s.groups.clear();
+        self.scan(s, 0, self.w.saturating_sub(1));
+    }
+
+    /// Brings `s.groups` up to date after a move that changed only columns `lo..=hi` (and
+    /// closed none): groups with no pile there are kept, the rest found again.
+    fn regroup(&self, s: &mut Scratch, changed: Option<(usize, usize)>) {
+        let Some((lo, hi)) = changed else {
+            return self.groups(s);
+        };
         let st = self.stride;
-        for col in 0..self.w {
+        s.groups
+            .retain(|g| (g.last_col as usize) < lo || (g.anchor as usize / st - 1) > hi);
+        self.scan(s, lo, hi);
+    }
+
+    /// Adds the groups with a pile in columns `lo..=hi` to `s.groups`.
+    fn scan(&self, s: &mut Scratch, lo: usize, hi: usize) {
+        let stamp = s.next_stamp();
+        let st = self.stride;
+        for col in lo..=hi.min(self.w - 1) {
             let base = (col + 1) * st + 1;
             for i in base..base + self.heights[col] as usize {
                 if s.stamp[i] == stamp {
@@ -193,15 +215,18 @@ impl Fast {
                     if self.min_group <= 1 {
                         s.groups.push(Group {
                             colour,
+                            last_col: col as u8,
                             anchor: i as u16,
                         });
                     }
                     continue;
                 }
-                if self.flood(i, stamp, s) >= self.min_group {
+                let (size, first, last) = self.flood(i, stamp, s);
+                if size >= self.min_group {
                     s.groups.push(Group {
                         colour,
-                        anchor: i as u16,
+                        last_col: last as u8,
+                        anchor: first as u16,
                     });
                 }
             }
@@ -210,9 +235,16 @@ impl Fast {
 
     /// Removes the group at `anchor`; returns the points.
     fn play(&mut self, anchor: usize, s: &mut Scratch) -> u32 {
+        self.play_changed(anchor, s).0
+    }
+
+    /// Removes the group at `anchor`; returns the points and the columns whose groups may have
+    /// changed (`None` when a column closed: all of them).
+    fn play_changed(&mut self, anchor: usize, s: &mut Scratch) -> (u32, Option<(usize, usize)>) {
         let st = self.stride;
         let stamp = s.next_stamp();
-        let size = self.flood(anchor, stamp, s);
+        let (size, _, _) = self.flood(anchor, stamp, s);
+        let (mut lo, mut hi) = (usize::MAX, 0);
         // The flood left the group marked: clear it column by column while packing.
         let mut emptied = false;
         for col in 0..self.w {
@@ -237,6 +269,8 @@ impl Fast {
                 }
                 self.heights[col] = to as u8;
                 emptied |= to == 0;
+                lo = lo.min(col);
+                hi = hi.max(col);
             }
         }
         if emptied {
@@ -246,7 +280,8 @@ impl Fast {
         if self.is_empty() {
             points += CLEAR_BONUS;
         }
-        points
+        let changed = (!emptied).then(|| (lo.saturating_sub(1), (hi + 1).min(self.w - 1)));
+        (points, changed)
     }
 
     fn close(&mut self) {
@@ -300,8 +335,9 @@ impl Fast {
 fn playout(board: &mut Fast, rng: &mut Rng, s: &mut Scratch, moves: &mut Vec<u16>) -> u32 {
     let tabu = board.most_common_colour();
     let mut score = 0;
+    let mut changed = None;
     loop {
-        board.groups(s);
+        board.regroup(s, changed);
         if s.groups.is_empty() {
             return score;
         }
@@ -321,7 +357,9 @@ fn playout(board: &mut Fast, rng: &mut Rng, s: &mut Scratch, moves: &mut Vec<u16
             s.groups[rng.below(s.groups.len())]
         };
         moves.push(pick.anchor);
-        score += board.play(pick.anchor as usize, s);
+        let (points, zone) = board.play_changed(pick.anchor as usize, s);
+        score += points;
+        changed = zone;
     }
 }
 
@@ -484,8 +522,9 @@ impl Nrpa {
         let tabu = b.most_common_colour();
         let mut line = Line::default();
         line.offsets.push(0);
+        let mut changed = None;
         loop {
-            b.groups(&mut self.scratch);
+            b.regroup(&mut self.scratch, changed);
             let n = self.scratch.groups.len();
             if n == 0 {
                 return line;
@@ -514,7 +553,9 @@ impl Nrpa {
             let at = line.offsets[line.offsets.len() - 2] as usize;
             line.chosen.push(line.legal[at + k]);
             line.anchors.push(g.anchor);
-            line.score += b.play(g.anchor as usize, &mut self.scratch);
+            let (points, zone) = b.play_changed(g.anchor as usize, &mut self.scratch);
+            line.score += points;
+            changed = zone;
         }
     }
 
@@ -585,4 +626,46 @@ pub fn nrpa(board: &Board, limits: McLimits) -> McResult {
     }
     let best = best.expect("one search ran");
     result(&start, &best.1, search.playouts, &search.clock)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::env::samegame::Rules;
+
+    fn sorted(groups: &[Group]) -> Vec<(u8, u16, u8)> {
+        let mut v: Vec<_> = groups
+            .iter()
+            .map(|g| (g.colour, g.anchor, g.last_col))
+            .collect();
+        v.sort_unstable();
+        v
+    }
+
+    #[test]
+    fn groups_kept_up_to_date_equal_groups_found_afresh() {
+        for seed in 0..40 {
+            let rules = if seed % 2 == 0 {
+                Rules::samegame()
+            } else {
+                Rules::samegame().with_size(9, 7)
+            };
+            let board = Board::random(rules, seed).unwrap();
+            let mut b = Fast::from_board(&board);
+            let mut s = Scratch::new(b.cells.len());
+            let mut fresh = Scratch::new(b.cells.len());
+            let mut rng = Rng::new(seed);
+            let mut changed = None;
+            loop {
+                b.regroup(&mut s, changed);
+                b.groups(&mut fresh);
+                assert_eq!(sorted(&s.groups), sorted(&fresh.groups), "seed {seed}");
+                if s.groups.is_empty() {
+                    break;
+                }
+                let g = s.groups[rng.below(s.groups.len())];
+                changed = b.play_changed(g.anchor as usize, &mut s).1;
+            }
+        }
+    }
 }
