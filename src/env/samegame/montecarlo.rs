@@ -485,9 +485,11 @@ struct Nrpa {
     clock: Clock,
     seconds: f64,
     iterations: u32,
-    /// Added to the weight of a move of the tabu colour.
-    tabu_bias: f64,
+    /// `exp` of the bias added to the weight of a move of the tabu colour.
+    tabu_factor: f64,
     probs: Vec<f64>,
+    /// `exp` of every code's weight under the policy being played or adapted.
+    exp: Vec<f64>,
 }
 
 /// A game played by NRPA, with what adapting the policy toward it needs: the code chosen and the
@@ -506,18 +508,26 @@ struct Line {
 const TABU: u32 = 1 << 31;
 
 impl Nrpa {
-    fn weight(&self, policy: &[f64], code: u32) -> f64 {
-        let bias = if code & TABU != 0 {
-            self.tabu_bias
+    /// Fills `self.exp` for `policy`.
+    fn exponentiate(&mut self, policy: &[f64]) {
+        self.exp.clear();
+        self.exp.extend(policy.iter().map(|w| w.exp()));
+    }
+
+    /// A code's unnormalised probability (after [`Nrpa::exponentiate`]).
+    fn weight(&self, code: u32) -> f64 {
+        let w = self.exp[(code & !TABU) as usize];
+        if code & TABU != 0 {
+            w * self.tabu_factor
         } else {
-            0.0
-        };
-        (policy[(code & !TABU) as usize] + bias).exp()
+            w
+        }
     }
 
     /// One playout under `policy`.
     fn playout(&mut self, start: &Fast, policy: &[f64]) -> Line {
         self.playouts += 1;
+        self.exponentiate(policy);
         let mut b = start.clone();
         let tabu = b.most_common_colour();
         let mut line = Line::default();
@@ -534,7 +544,7 @@ impl Nrpa {
             for i in 0..n {
                 let g = self.scratch.groups[i];
                 let code = b.code(&g) as u32 | if g.colour == tabu { TABU } else { 0 };
-                let p = self.weight(policy, code);
+                let p = self.weight(code);
                 total += p;
                 self.probs.push(p);
                 line.legal.push(code);
@@ -561,13 +571,13 @@ impl Nrpa {
 
     /// Moves `policy` toward `line` (Rosin's adapt, learning rate 1).
     fn adapt(&mut self, policy: &mut [f64], line: &Line) {
-        let old = policy.to_vec();
+        self.exponentiate(policy);
         for (step, &chosen) in line.chosen.iter().enumerate() {
             let codes = &line.legal[line.offsets[step] as usize..line.offsets[step + 1] as usize];
-            let total: f64 = codes.iter().map(|&c| self.weight(&old, c)).sum();
+            let total: f64 = codes.iter().map(|&c| self.weight(c)).sum();
             policy[(chosen & !TABU) as usize] += 1.0;
             for &c in codes {
-                policy[(c & !TABU) as usize] -= self.weight(&old, c) / total;
+                policy[(c & !TABU) as usize] -= self.weight(c) / total;
             }
         }
     }
@@ -610,8 +620,9 @@ pub fn nrpa(board: &Board, limits: McLimits) -> McResult {
         clock: Clock::start(),
         seconds: limits.seconds,
         iterations: limits.iterations.max(1),
-        tabu_bias: limits.tabu_bias,
+        tabu_factor: limits.tabu_bias.exp(),
         probs: Vec::new(),
+        exp: Vec::new(),
     };
     let mut best: Option<(u32, Vec<u16>)> = None;
     loop {
