@@ -9,7 +9,7 @@
 use super::{js_error, to_js};
 use crate::env::samegame::{
     group_score, nested_search, nrpa, solve_fewest_clicks, Board, ExactLimits, ExactProgress,
-    McLimits, Objective, Rules, CLEAR_BONUS,
+    McLimits, McProgress, Objective, Rules, CLEAR_BONUS,
 };
 use wasm_bindgen::prelude::*;
 
@@ -416,7 +416,7 @@ impl ClustersGame {
                     seed: self.seed.unwrap_or(0) ^ (self.history.len() as u64 + 1),
                     ..McLimits::new(HINT_SECONDS, 1)
                 };
-                let found = nested_search(&self.board, limits);
+                let found = nested_search(&self.board, limits, &mut |_| true);
                 let Some(&first) = found.moves.first() else {
                     return Ok(JsValue::NULL);
                 };
@@ -483,9 +483,18 @@ impl ClustersGame {
 
     /// SameGame's best game from here in `seconds` (`algo` "nrpa" at level 2 with 100
     /// iterations a level, or "nmcs" at level 2): `{ cells, score, cleared, playouts, seconds }`;
-    /// `score` is what the moves add to the current score.
+    /// `score` is what the moves add to the current score. `progress` (optional) is called about
+    /// every quarter of a second with `{ best, playouts, seconds }` (`best`: the best whole game's
+    /// points from here so far); returning `false` stops the search, which then answers its best
+    /// game.
     #[wasm_bindgen(js_name = searchScore)]
-    pub fn search_score(&self, algo: &str, seconds: f64, seed: f64) -> Result<JsValue, JsValue> {
+    pub fn search_score(
+        &self,
+        algo: &str,
+        seconds: f64,
+        seed: f64,
+        progress: Option<js_sys::Function>,
+    ) -> Result<JsValue, JsValue> {
         if self.board.rules().objective != Objective::Score {
             return Err(js_error(
                 "the Monte Carlo searches play for the score: these are the dust puzzle's rules",
@@ -499,9 +508,25 @@ impl ClustersGame {
             seed,
             ..McLimits::new(seconds, 2)
         };
+        let mut callback = |p: McProgress| {
+            let Some(progress) = &progress else {
+                return true;
+            };
+            let report = js_sys::Object::new();
+            let set = |key: &str, value: f64| {
+                js_sys::Reflect::set(&report, &key.into(), &value.into()).ok();
+            };
+            set("best", p.best as f64);
+            set("playouts", p.playouts as f64);
+            set("seconds", p.seconds);
+            progress
+                .call1(&JsValue::NULL, &report)
+                .map(|answer| answer.as_bool() != Some(false))
+                .unwrap_or(false)
+        };
         let found = match algo {
-            "nrpa" => nrpa(&self.board, limits),
-            "nmcs" => nested_search(&self.board, limits),
+            "nrpa" => nrpa(&self.board, limits, &mut callback),
+            "nmcs" => nested_search(&self.board, limits, &mut callback),
             _ => {
                 return Err(js_error(format!(
                     "unknown search \"{algo}\": use nrpa or nmcs"

@@ -198,9 +198,13 @@ describe("Dust and SameGame in the page", () => {
       input.dispatchEvent(new Event("input"));
     });
     await page.click("#solve");
-    assert.match(await page.textContent("#solver-status"), /^Searching \(NMCS\): \d+ of 5 s…$/);
+    assert.match(await page.textContent("#solver-status"), /^Searching \(NMCS\): \d+ of 5 s(; best game so far \d+ points \(.+ playouts\))?…$/);
+    // The best score so far shows while the search runs.
+    await page.waitForFunction(() => /best game so far \d+ points/.test(document.querySelector("#solver-status").textContent), null, { timeout: 20_000 });
+    const live = Number((await page.textContent("#solver-status")).match(/best game so far (\d+) points/)[1]);
     await page.waitForFunction(() => /^Best game found/.test(document.querySelector("#solver-status").textContent), null, { timeout: 20_000 });
     const said = Number((await page.textContent("#solver-status")).match(/^Best game found: (\d+) more points/)[1]);
+    assert.ok(said >= live, `the game played (${said}) is at least the best seen while searching (${live})`);
     await page.waitForFunction(() => document.querySelector("#game").getAttribute("status") !== "playing", null, { timeout: 30_000 });
     const end = await page.evaluate(() => ({ score: document.querySelector("#game").game.score, text: document.querySelector("#end-status").textContent }));
     assert.equal(end.score, said);

@@ -268,11 +268,16 @@ async function solve() {
         : `${length} clicks, the best found in ${seconds} s (at least ${found.lowerBound} needed, not proved the fewest). Playing it…`;
     } else {
       const algo = elements.algo.value;
-      const promise = solver.search("samegame", text, algo, seconds, randomSeed());
+      let best = null;
+      const promise = solver.search("samegame", text, algo, seconds, randomSeed(), (report) => {
+        best = report;
+        tick();
+      });
       updateButtons();
       const started = performance.now();
       const tick = () => {
-        elements.solverStatus.textContent = `Searching (${algo.toUpperCase()}): ${((performance.now() - started) / 1000).toFixed(0)} of ${seconds} s…`;
+        const sofar = best ? `; best game so far ${best.best} points (${formatNodes(best.playouts)} playouts)` : "";
+        elements.solverStatus.textContent = `Searching (${algo.toUpperCase()}): ${((performance.now() - started) / 1000).toFixed(0)} of ${seconds} s${sofar}…`;
       };
       tick();
       timer = setInterval(tick, 500);

@@ -32,9 +32,13 @@ export class ClustersSolver {
     return this.#run({ type: "exact", rules, text, seconds }, onProgress);
   }
 
-  /** SameGame's best game from `text` in `seconds`: { cells, score, cleared, playouts, seconds }. */
-  search(rules, text, algo, seconds, seed) {
-    return this.#run({ type: "search", rules, text, algo, seconds, seed }, null);
+  /**
+   * SameGame's best game from `text` in `seconds`: { cells, score, cleared, playouts, seconds }.
+   * onProgress({ best, playouts, ms }) about every quarter of a second (best: the best game's
+   * points so far).
+   */
+  search(rules, text, algo, seconds, seed, onProgress = null) {
+    return this.#run({ type: "search", rules, text, algo, seconds, seed }, onProgress);
   }
 
   /** Stops the running job (it rejects with SolveCancelled) by ending its worker. */

@@ -4,7 +4,8 @@
 //
 // The exact solver is one call into wasm that calls back every 65,536 positions: the worker posts
 // progress from the callback and stops the search (answering the best clearing found, not proved
-// optimal) once its time limit is past. The Monte Carlo searches are one call with a time budget.
+// optimal) once its time limit is past. The Monte Carlo searches are one call with a time budget
+// that calls back about every quarter of a second with the best score so far, posted as progress.
 // A person's Cancel cannot reach a worker inside a call, so the client terminates the worker and
 // starts another (as the sliding solver's client does with a worker that does not answer in time).
 //
@@ -12,7 +13,8 @@
 //   in : { type: "exact", id, rules, text, seconds }      the fewest clicks from board text `text`
 //        { type: "search", id, rules, text, algo ("nrpa" | "nmcs"), seconds, seed }
 //   out: { type: "ready" }                                 the core bundle is loaded
-//        { type: "progress", id, nodes, depth, best, ms } (exact only)
+//        { type: "progress", id, nodes, depth, best, ms }  exact: best = clicks of the best clearing
+//        { type: "progress", id, best, playouts, ms }      search: best = the best game's points
 //        { type: "result", id, result: { cells, optimal, lowerBound, nodes, table, stopped, ms } }
 //        { type: "result", id, result: { cells, score, cleared, playouts, seconds } }
 //        { type: "error", id, message }                    the board or a setting cannot be used
@@ -44,11 +46,16 @@ async function exact({ id, rules, text, seconds }) {
   }
 }
 
-async function search({ rules, text, algo, seconds, seed }) {
+async function search({ id, rules, text, algo, seconds, seed }) {
   const api = await apiReady;
   const game = api.ClustersGame.fromText(rules, text);
   try {
-    return { result: game.searchScore(algo, seconds, seed) };
+    const started = performance.now();
+    const progress = ({ best, playouts }) => {
+      postProgress(id, { best, playouts, ms: performance.now() - started });
+      return true;
+    };
+    return { result: game.searchScore(algo, seconds, seed, progress) };
   } finally {
     game.free();
   }

@@ -209,7 +209,9 @@ export class ClustersPanel {
         this.#setStatus(`${found.cells.length} clicks${found.optimal ? ", the fewest" : ` (best found in ${seconds} s)`}.`);
       } else {
         this.#setStatus(`Searching for ${seconds} s…`);
-        found = await this.#solver.search(rules, game.toText(), "nrpa", seconds, Math.floor(Math.random() * 2 ** 32));
+        found = await this.#solver.search(rules, game.toText(), "nrpa", seconds, Math.floor(Math.random() * 2 ** 32), ({ best }) =>
+          this.#setStatus(`Searching for ${seconds} s: best game so far ${best} points…`),
+        );
         this.#setStatus(`Best game found: ${found.score} more points${found.cleared ? ", board cleared" : ""}.`);
       }
     } catch (error) {

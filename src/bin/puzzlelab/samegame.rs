@@ -380,11 +380,24 @@ fn dust_eval(args: &DustEvalArgs) -> Result<()> {
         for &c in &optimum {
             *optimal_distribution.entry(c).or_insert(0usize) += 1;
         }
+        let lower: Vec<usize> = rows
+            .iter()
+            .map(|r| r["lower_bound"].as_u64().unwrap() as usize)
+            .collect();
+        let mut proved_distribution = std::collections::BTreeMap::new();
+        for (row, &o) in rows.iter().zip(&optimum) {
+            if row["proved"] == json!(true) {
+                *proved_distribution.entry(o).or_insert(0usize) += 1;
+            }
+        }
         report["optimum"] = json!({
             "proved": proved,
             "proved_share": proved as f64 / n,
+            "proved_distribution": proved_distribution,
             "mean_clicks": optimum.iter().sum::<usize>() as f64 / n,
             "distribution": optimal_distribution,
+            "lower_bound_mean": lower.iter().sum::<usize>() as f64 / n,
+            "gap_to_lower_bound_mean": (optimum.iter().sum::<usize>() as f64 - lower.iter().sum::<usize>() as f64) / n,
         });
         report["gap_mean"] =
             json!((clicks.iter().sum::<usize>() as f64 - optimum.iter().sum::<usize>() as f64) / n);
@@ -430,8 +443,8 @@ fn samegame_solve(args: &SameGameSolveArgs) -> Result<()> {
                 tabu_bias: args.tabu_bias,
             };
             match args.algo {
-                Algo::Nmcs => nested_search(&board, limits),
-                Algo::Nrpa => nrpa(&board, limits),
+                Algo::Nmcs => nested_search(&board, limits, &mut |_| true),
+                Algo::Nrpa => nrpa(&board, limits, &mut |_| true),
             }
         });
         let playouts: u64 = results.iter().map(|r| r.playouts).sum();

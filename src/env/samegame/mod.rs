@@ -26,7 +26,7 @@ pub use exact::{
     exact_supports, solve_fewest_clicks, ExactError, ExactLimits, ExactProgress, ExactSolution,
     EXACT_MAX_CELLS, EXACT_MAX_COLOURS, EXACT_MAX_HEIGHT,
 };
-pub use montecarlo::{nested_search, nrpa, McLimits, McResult};
+pub use montecarlo::{nested_search, nrpa, McLimits, McProgress, McResult};
 
 #[cfg(test)]
 mod tests;

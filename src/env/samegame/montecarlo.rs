@@ -67,6 +67,45 @@ pub struct McResult {
     pub seconds: f64,
 }
 
+/// What a search tells its caller about every quarter of a second.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub struct McProgress {
+    /// The best score of a whole game found so far.
+    pub best: u32,
+    /// Playouts so far.
+    pub playouts: u64,
+    /// Seconds so far.
+    pub seconds: f64,
+}
+
+/// Keeps the best score found and calls the caller's `progress` every quarter of a second;
+/// `progress` returning `false` stops the search (it then returns the best game found).
+struct Reporter<'a> {
+    progress: &'a mut dyn FnMut(McProgress) -> bool,
+    best: u32,
+    last: f64,
+    stopped: bool,
+}
+
+impl Reporter<'_> {
+    fn found(&mut self, score: u32) {
+        self.best = self.best.max(score);
+    }
+
+    fn tick(&mut self, playouts: u64, clock: &Clock) {
+        let now = clock.seconds();
+        if now - self.last >= 0.25 {
+            self.last = now;
+            let go_on = (self.progress)(McProgress {
+                best: self.best,
+                playouts,
+                seconds: now,
+            });
+            self.stopped |= !go_on;
+        }
+    }
+}
+
 /// A group found on a [`Fast`] board.
 #[derive(Clone, Copy, Debug)]
 struct Group {
@@ -390,17 +429,20 @@ fn result(start: &Fast, anchors: &[u16], playouts: u64, clock: &Clock) -> McResu
     }
 }
 
-struct Nmcs {
+struct Nmcs<'a> {
     rng: Rng,
     scratch: Scratch,
     playouts: u64,
     clock: Clock,
     seconds: f64,
+    /// The level the search was started at (its totals are whole games).
+    top: u32,
+    report: Reporter<'a>,
 }
 
-impl Nmcs {
+impl Nmcs<'_> {
     fn out_of_time(&self) -> bool {
-        self.clock.seconds() >= self.seconds
+        self.report.stopped || self.clock.seconds() >= self.seconds
     }
 
     /// Nested search at `level` from `board`; returns the best score and moves from here.
@@ -424,11 +466,15 @@ impl Nmcs {
                         let mut seq = Vec::new();
                         self.playouts += 1;
                         let r = playout(&mut child, &mut self.rng, &mut self.scratch, &mut seq);
+                        self.report.tick(self.playouts, &self.clock);
                         (r, seq)
                     } else {
                         self.search(&child, level - 1)
                     };
                     let total = gained + points + rest;
+                    if level == self.top {
+                        self.report.found(total);
+                    }
                     if !have_best || total > best.0 {
                         have_best = true;
                         let mut line = played.clone();
@@ -453,8 +499,13 @@ impl Nmcs {
 }
 
 /// Nested Monte Carlo search at `limits.level` (Cazenave 2009) with tabu-colour playouts,
-/// restarted with new playouts until the time is up; the best game found.
-pub fn nested_search(board: &Board, limits: McLimits) -> McResult {
+/// restarted with new playouts until the time is up (or `progress` returns `false`); the best
+/// game found.
+pub fn nested_search(
+    board: &Board,
+    limits: McLimits,
+    progress: &mut dyn FnMut(McProgress) -> bool,
+) -> McResult {
     check_score_rules(board);
     let start = Fast::from_board(board);
     let mut search = Nmcs {
@@ -463,6 +514,13 @@ pub fn nested_search(board: &Board, limits: McLimits) -> McResult {
         playouts: 0,
         clock: Clock::start(),
         seconds: limits.seconds,
+        top: limits.level.max(1),
+        report: Reporter {
+            progress,
+            best: 0,
+            last: 0.0,
+            stopped: false,
+        },
     };
     let mut best: Option<(u32, Vec<u16>)> = None;
     loop {
@@ -470,7 +528,7 @@ pub fn nested_search(board: &Board, limits: McLimits) -> McResult {
         if best.as_ref().is_none_or(|b| found.0 > b.0) {
             best = Some(found);
         }
-        if search.clock.seconds() >= limits.seconds {
+        if search.out_of_time() {
             break;
         }
     }
@@ -478,7 +536,7 @@ pub fn nested_search(board: &Board, limits: McLimits) -> McResult {
     result(&start, &best.1, search.playouts, &search.clock)
 }
 
-struct Nrpa {
+struct Nrpa<'a> {
     rng: Rng,
     scratch: Scratch,
     playouts: u64,
@@ -490,6 +548,7 @@ struct Nrpa {
     probs: Vec<f64>,
     /// `exp` of every code's weight under the policy being played or adapted.
     exp: Vec<f64>,
+    report: Reporter<'a>,
 }
 
 /// A game played by NRPA, with what adapting the policy toward it needs: the code chosen and the
@@ -507,7 +566,7 @@ struct Line {
 
 const TABU: u32 = 1 << 31;
 
-impl Nrpa {
+impl Nrpa<'_> {
     /// Fills `self.exp` for `policy`.
     fn exponentiate(&mut self, policy: &[f64]) {
         self.exp.clear();
@@ -583,12 +642,15 @@ impl Nrpa {
     }
 
     fn out_of_time(&self) -> bool {
-        self.clock.seconds() >= self.seconds
+        self.report.stopped || self.clock.seconds() >= self.seconds
     }
 
     fn level(&mut self, start: &Fast, level: u32, policy: &mut [f64]) -> Line {
         if level == 0 {
-            return self.playout(start, policy);
+            let line = self.playout(start, policy);
+            self.report.found(line.score);
+            self.report.tick(self.playouts, &self.clock);
+            return line;
         }
         let mut best: Option<Line> = None;
         for _ in 0..self.iterations {
@@ -609,8 +671,12 @@ impl Nrpa {
 
 /// Nested rollout policy adaptation (Rosin 2011) at `limits.level` with `limits.iterations` a
 /// level, playouts biased against the tabu colour (`limits.tabu_bias` added to its moves' weights), restarted
-/// with a fresh policy until the time is up; the best game found.
-pub fn nrpa(board: &Board, limits: McLimits) -> McResult {
+/// with a fresh policy until the time is up (or `progress` returns `false`); the best game found.
+pub fn nrpa(
+    board: &Board,
+    limits: McLimits,
+    progress: &mut dyn FnMut(McProgress) -> bool,
+) -> McResult {
     check_score_rules(board);
     let start = Fast::from_board(board);
     let mut search = Nrpa {
@@ -623,6 +689,12 @@ pub fn nrpa(board: &Board, limits: McLimits) -> McResult {
         tabu_factor: limits.tabu_bias.exp(),
         probs: Vec::new(),
         exp: Vec::new(),
+        report: Reporter {
+            progress,
+            best: 0,
+            last: 0.0,
+            stopped: false,
+        },
     };
     let mut best: Option<(u32, Vec<u16>)> = None;
     loop {

@@ -270,13 +270,14 @@ fn exact_solver_stops_on_its_budget_with_a_valid_clearing() {
 fn monte_carlo_games_replay_to_their_score() {
     let board = Board::random(Rules::samegame().with_size(8, 8), 5).unwrap();
     for result in [
-        nested_search(&board, McLimits::new(0.2, 1)),
+        nested_search(&board, McLimits::new(0.2, 1), &mut |_| true),
         nrpa(
             &board,
             McLimits {
                 iterations: 20,
                 ..McLimits::new(0.2, 2)
             },
+            &mut |_| true,
         ),
     ] {
         let mut b = board.clone();
@@ -288,5 +289,37 @@ fn monte_carlo_games_replay_to_their_score() {
         assert!(b.is_over());
         assert_eq!(b.is_empty(), result.cleared);
         assert!(result.playouts > 0);
+    }
+}
+
+#[test]
+fn monte_carlo_searches_report_their_best_and_stop_when_told() {
+    let board = Board::random(Rules::samegame(), 9).unwrap();
+    for algo in ["nrpa", "nmcs"] {
+        let mut reports: Vec<McProgress> = Vec::new();
+        let mut progress = |p: McProgress| {
+            reports.push(p);
+            reports.len() < 3
+        };
+        let limits = McLimits::new(30.0, 2);
+        let started = crate::clock::seconds();
+        let result = if algo == "nrpa" {
+            nrpa(&board, limits, &mut progress)
+        } else {
+            nested_search(&board, limits, &mut progress)
+        };
+        // Told to stop at the third report (about 0.75 s), far before the 30 s budget.
+        assert!(
+            crate::clock::seconds() - started < 10.0,
+            "{algo} did not stop"
+        );
+        assert_eq!(reports.len(), 3, "{algo}");
+        assert!(reports
+            .windows(2)
+            .all(|w| w[0].best <= w[1].best && w[0].playouts <= w[1].playouts));
+        assert!(
+            reports[2].best > 0 && result.score >= reports[2].best,
+            "{algo}"
+        );
     }
 }
