@@ -580,7 +580,7 @@ fn clusters_game_clicks_closes_undoes_hints_and_solves() {
     assert_eq!(field(&stopped, "optimal").as_bool(), Some(false));
     assert_eq!(field(&stopped, "stopped").as_bool(), Some(true));
     assert!(
-        seeded.search_score("nrpa", 0.1, 1.0).is_err(),
+        seeded.search_score("nrpa", 0.1, 1.0, None).is_err(),
         "dust is not played for score"
     );
 
@@ -591,7 +591,13 @@ fn clusters_game_clicks_closes_undoes_hints_and_solves() {
         .find(|&c| field(&same.group(c).unwrap(), "size").as_f64() == Some(1.0))
         .unwrap();
     assert!(message(same.click(single).err().unwrap()).contains("groups of 2 or more"));
-    let found = same.search_score("nmcs", 0.2, 1.0).unwrap();
+    // A 30 s search told to stop at its first report (after a quarter of a second) answers its
+    // best game so far.
+    let stop_at_first = js_sys::Function::new_with_args("p", "return !(p.best >= 0);");
+    let found = same
+        .search_score("nmcs", 30.0, 1.0, Some(stop_at_first))
+        .unwrap();
+    assert!(field(&found, "seconds").as_f64().unwrap() < 10.0);
     let moves: Vec<usize> = serde_wasm_bindgen::from_value(field(&found, "cells")).unwrap();
     let score = field(&found, "score").as_f64().unwrap() as u32;
     for cell in moves {
