@@ -78,27 +78,55 @@ pub struct McProgress {
     pub seconds: f64,
 }
 
-/// Keeps the best score found and calls the caller's `progress` every quarter of a second;
-/// `progress` returning `false` stops the search (it then returns the best game found).
-struct Reporter<'a> {
+/// What both searches share while they run: the random numbers, the scratch space, the clock and
+/// the time budget, and the caller's `progress`, called every quarter of a second with the best
+/// score found (returning `false` stops the search, which then returns the best game found).
+struct Run<'a> {
+    rng: Rng,
+    scratch: Scratch,
+    playouts: u64,
+    clock: Clock,
+    seconds: f64,
     progress: &'a mut dyn FnMut(McProgress) -> bool,
     best: u32,
     last: f64,
     stopped: bool,
 }
 
-impl Reporter<'_> {
+impl<'a> Run<'a> {
+    fn new(
+        start: &Fast,
+        limits: &McLimits,
+        progress: &'a mut dyn FnMut(McProgress) -> bool,
+    ) -> Self {
+        Run {
+            rng: Rng::new(limits.seed),
+            scratch: Scratch::new(start.cells.len()),
+            playouts: 0,
+            clock: Clock::start(),
+            seconds: limits.seconds,
+            progress,
+            best: 0,
+            last: 0.0,
+            stopped: false,
+        }
+    }
+
+    fn out_of_time(&self) -> bool {
+        self.stopped || self.clock.seconds() >= self.seconds
+    }
+
     fn found(&mut self, score: u32) {
         self.best = self.best.max(score);
     }
 
-    fn tick(&mut self, playouts: u64, clock: &Clock) {
-        let now = clock.seconds();
+    fn tick(&mut self) {
+        let now = self.clock.seconds();
         if now - self.last >= 0.25 {
             self.last = now;
             let go_on = (self.progress)(McProgress {
                 best: self.best,
-                playouts,
+                playouts: self.playouts,
                 seconds: now,
             });
             self.stopped |= !go_on;
@@ -430,19 +458,14 @@ fn result(start: &Fast, anchors: &[u16], playouts: u64, clock: &Clock) -> McResu
 }
 
 struct Nmcs<'a> {
-    rng: Rng,
-    scratch: Scratch,
-    playouts: u64,
-    clock: Clock,
-    seconds: f64,
+    run: Run<'a>,
     /// The level the search was started at (its totals are whole games).
     top: u32,
-    report: Reporter<'a>,
 }
 
 impl Nmcs<'_> {
     fn out_of_time(&self) -> bool {
-        self.report.stopped || self.clock.seconds() >= self.seconds
+        self.run.out_of_time()
     }
 
     /// Nested search at `level` from `board`; returns the best score and moves from here.
@@ -453,27 +476,32 @@ impl Nmcs<'_> {
         let mut gained = 0u32;
         let mut have_best = false;
         loop {
-            pos.groups(&mut self.scratch);
-            if self.scratch.groups.is_empty() {
+            pos.groups(&mut self.run.scratch);
+            if self.run.scratch.groups.is_empty() {
                 break;
             }
-            let groups = self.scratch.groups.clone();
+            let groups = self.run.scratch.groups.clone();
             if !(have_best && self.out_of_time()) {
                 for g in &groups {
                     let mut child = pos.clone();
-                    let points = child.play(g.anchor as usize, &mut self.scratch);
+                    let points = child.play(g.anchor as usize, &mut self.run.scratch);
                     let (rest, seq) = if level <= 1 {
                         let mut seq = Vec::new();
-                        self.playouts += 1;
-                        let r = playout(&mut child, &mut self.rng, &mut self.scratch, &mut seq);
-                        self.report.tick(self.playouts, &self.clock);
+                        self.run.playouts += 1;
+                        let r = playout(
+                            &mut child,
+                            &mut self.run.rng,
+                            &mut self.run.scratch,
+                            &mut seq,
+                        );
+                        self.run.tick();
                         (r, seq)
                     } else {
                         self.search(&child, level - 1)
                     };
                     let total = gained + points + rest;
                     if level == self.top {
-                        self.report.found(total);
+                        self.run.found(total);
                     }
                     if !have_best || total > best.0 {
                         have_best = true;
@@ -489,7 +517,7 @@ impl Nmcs<'_> {
             }
             // Follow the best line one move.
             let next = best.1[played.len()];
-            gained += pos.play(next as usize, &mut self.scratch);
+            gained += pos.play(next as usize, &mut self.run.scratch);
             played.push(next);
         }
         // Every line kept starts with the moves played, so the game followed is the best line.
@@ -509,18 +537,8 @@ pub fn nested_search(
     check_score_rules(board);
     let start = Fast::from_board(board);
     let mut search = Nmcs {
-        rng: Rng::new(limits.seed),
-        scratch: Scratch::new(start.cells.len()),
-        playouts: 0,
-        clock: Clock::start(),
-        seconds: limits.seconds,
+        run: Run::new(&start, &limits, progress),
         top: limits.level.max(1),
-        report: Reporter {
-            progress,
-            best: 0,
-            last: 0.0,
-            stopped: false,
-        },
     };
     let mut best: Option<(u32, Vec<u16>)> = None;
     loop {
@@ -533,22 +551,17 @@ pub fn nested_search(
         }
     }
     let best = best.expect("one search ran");
-    result(&start, &best.1, search.playouts, &search.clock)
+    result(&start, &best.1, search.run.playouts, &search.run.clock)
 }
 
 struct Nrpa<'a> {
-    rng: Rng,
-    scratch: Scratch,
-    playouts: u64,
-    clock: Clock,
-    seconds: f64,
+    run: Run<'a>,
     iterations: u32,
     /// `exp` of the bias added to the weight of a move of the tabu colour.
     tabu_factor: f64,
     probs: Vec<f64>,
     /// `exp` of every code's weight under the policy being played or adapted.
     exp: Vec<f64>,
-    report: Reporter<'a>,
 }
 
 /// A game played by NRPA, with what adapting the policy toward it needs: the code chosen and the
@@ -585,7 +598,7 @@ impl Nrpa<'_> {
 
     /// One playout under `policy`.
     fn playout(&mut self, start: &Fast, policy: &[f64]) -> Line {
-        self.playouts += 1;
+        self.run.playouts += 1;
         self.exponentiate(policy);
         let mut b = start.clone();
         let tabu = b.most_common_colour();
@@ -593,15 +606,15 @@ impl Nrpa<'_> {
         line.offsets.push(0);
         let mut changed = None;
         loop {
-            b.regroup(&mut self.scratch, changed);
-            let n = self.scratch.groups.len();
+            b.regroup(&mut self.run.scratch, changed);
+            let n = self.run.scratch.groups.len();
             if n == 0 {
                 return line;
             }
             self.probs.clear();
             let mut total = 0.0;
             for i in 0..n {
-                let g = self.scratch.groups[i];
+                let g = self.run.scratch.groups[i];
                 let code = b.code(&g) as u32 | if g.colour == tabu { TABU } else { 0 };
                 let p = self.weight(code);
                 total += p;
@@ -609,7 +622,7 @@ impl Nrpa<'_> {
                 line.legal.push(code);
             }
             line.offsets.push(line.legal.len() as u32);
-            let mut x = self.rng.unit() * total;
+            let mut x = self.run.rng.unit() * total;
             let mut k = n - 1;
             for (i, &p) in self.probs.iter().enumerate() {
                 if x < p {
@@ -618,11 +631,11 @@ impl Nrpa<'_> {
                 }
                 x -= p;
             }
-            let g = self.scratch.groups[k];
+            let g = self.run.scratch.groups[k];
             let at = line.offsets[line.offsets.len() - 2] as usize;
             line.chosen.push(line.legal[at + k]);
             line.anchors.push(g.anchor);
-            let (points, zone) = b.play_changed(g.anchor as usize, &mut self.scratch);
+            let (points, zone) = b.play_changed(g.anchor as usize, &mut self.run.scratch);
             line.score += points;
             changed = zone;
         }
@@ -642,14 +655,14 @@ impl Nrpa<'_> {
     }
 
     fn out_of_time(&self) -> bool {
-        self.report.stopped || self.clock.seconds() >= self.seconds
+        self.run.out_of_time()
     }
 
     fn level(&mut self, start: &Fast, level: u32, policy: &mut [f64]) -> Line {
         if level == 0 {
             let line = self.playout(start, policy);
-            self.report.found(line.score);
-            self.report.tick(self.playouts, &self.clock);
+            self.run.found(line.score);
+            self.run.tick();
             return line;
         }
         let mut best: Option<Line> = None;
@@ -680,21 +693,11 @@ pub fn nrpa(
     check_score_rules(board);
     let start = Fast::from_board(board);
     let mut search = Nrpa {
-        rng: Rng::new(limits.seed),
-        scratch: Scratch::new(start.cells.len()),
-        playouts: 0,
-        clock: Clock::start(),
-        seconds: limits.seconds,
+        run: Run::new(&start, &limits, progress),
         iterations: limits.iterations.max(1),
         tabu_factor: limits.tabu_bias.exp(),
         probs: Vec::new(),
         exp: Vec::new(),
-        report: Reporter {
-            progress,
-            best: 0,
-            last: 0.0,
-            stopped: false,
-        },
     };
     let mut best: Option<(u32, Vec<u16>)> = None;
     loop {
@@ -708,7 +711,7 @@ pub fn nrpa(
         }
     }
     let best = best.expect("one search ran");
-    result(&start, &best.1, search.playouts, &search.clock)
+    result(&start, &best.1, search.run.playouts, &search.run.clock)
 }
 
 #[cfg(test)]
