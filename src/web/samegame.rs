@@ -100,27 +100,6 @@ struct SearchReport {
     seconds: f64,
 }
 
-/// The click that leaves the fewest groups (ties: the largest group, then the first): the hint on
-/// boards the exact solver does not take. `board` must hold a pile.
-fn greedy_click(board: &Board) -> usize {
-    let mut best: Option<(usize, std::cmp::Reverse<usize>, usize)> = None;
-    for group in board.moves() {
-        let mut after = board.clone();
-        if after.click_cell(group[0]).is_err() {
-            continue;
-        }
-        let key = (
-            after.groups().len(),
-            std::cmp::Reverse(group.len()),
-            group[0],
-        );
-        if best.is_none_or(|b| key < b) {
-            best = Some(key);
-        }
-    }
-    best.map(|b| b.2).unwrap_or(0)
-}
-
 /// A game of the dust puzzle or SameGame as the page plays it: the board, the clicks so far (with
 /// a history for undo) and the score.
 #[wasm_bindgen]
@@ -379,7 +358,7 @@ impl ClustersGame {
         }
         let report = match self.board.rules().objective {
             Objective::Clicks if !self.exact_supported() => {
-                let cell = greedy_click(&self.board);
+                let cell = self.board.greedy_click().expect("the game is not over");
                 HintReport {
                     cell,
                     group: self.board.group(cell),

@@ -46,7 +46,7 @@ pub struct ExactArgs {
     /// Positions the transposition table keeps at most.
     #[arg(long, default_value_t = ExactLimits::default().max_table)]
     pub max_table: usize,
-    /// Positions a layer of the beam search for the first clearing keeps (0: greedy only).
+    /// Positions a layer of the beam search for the first clearing keeps (0 or 1: the greedy clearing).
     #[arg(long, default_value_t = ExactLimits::default().beam_width)]
     pub beam_width: usize,
 }
@@ -254,22 +254,12 @@ fn dust_solve(args: &DustSolveArgs) -> Result<()> {
     Ok(())
 }
 
-/// Greedy: the click that leaves the fewest groups (ties: the largest group, then the first).
-pub fn greedy_clicks(board: &Board) -> Vec<(usize, usize)> {
+/// The greedy clearing: [`Board::greedy_click`] until the board is empty.
+fn greedy_clicks(board: &Board) -> Vec<(usize, usize)> {
     let mut b = board.clone();
     let mut clicks = Vec::new();
     let w = b.width();
-    while !b.is_over() {
-        let mut best: Option<((usize, std::cmp::Reverse<usize>), usize)> = None;
-        for g in b.moves() {
-            let mut next = b.clone();
-            next.click_cell(g[0]).expect("a legal group");
-            let key = (next.groups().len(), std::cmp::Reverse(g.len()));
-            if best.as_ref().is_none_or(|(k, _)| key < *k) {
-                best = Some((key, g[0]));
-            }
-        }
-        let cell = best.expect("a board not over has a move").1;
+    while let Some(cell) = b.greedy_click() {
         clicks.push((cell % w, cell / w));
         b.click_cell(cell).expect("a legal group");
     }

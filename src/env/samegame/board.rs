@@ -531,6 +531,25 @@ impl Board {
         true
     }
 
+    /// The greedy click: the group whose removal leaves the fewest groups (ties: the largest
+    /// group, then the first cell), as its first row-major cell; `None` when the game is over.
+    pub fn greedy_click(&self) -> Option<usize> {
+        let mut best: Option<(usize, std::cmp::Reverse<usize>, usize)> = None;
+        for group in self.moves() {
+            let mut after = self.clone();
+            after.click_cell(group[0]).expect("a group the rules allow");
+            let key = (
+                after.groups().len(),
+                std::cmp::Reverse(group.len()),
+                group[0],
+            );
+            if best.is_none_or(|b| key < b) {
+                best = Some(key);
+            }
+        }
+        best.map(|b| b.2)
+    }
+
     /// Clicks the pile at (`col`, `row`) (row 0 at the top): removes its group, lets the piles
     /// fall and closes the empty columns. Refused (and nothing changes) off the board, on an
     /// empty cell, or on a group smaller than the rules allow.

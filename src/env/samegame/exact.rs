@@ -1,6 +1,6 @@
 //! The exact solver of the fewest clicks (the dust puzzle, or any rules played for clicks):
 //! iterative deepening over bitboards with a transposition table of proven lower bounds, an
-//! admissible bound (one click per colour left), and a greedy first solution as the upper bound.
+//! admissible bound (one click per colour left), and a beam search's first clearing as the upper bound.
 //!
 //! Boards of at most 64 cells, 8 rows and 7 colours. A cell (column `c`, row `r`, row 0 at the
 //! top) is bit `c · height + (height − 1 − r)`: each column is `height` consecutive bits, its
@@ -34,6 +34,9 @@ pub enum ExactError {
     /// Rules played for the score, not the clicks.
     #[error("the exact solver finds the fewest clicks; these rules are played for the score")]
     NotClicks,
+    /// Rules where a single pile may not be clicked (a board may then not clear).
+    #[error("the exact solver takes rules where any pile may be clicked (smallest group 1)")]
+    MinGroup,
 }
 
 /// The solver's limits and what it reports to.
@@ -44,8 +47,8 @@ pub struct ExactLimits {
     /// Positions the transposition table keeps at most (about 40 bytes each); beyond it new
     /// positions are not stored (the search stays exact, only slower).
     pub max_table: usize,
-    /// Positions a layer of the beam search that finds the first clearing keeps (0: the greedy
-    /// clearing alone).
+    /// Positions a layer of the beam search that finds the first clearing keeps (1, or 0: the
+    /// greedy clearing, the click that leaves the fewest groups each time).
     pub beam_width: usize,
 }
 
@@ -422,31 +425,6 @@ impl Solver<'_> {
         }
         None
     }
-
-    /// A greedy clearing: each time the click that leaves the fewest groups (ties: the largest
-    /// group). Its length is the first upper bound.
-    fn greedy(&self, start: &Position) -> Vec<u64> {
-        let mut p = *start;
-        let mut path = Vec::new();
-        let mut groups = Vec::new();
-        let mut after = Vec::new();
-        while p.colours_left() > 0 {
-            self.groups(&p, &mut groups);
-            let mut best: Option<(usize, u32, usize, u64, Position)> = None;
-            for &(c, g) in &groups {
-                let child = self.remove(&p, c, g);
-                self.groups(&child, &mut after);
-                let score = (after.len(), u32::MAX - g.count_ones());
-                if best.as_ref().is_none_or(|b| score < (b.0, b.1)) {
-                    best = Some((score.0, score.1, c, g, child));
-                }
-            }
-            let (_, _, _, g, child) = best.expect("a non-empty board has a group");
-            path.push(g & g.wrapping_neg());
-            p = child;
-        }
-        path
-    }
 }
 
 /// Checks that the exact solver takes `board`.
@@ -454,6 +432,9 @@ pub fn exact_supports(board: &Board) -> Result<(), ExactError> {
     let r = board.rules();
     if r.objective != Objective::Clicks {
         return Err(ExactError::NotClicks);
+    }
+    if r.min_group != 1 {
+        return Err(ExactError::MinGroup);
     }
     if r.width * r.height > EXACT_MAX_CELLS
         || r.height > EXACT_MAX_HEIGHT
@@ -502,14 +483,10 @@ pub fn solve_fewest_clicks(
         best: 0,
         depth: 0,
     };
-    let mut greedy = solver.greedy(&start);
-    if limits.beam_width > 0 {
-        if let Some(line) = solver.beam(&start, limits.beam_width) {
-            if line.len() < greedy.len() {
-                greedy = line;
-            }
-        }
-    }
+    // Width 1 is the greedy clearing; with any pile clickable every board clears.
+    let greedy = solver
+        .beam(&start, limits.beam_width.max(1))
+        .expect("a board where any pile may be clicked clears");
     solver.best = greedy.len();
     let mut depth = start.colours_left();
     let (seeds, optimal, lower) = loop {

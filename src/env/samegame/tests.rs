@@ -264,6 +264,18 @@ fn exact_solver_stops_on_its_budget_with_a_valid_clearing() {
         ),
         Err(ExactError::NotClicks)
     );
+    let no_singles = Rules {
+        min_group: 2,
+        ..Rules::dust()
+    };
+    assert_eq!(
+        solve_fewest_clicks(
+            &Board::random(no_singles, 1).unwrap(),
+            ExactLimits::default(),
+            &mut |_| true
+        ),
+        Err(ExactError::MinGroup)
+    );
 }
 
 #[test]
