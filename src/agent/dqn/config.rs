@@ -43,6 +43,11 @@ pub struct DqnConfig {
     /// Double DQN (van Hasselt et al. 2016): the policy network picks the next action and the
     /// target network values it. The dissertation names it as future work (default: off).
     pub double_dqn: bool,
+    /// Bootstrap from the *mean* of the next Q-values instead of their maximum (the dust-puzzle
+    /// blog post's target: r + γ·mean Q′(s′, ·), over the legal next actions when masking;
+    /// default: off, the usual max). It values the next position under a uniform policy, not a
+    /// greedy one, so it learns the value of a random continuation.
+    pub mean_next_q: bool,
     /// Huber loss (δ = 1, as the dust-puzzle blog post uses) instead of the dissertation's mean
     /// squared error.
     pub huber_loss: bool,
@@ -113,6 +118,7 @@ impl Default for DqnConfig {
             max_episode_steps: 50,
             warmup_episodes: 100,
             double_dqn: false,
+            mean_next_q: false,
             huber_loss: false,
             mask_actions: false,
             num_envs: 1,
@@ -163,6 +169,8 @@ impl DqnConfig {
             "backups of visited states go with neither full backups nor prioritised replay"
         } else if self.survival_logits && !self.backup_visited {
             "survival log-odds are fitted to backups of visited states only"
+        } else if self.mean_next_q && self.double_dqn {
+            "the mean of the next Q-values needs no action picked: it goes without double DQN"
         } else if self.full_backups && self.prioritized_replay {
             "full backups draw fresh positions for every step: prioritised replay does not apply"
         } else {

@@ -654,6 +654,16 @@ pub(super) fn next_values(
         }
     };
     let next_target = mask(target.forward(next_observations.clone()));
+    if config.mean_next_q {
+        // The blog's target: the mean over the actions (the legal ones when masking).
+        return if config.mask_actions {
+            let legal = penalties.equal_elem(0.0).float();
+            let count = legal.clone().sum_dim(1).clamp_min(1.0);
+            (target.forward(next_observations) * legal).sum_dim(1) / count
+        } else {
+            next_target.mean_dim(1)
+        };
+    }
     if config.double_dqn {
         let next_policy = mask(policy.valid().forward(next_observations));
         next_target.gather(1, next_policy.argmax(1))

@@ -21,6 +21,7 @@
 //! | [`sliding`] | the learner set up for sliding puzzles (the dissertation's start rule, reward, curriculum) |
 //! | [`game2048`] | the learner set up for 2048 (Mehta's network and reward) |
 //! | [`minesweeper`] | the learner set up for Minesweeper (Mehta's network; a fully convolutional one with every covered cell backed up), greedy play on the solver's boards |
+//! | [`dust`] | the learner set up for the dust puzzle (the blog's batched DQN with its mean-of-next-Q target as an option; full backups of every click of boards from every stage of a game), greedy play on seeded boards |
 //! | [`sudoku`] | the learner set up for Sudoku (Mehta's network; a network shared by all actions over features, every legal digit backed up), greedy play on puzzles binned by guesses |
 //!
 //! The lines of the algorithm itself are marked `// DQN:`; the rest is plumbing.
@@ -68,6 +69,7 @@ mod probe;
 mod bench;
 mod matmul;
 
+pub mod dust;
 pub mod game2048;
 pub mod minesweeper;
 pub mod sliding;

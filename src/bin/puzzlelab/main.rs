@@ -10,6 +10,7 @@
 mod bench;
 mod dqn;
 mod dqn2048;
+mod dqn_dust;
 mod dqn_minesweeper;
 #[cfg(feature = "learn")]
 mod dqn_sliding;
@@ -106,7 +107,7 @@ fn main() -> ExitCode {
         Command::Minesweeper(args) => minesweeper::run(&args, &command_line),
         Command::Sudoku(args) => sudoku::run(&args, &command_line),
         Command::LocalVi(args) => local_vi::run(&args),
-        Command::Dust(args) => samegame::run_dust(&args),
+        Command::Dust(args) => samegame::run_dust(&args, &command_line),
         Command::Samegame(args) => samegame::run_samegame(&args),
     };
     match result {

@@ -31,6 +31,9 @@ pub enum DustCommand {
     Solve(DustSolveArgs),
     /// Plays an agent on seeded random boards and compares it with the optimum (JSON).
     Eval(DustEvalArgs),
+    /// Deep Q-learning: the blog's batched DQN or puzzlelab's full backups (needs `--features
+    /// learn`).
+    Train(crate::dqn_dust::TrainArgs),
 }
 
 /// The exact solver's limits on the command line.
@@ -67,6 +70,8 @@ pub enum DustAgent {
     Greedy,
     /// A click on a random pile.
     Random,
+    /// A trained Q-network (`--model FILE`, from `dust train`): its greedy click among the piles.
+    Dqn,
 }
 
 /// `puzzlelab dust eval`.
@@ -75,6 +80,9 @@ pub struct DustEvalArgs {
     /// Who plays.
     #[arg(long, value_enum, default_value = "optimal")]
     pub agent: DustAgent,
+    /// `--agent dqn`: the model file.
+    #[arg(long, value_name = "FILE", required_if_eq("agent", "dqn"))]
+    pub model: Option<String>,
     /// Boards.
     #[arg(long, default_value_t = 100)]
     pub boards: usize,
@@ -151,10 +159,11 @@ pub struct SameGameSolveArgs {
 }
 
 /// Runs `puzzlelab dust …`.
-pub fn run_dust(args: &DustArgs) -> Result<()> {
+pub fn run_dust(args: &DustArgs, command_line: &str) -> Result<()> {
     match &args.command {
         DustCommand::Solve(a) => dust_solve(a),
         DustCommand::Eval(a) => dust_eval(a),
+        DustCommand::Train(a) => crate::dqn_dust::train(a, command_line),
     }
 }
 
@@ -307,11 +316,30 @@ fn dust_eval(args: &DustEvalArgs) -> Result<()> {
     let rules = Rules::dust();
     let start = clock::seconds();
     let compare = args.compare || args.agent == DustAgent::Optimal;
+    // The network plays every board at once (one forward pass a click for all boards).
+    let (learnt, learnt_ms) = match (&args.model, args.agent) {
+        (Some(model), DustAgent::Dqn) => {
+            let boards = (0..args.boards)
+                .map(|i| Board::random(rules, game_seed(args.seed, i)))
+                .collect::<Result<Vec<_>, _>>()?;
+            let t = clock::seconds();
+            let cells = crate::dqn_dust::dqn_clicks(model, &boards)?;
+            let ms = (clock::seconds() - t) * 1e3 / args.boards.max(1) as f64;
+            let w = rules.width;
+            let clicks: Vec<Vec<(usize, usize)>> = cells
+                .iter()
+                .map(|c| c.iter().map(|&cell| (cell % w, cell / w)).collect())
+                .collect();
+            (Some(clicks), ms)
+        }
+        _ => (None, 0.0),
+    };
     let rows = parallel_map(args.boards, args.threads, |i| -> Result<Value> {
         let seed = game_seed(args.seed, i);
         let board = Board::random(rules, seed)?;
         let t = clock::seconds();
         let (clicks, optimal_run) = match args.agent {
+            DustAgent::Dqn => (learnt.as_ref().expect("played above")[i].clone(), None),
             DustAgent::Optimal => {
                 let (found, _) = exact(&board, args.limits)?;
                 (found.clicks.clone(), Some(found))
@@ -319,7 +347,10 @@ fn dust_eval(args: &DustEvalArgs) -> Result<()> {
             DustAgent::Greedy => (greedy_clicks(&board), None),
             DustAgent::Random => (random_clicks(&board, seed ^ 0x5EED), None),
         };
-        let agent_ms = (clock::seconds() - t) * 1e3;
+        let agent_ms = match args.agent {
+            DustAgent::Dqn => learnt_ms,
+            _ => (clock::seconds() - t) * 1e3,
+        };
         let optimum = match (compare, optimal_run) {
             (_, Some(found)) => Some(found),
             (true, None) => Some(exact(&board, args.limits)?.0),
@@ -347,6 +378,7 @@ fn dust_eval(args: &DustEvalArgs) -> Result<()> {
     ms.sort_by(f64::total_cmp);
     let mut report = json!({
         "agent": format!("{:?}", args.agent).to_lowercase(),
+        "model": args.model,
         "rules": rules.id(),
         "boards": rows.len(),
         "seed": args.seed,

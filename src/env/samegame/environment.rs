@@ -22,6 +22,7 @@ pub struct Clusters {
     rules: Rules,
     reward: ClustersReward,
     board: Board,
+    start_clicks: usize,
 }
 
 impl Clusters {
@@ -37,12 +38,22 @@ impl Clusters {
             rules,
             reward,
             board,
+            start_clicks: 0,
         })
     }
 
     /// The same environment with another reward scheme.
     pub fn with_reward(mut self, reward: ClustersReward) -> Clusters {
         self.reward = reward;
+        self
+    }
+
+    /// The same environment whose [`Environment::reset`] goes on to play up to `clicks` clicks
+    /// (how many drawn uniformly from 0 to `clicks` under the seed; each the greedy click or a
+    /// random pile, half and half) before handing the board over, so that a learner drawing
+    /// fresh starts sees boards of every stage of a game (0: the random full board).
+    pub fn with_start_clicks(mut self, clicks: usize) -> Clusters {
+        self.start_clicks = clicks;
         self
     }
 
@@ -92,6 +103,25 @@ impl Environment for Clusters {
 
     fn reset(&mut self, seed: u64) {
         self.board = Board::random(self.rules, seed).expect("the rules were checked");
+        if self.start_clicks == 0 {
+            return;
+        }
+        let mut rng = crate::rng::Rng::new(seed ^ 0x5747_C11C_0000_0001);
+        for _ in 0..rng.below(self.start_clicks + 1) {
+            let cell = if rng.chance(0.5) {
+                self.board.greedy_click()
+            } else {
+                let piles = self.board.moves();
+                (!piles.is_empty()).then(|| rng.choose(&piles)[0])
+            };
+            match cell {
+                // Keep at least one group: a finished board teaches nothing.
+                Some(cell) if self.board.groups().len() > 1 => {
+                    self.board.click_cell(cell).expect("a legal group");
+                }
+                _ => break,
+            }
+        }
     }
 
     fn state(&self) -> Vec<u8> {

@@ -1,0 +1,136 @@
+//! Deep Q-learning on the dust puzzle: the blog post's batched DQN ([`blog_config`] on
+//! [`blog_env`]), puzzlelab's stronger learner ([`backups_config`] on [`backups_env`]), and greedy
+//! play on seeded boards ([`play_greedy`]).
+//!
+//! What the blog gives (`../shared/seeds/001_…`): the board one-hot (8 × 6 × 6: empty plus five
+//! colours), five dense layers of 1,500 (ReLU, He-normal) and one output per cell, Huber loss,
+//! Adam; 1,000 games played at once, each step fitting the 1,000 transitions just made; +10 for
+//! the click that clears the board, −10 for a click on an empty cell, −1 for any other click;
+//! the target blended as 0.1·Q + 0.9·(r + 0.8·**mean** Q(s′, ·)) with the same network; ε adapted
+//! so that about one move a game is random; ~18 clicks a board after hours of training. Where
+//! puzzlelab departs:
+//! - The target is the usual max by default; the blog's mean is [`DqnConfig::mean_next_q`]
+//!   (`--target mean`). The 0.9 blend is Adam's job here (the target is r + γ·Q′).
+//! - Transitions go through a replay buffer of two rounds of play (2,000), drawn in batches of
+//!   1,000, and the target network follows the policy network every 10 gradient steps: the
+//!   blog fits the newest batch with the network itself.
+//! - ε decays from 1 by ×0.999 a finished game to 0.06 (about one random click in a game of 16)
+//!   instead of the blog's feedback rule.
+//! - Weights start from U(±1/√fan-in) (burn's default), not He-normal.
+//!
+//! puzzlelab's learner keeps the network's input and output but learns the way DeepCubeA does:
+//! every gradient step draws fresh boards of every stage of a game (a random board, then up to
+//! [`BACKUP_START_CLICKS`] greedy or random clicks: [`Clusters::with_start_clicks`]) and backs up
+//! **every legal click** of each ([`DqnConfig::full_backups`]) with γ = 1 and the blog's rewards,
+//! so that Q(s, a) learns 10 minus the clicks still needed after `a`; only piles may be clicked.
+//! Greedy play then picks the click with the fewest clicks left.
+
+use super::{best_allowed, DqnConfig, DqnError, QPolicy};
+use crate::env::samegame::{Board, Clusters, Rules};
+use crate::env::Environment;
+
+/// Clicks a board of the stronger learner's starts has had at most.
+pub const BACKUP_START_CLICKS: usize = 14;
+
+/// The blog's DQN (see the module docs) with `hidden` layers (the blog: five of 1,500).
+pub fn blog_config(hidden: Vec<usize>) -> DqnConfig {
+    DqnConfig {
+        hidden,
+        replay_capacity: 2_000,
+        batch_size: 1_000,
+        learning_rate: 1e-3,
+        gamma: 0.8,
+        target_update_interval: 10,
+        epsilon_start: 1.0,
+        epsilon_decay: 0.999,
+        epsilon_min: 0.06,
+        // A board is always cleared within 48 clicks; a network that keeps clicking empty
+        // cells is stopped at twice that.
+        max_episode_steps: 96,
+        warmup_episodes: 0,
+        huber_loss: true,
+        mask_actions: false,
+        num_envs: 1_000,
+        eval_interval_episodes: 0,
+        ..DqnConfig::default()
+    }
+}
+
+/// The blog's environment: the dust rules, its one-hot observation and rewards.
+pub fn blog_env() -> Clusters {
+    Clusters::new(Rules::dust()).expect("the dust rules are valid")
+}
+
+/// puzzlelab's learner (see the module docs) with `hidden` layers.
+pub fn backups_config(hidden: Vec<usize>) -> DqnConfig {
+    DqnConfig {
+        hidden,
+        full_backups: true,
+        mask_actions: true,
+        huber_loss: true,
+        batch_size: 64,
+        learning_rate: 3e-4,
+        gamma: 1.0,
+        target_update_interval: 250,
+        max_episode_steps: 48,
+        warmup_episodes: 0,
+        eval_interval_episodes: 0,
+        ..DqnConfig::default()
+    }
+}
+
+/// puzzlelab's learner's environment: the blog's, its starts taken from every stage of a game.
+pub fn backups_env() -> Clusters {
+    blog_env().with_start_clicks(BACKUP_START_CLICKS)
+}
+
+/// The environment a model plays in, checked against the model.
+pub fn env_for(policy: &QPolicy) -> Result<Clusters, DqnError> {
+    let env = blog_env();
+    policy.check_fits(&env)?;
+    Ok(env)
+}
+
+/// Plays `policy` greedily on each of `boards` until it is cleared, `batch` boards at a time (one
+/// forward pass a click for all), and returns each board's clicks as cells (row-major, row 0 at
+/// the top of the board as it stands before the click). The agent chooses among piles only (a
+/// network trained without the mask could otherwise click an empty cell for ever), so every
+/// board is cleared within one click a pile.
+pub fn play_greedy(
+    policy: &QPolicy,
+    boards: &[Board],
+    batch: usize,
+) -> Result<Vec<Vec<usize>>, DqnError> {
+    let template = env_for(policy)?;
+    let (n, a) = (template.observation_len(), template.num_actions());
+    let mut clicks = vec![Vec::new(); boards.len()];
+    let mut allowed = vec![false; a];
+    let mut observations = Vec::new();
+    for (chunk_index, chunk) in boards.chunks(batch.max(1)).enumerate() {
+        let mut live: Vec<(usize, Clusters)> = chunk
+            .iter()
+            .enumerate()
+            .map(|(i, board)| {
+                let mut env = template.clone();
+                env.set_board(board.clone());
+                (chunk_index * batch.max(1) + i, env)
+            })
+            .filter(|(_, env)| !env.is_terminal())
+            .collect();
+        while !live.is_empty() {
+            observations.resize(live.len() * n, 0.0);
+            for ((_, env), out) in live.iter().zip(observations.chunks_mut(n)) {
+                env.write_observation(out);
+            }
+            let values = policy.q_values(&observations);
+            for ((index, env), values) in live.iter_mut().zip(values.chunks(a)) {
+                env.action_mask(&mut allowed);
+                let cell = best_allowed(values, &allowed);
+                clicks[*index].push(cell);
+                env.step(cell);
+            }
+            live.retain(|(_, env)| !env.is_terminal());
+        }
+    }
+    Ok(clicks)
+}

@@ -1,0 +1,296 @@
+//! `puzzlelab dust train` and `dust eval --agent dqn` (`--features learn`): deep Q-learning on the
+//! dust puzzle (`agent::dqn::dust`), validated by greedy play on seeded boards.
+
+#![cfg_attr(not(feature = "learn"), allow(dead_code))]
+
+use crate::dqn::{DqnArgs, RunArgs};
+use clap::{Args, ValueEnum};
+use puzzlelab::env::samegame::Board;
+
+/// Which learner.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum NetArg {
+    /// The blog post's: 1,000 games at once, ε-greedy play and replay, every cell clickable (an
+    /// empty one costs -10), gamma 0.8, dense layers (the blog: five of 1,500).
+    Blog,
+    /// puzzlelab's: every legal click of fresh boards from every stage of a game backed up
+    /// (DeepCubeA's value iteration on Q-values), gamma 1, piles only.
+    Backups,
+}
+
+/// The next position's value in the target.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum TargetArg {
+    /// The usual max over the next Q-values.
+    Max,
+    /// The blog's mean of the next Q-values.
+    Mean,
+}
+
+/// `puzzlelab dust train`: deep Q-learning on seeded random boards.
+///
+/// One progress line per chunk; every --eval-every steps and at the end plays --eval-boards
+/// validation boards greedily; writes FILE (default dust-<net>.dqn) and FILE.json (manifest with
+/// the curve), also as checkpoints. With --resume nothing of the learner may change.
+#[derive(Args, Debug)]
+pub struct TrainArgs {
+    /// The learner.
+    #[arg(long, value_enum, default_value = "backups")]
+    pub net: NetArg,
+    /// The next position's value in the TD target.
+    #[arg(long, value_enum, default_value = "max")]
+    pub target: TargetArg,
+    #[command(flatten)]
+    pub dqn: DqnArgs,
+    #[command(flatten)]
+    pub run: RunArgs,
+    /// Validation boards (their own seed, apart from training's and from eval's default).
+    #[arg(long, default_value_t = 200)]
+    pub eval_boards: usize,
+}
+
+/// The hidden layers of each learner when --hidden is not given.
+pub fn default_hidden(net: NetArg) -> Vec<usize> {
+    match net {
+        NetArg::Blog => vec![1500; 5],
+        NetArg::Backups => vec![512, 512, 512],
+    }
+}
+
+#[cfg(feature = "learn")]
+pub use learn::{dqn_clicks, train};
+
+#[cfg(not(feature = "learn"))]
+pub fn train(_: &TrainArgs, _: &str) -> anyhow::Result<()> {
+    anyhow::bail!("dust train: {}", crate::dqn::NEEDS_LEARN)
+}
+
+#[cfg(not(feature = "learn"))]
+pub fn dqn_clicks(_: &str, _: &[Board]) -> anyhow::Result<Vec<Vec<usize>>> {
+    anyhow::bail!("dust eval --agent dqn: {}", crate::dqn::NEEDS_LEARN)
+}
+
+#[cfg(feature = "learn")]
+mod learn {
+    use super::{default_hidden, Board, NetArg, TargetArg, TrainArgs};
+    use crate::dqn_sliding::read_model;
+    use crate::files::{write_atomically, write_json};
+    use crate::manifest::{open_to_resume, refuse_changes_on_resume, DqnRun, ResumeRecord};
+    use crate::training::{self, show, ChunkedTraining, Plan};
+    use anyhow::{Context, Result};
+    use burn::tensor::Device;
+    use puzzlelab::agent::dqn::dust::{
+        backups_config, backups_env, blog_config, blog_env, play_greedy, BACKUP_START_CLICKS,
+    };
+    use puzzlelab::agent::dqn::{Dqn, DqnConfig, MODEL_FORMAT_VERSION};
+    use puzzlelab::env::minesweeper::game_seed;
+    use puzzlelab::env::samegame::{Clusters, Rules};
+    use serde::Serialize;
+    use serde_json::{json, Value};
+
+    /// Boards played side by side (one forward pass a click for all).
+    const EVAL_BATCH: usize = 200;
+    /// The validation boards' seed (`dust eval` defaults to seed 0, reports use others).
+    pub const VALIDATION_SEED: u64 = 0xD057_0000_0000_0001;
+
+    /// `policy`'s greedy clicks on `boards` from the model file at `path`.
+    pub fn dqn_clicks(path: &str, boards: &[Board]) -> Result<Vec<Vec<usize>>> {
+        let policy = read_model(path)?;
+        play_greedy(&policy, boards, EVAL_BATCH).with_context(|| path.to_string())
+    }
+
+    /// The validation boards.
+    fn validation_boards(count: usize) -> Vec<Board> {
+        (0..count)
+            .map(|i| {
+                Board::random(Rules::dust(), game_seed(VALIDATION_SEED, i)).expect("valid rules")
+            })
+            .collect()
+    }
+
+    fn config_from(args: &TrainArgs) -> Result<DqnConfig> {
+        let hidden = default_hidden(args.net);
+        let defaults = match args.net {
+            NetArg::Blog => blog_config(hidden),
+            NetArg::Backups => backups_config(hidden),
+        };
+        let config = DqnConfig {
+            mean_next_q: args.target == TargetArg::Mean,
+            ..args.dqn.config(defaults)?
+        };
+        config.validate()?;
+        Ok(config)
+    }
+
+    /// A `dust train` run, as the driver steps it.
+    struct DustRun {
+        dqn: Dqn<Clusters>,
+        net: &'static str,
+        validation: Vec<Board>,
+        out: String,
+        target: usize,
+        commands: Vec<String>,
+        curve: Vec<Value>,
+        evaluation: Option<Value>,
+    }
+
+    #[derive(Serialize)]
+    struct Manifest<'a> {
+        #[serde(flatten)]
+        run: DqnRun<'a>,
+        what: String,
+        puzzle: String,
+        net: &'static str,
+        reward: &'static str,
+        parameters: usize,
+        training_curve: &'a [Value],
+        validation_seed: u64,
+        validation_boards: usize,
+        validation: Option<&'a Value>,
+        resume: &'static str,
+    }
+
+    impl ChunkedTraining for DustRun {
+        fn done(&self) -> u64 {
+            self.dqn.steps_done() as u64
+        }
+
+        fn train_chunk(&mut self, units: u64) -> Result<String> {
+            let stats = self.dqn.train_steps(units as usize);
+            Ok(format!(
+                "step {}/{} | loss {} | epsilon {:.3} | episodes {} | return {} | length {} | {:.0} steps/s",
+                self.dqn.steps_done(),
+                self.target,
+                show(stats.td_loss),
+                stats.epsilon,
+                self.dqn.episodes_done(),
+                show(stats.episode_return),
+                show(stats.episode_length),
+                stats.steps_per_s
+            ))
+        }
+
+        fn evaluate(&mut self) -> Result<()> {
+            let clicks = play_greedy(&self.dqn.policy(), &self.validation, EVAL_BATCH)?;
+            let lengths: Vec<usize> = clicks.iter().map(Vec::len).collect();
+            let mean = lengths.iter().sum::<usize>() as f64 / lengths.len().max(1) as f64;
+            eprintln!(
+                "validation ({} boards): {mean:.3} clicks a board",
+                lengths.len()
+            );
+            let value = json!({ "boards": lengths.len(), "mean_clicks": mean });
+            self.curve.push(json!({
+                "step": self.dqn.steps_done(),
+                "episodes": self.dqn.episodes_done(),
+                "mean_clicks": mean,
+            }));
+            self.evaluation = Some(value);
+            Ok(())
+        }
+
+        fn save(&mut self, finished: bool, wall_seconds: f64) -> Result<()> {
+            let policy = self.dqn.policy();
+            write_atomically(&self.out, &policy.to_bytes())?;
+            let blog = self.net == "blog";
+            let config = self.dqn.config();
+            let manifest = Manifest {
+                run: DqnRun::new(&self.out, &self.dqn, wall_seconds, &self.commands, finished),
+                what: format!(
+                    "puzzlelab DQN model (format version {MODEL_FORMAT_VERSION}): the dust puzzle \
+                     8x6, 5 colours, {}; dense layers {:?}, TD target from the {} of the next Q-values",
+                    if blog {
+                        "the blog's batched DQN (one-hot 8x6x6 in, one Q-value per cell out)"
+                    } else {
+                        "puzzlelab's full backups of every legal click of boards from every stage of a game"
+                    },
+                    config.hidden,
+                    if config.mean_next_q { "mean" } else { "max" },
+                ),
+                puzzle: policy.puzzle_id().to_string(),
+                net: self.net,
+                reward: if blog {
+                    "the blog's: +10 for the click that clears the board, -10 for an empty cell, -1 otherwise"
+                } else {
+                    "the blog's (+10 clearing, -1 a click); piles only; starts after up to 14 greedy or random clicks"
+                },
+                parameters: self.dqn.network_config().num_params(),
+                training_curve: &self.curve,
+                validation_seed: VALIDATION_SEED,
+                validation_boards: self.validation.len(),
+                validation: self.evaluation.as_ref(),
+                resume: "weights, steps, episodes (ε); Adam's moments and the replay buffer start again",
+            };
+            write_json(&format!("{}.json", self.out), &manifest)
+        }
+    }
+
+    /// `puzzlelab dust train`.
+    pub fn train(args: &TrainArgs, command: &str) -> Result<()> {
+        let resume = args.run.resume.clone();
+        refuse_changes_on_resume(resume.is_some(), &args.dqn.recorded())?;
+        let (config, record, bytes) = match &resume {
+            Some(path) => {
+                let (bytes, policy, record) = open_to_resume(path)?;
+                let training = policy.training().expect("checked by open_to_resume");
+                (training.config.clone(), record, Some(bytes))
+            }
+            None => (config_from(args)?, ResumeRecord::default(), None),
+        };
+        // The learner is told by its configuration: full backups are puzzlelab's.
+        let (net, make_env): (&'static str, fn() -> Clusters) = if config.full_backups {
+            ("backups", backups_env)
+        } else {
+            ("blog", blog_env)
+        };
+        let target = args
+            .run
+            .steps
+            .ok_or_else(|| anyhow::anyhow!("dust train needs --steps N (in all)"))?;
+        let mut dqn = Dqn::new(make_env, config, &Device::flex())?;
+        if let Some(bytes) = &bytes {
+            dqn.resume(bytes)?;
+            eprintln!("dust train: resuming at step {}", dqn.steps_done());
+        }
+        let out = args
+            .run
+            .out
+            .clone()
+            .or(resume)
+            .unwrap_or_else(|| format!("dust-{net}.dqn"));
+        eprintln!(
+            "dust train ({net}): {} parameters, to step {target}, writing {out}{}",
+            dqn.network_config().num_params(),
+            if net == "backups" {
+                format!(" (starts after up to {BACKUP_START_CLICKS} clicks)")
+            } else {
+                String::new()
+            }
+        );
+        let mut commands = record.commands;
+        commands.push(command.to_string());
+        let mut run = DustRun {
+            dqn,
+            net,
+            validation: validation_boards(args.eval_boards),
+            out,
+            target,
+            commands,
+            curve: record.training_curve,
+            evaluation: None,
+        };
+        let plan = Plan {
+            target: target as u64,
+            chunk: args.run.chunk as u64,
+            eval_every: args.run.eval_every as u64,
+            checkpoint_every: args.run.checkpoint_every as u64,
+        };
+        let wall_seconds = training::run(&mut run, plan, record.wall_seconds)?;
+        eprintln!(
+            "dust train: wrote {} and {}.json ({} steps, {wall_seconds:.1} s)",
+            run.out,
+            run.out,
+            run.dqn.steps_done()
+        );
+        Ok(())
+    }
+}
