@@ -847,6 +847,90 @@ fn the_sudoku_dqn_trains_resumes_and_evaluates_by_bin_from_the_command_line() {
 }
 
 #[test]
+fn the_dust_dqns_train_resume_and_play_seeded_boards_from_the_command_line() {
+    let dir = scratch("dqn-dust");
+    let model = dir.join("backups.dqn").to_string_lossy().to_string();
+    let train = |extra: &[&str]| {
+        let mut args = vec!["dust", "train", "--chunk", "15", "--eval-boards", "5"];
+        args.extend_from_slice(extra);
+        succeeds(&args)
+    };
+    let out = train(&[
+        "--hidden", "16,16", "--batch", "8", "--steps", "30", "--seed", "2", "--out", &model,
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("validation (5 boards)"), "{stderr}");
+    let m = manifest(&model);
+    assert_eq!(m["puzzle"], "dust-8x6-c5");
+    assert_eq!(m["net"], "backups");
+    assert_eq!(m["hyperparameters"]["fullBackups"], true);
+    assert_eq!(m["hyperparameters"]["gamma"], 1.0);
+    assert_eq!(m["hyperparameters"]["meanNextQ"], false);
+    assert_eq!(
+        m["parameters"],
+        (288 * 16 + 16) + (16 * 16 + 16) + (16 * 48 + 48)
+    );
+    assert_eq!(m["validation"]["boards"], 5);
+    assert!(m["validation"]["mean_clicks"].as_f64().unwrap() >= 5.0);
+    assert_eq!(m["steps"], 30);
+
+    let out = train(&["--resume", &model, "--steps", "45"]);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("resuming at step 30"));
+    assert_eq!(manifest(&model)["steps"], 45);
+    fails_with(
+        &[
+            "dust", "train", "--resume", &model, "--steps", "60", "--hidden", "8",
+        ],
+        "--hidden cannot change",
+    );
+
+    // The blog's learner with its mean target: replayed play of many games at once.
+    let blog = dir.join("blog.dqn").to_string_lossy().to_string();
+    train(&[
+        "--net", "blog", "--target", "mean", "--hidden", "16", "--envs", "20", "--batch", "20",
+        "--replay", "40", "--steps", "6", "--out", &blog,
+    ]);
+    let m = manifest(&blog);
+    assert_eq!(m["net"], "blog");
+    assert_eq!(m["hyperparameters"]["meanNextQ"], true);
+    assert_eq!(m["hyperparameters"]["numEnvs"], 20);
+    assert_eq!(m["hyperparameters"]["fullBackups"], false);
+
+    // Greedy play among the piles clears every board; the same boards give the same clicks.
+    let eval = || {
+        common::json(&succeeds(&[
+            "dust",
+            "eval",
+            "--agent",
+            "dqn",
+            "--model",
+            &model,
+            "--boards",
+            "6",
+            "--seed",
+            "9",
+            "--compare",
+            "false",
+        ]))
+    };
+    let report = eval();
+    assert_eq!(report["agent"], "dqn");
+    assert_eq!(report["boards"], 6);
+    let distribution = report["distribution"].as_object().unwrap();
+    assert_eq!(
+        distribution
+            .values()
+            .map(|v| v.as_u64().unwrap())
+            .sum::<u64>(),
+        6
+    );
+    let mean = report["mean_clicks"].as_f64().unwrap();
+    assert!((5.0..=48.0).contains(&mean), "{report}");
+    assert_eq!(eval()["mean_clicks"], report["mean_clicks"]);
+    fails_with(&["dust", "eval", "--agent", "dqn"], "--model");
+}
+
+#[test]
 fn batch_weighted_astar_over_the_shipped_8_puzzle_network_solves_uniform_positions() {
     let model = concat!(env!("CARGO_MANIFEST_DIR"), "/www/models/8puzzle.dqn");
     let report = common::json(&succeeds(&[

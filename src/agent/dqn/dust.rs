@@ -19,8 +19,9 @@
 //! - Weights start from U(±1/√fan-in) (burn's default), not He-normal.
 //!
 //! puzzlelab's learner keeps the network's input and output but learns the way DeepCubeA does:
-//! every gradient step draws fresh boards of every stage of a game (a random board, then up to
-//! [`BACKUP_START_CLICKS`] greedy or random clicks: [`Clusters::with_start_clicks`]) and backs up
+//! every gradient step draws fresh boards of every stage of a game (a random board after a
+//! uniformly drawn number of the clicks of a whole game of greedy or random clicks:
+//! [`Clusters::with_start_clicks`]) and backs up
 //! **every legal click** of each ([`DqnConfig::full_backups`]) with γ = 1 and the blog's rewards,
 //! so that Q(s, a) learns 10 minus the clicks still needed after `a`; only piles may be clicked.
 //! Greedy play then picks the click with the fewest clicks left.
@@ -29,8 +30,9 @@ use super::{best_allowed, DqnConfig, DqnError, QPolicy};
 use crate::env::samegame::{Board, Clusters, Rules};
 use crate::env::Environment;
 
-/// Clicks a board of the stronger learner's starts has had at most.
-pub const BACKUP_START_CLICKS: usize = 14;
+/// Clicks a board of the stronger learner's starts has had at most (48: any stage of a game,
+/// down to its last group).
+pub const BACKUP_START_CLICKS: usize = 48;
 
 /// The blog's DQN (see the module docs) with `hidden` layers (the blog: five of 1,500).
 pub fn blog_config(hidden: Vec<usize>) -> DqnConfig {
@@ -71,7 +73,7 @@ pub fn backups_config(hidden: Vec<usize>) -> DqnConfig {
         batch_size: 64,
         learning_rate: 3e-4,
         gamma: 1.0,
-        target_update_interval: 250,
+        target_update_interval: 100,
         max_episode_steps: 48,
         warmup_episodes: 0,
         eval_interval_episodes: 0,

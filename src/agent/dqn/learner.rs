@@ -723,3 +723,68 @@ fn evaluation_seed(seed: u64, k: u64) -> u64 {
         .wrapping_mul(1_000_003)
         .wrapping_add(k)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::replay::ILLEGAL_PENALTY;
+    use super::*;
+    use crate::agent::dqn::QNetworkConfig;
+
+    /// A network whose Q-values are [1, 2, 3, 6] for every observation (zero weights, that bias).
+    fn constant_network(device: &Device) -> QNetwork {
+        let config = QNetworkConfig {
+            observation_len: 2,
+            hidden: vec![],
+            num_actions: 4,
+            conv: None,
+            grid: None,
+        };
+        let mut weights = vec![0.0; 2 * 4];
+        weights.extend([1.0, 2.0, 3.0, 6.0]);
+        config.from_weights(&weights, device)
+    }
+
+    fn values(config: &DqnConfig, penalties: [f32; 4]) -> f32 {
+        let device = Device::flex();
+        let network = constant_network(&device);
+        let observations =
+            Tensor::<2>::from_data(TensorData::new(vec![0.5f32, 1.0], [1, 2]), &device);
+        let penalties =
+            Tensor::<2>::from_data(TensorData::new(penalties.to_vec(), [1, 4]), &device);
+        let value = next_values(config, &network, &network, observations, penalties);
+        value.into_data().into_vec::<f32>().unwrap()[0]
+    }
+
+    #[test]
+    fn the_next_value_is_the_max_or_the_blogs_mean_over_the_legal_actions() {
+        let legal_but_last = [0.0, 0.0, 0.0, ILLEGAL_PENALTY];
+        let max = DqnConfig::default();
+        assert_eq!(values(&max, [0.0; 4]), 6.0);
+        let masked_max = DqnConfig {
+            mask_actions: true,
+            ..DqnConfig::default()
+        };
+        assert_eq!(values(&masked_max, legal_but_last), 3.0);
+        let mean = DqnConfig {
+            mean_next_q: true,
+            ..DqnConfig::default()
+        };
+        assert_eq!(values(&mean, legal_but_last), 3.0, "unmasked: all four");
+        let masked_mean = DqnConfig {
+            mean_next_q: true,
+            mask_actions: true,
+            ..DqnConfig::default()
+        };
+        assert_eq!(
+            values(&masked_mean, legal_but_last),
+            2.0,
+            "masked: the legal three"
+        );
+        assert!(DqnConfig {
+            double_dqn: true,
+            ..mean
+        }
+        .validate()
+        .is_err());
+    }
+}

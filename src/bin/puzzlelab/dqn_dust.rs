@@ -211,7 +211,7 @@ mod learn {
                 reward: if blog {
                     "the blog's: +10 for the click that clears the board, -10 for an empty cell, -1 otherwise"
                 } else {
-                    "the blog's (+10 clearing, -1 a click); piles only; starts after up to 14 greedy or random clicks"
+                    "the blog's (+10 clearing, -1 a click); piles only; starts from every stage of games of greedy or random clicks"
                 },
                 parameters: self.dqn.network_config().num_params(),
                 training_curve: &self.curve,
@@ -261,7 +261,7 @@ mod learn {
             "dust train ({net}): {} parameters, to step {target}, writing {out}{}",
             dqn.network_config().num_params(),
             if net == "backups" {
-                format!(" (starts after up to {BACKUP_START_CLICKS} clicks)")
+                format!(" (starts after up to {BACKUP_START_CLICKS} clicks of a game)")
             } else {
                 String::new()
             }

@@ -48,10 +48,11 @@ impl Clusters {
         self
     }
 
-    /// The same environment whose [`Environment::reset`] goes on to play up to `clicks` clicks
-    /// (how many drawn uniformly from 0 to `clicks` under the seed; each the greedy click or a
-    /// random pile, half and half) before handing the board over, so that a learner drawing
-    /// fresh starts sees boards of every stage of a game (0: the random full board).
+    /// The same environment whose [`Environment::reset`] plays a whole game from the random
+    /// board (each click the greedy one or a random pile, half and half, until one group is
+    /// left) and hands over the board after a number of its clicks drawn uniformly from 0 to
+    /// `clicks` (or the game's length), so that a learner drawing fresh starts sees boards of
+    /// every stage of a game, its last click included (0: the random full board).
     pub fn with_start_clicks(mut self, clicks: usize) -> Clusters {
         self.start_clicks = clicks;
         self
@@ -106,21 +107,23 @@ impl Environment for Clusters {
         if self.start_clicks == 0 {
             return;
         }
+        // A whole game, each click the greedy one or a random pile, up to the last group ...
         let mut rng = crate::rng::Rng::new(seed ^ 0x5747_C11C_0000_0001);
-        for _ in 0..rng.below(self.start_clicks + 1) {
+        let mut board = self.board.clone();
+        let mut game = Vec::new();
+        while board.groups().len() > 1 {
             let cell = if rng.chance(0.5) {
-                self.board.greedy_click()
+                board.greedy_click().expect("a group is left")
             } else {
-                let piles = self.board.moves();
-                (!piles.is_empty()).then(|| rng.choose(&piles)[0])
+                rng.choose(&board.moves())[0]
             };
-            match cell {
-                // Keep at least one group: a finished board teaches nothing.
-                Some(cell) if self.board.groups().len() > 1 => {
-                    self.board.click_cell(cell).expect("a legal group");
-                }
-                _ => break,
-            }
+            board.click_cell(cell).expect("a legal group");
+            game.push(cell);
+        }
+        // ... and the board after a uniformly drawn number of its clicks.
+        let clicks = rng.below(game.len().min(self.start_clicks) + 1);
+        for &cell in &game[..clicks] {
+            self.board.click_cell(cell).expect("the same game");
         }
     }
 

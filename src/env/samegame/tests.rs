@@ -178,6 +178,40 @@ fn both_rule_sets_keep_the_environment_contract() {
 }
 
 #[test]
+fn starts_after_clicks_are_seeded_boards_of_every_stage() {
+    check_env(
+        || Clusters::new(Rules::dust()).unwrap().with_start_clicks(48),
+        30,
+        200,
+    )
+    .unwrap();
+    let mut env = Clusters::new(Rules::dust()).unwrap().with_start_clicks(48);
+    let mut piles = std::collections::BTreeSet::new();
+    let mut last_groups = 0;
+    for seed in 0..200 {
+        env.reset(seed);
+        let board = env.board().clone();
+        assert!(!board.is_over(), "a start always has a group left");
+        if board.groups().len() == 1 {
+            last_groups += 1;
+        }
+        piles.insert(board.piles());
+        env.reset(seed);
+        assert_eq!(env.board(), &board, "the same seed, the same start");
+    }
+    assert!(piles.contains(&48), "some starts are full boards");
+    assert!(last_groups > 0, "some are one click from the end");
+    assert!(
+        piles.iter().any(|&p| p < 24),
+        "some are late in a game: {piles:?}"
+    );
+    // Without start clicks a reset is the seed's random board.
+    let mut plain = Clusters::new(Rules::dust()).unwrap();
+    plain.reset(3);
+    assert_eq!(plain.board(), &Board::random(Rules::dust(), 3).unwrap());
+}
+
+#[test]
 fn blog_rewards() {
     let mut env = Clusters::new(Rules::dust().with_size(2, 1)).unwrap();
     env.set_board(Board::parse(Rules::dust().with_size(2, 1), "12\n").unwrap());
