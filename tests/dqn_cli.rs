@@ -872,6 +872,7 @@ fn the_dust_dqns_train_resume_and_play_seeded_boards_from_the_command_line() {
     );
     assert_eq!(m["validation"]["boards"], 5);
     assert!(m["validation"]["mean_clicks"].as_f64().unwrap() >= 5.0);
+    assert!(m["validation"]["mean_clicks_lookahead"].as_f64().unwrap() >= 5.0);
     assert_eq!(m["steps"], 30);
 
     let out = train(&["--resume", &model, "--steps", "45"]);
@@ -927,6 +928,23 @@ fn the_dust_dqns_train_resume_and_play_seeded_boards_from_the_command_line() {
     let mean = report["mean_clicks"].as_f64().unwrap();
     assert!((5.0..=48.0).contains(&mean), "{report}");
     assert_eq!(eval()["mean_clicks"], report["mean_clicks"]);
+    let lookahead = common::json(&succeeds(&[
+        "dust",
+        "eval",
+        "--agent",
+        "dqn",
+        "--model",
+        &model,
+        "--boards",
+        "6",
+        "--seed",
+        "9",
+        "--compare",
+        "false",
+        "--lookahead",
+    ]));
+    assert_eq!(lookahead["lookahead"], true);
+    assert!((5.0..=48.0).contains(&lookahead["mean_clicks"].as_f64().unwrap()));
     fails_with(&["dust", "eval", "--agent", "dqn"], "--model");
 }
 

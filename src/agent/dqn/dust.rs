@@ -136,3 +136,75 @@ pub fn play_greedy(
     }
     Ok(clicks)
 }
+
+/// Plays `policy` on each of `boards` with one step of lookahead: each click is the group whose
+/// board after it is worth most, r + max Q(s′, ·) over its piles (the backup that trained
+/// [`backups_config`]'s network, with γ = 1; +10 when the click clears the board), one
+/// representative click a group. `batch` boards at a time (one forward pass a click for all the
+/// boards after every group of every board). Returns each board's clicked cells as
+/// [`play_greedy`] does.
+pub fn play_lookahead(
+    policy: &QPolicy,
+    boards: &[Board],
+    batch: usize,
+) -> Result<Vec<Vec<usize>>, DqnError> {
+    let template = env_for(policy)?;
+    let (n, a) = (template.observation_len(), template.num_actions());
+    let mut clicks = vec![Vec::new(); boards.len()];
+    let mut allowed = vec![false; a];
+    let mut observations = Vec::new();
+    for (chunk_index, chunk) in boards.chunks(batch.max(1)).enumerate() {
+        let mut live: Vec<(usize, Board)> = chunk
+            .iter()
+            .enumerate()
+            .map(|(i, board)| (chunk_index * batch.max(1) + i, board.clone()))
+            .filter(|(_, board)| !board.is_over())
+            .collect();
+        while !live.is_empty() {
+            // Every group's board after it, of every live board.
+            let mut options: Vec<Vec<(usize, Board)>> = Vec::with_capacity(live.len());
+            observations.clear();
+            for (_, board) in &live {
+                let mut after_groups = Vec::new();
+                for group in board.moves() {
+                    let mut after = board.clone();
+                    after.click_cell(group[0]).expect("a group the rules allow");
+                    let start = observations.len();
+                    observations.resize(start + n, 0.0);
+                    crate::env::samegame::write_one_hot(
+                        after.cells(),
+                        after.rules().colours,
+                        &mut observations[start..],
+                    );
+                    after_groups.push((group[0], after));
+                }
+                options.push(after_groups);
+            }
+            let values = policy.q_values(&observations);
+            let mut row = 0;
+            for ((index, board), after_groups) in live.iter_mut().zip(options) {
+                let mut best: Option<(f32, usize, Board)> = None;
+                for (cell, after) in after_groups {
+                    let q = &values[row * a..(row + 1) * a];
+                    row += 1;
+                    let worth = if after.is_empty() {
+                        10.0
+                    } else {
+                        let mut env = template.clone();
+                        env.set_board(after.clone());
+                        env.action_mask(&mut allowed);
+                        -1.0 + q[best_allowed(q, &allowed)]
+                    };
+                    if best.as_ref().is_none_or(|(w, _, _)| worth > *w) {
+                        best = Some((worth, cell, after));
+                    }
+                }
+                let (_, cell, after) = best.expect("a live board has a group");
+                clicks[*index].push(cell);
+                *board = after;
+            }
+            live.retain(|(_, board)| !board.is_over());
+        }
+    }
+    Ok(clicks)
+}

@@ -66,7 +66,7 @@ pub fn train(_: &TrainArgs, _: &str) -> anyhow::Result<()> {
 }
 
 #[cfg(not(feature = "learn"))]
-pub fn dqn_clicks(_: &str, _: &[Board]) -> anyhow::Result<Vec<Vec<usize>>> {
+pub fn dqn_clicks(_: &str, _: &[Board], _: bool) -> anyhow::Result<Vec<Vec<usize>>> {
     anyhow::bail!("dust eval --agent dqn: {}", crate::dqn::NEEDS_LEARN)
 }
 
@@ -80,7 +80,8 @@ mod learn {
     use anyhow::{Context, Result};
     use burn::tensor::Device;
     use puzzlelab::agent::dqn::dust::{
-        backups_config, backups_env, blog_config, blog_env, play_greedy, BACKUP_START_CLICKS,
+        backups_config, backups_env, blog_config, blog_env, play_greedy, play_lookahead,
+        BACKUP_START_CLICKS,
     };
     use puzzlelab::agent::dqn::{Dqn, DqnConfig, MODEL_FORMAT_VERSION};
     use puzzlelab::env::minesweeper::game_seed;
@@ -93,10 +94,15 @@ mod learn {
     /// The validation boards' seed (`dust eval` defaults to seed 0, reports use others).
     pub const VALIDATION_SEED: u64 = 0xD057_0000_0000_0001;
 
-    /// `policy`'s greedy clicks on `boards` from the model file at `path`.
-    pub fn dqn_clicks(path: &str, boards: &[Board]) -> Result<Vec<Vec<usize>>> {
+    /// The clicks on `boards` of the model file at `path`: greedy, or with one step of
+    /// lookahead.
+    pub fn dqn_clicks(path: &str, boards: &[Board], lookahead: bool) -> Result<Vec<Vec<usize>>> {
         let policy = read_model(path)?;
-        play_greedy(&policy, boards, EVAL_BATCH).with_context(|| path.to_string())
+        match lookahead {
+            true => play_lookahead(&policy, boards, EVAL_BATCH),
+            false => play_greedy(&policy, boards, EVAL_BATCH),
+        }
+        .with_context(|| path.to_string())
     }
 
     /// The validation boards.
@@ -171,18 +177,26 @@ mod learn {
         }
 
         fn evaluate(&mut self) -> Result<()> {
-            let clicks = play_greedy(&self.dqn.policy(), &self.validation, EVAL_BATCH)?;
-            let lengths: Vec<usize> = clicks.iter().map(Vec::len).collect();
-            let mean = lengths.iter().sum::<usize>() as f64 / lengths.len().max(1) as f64;
+            let policy = self.dqn.policy();
+            let mean = |clicks: Vec<Vec<usize>>| {
+                clicks.iter().map(Vec::len).sum::<usize>() as f64 / clicks.len().max(1) as f64
+            };
+            let greedy = mean(play_greedy(&policy, &self.validation, EVAL_BATCH)?);
+            let lookahead = mean(play_lookahead(&policy, &self.validation, EVAL_BATCH)?);
             eprintln!(
-                "validation ({} boards): {mean:.3} clicks a board",
-                lengths.len()
+                "validation ({} boards): {greedy:.3} clicks a board greedily, {lookahead:.3} with one step of lookahead",
+                self.validation.len()
             );
-            let value = json!({ "boards": lengths.len(), "mean_clicks": mean });
+            let value = json!({
+                "boards": self.validation.len(),
+                "mean_clicks": greedy,
+                "mean_clicks_lookahead": lookahead,
+            });
             self.curve.push(json!({
                 "step": self.dqn.steps_done(),
                 "episodes": self.dqn.episodes_done(),
-                "mean_clicks": mean,
+                "mean_clicks": greedy,
+                "mean_clicks_lookahead": lookahead,
             }));
             self.evaluation = Some(value);
             Ok(())
