@@ -24,10 +24,12 @@
 //! [`Clusters::with_start_clicks`]) and backs up
 //! **every legal click** of each ([`DqnConfig::full_backups`]) with γ = 1 and the blog's rewards,
 //! so that Q(s, a) learns 10 minus the clicks still needed after `a`; only piles may be clicked.
+//! It sees the blog's planes and three more ([`ClustersObservation::Features`]: each pile's group
+//! size, the groups and colours left), what the greedy rule counts.
 //! Greedy play then picks the click with the fewest clicks left.
 
 use super::{best_allowed, DqnConfig, DqnError, QPolicy};
-use crate::env::samegame::{Board, Clusters, Rules};
+use crate::env::samegame::{Board, Clusters, ClustersObservation, Rules};
 use crate::env::Environment;
 
 /// Clicks a board of the stronger learner's starts has had at most (48: any stage of a game,
@@ -81,14 +83,23 @@ pub fn backups_config(hidden: Vec<usize>) -> DqnConfig {
     }
 }
 
-/// puzzlelab's learner's environment: the blog's, its starts taken from every stage of a game.
+/// puzzlelab's learner's environment: the blog's rewards, the one-hot planes with the features
+/// ([`ClustersObservation::Features`]), its starts taken from every stage of a game.
 pub fn backups_env() -> Clusters {
-    blog_env().with_start_clicks(BACKUP_START_CLICKS)
+    blog_env()
+        .with_observation(ClustersObservation::Features)
+        .with_start_clicks(BACKUP_START_CLICKS)
 }
 
-/// The environment a model plays in, checked against the model.
+/// The environment a model plays in (the blog's observation, or the features when the model's
+/// puzzle id says so), checked against the model.
 pub fn env_for(policy: &QPolicy) -> Result<Clusters, DqnError> {
-    let env = blog_env();
+    let blog = blog_env();
+    let env = if policy.puzzle_id() == blog.puzzle_id() {
+        blog
+    } else {
+        blog.with_observation(ClustersObservation::Features)
+    };
     policy.check_fits(&env)?;
     Ok(env)
 }
@@ -162,7 +173,7 @@ pub fn play_lookahead(
             .collect();
         while !live.is_empty() {
             // Every group's board after it, of every live board.
-            let mut options: Vec<Vec<(usize, Board)>> = Vec::with_capacity(live.len());
+            let mut options: Vec<Vec<(usize, Clusters)>> = Vec::with_capacity(live.len());
             observations.clear();
             for (_, board) in &live {
                 let mut after_groups = Vec::new();
@@ -171,28 +182,24 @@ pub fn play_lookahead(
                     after.click_cell(group[0]).expect("a group the rules allow");
                     let start = observations.len();
                     observations.resize(start + n, 0.0);
-                    crate::env::samegame::write_one_hot(
-                        after.cells(),
-                        after.rules().colours,
-                        &mut observations[start..],
-                    );
-                    after_groups.push((group[0], after));
+                    let mut env = template.clone();
+                    env.set_board(after);
+                    env.write_observation(&mut observations[start..]);
+                    after_groups.push((group[0], env));
                 }
                 options.push(after_groups);
             }
             let values = policy.q_values(&observations);
             let mut row = 0;
             for ((index, board), after_groups) in live.iter_mut().zip(options) {
-                let mut best: Option<(f32, usize, Board)> = None;
+                let mut best: Option<(f32, usize, Clusters)> = None;
                 for (cell, after) in after_groups {
                     let q = &values[row * a..(row + 1) * a];
                     row += 1;
-                    let worth = if after.is_empty() {
+                    let worth = if after.board().is_empty() {
                         10.0
                     } else {
-                        let mut env = template.clone();
-                        env.set_board(after.clone());
-                        env.action_mask(&mut allowed);
+                        after.action_mask(&mut allowed);
                         -1.0 + q[best_allowed(q, &allowed)]
                     };
                     if best.as_ref().is_none_or(|(w, _, _)| worth > *w) {
@@ -201,7 +208,7 @@ pub fn play_lookahead(
                 }
                 let (_, cell, after) = best.expect("a live board has a group");
                 clicks[*index].push(cell);
-                *board = after;
+                *board = after.board().clone();
             }
             live.retain(|(_, board)| !board.is_over());
         }

@@ -16,6 +16,21 @@ pub enum ClustersReward {
     Score,
 }
 
+/// What the agent sees.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ClustersObservation {
+    /// The blog's one-hot planes: empty, then one per colour.
+    OneHot,
+    /// The one-hot planes and three more: each pile's group size (/ 16, at most 1), the number
+    /// of groups left (/ 16, every cell) and of colours left (/ colours, every cell): what the
+    /// greedy rule counts, given to the network rather than left for it to learn.
+    Features,
+}
+
+/// Planes [`ClustersObservation::Features`] adds to the one-hot ones.
+const FEATURE_PLANES: usize = 3;
+
 /// The puzzle as an environment. Action `row · width + col` clicks that cell (row 0 at the top).
 #[derive(Clone, Debug)]
 pub struct Clusters {
@@ -23,6 +38,7 @@ pub struct Clusters {
     reward: ClustersReward,
     board: Board,
     start_clicks: usize,
+    observation: ClustersObservation,
 }
 
 impl Clusters {
@@ -39,7 +55,14 @@ impl Clusters {
             reward,
             board,
             start_clicks: 0,
+            observation: ClustersObservation::OneHot,
         })
+    }
+
+    /// The same environment with another observation.
+    pub fn with_observation(mut self, observation: ClustersObservation) -> Clusters {
+        self.observation = observation;
+        self
     }
 
     /// The same environment with another reward scheme.
@@ -78,9 +101,14 @@ impl Clusters {
         &self.rules
     }
 
-    /// Planes of the observation: empty, then one per colour.
+    /// Planes of the observation: empty, then one per colour (and the features' planes).
     pub fn channels(&self) -> usize {
-        self.rules.colours as usize + 1
+        self.rules.colours as usize
+            + 1
+            + match self.observation {
+                ClustersObservation::OneHot => 0,
+                ClustersObservation::Features => FEATURE_PLANES,
+            }
     }
 }
 
@@ -188,11 +216,35 @@ impl Environment for Clusters {
     }
 
     fn write_observation(&self, out: &mut [f32]) {
-        write_one_hot(self.board.cells(), self.rules.colours, out);
+        let cells = self.board.cells();
+        let one_hot = cells.len() * (self.rules.colours as usize + 1);
+        write_one_hot(cells, self.rules.colours, &mut out[..one_hot]);
+        if self.observation == ClustersObservation::Features {
+            let planes = &mut out[one_hot..];
+            let plane = cells.len();
+            let groups = self.board.groups();
+            for group in &groups {
+                let size = (group.len() as f32 / 16.0).min(1.0);
+                for &cell in group {
+                    planes[cell] = size;
+                }
+            }
+            for cell in 0..plane {
+                if cells[cell] == 0 {
+                    planes[cell] = 0.0;
+                }
+            }
+            planes[plane..2 * plane].fill(groups.len() as f32 / 16.0);
+            planes[2 * plane..3 * plane]
+                .fill(self.board.colours_left() as f32 / self.rules.colours as f32);
+        }
     }
 
     fn puzzle_id(&self) -> String {
-        self.rules.id()
+        match self.observation {
+            ClustersObservation::OneHot => self.rules.id(),
+            ClustersObservation::Features => format!("{}-features", self.rules.id()),
+        }
     }
 
     fn after(&self, action: usize) -> Option<(Self, Step)> {

@@ -21,7 +21,7 @@ pub use board::{
     closed_positions, group_score, Board, BoardError, Closing, Objective, Removal, Rules,
     CLEAR_BONUS, MAX_COLOURS, MAX_SIDE,
 };
-pub use environment::{write_one_hot, Clusters, ClustersReward};
+pub use environment::{write_one_hot, Clusters, ClustersObservation, ClustersReward};
 pub use exact::{
     exact_supports, solve_fewest_clicks, ExactError, ExactLimits, ExactProgress, ExactSolution,
     EXACT_MAX_CELLS, EXACT_MAX_COLOURS, EXACT_MAX_HEIGHT,

@@ -212,6 +212,39 @@ fn starts_after_clicks_are_seeded_boards_of_every_stage() {
 }
 
 #[test]
+fn the_features_add_group_sizes_and_the_groups_and_colours_left() {
+    let rules = Rules::dust().with_size(2, 2);
+    let mut env = Clusters::new(rules)
+        .unwrap()
+        .with_observation(ClustersObservation::Features);
+    env.set_board(Board::parse(rules, ".1\n21\n").unwrap());
+    assert_eq!(env.channels(), 9);
+    assert_eq!(env.puzzle_id(), "dust-2x2-c5-features");
+    let mut out = vec![-1.0; env.observation_len()];
+    env.write_observation(&mut out);
+    let plane = |k: usize| &out[k * 4..(k + 1) * 4];
+    assert_eq!(plane(0), [1.0, 0.0, 0.0, 0.0], "empty cells");
+    assert_eq!(plane(1), [0.0, 1.0, 0.0, 1.0], "colour 1");
+    assert_eq!(
+        plane(6),
+        [0.0, 2.0 / 16.0, 1.0 / 16.0, 2.0 / 16.0],
+        "group sizes"
+    );
+    assert_eq!(plane(7), [2.0 / 16.0; 4], "groups left");
+    assert_eq!(plane(8), [2.0 / 5.0; 4], "colours left");
+    check_env(
+        || {
+            Clusters::new(Rules::dust())
+                .unwrap()
+                .with_observation(ClustersObservation::Features)
+        },
+        20,
+        100,
+    )
+    .unwrap();
+}
+
+#[test]
 fn blog_rewards() {
     let mut env = Clusters::new(Rules::dust().with_size(2, 1)).unwrap();
     env.set_board(Board::parse(Rules::dust().with_size(2, 1), "12\n").unwrap());
