@@ -25,9 +25,9 @@ cargo test --all-targets
 step "deep-learning tests (burn, --features learn)"
 cargo test --features learn --lib --test dqn --test dqn2048 --test dqn_cli --test minesweeper_dqn --test sudoku_dqn --test shipped_models
 
-step "wasm API tests (Node)"
+step "wasm API tests (Node; --features webgpu for the learning bundle's handles)"
 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
-  cargo test --target wasm32-unknown-unknown --test web
+  cargo test --target wasm32-unknown-unknown --features webgpu --test web
 
 step "wasm bundles (core, learning)"
 bash scripts/build-wasm.sh all
