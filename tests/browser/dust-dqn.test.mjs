@@ -4,8 +4,9 @@
 // fetched) clears the page's board click by click while the exact solver finds the optimum, shown
 // beside it, and is evaluated on seeded boards beside the greedy rule; a short training run on the
 // CPU in the worker reports a finite loss and a validation, its charts draw, and Save downloads the
-// network; a Sudoku model is refused in words; under SameGame's rules the card is hidden. Tiny
-// networks and a few steps: the machine may have two cores.
+// network; the blog's learner (mean target) plays games whose length and return are charted; a
+// Sudoku model is refused in words; under SameGame's rules the card is hidden. Tiny networks and
+// a few steps: the machine may have two cores.
 // Screenshots: target/screenshots/dust-dqn-played.png (the card after the shipped model's play)
 // and dust-dqn-training.png (the card after a short run).
 
@@ -145,6 +146,25 @@ describe("the Learn card on the dust page", () => {
     await page.click("#ddqn-play");
     assert.equal(await waitOrError(page, PLAYED, "#ddqn-play-error", 60_000), "");
     assert.equal((await readBoard(page)).status, "cleared");
+    assert.deepEqual(page.errors, []);
+  });
+
+  test("the blog's learner plays games at once: its episode charts draw", slow, async () => {
+    const page = await openPage();
+    await page.selectOption("#ddqn-net", "blog");
+    assert.equal(await page.locator("#ddqn-hidden").inputValue(), "256,256,256,256,256", "the blog's layers, fewer units");
+    await page.fill("#ddqn-hidden", "16");
+    await page.locator("#dqn details.hyper summary").click();
+    for (const [id, value] of Object.entries({ envs: 20, batch: 20, replay: 40, "eval-every": 0 })) await page.fill(`#ddqn-${id}`, String(value));
+    await page.selectOption("#ddqn-target", "mean");
+    await page.selectOption("#ddqn-backend", "cpu");
+    await page.click("#ddqn-start");
+    const ready = 'Number(document.querySelector("#ddqn-chart-length").dataset.points ?? 0) >= 2';
+    assert.equal(await waitOrError(page, ready, "#ddqn-error", 100_000), "");
+    for (const chart of ["length", "return", "loss"]) assert.ok((await canvasInk(page, `#ddqn-chart-${chart}`)) > 1000, `the ${chart} chart draws`);
+    await page.click("#ddqn-stop");
+    assert.equal(await waitOrError(page, 'document.querySelector("#dqn").dataset.state === "stopped"', "#ddqn-error", 30_000), "");
+    assert.match(await page.locator("#ddqn-model-line").textContent(), /^The network trained here: the blog's batched DQN \(mean target\), 1 × 16 units, /);
     assert.deepEqual(page.errors, []);
   });
 
