@@ -2,7 +2,7 @@
 //! at least 95% of the recorded greedy and search solve rates, on the manifest's own positions
 //! (its seed) and, for boards of at most 9 cells where positions are cheap, on fresh ones too.
 //! The 2048 DQN replays its manifest's evaluation games, a Minesweeper DQN its validation games,
-//! a Sudoku DQN its validation puzzles.
+//! a Sudoku DQN its validation puzzles, a dust DQN its validation boards.
 #![cfg(feature = "learn")]
 
 use std::path::{Path, PathBuf};
@@ -26,6 +26,34 @@ fn shipped(extension: &str) -> Vec<PathBuf> {
         .collect()
 }
 
+/// The shipped models whose manifest's puzzle starts with `prefix`.
+fn shipped_for(prefix: &str) -> Vec<PathBuf> {
+    shipped("dqn")
+        .into_iter()
+        .filter(|m| {
+            manifest_of(m)["puzzle"]
+                .as_str()
+                .is_some_and(|p| p.starts_with(prefix))
+        })
+        .collect()
+}
+
+/// What `puzzlelab ARGS` prints, read as JSON (it must succeed).
+fn puzzlelab_json(command: &mut Command) -> serde_json::Value {
+    let out = command.output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// The `puzzlelab` command of this build.
+fn puzzlelab() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_puzzlelab"))
+}
+
 #[test]
 fn every_shipped_model_loads_and_reaches_95_percent_of_its_manifest() {
     let models = shipped("dqn");
@@ -36,6 +64,7 @@ fn every_shipped_model_loads_and_reaches_95_percent_of_its_manifest() {
         if puzzle == "2048 4x4"
             || puzzle.starts_with("minesweeper-")
             || puzzle.starts_with("sudoku-")
+            || puzzle.starts_with("dust-")
         {
             continue; // the next tests'
         }
@@ -131,15 +160,7 @@ fn the_shipped_2048_dqn_plays_as_its_manifest_says() {
 
 #[test]
 fn every_shipped_minesweeper_dqn_wins_its_validation_games_as_its_manifest_says() {
-    let models: Vec<_> = shipped("dqn")
-        .into_iter()
-        .filter(|m| {
-            manifest_of(m)["puzzle"]
-                .as_str()
-                .is_some_and(|p| p.starts_with("minesweeper-"))
-        })
-        .collect();
-    for model in models {
+    for model in shipped_for("minesweeper-") {
         let manifest = manifest_of(&model);
         let (rules, recorded) = (&manifest["rules"], &manifest["validation"]);
         let text = |v: &serde_json::Value| match v.as_str() {
@@ -147,27 +168,21 @@ fn every_shipped_minesweeper_dqn_wins_its_validation_games_as_its_manifest_says(
             None => v.to_string(),
         };
         let first = format!("{},{}", rules["first_cell"][0], rules["first_cell"][1]);
-        let out = Command::new(env!("CARGO_BIN_EXE_puzzlelab"))
-            .args(["minesweeper", "eval", "--agent", "dqn", "--model"])
-            .arg(&model)
-            .args([
-                "--width",
-                &text(&rules["width"]),
-                "--height",
-                &text(&rules["height"]),
-            ])
-            .args(["--mines", &text(&rules["mines"]), "--first-click"])
-            .args([&text(&rules["first_click"]), "--first-cell", &first])
-            .args(["--games", &text(&recorded["games"])])
-            .args(["--seed", &text(&manifest["validation_seed"])])
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
+        let report = puzzlelab_json(
+            puzzlelab()
+                .args(["minesweeper", "eval", "--agent", "dqn", "--model"])
+                .arg(&model)
+                .args([
+                    "--width",
+                    &text(&rules["width"]),
+                    "--height",
+                    &text(&rules["height"]),
+                ])
+                .args(["--mines", &text(&rules["mines"]), "--first-click"])
+                .args([&text(&rules["first_click"]), "--first-cell", &first])
+                .args(["--games", &text(&recorded["games"])])
+                .args(["--seed", &text(&manifest["validation_seed"])]),
         );
-        let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
         let (now, was) = (
             report["win_rate"].as_f64().unwrap(),
             recorded["win_rate"].as_f64().unwrap(),
@@ -183,14 +198,7 @@ fn every_shipped_minesweeper_dqn_wins_its_validation_games_as_its_manifest_says(
 
 #[test]
 fn every_shipped_sudoku_dqn_solves_its_validation_puzzles_as_its_manifest_says() {
-    let models: Vec<_> = shipped("dqn")
-        .into_iter()
-        .filter(|m| {
-            manifest_of(m)["puzzle"]
-                .as_str()
-                .is_some_and(|p| p.starts_with("sudoku-"))
-        })
-        .collect();
+    let models = shipped_for("sudoku-");
     assert!(!models.is_empty(), "no Sudoku model in www/models");
     for model in models {
         let manifest = manifest_of(&model);
@@ -200,20 +208,14 @@ fn every_shipped_sudoku_dqn_solves_its_validation_puzzles_as_its_manifest_says()
             .iter()
             .map(|g| g.to_string())
             .collect();
-        let out = Command::new(env!("CARGO_BIN_EXE_puzzlelab"))
-            .args(["sudoku", "eval", "--model"])
-            .arg(&model)
-            .args(["--per-bin", &manifest["validation_per_bin"].to_string()])
-            .args(["--seed", &manifest["validation_seed"].to_string()])
-            .args(["--givens", &givens.join(",")])
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
+        let report = puzzlelab_json(
+            puzzlelab()
+                .args(["sudoku", "eval", "--model"])
+                .arg(&model)
+                .args(["--per-bin", &manifest["validation_per_bin"].to_string()])
+                .args(["--seed", &manifest["validation_seed"].to_string()])
+                .args(["--givens", &givens.join(",")]),
         );
-        let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
         assert_eq!(report["puzzle"], manifest["puzzle"]);
         for bin in ["easy", "medium", "hard"] {
             let (now, was) = (&report["bins"][bin], &manifest["validation"][bin]);
@@ -229,6 +231,31 @@ fn every_shipped_sudoku_dqn_solves_its_validation_puzzles_as_its_manifest_says()
                 );
             }
         }
+    }
+}
+
+#[test]
+fn every_shipped_dust_dqn_clears_its_validation_boards_as_its_manifest_says() {
+    let models = shipped_for("dust-");
+    assert!(!models.is_empty(), "no dust model in www/models");
+    for model in models {
+        let manifest = manifest_of(&model);
+        let report = puzzlelab_json(
+            puzzlelab()
+                .args(["dust", "eval", "--agent", "dqn", "--model"])
+                .arg(&model)
+                .args(["--boards", &manifest["validation_boards"].to_string()])
+                .args(["--seed", &manifest["validation_seed"].to_string()]),
+        );
+        assert_eq!(report["boards"], manifest["validation"]["boards"]);
+        // Fewer clicks are better: at most 5% more than the manifest's mean.
+        let now = report["mean_clicks"].as_f64().unwrap();
+        let was = manifest["validation"]["mean_clicks"].as_f64().unwrap();
+        assert!(
+            now <= 1.05 * was,
+            "{}: {now} clicks a validation board, {was} in its manifest",
+            model.display()
+        );
     }
 }
 

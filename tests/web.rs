@@ -606,3 +606,99 @@ fn clusters_game_clicks_closes_undoes_hints_and_solves() {
     assert!(same.is_over());
     assert_eq!(same.score(), score);
 }
+
+/// The dust puzzle's learner in the learning bundle (on the CPU here; not in `.ci/run`, whose wasm
+/// build leaves burn out: `cargo test --target wasm32-unknown-unknown --features webgpu --test web`;
+/// the browser test `dust-dqn.test.mjs` trains the same handle in Chromium): a
+/// trainer runs a few chunks and validates; its network saved and read back as a model plays a
+/// board to empty, refuses a board it cannot play, and is evaluated beside the greedy rule.
+#[cfg(feature = "learn")]
+#[wasm_bindgen_test]
+async fn the_dust_dqn_trains_validates_and_its_model_clears_boards() {
+    use puzzlelab::web::dqn_dust::{DqnDustModel, DqnDustTrainer};
+    use puzzlelab::web::samegame::ClustersGame;
+    use wasm_bindgen_futures::JsFuture;
+
+    let options = |json: &str| js_sys::JSON::parse(json).unwrap();
+    let refused = |options_json: &str| {
+        let options = options(options_json);
+        async move {
+            let error = DqnDustTrainer::create(options, "cpu".into()).await.err();
+            message(error.expect("refused"))
+        }
+    };
+    assert!(refused(r#"{"net": "cnn"}"#)
+        .await
+        .contains("`backups` or `blog`"));
+    assert!(refused(r#"{"target": "median"}"#)
+        .await
+        .contains("`max` or `mean`"));
+    assert!(refused(r#"{"validationBoards": 0}"#)
+        .await
+        .contains("1 to 10000"));
+
+    let trainer = DqnDustTrainer::create(
+        options(r#"{"hidden": [16, 16], "batchSize": 8, "validationBoards": 4, "target": "mean"}"#),
+        "cpu".into(),
+    )
+    .await
+    .unwrap();
+    assert_eq!(trainer.backend(), "cpu");
+    assert_eq!(
+        trainer.num_params().unwrap(),
+        288 * 16 + 16 + 16 * 16 + 16 + 16 * 48 + 48
+    );
+    let setup = trainer.setup().unwrap();
+    assert_eq!(field(&setup, "net").as_string().unwrap(), "backups");
+    assert_eq!(field(&setup, "target").as_string().unwrap(), "mean");
+    assert_eq!(field(&setup, "validationBoards").as_f64(), Some(4.0));
+    for _ in 0..2 {
+        let report = JsFuture::from(trainer.train_steps(5)).await.unwrap();
+        assert!(field(&report, "tdLoss").as_f64().unwrap().is_finite());
+    }
+    let report = JsFuture::from(trainer.train_steps(1)).await.unwrap();
+    assert_eq!(field(&report, "stepsDone").as_f64(), Some(11.0));
+    let validation = JsFuture::from(trainer.evaluate()).await.unwrap();
+    assert_eq!(field(&validation, "boards").as_f64(), Some(4.0));
+    let mean = field(&validation, "mean_clicks").as_f64().unwrap();
+    assert!((1.0..=48.0).contains(&mean), "{mean} clicks a board");
+
+    // The network as a model file, read back: it clears a seeded board, one click a pile at most.
+    let bytes = JsFuture::from(trainer.save_model()).await.unwrap();
+    let bytes = js_sys::Uint8Array::new(&bytes).to_vec();
+    let model = DqnDustModel::from_bytes(&bytes).unwrap();
+    let info = model.info().unwrap();
+    assert_eq!(field(&info, "net").as_string().unwrap(), "backups");
+    assert_eq!(field(&info, "target").as_string().unwrap(), "mean");
+    let mut game = ClustersGame::new("dust", 3.0).unwrap();
+    let played = model.play(&game.to_text()).unwrap();
+    assert_eq!(field(&played, "cleared").as_bool(), Some(true));
+    assert_eq!(
+        field(&played, "after").as_string().unwrap(),
+        "........\n".repeat(6)
+    );
+    let cells: Vec<usize> = serde_wasm_bindgen::from_value(field(&played, "cells")).unwrap();
+    let clicks: Vec<(usize, usize)> =
+        serde_wasm_bindgen::from_value(field(&played, "clicks")).unwrap();
+    assert!(!cells.is_empty() && cells.len() <= 48);
+    for (&cell, &(col, row)) in cells.iter().zip(&clicks) {
+        assert_eq!(cell, row * 8 + col);
+        game.click(cell).unwrap();
+    }
+    assert!(game.is_cleared(), "the clicks clear the page's game too");
+
+    // Boards it cannot play, and other puzzles' models, are refused in words.
+    let e = model.play("12\n21\n").err().unwrap();
+    assert!(message(e).contains("8 × 6"));
+    let e = DqnDustModel::from_bytes(&bytes[..100]).err().unwrap();
+    assert!(message(e).contains("corrupt"));
+
+    // Seeded boards, beside the greedy rule on the same boards.
+    let evaluation = model.evaluate(6, 1.0).unwrap();
+    assert_eq!(field(&evaluation, "boards").as_f64(), Some(6.0));
+    let greedy = field(&evaluation, "greedy");
+    assert_eq!(field(&greedy, "boards").as_f64(), Some(6.0));
+    assert!(field(&greedy, "mean_clicks").as_f64().unwrap() >= 5.0);
+    assert!(model.evaluate(0, 1.0).is_err());
+    assert!(model.evaluate(5, 0.5).is_err());
+}

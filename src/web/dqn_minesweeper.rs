@@ -9,8 +9,8 @@
 //! as the page's cell codes ([`super::minesweeper`]: 0–8 revealed, 9 covered, 10 flag, 11 "?").
 
 use super::learn::{
-    config_over, cpu_policy, save_model_promise, timing_probe_promise, train_chunk_promise,
-    webgpu_device,
+    config_over, cpu_policy, puzzle_options, save_model_promise, timing_probe_promise,
+    train_chunk_promise, webgpu_device,
 };
 use super::minesweeper::{COVERED, FLAGGED, MARKED};
 use super::{js_error, to_js};
@@ -156,12 +156,7 @@ impl DqnMinesweeperTrainer {
         options: JsValue,
         backend: String,
     ) -> Result<DqnMinesweeperTrainer, JsValue> {
-        let board: BoardOptions = if options.is_object() {
-            serde_wasm_bindgen::from_value(options.clone())
-                .map_err(|e| js_error(format!("training options: {e}")))?
-        } else {
-            BoardOptions::default()
-        };
+        let board: BoardOptions = puzzle_options(&options)?;
         let layout = board.layout()?;
         let rule = rule_of(board.first_click.as_deref().unwrap_or("safe"))?;
         layout.check(rule).map_err(js_error)?;

@@ -10,8 +10,8 @@
 //! `.` or `0` empty).
 
 use super::learn::{
-    config_over, cpu_policy, save_model_promise, timing_probe_promise, train_chunk_promise,
-    webgpu_device,
+    config_over, cpu_policy, policy_of, puzzle_options, save_model_promise, timing_probe_promise,
+    train_chunk_promise, webgpu_device,
 };
 use super::{js_error, to_js};
 use crate::agent::dqn::sudoku::{
@@ -181,12 +181,7 @@ impl DqnSudokuTrainer {
     /// is drawn from `TRAINING_SEED + seed`, the validation puzzles from `VALIDATION_SEED`, as
     /// `puzzlelab sudoku train` draws them. `backend`: `cpu` or `webgpu`.
     pub async fn create(options: JsValue, backend: String) -> Result<DqnSudokuTrainer, JsValue> {
-        let sudoku: SudokuOptions = if options.is_object() {
-            serde_wasm_bindgen::from_value(options.clone())
-                .map_err(|e| js_error(format!("training options: {e}")))?
-        } else {
-            SudokuOptions::default()
-        };
+        let sudoku: SudokuOptions = puzzle_options(&options)?;
         let net = Net::parse(sudoku.net.as_deref())?;
         let givens = sudoku.givens.unwrap_or_else(|| DEFAULT_GIVENS.to_vec());
         check_givens(&givens)?;
@@ -349,13 +344,7 @@ impl DqnSudokuModel {
     /// Minesweeper or 2048 model, for instance).
     #[wasm_bindgen(js_name = fromBytes)]
     pub fn from_bytes(bytes: &[u8]) -> Result<DqnSudokuModel, JsValue> {
-        let policy = QPolicy::from_bytes(bytes, &Device::flex()).map_err(js_error)?;
-        if !policy.puzzle_id().starts_with("sudoku-") {
-            return Err(js_error(format!(
-                "the model plays \"{}\", not Sudoku",
-                policy.puzzle_id()
-            )));
-        }
+        let policy = policy_of(bytes, "sudoku-", "Sudoku")?;
         // A model whose network does not fit its environment would fail at the first move.
         let full = random_solution(Shape::CLASSIC, &mut Rng::new(0));
         env_for(&policy, vec![full]).map_err(js_error)?;

@@ -186,12 +186,109 @@ pub(crate) fn config_over(defaults: DqnConfig, options: &JsValue) -> Result<DqnC
     Ok(config)
 }
 
+/// A model file's policy on the CPU, refused in words unless its puzzle id starts with `prefix`
+/// (`puzzle` names the puzzle in the error: "the model plays \"…\", not Sudoku").
+pub(crate) fn policy_of(bytes: &[u8], prefix: &str, puzzle: &str) -> Result<QPolicy, JsValue> {
+    let policy = QPolicy::from_bytes(bytes, &Device::flex()).map_err(js_error)?;
+    if !policy.puzzle_id().starts_with(prefix) {
+        let found = policy.puzzle_id();
+        return Err(js_error(format!(
+            "the model plays \"{found}\", not {puzzle}"
+        )));
+    }
+    Ok(policy)
+}
+
+/// A puzzle trainer's own options (its board, network, …) from `options`, or their defaults when
+/// it is not an object; a field of the wrong type is a readable error.
+pub(crate) fn puzzle_options<T: serde::de::DeserializeOwned + Default>(
+    options: &JsValue,
+) -> Result<T, JsValue> {
+    if !options.is_object() {
+        return Ok(T::default());
+    }
+    serde_wasm_bindgen::from_value(options.clone())
+        .map_err(|e| js_error(format!("training options: {e}")))
+}
+
 /// Takes the trainer out of its cell for an asynchronous call (put back when it ends), or says
 /// that another call still has it.
 pub(crate) fn take<T>(cell: &RefCell<Option<T>>) -> Result<T, JsValue> {
     cell.borrow_mut()
         .take()
         .ok_or_else(|| js_error("the trainer is busy with a chunk"))
+}
+
+/// The learner itself (what [`timing_probe_promise`] reaches into from a [`TrainerCell`]).
+fn itself<E: Environment>(dqn: &Dqn<E>) -> &Dqn<E> {
+    dqn
+}
+
+/// A puzzle trainer's learner and the backend it trains on, with the calls every puzzle trainer
+/// makes of it the same way (the dust trainer's; Sudoku's and Minesweeper's spell them out).
+pub(crate) struct TrainerCell<E: Environment> {
+    /// Taken out while a chunk runs, so that a second call while one is pending is refused.
+    dqn: Rc<RefCell<Option<Dqn<E>>>>,
+    backend: &'static str,
+}
+
+impl<E: Environment + 'static> TrainerCell<E> {
+    /// A learner with fresh weights on `backend`'s device (`cpu` or `webgpu`).
+    pub(crate) async fn create(
+        make_env: impl FnMut() -> E,
+        config: DqnConfig,
+        backend: &str,
+    ) -> Result<Self, JsValue> {
+        let device = backend_device(backend).await?;
+        let backend = if backend == "webgpu" { "webgpu" } else { "cpu" };
+        let dqn = Dqn::new(make_env, config, &device).map_err(js_error)?;
+        Ok(TrainerCell {
+            dqn: Rc::new(RefCell::new(Some(dqn))),
+            backend,
+        })
+    }
+
+    pub(crate) fn backend(&self) -> &'static str {
+        self.backend
+    }
+
+    /// The cell itself, for a promise that takes the learner out (an evaluation).
+    pub(crate) fn shared(&self) -> Rc<RefCell<Option<Dqn<E>>>> {
+        self.dqn.clone()
+    }
+
+    pub(crate) fn num_params(&self) -> Result<usize, JsValue> {
+        let slot = self.dqn.borrow();
+        let dqn = slot
+            .as_ref()
+            .ok_or_else(|| js_error("the trainer is busy with a chunk"))?;
+        Ok(dqn.network_config().num_params())
+    }
+
+    pub(crate) fn train_steps(&self, steps: usize) -> js_sys::Promise {
+        train_chunk_promise(self.dqn.clone(), steps, self.backend)
+    }
+
+    pub(crate) fn timing_probe(
+        &self,
+        backend: String,
+        steps: usize,
+        moves: usize,
+    ) -> js_sys::Promise {
+        timing_probe_promise(self.dqn.clone(), itself::<E>, backend, steps, moves)
+    }
+
+    pub(crate) fn save_model(&self) -> js_sys::Promise {
+        save_model_promise(self.dqn.clone())
+    }
+
+    pub(crate) fn load_model(&self, bytes: &[u8]) -> Result<(), JsValue> {
+        let mut slot = self.dqn.borrow_mut();
+        let dqn = slot
+            .as_mut()
+            .ok_or_else(|| js_error("the trainer is busy with a chunk"))?;
+        dqn.load_weights(bytes).map_err(js_error)
+    }
 }
 
 /// A DQN learning a sliding puzzle in the browser.

@@ -23,6 +23,8 @@ use wasm_bindgen::prelude::*;
 #[cfg(feature = "learn")]
 pub mod dqn2048;
 #[cfg(feature = "learn")]
+pub mod dqn_dust;
+#[cfg(feature = "learn")]
 pub mod dqn_minesweeper;
 #[cfg(feature = "learn")]
 pub mod dqn_sudoku;

@@ -20,7 +20,7 @@ import { LineChart } from "../shared/chart.js";
 import { EVALUATION_IDS, EvaluationTable, evaluationResultsHtml } from "../shared/evaluation-table.js";
 import { reachRate } from "./stats.js";
 import { TRAINED_2048_MODEL, sharedLearnClient } from "../shared/learn-client.js";
-import { LearnBackend, TrainingRun, showBundleDownload } from "../shared/run-controls.js";
+import { LearnBackend, TrainingRun, downloadBoxHtml, showBundleDownload } from "../shared/run-controls.js";
 
 /** The shipped model, trained natively by `puzzlelab train-dqn-2048` (it may not be there yet). */
 export const SHIPPED_DQN_URL = new URL("../models/2048-dqn.dqn", import.meta.url);
@@ -123,10 +123,7 @@ const TEMPLATE = `
     <input id="d2048-file" type="file" accept=".dqn,application/octet-stream" aria-label="2048 DQN model file" hidden />
   </div>
 </form>
-<div id="d2048-progress" class="download-status" hidden>
-  <p id="d2048-progress-text" role="status" aria-live="polite"></p>
-  <progress id="d2048-progress-bar" max="1" aria-label="Download progress"></progress>
-</div>
+${downloadBoxHtml("d2048")}
 <p id="d2048-status" class="status" role="status" aria-live="polite"></p>
 <p id="d2048-error" class="error" role="alert" hidden></p>
 <dl id="d2048-stats" class="stats t2048-stats" data-steps="0" data-loss="" data-evaluations="0">

@@ -18,7 +18,7 @@ import { chooseFilesWith, elementsById, FieldError, hideProgress, labelModelOpti
 import { LineChart } from "../shared/chart.js";
 import { EVALUATION_IDS, EvaluationTable, evaluationResultsHtml } from "../shared/evaluation-table.js";
 import { TRAINED_MINESWEEPER_MODEL, sharedLearnClient } from "../shared/learn-client.js";
-import { LearnBackend, TrainingRun, showBundleDownload } from "../shared/run-controls.js";
+import { LearnBackend, TrainingRun, learnRunHtml, learnStats, showBundleDownload } from "../shared/run-controls.js";
 
 /** The shipped model, trained natively by `puzzlelab minesweeper train` (it may not be there yet). */
 export const SHIPPED_URL = new URL("../models/minesweeper-dqn.dqn", import.meta.url);
@@ -95,31 +95,7 @@ const TEMPLATE = `
       <label class="field"><span class="field-label">Validation games</span><input id="mdqn-eval-games" type="number" value="100" min="0" step="1" /></label>
     </div>
   </details>
-  <p id="mdqn-form-error" class="error" role="alert" hidden></p>
-  <div class="buttons">
-    <button id="mdqn-start" class="primary" type="submit">Train</button>
-    <button id="mdqn-pause" type="button" disabled>Pause</button>
-    <button id="mdqn-resume" type="button" disabled>Resume</button>
-    <button id="mdqn-stop" type="button" disabled>Stop</button>
-    <button id="mdqn-save" type="button" disabled title="Download the network (.dqn; puzzlelab minesweeper eval --agent dqn reads it)">Save</button>
-  </div>
-</form>
-<div id="mdqn-progress" class="download-status" hidden>
-  <p id="mdqn-progress-text" role="status" aria-live="polite"></p>
-  <progress id="mdqn-progress-bar" max="1" aria-label="Download progress"></progress>
-</div>
-<p id="mdqn-status" class="status" role="status" aria-live="polite"></p>
-<p id="mdqn-error" class="error" role="alert" hidden></p>
-<dl id="mdqn-stats" class="stats t2048-stats" data-steps="0" data-loss="" data-validations="0">
-  <div><dt>Steps</dt><dd id="mdqn-stat-steps">–</dd></div>
-  <div><dt>Games</dt><dd id="mdqn-stat-games">–</dd></div>
-  <div><dt>TD loss</dt><dd id="mdqn-stat-loss">–</dd></div>
-  <div><dt>Explore <span class="symbol">ε</span></dt><dd id="mdqn-stat-epsilon">–</dd></div>
-  <div><dt>Steps/s</dt><dd id="mdqn-stat-speed">–</dd></div>
-  <div><dt>Validation won</dt><dd id="mdqn-stat-won">–</dd></div>
-  <div><dt>Backend</dt><dd id="mdqn-stat-backend">–</dd></div>
-  <div><dt>Parameters</dt><dd id="mdqn-stat-params">–</dd></div>
-</dl>
+  ${learnRunHtml("mdqn", { saveTitle: "Download the network (.dqn; puzzlelab minesweeper eval --agent dqn reads it)", stats: [...learnStats(["games", "Games"]), ["won", "Validation won"], ["backend", "Backend"], ["params", "Parameters"]] })}
 <p class="help">
   A step moves every training game once and takes one gradient step. Every few hundred steps the network plays the
   validation boards greedily (the first click in the corner, in the third row and column under “opening”).

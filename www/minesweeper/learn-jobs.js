@@ -3,6 +3,7 @@
 // and of the solver on the same seeded boards, and the validation games of a training run.
 // Nothing here runs on import; the worker hands over what the jobs need of it.
 
+import { checkCount, checkSeed, validateRun, withModelCopy } from "../shared/learn-jobs.js";
 import { postProgress } from "../shared/worker-protocol.js";
 
 /** The most games one evaluation plays (the solver's expert games take tens of ms each). */
@@ -32,12 +33,10 @@ export function minesweeperJobs({ bundleReady, keptModel, withTrainer }) {
   async function evaluate({ id, key, width, height, mines, rule, firstCell, games, seed, solver = false }) {
     const bundle = await bundleReady;
     const entry = keptModel(key, "minesweeper");
-    if (!(Number.isSafeInteger(games) && games >= 1 && games <= MAX_GAMES)) throw new Error(`Evaluate 1 to ${MAX_GAMES.toLocaleString("en")} games.`);
-    if (!(Number.isSafeInteger(seed) && seed >= 0)) throw new Error("The seed must be a whole number, 0 or more.");
-    // Its own copy: training may replace (and free) the kept model meanwhile.
-    const model = bundle.DqnMinesweeperModel.fromBytes(entry.bytes);
+    checkCount(games, MAX_GAMES, "games");
+    checkSeed(seed);
     const started = performance.now();
-    try {
+    return withModelCopy(bundle.DqnMinesweeperModel, entry, async (model) => {
       postProgress(id, { stage: "evaluate-minesweeper", player: "model" });
       const played = model.playGames(width, height, mines, rule, firstCell, games, seed);
       let solved = null;
@@ -47,9 +46,7 @@ export function minesweeperJobs({ bundleReady, keptModel, withTrainer }) {
         solved = bundle.minesweeperSolverEval(width, height, mines, rule, firstCell, games, seed);
       }
       return { result: { key, info: entry.info, model: played, solver: solved, ms: Math.round(performance.now() - started) } };
-    } finally {
-      model.free();
-    }
+    });
   }
 
   /**
@@ -57,13 +54,13 @@ export function minesweeperJobs({ bundleReady, keptModel, withTrainer }) {
    * the network so far plays the validation boards; the page gets { stage: "validated", steps,
    * evaluation }. Skipped while the run is pausing or stopping.
    */
-  async function validate(run, steps) {
-    const { evaluation } = run;
-    evaluation.next = (Math.floor(steps / evaluation.every) + 1) * evaluation.every;
-    if (run.state !== "running") return;
-    postProgress(run.id, { stage: "validating", steps, games: evaluation.games });
-    const result = await withTrainer(run.trainer, (trainer) => trainer.evaluate(evaluation.games, evaluation.seed, evaluation.firstCell));
-    postProgress(run.id, { stage: "validated", steps, evaluation: result });
+  function validate(run, steps) {
+    const { games, seed, firstCell } = run.evaluation;
+    return validateRun(run, steps, withTrainer, {
+      key: "evaluation",
+      validation: (trainer) => trainer.evaluate(games, seed, firstCell),
+      said: { games },
+    });
   }
 
   return {

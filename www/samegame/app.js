@@ -3,7 +3,9 @@
 // solver card (a hint; Solve: the exact fewest clicks for dust, NRPA or nested Monte Carlo search
 // for SameGame, in samegame/solver-worker.js with progress and Cancel, then played click by click).
 // When a dust board is cleared the page compares the clicks with the optimum: the one a solve
-// proved, else it asks the exact solver (within the time limit) in the worker.
+// proved, else it asks the exact solver (within the time limit) in the worker. Under the dust
+// rules the Learn card (samegame/dqn-panel.js, loaded when the page has started) trains a deep
+// Q-network, plays the board with it beside the optimum and evaluates it.
 //
 // The URL holds the board: samegame.html#rules=dust&board=<rows top first, "-" between rows>, or
 // #rules=samegame&seed=42 for a random one (the same seed, the same board). A board text that
@@ -61,6 +63,7 @@ const elements = {
   speedValue: $("#speed-value"),
   solverStatus: $("#solver-status"),
   solverError: $("#solver-error"),
+  dqn: $("#dqn"),
 };
 
 let api = null;
@@ -73,6 +76,9 @@ let playing = 0;
 let solving = false;
 /** Bumped by every new board: answers about an older board are dropped. */
 let boardVersion = 0;
+/** The Learn card (samegame/dqn-panel.js) once mounted, and whether its model is playing the board. */
+let dqnPanel = null;
+let modelPlaying = false;
 
 function randomSeed() {
   return Math.floor(Math.random() * 2 ** 32);
@@ -103,6 +109,8 @@ function showRules() {
   elements.rulesHelp.textContent = r.help;
   elements.solverHelp.textContent = r.solverHelp;
   elements.algoField.hidden = rules() !== "samegame";
+  // The networks learn the dust rules only.
+  if (elements.dqn) elements.dqn.hidden = rules() !== "dust";
   document.title = `${r.title} — puzzlelab`;
 }
 
@@ -177,7 +185,7 @@ function fromHash() {
 
 function updateButtons() {
   const game = elements.board.game;
-  const busy = solving || playing !== 0;
+  const busy = solving || playing !== 0 || modelPlaying;
   elements.undo.disabled = busy || !game || game.clicks === 0;
   elements.restart.disabled = busy || !game || game.clicks === 0;
   elements.hint.disabled = busy || !game || game.isOver;
@@ -223,6 +231,7 @@ function stopPlaying() {
 
 function stopAll() {
   stopPlaying();
+  dqnPanel?.stopPlaying();
   if (solver.busy) solver.cancel();
   solving = false;
   updateButtons();
@@ -412,10 +421,33 @@ window.addEventListener("hashchange", () => {
   if (api) fromHash();
 });
 
+/**
+ * The Learn card: its module loads after the page has started, and the learning worker and bundle
+ * only when the card is first used. The model plays at the solver's speed.
+ */
+async function mountLearnCard() {
+  if (!elements.dqn) return;
+  try {
+    const { DustDqnPanel } = await import("./dqn-panel.js");
+    dqnPanel = new DustDqnPanel(elements.dqn, {
+      board: elements.board,
+      speedMs: () => 1000 / SPEEDS[Number(elements.speed.value)],
+      onPlaying: (on) => {
+        modelPlaying = on;
+        updateButtons();
+      },
+    });
+  } catch (error) {
+    elements.dqn.insertAdjacentHTML("beforeend", '<p class="help">The Learn card is not available in this build.</p>');
+    console.warn(`samegame/dqn-panel.js: ${errorMessage(error)}`);
+  }
+}
+
 try {
   api = await loadWasm();
   showSpeed();
   fromHash();
+  mountLearnCard();
   document.documentElement.dataset.ready = "true";
 } catch (error) {
   showError(elements.loadError, `The game could not start: ${errorMessage(error)}`);

@@ -16,6 +16,8 @@ export const TRAINED_2048_MODEL = "trained-2048";
 export const TRAINED_MINESWEEPER_MODEL = "trained-minesweeper";
 /** Key of the Sudoku network being trained, as a model (TRAINED_SUDOKU in learn-worker.js). */
 export const TRAINED_SUDOKU_MODEL = "trained-sudoku";
+/** Key of the dust network being trained, as a model (TRAINED_DUST in learn-worker.js). */
+export const TRAINED_DUST_MODEL = "trained-dust";
 
 /**
  * `ready` resolves once the worker has loaded the learning bundle, and rejects with why it could
@@ -64,9 +66,9 @@ export class LearnClient extends WorkerClient {
   /**
    * Reads a model file's bytes (a Uint8Array or ArrayBuffer) in the worker and keeps it under
    * `key` (default FILE_MODEL); `name` is used in the error for a damaged file. Resolves as
-   * loadModelUrl does. `puzzle`, for both: "sliding" (default), "2048", "minesweeper" or "sudoku",
-   * the kind of model the file must hold (info is then DqnModel.info(), Dqn2048Model.info(),
-   * DqnMinesweeperModel.info() or DqnSudokuModel.info()).
+   * loadModelUrl does. `puzzle`, for both: "sliding" (default), "2048", "minesweeper", "sudoku" or
+   * "dust", the kind of model the file must hold (info is then DqnModel.info(),
+   * Dqn2048Model.info(), DqnMinesweeperModel.info(), DqnSudokuModel.info() or DqnDustModel.info()).
    */
   loadModelBytes(bytes, { key = FILE_MODEL, name = "", puzzle = "sliding" } = {}) {
     this.#fetched.delete(key);
@@ -227,6 +229,39 @@ export class LearnClient extends WorkerClient {
    */
   evaluateSudoku(key, { perBin, seed, givens }, { onProgress } = {}) {
     return this.request({ type: "evaluate-sudoku", key, perBin, seed, givens: Array.from(givens) }, onProgress);
+  }
+
+  // ---- the dust puzzle (DqnDustTrainer, DqnDustModel; samegame/learn-jobs.js) ------------------------
+
+  /**
+   * Starts training a dust DQN: { options (DqnDustTrainer.create's: net, target, hidden,
+   * validationBoards, DqnConfig's fields), backend, evalEvery (steps between validations, 0: none),
+   * continueFrom }. onProgress gets "backend", "started" (with `setup`), "chunk" as for train(),
+   * { stage: "validating", steps } and { stage: "validated", steps, clicks: { boards, mean_clicks,
+   * distribution } } around each validation. Resolves when training stops, to { stopped, report,
+   * backend, model }.
+   */
+  trainDust({ options = {}, backend = "auto", evalEvery = 0, continueFrom = null }, { onProgress } = {}) {
+    return this.request({ type: "train", puzzle: "dust", options, backend, evalEvery, continueFrom }, onProgress);
+  }
+
+  /**
+   * The dust model under `key` clears `board` (text, the dust rules' 8 × 6) greedily: resolves to
+   * { key, info, clicks: [[col, row]], cells (row-major, of the board before each click), values
+   * (each click's Q-value), after (the board text after the last click), cleared }.
+   */
+  playDust(key, board) {
+    return this.request({ type: "play-dust", key, board });
+  }
+
+  /**
+   * Clears seeded boards 0..boards of the run seeded with `seed` (the boards of `puzzlelab dust eval
+   * --seed`) with the dust model under `key`, and with the greedy rule; resolves to { key, info,
+   * seed, boards, mean_clicks, distribution (boards by clicks), greedy: { boards, mean_clicks,
+   * distribution }, ms }.
+   */
+  evaluateDust(key, { boards, seed }, { onProgress } = {}) {
+    return this.request({ type: "evaluate-dust", key, boards, seed }, onProgress);
   }
 }
 

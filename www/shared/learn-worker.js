@@ -6,15 +6,16 @@
 // network being trained, "file" for one the person loaded): each is a DqnModel with its file's
 // bytes, so that training can go on from it and Save can hand it back.
 //
-// Four puzzles share it: sliding puzzles (the N-puzzle DQN dissertation's DqnTrainer / DqnModel, the index page's
+// Five puzzles share it: sliding puzzles (the N-puzzle DQN dissertation's DqnTrainer / DqnModel, the index page's
 // card), 2048 (Mehta's Dqn2048Trainer / Dqn2048Model, the 2048 page's card; its jobs are in
 // ../2048/learn-jobs.js), Minesweeper
 // (DqnMinesweeperTrainer / DqnMinesweeperModel, the Minesweeper page's card; its jobs are in
-// ../minesweeper/learn-jobs.js) and Sudoku (DqnSudokuTrainer / DqnSudokuModel, the Sudoku page's
-// Learn card; its jobs are in ../sudoku/learn-jobs.js). A request about 2048, Minesweeper or Sudoku
-// says `puzzle: "2048"`, `"minesweeper"` or `"sudoku"` ("train", "load-model") or has its own type
-// ("…-2048", "…-minesweeper", "…-sudoku"); every other request is about sliding puzzles, as before
-// 2048 came.
+// ../minesweeper/learn-jobs.js), Sudoku (DqnSudokuTrainer / DqnSudokuModel, the Sudoku page's
+// Learn card; its jobs are in ../sudoku/learn-jobs.js) and the dust puzzle (DqnDustTrainer /
+// DqnDustModel, the dust page's Learn card; its jobs are in ../samegame/learn-jobs.js). A request
+// about 2048, Minesweeper, Sudoku or dust says `puzzle: "2048"`, `"minesweeper"`, `"sudoku"` or
+// `"dust"` ("train", "load-model") or has its own type ("…-2048", "…-minesweeper", "…-sudoku",
+// "…-dust"); every other request is about sliding puzzles, as before 2048 came.
 //
 // Protocol ({ type, id, ... }; every request gets exactly one "result" or "error" with its id):
 //   in : { type: "load-model", id, key, url, puzzle? }       fetch a model file (download progress
@@ -65,6 +66,15 @@
 //             text): { key, info, outcome, moves: [{ cell, digit, right, value }], firstMistake, solution }
 //        { type: "evaluate-sudoku", id, key, perBin, seed, givens }  greedy play on perBin seeded
 //             puzzles of each bin: { key, info, bins: [{ bin, paper_solved_rate, solved_rate, … }], seed, perBin, ms }
+//   Dust:
+//        { type: "train", id, puzzle: "dust", options, backend, continueFrom?, evalEvery }
+//             options: DqnDustTrainer.create's (net "backups" or "blog", target "max" or "mean",
+//             hidden, validationBoards; DqnConfig's fields); every evalEvery steps the network so
+//             far clears the trainer's validation boards; kept as the model "trained-dust"
+//        { type: "play-dust", id, key, board }  the kept model's greedy clearing of a board (text,
+//             8 × 6): { key, info, clicks: [[col, row]], cells, values, after, cleared }
+//        { type: "evaluate-dust", id, key, boards, seed }  greedy clearings of seeded boards beside
+//             the greedy rule's: { key, info, seed, boards, mean_clicks, distribution, greedy, ms }
 //   out: { type: "ready" }                            the bundle is loaded
 //        { type: "progress", id: null, stage: "bundle", loaded, total }   while the bundle downloads
 //        { type: "progress", id, stage: "download", loaded, total }       a model download
@@ -72,7 +82,8 @@
 //        { type: "progress", id, stage: "backend", message, backend, timing }  how the backend was chosen
 //                                                          (timing: "auto"'s { cpu, webgpu } timingProbe results, or null)
 //        { type: "progress", id, stage: "started", backend, adapter, numParams, chunkSteps, setup? }
-//             (setup: Sudoku's DqnSudokuTrainer.setup, what it trains and validates on)
+//             (setup: Sudoku's DqnSudokuTrainer.setup or dust's DqnDustTrainer.setup, what it
+//             trains and validates on)
 //        { type: "progress", id, stage: "chunk", report, chunkSteps }     after every training chunk
 //        { type: "progress", id, stage: "evaluation", steps, done, total }  2048: in-training games played
 //        { type: "progress", id, stage: "evaluated", steps, stats, summary } 2048: an in-training evaluation
@@ -82,6 +93,8 @@
 //        { type: "progress", id, stage: "evaluate-minesweeper", player }    Minesweeper: "model" or "solver" plays
 //        { type: "progress", id, stage: "validated", steps, bins }         Sudoku: an in-training evaluation by bin
 //        { type: "progress", id, stage: "evaluate-sudoku", perBin }         Sudoku: the evaluation's puzzles are drawn
+//        { type: "progress", id, stage: "validated", steps, clicks }       dust: { boards, mean_clicks, distribution }
+//        { type: "progress", id, stage: "evaluate-dust", boards }           dust: the evaluation's boards are played
 //        { type: "result", id, result }
 //        { type: "error", id, message }                id null: the bundle could not be loaded
 
@@ -90,6 +103,7 @@ import { fetchBytes } from "./download.js";
 import { game2048Jobs } from "../2048/learn-jobs.js";
 import { minesweeperJobs } from "../minesweeper/learn-jobs.js";
 import { sudokuJobs } from "../sudoku/learn-jobs.js";
+import { dustJobs } from "../samegame/learn-jobs.js";
 import { announceReady, errorMessage as messageOf, postProgress, serveRequests } from "./worker-protocol.js";
 
 /** The learning bundle, resolved against this file (so www/ and pkg/ may live anywhere, side by side). */
@@ -134,6 +148,16 @@ const CHUNK_STEPS_SUDOKU = {
 };
 /** Key of the network being trained on Sudoku (TRAINED_SUDOKU_MODEL in learn-client.js). */
 const TRAINED_SUDOKU = "trained-sudoku";
+/**
+ * The dust puzzle's steps: puzzlelab's learner backs up every pile of a batch of boards (tens of
+ * ms a step on a CPU in a tab); the blog's plays and fits 1,000 games a step.
+ */
+const CHUNK_STEPS_DUST = {
+  cpu: { first: 5, min: 1, max: 1000 },
+  webgpu: { first: 2, min: 1, max: 50 },
+};
+/** Key of the network being trained on the dust puzzle (TRAINED_DUST_MODEL in learn-client.js). */
+const TRAINED_DUST = "trained-dust";
 /** "auto" trains on WebGPU only when its probe agrees with the CPU's this closely. */
 const WEBGPU_TOLERANCE = 1e-3;
 /** Adam steps of the probe that "auto" runs. */
@@ -185,6 +209,8 @@ const game2048 = game2048Jobs({
 const minesweeper = minesweeperJobs({ bundleReady, keptModel, withTrainer });
 /** Sudoku's requests and its in-training evaluation (../sudoku/learn-jobs.js). */
 const sudoku = sudokuJobs({ bundleReady, keptModel, withTrainer });
+/** The dust puzzle's requests and its in-training evaluation (../samegame/learn-jobs.js). */
+const dust = dustJobs({ bundleReady, keptModel, withTrainer });
 
 // Each request is answered when its handler ends: "train" when training stops (it reports through
 // progress messages meanwhile).
@@ -203,6 +229,7 @@ serveRequests({
   ...game2048.handlers,
   ...minesweeper.handlers,
   ...sudoku.handlers,
+  ...dust.handlers,
 });
 
 // ---- the bundle -----------------------------------------------------------------------------------
@@ -254,18 +281,21 @@ async function loadModel({ id, key, url, bytes, name, puzzle = "sliding" }) {
   return { result: { key, info, size: body.byteLength, ms: Math.round(performance.now() - started), downloadMs: Math.round(downloadMs) } };
 }
 
-/** The model class of a puzzle: DqnModel ("sliding"), Dqn2048Model ("2048") or DqnMinesweeperModel. */
+/** The model class of a puzzle: DqnModel ("sliding"), Dqn2048Model ("2048"), DqnMinesweeperModel, DqnSudokuModel or DqnDustModel. */
 function modelClass(bundle, puzzle) {
   if (puzzle === "2048") return bundle.Dqn2048Model;
   if (puzzle === "minesweeper") return bundle.DqnMinesweeperModel;
   if (puzzle === "sudoku") return bundle.DqnSudokuModel;
+  if (puzzle === "dust") return bundle.DqnDustModel;
   if (puzzle === "sliding") return bundle.DqnModel;
   throw new Error(`Unknown puzzle "${puzzle}".`);
 }
 
 /** A sentence after a model's refusal that says where a model of the other puzzle belongs. */
 function foreignHint(puzzle, message) {
-  if (puzzle === "sudoku") {
+  if (/plays "dust/.test(message)) return ". It is a dust model: load it on the dust page.";
+  if (puzzle === "sudoku" || puzzle === "dust") {
+    if (puzzle === "dust" && /plays "sudoku/.test(message)) return ". It is a Sudoku model: load it on the Sudoku page.";
     if (/plays "2048/.test(message)) return ". It is a 2048 model: load it on the 2048 page.";
     if (/plays "minesweeper/.test(message)) return ". It is a Minesweeper model: load it on the Minesweeper page.";
     return /plays "/.test(message) ? ". It is a sliding-puzzle model: load it on the sliding-puzzle page." : "";
@@ -288,8 +318,8 @@ function keepModel(key, entry) {
 /** The model kept under `key` for `puzzle`, or an Error a person can act on. */
 function keptModel(key, puzzle = "sliding") {
   const entry = models.get(key);
-  if (!entry) throw new Error(["trained", TRAINED_2048, TRAINED_MINESWEEPER, TRAINED_SUDOKU].includes(key) ? "Nothing has been trained yet." : "Load a model first.");
-  const name = (kind) => ({ 2048: "2048", minesweeper: "Minesweeper", sudoku: "Sudoku" })[kind] ?? "sliding puzzles";
+  if (!entry) throw new Error(["trained", TRAINED_2048, TRAINED_MINESWEEPER, TRAINED_SUDOKU, TRAINED_DUST].includes(key) ? "Nothing has been trained yet." : "Load a model first.");
+  const name = (kind) => ({ 2048: "2048", minesweeper: "Minesweeper", sudoku: "Sudoku", dust: "the dust puzzle" })[kind] ?? "sliding puzzles";
   if (entry.puzzle !== puzzle) throw new Error(`The model "${key}" plays ${name(entry.puzzle)}, not ${name(puzzle)}.`);
   return entry;
 }
@@ -384,14 +414,16 @@ async function train(message) {
   const puzzle = message.puzzle ?? "sliding";
   // The previous run's trainer goes once the calls queued for it (a Save) are done.
   if (run) withTrainer(run.trainer, (previous) => previous.free());
-  const bounds = ({ 2048: CHUNK_STEPS_2048, minesweeper: CHUNK_STEPS_MINESWEEPER, sudoku: CHUNK_STEPS_SUDOKU })[puzzle] ?? CHUNK_STEPS;
-  const modelKey = ({ 2048: TRAINED_2048, minesweeper: TRAINED_MINESWEEPER, sudoku: TRAINED_SUDOKU })[puzzle] ?? "trained";
+  const bounds = ({ 2048: CHUNK_STEPS_2048, minesweeper: CHUNK_STEPS_MINESWEEPER, sudoku: CHUNK_STEPS_SUDOKU, dust: CHUNK_STEPS_DUST })[puzzle] ?? CHUNK_STEPS;
+  const modelKey = ({ 2048: TRAINED_2048, minesweeper: TRAINED_MINESWEEPER, sudoku: TRAINED_SUDOKU, dust: TRAINED_DUST })[puzzle] ?? "trained";
   run = { id, trainer, puzzle, modelKey, backend, state: "running", wake: null, waiters: [], lastReport: null, chunkSteps: bounds[backend].first, evaluation: null };
   const current = run;
-  if (puzzle !== "sliding" && message.evalEvery > 0 && (message.evalGames > 0 || puzzle === "sudoku")) {
+  // Sudoku's and dust's trainers hold their own validation puzzles and boards.
+  const ownValidation = puzzle === "sudoku" || puzzle === "dust";
+  if (puzzle !== "sliding" && message.evalEvery > 0 && (message.evalGames > 0 || ownValidation)) {
     current.evaluation = { every: message.evalEvery, games: message.evalGames, seed: message.evalSeed ?? 0, firstCell: message.evalFirstCell ?? 0, next: message.evalEvery };
   }
-  postProgress(id, { stage: "started", backend, adapter, numParams: trainer.numParams, chunkSteps: current.chunkSteps, ...(puzzle === "sudoku" ? { setup: trainer.setup } : {}) });
+  postProgress(id, { stage: "started", backend, adapter, numParams: trainer.numParams, chunkSteps: current.chunkSteps, ...(ownValidation ? { setup: trainer.setup } : {}) });
 
   try {
     for (;;) {
@@ -412,7 +444,7 @@ async function train(message) {
       // Let pause, stop, save and model jobs in.
       await new Promise((resolve) => setTimeout(resolve, 0));
       if (current.evaluation && report.stepsDone >= current.evaluation.next) {
-        const validate = ({ minesweeper: minesweeper.validate, sudoku: sudoku.validate })[puzzle] ?? game2048.validate;
+        const validate = ({ minesweeper: minesweeper.validate, sudoku: sudoku.validate, dust: dust.validate })[puzzle] ?? game2048.validate;
         await validate(current, report.stepsDone);
       }
     }
@@ -444,6 +476,7 @@ async function newTrainer(message) {
       if (puzzle === "2048") return await bundle.Dqn2048Trainer.create(message.options ?? {}, on);
       if (puzzle === "minesweeper") return await bundle.DqnMinesweeperTrainer.create(message.options ?? {}, on);
       if (puzzle === "sudoku") return await bundle.DqnSudokuTrainer.create(message.options ?? {}, on);
+      if (puzzle === "dust") return await bundle.DqnDustTrainer.create(message.options ?? {}, on);
       return await bundle.DqnTrainer.create(message.rows, message.cols, message.goal ?? "", message.options ?? {}, on);
     } catch (error) {
       throw new Error(`The trainer could not be set up: ${messageOf(error)}`);

@@ -9,6 +9,7 @@
 // trains, as the worker's "backend" and "started" messages tell) and showBundleDownload.
 
 import { downloadBytes, hideAlerts, hideProgress, markField, megabytes, showAlert, showDownload } from "./card-helpers.js";
+import { sharedLearnClient } from "./learn-client.js";
 
 /** Training states in which the form is locked. */
 export const ACTIVE_STATES = new Set(["starting", "running", "pausing", "paused", "stopping"]);
@@ -19,7 +20,9 @@ export const ACTIVE_STATES = new Set(["starting", "running", "pausing", "paused"
  * object: the form's submit calls panel.start(), the buttons panel.pause(), resume(), stop() and
  * save(). `client()` is the worker's client (its pause(), resume() and stop()); `render()` redraws
  * the card after a change of state; `runningText()` is the status line while training runs.
- * `openDetails`: a field in error inside a closed <details> opens it (both DQN cards).
+ * `openDetails`: a field in error inside a closed <details> opens it (both DQN cards). A panel
+ * without pause(), resume() or stop() has the buttons call the run's own, Pause with
+ * `pausedText(answer)` (see pause()).
  */
 export class TrainingRun {
   #root;
@@ -30,7 +33,7 @@ export class TrainingRun {
   #openDetails;
   #state = "idle";
 
-  constructor(root, elements, { panel, client, render, runningText, openDetails = false }) {
+  constructor(root, elements, { panel, client, render, runningText, openDetails = false, pausedText }) {
     this.#root = root;
     this.#elements = elements;
     this.#client = client;
@@ -42,9 +45,9 @@ export class TrainingRun {
       panel.start();
     });
     elements.form.addEventListener("input", (event) => event.target.removeAttribute?.("aria-invalid"));
-    elements.pause.addEventListener("click", () => panel.pause());
-    elements.resume.addEventListener("click", () => panel.resume());
-    elements.stop.addEventListener("click", () => panel.stop());
+    elements.pause.addEventListener("click", () => (panel.pause ? panel.pause() : this.pause(pausedText)));
+    elements.resume.addEventListener("click", () => (panel.resume ? panel.resume() : this.resume()));
+    elements.stop.addEventListener("click", () => (panel.stop ? panel.stop() : this.stop()));
     elements.save.addEventListener("click", () => panel.save());
   }
 
@@ -82,6 +85,14 @@ export class TrainingRun {
 
   setStatus(text) {
     this.#elements.status.textContent = text;
+  }
+
+  /** The run's controls after the state: the buttons, Save (when `saveable`), the form locked while a run exists. */
+  renderForm({ saveable }) {
+    const { save, form } = this.#elements;
+    this.renderButtons();
+    save.disabled = !saveable || this.#state === "starting" || this.#state === "stopping";
+    for (const input of form.querySelectorAll("input, select")) input.disabled = this.active;
   }
 
   showError(message) {
@@ -243,6 +254,15 @@ export class LearnBackend {
 }
 
 /**
+ * A card's way to the page's learning client: a function that returns sharedLearnClient(), its
+ * bundle download shown in `progress` the first time (showBundleDownload).
+ */
+export function cardLearnClient(progress, showError) {
+  let learn = null;
+  return () => (learn ??= showBundleDownload(sharedLearnClient(), progress, showError));
+}
+
+/**
  * Shows the learning bundle's download in a card's progress box ({ box, text, bar }) until the
  * worker is ready, and a failure to load it through showError(message); returns `learn`.
  */
@@ -259,4 +279,52 @@ export function showBundleDownload(learn, progress, showError) {
     },
   );
   return learn;
+}
+
+/**
+ * The run's part of a learning card's template, from the end of its form on: the form's error
+ * line, the Train, Pause, Resume, Stop and Save buttons (Save's title `saveTitle`), the end of the
+ * form, the download box, the status and error lines, and the statistics (`stats`: [id after
+ * "PREFIX-stat-", label HTML] each), ids starting with `prefix`.
+ */
+export function learnRunHtml(prefix, { saveTitle, stats }) {
+  const button = (id, label, extra = 'type="button" disabled') => `<button id="${prefix}-${id}" ${extra}>${label}</button>`;
+  const buttons = [
+    button("start", "Train", 'class="primary" type="submit"'),
+    button("pause", "Pause"),
+    button("resume", "Resume"),
+    button("stop", "Stop"),
+    button("save", "Save", `type="button" disabled title="${saveTitle}"`),
+  ];
+  const cells = stats.map(([id, label]) => `<div><dt>${label}</dt><dd id="${prefix}-stat-${id}">–</dd></div>`);
+  return `<p id="${prefix}-form-error" class="error" role="alert" hidden></p>
+  <div class="buttons">
+    ${buttons.join("\n    ")}
+  </div>
+</form>
+${downloadBoxHtml(prefix)}
+<p id="${prefix}-status" class="status" role="status" aria-live="polite"></p>
+<p id="${prefix}-error" class="error" role="alert" hidden></p>
+<dl id="${prefix}-stats" class="stats t2048-stats" data-steps="0" data-loss="" data-validations="0">
+  ${cells.join("\n  ")}
+</dl>`;
+}
+
+/** A card's download box (ids `PREFIX-progress`, `-progress-text`, `-progress-bar`), hidden. */
+export function downloadBoxHtml(prefix) {
+  return `<div id="${prefix}-progress" class="download-status" hidden>
+  <p id="${prefix}-progress-text" role="status" aria-live="polite"></p>
+  <progress id="${prefix}-progress-bar" max="1" aria-label="Download progress"></progress>
+</div>`;
+}
+
+/** A backend choice (id `PREFIX-backend`): Auto (chosen), WebGPU or the CPU. */
+export function backendFieldHtml(prefix) {
+  const options = [["auto", "Auto"], ["webgpu", "WebGPU"], ["cpu", "CPU"]].map(([value, label]) => `<option value="${value}"${value === "auto" ? " selected" : ""}>${label}</option>`);
+  return `<label class="field"><span class="field-label">Backend</span><select id="${prefix}-backend">${options.join("")}</select></label>`;
+}
+
+/** The statistics every learning card shows first: steps, `episodes` ([id, label]), the TD loss, ε and speed. */
+export function learnStats(episodes = ["episodes", "Episodes"]) {
+  return [["steps", "Steps"], episodes, ["loss", "TD loss"], ["epsilon", 'Explore <span class="symbol">ε</span>'], ["speed", "Steps/s"]];
 }

@@ -20,7 +20,7 @@ import { chooseFilesWith, elementsById, FieldError, hideProgress, labelModelOpti
 import { BarChart, LineChart } from "../shared/chart.js";
 import { EVALUATION_IDS, EvaluationTable, evaluationResultsHtml } from "../shared/evaluation-table.js";
 import { TRAINED_SUDOKU_MODEL, sharedLearnClient } from "../shared/learn-client.js";
-import { LearnBackend, TrainingRun, showBundleDownload } from "../shared/run-controls.js";
+import { LearnBackend, TrainingRun, learnRunHtml, learnStats, showBundleDownload } from "../shared/run-controls.js";
 
 /** The shipped model, trained natively by `puzzlelab sudoku train --net cells`. */
 export const SHIPPED_URL = new URL("../models/sudoku-cells.dqn", import.meta.url);
@@ -108,32 +108,7 @@ const TEMPLATE = `
       <label class="field"><span class="field-label">Validation puzzles a bin</span><input id="sdqn-eval-per-bin" type="number" value="10" min="1" step="1" /></label>
     </div>
   </details>
-  <p id="sdqn-form-error" class="error" role="alert" hidden></p>
-  <div class="buttons">
-    <button id="sdqn-start" class="primary" type="submit">Train</button>
-    <button id="sdqn-pause" type="button" disabled>Pause</button>
-    <button id="sdqn-resume" type="button" disabled>Resume</button>
-    <button id="sdqn-stop" type="button" disabled>Stop</button>
-    <button id="sdqn-save" type="button" disabled title="Download the network (.dqn; puzzlelab sudoku eval reads it)">Save</button>
-  </div>
-</form>
-<div id="sdqn-progress" class="download-status" hidden>
-  <p id="sdqn-progress-text" role="status" aria-live="polite"></p>
-  <progress id="sdqn-progress-bar" max="1" aria-label="Download progress"></progress>
-</div>
-<p id="sdqn-status" class="status" role="status" aria-live="polite"></p>
-<p id="sdqn-error" class="error" role="alert" hidden></p>
-<dl id="sdqn-stats" class="stats t2048-stats" data-steps="0" data-loss="" data-validations="0">
-  <div><dt>Steps</dt><dd id="sdqn-stat-steps">–</dd></div>
-  <div><dt>Episodes</dt><dd id="sdqn-stat-episodes">–</dd></div>
-  <div><dt>TD loss</dt><dd id="sdqn-stat-loss">–</dd></div>
-  <div><dt>Explore <span class="symbol">ε</span></dt><dd id="sdqn-stat-epsilon">–</dd></div>
-  <div><dt>Steps/s</dt><dd id="sdqn-stat-speed">–</dd></div>
-  <div><dt>Solved (easy · medium · hard)</dt><dd id="sdqn-stat-solved">–</dd></div>
-  <div><dt>Backend</dt><dd id="sdqn-stat-backend">–</dd></div>
-  <div><dt>Parameters</dt><dd id="sdqn-stat-params">–</dd></div>
-  <div><dt>Puzzles</dt><dd id="sdqn-stat-puzzles">–</dd></div>
-</dl>
+  ${learnRunHtml("sdqn", { saveTitle: "Download the network (.dqn; puzzlelab sudoku eval reads it)", stats: [...learnStats(), ["solved", "Solved (easy · medium · hard)"], ["backend", "Backend"], ["params", "Parameters"], ["puzzles", "Puzzles"]] })}
 <p class="help">
   A step plays one move and takes one gradient step. Every few steps the network plays the validation puzzles greedily:
   puzzles binned as the paper bins them, by the guesses an exact solver needs (easy &lt; 3, medium 3–5, hard ≥ 6). The

@@ -3,6 +3,7 @@
 // each of the paper's bins, and the validation of a training run. Nothing here runs on import;
 // the worker hands over what the jobs need of it.
 
+import { checkCount, checkSeed, validateRun, withModelCopy } from "../shared/learn-jobs.js";
 import { postProgress } from "../shared/worker-protocol.js";
 
 /** The most puzzles of a bin one evaluation plays (generating them takes a moment each). */
@@ -26,19 +27,15 @@ export function sudokuJobs({ bundleReady, keptModel, withTrainer }) {
   async function evaluate({ id, key, perBin, seed, givens }) {
     const bundle = await bundleReady;
     const entry = keptModel(key, "sudoku");
-    if (!(Number.isSafeInteger(perBin) && perBin >= 1 && perBin <= MAX_PER_BIN)) throw new Error(`Evaluate 1 to ${MAX_PER_BIN.toLocaleString("en")} puzzles a bin.`);
-    if (!(Number.isSafeInteger(seed) && seed >= 0)) throw new Error("The seed must be a whole number, 0 or more.");
-    // Its own copy: training may replace (and free) the kept model meanwhile.
-    const model = bundle.DqnSudokuModel.fromBytes(entry.bytes);
+    checkCount(perBin, MAX_PER_BIN, "puzzles a bin");
+    checkSeed(seed);
     const started = performance.now();
-    try {
+    return withModelCopy(bundle.DqnSudokuModel, entry, async (model) => {
       postProgress(id, { stage: "evaluate-sudoku", perBin });
       await new Promise((resolve) => setTimeout(resolve, 0));
       const bins = model.evaluate(perBin, seed, Uint32Array.from(givens));
       return { result: { key, info: entry.info, bins, seed, perBin, ms: Math.round(performance.now() - started) } };
-    } finally {
-      model.free();
-    }
+    });
   }
 
   /**
@@ -46,13 +43,8 @@ export function sudokuJobs({ bundleReady, keptModel, withTrainer }) {
    * plays the trainer's validation puzzles; the page gets { stage: "validated", steps, bins }.
    * Skipped while the run is pausing or stopping.
    */
-  async function validate(run, steps) {
-    const { evaluation } = run;
-    evaluation.next = (Math.floor(steps / evaluation.every) + 1) * evaluation.every;
-    if (run.state !== "running") return;
-    postProgress(run.id, { stage: "validating", steps });
-    const bins = await withTrainer(run.trainer, (trainer) => trainer.evaluate());
-    postProgress(run.id, { stage: "validated", steps, bins });
+  function validate(run, steps) {
+    return validateRun(run, steps, withTrainer, { key: "bins", validation: (trainer) => trainer.evaluate() });
   }
 
   return {

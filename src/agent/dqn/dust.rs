@@ -27,14 +27,71 @@
 //! It sees the blog's planes and three more ([`ClustersObservation::Features`]: each pile's group
 //! size, the groups and colours left), what the greedy rule counts.
 //! Greedy play then picks the click with the fewest clicks left.
+//!
+//! Both are validated on the same seeded boards ([`seeded_boards`] from [`VALIDATION_SEED`]),
+//! summed up as [`ClicksSummary`] (mean and distribution) beside the greedy rule's
+//! ([`Board::greedy_clearing`]).
 
 use super::{best_allowed, DqnConfig, DqnError, QPolicy};
+use crate::env::minesweeper::game_seed;
 use crate::env::samegame::{Board, Clusters, ClustersObservation, Rules};
 use crate::env::Environment;
+use std::collections::BTreeMap;
 
 /// Clicks a board of the stronger learner's starts has had at most (48: any stage of a game,
 /// down to its last group).
 pub const BACKUP_START_CLICKS: usize = 48;
+/// The validation boards' seed (`dust train`'s and the page's trainer's; `dust eval` defaults to
+/// seed 0, reports use others).
+pub const VALIDATION_SEED: u64 = 0xD057_0000_0000_0001;
+
+/// Board `i` of the run seeded with `seed`: `Board::random(Rules::dust(), game_seed(seed, i))`,
+/// for `i` in `0..count` (the boards of `puzzlelab dust eval --seed`).
+pub fn seeded_boards(seed: u64, count: usize) -> Vec<Board> {
+    (0..count)
+        .map(|i| {
+            Board::random(Rules::dust(), game_seed(seed, i)).expect("the dust rules are valid")
+        })
+        .collect()
+}
+
+/// Clicks a set of boards took: how many boards, the mean, and how many boards took each count.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct ClicksSummary {
+    /// Boards played.
+    pub boards: usize,
+    /// Clicks a board, on average (0 with no board).
+    pub mean_clicks: f64,
+    /// Boards by clicks taken (the clicks written as text: JSON's and JS's keys are strings).
+    #[serde(serialize_with = "keys_as_text")]
+    pub distribution: BTreeMap<usize, usize>,
+}
+
+/// A map's keys written as text, in the map's order.
+fn keys_as_text<S: serde::Serializer>(
+    map: &BTreeMap<usize, usize>,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    serializer.collect_map(map.iter().map(|(key, value)| (key.to_string(), value)))
+}
+
+impl ClicksSummary {
+    /// The summary of boards that took `clicks` each.
+    pub fn of(clicks: impl IntoIterator<Item = usize>) -> ClicksSummary {
+        let mut distribution = BTreeMap::new();
+        let (mut boards, mut total) = (0, 0);
+        for c in clicks {
+            *distribution.entry(c).or_insert(0) += 1;
+            boards += 1;
+            total += c;
+        }
+        ClicksSummary {
+            boards,
+            mean_clicks: total as f64 / boards.max(1) as f64,
+            distribution,
+        }
+    }
+}
 
 /// The blog's DQN (see the module docs) with `hidden` layers (the blog: five of 1,500).
 pub fn blog_config(hidden: Vec<usize>) -> DqnConfig {
@@ -214,4 +271,33 @@ pub fn play_lookahead(
         }
     }
     Ok(clicks)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_summary_counts_boards_by_clicks() {
+        let summary = ClicksSummary::of([3, 5, 3, 4]);
+        assert_eq!(summary.boards, 4);
+        assert_eq!(summary.mean_clicks, 3.75);
+        assert_eq!(
+            summary.distribution,
+            BTreeMap::from([(3, 2), (4, 1), (5, 1)])
+        );
+        assert_eq!(ClicksSummary::of([]).mean_clicks, 0.0);
+    }
+
+    #[test]
+    fn the_greedy_clearing_empties_seeded_boards() {
+        for board in seeded_boards(7, 3) {
+            let mut played = board.clone();
+            for cell in board.greedy_clearing() {
+                played.click_cell(cell).unwrap();
+            }
+            assert!(played.is_empty());
+        }
+        assert_eq!(seeded_boards(7, 2), seeded_boards(7, 2));
+    }
 }

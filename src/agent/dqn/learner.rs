@@ -752,7 +752,7 @@ mod tests {
         let penalties =
             Tensor::<2>::from_data(TensorData::new(penalties.to_vec(), [1, 4]), &device);
         let value = next_values(config, &network, &network, observations, penalties);
-        value.into_data().into_vec::<f32>().unwrap()[0]
+        value.into_data().try_into_vec::<f32>().unwrap()[0]
     }
 
     #[test]

@@ -81,18 +81,15 @@ mod learn {
     use burn::tensor::Device;
     use puzzlelab::agent::dqn::dust::{
         backups_config, backups_env, blog_config, blog_env, play_greedy, play_lookahead,
-        BACKUP_START_CLICKS,
+        seeded_boards, BACKUP_START_CLICKS, VALIDATION_SEED,
     };
     use puzzlelab::agent::dqn::{Dqn, DqnConfig, MODEL_FORMAT_VERSION};
-    use puzzlelab::env::minesweeper::game_seed;
-    use puzzlelab::env::samegame::{Clusters, Rules};
+    use puzzlelab::env::samegame::Clusters;
     use serde::Serialize;
     use serde_json::{json, Value};
 
     /// Boards played side by side (one forward pass a click for all).
     const EVAL_BATCH: usize = 200;
-    /// The validation boards' seed (`dust eval` defaults to seed 0, reports use others).
-    pub const VALIDATION_SEED: u64 = 0xD057_0000_0000_0001;
 
     /// The clicks on `boards` of the model file at `path`: greedy, or with one step of
     /// lookahead.
@@ -103,15 +100,6 @@ mod learn {
             false => play_greedy(&policy, boards, EVAL_BATCH),
         }
         .with_context(|| path.to_string())
-    }
-
-    /// The validation boards.
-    fn validation_boards(count: usize) -> Vec<Board> {
-        (0..count)
-            .map(|i| {
-                Board::random(Rules::dust(), game_seed(VALIDATION_SEED, i)).expect("valid rules")
-            })
-            .collect()
     }
 
     fn config_from(args: &TrainArgs) -> Result<DqnConfig> {
@@ -285,7 +273,7 @@ mod learn {
         let mut run = DustRun {
             dqn,
             net,
-            validation: validation_boards(args.eval_boards),
+            validation: seeded_boards(VALIDATION_SEED, args.eval_boards),
             out,
             target,
             commands,

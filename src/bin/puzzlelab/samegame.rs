@@ -267,16 +267,14 @@ fn dust_solve(args: &DustSolveArgs) -> Result<()> {
     Ok(())
 }
 
-/// The greedy clearing: [`Board::greedy_click`] until the board is empty.
+/// The greedy clearing ([`Board::greedy_clearing`]) as (column, row) clicks.
 fn greedy_clicks(board: &Board) -> Vec<(usize, usize)> {
-    let mut b = board.clone();
-    let mut clicks = Vec::new();
-    let w = b.width();
-    while let Some(cell) = b.greedy_click() {
-        clicks.push((cell % w, cell / w));
-        b.click_cell(cell).expect("a legal group");
-    }
-    clicks
+    let w = board.width();
+    board
+        .greedy_clearing()
+        .into_iter()
+        .map(|cell| (cell % w, cell / w))
+        .collect()
 }
 
 fn random_clicks(board: &Board, seed: u64) -> Vec<(usize, usize)> {

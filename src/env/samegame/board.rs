@@ -550,6 +550,18 @@ impl Board {
         best.map(|b| b.2)
     }
 
+    /// The greedy rule's clearing: [`Board::greedy_click`] until the game is over, as cells
+    /// (row-major, of the board before each click).
+    pub fn greedy_clearing(&self) -> Vec<usize> {
+        let mut board = self.clone();
+        let mut cells = Vec::new();
+        while let Some(cell) = board.greedy_click() {
+            cells.push(cell);
+            board.click_cell(cell).expect("a group the rules allow");
+        }
+        cells
+    }
+
     /// Clicks the pile at (`col`, `row`) (row 0 at the top): removes its group, lets the piles
     /// fall and closes the empty columns. Refused (and nothing changes) off the board, on an
     /// empty cell, or on a group smaller than the rules allow.

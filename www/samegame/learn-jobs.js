@@ -1,0 +1,51 @@
+// The dust puzzle's jobs in the learning worker (shared/learn-worker.js imports this; see its
+// protocol): a kept DqnDustModel's greedy clearing of the page's board, its evaluation on seeded
+// boards beside the greedy rule's, and the validation of a training run. Nothing here runs on
+// import; the worker hands over what the jobs need of it.
+
+import { checkCount, checkSeed, validateRun, withModelCopy } from "../shared/learn-jobs.js";
+import { postProgress } from "../shared/worker-protocol.js";
+
+/** The most boards one evaluation plays (DqnDustModel.evaluate's limit). */
+const MAX_BOARDS = 10_000;
+
+/**
+ * The dust jobs, over what the worker lends them: the bundle's promise (`bundleReady`), its kept
+ * models (`keptModel(key, "dust")` → { model, bytes, info }) and its queue of trainer calls
+ * (`withTrainer`). The worker merges `handlers` into its own and calls `validate(run, steps)`
+ * when a run's validation is due.
+ */
+export function dustJobs({ bundleReady, keptModel, withTrainer }) {
+  /** "play-dust": the model's greedy clicks on `board` (text, 8 × 6) until it is cleared. */
+  async function play({ key, board }) {
+    const entry = (await bundleReady, keptModel(key, "dust"));
+    return { result: { key, info: entry.info, ...entry.model.play(String(board)) } };
+  }
+
+  /** "evaluate-dust": greedy clearings of `boards` seeded boards, beside the greedy rule's. */
+  async function evaluate({ id, key, boards, seed }) {
+    checkCount(boards, MAX_BOARDS, "boards");
+    checkSeed(seed);
+    const [bundle, started] = [await bundleReady, performance.now()];
+    const entry = keptModel(key, "dust");
+    return withModelCopy(bundle.DqnDustModel, entry, async (model) => {
+      postProgress(id, { stage: "evaluate-dust", boards });
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      return { result: { key, info: entry.info, ...model.evaluate(boards, seed), ms: Math.round(performance.now() - started) } };
+    });
+  }
+
+  /**
+   * The in-training evaluation of a run (`run.evaluation`: { every, next }): the network so far
+   * clears the trainer's validation boards; the page gets { stage: "validated", steps, clicks
+   * ({ boards, mean_clicks, distribution }) }. Skipped while the run is pausing or stopping.
+   */
+  function validate(run, steps) {
+    return validateRun(run, steps, withTrainer, { key: "clicks", validation: (trainer) => trainer.evaluate() });
+  }
+
+  return {
+    handlers: { "play-dust": play, "evaluate-dust": evaluate },
+    validate,
+  };
+}
