@@ -861,18 +861,24 @@ fn the_dust_dqns_train_resume_and_play_seeded_boards_from_the_command_line() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("validation (5 boards)"), "{stderr}");
     let m = manifest(&model);
-    assert_eq!(m["puzzle"], "dust-8x6-c5");
     assert_eq!(m["net"], "backups");
     assert_eq!(m["hyperparameters"]["fullBackups"], true);
     assert_eq!(m["hyperparameters"]["gamma"], 1.0);
     assert_eq!(m["hyperparameters"]["meanNextQ"], false);
+    // 9 planes of 48 cells: the one-hot six and the three features.
     assert_eq!(
         m["parameters"],
-        (288 * 16 + 16) + (16 * 16 + 16) + (16 * 48 + 48)
+        (432 * 16 + 16) + (16 * 16 + 16) + (16 * 48 + 48)
     );
     assert_eq!(m["validation"]["boards"], 5);
     assert!(m["validation"]["mean_clicks"].as_f64().unwrap() >= 5.0);
-    assert!(m["validation"]["mean_clicks_lookahead"].as_f64().unwrap() >= 5.0);
+    assert!(m["validation"]["mean_clicks_greedy"].as_f64().unwrap() >= 5.0);
+    assert_eq!(m["validation"]["play"], "lookahead");
+    assert_eq!(
+        m["validation"]["mean_clicks"],
+        m["validation"]["mean_clicks_lookahead"]
+    );
+    assert_eq!(m["puzzle"], "dust-8x6-c5-features");
     assert_eq!(m["steps"], 30);
 
     let out = train(&["--resume", &model, "--steps", "45"]);
@@ -893,6 +899,8 @@ fn the_dust_dqns_train_resume_and_play_seeded_boards_from_the_command_line() {
     ]);
     let m = manifest(&blog);
     assert_eq!(m["net"], "blog");
+    assert_eq!(m["puzzle"], "dust-8x6-c5");
+    assert_eq!(m["validation"]["play"], "greedy");
     assert_eq!(m["hyperparameters"]["meanNextQ"], true);
     assert_eq!(m["hyperparameters"]["numEnvs"], 20);
     assert_eq!(m["hyperparameters"]["fullBackups"], false);
@@ -941,9 +949,13 @@ fn the_dust_dqns_train_resume_and_play_seeded_boards_from_the_command_line() {
         "9",
         "--compare",
         "false",
-        "--lookahead",
+        "--play",
+        "lookahead",
     ]));
-    assert_eq!(lookahead["lookahead"], true);
+    assert_eq!(lookahead["play"], "lookahead");
+    // The backups learner plays with lookahead unless told otherwise.
+    assert_eq!(report["play"], "auto");
+    assert_eq!(report["mean_clicks"], lookahead["mean_clicks"]);
     assert!((5.0..=48.0).contains(&lookahead["mean_clicks"].as_f64().unwrap()));
     fails_with(&["dust", "eval", "--agent", "dqn"], "--model");
 }

@@ -1,8 +1,10 @@
 //! The dust puzzle's deep Q-network in the learning bundle (feature `learn`): [`DqnDustTrainer`]
 //! trains it in the learning worker on the CPU or WebGPU, in chunks, and plays the seeded
-//! validation boards greedily with the network so far; [`DqnDustModel`] plays a saved one on the
-//! CPU: greedily on the page's board (its clicks, to compare with the optimum), and on seeded
-//! boards beside the greedy rule ([`Board::greedy_click`]).
+//! validation boards with the network so far; [`DqnDustModel`] plays a saved one on the CPU: on
+//! the page's board (its clicks, to compare with the optimum), and on seeded boards beside the
+//! greedy rule ([`Board::greedy_click`]). Networks play as their learner does
+//! ([`crate::agent::dqn::dust::play`]: puzzlelab's with one step of lookahead, the blog's
+//! greedily).
 //!
 //! The learners are [`crate::agent::dqn::dust`]'s: puzzlelab's full backups of every click of
 //! boards from every stage of a game (`net: "backups"`, the default) or the blog's batched DQN
@@ -15,10 +17,10 @@
 use super::learn::{config_over, cpu_policy, policy_of, puzzle_options, TrainerCell};
 use super::{js_error, to_js};
 use crate::agent::dqn::dust::{
-    backups_config, backups_env, blog_config, blog_env, env_for, play_greedy, seeded_boards,
+    backups_config, backups_env, blog_config, blog_env, env_for, play, seeded_boards,
     ClicksSummary, BACKUP_START_CLICKS, VALIDATION_SEED,
 };
-use crate::agent::dqn::{best_allowed, DqnConfig, QPolicy};
+use crate::agent::dqn::{DqnConfig, QPolicy};
 use crate::env::samegame::{Board, Clusters, Rules};
 use crate::env::Environment;
 use std::rc::Rc;
@@ -87,9 +89,10 @@ fn check_boards(count: usize, what: &str) -> Result<usize, JsValue> {
     }
 }
 
-/// `policy`'s greedy clearings of `boards`, summed up.
+/// `policy`'s clearings of `boards` as its learner plays (with lookahead for puzzlelab's, greedily
+/// for the blog's), summed up.
 fn clicks_of(policy: &QPolicy, boards: &[Board]) -> Result<ClicksSummary, JsValue> {
-    let clicks = play_greedy(policy, boards, EVAL_BATCH).map_err(js_error)?;
+    let clicks = play(policy, boards, EVAL_BATCH).map_err(js_error)?;
     Ok(ClicksSummary::of(clicks.iter().map(Vec::len)))
 }
 
@@ -184,7 +187,7 @@ impl DqnDustTrainer {
         self.cell.timing_probe(backend, steps, moves)
     }
 
-    /// The network so far (copied to the CPU) clears the validation boards greedily; resolves to
+    /// The network so far (copied to the CPU) clears the validation boards; resolves to
     /// `{boards, mean_clicks, distribution}` (distribution: boards by clicks taken).
     pub fn evaluate(&self) -> js_sys::Promise {
         let dqn = self.cell.shared();
@@ -285,7 +288,8 @@ impl DqnDustModel {
         })
     }
 
-    /// Clears `board` (the dust rules' 8 × 6, as text) greedily, choosing among the piles:
+    /// Clears `board` (the dust rules' 8 × 6, as text) as the model's learner plays (puzzlelab's
+    /// with one step of lookahead, the blog's greedily), choosing among the piles:
     /// `{clicks: [[column, row]], cells, values, after, cleared}`. Refused when the text is not
     /// an 8 × 6 board of at most five colours.
     pub fn play(&self, board: &str) -> Result<JsValue, JsValue> {
@@ -295,15 +299,13 @@ impl DqnDustModel {
         env.set_board(board);
         let width = Rules::dust().width;
         let mut observation = vec![0.0; env.observation_len()];
-        let mut allowed = vec![false; env.num_actions()];
-        let (mut cells, mut values) = (Vec::new(), Vec::new());
-        while !env.is_terminal() {
+        let cells = play(&self.policy, std::slice::from_ref(env.board()), 1)
+            .map_err(js_error)?
+            .remove(0);
+        let mut values = Vec::new();
+        for &cell in &cells {
             env.write_observation(&mut observation);
-            env.action_mask(&mut allowed);
-            let q = self.policy.q_values(&observation);
-            let cell = best_allowed(&q, &allowed);
-            cells.push(cell);
-            values.push(q[cell]);
+            values.push(self.policy.q_values(&observation)[cell]);
             env.step(cell);
         }
         to_js(&Play {
@@ -316,7 +318,7 @@ impl DqnDustModel {
     }
 
     /// Clears boards `0..boards` of the run seeded with `seed` (the boards of `puzzlelab dust
-    /// eval --seed`) greedily, and the greedy rule the same boards: `{seed, boards, mean_clicks,
+    /// eval --seed`) as the model's learner plays, and the greedy rule the same boards: `{seed, boards, mean_clicks,
     /// distribution, greedy: {boards, mean_clicks, distribution}}`.
     pub fn evaluate(&self, boards: usize, seed: f64) -> Result<JsValue, JsValue> {
         if !(seed.is_finite() && seed >= 0.0 && seed.fract() == 0.0) {

@@ -205,6 +205,21 @@ pub fn play_greedy(
     Ok(clicks)
 }
 
+/// Whether `policy` plays with one step of lookahead ([`play_lookahead`]): puzzlelab's learner
+/// (its model sees the features), trained for the values of boards; the blog's plays greedily.
+pub fn plays_with_lookahead(policy: &QPolicy) -> bool {
+    policy.puzzle_id().ends_with("-features")
+}
+
+/// `policy`'s clicks on each of `boards` the way its learner plays ([`plays_with_lookahead`]).
+pub fn play(policy: &QPolicy, boards: &[Board], batch: usize) -> Result<Vec<Vec<usize>>, DqnError> {
+    if plays_with_lookahead(policy) {
+        play_lookahead(policy, boards, batch)
+    } else {
+        play_greedy(policy, boards, batch)
+    }
+}
+
 /// Plays `policy` on each of `boards` with one step of lookahead: each click is the group whose
 /// board after it is worth most, r + max Q(s′, ·) over its piles (the backup that trained
 /// [`backups_config`]'s network, with γ = 1; +10 when the click clears the board), one

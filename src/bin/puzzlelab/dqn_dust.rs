@@ -27,6 +27,17 @@ pub enum TargetArg {
     Mean,
 }
 
+/// How a network chooses its clicks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum PlayArg {
+    /// As its learner plays: with lookahead for puzzlelab's (backups), greedily for the blog's.
+    Auto,
+    /// Its greedy click among the piles.
+    Greedy,
+    /// The group whose board after it the network values most (one step of lookahead).
+    Lookahead,
+}
+
 /// `puzzlelab dust train`: deep Q-learning on seeded random boards.
 ///
 /// One progress line per chunk; every --eval-every steps and at the end plays --eval-boards
@@ -66,13 +77,13 @@ pub fn train(_: &TrainArgs, _: &str) -> anyhow::Result<()> {
 }
 
 #[cfg(not(feature = "learn"))]
-pub fn dqn_clicks(_: &str, _: &[Board], _: bool) -> anyhow::Result<Vec<Vec<usize>>> {
+pub fn dqn_clicks(_: &str, _: &[Board], _: PlayArg) -> anyhow::Result<Vec<Vec<usize>>> {
     anyhow::bail!("dust eval --agent dqn: {}", crate::dqn::NEEDS_LEARN)
 }
 
 #[cfg(feature = "learn")]
 mod learn {
-    use super::{default_hidden, Board, NetArg, TargetArg, TrainArgs};
+    use super::{default_hidden, Board, NetArg, PlayArg, TargetArg, TrainArgs};
     use crate::dqn_sliding::read_model;
     use crate::files::{write_atomically, write_json};
     use crate::manifest::{open_to_resume, refuse_changes_on_resume, DqnRun, ResumeRecord};
@@ -80,8 +91,8 @@ mod learn {
     use anyhow::{Context, Result};
     use burn::tensor::Device;
     use puzzlelab::agent::dqn::dust::{
-        backups_config, backups_env, blog_config, blog_env, play_greedy, play_lookahead,
-        seeded_boards, BACKUP_START_CLICKS, VALIDATION_SEED,
+        backups_config, backups_env, blog_config, blog_env, play, play_greedy, play_lookahead,
+        plays_with_lookahead, seeded_boards, BACKUP_START_CLICKS, VALIDATION_SEED,
     };
     use puzzlelab::agent::dqn::{Dqn, DqnConfig, MODEL_FORMAT_VERSION};
     use puzzlelab::env::samegame::Clusters;
@@ -91,13 +102,13 @@ mod learn {
     /// Boards played side by side (one forward pass a click for all).
     const EVAL_BATCH: usize = 200;
 
-    /// The clicks on `boards` of the model file at `path`: greedy, or with one step of
-    /// lookahead.
-    pub fn dqn_clicks(path: &str, boards: &[Board], lookahead: bool) -> Result<Vec<Vec<usize>>> {
+    /// The clicks on `boards` of the model file at `path`, played the way `how` says.
+    pub fn dqn_clicks(path: &str, boards: &[Board], how: PlayArg) -> Result<Vec<Vec<usize>>> {
         let policy = read_model(path)?;
-        match lookahead {
-            true => play_lookahead(&policy, boards, EVAL_BATCH),
-            false => play_greedy(&policy, boards, EVAL_BATCH),
+        match how {
+            PlayArg::Auto => play(&policy, boards, EVAL_BATCH),
+            PlayArg::Lookahead => play_lookahead(&policy, boards, EVAL_BATCH),
+            PlayArg::Greedy => play_greedy(&policy, boards, EVAL_BATCH),
         }
         .with_context(|| path.to_string())
     }
@@ -171,19 +182,26 @@ mod learn {
             };
             let greedy = mean(play_greedy(&policy, &self.validation, EVAL_BATCH)?);
             let lookahead = mean(play_lookahead(&policy, &self.validation, EVAL_BATCH)?);
+            let played = if plays_with_lookahead(&policy) {
+                lookahead
+            } else {
+                greedy
+            };
             eprintln!(
                 "validation ({} boards): {greedy:.3} clicks a board greedily, {lookahead:.3} with one step of lookahead",
                 self.validation.len()
             );
             let value = json!({
                 "boards": self.validation.len(),
-                "mean_clicks": greedy,
+                "mean_clicks": played,
+                "play": if plays_with_lookahead(&policy) { "lookahead" } else { "greedy" },
+                "mean_clicks_greedy": greedy,
                 "mean_clicks_lookahead": lookahead,
             });
             self.curve.push(json!({
                 "step": self.dqn.steps_done(),
                 "episodes": self.dqn.episodes_done(),
-                "mean_clicks": greedy,
+                "mean_clicks_greedy": greedy,
                 "mean_clicks_lookahead": lookahead,
             }));
             self.evaluation = Some(value);

@@ -83,10 +83,10 @@ pub struct DustEvalArgs {
     /// `--agent dqn`: the model file.
     #[arg(long, value_name = "FILE", required_if_eq("agent", "dqn"))]
     pub model: Option<String>,
-    /// `--agent dqn`: each click the group whose board after it the network values most (one
-    /// step of lookahead) instead of the network's greedy click.
-    #[arg(long)]
-    pub lookahead: bool,
+    /// `--agent dqn`: how the network chooses (auto: as its learner plays, with lookahead for
+    /// puzzlelab's backups learner, greedily for the blog's).
+    #[arg(long, value_enum, default_value = "auto")]
+    pub play: crate::dqn_dust::PlayArg,
     /// Boards.
     #[arg(long, default_value_t = 100)]
     pub boards: usize,
@@ -325,7 +325,7 @@ fn dust_eval(args: &DustEvalArgs) -> Result<()> {
                 .map(|i| Board::random(rules, game_seed(args.seed, i)))
                 .collect::<Result<Vec<_>, _>>()?;
             let t = clock::seconds();
-            let cells = crate::dqn_dust::dqn_clicks(model, &boards, args.lookahead)?;
+            let cells = crate::dqn_dust::dqn_clicks(model, &boards, args.play)?;
             let ms = (clock::seconds() - t) * 1e3 / args.boards.max(1) as f64;
             let w = rules.width;
             let clicks: Vec<Vec<(usize, usize)>> = cells
@@ -381,7 +381,7 @@ fn dust_eval(args: &DustEvalArgs) -> Result<()> {
     let mut report = json!({
         "agent": format!("{:?}", args.agent).to_lowercase(),
         "model": args.model,
-        "lookahead": args.lookahead,
+        "play": format!("{:?}", args.play).to_lowercase(),
         "rules": rules.id(),
         "boards": rows.len(),
         "seed": args.seed,
