@@ -905,8 +905,8 @@ fn the_dust_dqns_train_resume_and_play_seeded_boards_from_the_command_line() {
     assert_eq!(m["hyperparameters"]["numEnvs"], 20);
     assert_eq!(m["hyperparameters"]["fullBackups"], false);
 
-    // Greedy play among the piles clears every board; the same boards give the same clicks.
-    let eval = || {
+    // Play among the piles clears every board; the same boards give the same clicks.
+    let eval = |play: &str| {
         common::json(&succeeds(&[
             "dust",
             "eval",
@@ -920,43 +920,25 @@ fn the_dust_dqns_train_resume_and_play_seeded_boards_from_the_command_line() {
             "9",
             "--compare",
             "false",
+            "--play",
+            play,
         ]))
     };
-    let report = eval();
+    let report = eval("auto");
     assert_eq!(report["agent"], "dqn");
     assert_eq!(report["boards"], 6);
     let distribution = report["distribution"].as_object().unwrap();
-    assert_eq!(
-        distribution
-            .values()
-            .map(|v| v.as_u64().unwrap())
-            .sum::<u64>(),
-        6
-    );
+    let counted: u64 = distribution.values().map(|v| v.as_u64().unwrap()).sum();
+    assert_eq!(counted, 6);
     let mean = report["mean_clicks"].as_f64().unwrap();
     assert!((5.0..=48.0).contains(&mean), "{report}");
-    assert_eq!(eval()["mean_clicks"], report["mean_clicks"]);
-    let lookahead = common::json(&succeeds(&[
-        "dust",
-        "eval",
-        "--agent",
-        "dqn",
-        "--model",
-        &model,
-        "--boards",
-        "6",
-        "--seed",
-        "9",
-        "--compare",
-        "false",
-        "--play",
-        "lookahead",
-    ]));
-    assert_eq!(lookahead["play"], "lookahead");
+    assert_eq!(eval("auto")["mean_clicks"], report["mean_clicks"]);
     // The backups learner plays with lookahead unless told otherwise.
-    assert_eq!(report["play"], "auto");
+    let lookahead = eval("lookahead");
+    assert_eq!(lookahead["play"], "lookahead");
     assert_eq!(report["mean_clicks"], lookahead["mean_clicks"]);
-    assert!((5.0..=48.0).contains(&lookahead["mean_clicks"].as_f64().unwrap()));
+    let greedy = eval("greedy")["mean_clicks"].as_f64().unwrap();
+    assert!((5.0..=48.0).contains(&greedy));
     fails_with(&["dust", "eval", "--agent", "dqn"], "--model");
 }
 

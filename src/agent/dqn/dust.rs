@@ -161,6 +161,47 @@ pub fn env_for(policy: &QPolicy) -> Result<Clusters, DqnError> {
     Ok(env)
 }
 
+/// What a player of `policy` works with: the environment it plays in, the observation's length,
+/// the number of actions, and scratch for the mask and the observations.
+type Player = (Clusters, usize, usize, Vec<bool>, Vec<f32>);
+
+fn player(policy: &QPolicy) -> Result<Player, DqnError> {
+    let template = env_for(policy)?;
+    let (n, a) = (template.observation_len(), template.num_actions());
+    Ok((template, n, a, vec![false; a], Vec::new()))
+}
+
+/// Plays each of `boards` until it is cleared, `batch` boards at a time: `choose` gets the live
+/// boards and returns one click (a cell) for each, so that a network sees them all in one forward
+/// pass. Returns each board's clicked cells.
+fn play_batched(
+    boards: &[Board],
+    batch: usize,
+    mut choose: impl FnMut(&[Board]) -> Result<Vec<usize>, DqnError>,
+) -> Result<Vec<Vec<usize>>, DqnError> {
+    let mut clicks = vec![Vec::new(); boards.len()];
+    let batch = batch.max(1);
+    for (chunk_index, chunk) in boards.chunks(batch).enumerate() {
+        let (mut indices, mut live): (Vec<usize>, Vec<Board>) = chunk
+            .iter()
+            .enumerate()
+            .filter(|(_, board)| !board.is_over())
+            .map(|(i, board)| (chunk_index * batch + i, board.clone()))
+            .unzip();
+        while !live.is_empty() {
+            let chosen = choose(&live)?;
+            for ((index, board), cell) in indices.iter().zip(&mut live).zip(chosen) {
+                clicks[*index].push(cell);
+                board.click_cell(cell).expect("a pile");
+            }
+            let mut over = live.iter().map(Board::is_over);
+            indices.retain(|_| !over.next().expect("one board an index"));
+            live.retain(|board| !board.is_over());
+        }
+    }
+    Ok(clicks)
+}
+
 /// Plays `policy` greedily on each of `boards` until it is cleared, `batch` boards at a time (one
 /// forward pass a click for all), and returns each board's clicks as cells (row-major, row 0 at
 /// the top of the board as it stands before the click). The agent chooses among piles only (a
@@ -171,38 +212,30 @@ pub fn play_greedy(
     boards: &[Board],
     batch: usize,
 ) -> Result<Vec<Vec<usize>>, DqnError> {
-    let template = env_for(policy)?;
-    let (n, a) = (template.observation_len(), template.num_actions());
-    let mut clicks = vec![Vec::new(); boards.len()];
-    let mut allowed = vec![false; a];
-    let mut observations = Vec::new();
-    for (chunk_index, chunk) in boards.chunks(batch.max(1)).enumerate() {
-        let mut live: Vec<(usize, Clusters)> = chunk
+    let (template, n, a, mut allowed, mut observations) = player(policy)?;
+    play_batched(boards, batch, |live| {
+        let envs: Vec<Clusters> = live
             .iter()
-            .enumerate()
-            .map(|(i, board)| {
+            .map(|board| {
                 let mut env = template.clone();
                 env.set_board(board.clone());
-                (chunk_index * batch.max(1) + i, env)
+                env
             })
-            .filter(|(_, env)| !env.is_terminal())
             .collect();
-        while !live.is_empty() {
-            observations.resize(live.len() * n, 0.0);
-            for ((_, env), out) in live.iter().zip(observations.chunks_mut(n)) {
-                env.write_observation(out);
-            }
-            let values = policy.q_values(&observations);
-            for ((index, env), values) in live.iter_mut().zip(values.chunks(a)) {
-                env.action_mask(&mut allowed);
-                let cell = best_allowed(values, &allowed);
-                clicks[*index].push(cell);
-                env.step(cell);
-            }
-            live.retain(|(_, env)| !env.is_terminal());
+        observations.resize(envs.len() * n, 0.0);
+        for (env, out) in envs.iter().zip(observations.chunks_mut(n)) {
+            env.write_observation(out);
         }
-    }
-    Ok(clicks)
+        let values = policy.q_values(&observations);
+        Ok(envs
+            .iter()
+            .zip(values.chunks(a))
+            .map(|(env, values)| {
+                env.action_mask(&mut allowed);
+                best_allowed(values, &allowed)
+            })
+            .collect())
+    })
 }
 
 /// Whether `policy` plays with one step of lookahead ([`play_lookahead`]): puzzlelab's learner
@@ -231,61 +264,47 @@ pub fn play_lookahead(
     boards: &[Board],
     batch: usize,
 ) -> Result<Vec<Vec<usize>>, DqnError> {
-    let template = env_for(policy)?;
-    let (n, a) = (template.observation_len(), template.num_actions());
-    let mut clicks = vec![Vec::new(); boards.len()];
-    let mut allowed = vec![false; a];
-    let mut observations = Vec::new();
-    for (chunk_index, chunk) in boards.chunks(batch.max(1)).enumerate() {
-        let mut live: Vec<(usize, Board)> = chunk
-            .iter()
-            .enumerate()
-            .map(|(i, board)| (chunk_index * batch.max(1) + i, board.clone()))
-            .filter(|(_, board)| !board.is_over())
-            .collect();
-        while !live.is_empty() {
-            // Every group's board after it, of every live board.
-            let mut options: Vec<Vec<(usize, Clusters)>> = Vec::with_capacity(live.len());
-            observations.clear();
-            for (_, board) in &live {
-                let mut after_groups = Vec::new();
-                for group in board.moves() {
-                    let mut after = board.clone();
-                    after.click_cell(group[0]).expect("a group the rules allow");
-                    let start = observations.len();
-                    observations.resize(start + n, 0.0);
-                    let mut env = template.clone();
-                    env.set_board(after);
-                    env.write_observation(&mut observations[start..]);
-                    after_groups.push((group[0], env));
-                }
-                options.push(after_groups);
+    let (template, n, a, mut allowed, mut observations) = player(policy)?;
+    play_batched(boards, batch, |live| {
+        // Every group's board after it, of every live board.
+        let mut options: Vec<Vec<(usize, Clusters)>> = Vec::with_capacity(live.len());
+        observations.clear();
+        for board in live {
+            let mut after_groups = Vec::new();
+            for group in board.moves() {
+                let mut after = board.clone();
+                after.click_cell(group[0]).expect("a group the rules allow");
+                let start = observations.len();
+                observations.resize(start + n, 0.0);
+                let mut env = template.clone();
+                env.set_board(after);
+                env.write_observation(&mut observations[start..]);
+                after_groups.push((group[0], env));
             }
-            let values = policy.q_values(&observations);
-            let mut row = 0;
-            for ((index, board), after_groups) in live.iter_mut().zip(options) {
-                let mut best: Option<(f32, usize, Clusters)> = None;
+            options.push(after_groups);
+        }
+        let values = policy.q_values(&observations);
+        let mut rows = values.chunks(a);
+        Ok(options
+            .into_iter()
+            .map(|after_groups| {
+                let mut best: Option<(f32, usize)> = None;
                 for (cell, after) in after_groups {
-                    let q = &values[row * a..(row + 1) * a];
-                    row += 1;
+                    let q = rows.next().expect("a row a board after a group");
                     let worth = if after.board().is_empty() {
                         10.0
                     } else {
                         after.action_mask(&mut allowed);
                         -1.0 + q[best_allowed(q, &allowed)]
                     };
-                    if best.as_ref().is_none_or(|(w, _, _)| worth > *w) {
-                        best = Some((worth, cell, after));
+                    if best.is_none_or(|(w, _)| worth > w) {
+                        best = Some((worth, cell));
                     }
                 }
-                let (_, cell, after) = best.expect("a live board has a group");
-                clicks[*index].push(cell);
-                *board = after.board().clone();
-            }
-            live.retain(|(_, board)| !board.is_over());
-        }
-    }
-    Ok(clicks)
+                best.expect("a live board has a group").1
+            })
+            .collect())
+    })
 }
 
 #[cfg(test)]

@@ -114,6 +114,18 @@ pub struct RunArgs {
     pub resume: Option<String>,
 }
 
+impl RunArgs {
+    /// The driver's plan to `target` steps in all.
+    pub fn plan(&self, target: usize) -> crate::training::Plan {
+        crate::training::Plan {
+            target: target as u64,
+            chunk: self.chunk as u64,
+            eval_every: self.eval_every as u64,
+            checkpoint_every: self.checkpoint_every as u64,
+        }
+    }
+}
+
 /// How the evaluation and the model-guided search run.
 #[derive(Args, Debug, Clone, Default)]
 pub struct EvaluationArgs {

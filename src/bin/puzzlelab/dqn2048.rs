@@ -60,7 +60,7 @@ mod learn {
     use super::{EvalArgs, TrainArgs};
     use crate::files::{self, machine, print_json, write_atomically, write_json};
     use crate::manifest::{open_to_resume, refuse_changes_on_resume, DqnRun, ResumeRecord};
-    use crate::training::{self, show, ChunkedTraining, Plan};
+    use crate::training::{self, show, ChunkedTraining};
     use anyhow::{anyhow, bail, Context, Result};
     use burn::tensor::Device;
     use puzzlelab::agent::dqn::game2048::{
@@ -274,18 +274,12 @@ mod learn {
             curve: record.training_curve,
             evaluation: None,
         };
-        let plan = Plan {
-            target: target as u64,
-            chunk: args.run.chunk as u64,
-            eval_every: args.run.eval_every as u64,
-            checkpoint_every: args.run.checkpoint_every as u64,
-        };
-        let wall_seconds = training::run(&mut run, plan, record.wall_seconds)?;
-        eprintln!(
-            "train-dqn-2048: wrote {} and {}.json ({} steps, {wall_seconds:.1} s)",
-            run.out,
-            run.out,
-            run.trainer.dqn().steps_done()
+        let wall_seconds = training::run(&mut run, args.run.plan(target), record.wall_seconds)?;
+        training::report_written(
+            "train-dqn-2048",
+            &run.out,
+            run.trainer.dqn().steps_done(),
+            wall_seconds,
         );
         Ok(())
     }

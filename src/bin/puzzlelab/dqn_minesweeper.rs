@@ -82,7 +82,7 @@ mod learn {
     use super::{NetArg, TrainArgs, VALIDATION_SEED};
     use crate::files::{read_manifest, write_atomically, write_json};
     use crate::manifest::{open_to_resume, refuse_changes_on_resume, DqnRun, ResumeRecord};
-    use crate::training::{self, show, ChunkedTraining, Plan};
+    use crate::training::{self, ChunkedTraining};
     use anyhow::{anyhow, Context, Result};
     use burn::tensor::Device;
     use clap::ValueEnum;
@@ -192,15 +192,11 @@ mod learn {
 
         fn train_chunk(&mut self, units: u64) -> Result<String> {
             let stats = self.dqn.train_steps(units as usize);
-            Ok(format!(
-                "step {}/{} | loss {} | epsilon {:.3} | games {} | return {} | {:.0} steps/s",
+            Ok(training::dqn_progress(
                 self.dqn.steps_done(),
                 self.target,
-                show(stats.td_loss),
-                stats.epsilon,
-                self.dqn.episodes_done(),
-                show(stats.episode_return),
-                stats.steps_per_s
+                &stats,
+                ("games", self.dqn.episodes_done()),
             ))
         }
 
@@ -375,18 +371,12 @@ mod learn {
             curve: record.training_curve,
             evaluation: None,
         };
-        let plan = Plan {
-            target: target as u64,
-            chunk: args.run.chunk as u64,
-            eval_every: args.run.eval_every as u64,
-            checkpoint_every: args.run.checkpoint_every as u64,
-        };
-        let wall_seconds = training::run(&mut run, plan, record.wall_seconds)?;
-        eprintln!(
-            "minesweeper train: wrote {} and {}.json ({} steps, {wall_seconds:.1} s)",
-            run.out,
-            run.out,
-            run.dqn.steps_done()
+        let wall_seconds = training::run(&mut run, args.run.plan(target), record.wall_seconds)?;
+        training::report_written(
+            "minesweeper train",
+            &run.out,
+            run.dqn.steps_done(),
+            wall_seconds,
         );
         Ok(())
     }

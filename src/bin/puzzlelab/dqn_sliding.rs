@@ -9,7 +9,7 @@ use crate::sliding::{
     load_databases, repository_file, unreachable_goal, BoardArgs, SolveArgs, SolveLine,
     STANDARD_DATABASES,
 };
-use crate::training::{self, show, ChunkedTraining, Plan};
+use crate::training::{self, show, ChunkedTraining};
 use anyhow::{anyhow, ensure, Context, Result};
 use burn::tensor::Device;
 use puzzlelab::agent::bwas::{bwas, BwasSettings};
@@ -593,19 +593,8 @@ pub fn train(args: &TrainArgs, command: &str) -> Result<()> {
         out,
         target,
     };
-    let plan = Plan {
-        target: target as u64,
-        chunk: args.run.chunk as u64,
-        eval_every: args.run.eval_every as u64,
-        checkpoint_every: args.run.checkpoint_every as u64,
-    };
-    let wall_seconds = training::run(&mut run, plan, wall_before)?;
-    eprintln!(
-        "train: wrote {} and {}.json ({} steps, {wall_seconds:.1} s)",
-        run.out,
-        run.out,
-        run.dqn().steps_done()
-    );
+    let wall_seconds = training::run(&mut run, args.run.plan(target), wall_before)?;
+    training::report_written("train", &run.out, run.dqn().steps_done(), wall_seconds);
     Ok(())
 }
 

@@ -55,6 +55,32 @@ pub fn run(training: &mut impl ChunkedTraining, plan: Plan, wall_before: f64) ->
     Ok(total)
 }
 
+/// The last line of a finished training run: `label: wrote OUT and OUT.json (N steps, S s)`.
+#[cfg_attr(not(feature = "learn"), allow(dead_code))] // only the DQN commands use it
+pub fn report_written(label: &str, out: &str, steps: usize, wall_seconds: f64) {
+    eprintln!("{label}: wrote {out} and {out}.json ({steps} steps, {wall_seconds:.1} s)");
+}
+
+/// A DQN chunk's progress line: steps, TD loss, ε, finished episodes (`episodes` names them),
+/// their mean return, and the rate.
+#[cfg(feature = "learn")]
+pub fn dqn_progress(
+    steps: usize,
+    target: usize,
+    stats: &puzzlelab::agent::dqn::DqnStats,
+    episodes: (&str, usize),
+) -> String {
+    format!(
+        "step {steps}/{target} | loss {} | epsilon {:.3} | {} {} | return {} | {:.0} steps/s",
+        show(stats.td_loss),
+        stats.epsilon,
+        episodes.0,
+        episodes.1,
+        show(stats.episode_return),
+        stats.steps_per_s
+    )
+}
+
 /// `x` with three decimals, or `-` when there is none (progress lines).
 #[cfg_attr(not(feature = "learn"), allow(dead_code))] // only the DQN commands use it
 pub fn show(x: Option<f32>) -> String {
