@@ -120,7 +120,7 @@ describe("the Learn card on the dust page", () => {
     const stats = await readStats(page);
     assert.equal(await page.locator("#dqn").getAttribute("data-state"), "running");
     assert.equal(stats.data.backend, "cpu");
-    assert.equal(stats.params, "5,712", "288 inputs, 16, 16, 48 outputs: 288·16+16 + 16·16+16 + 16·48+48");
+    assert.equal(stats.params, "8,016", "432 inputs (the one-hot six planes and three features of 48 cells), 16, 16, 48 outputs: 432·16+16 + 16·16+16 + 16·48+48");
     assert.ok(Number(stats.data.steps) >= 3, `steps done (${stats.data.steps})`);
     const loss = Number(stats.data.loss);
     assert.ok(stats.data.loss !== "" && Number.isFinite(loss) && loss >= 0, `the TD loss is a finite number (${stats.data.loss})`);
