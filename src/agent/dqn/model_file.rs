@@ -64,7 +64,9 @@ impl QPolicy {
         }
         let header: ModelHeader = serde_json::from_value(json)
             .map_err(|e| DqnError::Corrupt(format!("the header does not parse: {e}")))?;
-        let expected = header.network.num_params();
+        let expected = header.network.checked_num_params().map_err(|why| {
+            DqnError::Corrupt(format!("the header describes no usable network: {why}"))
+        })?;
         if header.parameter_count != expected {
             return Err(DqnError::Corrupt(format!(
                 "the header announces {} parameters for a network that has {expected}",

@@ -143,6 +143,15 @@ impl PairConv {
     }
 }
 
+/// The product of `factors`, `None` when it overflows.
+fn product(factors: &[usize]) -> Option<usize> {
+    factors.iter().try_fold(1usize, |p, &f| p.checked_mul(f))
+}
+
+/// The most weights and biases a network may have (a gigabyte of f32): larger shapes in a model
+/// file are refused before anything is allocated.
+pub const MAX_PARAMETERS: usize = 1 << 28;
+
 impl QNetworkConfig {
     /// `(inputs, outputs)` of each dense layer, first to last.
     pub fn layer_sizes(&self) -> Vec<(usize, usize)> {
@@ -256,26 +265,89 @@ impl QNetworkConfig {
         QNetwork { conv, grid, layers }
     }
 
+    /// The number of weights and biases, counted without overflow (on any target), or why the
+    /// shape is no network: [`Self::check`]'s reasons, a zero width, or more than
+    /// [`MAX_PARAMETERS`]. A model file's header is checked with it before anything is sized
+    /// from it.
+    pub fn checked_num_params(&self) -> Result<usize, String> {
+        self.check()?;
+        let too_large = || format!("a network of more than {MAX_PARAMETERS} parameters");
+        let mul = |a: u64, b: u64| a.checked_mul(b).ok_or_else(too_large);
+        let add = |a: u64, b: u64| a.checked_add(b).ok_or_else(too_large);
+        if self.observation_len == 0 || self.num_actions == 0 || self.hidden.contains(&0) {
+            return Err("every layer needs at least one value".into());
+        }
+        let mut total = 0u64;
+        // `(fan-in, outputs)` blocks, as `parameter_blocks` lists them, counted in u64.
+        let mut block = |fan_in: u64, outputs: u64| -> Result<(), String> {
+            total = add(total, add(mul(fan_in, outputs)?, outputs)?)?;
+            if total > MAX_PARAMETERS as u64 {
+                return Err(too_large());
+            }
+            Ok(())
+        };
+        let first = if let Some(conv) = &self.conv {
+            let (c, f1, f2) = (conv.channels as u64, conv.filters1 as u64, conv.filters2 as u64);
+            for (i, o) in [(c, f1), (c, f1), (f1, f2), (f1, f2), (f1, f2), (f1, f2)] {
+                block(mul(i, 2)?, o)?;
+            }
+            let (h, w) = (conv.height as u64, conv.width as u64);
+            let cells = add(
+                add(mul(h, w - 2)?, mul(2, mul(h - 1, w - 1)?)?)?,
+                mul(h - 2, w)?,
+            )?;
+            mul(cells, f2)?
+        } else if let Some(grid) = &self.grid {
+            let mut inputs = grid.channels as u64 + u64::from(grid.board_plane);
+            for &[filters, kernel] in &grid.layers {
+                block(mul(inputs, mul(kernel as u64, kernel as u64)?)?, filters as u64)?;
+                inputs = filters as u64;
+            }
+            let cells = mul(grid.height as u64, grid.width as u64)?;
+            if grid.per_cell {
+                block(inputs, 1)?;
+                cells
+            } else {
+                mul(inputs, cells)?
+            }
+        } else {
+            self.observation_len as u64
+        };
+        if !self.grid.as_ref().is_some_and(|g| g.per_cell) {
+            let mut inputs = first;
+            for &width in self.hidden.iter().chain(std::iter::once(&self.num_actions)) {
+                block(inputs, width as u64)?;
+                inputs = width as u64;
+            }
+        }
+        if total > MAX_PARAMETERS as u64 {
+            return Err(too_large());
+        }
+        Ok(total as usize)
+    }
+
     /// Checks the shape: the convolutions' image covers the observation.
     pub fn check(&self) -> Result<(), String> {
         if let Some(grid) = &self.grid {
             grid.check()?;
-            let values = grid.channels * grid.height * grid.width;
+            let values = product(&[grid.channels, grid.height, grid.width]);
             if self.conv.is_some() {
                 return Err("pair and board convolutions cannot both lead the network".into());
             }
-            if values != self.observation_len {
+            if values != Some(self.observation_len) {
                 return Err(format!(
                     "convolutions over {}×{}×{} values cannot read an observation of {}",
                     grid.channels, grid.height, grid.width, self.observation_len
                 ));
             }
             if grid.per_cell
-                && (!self.hidden.is_empty() || self.num_actions != grid.height * grid.width)
+                && (!self.hidden.is_empty()
+                    || Some(self.num_actions) != product(&[grid.height, grid.width]))
             {
                 return Err(format!(
                     "a per-cell network has no hidden layers and one action per cell ({}), not {:?} and {}",
-                    grid.height * grid.width,
+                    product(&[grid.height, grid.width])
+                        .map_or_else(|| "too many".to_string(), |c| c.to_string()),
                     self.hidden,
                     self.num_actions
                 ));
@@ -283,8 +355,8 @@ impl QNetworkConfig {
         }
         if let Some(conv) = &self.conv {
             conv.check()?;
-            let cells = conv.height * conv.width * conv.channels;
-            if cells != self.observation_len {
+            let cells = product(&[conv.height, conv.width, conv.channels]);
+            if cells != Some(self.observation_len) {
                 return Err(format!(
                     "convolutions over {}×{}×{} values cannot read an observation of {}",
                     conv.height, conv.width, conv.channels, self.observation_len

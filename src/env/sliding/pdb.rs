@@ -559,9 +559,18 @@ impl PdbHeuristic {
             mirror: Self::mirror_of(goal),
         };
         let n = rows * cols;
-        for g in 0..groups {
+        // The groups must be the partition's for this goal, checked before any table is sized
+        // from them (a damaged file could name tiles the goal lacks, or too many).
+        let expected = partition.groups(goal);
+        if groups != expected.len() {
+            return Err(PdbFileError::Corrupt);
+        }
+        for (g, want) in expected.iter().enumerate() {
             let k = take(1)?[0] as usize;
             let tiles = take(k)?.to_vec();
+            if &tiles != want {
+                return Err(PdbFileError::Corrupt);
+            }
             let entries = crate::search::pattern_database::placements(n, k);
             let packed = take(entries.div_ceil(2))?;
             let mut table = vec![0u8; entries];
@@ -576,13 +585,7 @@ impl PdbHeuristic {
                 .databases
                 .push(PatternDatabase::from_table(rows, cols, tiles, table));
         }
-        if heuristic
-            .databases
-            .iter()
-            .map(|d| d.tiles().to_vec())
-            .collect::<Vec<_>>()
-            != partition.groups(goal)
-        {
+        if take(1).is_ok() {
             return Err(PdbFileError::Corrupt);
         }
         Ok(heuristic)
