@@ -510,7 +510,7 @@ impl DqnModel {
 
     fn exact(&mut self) -> Option<Rc<ExactDistances>> {
         if self.exact.is_none() {
-            self.exact = ExactDistances::build(self.puzzle.goal()).map(Rc::new);
+            self.exact = super::shared_exact(self.puzzle.goal());
         }
         self.exact.clone()
     }

@@ -74,10 +74,40 @@ impl Puzzle {
 
     fn exact(&mut self) -> Option<Rc<ExactDistances>> {
         if self.exact.is_none() && self.board.len() <= MAX_EXACT_CELLS {
-            self.exact = ExactDistances::build(self.puzzle.goal()).map(Rc::new);
+            self.exact = shared_exact(self.puzzle.goal());
         }
         self.exact.clone()
     }
+}
+
+/// Exact-distance tables kept for this many goals at most (the newest used last).
+const SHARED_EXACT_GOALS: usize = 4;
+
+thread_local! {
+    /// Exact-distance tables by goal, shared by every handle of this wasm instance: fifty
+    /// widgets of the 8-puzzle on one page build the table once (about 40 ms), not once each.
+    static EXACT_TABLES: std::cell::RefCell<Vec<(Board, Rc<ExactDistances>)>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// The exact distances to `goal` (boards of at most 9 cells), built once per goal for the whole
+/// instance; `None` for larger boards.
+pub(crate) fn shared_exact(goal: &Board) -> Option<Rc<ExactDistances>> {
+    EXACT_TABLES.with(|tables| {
+        let mut tables = tables.borrow_mut();
+        if let Some(at) = tables.iter().position(|(g, _)| g == goal) {
+            let entry = tables.remove(at);
+            let table = entry.1.clone();
+            tables.push(entry);
+            return Some(table);
+        }
+        let table = Rc::new(ExactDistances::build(goal)?);
+        if tables.len() >= SHARED_EXACT_GOALS {
+            tables.remove(0);
+        }
+        tables.push((*goal, table.clone()));
+        Some(table)
+    })
 }
 
 #[wasm_bindgen]

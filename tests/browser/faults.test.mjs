@@ -126,6 +126,41 @@ describe("faults in the page", () => {
     await page.context().close();
   });
 
+  test("fifty widgets of every kind on one page all load, and every sliding one solves at once", options, async () => {
+    // Timings of the same page are in scripts/bench-load.mjs; this checks that it works.
+    const page = await session.newWidgetPage("/tests/browser/fixtures/elsewhere/host.html");
+    const outcome = await page.evaluate(async () => {
+      const kinds = [{ size: "3x3" }, { size: "4x4" }, { puzzle: "minesweeper", level: "beginner" }, { puzzle: "2048" }, { puzzle: "sudoku", size: "4" }, { puzzle: "dust" }];
+      const widgets = Array.from({ length: 50 }, (_, i) => {
+        const widget = document.createElement("puzzle-widget");
+        for (const [name, value] of Object.entries(kinds[i % kinds.length])) widget.setAttribute(name, value);
+        widget.setAttribute("seed", String(i + 1));
+        widget.setAttribute("speed", "60");
+        document.body.append(widget);
+        return widget;
+      });
+      await Promise.all(widgets.map((w) => w.ready));
+      const sliding = widgets.filter((w) => !w.getAttribute("puzzle"));
+      const solutions = await Promise.all(
+        sliding.map((w) => {
+          w.shuffle(w.state.rows * w.state.cols > 9 ? 16 : 12);
+          return w.solve();
+        }),
+      );
+      return {
+        ready: widgets.filter((w) => w.hasAttribute("ready")).length,
+        invalid: widgets.filter((w) => w.hasAttribute("invalid")).length,
+        sliding: sliding.length,
+        optimal: solutions.filter((s) => s.optimal).length,
+      };
+    });
+    assert.equal(outcome.ready, 50);
+    assert.equal(outcome.invalid, 0);
+    assert.equal(outcome.optimal, outcome.sliding, "every sliding widget found an optimal solution");
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+
   test("pattern databases cut halfway: the worker builds 5-5-5 instead and says why", options, async () => {
     const shipped = readFileSync(join(REPOSITORY_ROOT, "www/models/pdb-4x4-6-6-3-blank-first.pdb.gz"));
     const goal = standardGoalText(4, 4);
