@@ -11,9 +11,14 @@
 //   widget, to see whether either grows with use.
 // Timings only: nothing here passes or fails; the browser tests check that the same page works.
 //
-//   node scripts/bench-load.mjs [--widgets 50] [--rounds 40] [--out FILE]
+// - training: the 8-puzzle DQN trained on the CPU in the learning worker for --train-seconds,
+//   with the main thread's long tasks and longest frame gap meanwhile, and the learning bundle's
+//   wasm memory after every chunk (the replay memory is kept to 2,000 transitions, full after
+//   the first 2,000 steps, so that growth after them would be a leak).
 //
-// Needs pkg/ (bash scripts/build-wasm.sh core). WebGPU is SwiftShader here; no GPU is used.
+//   node scripts/bench-load.mjs [--widgets 50] [--rounds 40] [--train-seconds 60] [--out FILE]
+//
+// Needs pkg/ and pkg/learn/ (bash scripts/build-wasm.sh all). WebGPU is SwiftShader here; no GPU is used.
 
 import { mkdir, writeFile } from "node:fs/promises";
 import { cpus } from "node:os";
@@ -28,6 +33,7 @@ const args = Object.fromEntries(
 const out = args.out ?? join(REPOSITORY_ROOT, "target", "bench", "load.json");
 const widgets = Number(args.widgets ?? 50);
 const rounds = Number(args.rounds ?? 40);
+const trainSeconds = Number(args["train-seconds"] ?? 60);
 
 const server = await startServer(0);
 const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
@@ -146,6 +152,46 @@ const memory = {
   wasm_memory_growth_bytes: last.wasm_memory_bytes - first.wasm_memory_bytes,
 };
 
+// ---- training: a long run in the learning worker ---------------------------------------------
+const trainingStart = await page.evaluate(() => performance.now());
+const training = await page.evaluate(async (seconds) => {
+  const { LearnClient } = await import("/www/shared/learn-client.js");
+  const client = new LearnClient();
+  await client.ready;
+  const chunks = [];
+  let longestGap = 0;
+  let last = performance.now();
+  let running = true;
+  const frame = (now) => {
+    longestGap = Math.max(longestGap, now - last);
+    last = now;
+    if (running) requestAnimationFrame(frame);
+  };
+  const done = client.train(
+    { rows: 3, cols: 3, goal: "", options: { seed: 1, replayCapacity: 2000 }, backend: "cpu" },
+    {
+      onProgress: (message) => {
+        if (message.stage === "chunk") chunks.push({ at_ms: performance.now(), steps: message.report.stepsDone, wasm_bytes: message.wasmBytes });
+      },
+    },
+  );
+  // Frame gaps are counted from the first chunk on (the bundle's download and set-up before it).
+  while (chunks.length === 0) await new Promise((resolve) => setTimeout(resolve, 50));
+  last = performance.now();
+  requestAnimationFrame(frame);
+  await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+  await client.stop();
+  const result = await done;
+  running = false;
+  return { seconds, chunks: chunks.length, steps: result.report?.stepsDone ?? null, longest_frame_gap_ms: longestGap, samples: chunks };
+}, trainSeconds);
+training.long_tasks = await longTasksSince(trainingStart);
+const wasm = training.samples.map((c) => c.wasm_bytes).filter((b) => b !== null && b !== undefined);
+training.wasm_memory_bytes = { first_chunk: wasm[0] ?? null, after_a_tenth: wasm[Math.floor(wasm.length / 10)] ?? null, last_chunk: wasm.at(-1) ?? null, largest: wasm.length ? Math.max(...wasm) : null };
+// A dozen samples are enough in the report.
+const every = Math.max(1, Math.floor(training.samples.length / 12));
+training.samples = training.samples.filter((_, i) => i % every === 0 || i === training.samples.length - 1);
+
 const report = {
   benchmark: "page under load",
   machine: `${cpus()[0]?.model ?? "unknown"} × ${cpus().length}`,
@@ -153,6 +199,7 @@ const report = {
   load,
   interaction,
   memory,
+  training,
   page_errors: errors,
 };
 await mkdir(dirname(out), { recursive: true });

@@ -84,7 +84,8 @@
 //        { type: "progress", id, stage: "started", backend, adapter, numParams, chunkSteps, setup? }
 //             (setup: Sudoku's DqnSudokuTrainer.setup or dust's DqnDustTrainer.setup, what it
 //             trains and validates on)
-//        { type: "progress", id, stage: "chunk", report, chunkSteps }     after every training chunk
+//        { type: "progress", id, stage: "chunk", report, chunkSteps, wasmBytes }  after every training
+//                                                          chunk (wasmBytes: the bundle's wasm memory)
 //        { type: "progress", id, stage: "evaluation", steps, done, total }  2048: in-training games played
 //        { type: "progress", id, stage: "evaluated", steps, stats, summary } 2048: an in-training evaluation
 //        { type: "progress", id, stage: "evaluate-2048", done, total }      2048: evaluation games played
@@ -189,6 +190,9 @@ let trainerQueue = Promise.resolve();
 /** The outcome of the WebGPU check of "auto", once made: { ok, message, adapter }. */
 let webGpuCheck = null;
 
+/** The bundle's wasm memory once instantiated: its size goes out with every chunk (wasmBytes). */
+let wasmMemory = null;
+
 /** The bundle's exports; every job awaits it, so a failed load is every job's error too. */
 const bundleReady = loadBundle().catch((error) => {
   throw new Error(
@@ -257,7 +261,8 @@ async function loadBundle() {
     }),
   );
   // A Response with the wasm MIME type lets the bundle compile while it downloads.
-  await bundle.default({ module_or_path: new Response(counted, { headers: { "Content-Type": "application/wasm" } }) });
+  const exports = await bundle.default({ module_or_path: new Response(counted, { headers: { "Content-Type": "application/wasm" } }) });
+  wasmMemory = exports.memory;
   return bundle;
 }
 
@@ -440,7 +445,7 @@ async function train(message) {
       const report = await withTrainer(trainer, (t) => t.trainSteps(steps));
       current.chunkSteps = nextChunkSteps(steps, performance.now() - started, bounds[backend]);
       current.lastReport = report;
-      postProgress(id, { stage: "chunk", report, chunkSteps: steps });
+      postProgress(id, { stage: "chunk", report, chunkSteps: steps, wasmBytes: wasmMemory?.buffer.byteLength ?? null });
       // Let pause, stop, save and model jobs in.
       await new Promise((resolve) => setTimeout(resolve, 0));
       if (current.evaluation && report.stepsDone >= current.evaluation.next) {
