@@ -46,6 +46,22 @@ await page.addInitScript(() => {
   new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) window.longTasks.push({ start: entry.startTime, duration: entry.duration });
   }).observe({ type: "longtask", buffered: true });
+  /** Starts watching animation frames; the function it returns stops and gives the longest gap (ms). */
+  window.watchFrames = () => {
+    let longest = 0;
+    let last = performance.now();
+    let running = true;
+    const frame = (now) => {
+      longest = Math.max(longest, now - last);
+      last = now;
+      if (running) requestAnimationFrame(frame);
+    };
+    requestAnimationFrame(frame);
+    return () => {
+      running = false;
+      return longest;
+    };
+  };
 });
 await page.goto(new URL("/tests/browser/fixtures/elsewhere/host.html", server.url).href);
 await page.waitForFunction(() => [...document.querySelectorAll("puzzle-widget")].every((w) => w.hasAttribute("ready")));
@@ -104,15 +120,7 @@ const load = { widgets: specs.length, ready_ms: loadMs, long_tasks: await longTa
 const interactionStart = await page.evaluate(() => performance.now());
 const interaction = await page.evaluate(async () => {
   const sliding = [...document.querySelectorAll("puzzle-widget[id^=load-]")].filter((w) => w.state && !w.getAttribute("puzzle"));
-  let longestGap = 0;
-  let last = performance.now();
-  let running = true;
-  const frame = (now) => {
-    longestGap = Math.max(longestGap, now - last);
-    last = now;
-    if (running) requestAnimationFrame(frame);
-  };
-  requestAnimationFrame(frame);
+  const stopWatching = window.watchFrames();
   const started = performance.now();
   const results = await Promise.allSettled(
     sliding.map((w) => {
@@ -121,12 +129,11 @@ const interaction = await page.evaluate(async () => {
     }),
   );
   const ms = performance.now() - started;
-  running = false;
   return {
     solves: results.length,
     solved: results.filter((r) => r.status === "fulfilled").length,
     all_solves_ms: ms,
-    longest_frame_gap_ms: longestGap,
+    longest_frame_gap_ms: stopWatching(),
   };
 });
 interaction.long_tasks = await longTasksSince(interactionStart);
@@ -159,14 +166,6 @@ const training = await page.evaluate(async (seconds) => {
   const client = new LearnClient();
   await client.ready;
   const chunks = [];
-  let longestGap = 0;
-  let last = performance.now();
-  let running = true;
-  const frame = (now) => {
-    longestGap = Math.max(longestGap, now - last);
-    last = now;
-    if (running) requestAnimationFrame(frame);
-  };
   const done = client.train(
     { rows: 3, cols: 3, goal: "", options: { seed: 1, replayCapacity: 2000 }, backend: "cpu" },
     {
@@ -177,12 +176,11 @@ const training = await page.evaluate(async (seconds) => {
   );
   // Frame gaps are counted from the first chunk on (the bundle's download and set-up before it).
   while (chunks.length === 0) await new Promise((resolve) => setTimeout(resolve, 50));
-  last = performance.now();
-  requestAnimationFrame(frame);
+  const stopWatching = window.watchFrames();
   await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
   await client.stop();
   const result = await done;
-  running = false;
+  const longestGap = stopWatching();
   return { seconds, chunks: chunks.length, steps: result.report?.stepsDone ?? null, longest_frame_gap_ms: longestGap, samples: chunks };
 }, trainSeconds);
 training.long_tasks = await longTasksSince(trainingStart);

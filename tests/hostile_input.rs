@@ -21,26 +21,16 @@ use puzzlelab::env::sliding::{parse_size, SlidingPuzzle};
 use puzzlelab::env::sudoku::Grid;
 use std::sync::OnceLock;
 
+mod common;
+
 /// Cases for the cheap text properties, unless `PROPTEST_CASES` says otherwise.
 fn text_cases() -> ProptestConfig {
-    ProptestConfig {
-        cases: std::env::var("PROPTEST_CASES")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(2_000),
-        ..ProptestConfig::default()
-    }
+    common::proptest_cases(2_000)
 }
 
 /// Cases for the binary loaders (each hashes and reads a whole file).
 fn file_cases() -> ProptestConfig {
-    ProptestConfig {
-        cases: std::env::var("PROPTEST_CASES")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(200),
-        ..ProptestConfig::default()
-    }
+    common::proptest_cases(200)
 }
 
 /// Text a person might paste: any characters, weighted towards the ones the formats use.
@@ -77,7 +67,11 @@ fn damage(text: &str, edits: &[(usize, u8, char)]) -> String {
 /// The errors our parsers give are sentences, not debug dumps or empty strings.
 fn clear(message: String) -> Result<(), TestCaseError> {
     prop_assert!(!message.trim().is_empty(), "an empty error message");
-    prop_assert!(message.len() < 2_000, "an error message of {} bytes", message.len());
+    prop_assert!(
+        message.len() < 2_000,
+        "an error message of {} bytes",
+        message.len()
+    );
     Ok(())
 }
 
@@ -157,7 +151,9 @@ fn valid_texts() -> Vec<String> {
         "2 2 4 0\n0 8 0 0\n16 0 0 2\n0 0 0 4".to_string(),
         game.to_text(),
         ClustersBoard::random(Rules::dust(), 5).unwrap().to_text(),
-        ClustersBoard::random(Rules::samegame(), 5).unwrap().to_text(),
+        ClustersBoard::random(Rules::samegame(), 5)
+            .unwrap()
+            .to_text(),
         "4x4".to_string(),
     ]
 }

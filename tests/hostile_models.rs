@@ -14,14 +14,10 @@ use std::sync::OnceLock;
 
 const MAGIC: &[u8] = b"puzzlelab-dqn\n";
 
+mod common;
+
 fn cases() -> ProptestConfig {
-    ProptestConfig {
-        cases: std::env::var("PROPTEST_CASES")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(300),
-        ..ProptestConfig::default()
-    }
+    common::proptest_cases(300)
 }
 
 /// Shipped models of each network kind: per-cell board convolutions (Minesweeper), 1×1 grid
@@ -110,7 +106,10 @@ fn outcome(bytes: &[u8]) -> Result<(), TestCaseError> {
         }
         Err(e) => {
             let message = e.to_string();
-            prop_assert!(!message.trim().is_empty() && message.len() < 2_000, "{message}");
+            prop_assert!(
+                !message.trim().is_empty() && message.len() < 2_000,
+                "{message}"
+            );
         }
     }
     Ok(())

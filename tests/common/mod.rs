@@ -84,3 +84,14 @@ pub fn scratch(name: &str) -> PathBuf {
 pub fn manifest(model: &str) -> Value {
     serde_json::from_str(&std::fs::read_to_string(format!("{model}.json")).unwrap()).unwrap()
 }
+
+/// Property-test cases: `PROPTEST_CASES` from the environment (for a longer hunt), else `default`.
+pub fn proptest_cases(default: u32) -> proptest::test_runner::Config {
+    proptest::test_runner::Config {
+        cases: std::env::var("PROPTEST_CASES")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(default),
+        ..proptest::test_runner::Config::default()
+    }
+}

@@ -287,7 +287,11 @@ impl QNetworkConfig {
             Ok(())
         };
         let first = if let Some(conv) = &self.conv {
-            let (c, f1, f2) = (conv.channels as u64, conv.filters1 as u64, conv.filters2 as u64);
+            let (c, f1, f2) = (
+                conv.channels as u64,
+                conv.filters1 as u64,
+                conv.filters2 as u64,
+            );
             for (i, o) in [(c, f1), (c, f1), (f1, f2), (f1, f2), (f1, f2), (f1, f2)] {
                 block(mul(i, 2)?, o)?;
             }
@@ -300,7 +304,10 @@ impl QNetworkConfig {
         } else if let Some(grid) = &self.grid {
             let mut inputs = grid.channels as u64 + u64::from(grid.board_plane);
             for &[filters, kernel] in &grid.layers {
-                block(mul(inputs, mul(kernel as u64, kernel as u64)?)?, filters as u64)?;
+                block(
+                    mul(inputs, mul(kernel as u64, kernel as u64)?)?,
+                    filters as u64,
+                )?;
                 inputs = filters as u64;
             }
             let cells = mul(grid.height as u64, grid.width as u64)?;
