@@ -2,8 +2,8 @@
 // to every page's URL hash, to <puzzle-widget> attributes (at creation and on a live widget) and
 // to the text inputs that take a board. Invariants: no uncaught error and no wasm panic, the page
 // still starts (a bad hash falls back to a default game), a bad attribute is reported inside its
-// own widget and a live widget keeps its game, a bad board text is refused with a message and the
-// board the user had is untouched.
+// own widget and a live widget keeps its game, a bad board text (sliding, Minesweeper, dust,
+// Sudoku) is refused with a message and the board the user had is untouched.
 
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
@@ -182,5 +182,43 @@ describe("hostile input in the page", () => {
     }
     assert.ok(refused >= 20 * SCALE, `hostile texts refused: ${refused} of ${25 * SCALE}`);
     assert.deepEqual(broken(page), []);
+  });
+
+  test("hostile board texts on the Minesweeper, dust and Sudoku pages are refused; the game stays", options, async () => {
+    const random = generator(123);
+    const pages = [
+      { path: "/www/minesweeper.html#seed=1&level=beginner", details: ".board-text summary", input: "#board-text", error: "#board-error" },
+      { path: "/www/samegame.html#rules=dust&seed=1", details: ".board-text summary", input: "#board-text", error: "#board-error" },
+      { path: "/www/sudoku.html#seed=1", details: ".puzzle-text summary", input: "#puzzle-text", error: "#puzzle-error" },
+    ];
+    for (const { path, details, input, error } of pages) {
+      const page = await session.open(path);
+      await waitForApp(page);
+      const game = () =>
+        page.evaluate(() => {
+          const g = document.querySelector("#game").game;
+          return g.toText?.() ?? g.text?.() ?? g.puzzleText ?? null;
+        });
+      let last = await game();
+      assert.ok(last, `${path}: the game can be read`);
+      await page.click(details);
+      let refused = 0;
+      for (let i = 0; i < 15 * SCALE; i++) {
+        const text = hostile(random);
+        await page.fill(input, text);
+        await page.click("#apply-text");
+        const shown = (await page.locator(error).isVisible()) ? await page.locator(error).textContent() : "";
+        const now = await game();
+        if (shown.trim()) {
+          refused++;
+          assert.equal(now, last, `${path}: refused ${JSON.stringify(text).slice(0, 120)} changed the game`);
+        } else {
+          last = now;
+        }
+      }
+      assert.ok(refused >= 12 * SCALE, `${path}: hostile texts refused: ${refused} of ${15 * SCALE}`);
+      assert.deepEqual(broken(page), [], path);
+      await page.context().close();
+    }
   });
 });
