@@ -8,7 +8,7 @@
 
 use burn::tensor::Device;
 use proptest::prelude::*;
-use puzzlelab::agent::dqn::QPolicy;
+use puzzlelab::agent::dqn::{GridConvConfig, PairConvConfig, QNetworkConfig, QPolicy};
 use serde_json::Value;
 use std::sync::OnceLock;
 
@@ -152,5 +152,89 @@ proptest! {
             bytes.truncate(cut % (bytes.len() + 1));
         }
         outcome(&bytes)?;
+    }
+}
+
+/// A network shape of every kind, small and valid.
+fn valid_shape() -> impl Strategy<Value = QNetworkConfig> {
+    let hidden = prop::collection::vec(1usize..40, 0..3);
+    prop_oneof![
+        (1usize..60, hidden.clone(), 1usize..20).prop_map(
+            |(observation_len, hidden, num_actions)| {
+                QNetworkConfig {
+                    observation_len,
+                    hidden,
+                    num_actions,
+                    conv: None,
+                    grid: None,
+                }
+            }
+        ),
+        (
+            1usize..4,
+            2usize..6,
+            2usize..6,
+            1usize..6,
+            1usize..6,
+            hidden.clone(),
+            1usize..8
+        )
+            .prop_map(
+                |(channels, height, width, filters1, filters2, hidden, num_actions)| {
+                    QNetworkConfig {
+                        observation_len: channels * height * width,
+                        hidden,
+                        num_actions,
+                        conv: Some(PairConvConfig {
+                            channels,
+                            height,
+                            width,
+                            filters1,
+                            filters2,
+                        }),
+                        grid: None,
+                    }
+                }
+            ),
+        (
+            1usize..4,
+            1usize..7,
+            1usize..7,
+            prop::collection::vec((1usize..8, 1usize..4), 0..3),
+            any::<bool>(),
+            any::<bool>(),
+            hidden,
+            1usize..8,
+        )
+            .prop_map(
+                |(channels, height, width, layers, board_plane, per_cell, hidden, actions)| {
+                    QNetworkConfig {
+                        observation_len: channels * height * width,
+                        hidden: if per_cell { Vec::new() } else { hidden },
+                        num_actions: if per_cell { height * width } else { actions },
+                        conv: None,
+                        grid: Some(GridConvConfig {
+                            channels,
+                            height,
+                            width,
+                            layers: layers.into_iter().map(|(f, k)| [f, k]).collect(),
+                            board_plane,
+                            per_cell,
+                        }),
+                    }
+                }
+            ),
+    ]
+}
+
+proptest! {
+    #![proptest_config(cases())]
+
+    /// The loader's overflow-safe count agrees with the network's own, so that no valid model
+    /// is refused.
+    #[test]
+    fn the_checked_parameter_count_equals_the_networks_on_every_valid_shape(shape in valid_shape()) {
+        prop_assert_eq!(shape.check(), Ok(()));
+        prop_assert_eq!(shape.checked_num_params(), Ok(shape.num_params()));
     }
 }
