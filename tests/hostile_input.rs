@@ -138,24 +138,27 @@ fn all_text_parsers(text: &str) -> Result<(), TestCaseError> {
     Ok(())
 }
 
-/// Valid texts of every format, to damage.
-fn valid_texts() -> Vec<String> {
-    let puzzle = sliding(4, 4);
-    let mut game = Minefield::new(Level::Beginner.layout(), FirstClick::Safe, 3).unwrap();
-    game.reveal(0).unwrap();
-    vec![
-        puzzle.format(&puzzle.goal().clone()),
-        "1 2 3\n4 5 6\n7 8 0".to_string(),
-        "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
-            .to_string(),
-        "2 2 4 0\n0 8 0 0\n16 0 0 2\n0 0 0 4".to_string(),
-        game.to_text(),
-        ClustersBoard::random(Rules::dust(), 5).unwrap().to_text(),
-        ClustersBoard::random(Rules::samegame(), 5)
-            .unwrap()
-            .to_text(),
-        "4x4".to_string(),
-    ]
+/// Valid texts of every format, to damage (made once for all cases).
+fn valid_texts() -> &'static [String] {
+    static TEXTS: OnceLock<Vec<String>> = OnceLock::new();
+    TEXTS.get_or_init(|| {
+        let puzzle = sliding(4, 4);
+        let mut game = Minefield::new(Level::Beginner.layout(), FirstClick::Safe, 3).unwrap();
+        game.reveal(0).unwrap();
+        vec![
+            puzzle.format(&puzzle.goal().clone()),
+            "1 2 3\n4 5 6\n7 8 0".to_string(),
+            "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
+                .to_string(),
+            "2 2 4 0\n0 8 0 0\n16 0 0 2\n0 0 0 4".to_string(),
+            game.to_text(),
+            ClustersBoard::random(Rules::dust(), 5).unwrap().to_text(),
+            ClustersBoard::random(Rules::samegame(), 5)
+                .unwrap()
+                .to_text(),
+            "4x4".to_string(),
+        ]
+    })
 }
 
 proptest! {

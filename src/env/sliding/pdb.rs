@@ -567,10 +567,11 @@ impl PdbHeuristic {
         }
         for (g, want) in expected.iter().enumerate() {
             let k = take(1)?[0] as usize;
-            let tiles = take(k)?.to_vec();
-            if &tiles != want {
+            let tiles = take(k)?;
+            if tiles != want.as_slice() {
                 return Err(PdbFileError::Corrupt);
             }
+            let tiles = tiles.to_vec();
             let entries = crate::search::pattern_database::placements(n, k);
             let packed = take(entries.div_ceil(2))?;
             let mut table = vec![0u8; entries];
