@@ -269,7 +269,7 @@ fn the_step_benchmark_times_real_gradient_steps_and_the_timing_probe_leaves_the_
     let before = dqn.policy().q_values(&observation);
 
     // The timing probe trains a network of its own.
-    let probe = read_sync(dqn.timing_probe(&Device::flex(), 3, 5));
+    let probe = read_sync(dqn.timing_probe(&Device::flex(), 3, 5)).unwrap();
     assert_eq!((probe.steps, probe.greedy_moves), (3, 5));
     assert!(probe.steps_per_s > 0.0 && probe.steps_per_s.is_finite());
     assert!(probe.greedy_move_ms > 0.0);
@@ -299,14 +299,14 @@ fn the_step_benchmark_times_real_gradient_steps_and_the_timing_probe_leaves_the_
         assert!(ms > 0.0 && ms.is_finite(), "{name}: {ms} ms");
     }
 
-    let ops = read_sync(op_benchmark(&Device::flex(), 8, 16, 3));
+    let ops = read_sync(op_benchmark(&Device::flex(), 8, 16, 3)).unwrap();
     assert_eq!(ops.count, 3);
     assert!(ops.matmul_ms > 0.0 && ops.matmul_flops > 0.0 && ops.matmul_flops.is_finite());
 }
 
 #[test]
 fn the_device_probe_computes_gradients_and_adam_lowers_the_loss() {
-    let probe = burn::tensor::read_sync(device_probe(&Device::flex(), 5));
+    let probe = burn::tensor::read_sync(device_probe(&Device::flex(), 5)).unwrap();
     assert_eq!(probe.outputs.len(), 16 * 4);
     assert_eq!(
         probe.gradients.len(),
@@ -321,7 +321,7 @@ fn the_device_probe_computes_gradients_and_adam_lowers_the_loss() {
     );
     assert!(probe.gradients.iter().any(|g| g.abs() > 1e-4));
     // Same device, same answer; a changed gradient is a difference.
-    let again = burn::tensor::read_sync(device_probe(&Device::flex(), 1));
+    let again = burn::tensor::read_sync(device_probe(&Device::flex(), 1)).unwrap();
     assert_eq!(probe.max_difference(&again), 0.0);
     let mut changed = again.clone();
     changed.gradients[7] += 0.5;

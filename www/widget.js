@@ -191,6 +191,34 @@ function loadMode(kind) {
   return entry.promise;
 }
 
+/**
+ * Widgets set themselves up (their first board, their panels) in turns of at most SETUP_SLICE_MS
+ * of main-thread time per task: fifty widgets on one page, whose modules all arrive at once, then
+ * never hold the main thread for more than about a frame together (one widget takes 1–6 ms).
+ */
+const SETUP_SLICE_MS = 8;
+const setupQueue = [];
+let setupScheduled = false;
+function queueSetup(job) {
+  setupQueue.push(job);
+  if (setupScheduled) return;
+  setupScheduled = true;
+  setTimeout(runSetups, 0);
+}
+function runSetups() {
+  const end = performance.now() + SETUP_SLICE_MS;
+  do {
+    const job = setupQueue.shift();
+    try {
+      job();
+    } catch (error) {
+      reportError(error);
+    }
+  } while (setupQueue.length > 0 && performance.now() < end);
+  if (setupQueue.length > 0) setTimeout(runSetups, 0);
+  else setupScheduled = false;
+}
+
 const STYLE = `
 :host {
   /* !important: the host element itself is styled by the page too (a global "* { all: unset }"
@@ -359,12 +387,13 @@ export class PuzzleWidget extends HTMLElement {
     const kind = this.#kind();
     const modules = kind in GAME_MODES ? Promise.all([loadWasm(), loadMode(kind)]).then(([api]) => api) : loadWasm();
     this.#loading ??= modules.then(
-      (api) => {
-        this.#api = api;
-        this.#update();
-        this.setAttribute("ready", "");
-        this.#ready.resolve();
-      },
+      (api) =>
+        queueSetup(() => {
+          this.#api = api;
+          this.#update();
+          this.setAttribute("ready", "");
+          this.#ready.resolve();
+        }),
       (error) => {
         const message = `puzzlelab could not load its WebAssembly module: ${errorMessage(error)}`;
         this.#solveError = message;

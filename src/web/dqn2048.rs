@@ -2,7 +2,9 @@
 //! trains it in the learning worker on the CPU or WebGPU, in chunks; [`Dqn2048Model`] plays a
 //! saved one on the CPU (a move for a board, whole games for an evaluation).
 
-use super::learn::{config_over, take, timing_probe_promise, webgpu_device, ChunkReport};
+use super::learn::{
+    config_over, fall_back_to_cpu, take, timing_probe_promise, webgpu_device, ChunkReport,
+};
 use super::{js_error, to_js};
 use crate::agent::dqn::game2048::{
     play_greedy_games, seed004_config, training_rules, Game2048Trainer,
@@ -122,9 +124,9 @@ impl Dqn2048Trainer {
         wasm_bindgen_futures::future_to_promise(async move {
             let mut trainer = take(&cell)?;
             let stats = trainer.train_steps_async(steps).await;
-            let report = ChunkReport::new(trainer.dqn(), stats, backend);
+            let report = stats.map(|stats| ChunkReport::new(trainer.dqn(), stats, backend));
             *cell.borrow_mut() = Some(trainer);
-            to_js(&report)
+            to_js(&report.map_err(js_error)?)
         })
     }
 
@@ -152,7 +154,7 @@ impl Dqn2048Trainer {
             let trainer = take(&cell)?;
             let policy = trainer.dqn().policy_on(&Device::flex()).await;
             *cell.borrow_mut() = Some(trainer);
-            play(&policy, start, end, seed)
+            play(&policy.map_err(js_error)?, start, end, seed)
         })
     }
 
@@ -164,6 +166,7 @@ impl Dqn2048Trainer {
             let trainer = take(&cell)?;
             let policy = trainer.dqn().policy_on(&Device::flex()).await;
             *cell.borrow_mut() = Some(trainer);
+            let policy = policy.map_err(js_error)?;
             Ok(js_sys::Uint8Array::from(policy.to_bytes().as_slice()).into())
         })
     }
@@ -176,6 +179,13 @@ impl Dqn2048Trainer {
             .as_mut()
             .ok_or_else(|| js_error("the trainer is busy with a chunk"))?;
         trainer.dqn_mut().load_weights(bytes).map_err(js_error)
+    }
+
+    /// After WebGPU was lost (a chunk failed because the GPU stopped answering): goes on on the
+    /// CPU from the network of the last chunk; returns the steps done then.
+    #[wasm_bindgen(js_name = fallBackToCpu)]
+    pub fn fall_back_to_cpu(&self) -> Result<usize, JsValue> {
+        fall_back_to_cpu(&self.trainer, Game2048Trainer::dqn_mut)
     }
 }
 

@@ -209,6 +209,13 @@ impl DqnDustTrainer {
     pub fn load_model(&self, bytes: &[u8]) -> Result<(), JsValue> {
         self.cell.load_model(bytes)
     }
+
+    /// After WebGPU was lost (a chunk failed because the GPU stopped answering): goes on on the
+    /// CPU from the network of the last chunk; returns the steps done then.
+    #[wasm_bindgen(js_name = fallBackToCpu)]
+    pub fn fall_back_to_cpu(&self) -> Result<usize, JsValue> {
+        self.cell.fall_back_to_cpu()
+    }
 }
 
 /// The model's greedy clearing of a board.

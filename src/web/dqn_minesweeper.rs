@@ -9,8 +9,8 @@
 //! as the page's cell codes ([`super::minesweeper`]: 0–8 revealed, 9 covered, 10 flag, 11 "?").
 
 use super::learn::{
-    config_over, cpu_policy, puzzle_options, save_model_promise, timing_probe_promise,
-    train_chunk_promise, webgpu_device,
+    config_over, cpu_policy, fall_back_to_cpu, puzzle_options, save_model_promise,
+    timing_probe_promise, train_chunk_promise, webgpu_device,
 };
 use super::minesweeper::{COVERED, FLAGGED, MARKED};
 use super::{js_error, to_js};
@@ -265,6 +265,13 @@ impl DqnMinesweeperTrainer {
             .as_mut()
             .ok_or_else(|| js_error("the trainer is busy with a chunk"))?;
         dqn.load_weights(bytes).map_err(js_error)
+    }
+
+    /// After WebGPU was lost (a chunk failed because the GPU stopped answering): goes on on the
+    /// CPU from the network of the last chunk; returns the steps done then.
+    #[wasm_bindgen(js_name = fallBackToCpu)]
+    pub fn fall_back_to_cpu(&self) -> Result<usize, JsValue> {
+        fall_back_to_cpu(&self.dqn, |dqn| dqn)
     }
 }
 

@@ -44,7 +44,9 @@ pub(crate) async fn webgpu_device() -> Result<Device, JsValue> {
         .await
         .map_err(|e| js_error(format!("WebGPU is not available: {e}")))?;
     // Before anything else runs on it: which kernel multiplies the dense layers' matrices.
-    let race = race_products(&device, 3).await;
+    let race = race_products(&device, 3)
+        .await
+        .map_err(|e| js_error(format!("WebGPU could not be set up: {e}")))?;
     PRODUCT_RACE.with(|r| *r.borrow_mut() = Some(race));
     WEBGPU.with(|d| *d.borrow_mut() = Some(device.clone()));
     Ok(device)
@@ -117,7 +119,12 @@ impl ChunkReport {
             steps_done: dqn.steps_done(),
             episodes_done: dqn.episodes_done(),
             updates_done: dqn.updates_done(),
-            backend,
+            // After the GPU was lost the learner trains on the CPU.
+            backend: if dqn.fell_back_at().is_some() {
+                "cpu"
+            } else {
+                backend
+            },
             stats,
         }
     }
@@ -131,7 +138,7 @@ pub(crate) async fn cpu_policy<E: Environment>(
     let dqn = take(cell)?;
     let policy = dqn.policy_on(&Device::flex()).await;
     *cell.borrow_mut() = Some(dqn);
-    Ok(policy)
+    policy.map_err(js_error)
 }
 
 /// A puzzle trainer's `saveModel`: resolves to the network so far as a model file's bytes.
@@ -164,9 +171,9 @@ pub(crate) fn train_chunk_promise<E: Environment + 'static>(
     wasm_bindgen_futures::future_to_promise(async move {
         let mut dqn = take(&cell)?;
         let stats = dqn.train_steps_async(steps).await;
-        let report = ChunkReport::new(&dqn, stats, backend);
+        let report = stats.map(|stats| ChunkReport::new(&dqn, stats, backend));
         *cell.borrow_mut() = Some(dqn);
-        to_js(&report)
+        to_js(&report.map_err(js_error)?)
     })
 }
 
@@ -217,6 +224,28 @@ pub(crate) fn take<T>(cell: &RefCell<Option<T>>) -> Result<T, JsValue> {
     cell.borrow_mut()
         .take()
         .ok_or_else(|| js_error("the trainer is busy with a chunk"))
+}
+
+/// A trainer's `fallBackToCpu`: its learner (`dqn` reaches it inside the trainer in `cell`) goes
+/// on on the CPU from the copy of its last chunk ([`Dqn::fall_back_to`]); returns the steps done
+/// then. The lost WebGPU device is forgotten, so that a later run sets up a new one.
+pub(crate) fn fall_back_to_cpu<T, E: Environment>(
+    cell: &RefCell<Option<T>>,
+    dqn: fn(&mut T) -> &mut Dqn<E>,
+) -> Result<usize, JsValue> {
+    let mut slot = cell.borrow_mut();
+    let trainer = slot
+        .as_mut()
+        .ok_or_else(|| js_error("the trainer is busy with a chunk"))?;
+    WEBGPU.with(|d| *d.borrow_mut() = None);
+    dqn(trainer)
+        .fall_back_to(&Device::flex())
+        .map_err(|e| js_error(format!("training cannot go on on the CPU: {e}")))
+}
+
+/// The learner itself, mutable (what [`fall_back_to_cpu`] reaches into from a [`TrainerCell`]).
+fn itself_mut<E: Environment>(dqn: &mut Dqn<E>) -> &mut Dqn<E> {
+    dqn
 }
 
 /// The learner itself (what [`timing_probe_promise`] reaches into from a [`TrainerCell`]).
@@ -288,6 +317,10 @@ impl<E: Environment + 'static> TrainerCell<E> {
             .as_mut()
             .ok_or_else(|| js_error("the trainer is busy with a chunk"))?;
         dqn.load_weights(bytes).map_err(js_error)
+    }
+
+    pub(crate) fn fall_back_to_cpu(&self) -> Result<usize, JsValue> {
+        fall_back_to_cpu(&self.dqn, itself_mut::<E>)
     }
 }
 
@@ -385,13 +418,13 @@ impl DqnTrainer {
         wasm_bindgen_futures::future_to_promise(async move {
             let mut trainer = take(&cell)?;
             let stats = trainer.train_steps_async(steps).await;
-            let report = SlidingChunkReport {
+            let report = stats.map(|stats| SlidingChunkReport {
                 eval_solved_rate: stats.eval_solved_rate(),
                 difficulty: trainer.difficulty(),
                 chunk: ChunkReport::new(trainer.dqn(), stats, backend),
-            };
+            });
             *cell.borrow_mut() = Some(trainer);
-            to_js(&report)
+            to_js(&report.map_err(js_error)?)
         })
     }
 
@@ -404,6 +437,7 @@ impl DqnTrainer {
             let trainer = take(&cell)?;
             let policy = trainer.dqn().policy_on(&Device::flex()).await;
             *cell.borrow_mut() = Some(trainer);
+            let policy = policy.map_err(js_error)?;
             Ok(js_sys::Uint8Array::from(policy.to_bytes().as_slice()).into())
         })
     }
@@ -414,6 +448,13 @@ impl DqnTrainer {
     pub fn load_model(&self, bytes: &[u8]) -> Result<(), JsValue> {
         self.with(|t| t.dqn_mut().load_weights(bytes))?
             .map_err(js_error)
+    }
+
+    /// After WebGPU was lost (a chunk failed because the GPU stopped answering): goes on on the
+    /// CPU from the network of the last chunk; returns the steps done then.
+    #[wasm_bindgen(js_name = fallBackToCpu)]
+    pub fn fall_back_to_cpu(&self) -> Result<usize, JsValue> {
+        fall_back_to_cpu(&self.trainer, SlidingTrainer::dqn_mut)
     }
 
     /// The network being trained: its Q-values for `cells` (row-major labels, 0 = blank), one per
@@ -432,7 +473,11 @@ impl DqnTrainer {
                 observation
             });
             let values = match observation {
-                Ok(observation) => Ok(trainer.dqn().q_values_async(&observation).await),
+                Ok(observation) => trainer
+                    .dqn()
+                    .q_values_async(&observation)
+                    .await
+                    .map_err(js_error),
                 Err(e) => Err(js_error(e)),
             };
             *cell.borrow_mut() = Some(trainer);
@@ -707,13 +752,17 @@ impl DqnEvaluation {
 #[wasm_bindgen(js_name = webgpuProbe)]
 pub async fn webgpu_probe(adam_steps: usize) -> Result<JsValue, JsValue> {
     let device = webgpu_device().await?;
-    to_js(&device_probe(&device, adam_steps).await)
+    to_js(&device_probe(&device, adam_steps).await.map_err(js_error)?)
 }
 
 /// Runs [`device_probe`] on the CPU (`flex`).
 #[wasm_bindgen(js_name = cpuProbe)]
 pub async fn cpu_probe(adam_steps: usize) -> Result<JsValue, JsValue> {
-    to_js(&device_probe(&Device::flex(), adam_steps).await)
+    to_js(
+        &device_probe(&Device::flex(), adam_steps)
+            .await
+            .map_err(js_error)?,
+    )
 }
 
 /// Times single operations ([`op_benchmark`]: a `[rows, width] × [width, width]` product, an
@@ -726,7 +775,11 @@ pub async fn benchmark_ops(
     count: usize,
 ) -> Result<JsValue, JsValue> {
     let device = backend_device(&backend).await?;
-    to_js(&op_benchmark(&device, rows, width, count).await)
+    to_js(
+        &op_benchmark(&device, rows, width, count)
+            .await
+            .map_err(js_error)?,
+    )
 }
 
 /// A trainer's `timingProbe` ([`crate::agent::dqn::Dqn::timing_probe`] on `backend`'s device),
@@ -743,7 +796,7 @@ pub(crate) fn timing_probe_promise<T: 'static, E: Environment + 'static>(
         let trainer = take(&cell)?;
         let result = dqn(&trainer).timing_probe(&device, steps, moves).await;
         *cell.borrow_mut() = Some(trainer);
-        to_js(&result)
+        to_js(&result.map_err(js_error)?)
     })
 }
 

@@ -1,6 +1,6 @@
 // Faults in the page (issue 20, part 2): downloads that stop halfway or bring the wrong file (a
-// route that cuts the body or serves an HTML page), and a learning worker that crashes as it
-// starts. Each shows a message where the user acted, leaves the page usable, and keeps what the
+// route that cuts the body or serves an HTML page), a learning worker that crashes as it starts
+// or in the middle of a run, and WebGPU lost in the middle of training. Each shows a message where the user acted, leaves the page usable, and keeps what the
 // user had: the board, and a model that works once the fault is gone.
 
 import assert from "node:assert/strict";
@@ -93,6 +93,100 @@ describe("faults in the page", () => {
       page.errors.filter((message) => !/crashed on purpose/.test(message)),
       [],
     );
+    await page.context().close();
+  });
+
+  test("WebGPU lost in the middle of training: the run goes on on the CPU from its last chunk and keeps its network", options, async () => {
+    const page = await session.newPage();
+    await page.locator("#dqn .hyper summary").click();
+    await page.selectOption("#dqn-size", "2x3");
+    await page.selectOption("#dqn-backend", "webgpu");
+    await page.fill("#dqn-hidden", "64");
+    await page.fill("#dqn-warmup", "5");
+    const learningWorker = page.waitForEvent("worker", { predicate: (worker) => /learn-worker\.js/.test(worker.url()), timeout: 60_000 });
+    await page.click("#dqn-start");
+    const worker = await learningWorker;
+    const stats = () =>
+      page.evaluate(() => {
+        const { dataset } = document.querySelector("#dqn-stats");
+        return { steps: Number(dataset.steps ?? 0), backend: dataset.backend ?? "", fellBackAt: dataset.fellBackAt ?? null };
+      });
+    // A few chunks on WebGPU first, so that updates have moved the network on.
+    await page.waitForFunction(
+      () => document.querySelector("#dqn-stats").dataset.backend === "webgpu" && Number(document.querySelector("#dqn-stats").dataset.steps) >= 60,
+      null,
+      { timeout: 120_000 },
+    );
+    const before = await stats();
+    // The GPU goes away: the next time the trainer records GPU work, its device is destroyed
+    // (what a driver reset or a GPU process crash does to a tab).
+    await worker.evaluate(() => {
+      const record = GPUDevice.prototype.createCommandEncoder;
+      GPUDevice.prototype.createCommandEncoder = function (...args) {
+        GPUDevice.prototype.createCommandEncoder = record;
+        const encoder = record.apply(this, args);
+        setTimeout(() => this.destroy(), 0);
+        return encoder;
+      };
+    });
+    await page.waitForFunction(() => document.querySelector("#dqn-stats").dataset.backend === "cpu", null, { timeout: 60_000 });
+    const fellBack = await stats();
+    const fromStep = Number(fellBack.fellBackAt);
+    assert.ok(fromStep >= before.steps, `from the last chunk before the loss (step ${fromStep}, seen ${before.steps})`);
+    assert.equal(await page.locator("#dqn-stat-backend").textContent(), "CPU (WebGPU lost)");
+    assert.match(await page.locator("#dqn-status").textContent(), /^WebGPU stopped answering after step [\d,]+: the training device could not be read back \(was the GPU lost\?\): [^\n]+\. Training goes on on the CPU from the network of step [\d,]+, the last chunk\. Training on the CPU…/);
+    assert.ok(await page.locator("#dqn-error").isHidden(), "no error: the run goes on");
+    // The run goes on: more steps, on the CPU, with finite losses.
+    await page.waitForFunction((steps) => Number(document.querySelector("#dqn-stats").dataset.steps) > steps + 200, fellBack.steps, { timeout: 60_000 });
+    const after = await page.evaluate(() => document.querySelector("#dqn-stats").dataset);
+    assert.equal(after.backend, "cpu");
+    assert.ok(Number.isFinite(Number(after.loss)), `a finite TD loss on the CPU (${after.loss})`);
+    // Nothing is lost: Pause keeps the network as the model, and Save downloads it.
+    await page.click("#dqn-pause");
+    await page.waitForFunction(() => document.querySelector("#dqn").dataset.state === "paused", null, { timeout: 30_000 });
+    assert.equal(await page.locator("#dqn-model").getAttribute("data-source"), "trained");
+    const [download] = await Promise.all([page.waitForEvent("download"), page.click("#dqn-save")]);
+    const saved = readFileSync(await download.path());
+    assert.equal(saved.subarray(0, 13).toString("latin1"), "puzzlelab-dqn");
+    await page.click("#dqn-stop");
+    await page.waitForFunction(() => document.querySelector("#dqn").dataset.state === "stopped", null, { timeout: 30_000 });
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+
+  test("the learning worker crashing in the middle of a run: the card says so, the network is kept, and training starts again", options, async () => {
+    const page = await session.newPage();
+    await page.locator("#dqn .hyper summary").click();
+    await page.selectOption("#dqn-size", "2x3");
+    await page.selectOption("#dqn-backend", "cpu");
+    await page.fill("#dqn-hidden", "64");
+    await page.fill("#dqn-warmup", "5");
+    const learningWorker = page.waitForEvent("worker", { predicate: (worker) => /learn-worker\.js/.test(worker.url()), timeout: 60_000 });
+    await page.click("#dqn-start");
+    const worker = await learningWorker;
+    await page.waitForFunction(() => Number(document.querySelector("#dqn-stats").dataset.steps) >= 300, null, { timeout: 60_000 });
+    // An uncaught error in the worker, as a trapped wasm instance throws one.
+    await worker.evaluate(() => setTimeout(() => {
+      throw new Error("the worker crashed on purpose");
+    }, 0));
+    await page.waitForFunction(() => !document.querySelector("#dqn-error").hidden, null, { timeout: 30_000 });
+    const error = await page.locator("#dqn-error").textContent();
+    assert.match(error, /The learning worker crashed \(.*crashed on purpose.*\)\. The network trained here is kept as it was at step [\d,]+: Save downloads it/);
+    const keptStep = Number(/at step ([\d,]+)/.exec(error)[1].replaceAll(",", ""));
+    assert.ok(keptStep > 0, `a checkpoint after the first chunk at least (step ${keptStep})`);
+    assert.notEqual(await page.locator("#dqn").getAttribute("data-state"), "running", "the run ended");
+    // Nothing is lost: Save downloads the network of the last checkpoint.
+    await page.waitForFunction(() => !document.querySelector("#dqn-save").disabled, null, { timeout: 30_000 });
+    const [download] = await Promise.all([page.waitForEvent("download"), page.click("#dqn-save")]);
+    const saved = readFileSync(await download.path());
+    assert.equal(saved.subarray(0, 13).toString("latin1"), "puzzlelab-dqn");
+    // The page goes on: a new worker trains a new run.
+    await page.waitForFunction(() => !document.querySelector("#dqn-start").disabled, null, { timeout: 30_000 });
+    await page.click("#dqn-start");
+    await page.waitForFunction(() => document.querySelector("#dqn").dataset.state === "running" && Number(document.querySelector("#dqn-stats").dataset.steps) > 0, null, { timeout: 60_000 });
+    await page.click("#dqn-stop");
+    await page.waitForFunction(() => document.querySelector("#dqn").dataset.state === "stopped", null, { timeout: 30_000 });
+    assert.deepEqual(page.errors.filter((message) => !/crashed on purpose/.test(message)), []);
     await page.context().close();
   });
 

@@ -345,6 +345,10 @@ export class Dqn2048Panel {
         this.#run.setStatus(this.#runningText());
         this.#renderModels();
         break;
+      case "fallback":
+        this.#where.fellBack(progress, { stats: this.#elements.stats, backendCell: this.#cell("backend") });
+        this.#run.setStatus(this.#runningText());
+        break;
       case "chunk":
         this.#onReport(progress.report);
         break;

@@ -297,6 +297,10 @@ export class MinesDqnPanel {
         this.#run.setStatus(this.#runningText());
         this.#renderModels();
         break;
+      case "fallback":
+        this.#where.fellBack(progress, { stats: this.#elements.stats, backendCell: this.#cell("backend") });
+        this.#run.setStatus(this.#runningText());
+        break;
       case "chunk":
         this.#onReport(progress.report);
         break;

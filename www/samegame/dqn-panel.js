@@ -257,6 +257,9 @@ export class DustDqnPanel {
       if (run.state === "starting") run.setState("running");
       run.setStatus(this.#runningText());
       this.#renderModels();
+    } else if (progress.stage === "fallback") {
+      this.#where.fellBack(progress, { stats: this.#elements.stats, backendCell: this.#cells.backend });
+      run.setStatus(this.#runningText());
     } else if (progress.stage === "chunk") {
       this.#onReport(progress.report);
     } else if (progress.stage === "validating" && run.state === "running") {

@@ -28,6 +28,13 @@ export const TRAINED_DUST_MODEL = "trained-dust";
 export class LearnClient extends WorkerClient {
   /** Models fetched by URL: key → { promise, listeners (onProgress callbacks) }. */
   #fetched = new Map();
+  /**
+   * The last checkpoint of each trained network the worker sent ({ stage: "checkpoint" }): key →
+   * { key, puzzle, steps, backend, bytes }, so that a worker crash loses none of them.
+   */
+  #checkpoints = new Map();
+  /** The newest checkpoint when the worker last crashed (what save() hands back then), or null. */
+  #keptAfterCrash = null;
 
   /** `workerUrl` is for tests; the page uses learn-worker.js next to this file. */
   constructor(workerUrl = new URL("./learn-worker.js", import.meta.url)) {
@@ -38,6 +45,32 @@ export class LearnClient extends WorkerClient {
           this.dispatchEvent(new CustomEvent("bundle-progress", { detail: { loaded: message.loaded, total: message.total } }));
         }
       },
+      onRequestProgress: (message) => {
+        if (message.stage !== "checkpoint") return;
+        const { key, puzzle, steps, backend, bytes } = message;
+        this.#checkpoints.delete(key);
+        this.#checkpoints.set(key, { key, puzzle, steps, backend, bytes });
+      },
+      restartAfterCrash: true,
+      crashMessage: (message) => {
+        const kept = [...this.#checkpoints.values()].at(-1);
+        const steps = kept ? new Intl.NumberFormat("en").format(kept.steps) : "";
+        return (
+          `The learning worker crashed (${message}). ` +
+          (kept ? `The network trained here is kept as it was at step ${steps}: Save downloads it, and it still plays. ` : "") +
+          "Train starts a new run."
+        );
+      },
+    });
+    // The new worker gets back what the crashed one held for the page: the trained networks.
+    this.addEventListener("crashed", () => {
+      const fetched = [...this.#fetched.entries()];
+      this.#fetched.clear();
+      for (const [key, { url, puzzle }] of fetched) this.loadModelUrl(url, { key, puzzle }).catch(() => {});
+      this.#keptAfterCrash = [...this.#checkpoints.values()].at(-1) ?? null;
+      for (const { key, puzzle, bytes } of this.#checkpoints.values()) {
+        this.request({ type: "load-model", key, bytes: bytes.slice(), name: "the last checkpoint", puzzle }).catch(() => {});
+      }
     });
   }
 
@@ -52,7 +85,7 @@ export class LearnClient extends WorkerClient {
     if (!entry || entry.url !== href) {
       const listeners = new Set();
       const promise = this.request({ type: "load-model", key, url: href, puzzle }, (progress) => listeners.forEach((listener) => listener(progress)));
-      entry = { url: href, promise, listeners };
+      entry = { url: href, puzzle, promise, listeners };
       this.#fetched.set(key, entry);
       promise.then(
         () => listeners.clear(),
@@ -106,8 +139,17 @@ export class LearnClient extends WorkerClient {
   }
 
   /** The trained network as a model file: resolves to { bytes (Uint8Array), steps, backend }. */
-  save() {
-    return this.request({ type: "save" });
+  async save() {
+    try {
+      const saved = await this.request({ type: "save" });
+      this.#keptAfterCrash = null;
+      return saved;
+    } catch (error) {
+      // After a crash the new worker has no run: the network as its last checkpoint kept it.
+      const kept = this.#keptAfterCrash;
+      if (!kept) throw error;
+      return { bytes: kept.bytes.slice(), steps: kept.steps, backend: kept.backend };
+    }
   }
 
   /** Loads a model file's weights into the paused trainer; resolves to { model } (its info). */

@@ -86,6 +86,12 @@
 //             trains and validates on)
 //        { type: "progress", id, stage: "chunk", report, chunkSteps, wasmBytes }  after every training
 //                                                          chunk (wasmBytes: the bundle's wasm memory)
+//        { type: "progress", id, stage: "checkpoint", key, puzzle, steps, backend, bytes }  the
+//             network being trained as a model file (after the first chunk, every CHECKPOINT_MS and
+//             whenever it is kept under its key): the page keeps it should the worker crash
+//        { type: "progress", id, stage: "fallback", backend: "cpu", fromStep, lostAt, message }
+//             WebGPU stopped answering during a chunk (the GPU lost): training goes on on the CPU
+//             from the network of step fromStep (the last chunk; the trainer keeps a copy)
 //        { type: "progress", id, stage: "evaluation", steps, done, total }  2048: in-training games played
 //        { type: "progress", id, stage: "evaluated", steps, stats, summary } 2048: an in-training evaluation
 //        { type: "progress", id, stage: "evaluate-2048", done, total }      2048: evaluation games played
@@ -111,6 +117,8 @@ import { announceReady, errorMessage as messageOf, postProgress, serveRequests }
 const BUNDLE_URL = new URL("../../pkg/learn/puzzlelab.js", import.meta.url);
 const BUNDLE_WASM_URL = new URL("../../pkg/learn/puzzlelab_bg.wasm", import.meta.url);
 
+/** The network goes to the page (a "checkpoint" progress message) at least this often while training. */
+const CHECKPOINT_MS = 15_000;
 /** A training chunk aims at this much wall time: short enough for Pause and Stop to answer soon. */
 const CHUNK_TARGET_MS = 300;
 /** Steps per chunk, first and bounds, per backend. WebGPU steps wait for readbacks: fewer per chunk. */
@@ -421,7 +429,7 @@ async function train(message) {
   if (run) withTrainer(run.trainer, (previous) => previous.free());
   const bounds = ({ 2048: CHUNK_STEPS_2048, minesweeper: CHUNK_STEPS_MINESWEEPER, sudoku: CHUNK_STEPS_SUDOKU, dust: CHUNK_STEPS_DUST })[puzzle] ?? CHUNK_STEPS;
   const modelKey = ({ 2048: TRAINED_2048, minesweeper: TRAINED_MINESWEEPER, sudoku: TRAINED_SUDOKU, dust: TRAINED_DUST })[puzzle] ?? "trained";
-  run = { id, trainer, puzzle, modelKey, backend, state: "running", wake: null, waiters: [], lastReport: null, chunkSteps: bounds[backend].first, evaluation: null };
+  run = { id, trainer, puzzle, modelKey, backend, state: "running", wake: null, waiters: [], lastReport: null, chunkSteps: bounds[backend].first, evaluation: null, checkpointAt: -Infinity };
   const current = run;
   // Sudoku's and dust's trainers hold their own validation puzzles and boards.
   const ownValidation = puzzle === "sudoku" || puzzle === "dust";
@@ -440,30 +448,62 @@ async function train(message) {
         continue;
       }
       if (current.state === "stopping") break;
-      const steps = current.chunkSteps;
-      const started = performance.now();
-      const report = await withTrainer(trainer, (t) => t.trainSteps(steps));
-      current.chunkSteps = nextChunkSteps(steps, performance.now() - started, bounds[backend]);
-      current.lastReport = report;
-      postProgress(id, { stage: "chunk", report, chunkSteps: steps, wasmBytes: wasmMemory?.buffer.byteLength ?? null });
-      // Let pause, stop, save and model jobs in.
-      await new Promise((resolve) => setTimeout(resolve, 0));
-      if (current.evaluation && report.stepsDone >= current.evaluation.next) {
-        const validate = ({ minesweeper: minesweeper.validate, sudoku: sudoku.validate, dust: dust.validate })[puzzle] ?? game2048.validate;
-        await validate(current, report.stepsDone);
+      try {
+        const steps = current.chunkSteps;
+        const started = performance.now();
+        const report = await withTrainer(trainer, (t) => t.trainSteps(steps));
+        current.chunkSteps = nextChunkSteps(steps, performance.now() - started, bounds[current.backend]);
+        current.lastReport = report;
+        postProgress(id, { stage: "chunk", report, chunkSteps: steps, wasmBytes: wasmMemory?.buffer.byteLength ?? null });
+        // The page's copy of the network: after the first chunk, then every CHECKPOINT_MS.
+        if (!(performance.now() - current.checkpointAt < CHECKPOINT_MS)) await snapshotTrained(current);
+        // Let pause, stop, save and model jobs in.
+        await new Promise((resolve) => setTimeout(resolve, 0));
+        if (current.evaluation && report.stepsDone >= current.evaluation.next) {
+          const validate = ({ minesweeper: minesweeper.validate, sudoku: sudoku.validate, dust: dust.validate })[puzzle] ?? game2048.validate;
+          await validate(current, report.stepsDone);
+        }
+      } catch (error) {
+        // WebGPU lost (the GPU stopped answering a readback): the same trainer goes on on the CPU
+        // from the network of its last chunk. Any other failure ends the run.
+        if (current.backend !== "webgpu") throw error;
+        await fallBackToCpu(current, bounds, error);
       }
     }
     await snapshotTrained(current);
     current.state = "stopped";
     answerWaiters(current, "stop");
     answerWaiters(current, "pause");
-    return { result: { stopped: true, report: current.lastReport, backend, model: models.get(current.modelKey)?.info ?? null } };
+    return { result: { stopped: true, report: current.lastReport, backend: current.backend, model: models.get(current.modelKey)?.info ?? null } };
   } catch (error) {
     current.state = "stopped";
     const failure = new Error(`Training stopped: ${messageOf(error)}`);
     for (const waiter of current.waiters.splice(0)) waiter.reject(failure);
     throw failure;
   }
+}
+
+/**
+ * After a chunk failed on WebGPU: the trainer moves to the CPU, its network rebuilt from the copy
+ * it kept of its last chunk (replay buffer, games and counters go on), and the page is told why
+ * ({ stage: "fallback", backend: "cpu", fromStep, lostAt, message }). Throws, ending the run, when
+ * it cannot.
+ */
+async function fallBackToCpu(current, bounds, error) {
+  let fromStep;
+  try {
+    fromStep = await withTrainer(current.trainer, (t) => t.fallBackToCpu());
+  } catch (fallback) {
+    throw new Error(`WebGPU failed (${messageOf(error)}) and ${messageOf(fallback)}`);
+  }
+  current.backend = "cpu";
+  current.chunkSteps = bounds.cpu.first;
+  const lostAt = current.lastReport?.stepsDone ?? 0;
+  const steps = (n) => `step ${new Intl.NumberFormat("en").format(n)}`;
+  const message =
+    `WebGPU stopped answering after ${steps(lostAt)}: ${messageOf(error)}. ` +
+    `Training goes on on the CPU from the network of ${steps(fromStep)}, the last chunk.`;
+  postProgress(current.id, { stage: "fallback", backend: "cpu", fromStep, lostAt, message });
 }
 
 /**
@@ -541,6 +581,12 @@ async function snapshotTrained(current, key = current.modelKey) {
   const model = modelClass(bundle, current.puzzle).fromBytes(bytes);
   const entry = { model, bytes, info: model.info(), puzzle: current.puzzle };
   keepModel(key, entry);
+  current.checkpointAt = performance.now();
+  if (key === current.modelKey) {
+    // A copy for the page, which keeps it should this worker crash (learn-client.js).
+    const steps = current.lastReport?.stepsDone ?? 0;
+    postProgress(current.id, { stage: "checkpoint", key, puzzle: current.puzzle, steps, backend: current.backend, bytes: bytes.slice() });
+  }
   return entry;
 }
 

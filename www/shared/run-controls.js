@@ -246,6 +246,21 @@ export class LearnBackend {
     paramsCell.textContent = numberFormat.format(progress.numParams);
   }
 
+  /**
+   * The "fallback" message (WebGPU lost in the middle of a run, training goes on on the CPU): the
+   * CPU from now on, and why, as the note and in the card's statistics (`stats`' data-backend and
+   * data-fell-back-at, the backend's cell).
+   */
+  fellBack(progress, { stats, backendCell }) {
+    this.backend = "cpu";
+    this.adapter = "";
+    this.note = progress.message;
+    stats.dataset.backend = "cpu";
+    stats.dataset.fellBackAt = String(progress.fromStep);
+    backendCell.textContent = "CPU (WebGPU lost)";
+    backendCell.title = progress.message;
+  }
+
   /** The status while training runs: "NOTE Training on WebGPU (ADAPTER)…LAST" ("the CPU"). */
   runningText(last) {
     const where = this.backend === "webgpu" ? `WebGPU${this.adapter ? ` (${this.adapter})` : ""}` : "the CPU";

@@ -29,43 +29,92 @@ export function errorMessage(error) {
  * readyValue(the "ready" message) once the worker says so, and rejects when the worker fails to
  * start; a failure rejects every pending request and every later one. `name` ("learning worker")
  * goes into the messages of those failures.
+ *
+ * With `restartAfterCrash`, a worker that crashes after it was ready (an uncaught error in it: a
+ * trapped wasm instance cannot be trusted again) is ended: its pending requests reject with
+ * crashMessage(the error's message), a "crashed" event (detail { message }) goes out, and the next
+ * request starts a new worker.
  */
 export class WorkerClient extends EventTarget {
   #worker;
+  #workerUrl;
   #name;
   #ready;
   #readyValue;
   #onBroadcast;
+  #onRequestProgress;
+  #restartAfterCrash;
+  #crashMessage;
   #nextId = 1;
   /** Requests waiting for their answer by id: { resolve, reject, onProgress }. */
   #pending = new Map();
   /** Why the worker cannot work (set once it failed), or null. */
   #failure = null;
 
-  /** `onBroadcast(message)` gets the worker's messages without an id other than "ready" and errors. */
-  constructor(workerUrl, { name, readyValue = () => undefined, onBroadcast = () => {} }) {
+  /**
+   * `onBroadcast(message)` gets the worker's messages without an id other than "ready" and errors;
+   * `onRequestProgress(message)` every request's progress messages, before the request's own
+   * onProgress.
+   */
+  constructor(
+    workerUrl,
+    {
+      name,
+      readyValue = () => undefined,
+      onBroadcast = () => {},
+      onRequestProgress = () => {},
+      restartAfterCrash = false,
+      crashMessage = (message) => `The ${name} crashed (${message}).`,
+    },
+  ) {
     super();
+    this.#workerUrl = workerUrl;
     this.#name = name;
     this.#readyValue = readyValue;
     this.#onBroadcast = onBroadcast;
+    this.#onRequestProgress = onRequestProgress;
+    this.#restartAfterCrash = restartAfterCrash;
+    this.#crashMessage = crashMessage;
+    this.#start();
+  }
+
+  /** A new worker, its `ready` and its listeners (which ignore the workers ended before it). */
+  #start() {
     const ready = Promise.withResolvers();
+    let started = false;
+    ready.promise.then(() => (started = true), () => {});
     this.#ready = ready.promise;
-    this.#ready.catch(() => {});
-    this.#worker = new Worker(workerUrl, { type: "module" });
-    this.#worker.addEventListener("message", ({ data }) => this.#onMessage(data, ready));
-    this.#worker.addEventListener("error", (event) => {
+    const worker = new Worker(this.#workerUrl, { type: "module" });
+    this.#worker = worker;
+    worker.addEventListener("message", ({ data }) => this.#worker === worker && this.#onMessage(data, ready));
+    worker.addEventListener("error", (event) => {
       event.preventDefault?.();
-      this.#fail(new Error(event.message || `The ${name} failed to start.`), ready);
+      if (this.#worker !== worker) return;
+      if (started && this.#restartAfterCrash) this.#crashed(event.message || "no reason given");
+      else this.#fail(new Error(event.message || `The ${this.#name} failed to start.`), ready);
     });
   }
 
+  /** Ends the crashed worker; its requests reject, and the next one starts a new worker. */
+  #crashed(message) {
+    const worker = this.#worker;
+    this.#worker = null;
+    worker.terminate();
+    const error = new Error(this.#crashMessage(message));
+    for (const request of this.#pending.values()) request.reject(error);
+    this.#pending.clear();
+    this.dispatchEvent(new CustomEvent("crashed", { detail: { message } }));
+  }
+
   get ready() {
+    if (!this.#worker && !this.#failure) this.#start();
     return this.#ready;
   }
 
   /** Sends `message` with a new id; onProgress gets the request's progress messages. */
   request(message, onProgress) {
     if (this.#failure) return Promise.reject(this.#failure);
+    if (!this.#worker) this.#start();
     const id = this.#nextId++;
     const promise = new Promise((resolve, reject) => {
       this.#pending.set(id, { resolve, reject, onProgress });
@@ -93,7 +142,7 @@ export class WorkerClient extends EventTarget {
   /** Stops the worker; pending requests reject. */
   dispose() {
     this.#fail(new Error(`The ${this.#name} was stopped.`), null);
-    this.#worker.terminate();
+    this.#worker?.terminate();
   }
 
   #onMessage(message, ready) {
@@ -109,6 +158,7 @@ export class WorkerClient extends EventTarget {
     const request = this.#pending.get(message.id);
     if (!request) return;
     if (message.type === "progress") {
+      this.#onRequestProgress(message);
       request.onProgress?.(message);
       return;
     }

@@ -625,6 +625,10 @@ export class TrainPanel {
         this.#run.setStatus(this.#runningText());
         break;
       }
+      case "fallback":
+        this.#where.fellBack(progress, { stats: this.#elements.stats, backendCell: this.#root.querySelector("#dqn-stat-backend") });
+        this.#run.setStatus(this.#runningText());
+        break;
       case "chunk":
         this.#onReport(progress.report);
         break;

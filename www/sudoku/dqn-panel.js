@@ -331,6 +331,10 @@ export class SudokuDqnPanel {
         this.#renderStats();
         this.#renderModels();
         break;
+      case "fallback":
+        this.#where.fellBack(progress, { stats: this.#elements.stats, backendCell: this.#cell("backend") });
+        this.#run.setStatus(this.#runningText());
+        break;
       case "chunk":
         this.#onReport(progress.report);
         break;

@@ -119,9 +119,9 @@ pub struct StepBenchmark {
 
 /// Waits until the device has computed `tensor` (and everything submitted before it) by reading
 /// back its first element.
-async fn settle<const D: usize>(tensor: Tensor<D>) {
+async fn settle<const D: usize>(tensor: Tensor<D>) -> Result<(), DqnError> {
     let first = tensor.flatten::<1>(0, D - 1).narrow(0, 0, 1);
-    read_floats(first).await;
+    read_floats(first).await.map(|_| ())
 }
 
 impl<E: Environment> Dqn<E> {
@@ -145,21 +145,21 @@ impl<E: Environment> Dqn<E> {
         let read_every = options.read_every.max(1);
         for _ in 0..options.warmup_steps {
             let loss = self.benchmark_step();
-            read_floats(loss).await;
+            read_floats(loss).await?;
         }
         let (mut loss_sum, mut losses_read) = (0.0f64, 0usize);
         let started = Instant::now();
         for k in 1..=options.steps {
             let loss = self.benchmark_step();
             if k % read_every == 0 || k == options.steps {
-                loss_sum += f64::from(read_floats(loss).await[0]);
+                loss_sum += f64::from(read_floats(loss).await?[0]);
                 losses_read += 1;
             }
         }
         let seconds = started.elapsed().as_secs_f64();
 
         let phases = if options.phases {
-            Some(self.time_phases(options.phase_steps.max(1)).await)
+            Some(self.time_phases(options.phase_steps.max(1)).await?)
         } else {
             None
         };
@@ -167,10 +167,10 @@ impl<E: Environment> Dqn<E> {
         // A greedy move as the trainer's `qValues` makes it.
         let observation: Vec<f32> =
             self.observations[..self.network_config.observation_len].to_vec();
-        self.q_values_async(&observation).await;
+        self.q_values_async(&observation).await?;
         let started = Instant::now();
         for _ in 0..options.greedy_moves {
-            self.q_values_async(&observation).await;
+            self.q_values_async(&observation).await?;
         }
         let move_seconds = started.elapsed().as_secs_f64();
 
@@ -209,27 +209,27 @@ impl<E: Environment> Dqn<E> {
     }
 
     /// [`PhaseTimes`] over `steps` steps.
-    async fn time_phases(&mut self, steps: usize) -> PhaseTimes {
+    async fn time_phases(&mut self, steps: usize) -> Result<PhaseTimes, DqnError> {
         let mut total = PhaseTimes::default();
         let ms = |since: Instant| since.elapsed().as_secs_f64() * 1000.0;
         for _ in 0..steps {
             let clock = Instant::now();
             self.sample_batch();
             let batch: BatchTensors = self.upload_batch();
-            settle(batch.observations.clone().without_autodiff()).await;
-            settle(batch.next_observations.clone()).await;
+            settle(batch.observations.clone().without_autodiff()).await?;
+            settle(batch.next_observations.clone()).await?;
             total.sample_and_upload_ms += ms(clock);
 
             let clock = Instant::now();
             let loss = self.td_loss(&batch);
-            settle(loss.clone().without_autodiff()).await;
+            settle(loss.clone().without_autodiff()).await?;
             total.forward_ms += ms(clock);
 
             let clock = Instant::now();
             let gradients = GradientsParams::from_grads(loss.clone().backward(), &self.policy);
             let first = self.policy.layers[0].weight.id;
             if let Some(gradient) = gradients.get::<2>(first) {
-                settle(gradient).await;
+                settle(gradient).await?;
             }
             total.backward_ms += ms(clock);
 
@@ -239,21 +239,21 @@ impl<E: Environment> Dqn<E> {
                     .step(self.config.learning_rate, self.policy.clone(), gradients);
             self.updates_done += 1;
             self.follow_target();
-            settle(self.policy.layers[0].weight.val().without_autodiff()).await;
+            settle(self.policy.layers[0].weight.val().without_autodiff()).await?;
             total.optimizer_ms += ms(clock);
 
             let clock = Instant::now();
-            read_floats(loss.without_autodiff()).await;
+            read_floats(loss.without_autodiff()).await?;
             total.readback_ms += ms(clock);
         }
         let n = steps as f64;
-        PhaseTimes {
+        Ok(PhaseTimes {
             sample_and_upload_ms: total.sample_and_upload_ms / n,
             forward_ms: total.forward_ms / n,
             backward_ms: total.backward_ms / n,
             optimizer_ms: total.optimizer_ms / n,
             readback_ms: total.readback_ms / n,
-        }
+        })
     }
 }
 
@@ -277,7 +277,12 @@ impl<E: Environment> Dqn<E> {
     /// Adam) with the loss read back once at the end, as a training chunk reads it,
     /// after one untimed step that compiles the kernels; then `moves` greedy moves. The learner
     /// itself is left as it is. What the page's *Auto* compares WebGPU and the CPU by.
-    pub async fn timing_probe(&self, device: &Device, steps: usize, moves: usize) -> TimingProbe {
+    pub async fn timing_probe(
+        &self,
+        device: &Device,
+        steps: usize,
+        moves: usize,
+    ) -> Result<TimingProbe, DqnError> {
         let (b, n, a) = (
             self.config.batch_size,
             self.network_config.observation_len,
@@ -317,7 +322,7 @@ impl<E: Environment> Dqn<E> {
             )
         };
         let (next_policy, loss) = step(policy);
-        read_floats(loss).await;
+        read_floats(loss).await?;
         policy = next_policy;
         let steps = steps.max(1);
         let started = Instant::now();
@@ -328,24 +333,24 @@ impl<E: Environment> Dqn<E> {
             last = Some(loss);
         }
         if let Some(loss) = last {
-            read_floats(loss).await;
+            read_floats(loss).await?;
         }
         let seconds = started.elapsed().as_secs_f64();
 
         let playing = policy.valid();
         let observation = &batch.observations[..n];
-        q_values(&playing, observation, a, &on_infer).await;
+        q_values(&playing, observation, a, &on_infer).await?;
         let started = Instant::now();
         for _ in 0..moves {
-            q_values(&playing, observation, a, &on_infer).await;
+            q_values(&playing, observation, a, &on_infer).await?;
         }
         let move_seconds = started.elapsed().as_secs_f64();
-        TimingProbe {
+        Ok(TimingProbe {
             steps,
             steps_per_s: steps as f64 / seconds.max(1e-9),
             greedy_moves: moves,
             greedy_move_ms: move_seconds * 1000.0 / moves.max(1) as f64,
-        }
+        })
     }
 }
 
@@ -369,11 +374,16 @@ pub struct OpTimes {
 
 /// Times `count` of each operation in [`OpTimes`] on `device`, each run settled by one readback,
 /// with `rows × width` tensors (the thesis's network: 100 × 250).
-pub async fn op_benchmark(device: &Device, rows: usize, width: usize, count: usize) -> OpTimes {
+pub async fn op_benchmark(
+    device: &Device,
+    rows: usize,
+    width: usize,
+    count: usize,
+) -> Result<OpTimes, DqnError> {
     let count = count.max(1);
     let (x, w) = layer_operands(rows, width, device);
     // Compile every kernel first.
-    settle(product(x.clone(), w.clone()) + 1.0).await;
+    settle(product(x.clone(), w.clone()) + 1.0).await?;
 
     let per = |since: Instant| since.elapsed().as_secs_f64() * 1000.0 / count as f64;
     let clock = Instant::now();
@@ -381,7 +391,7 @@ pub async fn op_benchmark(device: &Device, rows: usize, width: usize, count: usi
     for _ in 0..count {
         y = product(y, w.clone());
     }
-    settle(y).await;
+    settle(y).await?;
     let matmul_ms = per(clock);
 
     let clock = Instant::now();
@@ -389,7 +399,7 @@ pub async fn op_benchmark(device: &Device, rows: usize, width: usize, count: usi
     for _ in 0..count {
         y = y + 1.0;
     }
-    settle(y).await;
+    settle(y).await?;
     let add_ms = per(clock);
 
     let data = spread(rows * width, 1.0);
@@ -398,23 +408,23 @@ pub async fn op_benchmark(device: &Device, rows: usize, width: usize, count: usi
     for _ in 0..count {
         last = Tensor::<2>::from_data(TensorData::new(data.clone(), [rows, width]), device);
     }
-    settle(last).await;
+    settle(last).await?;
     let upload_ms = per(clock);
 
     let one = x.slice([0..1, 0..1]);
-    settle(one.clone()).await;
+    settle(one.clone()).await?;
     let clock = Instant::now();
     for _ in 0..count {
-        read_floats(one.clone()).await;
+        read_floats(one.clone()).await?;
     }
     let readback_ms = per(clock);
 
-    OpTimes {
+    Ok(OpTimes {
         count,
         matmul_ms,
         matmul_flops: 2.0 * (rows * width * width) as f64 / (matmul_ms / 1000.0),
         add_ms,
         upload_ms,
         readback_ms,
-    }
+    })
 }

@@ -13,7 +13,7 @@ impl<E: Environment> Dqn<E> {
     /// The policy network's Q-values of a batch of observations on the training device
     /// (`[batch, observation_len]` row-major in, `[batch, num_actions]` out), read back without
     /// blocking.
-    pub async fn q_values_async(&self, observations: &[f32]) -> Vec<f32> {
+    pub async fn q_values_async(&self, observations: &[f32]) -> Result<Vec<f32>, DqnError> {
         q_values(
             &self.policy.valid(),
             observations,
@@ -31,10 +31,10 @@ impl<E: Environment> Dqn<E> {
 
     /// A copy of the current policy network on `device` (the CPU for play), read back without
     /// blocking.
-    pub async fn policy_on(&self, device: &Device) -> QPolicy {
-        let weights = self.policy.valid().weights_async().await;
+    pub async fn policy_on(&self, device: &Device) -> Result<QPolicy, DqnError> {
+        let weights = self.policy.valid().weights_async().await?;
         let network = self.network_config.from_weights(&weights, device);
-        self.policy_with(network, device.clone())
+        Ok(self.policy_with(network, device.clone()))
     }
 
     fn policy_with(&self, network: QNetwork, device: Device) -> QPolicy {
@@ -50,6 +50,43 @@ impl<E: Environment> Dqn<E> {
                 episodes: self.episodes_done,
             }),
         }
+    }
+
+    /// On a device that can be lost (a GPU), reads the weights back as the copy to fall back to
+    /// when there is none yet (before the first chunk; later chunks refresh it as they close).
+    pub(super) async fn copy_weights_if_none(&mut self) -> Result<(), DqnError> {
+        if self.keeps_copy && self.weights_copy.is_none() {
+            self.weights_copy = Some((self.policy.valid().weights_async().await?, self.steps_done));
+        }
+        Ok(())
+    }
+
+    /// After the training device stopped answering (the GPU lost: a chunk failed with
+    /// [`DqnError::Readback`]), moves the learner to `device` (the CPU), its networks rebuilt
+    /// from the copy of the weights taken after the last chunk. The replay buffer, the games in
+    /// play, ε and the counters go on as they are; Adam's moments start again (they were on the
+    /// lost device). Returns the steps done when the copy was taken.
+    ///
+    /// # Errors
+    /// When no copy was kept (a learner on the CPU, which cannot be lost, keeps none).
+    pub fn fall_back_to(&mut self, device: &Device) -> Result<usize, DqnError> {
+        let (weights, steps) = self.weights_copy.take().ok_or_else(|| {
+            DqnError::InvalidConfig("no copy of the weights was kept to fall back to".into())
+        })?;
+        let device = device.clone().autodiff();
+        self.inference_device = device.clone().without_autodiff();
+        self.policy = self.network_config.from_weights(&weights, &device);
+        self.target = self.policy.valid();
+        self.device = device;
+        self.optimizer = adam();
+        self.keeps_copy = self.inference_device != Device::flex();
+        self.fell_back_at = Some(steps);
+        Ok(steps)
+    }
+
+    /// The steps done when the learner fell back to the CPU ([`Dqn::fall_back_to`]), if it did.
+    pub fn fell_back_at(&self) -> Option<usize> {
+        self.fell_back_at
     }
 
     /// Replaces the policy and target networks with a saved model's weights (for example to go
@@ -69,6 +106,8 @@ impl<E: Environment> Dqn<E> {
             .from_weights(&model.network.weights(), &self.device);
         self.target = self.policy.valid();
         self.optimizer = adam();
+        // The copy to fall back to is taken again before the next chunk.
+        self.weights_copy = None;
         Ok(())
     }
 

@@ -215,4 +215,7 @@ pub enum DqnError {
         /// What the model has.
         found: String,
     },
+    /// The training device did not answer a readback (on WebGPU: the GPU device was lost).
+    #[error("the training device could not be read back (was the GPU lost?): {0}")]
+    Readback(String),
 }

@@ -14,7 +14,7 @@
 
 use super::learner::{elementwise_loss, EpisodeTally};
 use super::replay::ILLEGAL_PENALTY;
-use super::{Dqn, DqnStats};
+use super::{Dqn, DqnError, DqnStats};
 use crate::env::Environment;
 use burn::optim::GradientsParams;
 use burn::tensor::activation::softplus;
@@ -24,7 +24,8 @@ use web_time::Instant;
 impl<E: Environment> Dqn<E> {
     /// [`DqnConfig::full_backups`]: `steps` gradient steps, each on `batch_size` fresh positions
     /// with every move backed up.
-    pub(super) async fn train_full_backups(&mut self, steps: usize) -> DqnStats {
+    pub(super) async fn train_full_backups(&mut self, steps: usize) -> Result<DqnStats, DqnError> {
+        self.copy_weights_if_none().await?;
         let started = Instant::now();
         let mut stats = DqnStats::default();
         let mut loss_sum: Option<Tensor<1>> = None;
@@ -42,7 +43,7 @@ impl<E: Environment> Dqn<E> {
             self.follow_target();
             let every = self.config.eval_interval_episodes;
             if every > 0 && self.updates_done.is_multiple_of(every) {
-                self.evaluate_into(&mut stats).await;
+                self.evaluate_into(&mut stats).await?;
             }
         }
         self.close_chunk(stats, loss_sum, started).await
@@ -129,7 +130,11 @@ impl<E: Environment> Dqn<E> {
     /// `batch_size` stored states.
     ///
     /// [`DqnConfig::backup_visited`]: super::DqnConfig::backup_visited
-    pub(super) async fn train_visited_backups(&mut self, steps: usize) -> DqnStats {
+    pub(super) async fn train_visited_backups(
+        &mut self,
+        steps: usize,
+    ) -> Result<DqnStats, DqnError> {
+        self.copy_weights_if_none().await?;
         let started = Instant::now();
         let (n, a) = (
             self.network_config.observation_len,
@@ -162,7 +167,7 @@ impl<E: Environment> Dqn<E> {
                     .push(&self.observations[i * n..(i + 1) * n], &rewards, &backed_up);
             }
             // DQN: ε-greedy behaviour, ε decaying per finished episode.
-            let actions = self.choose_actions(self.epsilon()).await;
+            let actions = self.choose_actions(self.epsilon()).await?;
             for (i, &action) in actions.iter().enumerate() {
                 let step = self.envs[i].step(action);
                 if !self.after_step(i, step, &mut tally) {
@@ -181,7 +186,7 @@ impl<E: Environment> Dqn<E> {
                 stats.updates += 1;
                 self.updates_done += 1;
             }
-            self.end_training_step(&mut stats).await;
+            self.end_training_step(&mut stats).await?;
         }
         tally.report(&mut stats);
         self.close_chunk(stats, loss_sum, started).await

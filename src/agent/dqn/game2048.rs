@@ -88,7 +88,7 @@ impl Game2048Trainer {
     }
 
     /// [`Game2048Trainer::train_steps`] without blocking (WebGPU in a browser).
-    pub async fn train_steps_async(&mut self, steps: usize) -> DqnStats {
+    pub async fn train_steps_async(&mut self, steps: usize) -> Result<DqnStats, DqnError> {
         self.dqn.train_steps_async(steps).await
     }
 }

@@ -120,6 +120,13 @@ pub struct Dqn<E: Environment> {
     /// States with every action backed up ([`DqnConfig::backup_visited`]; empty otherwise).
     pub(super) labels: LabelBuffer,
     pub(super) label_batch: LabelBatch,
+    /// Whether the networks live on a device that can be lost (a GPU): then a copy of the
+    /// weights is read back after every chunk ([`Dqn::fall_back_to`] goes on from it).
+    pub(super) keeps_copy: bool,
+    /// The policy network's weights after the last chunk, and the steps done then.
+    pub(super) weights_copy: Option<(Vec<f32>, usize)>,
+    /// The steps done when the learner fell back to the CPU from the copy, if it did.
+    pub(super) fell_back_at: Option<usize>,
 }
 
 impl<E: Environment> Dqn<E> {
@@ -150,6 +157,7 @@ impl<E: Environment> Dqn<E> {
         let envs: Vec<_> = (0..config.num_envs)
             .map(|_| TimeLimit::new(make_env(), config.max_episode_steps))
             .collect();
+        let keeps_copy = device.clone().without_autodiff() != Device::flex();
         let device = device.clone().autodiff();
         let inference_device = device.clone().without_autodiff();
         let policy = network_config.init(&device, config.seed);
@@ -202,6 +210,9 @@ impl<E: Environment> Dqn<E> {
             batch: Batch::default(),
             labels,
             label_batch: LabelBatch::default(),
+            keeps_copy,
+            weights_copy: None,
+            fell_back_at: None,
             config,
         };
         for i in 0..dqn.envs.len() {
@@ -282,20 +293,22 @@ impl<E: Environment> Dqn<E> {
     /// go to the replay buffer, and (after the warm-up episodes) the policy network takes one
     /// gradient step on a sampled batch.
     ///
-    /// Blocks on readback: on WebGPU in a browser use [`Dqn::train_steps_async`].
+    /// Blocks on readback, on the CPU: on WebGPU in a browser use [`Dqn::train_steps_async`].
     pub fn train_steps(&mut self, steps: usize) -> DqnStats {
-        burn::tensor::read_sync(self.train_steps_async(steps))
+        burn::tensor::read_sync(self.train_steps_async(steps)).expect("the CPU reads back")
     }
 
     /// [`Dqn::train_steps`] without blocking: every readback (the actions' Q-values, the chunk's
     /// loss, the weights for an evaluation) is awaited, so it also runs on WebGPU in a browser.
-    pub async fn train_steps_async(&mut self, steps: usize) -> DqnStats {
+    /// An error when the device stops answering (the GPU lost): see [`Dqn::fall_back_to`].
+    pub async fn train_steps_async(&mut self, steps: usize) -> Result<DqnStats, DqnError> {
         if self.config.full_backups {
             return self.train_full_backups(steps).await;
         }
         if self.config.backup_visited {
             return self.train_visited_backups(steps).await;
         }
+        self.copy_weights_if_none().await?;
         let started = Instant::now();
         let (n, num_actions) = (
             self.network_config.observation_len,
@@ -308,7 +321,7 @@ impl<E: Environment> Dqn<E> {
         let mut mask = vec![true; num_actions];
         for _ in 0..steps {
             // DQN: ε-greedy behaviour, ε decaying per finished episode.
-            let actions = self.choose_actions(self.epsilon()).await;
+            let actions = self.choose_actions(self.epsilon()).await?;
             for (i, &action) in actions.iter().enumerate() {
                 let env = &mut self.envs[i];
                 let step = env.step(action);
@@ -330,7 +343,7 @@ impl<E: Environment> Dqn<E> {
             if self.episodes_done >= self.updates_start_at_episode
                 && self.buffer.len() >= self.config.batch_size
             {
-                let loss = self.update().await;
+                let loss = self.update().await?;
                 loss_sum = Some(match loss_sum {
                     Some(sum) => sum + loss,
                     None => loss,
@@ -339,7 +352,7 @@ impl<E: Environment> Dqn<E> {
                 self.updates_done += 1;
                 self.follow_target();
             }
-            self.end_training_step(&mut stats).await;
+            self.end_training_step(&mut stats).await?;
         }
         tally.report(&mut stats);
         self.close_chunk(stats, loss_sum, started).await
@@ -368,19 +381,20 @@ impl<E: Environment> Dqn<E> {
     }
 
     /// Counts a training step and runs the in-training evaluation when it is due.
-    pub(super) async fn end_training_step(&mut self, stats: &mut DqnStats) {
+    pub(super) async fn end_training_step(&mut self, stats: &mut DqnStats) -> Result<(), DqnError> {
         self.steps_done += 1;
         stats.steps += 1;
         if self.episodes_done >= self.next_eval_at {
             while self.next_eval_at <= self.episodes_done {
                 self.next_eval_at += self.config.eval_interval_episodes;
             }
-            self.evaluate_into(stats).await;
+            self.evaluate_into(stats).await?;
         }
+        Ok(())
     }
 
     /// One action per environment: a random allowed one with probability ε, else the greedy one.
-    pub(super) async fn choose_actions(&mut self, epsilon: f32) -> Vec<usize> {
+    pub(super) async fn choose_actions(&mut self, epsilon: f32) -> Result<Vec<usize>, DqnError> {
         let num_actions = self.network_config.num_actions;
         let explore: Vec<bool> = (0..self.envs.len())
             .map(|_| self.rng.chance(epsilon as f64))
@@ -394,7 +408,7 @@ impl<E: Environment> Dqn<E> {
                 num_actions,
                 &self.inference_device,
             )
-            .await
+            .await?
         };
         let mut allowed = vec![true; num_actions];
         let mut actions = Vec::with_capacity(self.envs.len());
@@ -410,7 +424,7 @@ impl<E: Environment> Dqn<E> {
             };
             actions.push(action);
         }
-        actions
+        Ok(actions)
     }
 
     /// DQN: the target network follows the policy network every `target_update_interval`
@@ -426,7 +440,7 @@ impl<E: Environment> Dqn<E> {
 
     /// One gradient step on a sampled batch; returns the TD loss (a one-element tensor, left
     /// on the device so that a chunk reads it back once).
-    async fn update(&mut self) -> Tensor<1> {
+    async fn update(&mut self) -> Result<Tensor<1>, DqnError> {
         self.sample_batch();
         let tensors = self.upload_batch();
         if self.config.prioritized_replay {
@@ -438,16 +452,16 @@ impl<E: Environment> Dqn<E> {
                 &self.device,
             );
             let losses = elementwise_loss(errors.clone(), self.config.huber_loss);
-            let td_errors = read_floats(errors.without_autodiff()).await;
+            let td_errors = read_floats(errors.without_autodiff()).await?;
             let (indices, alpha) = (batch.indices.clone(), self.config.priority_alpha);
             self.buffer.update_priorities(&indices, &td_errors, alpha);
             let loss = (losses * weights).mean();
             self.apply_gradients(loss.clone());
-            return loss.without_autodiff();
+            return Ok(loss.without_autodiff());
         }
         let loss = self.td_loss(&tensors);
         self.apply_gradients(loss.clone());
-        loss.without_autodiff()
+        Ok(loss.without_autodiff())
     }
 
     /// Draws the next batch from the replay buffer into `self.batch` (uniformly, or by priority
@@ -519,41 +533,45 @@ impl<E: Environment> Dqn<E> {
     /// The dissertation's in-situ evaluation: `eval_episodes` fresh puzzles, greedy, within the
     /// episode's move limit (played by a copy of the network on the CPU, which answers one
     /// position at a time fastest, whatever device trains).
-    async fn evaluate_in_training(&mut self) -> Evaluation {
-        let policy = self.policy_on(&Device::flex()).await;
+    async fn evaluate_in_training(&mut self) -> Result<Evaluation, DqnError> {
+        let policy = self.policy_on(&Device::flex()).await?;
         let count = self.config.eval_episodes as u64;
         let first = self.evaluations_done * count;
         self.evaluations_done += 1;
         let seed = self.config.seed;
         let seeds = (first..first + count).map(move |k| evaluation_seed(seed, k));
-        evaluate(
+        Ok(evaluate(
             &policy,
             &mut self.eval_env,
             seeds,
             self.config.max_episode_steps,
-        )
+        ))
     }
 
     /// Runs an in-training evaluation and records it in the chunk's `stats`.
-    pub(super) async fn evaluate_into(&mut self, stats: &mut DqnStats) {
-        let evaluation = self.evaluate_in_training().await;
+    pub(super) async fn evaluate_into(&mut self, stats: &mut DqnStats) -> Result<(), DqnError> {
+        let evaluation = self.evaluate_in_training().await?;
         stats.eval_solved_rates.push(evaluation.solved_rate);
         if evaluation.mean_final_distance.is_some() {
             stats.eval_final_distance = evaluation.mean_final_distance;
         }
+        Ok(())
     }
 
     /// Completes a chunk's `stats`: its mean TD loss (the summed losses read back once), ε after
     /// it, and environment steps per second since `started`.
     pub(super) async fn close_chunk(
-        &self,
+        &mut self,
         mut stats: DqnStats,
         loss_sum: Option<Tensor<1>>,
         started: Instant,
-    ) -> DqnStats {
+    ) -> Result<DqnStats, DqnError> {
         if let Some(sum) = loss_sum {
-            let sum = read_floats(sum).await.first().copied().unwrap_or(f32::NAN);
+            let sum = read_floats(sum).await?.first().copied().unwrap_or(f32::NAN);
             stats.td_loss = Some(sum / stats.updates as f32);
+        }
+        if self.keeps_copy {
+            self.weights_copy = Some((self.policy.valid().weights_async().await?, self.steps_done));
         }
         stats.epsilon = self.epsilon();
         let seconds = started.elapsed().as_secs_f64();
@@ -562,7 +580,7 @@ impl<E: Environment> Dqn<E> {
         } else {
             0.0
         };
-        stats
+        Ok(stats)
     }
 }
 
@@ -729,6 +747,69 @@ mod tests {
     use super::super::replay::ILLEGAL_PENALTY;
     use super::*;
     use crate::agent::dqn::QNetworkConfig;
+
+    /// A small learner of the 2 × 3 puzzle on the CPU.
+    fn small_learner() -> Dqn<crate::env::sliding::SlidingEnv> {
+        use crate::env::sliding::{RewardScheme, SlidingEnv, SlidingPuzzle, StartRule};
+        let puzzle = SlidingPuzzle::standard(2, 3).unwrap();
+        let make = || {
+            let start = StartRule::RandomWalk {
+                difficulty: 4,
+                max_moves: 20,
+            };
+            SlidingEnv::new(puzzle.clone(), start, RewardScheme::Thesis)
+        };
+        let config = DqnConfig {
+            hidden: vec![16],
+            batch_size: 16,
+            warmup_episodes: 1,
+            max_episode_steps: 10,
+            eval_interval_episodes: 0,
+            learning_rate: 1e-2,
+            seed: 3,
+            ..DqnConfig::default()
+        };
+        Dqn::new(make, config, &Device::flex()).unwrap()
+    }
+
+    #[test]
+    fn a_learner_that_lost_its_device_goes_on_from_the_copy_of_its_last_chunk() {
+        let mut dqn = small_learner();
+        assert!(!dqn.keeps_copy, "the CPU cannot be lost: no copy");
+        assert!(
+            dqn.fall_back_to(&Device::flex()).is_err(),
+            "nothing to fall back to"
+        );
+        // As on a GPU: a copy after every chunk.
+        dqn.keeps_copy = true;
+        dqn.train_steps(200);
+        let copy = dqn.policy.valid().weights();
+        assert_eq!(dqn.weights_copy.as_ref().unwrap(), &(copy.clone(), 200));
+        // The next chunk moves the network on, then the device is "lost" before its copy.
+        dqn.keeps_copy = false;
+        dqn.train_steps(50);
+        assert!(dqn.updates_done > 0);
+        assert_ne!(
+            dqn.policy.valid().weights(),
+            copy,
+            "training changed the weights"
+        );
+        let (episodes, buffered) = (dqn.episodes_done, dqn.buffer.len());
+        assert_eq!(dqn.fall_back_to(&Device::flex()).unwrap(), 200);
+        assert_eq!(dqn.fell_back_at(), Some(200));
+        assert_eq!(
+            dqn.policy.valid().weights(),
+            copy,
+            "the last chunk's network"
+        );
+        assert_eq!(dqn.target.weights(), copy);
+        assert_eq!((dqn.steps_done, dqn.episodes_done), (250, episodes));
+        assert_eq!(dqn.buffer.len(), buffered, "the replay buffer is kept");
+        // And it trains on.
+        let stats = dqn.train_steps(50);
+        assert_eq!((stats.steps, dqn.steps_done), (50, 300));
+        assert!(stats.td_loss.is_some_and(f32::is_finite));
+    }
 
     /// A network whose Q-values are [1, 2, 3, 6] for every observation (zero weights, that bias).
     fn constant_network(device: &Device) -> QNetwork {

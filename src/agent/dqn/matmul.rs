@@ -12,6 +12,7 @@
 //! WebGPU-vs-CPU probe included, runs the chosen kernel.
 
 use super::network::read_floats;
+use super::DqnError;
 use burn::backend::autodiff::{
     checkpoint::{base::Checkpointer, strategy::CheckpointStrategy},
     grads::Gradients,
@@ -216,11 +217,11 @@ pub(super) fn layer_operands(rows: usize, width: usize, device: &Device) -> (Ten
 /// dissertation's network: `[100, 250] · [250, 250]`; each kernel compiled first, then `count`
 /// products, each read back) and sets [`uses_tiled_products`] to the winner, the tiled kernel
 /// only if its result agrees with the default's.
-pub async fn race_products(device: &Device, count: usize) -> ProductRace {
+pub async fn race_products(device: &Device, count: usize) -> Result<ProductRace, DqnError> {
     let (rows, width, count) = (100, 250, count.max(1));
     let (x, w) = layer_operands(rows, width, device);
-    let default = read_floats(x.clone().matmul(w.clone())).await;
-    let tiled = read_floats(tiled_product(x.clone(), w.clone())).await;
+    let default = read_floats(x.clone().matmul(w.clone())).await?;
+    let tiled = read_floats(tiled_product(x.clone(), w.clone())).await?;
     let largest = default
         .iter()
         .fold(0f32, |m, v| m.max(v.abs()))
@@ -241,24 +242,24 @@ pub async fn race_products(device: &Device, count: usize) -> ProductRace {
                 } else {
                     x.clone().matmul(w.clone())
                 };
-                read_floats(y.narrow(0, 0, 1).narrow(1, 0, 1)).await;
+                read_floats(y.narrow(0, 0, 1).narrow(1, 0, 1)).await?;
             }
-            clock.elapsed().as_secs_f64() * 1000.0 / count as f64
+            Ok::<f64, DqnError>(clock.elapsed().as_secs_f64() * 1000.0 / count as f64)
         }
     };
-    let default_ms = time(false).await;
-    let tiled_ms = time(true).await;
+    let default_ms = time(false).await?;
+    let tiled_ms = time(true).await?;
     let tiled =
         tiled_ms < default_ms && relative_difference <= 1e-4 && tiled.len() == default.len();
     use_tiled_products(device, tiled);
-    ProductRace {
+    Ok(ProductRace {
         rows,
         width,
         default_ms,
         tiled_ms,
         relative_difference,
         tiled,
-    }
+    })
 }
 
 #[cfg(test)]
@@ -280,7 +281,7 @@ mod tests {
     }
 
     fn floats<const D: usize>(t: Tensor<D>) -> Vec<f32> {
-        burn::tensor::read_sync(read_floats(t))
+        burn::tensor::read_sync(read_floats(t)).unwrap()
     }
 
     #[test]

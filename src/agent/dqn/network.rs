@@ -4,6 +4,7 @@
 
 use super::grid_conv::{GridConv, GridConvConfig};
 use super::matmul::{tiled_product, uses_tiled_products};
+use super::DqnError;
 use crate::rng::Rng;
 use burn::module::{Module, Param};
 use burn::nn::conv::{Conv2d, Conv2dConfig};
@@ -426,28 +427,36 @@ impl QNetwork {
     /// columns]` then its bias; for each dense layer, its weight matrix `[inputs, outputs]` row by
     /// row, then its bias.
     ///
-    /// Reads synchronously: on WebGPU in a browser use [`QNetwork::weights_async`].
+    /// Reads synchronously, on the CPU: on WebGPU in a browser use [`QNetwork::weights_async`].
     pub fn weights(&self) -> Vec<f32> {
-        burn::tensor::read_sync(self.weights_async())
+        burn::tensor::read_sync(self.weights_async()).expect("the CPU reads its weights back")
     }
 
-    /// [`QNetwork::weights`], read back without blocking (the only way on WebGPU in a browser).
-    pub async fn weights_async(&self) -> Vec<f32> {
-        let mut out = Vec::new();
+    /// [`QNetwork::weights`], read back without blocking (the only way on WebGPU in a browser),
+    /// in one readback: every parameter flattened and joined on the device first.
+    pub async fn weights_async(&self) -> Result<Vec<f32>, DqnError> {
+        fn flat<const D: usize>(tensor: Tensor<D>) -> Tensor<1> {
+            let n = tensor.shape().num_elements();
+            tensor.reshape([n])
+        }
+        let mut parts: Vec<Tensor<1>> = Vec::new();
         let grid = self.grid.iter().flat_map(|g| &g.convolutions);
         for conv in self.conv.iter().flat_map(|c| &c.convolutions).chain(grid) {
-            out.extend(read_floats(conv.weight.val()).await);
+            parts.push(flat(conv.weight.val()));
             if let Some(bias) = &conv.bias {
-                out.extend(read_floats(bias.val()).await);
+                parts.push(bias.val());
             }
         }
         for layer in &self.layers {
-            out.extend(read_floats(layer.weight.val()).await);
+            parts.push(flat(layer.weight.val()));
             if let Some(bias) = &layer.bias {
-                out.extend(read_floats(bias.val()).await);
+                parts.push(bias.val());
             }
         }
-        out
+        if parts.is_empty() {
+            return Ok(Vec::new());
+        }
+        read_floats(Tensor::cat(parts, 0)).await
     }
 }
 
@@ -462,14 +471,36 @@ fn dense_tiled(layer: &Linear, x: Tensor<2>) -> Tensor<2> {
 
 /// Reads a tensor back as `f32`s (row-major). Asynchronous: synchronous readback panics on WebGPU
 /// in a browser; natively and on the CPU backend the future is ready at once (callers that cannot
-/// wait use `burn::tensor::read_sync`).
-pub(super) async fn read_floats<const D: usize>(tensor: Tensor<D>) -> Vec<f32> {
+/// wait use `burn::tensor::read_sync`). An error when the device does not answer (on WebGPU: the
+/// GPU device was lost), never a panic: the learner falls back to the CPU.
+pub(super) async fn read_floats<const D: usize>(tensor: Tensor<D>) -> Result<Vec<f32>, DqnError> {
     tensor
         .into_data_async()
         .await
-        .expect("reading a tensor back")
+        .map_err(|e| DqnError::Readback(cause(&e.to_string())))?
         .try_into_vec_as::<f32>()
-        .expect("a float tensor reads back as f32")
+        .map_err(|e| DqnError::Readback(format!("a float tensor did not read back as f32: {e:?}")))
+}
+
+/// The cause in an execution error's text: burn wraps it in "An error happened during execution /
+/// Caused by:" lines and a backtrace note, one line each.
+fn cause(text: &str) -> String {
+    let noise = [
+        "An error happened during execution",
+        "Caused by:",
+        "Backtrace:",
+        "No backtrace available",
+    ];
+    let lines: Vec<&str> = text
+        .lines()
+        .map(str::trim)
+        .filter(|line| !line.is_empty() && !noise.contains(line))
+        .collect();
+    if lines.is_empty() {
+        text.trim().to_string()
+    } else {
+        lines.join("; ")
+    }
 }
 
 /// The Q-values of a batch of observations (`[batch, observation_len]`, row-major), row-major.
@@ -478,18 +509,28 @@ pub(super) async fn q_values(
     observations: &[f32],
     num_actions: usize,
     device: &Device,
-) -> Vec<f32> {
+) -> Result<Vec<f32>, DqnError> {
     let n = network.observation_len();
     let batch = observations.len() / n.max(1);
     let input = Tensor::<2>::from_data(TensorData::new(observations.to_vec(), [batch, n]), device);
-    let values = read_floats(network.forward(input)).await;
+    let values = read_floats(network.forward(input)).await?;
     debug_assert_eq!(values.len(), batch * num_actions);
-    values
+    Ok(values)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_readback_error_says_its_cause_in_one_line() {
+        let burn = "An error happened during execution\nCaused by:\n  An error happened during execution\nCaused by:\n  the staging buffer could not be mapped: Error occurred when trying to async map a buffer\nBacktrace:\nNo backtrace available";
+        assert_eq!(
+            cause(burn),
+            "the staging buffer could not be mapped: Error occurred when trying to async map a buffer"
+        );
+        assert_eq!(cause("  device lost \n"), "device lost");
+    }
 
     #[test]
     fn network_sizes_match_the_thesis() {

@@ -79,6 +79,7 @@ impl QPolicy {
             self.network_config.num_actions,
             &self.device,
         ))
+        .expect("the CPU reads back")
     }
 
     /// The greedy action for one observation, among `allowed` actions when given.

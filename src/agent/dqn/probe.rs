@@ -2,6 +2,7 @@
 //! through Adam on any device, to compare with the CPU.
 
 use super::network::read_floats;
+use super::DqnError;
 use super::{QNetwork, QNetworkConfig};
 use crate::rng::Rng;
 use burn::nn::loss::{MseLoss, Reduction};
@@ -43,7 +44,7 @@ impl DeviceProbe {
 /// then takes `adam_steps` Adam steps (learning rate 1e-2). Every readback is awaited, so this runs
 /// on WebGPU in a browser: comparing its result with the CPU's tells whether a device computes
 /// correctly (the page checks WebGPU this way before training on it).
-pub async fn device_probe(device: &Device, adam_steps: usize) -> DeviceProbe {
+pub async fn device_probe(device: &Device, adam_steps: usize) -> Result<DeviceProbe, DqnError> {
     let config = QNetworkConfig {
         observation_len: 36,
         hidden: vec![32, 32],
@@ -75,7 +76,7 @@ pub async fn device_probe(device: &Device, adam_steps: usize) -> DeviceProbe {
     };
     let (outputs, loss) = loss_of(&network);
     let mut probe = DeviceProbe {
-        outputs: read_floats(outputs.without_autodiff()).await,
+        outputs: read_floats(outputs.without_autodiff()).await?,
         ..DeviceProbe::default()
     };
     let grads = loss.backward();
@@ -84,9 +85,9 @@ pub async fn device_probe(device: &Device, adam_steps: usize) -> DeviceProbe {
         let bias = layer.bias.as_ref().and_then(|b| b.val().grad(&grads));
         probe
             .gradients
-            .extend(read_floats(weight.expect("weights have gradients")).await);
+            .extend(read_floats(weight.expect("weights have gradients")).await?);
         if let Some(bias) = bias {
-            probe.gradients.extend(read_floats(bias).await);
+            probe.gradients.extend(read_floats(bias).await?);
         }
     }
     let mut optimizer = AdamConfig::new().init();
@@ -94,13 +95,13 @@ pub async fn device_probe(device: &Device, adam_steps: usize) -> DeviceProbe {
         let (_, loss) = loss_of(&network);
         probe
             .losses
-            .extend(read_floats(loss.clone().without_autodiff()).await);
+            .extend(read_floats(loss.clone().without_autodiff()).await?);
         let gradients = GradientsParams::from_grads(loss.backward(), &network);
         network = optimizer.step(1e-2, network, gradients);
     }
     let (_, loss) = loss_of(&network);
     probe
         .losses
-        .extend(read_floats(loss.without_autodiff()).await);
-    probe
+        .extend(read_floats(loss.without_autodiff()).await?);
+    Ok(probe)
 }

@@ -174,12 +174,12 @@ impl SlidingTrainer {
 
     /// [`Dqn::train_steps`], then the curriculum's verdict on the chunk's evaluations.
     pub fn train_steps(&mut self, steps: usize) -> DqnStats {
-        burn::tensor::read_sync(self.train_steps_async(steps))
+        burn::tensor::read_sync(self.train_steps_async(steps)).expect("the CPU reads back")
     }
 
     /// [`SlidingTrainer::train_steps`] without blocking (WebGPU in a browser).
-    pub async fn train_steps_async(&mut self, steps: usize) -> DqnStats {
-        let stats = self.dqn.train_steps_async(steps).await;
+    pub async fn train_steps_async(&mut self, steps: usize) -> Result<DqnStats, DqnError> {
+        let stats = self.dqn.train_steps_async(steps).await?;
         if let Some(curriculum) = &mut self.curriculum {
             let raises = stats
                 .eval_solved_rates
@@ -190,6 +190,6 @@ impl SlidingTrainer {
                 self.set_difficulty(self.difficulty + raises as u32);
             }
         }
-        stats
+        Ok(stats)
     }
 }
