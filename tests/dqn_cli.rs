@@ -220,6 +220,72 @@ fn files_that_are_not_models_are_refused() {
 }
 
 #[test]
+fn damaged_manifests_are_refused_with_a_message_when_resuming() {
+    let dir = scratch("dqn_cli_damaged_manifests");
+    let model = dir.join("m.dqn").to_string_lossy().to_string();
+    succeeds(&[
+        "train",
+        "--size",
+        "2x3",
+        "--steps",
+        "50",
+        "--seed",
+        "2",
+        "--hidden",
+        "8",
+        "--batch",
+        "8",
+        "--warmup",
+        "1",
+        "--per-distance",
+        "1",
+        "--out",
+        &model,
+    ]);
+    let valid = std::fs::read_to_string(format!("{model}.json")).unwrap();
+    let cut = &valid[..valid.len() / 2];
+    let wrong_types = valid.replacen(
+        "\"wall_seconds\": ",
+        "\"wall_seconds\": \"slow\", \"was\": ",
+        1,
+    );
+    assert_ne!(wrong_types, valid, "the manifest records its wall time");
+    let hostile: Vec<(&str, Vec<u8>)> = vec![
+        ("empty", Vec::new()),
+        ("cut halfway", cut.as_bytes().to_vec()),
+        (
+            "an HTML page",
+            b"<!doctype html><title>Not found</title>".to_vec(),
+        ),
+        ("a number", b"1e400".to_vec()),
+        ("wrong types", wrong_types.into_bytes()),
+        ("an empty object", b"{}".to_vec()),
+        (
+            "another JSON file",
+            b"{\"version\": 1, \"models\": []}".to_vec(),
+        ),
+        ("not UTF-8", vec![0xff, 0xfe, 0x00, 0x7b]),
+    ];
+    for (what, body) in hostile {
+        std::fs::write(format!("{model}.json"), body).unwrap();
+        let out = fails_with(
+            &["train", "--resume", &model, "--steps", "60"],
+            "m.dqn.json",
+        );
+        assert_ne!(
+            out.status.code(),
+            Some(101),
+            "{what}: a message, not a panic"
+        );
+    }
+    std::fs::remove_file(format!("{model}.json")).unwrap();
+    fails_with(
+        &["train", "--resume", &model, "--steps", "60"],
+        "cannot read (needed to resume)",
+    );
+}
+
+#[test]
 fn the_step_reward_mixed_difficulties_and_target_interval_are_recorded_and_kept_on_resume() {
     let dir = scratch("steps-mixed");
     let model = dir.join("steps.dqn").to_string_lossy().to_string();

@@ -3,11 +3,14 @@
 // to the text inputs that take a board. Invariants: no uncaught error and no wasm panic, the page
 // still starts (a bad hash falls back to a default game), a bad attribute is reported inside its
 // own widget and a live widget keeps its game, a bad board text (sliding, Minesweeper, dust,
-// Sudoku) is refused with a message and the board the user had is untouched.
+// Sudoku) is refused with a message and the board the user had is untouched. Then hostile model
+// indexes and manifests (the JSON files the page reads beside the models).
 
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import { TEST_TIMEOUT_MS, readBoard, setCustomStart, startSession, waitForApp } from "./helpers.mjs";
+import { REPOSITORY_ROOT, TEST_TIMEOUT_MS, clickCell, readBoard, setCustomStart, startSession, waitForApp } from "./helpers.mjs";
 
 /** HOSTILE_SCALE=10 runs ten times the cases (and allows ten times the time) for a longer hunt. */
 const SCALE = Math.max(1, Number(process.env.HOSTILE_SCALE ?? 1));
@@ -218,6 +221,64 @@ describe("hostile input in the page", () => {
       }
       assert.ok(refused >= 12 * SCALE, `${path}: hostile texts refused: ${refused} of ${15 * SCALE}`);
       assert.deepEqual(broken(page), [], path);
+      await page.context().close();
+    }
+  });
+
+  test("hostile model indexes and manifests: the card says what it could not read, and the page plays on", options, async () => {
+    const index = readFileSync(join(REPOSITORY_ROOT, "www/models/dqn-index.json"), "utf8");
+    const json = (body) => ({ contentType: "application/json", body });
+    const indexes = [
+      ["an HTML page", { contentType: "text/html", body: "<!doctype html><title>Not found</title><h1>Sorry</h1>" }],
+      ["cut halfway", json(index.slice(0, Math.floor(index.length / 2)))],
+      ["another version", json('{"version": 99, "models": []}')],
+      ["models that are not a list", json('{"version": 1, "models": "8puzzle.dqn"}')],
+      ["entries of the wrong types", json('{"version": 1, "models": [null, 5, "x", {"file": 7, "size": [3, 3], "title": {"a": 1}}]}')],
+      ["a number", json("1e400")],
+    ];
+    for (const [what, body] of indexes) {
+      const page = await session.open("/www/index.html", {}, {
+        beforeGoto: (page) => page.route("**/www/models/dqn-index.json", (route) => route.fulfill({ status: 200, ...body })),
+      });
+      await waitForApp(page);
+      await page.waitForFunction(() => /could not be listed/.test(document.querySelector("#dqn-solve-status")?.textContent ?? ""), null, { timeout: 30_000 });
+      assert.match(await page.locator("#dqn-solve-status").textContent(), /The pretrained models could not be listed \(.+\); load a model file instead\./, what);
+      assert.ok(await page.locator("#dqn-load-pretrained").isDisabled(), `${what}: nothing to load`);
+      // The page plays on: a tile beside the blank moves.
+      const board = await readBoard(page);
+      const blank = board.model.indexOf(0);
+      await clickCell(page, blank % board.cols > 0 ? blank - 1 : blank + 1);
+      assert.equal((await readBoard(page)).moves, board.moves + 1, `${what}: a move is played`);
+      assert.deepEqual(broken(page), [], what);
+      await page.context().close();
+    }
+
+    // The 8-puzzle model's manifest, hostile: the model still loads and solves; the card says the
+    // manifest could not be read, or shows nothing from it.
+    const manifests = [
+      ["an HTML page", { contentType: "text/html", body: "<!doctype html><title>x</title>" }, true],
+      ["cut halfway", json('{"evaluation": {"rows": ['), true],
+      ["rows that are not a list", json('{"evaluation": {"rows": "abc"}}'), false],
+      ["rows that are not rows", json('{"evaluation": {"rows": [null, 5, "x"]}}'), true],
+      ["null", json("null"), false],
+    ];
+    for (const [what, body, refused] of manifests) {
+      const page = await session.open("/www/index.html", {}, {
+        beforeGoto: (page) => page.route("**/www/models/8puzzle.dqn.json", (route) => route.fulfill({ status: 200, ...body })),
+      });
+      await waitForApp(page);
+      await page.waitForFunction(() => !document.querySelector("#dqn-load-pretrained").disabled && document.querySelector("#dqn-shipped").value, null, { timeout: 30_000 });
+      await page.selectOption("#dqn-shipped", "8puzzle.dqn");
+      await page.click("#dqn-load-pretrained");
+      await page.waitForFunction(() => /Loaded 8puzzle\.dqn/.test(document.querySelector("#dqn-solve-status").textContent), null, { timeout: 60_000 });
+      // The manifest is read after the model: give it the time a fetch takes here.
+      await page.waitForTimeout(500);
+      const status = await page.locator("#dqn-eval-status").textContent();
+      if (refused) assert.match(status, /^The model's manifest could not be read \(.+\); Evaluate measures the model here\.$/, what);
+      else assert.equal(status, "", `${what}: nothing from it is shown`);
+      assert.equal(await page.locator("#dqn-evaluation").getAttribute("data-rows"), null, `${what}: no evaluation table from it`);
+      assert.equal(await page.locator("#dqn-model").getAttribute("data-source"), "shipped", `${what}: the model is loaded`);
+      assert.deepEqual(broken(page), [], what);
       await page.context().close();
     }
   });

@@ -331,10 +331,14 @@ export function shippedModels() {
       if (!response.ok) throw new Error(`the model index answered HTTP ${response.status}`);
       const index = await response.json();
       if (index?.version !== DQN_INDEX_VERSION) throw new Error(`the model index has version ${index?.version}, not ${DQN_INDEX_VERSION}`);
-      return (index.models ?? []).map((model) => ({
+      if (!Array.isArray(index.models)) throw new Error("the model index has no list of models");
+      // Entries without a file, a size and a goal as text are left out.
+      const usable = (model) => typeof model?.file === "string" && typeof model.size === "string" && typeof model.goal === "string";
+      return index.models.filter(usable).map((model) => ({
         ...model,
+        title: typeof model.title === "string" ? model.title : model.file,
         url: new URL(model.file, DQN_INDEX_URL).href,
-        manifestUrl: model.manifest ? new URL(model.manifest, DQN_INDEX_URL).href : null,
+        manifestUrl: typeof model.manifest === "string" ? new URL(model.manifest, DQN_INDEX_URL).href : null,
       }));
     })
     .catch((error) => {

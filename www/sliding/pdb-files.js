@@ -49,7 +49,8 @@ async function shippedFileFor(goal) {
     if (!response.ok) throw new Error(`the index answered HTTP ${response.status}`);
     const index = await response.json();
     if (index?.version !== PDB_INDEX_VERSION) throw new Error(`the index has version ${index?.version}, not ${PDB_INDEX_VERSION}`);
-    return index.databases ?? [];
+    if (!Array.isArray(index.databases)) throw new Error("the index has no list of databases");
+    return index.databases.filter((database) => typeof database?.file === "string");
   });
   let databases;
   try {

@@ -422,8 +422,9 @@ export class TrainPanel {
       if (model?.key !== entry.url) return;
       model.manifest = manifest;
       if (this.#elements.continue.checked) this.#fillForm(model.info, manifest);
-      const evaluation = manifest.evaluation;
-      if (!evaluation?.rows?.length) return;
+      const evaluation = manifest?.evaluation;
+      if (!Array.isArray(evaluation?.rows) || evaluation.rows.length === 0) return;
+      if (!evaluation.rows.every((row) => row !== null && typeof row === "object")) throw new Error("its evaluation rows are not rows");
       const perDistance = evaluation.settings?.perDistance ?? evaluation.settings?.per_distance;
       const steps = manifest.evaluation_step ?? manifest.steps;
       this.#showEvaluation(

@@ -1,7 +1,7 @@
 //! 2048's n-tuple commands: `train-2048` (TD(0) on afterstates, Szubert & Jaśkowski 2014) and
 //! `eval-2048` (greedy 1-ply, expectimax or random play).
 
-use crate::files::{self, gzip_for, machine, read_manifest, read_maybe_gzip, write_atomically};
+use crate::files::{self, gzip_for, machine, read_maybe_gzip, write_atomically};
 use crate::manifest::ResumeRecord;
 use crate::training::{self, ChunkedTraining, Plan};
 use anyhow::{anyhow, bail, Context, Result};
@@ -319,7 +319,7 @@ pub fn train(args: &TrainArgs, command: &str) -> Result<()> {
             if args.tuples.is_some_and(|t| t.name() != set) {
                 bail!("{path} has the {set} tuple set; --tuples must match");
             }
-            let record: ResumeRecord = read_manifest(path)?;
+            let record = ResumeRecord::read(path)?;
             (network, record)
         }
         None => {

@@ -31,13 +31,26 @@ pub struct ResumeRecord {
     pub alpha: Option<f64>,
 }
 
+impl ResumeRecord {
+    /// The record in the manifest beside `path`: every manifest a training run writes lists the
+    /// commands that made the model, so one without them (`{}`, or another JSON file) is refused
+    /// rather than resumed with defaults.
+    pub fn read(path: &str) -> anyhow::Result<Self> {
+        let record: ResumeRecord = crate::files::read_manifest(path)?;
+        if record.commands.is_empty() {
+            anyhow::bail!("{path}.json: not the manifest of a training run (it lists no commands)");
+        }
+        Ok(record)
+    }
+}
+
 #[cfg(feature = "learn")]
 pub use dqn::{open_to_resume, refuse_changes_on_resume, DqnRun};
 
 #[cfg(feature = "learn")]
 mod dqn {
     use super::ResumeRecord;
-    use crate::files::{self, machine, read_manifest, round};
+    use crate::files::{self, machine, round};
     use anyhow::{bail, Context, Result};
     use burn::tensor::Device;
     use puzzlelab::agent::dqn::{Dqn, DqnConfig, QPolicy};
@@ -107,7 +120,7 @@ mod dqn {
         if policy.training().is_none() {
             bail!("{path}: the model has no training record to resume");
         }
-        Ok((bytes, policy, read_manifest(path)?))
+        Ok((bytes, policy, ResumeRecord::read(path)?))
     }
 
     /// `--resume` goes on with what the model records: refuses the first of the `recorded`
