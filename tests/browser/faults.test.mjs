@@ -154,6 +154,81 @@ describe("faults in the page", () => {
     await page.context().close();
   });
 
+  test("WebGPU lost: the 2048, Minesweeper, Sudoku and dust trainers fall back to the CPU too; later runs in that worker use the CPU", options, async () => {
+    const page = await session.newPage();
+    const small = { batchSize: 8, warmupEpisodes: 1, numEnvs: 2, seed: 5 };
+    const runs = [
+      ["train2048", { ...small }],
+      ["trainMinesweeper", { ...small, level: "beginner", layers: 2, filters: 8 }],
+      ["trainSudoku", { ...small, layers: 1, filters: 8, puzzles: 4, validationPerBin: 1 }],
+      ["trainDust", { ...small, hidden: [16, 16], validationBoards: 2 }],
+    ];
+    for (const [method, trainOptions] of runs) {
+      // A worker of its own (burn sets up one WebGPU device per instance): two chunks on WebGPU,
+      // then the device goes (as in the test above), then two chunks more.
+      const learningWorker = page.waitForEvent("worker", { predicate: (worker) => /learn-worker\.js/.test(worker.url()), timeout: 60_000 });
+      await page.evaluate(async () => {
+        const { LearnClient } = await import("./shared/learn-client.js");
+        window.learn?.dispose();
+        window.learn = new LearnClient();
+        await window.learn.ready;
+      });
+      const worker = await learningWorker;
+      await page.evaluate(({ method, trainOptions }) => {
+        window.run = { chunks: [], fallback: null, done: null, error: null };
+        const { run, learn } = window;
+        learn[method]({ options: trainOptions, backend: "webgpu" }, {
+          onProgress: (message) => {
+            if (message.stage === "fallback") run.fallback = message;
+            if (message.stage !== "chunk") return;
+            run.chunks.push({ backend: message.report.backend, steps: message.report.stepsDone });
+            if (run.fallback && run.chunks.filter((chunk) => chunk.backend === "cpu").length === 2) learn.stop();
+          },
+        }).then((done) => (run.done = done), (error) => (run.error = error.message));
+      }, { method, trainOptions });
+      await page.waitForFunction(() => window.run.chunks.length >= 2 || window.run.error, null, { timeout: 120_000 });
+      assert.equal(await page.evaluate(() => window.run.error), null, `${method} trains on WebGPU`);
+      await worker.evaluate(() => {
+        const record = GPUDevice.prototype.createCommandEncoder;
+        GPUDevice.prototype.createCommandEncoder = function (...args) {
+          GPUDevice.prototype.createCommandEncoder = record;
+          const encoder = record.apply(this, args);
+          setTimeout(() => this.destroy(), 0);
+          return encoder;
+        };
+      });
+      await page.waitForFunction(() => window.run.done || window.run.error, null, { timeout: 120_000 });
+      const run = await page.evaluate(() => window.run);
+      assert.equal(run.error, null, `${method}: the run goes on (${run.error})`);
+      assert.equal(run.done.backend, "cpu", `${method} ends on the CPU`);
+      assert.match(run.fallback.message, /^WebGPU stopped answering after step [\d,]+: .+ Training goes on on the CPU from the network of step [\d,]+, the last chunk\.$/, method);
+      const cpu = run.chunks.filter((chunk) => chunk.backend === "cpu");
+      const gpu = run.chunks.filter((chunk) => chunk.backend === "webgpu");
+      assert.ok(gpu.length >= 2 && cpu.length >= 2, `${method}: ${JSON.stringify(run.chunks)}`);
+      assert.ok(run.fallback.fromStep >= gpu[1].steps && run.fallback.fromStep <= gpu.at(-1).steps, `${method}: from the last chunk (${run.fallback.fromStep})`);
+      assert.ok(cpu.every((chunk, i) => chunk.steps > (i === 0 ? gpu.at(-1).steps : cpu[i - 1].steps)), `${method}: the steps go on`);
+    }
+    // Later in the same worker: WebGPU asked for by name is refused in words; auto uses the CPU.
+    const later = await page.evaluate(async () => {
+      const { learn } = window;
+      const refused = await learn.trainDust({ options: { hidden: [8] }, backend: "webgpu" }).then(() => "", (error) => error.message);
+      let note = "";
+      const done = await learn.trainDust({ options: { hidden: [8] }, backend: "auto" }, {
+        onProgress: (message) => {
+          if (message.stage === "backend") note = message.message;
+          if (message.stage === "chunk") learn.stop();
+        },
+      });
+      learn.dispose();
+      return { refused, note, backend: done.backend };
+    });
+    assert.match(later.refused, /^WebGPU stopped answering earlier in this tab \(.+\)\. Reload the page to use it again, or choose the CPU or auto\.$/);
+    assert.equal(later.backend, "cpu");
+    assert.match(later.note, /WebGPU stopped answering earlier in this tab: training on the CPU/);
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+
   test("the learning worker crashing in the middle of a run: the card says so, the network is kept, and training starts again", options, async () => {
     const page = await session.newPage();
     await page.locator("#dqn .hyper summary").click();

@@ -197,6 +197,11 @@ let settingUp = false;
 let trainerQueue = Promise.resolve();
 /** The outcome of the WebGPU check of "auto", once made: { ok, message, adapter }. */
 let webGpuCheck = null;
+/**
+ * Why WebGPU stopped answering in this worker, once it did (fallBackToCpu), else "": burn's
+ * runtime cannot set up a second device in the same instance, so later runs train on the CPU.
+ */
+let webGpuLost = "";
 
 /** The bundle's wasm memory once instantiated: its size goes out with every chunk (wasmBytes). */
 let wasmMemory = null;
@@ -498,6 +503,7 @@ async function fallBackToCpu(current, bounds, error) {
   }
   current.backend = "cpu";
   current.chunkSteps = bounds.cpu.first;
+  webGpuLost = messageOf(error);
   const lostAt = current.lastReport?.stepsDone ?? 0;
   const steps = (n) => `step ${new Intl.NumberFormat("en").format(n)}`;
   const message =
@@ -674,6 +680,12 @@ async function snapshot({ key }) {
  */
 async function chooseBackend(bundle, wanted) {
   if (wanted === "cpu") return { backend: "cpu", note: "", adapter: "" };
+  if (webGpuLost && wanted === "webgpu") {
+    throw new Error(`WebGPU stopped answering earlier in this tab (${webGpuLost}). Reload the page to use it again, or choose the CPU or auto.`);
+  }
+  if (webGpuLost && wanted === "auto") {
+    return { backend: "cpu", note: "WebGPU stopped answering earlier in this tab: training on the CPU (reload the page to use WebGPU again).", adapter: "" };
+  }
   if (wanted === "webgpu") {
     const missing = await whyNoWebGpu();
     if (missing) throw new Error(`WebGPU is not available: ${missing}. Choose the CPU or auto.`);
@@ -745,7 +757,7 @@ async function adapterName() {
  */
 async function probe({ adamSteps = 3, products = "race" }) {
   const bundle = await bundleReady;
-  const missing = await whyNoWebGpu();
+  const missing = webGpuLost ? `it stopped answering earlier in this tab (${webGpuLost}); reload the page` : await whyNoWebGpu();
   if (missing) throw new Error(`WebGPU is not available: ${missing}.`);
   if (!["race", "tiled", "default"].includes(products)) throw new Error(`Unknown products "${products}".`);
   if (products !== "race") await bundle.useTiledWebgpuProducts(products === "tiled");
