@@ -219,29 +219,32 @@ fn files_that_are_not_models_are_refused() {
     fails_with(&["train", "--size", "2x3"], "train needs --steps N");
 }
 
-#[test]
-fn damaged_manifests_are_refused_with_a_message_when_resuming() {
-    let dir = scratch("dqn_cli_damaged_manifests");
-    let model = dir.join("m.dqn").to_string_lossy().to_string();
+/// A 2×3 model of 50 steps with an 8-unit layer, written to `path` (and its manifest beside it).
+fn train_tiny_sliding_model(path: &str) {
     succeeds(&[
         "train",
         "--size",
         "2x3",
         "--steps",
         "50",
-        "--seed",
-        "2",
         "--hidden",
-        "8",
-        "--batch",
         "8",
         "--warmup",
         "1",
+        "--batch",
+        "8",
         "--per-distance",
         "1",
         "--out",
-        &model,
+        path,
     ]);
+}
+
+#[test]
+fn damaged_manifests_are_refused_with_a_message_when_resuming() {
+    let dir = scratch("dqn_cli_damaged_manifests");
+    let model = dir.join("m.dqn").to_string_lossy().to_string();
+    train_tiny_sliding_model(&model);
     let valid = std::fs::read_to_string(format!("{model}.json")).unwrap();
     let cut = &valid[..valid.len() / 2];
     let wrong_types = valid.replacen(
@@ -567,23 +570,7 @@ fn the_2048_dqn_trains_resumes_and_evaluates_from_the_command_line() {
     assert!(a["summary"]["mean_score"].as_f64().unwrap() > 0.0);
     // A sliding-puzzle model is not a 2048 model.
     let sliding = dir.join("sliding.dqn").to_string_lossy().to_string();
-    succeeds(&[
-        "train",
-        "--size",
-        "2x3",
-        "--steps",
-        "50",
-        "--hidden",
-        "8",
-        "--warmup",
-        "1",
-        "--batch",
-        "8",
-        "--per-distance",
-        "1",
-        "--out",
-        &sliding,
-    ]);
+    train_tiny_sliding_model(&sliding);
     fails_with(&["eval-dqn-2048", "--model", &sliding], "2048");
 }
 

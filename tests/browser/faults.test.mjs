@@ -20,6 +20,39 @@ async function openMinesweeper(session, beforeGoto) {
   return page;
 }
 
+/** The next learning worker the page starts (Playwright's handle, to reach inside it). */
+function nextLearningWorker(page) {
+  return page.waitForEvent("worker", { predicate: (worker) => /learn-worker\.js/.test(worker.url()), timeout: 60_000 });
+}
+
+/** Sets the sliding page's DQN card to a 2×3 puzzle, a 64-unit layer and `backend`, and clicks Train; resolves to the learning worker. */
+async function startSlidingTraining(page, backend) {
+  await page.locator("#dqn .hyper summary").click();
+  await page.selectOption("#dqn-size", "2x3");
+  await page.selectOption("#dqn-backend", backend);
+  await page.fill("#dqn-hidden", "64");
+  await page.fill("#dqn-warmup", "5");
+  const learningWorker = nextLearningWorker(page);
+  await page.click("#dqn-start");
+  return learningWorker;
+}
+
+/**
+ * The GPU goes away: the next time the worker records GPU work, its device is destroyed (what a
+ * driver reset or a crash of the GPU process does to a tab).
+ */
+function loseGpuDevice(worker) {
+  return worker.evaluate(() => {
+    const record = GPUDevice.prototype.createCommandEncoder;
+    GPUDevice.prototype.createCommandEncoder = function (...args) {
+      GPUDevice.prototype.createCommandEncoder = record;
+      const encoder = record.apply(this, args);
+      setTimeout(() => this.destroy(), 0);
+      return encoder;
+    };
+  });
+}
+
 /** The page's game as its cells and status. */
 function readGame(page) {
   return page.evaluate(() => {
@@ -98,14 +131,7 @@ describe("faults in the page", () => {
 
   test("WebGPU lost in the middle of training: the run goes on on the CPU from its last chunk and keeps its network", options, async () => {
     const page = await session.newPage();
-    await page.locator("#dqn .hyper summary").click();
-    await page.selectOption("#dqn-size", "2x3");
-    await page.selectOption("#dqn-backend", "webgpu");
-    await page.fill("#dqn-hidden", "64");
-    await page.fill("#dqn-warmup", "5");
-    const learningWorker = page.waitForEvent("worker", { predicate: (worker) => /learn-worker\.js/.test(worker.url()), timeout: 60_000 });
-    await page.click("#dqn-start");
-    const worker = await learningWorker;
+    const worker = await startSlidingTraining(page, "webgpu");
     const stats = () =>
       page.evaluate(() => {
         const { dataset } = document.querySelector("#dqn-stats");
@@ -118,17 +144,7 @@ describe("faults in the page", () => {
       { timeout: 120_000 },
     );
     const before = await stats();
-    // The GPU goes away: the next time the trainer records GPU work, its device is destroyed
-    // (what a driver reset or a GPU process crash does to a tab).
-    await worker.evaluate(() => {
-      const record = GPUDevice.prototype.createCommandEncoder;
-      GPUDevice.prototype.createCommandEncoder = function (...args) {
-        GPUDevice.prototype.createCommandEncoder = record;
-        const encoder = record.apply(this, args);
-        setTimeout(() => this.destroy(), 0);
-        return encoder;
-      };
-    });
+    await loseGpuDevice(worker);
     await page.waitForFunction(() => document.querySelector("#dqn-stats").dataset.backend === "cpu", null, { timeout: 60_000 });
     const fellBack = await stats();
     const fromStep = Number(fellBack.fellBackAt);
@@ -165,8 +181,8 @@ describe("faults in the page", () => {
     ];
     for (const [method, trainOptions] of runs) {
       // A worker of its own (burn sets up one WebGPU device per instance): two chunks on WebGPU,
-      // then the device goes (as in the test above), then two chunks more.
-      const learningWorker = page.waitForEvent("worker", { predicate: (worker) => /learn-worker\.js/.test(worker.url()), timeout: 60_000 });
+      // then the device goes, then two chunks more.
+      const learningWorker = nextLearningWorker(page);
       await page.evaluate(async () => {
         const { LearnClient } = await import("./shared/learn-client.js");
         window.learn?.dispose();
@@ -188,15 +204,7 @@ describe("faults in the page", () => {
       }, { method, trainOptions });
       await page.waitForFunction(() => window.run.chunks.length >= 2 || window.run.error, null, { timeout: 120_000 });
       assert.equal(await page.evaluate(() => window.run.error), null, `${method} trains on WebGPU`);
-      await worker.evaluate(() => {
-        const record = GPUDevice.prototype.createCommandEncoder;
-        GPUDevice.prototype.createCommandEncoder = function (...args) {
-          GPUDevice.prototype.createCommandEncoder = record;
-          const encoder = record.apply(this, args);
-          setTimeout(() => this.destroy(), 0);
-          return encoder;
-        };
-      });
+      await loseGpuDevice(worker);
       await page.waitForFunction(() => window.run.done || window.run.error, null, { timeout: 120_000 });
       const run = await page.evaluate(() => window.run);
       assert.equal(run.error, null, `${method}: the run goes on (${run.error})`);
@@ -231,14 +239,7 @@ describe("faults in the page", () => {
 
   test("the learning worker crashing in the middle of a run: the card says so, the network is kept, and training starts again", options, async () => {
     const page = await session.newPage();
-    await page.locator("#dqn .hyper summary").click();
-    await page.selectOption("#dqn-size", "2x3");
-    await page.selectOption("#dqn-backend", "cpu");
-    await page.fill("#dqn-hidden", "64");
-    await page.fill("#dqn-warmup", "5");
-    const learningWorker = page.waitForEvent("worker", { predicate: (worker) => /learn-worker\.js/.test(worker.url()), timeout: 60_000 });
-    await page.click("#dqn-start");
-    const worker = await learningWorker;
+    const worker = await startSlidingTraining(page, "cpu");
     await page.waitForFunction(() => Number(document.querySelector("#dqn-stats").dataset.steps) >= 300, null, { timeout: 60_000 });
     // An uncaught error in the worker, as a trapped wasm instance throws one.
     await worker.evaluate(() => setTimeout(() => {
