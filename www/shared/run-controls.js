@@ -257,7 +257,8 @@ export class LearnBackend {
     this.note = progress.message;
     stats.dataset.backend = "cpu";
     stats.dataset.fellBackAt = String(progress.fromStep);
-    backendCell.textContent = "CPU (WebGPU lost)";
+    // The cell is narrow: the status line says why, and so does the cell's title.
+    backendCell.textContent = "CPU";
     backendCell.title = progress.message;
   }
 
