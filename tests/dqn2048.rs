@@ -62,7 +62,7 @@ fn random_boards(count: usize, seed: u64) -> Vec<Board> {
 fn the_network_has_the_seeds_shape() {
     let conv = PairConvConfig::seed004();
     // (1,2)∘(1,2): 4×2, (1,2)∘(2,1) and (2,1)∘(1,2): 3×3, (2,1)∘(2,1): 2×4; 128 filters each.
-    assert_eq!(conv.output_len(), (8 + 9 + 9 + 8) * 128);
+    assert_eq!(conv.output_len(), Some((8 + 9 + 9 + 8) * 128));
     let network = QNetworkConfig {
         observation_len: 256,
         hidden: vec![256],

@@ -230,11 +230,13 @@ fn valid_shape() -> impl Strategy<Value = QNetworkConfig> {
 proptest! {
     #![proptest_config(cases())]
 
-    /// The loader's overflow-safe count agrees with the network's own, so that no valid model
-    /// is refused.
+    /// The loader's overflow-safe count accepts every valid shape (so that no valid model is
+    /// refused) and counts the weights a network of that shape has.
     #[test]
     fn the_checked_parameter_count_equals_the_networks_on_every_valid_shape(shape in valid_shape()) {
         prop_assert_eq!(shape.check(), Ok(()));
-        prop_assert_eq!(shape.checked_num_params(), Ok(shape.num_params()));
+        let count = shape.checked_num_params();
+        prop_assert_eq!(count.clone(), Ok(shape.num_params()));
+        prop_assert_eq!(count, Ok(shape.init(&Device::flex(), 1).weights().len()));
     }
 }

@@ -48,7 +48,8 @@ impl GridConvConfig {
     /// `(inputs, outputs, kernel)` of every convolution in the weights' order (the per-cell head
     /// last).
     pub(super) fn convolutions(&self) -> Vec<(usize, usize, usize)> {
-        let mut inputs = self.channels + usize::from(self.board_plane);
+        // Saturating: a header's hostile channel count then fails the parameter count's checks.
+        let mut inputs = self.channels.saturating_add(usize::from(self.board_plane));
         let mut out = Vec::new();
         for &[filters, kernel] in &self.layers {
             out.push((inputs, filters, kernel));
@@ -61,29 +62,24 @@ impl GridConvConfig {
     }
 
     /// Length of the output: one value per cell with the per-cell head, else the flattened
-    /// features of the last convolution.
-    pub fn output_len(&self) -> usize {
-        let cells = self.height * self.width;
+    /// features of the last convolution; `None` when it overflows (a hostile model header).
+    pub fn output_len(&self) -> Option<usize> {
+        let cells = self.height.checked_mul(self.width)?;
         match self.layers.last() {
-            _ if self.per_cell => cells,
-            Some(&[filters, _]) => filters * cells,
-            None => (self.channels + usize::from(self.board_plane)) * cells,
+            _ if self.per_cell => Some(cells),
+            Some(&[filters, _]) => filters.checked_mul(cells),
+            None => self
+                .channels
+                .checked_add(usize::from(self.board_plane))?
+                .checked_mul(cells),
         }
     }
 
-    /// Weights and biases of the convolutions.
-    pub fn num_params(&self) -> usize {
+    /// `(fan-in, outputs)` of each convolution; `None` when a fan-in overflows.
+    pub(super) fn parameter_blocks(&self) -> Option<Vec<(usize, usize)>> {
         self.convolutions()
             .iter()
-            .map(|(i, o, k)| i * o * k * k + o)
-            .sum()
-    }
-
-    /// `(fan-in, outputs)` of each convolution.
-    pub(super) fn parameter_blocks(&self) -> Vec<(usize, usize)> {
-        self.convolutions()
-            .iter()
-            .map(|&(i, o, k)| (i * k * k, o))
+            .map(|&(i, o, k)| Some((i.checked_mul(k.checked_mul(k)?)?, o)))
             .collect()
     }
 
@@ -224,9 +220,13 @@ mod tests {
             per_cell: true,
         };
         let mut rng = Rng::new(9);
-        let weights: Vec<f32> = (0..config.num_params())
-            .map(|_| rng.unit() as f32 - 0.5)
-            .collect();
+        let parameters: usize = config
+            .parameter_blocks()
+            .unwrap()
+            .iter()
+            .map(|&(fan_in, outputs)| fan_in * outputs + outputs)
+            .sum();
+        let weights: Vec<f32> = (0..parameters).map(|_| rng.unit() as f32 - 0.5).collect();
         let device = Device::flex();
         let net = config.build(&mut weights.as_slice(), &device);
         let input: Vec<f32> = (0..2 * 3 * 20).map(|_| rng.unit() as f32).collect();

@@ -79,19 +79,21 @@ impl PairConvConfig {
         ]
     }
 
-    /// Length of the concatenated second-level outputs (4,352 for Mehta's network).
-    pub fn output_len(&self) -> usize {
+    /// Length of the concatenated second-level outputs (4,352 for Mehta's network); `None` when
+    /// it overflows or the board is under 2 × 2 (a hostile model header).
+    pub fn output_len(&self) -> Option<usize> {
         let (h, w) = (self.height, self.width);
         // (1,2)∘(1,2), (2,1)∘(1,2), (1,2)∘(2,1), (2,1)∘(2,1).
-        (h * (w - 2) + 2 * (h - 1) * (w - 1) + (h - 2) * w) * self.filters2
-    }
-
-    /// Weights and biases of the six convolutions.
-    pub fn num_params(&self) -> usize {
-        self.convolutions()
-            .iter()
-            .map(|(i, o, k)| i * o * k[0] * k[1] + o)
-            .sum()
+        let first = h.checked_mul(w.checked_sub(2)?)?;
+        let middle = h
+            .checked_sub(1)?
+            .checked_mul(w.checked_sub(1)?)?
+            .checked_mul(2)?;
+        let last = h.checked_sub(2)?.checked_mul(w)?;
+        first
+            .checked_add(middle)?
+            .checked_add(last)?
+            .checked_mul(self.filters2)
     }
 
     fn check(&self) -> Result<(), String> {
@@ -155,49 +157,65 @@ pub const MAX_PARAMETERS: usize = 1 << 28;
 
 impl QNetworkConfig {
     /// `(inputs, outputs)` of each dense layer, first to last.
+    ///
+    /// # Panics
+    /// On a shape whose sizes overflow, which [`Self::checked_num_params`] refuses.
     pub fn layer_sizes(&self) -> Vec<(usize, usize)> {
+        self.checked_layer_sizes()
+            .expect("a network's shape is checked before it is used")
+    }
+
+    /// [`Self::layer_sizes`], `None` when the first layer's width overflows.
+    fn checked_layer_sizes(&self) -> Option<Vec<(usize, usize)>> {
         if self.grid.as_ref().is_some_and(|g| g.per_cell) {
-            return Vec::new();
+            return Some(Vec::new());
         }
         let first = match (&self.conv, &self.grid) {
-            (Some(conv), _) => conv.output_len(),
-            (None, Some(grid)) => grid.output_len(),
+            (Some(conv), _) => conv.output_len()?,
+            (None, Some(grid)) => grid.output_len()?,
             (None, None) => self.observation_len,
         };
         let widths: Vec<usize> = std::iter::once(first)
             .chain(self.hidden.iter().copied())
             .chain(std::iter::once(self.num_actions))
             .collect();
-        widths.windows(2).map(|w| (w[0], w[1])).collect()
+        Some(widths.windows(2).map(|w| (w[0], w[1])).collect())
     }
 
     /// Number of weights and biases (144,754 for the dissertation's 8-puzzle network with its 72
-    /// inputs; 147,004 with our 81).
+    /// inputs; 147,004 with our 81): a weight per fan-in and output of each block, and a bias per
+    /// output.
+    ///
+    /// # Panics
+    /// On a shape whose sizes overflow, which [`Self::checked_num_params`] refuses.
     pub fn num_params(&self) -> usize {
-        let conv = self.conv.as_ref().map_or(0, PairConvConfig::num_params);
-        let grid = self.grid.as_ref().map_or(0, GridConvConfig::num_params);
-        conv + grid
-            + self
-                .layer_sizes()
-                .iter()
-                .map(|(i, o)| i * o + o)
-                .sum::<usize>()
+        self.parameter_blocks()
+            .iter()
+            .map(|&(fan_in, outputs)| fan_in * outputs + outputs)
+            .sum()
     }
 
     /// `(fan-in, outputs)` of every layer in the weights' order: the convolutions, then the dense
     /// layers.
     fn parameter_blocks(&self) -> Vec<(usize, usize)> {
+        self.checked_parameter_blocks()
+            .expect("a network's shape is checked before it is used")
+    }
+
+    /// [`Self::parameter_blocks`], `None` when a size overflows: the one place the blocks are
+    /// worked out, for the counts that trust the shape and for the loader's check that does not.
+    fn checked_parameter_blocks(&self) -> Option<Vec<(usize, usize)>> {
         let mut blocks = Vec::new();
         if let Some(conv) = &self.conv {
             for (i, o, k) in conv.convolutions() {
-                blocks.push((i * k[0] * k[1], o));
+                blocks.push((i.checked_mul(k[0] * k[1])?, o));
             }
         }
         if let Some(grid) = &self.grid {
-            blocks.extend(grid.parameter_blocks());
+            blocks.extend(grid.parameter_blocks()?);
         }
-        blocks.extend(self.layer_sizes());
-        blocks
+        blocks.extend(self.checked_layer_sizes()?);
+        Some(blocks)
     }
 
     /// A network with weights and biases drawn uniformly from ±1/√(inputs) by `seed`.
@@ -272,66 +290,24 @@ impl QNetworkConfig {
     /// from it.
     pub fn checked_num_params(&self) -> Result<usize, String> {
         self.check()?;
-        let too_large = || format!("a network of more than {MAX_PARAMETERS} parameters");
-        let mul = |a: u64, b: u64| a.checked_mul(b).ok_or_else(too_large);
-        let add = |a: u64, b: u64| a.checked_add(b).ok_or_else(too_large);
         if self.observation_len == 0 || self.num_actions == 0 || self.hidden.contains(&0) {
             return Err("every layer needs at least one value".into());
         }
-        let mut total = 0u64;
-        // `(fan-in, outputs)` blocks, as `parameter_blocks` lists them, counted in u64.
-        let mut block = |fan_in: u64, outputs: u64| -> Result<(), String> {
-            total = add(total, add(mul(fan_in, outputs)?, outputs)?)?;
-            if total > MAX_PARAMETERS as u64 {
-                return Err(too_large());
-            }
-            Ok(())
-        };
-        let first = if let Some(conv) = &self.conv {
-            let (c, f1, f2) = (
-                conv.channels as u64,
-                conv.filters1 as u64,
-                conv.filters2 as u64,
-            );
-            for (i, o) in [(c, f1), (c, f1), (f1, f2), (f1, f2), (f1, f2), (f1, f2)] {
-                block(mul(i, 2)?, o)?;
-            }
-            let (h, w) = (conv.height as u64, conv.width as u64);
-            let cells = add(
-                add(mul(h, w - 2)?, mul(2, mul(h - 1, w - 1)?)?)?,
-                mul(h - 2, w)?,
-            )?;
-            mul(cells, f2)?
-        } else if let Some(grid) = &self.grid {
-            let mut inputs = grid.channels as u64 + u64::from(grid.board_plane);
-            for &[filters, kernel] in &grid.layers {
-                block(
-                    mul(inputs, mul(kernel as u64, kernel as u64)?)?,
-                    filters as u64,
-                )?;
-                inputs = filters as u64;
-            }
-            let cells = mul(grid.height as u64, grid.width as u64)?;
-            if grid.per_cell {
-                block(inputs, 1)?;
-                cells
-            } else {
-                mul(inputs, cells)?
-            }
-        } else {
-            self.observation_len as u64
-        };
-        if !self.grid.as_ref().is_some_and(|g| g.per_cell) {
-            let mut inputs = first;
-            for &width in self.hidden.iter().chain(std::iter::once(&self.num_actions)) {
-                block(inputs, width as u64)?;
-                inputs = width as u64;
-            }
+        let blocks = self.checked_parameter_blocks();
+        let total = blocks.and_then(|blocks| {
+            blocks.iter().try_fold(0usize, |total, &(fan_in, outputs)| {
+                fan_in
+                    .checked_mul(outputs)?
+                    .checked_add(outputs)?
+                    .checked_add(total)
+            })
+        });
+        match total {
+            Some(total) if total <= MAX_PARAMETERS => Ok(total),
+            _ => Err(format!(
+                "a network of more than {MAX_PARAMETERS} parameters"
+            )),
         }
-        if total > MAX_PARAMETERS as u64 {
-            return Err(too_large());
-        }
-        Ok(total as usize)
     }
 
     /// Checks the shape: the convolutions' image covers the observation.
