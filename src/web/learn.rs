@@ -11,13 +11,15 @@
 //!   steps on one device, so the page (and its tests) can check WebGPU against the CPU.
 
 use super::{js_error, to_js};
+use crate::agent::bwas::{bwas, BwasSettings};
 use crate::agent::dqn::sliding::{puzzle_of, training_env, SlidingTrainer};
 use crate::agent::dqn::{
     device_probe, op_benchmark, race_products, use_tiled_products, Dqn, DqnConfig, ProductRace,
     QPolicy, StepBenchmarkOptions,
 };
 use crate::agent::evaluation::{
-    evaluate_position, exact_positions, model_solve, EvaluationSettings, EvaluationTally,
+    evaluate_position, exact_positions, model_solve, q_heuristic, EvaluationSettings,
+    EvaluationTally,
 };
 use crate::env::sliding::solve::{ExactDistances, SolveReport, SolveStatus};
 use crate::env::sliding::{Board, RewardScheme, SlidingPuzzle};
@@ -626,15 +628,77 @@ impl DqnModel {
         let clock = web_time::Instant::now();
         let found = model_solve(&self.policy, &mut self.env, start, &settings);
         let ms = clock.elapsed().as_secs_f64() * 1000.0;
+        self.solution(start, found.moves, found.nodes, found.method, ms)
+    }
+
+    /// Solves `cells` with DeepCubeA's batch-weighted A* over the network's estimate of the moves
+    /// left (`options`: `lambda`, default 1.2; `batch`, default 100; `maxNodes`, default
+    /// 1,000,000; see `docs/sliding.md`). The report is [`DqnModel::solve`]'s with `method`
+    /// "bwas".
+    #[wasm_bindgen(js_name = solveBwas)]
+    pub fn solve_bwas(&mut self, cells: &[u8], options: JsValue) -> Result<JsValue, JsValue> {
+        #[derive(serde::Deserialize)]
+        #[serde(default, rename_all = "camelCase")]
+        struct Options {
+            lambda: f32,
+            batch: usize,
+            max_nodes: usize,
+        }
+        impl Default for Options {
+            fn default() -> Self {
+                Options {
+                    lambda: 1.2,
+                    batch: 100,
+                    max_nodes: 1_000_000,
+                }
+            }
+        }
+        let start = self.board(cells)?;
+        let options: Options = if options.is_object() {
+            serde_wasm_bindgen::from_value(options)
+                .map_err(|e| js_error(format!("options: {e}")))?
+        } else {
+            Options::default()
+        };
+        if !(options.lambda.is_finite() && options.lambda > 0.0 && options.lambda <= 10.0) {
+            return Err(js_error("λ must be a number above 0 and at most 10"));
+        }
+        if options.batch == 0 || options.max_nodes == 0 {
+            return Err(js_error("the batch and the node budget must be at least 1"));
+        }
+        let settings = BwasSettings {
+            lambda: options.lambda,
+            batch: options.batch.min(10_000),
+            max_nodes: options.max_nodes.min(50_000_000),
+        };
+        let goal = *self.puzzle.goal();
+        let clock = web_time::Instant::now();
+        let (policy, env) = (&self.policy, &mut self.env);
+        let found = bwas(start, &goal, &settings, |boards| {
+            q_heuristic(policy, env, boards)
+        });
+        let ms = clock.elapsed().as_secs_f64() * 1000.0;
+        self.solution(start, found.moves, found.nodes, "bwas", ms)
+    }
+
+    /// A solve's report: the moves found (none: gave up), against the optimum where it is known.
+    fn solution(
+        &mut self,
+        start: Board,
+        moves: Option<Vec<crate::env::sliding::Direction>>,
+        nodes: usize,
+        method: &'static str,
+        ms: f64,
+    ) -> Result<JsValue, JsValue> {
         let optimal_length = self.exact().and_then(|e| e.distance(&start));
         let mut report = SolveReport::from_moves(
             &start,
-            found.moves.unwrap_or_default(),
+            moves.unwrap_or_default(),
             self.puzzle.goal(),
             false,
             "dqn",
         );
-        report.nodes = found.nodes as u64;
+        report.nodes = nodes as u64;
         let solved = report.status == SolveStatus::Solved;
         report.optimal = solved && Some(report.length as u32) == optimal_length;
         #[derive(serde::Serialize)]
@@ -652,7 +716,7 @@ impl DqnModel {
             .map(|d| report.length as i64 - d as i64);
         to_js(&Solution {
             report,
-            method: found.method,
+            method,
             optimal_length,
             extra_moves,
             ms,

@@ -21,6 +21,7 @@ import {
   REPOSITORY_ROOT,
   TEST_TIMEOUT_MS,
   canvasInk,
+  hashFor,
   readBoard,
   recordRequests,
   setRange,
@@ -410,6 +411,23 @@ describe("<puzzle-widget solver=\"dqn\">", () => {
   let session;
   before(async () => (session = await startSession()), options);
   after(() => session?.close(), options);
+
+  test("batch-weighted A* over the shipped 8-puzzle model solves one of the hardest boards, never below the optimum", slow, async () => {
+    const page = await session.newPage(hashFor(3, 3, "8,6,7,2,5,4,3,_,1"));
+    await page.click("#dqn-load-pretrained");
+    await page.waitForFunction(() => document.querySelector("#dqn-model").dataset.source === "shipped", null, { timeout: 60_000 });
+    await page.selectOption("#dqn-search", "bwas");
+    await page.click("#dqn-solve");
+    await page.waitForFunction(() => !document.querySelector("#dqn-solve-stats").hidden || /could not|no way/.test(document.querySelector("#dqn-solve-status").textContent), null, { timeout: 60_000 });
+    const stats = await page.evaluate(() => ({ ...document.querySelector("#dqn-solve-stats").dataset }));
+    assert.equal(stats.method, "bwas");
+    assert.equal(stats.status, "solved");
+    assert.equal(stats.optimalLength, "31", "8,6,7,2,5,4,3,_,1 is one of the two hardest 8-puzzles");
+    assert.ok(Number(stats.length) >= 31, `not shorter than the optimum (${stats.length})`);
+    assert.equal(await page.locator("#dqn-stat-method").textContent(), "Batch-weighted A*");
+    await waitUntilPlayedAndSolved(page, Number(stats.length), 60_000);
+    assert.deepEqual(page.errors, []);
+  });
 
   test("solves 3×3 and 4×4 boards with the shipped models and explains the boards it cannot solve", slow, async () => {
     const page = await session.newPage();

@@ -22,7 +22,8 @@
 //             reported); puzzle "sliding" (default) or "2048": the kind of model the file must be
 //        { type: "load-model", id, key, bytes, name, puzzle? } read a model from bytes (a file the person chose)
 //        { type: "solve", id, key, rows, cols, goal, cells, options? }
-//             goal and cells: labels row-major (0 = blank); options: DqnModel.solve's
+//             goal and cells: labels row-major (0 = blank); options: DqnModel.solve's, or with
+//             method: "bwas" DqnModel.solveBwas's (lambda, batch, maxNodes)
 //        { type: "evaluate", id, key, options }      DqnModel.evaluate's options ({ perDistance, seed })
 //        { type: "train", id, rows, cols, goal, options, backend, continueFrom? }
 //             goal: text ("" = standard); options: DqnTrainer.create's; backend "auto" | "webgpu" |
@@ -368,7 +369,10 @@ async function solve({ key, rows, cols, goal, cells, options }) {
   const entry = keptModel(key);
   const problem = misfit(entry.info, rows, cols, goal);
   if (problem) throw new Error(problem);
-  const result = entry.model.solve(Uint8Array.from(cells), options ?? undefined);
+  // options.method "bwas": batch-weighted A* (its options: lambda, batch, maxNodes).
+  const { method, ...rest } = options ?? {};
+  const board = Uint8Array.from(cells);
+  const result = method === "bwas" ? entry.model.solveBwas(board, rest) : entry.model.solve(board, options ?? undefined);
   return { result };
 }
 

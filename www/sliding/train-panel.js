@@ -104,6 +104,7 @@ export class TrainPanel {
       perDistance: $("per-distance"),
       loadPretrained: $("load-pretrained"),
       solve: $("solve"),
+      search: $("search"),
       evaluate: $("evaluate"),
       model: $("model"),
       fit: $("fit"),
@@ -319,7 +320,8 @@ export class TrainPanel {
     this.#elements.solve.disabled = true;
     this.#setSolveStatus("Solving with the model…");
     try {
-      const result = await this.#client().solve(model.key, { rows: puzzle.rows, cols: puzzle.cols, goal: Array.from(puzzle.goal()), cells });
+      const search = this.#elements.search.value === "bwas" ? { method: "bwas" } : undefined;
+      const result = await this.#client().solve(model.key, { rows: puzzle.rows, cols: puzzle.cols, goal: Array.from(puzzle.goal()), cells }, search);
       // A person may have moved a tile meanwhile: the solution starts from the board sent.
       if (this.#board.puzzle !== puzzle || Array.from(puzzle.board()).join() !== cells.join()) {
         this.#setSolveStatus("The board changed while the model was solving it: solve again.");
@@ -335,14 +337,16 @@ export class TrainPanel {
 
   #showSolution(result) {
     const stats = this.#elements.solveStats;
-    const method = result.method === "greedy" ? "Greedy" : "Beam search";
+    const method = { greedy: "Greedy", bwas: "Batch-weighted A*" }[result.method] ?? "Beam search";
     stats.dataset.status = result.status;
     stats.dataset.length = String(result.length ?? "");
     stats.dataset.optimalLength = String(result.optimalLength ?? "");
     stats.dataset.method = result.method ?? "";
     if (result.status !== "solved") {
       this.#setSolveStatus(
-        `The model found no way to the goal: greedy play failed within 50 moves, and the beam search it guided gave up after ${numberFormat.format(result.nodes)} nodes.`,
+        result.method === "bwas"
+          ? `The model found no way to the goal: the batch-weighted A* it guided gave up after ${numberFormat.format(result.nodes)} nodes.`
+          : `The model found no way to the goal: greedy play failed within 50 moves, and the beam search it guided gave up after ${numberFormat.format(result.nodes)} nodes.`,
       );
       return;
     }
