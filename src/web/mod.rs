@@ -27,6 +27,8 @@ pub mod dqn_dust;
 #[cfg(feature = "learn")]
 pub mod dqn_minesweeper;
 #[cfg(feature = "learn")]
+pub mod dqn_model;
+#[cfg(feature = "learn")]
 pub mod dqn_sudoku;
 pub mod game2048;
 #[cfg(feature = "learn")]

@@ -156,3 +156,71 @@ impl<E: Environment> Dqn<E> {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A small learner of the 2 × 3 puzzle on the CPU.
+    fn small_learner() -> Dqn<crate::env::sliding::SlidingEnv> {
+        use crate::env::sliding::{RewardScheme, SlidingEnv, SlidingPuzzle, StartRule};
+        let puzzle = SlidingPuzzle::standard(2, 3).unwrap();
+        let make = || {
+            let start = StartRule::RandomWalk {
+                difficulty: 4,
+                max_moves: 20,
+            };
+            SlidingEnv::new(puzzle.clone(), start, RewardScheme::Thesis)
+        };
+        let config = DqnConfig {
+            hidden: vec![16],
+            batch_size: 16,
+            warmup_episodes: 1,
+            max_episode_steps: 10,
+            eval_interval_episodes: 0,
+            learning_rate: 1e-2,
+            seed: 3,
+            ..DqnConfig::default()
+        };
+        Dqn::new(make, config, &Device::flex()).unwrap()
+    }
+
+    #[test]
+    fn a_learner_that_lost_its_device_goes_on_from_the_copy_of_its_last_chunk() {
+        let mut dqn = small_learner();
+        assert!(!dqn.keeps_copy, "the CPU cannot be lost: no copy");
+        assert!(
+            dqn.fall_back_to(&Device::flex()).is_err(),
+            "nothing to fall back to"
+        );
+        // As on a GPU: a copy after every chunk.
+        dqn.keeps_copy = true;
+        dqn.train_steps(200);
+        let copy = dqn.policy.valid().weights();
+        assert_eq!(dqn.weights_copy.as_ref().unwrap(), &(copy.clone(), 200));
+        // The next chunk moves the network on, then the device is "lost" before its copy.
+        dqn.keeps_copy = false;
+        dqn.train_steps(50);
+        assert!(dqn.updates_done > 0);
+        assert_ne!(
+            dqn.policy.valid().weights(),
+            copy,
+            "training changed the weights"
+        );
+        let (episodes, buffered) = (dqn.episodes_done, dqn.buffer.len());
+        assert_eq!(dqn.fall_back_to(&Device::flex()).unwrap(), 200);
+        assert_eq!(dqn.fell_back_at(), Some(200));
+        assert_eq!(
+            dqn.policy.valid().weights(),
+            copy,
+            "the last chunk's network"
+        );
+        assert_eq!(dqn.target.weights(), copy);
+        assert_eq!((dqn.steps_done, dqn.episodes_done), (250, episodes));
+        assert_eq!(dqn.buffer.len(), buffered, "the replay buffer is kept");
+        // And it trains on.
+        let stats = dqn.train_steps(50);
+        assert_eq!((stats.steps, dqn.steps_done), (50, 300));
+        assert!(stats.td_loss.is_some_and(f32::is_finite));
+    }
+}

@@ -1,0 +1,297 @@
+//! A trained sliding-puzzle model in the learning bundle: [`DqnModel`] solves a board (greedy,
+//! then model-guided beam search, or batch-weighted A* over its estimate), gives its Q-values and
+//! evaluates it by exact optimal distance ([`DqnEvaluation`], a batch at a time).
+
+use super::{js_error, to_js};
+use crate::agent::bwas::{bwas, BwasSettings};
+use crate::agent::dqn::sliding::{puzzle_of, training_env};
+use crate::agent::dqn::QPolicy;
+use crate::agent::evaluation::{
+    evaluate_position, exact_positions, model_solve, q_heuristic, EvaluationSettings,
+    EvaluationTally,
+};
+use crate::env::sliding::solve::{ExactDistances, SolveReport, SolveStatus};
+use crate::env::sliding::{Board, SlidingPuzzle};
+use burn::tensor::Device;
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+
+/// A trained model, on the CPU, with the puzzle it plays.
+#[wasm_bindgen]
+pub struct DqnModel {
+    policy: QPolicy,
+    puzzle: SlidingPuzzle,
+    env: crate::env::sliding::SlidingEnv,
+    exact: Option<Rc<ExactDistances>>,
+}
+
+impl DqnModel {
+    /// The board's default settings ([`EvaluationSettings::for_cells`]) with `options`' fields
+    /// (camelCase) over them.
+    fn settings(&self, options: JsValue) -> Result<EvaluationSettings, JsValue> {
+        let cells = self.puzzle.rows() * self.puzzle.cols();
+        let settings = to_js(&EvaluationSettings::for_cells(cells))?;
+        if options.is_object() {
+            js_sys::Object::assign(
+                settings.unchecked_ref::<js_sys::Object>(),
+                options.unchecked_ref::<js_sys::Object>(),
+            );
+        }
+        serde_wasm_bindgen::from_value(settings).map_err(|e| js_error(format!("options: {e}")))
+    }
+
+    fn exact(&mut self) -> Option<Rc<ExactDistances>> {
+        if self.exact.is_none() {
+            self.exact = super::shared_exact(self.puzzle.goal());
+        }
+        self.exact.clone()
+    }
+}
+
+/// What the page shows about a model.
+#[derive(serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ModelInfo<'a> {
+    puzzle_id: &'a str,
+    rows: usize,
+    cols: usize,
+    goal: String,
+    network: &'a crate::agent::dqn::QNetworkConfig,
+    num_params: usize,
+    training: Option<&'a crate::agent::dqn::TrainingRecord>,
+}
+
+#[wasm_bindgen]
+impl DqnModel {
+    /// Reads a model file; the error says what is wrong with a damaged or foreign one.
+    #[wasm_bindgen(js_name = fromBytes)]
+    pub fn from_bytes(bytes: &[u8]) -> Result<DqnModel, JsValue> {
+        let policy = QPolicy::from_bytes(bytes, &Device::flex()).map_err(js_error)?;
+        let puzzle = puzzle_of(&policy).map_err(js_error)?;
+        let env = training_env(&puzzle, 0);
+        policy.check_fits(&env).map_err(js_error)?;
+        Ok(DqnModel {
+            policy,
+            puzzle,
+            env,
+            exact: None,
+        })
+    }
+
+    /// `{puzzleId, rows, cols, goal, network: {observationLen, hidden, numActions}, numParams,
+    /// training: {config, steps, episodes} | null}`.
+    pub fn info(&self) -> Result<JsValue, JsValue> {
+        to_js(&ModelInfo {
+            puzzle_id: self.policy.puzzle_id(),
+            rows: self.puzzle.rows(),
+            cols: self.puzzle.cols(),
+            goal: self.puzzle.format(self.puzzle.goal()),
+            network: self.policy.network_config(),
+            num_params: self.policy.network_config().num_params(),
+            training: self.policy.training(),
+        })
+    }
+
+    fn board(&self, cells: &[u8]) -> Result<Board, JsValue> {
+        let board = Board::new(self.puzzle.rows(), self.puzzle.cols(), cells).map_err(js_error)?;
+        if !self.puzzle.is_solvable(&board) {
+            return Err(js_error(format!(
+                "this position cannot reach the goal {} (the permutation parity differs)",
+                self.puzzle.format(self.puzzle.goal())
+            )));
+        }
+        Ok(board)
+    }
+
+    /// Solves `cells` (row-major labels, 0 = blank): greedy play within 50 moves, else the
+    /// model-guided beam search (`options`: `beamWidth`, `maxNodes`, `maxDepth`). The report is
+    /// the search's (`status`, `moves`, `tiles`, `length`, `nodes`, …) plus `method`, and where
+    /// the optimum is known (at most 9 cells) `optimalLength` and `extraMoves`.
+    pub fn solve(&mut self, cells: &[u8], options: JsValue) -> Result<JsValue, JsValue> {
+        let start = self.board(cells)?;
+        let settings = self.settings(options)?;
+        let clock = web_time::Instant::now();
+        let found = model_solve(&self.policy, &mut self.env, start, &settings);
+        let ms = clock.elapsed().as_secs_f64() * 1000.0;
+        self.solution(start, found.moves, found.nodes, found.method, ms)
+    }
+
+    /// Solves `cells` with DeepCubeA's batch-weighted A* over the network's estimate of the moves
+    /// left (`options`: `lambda`, default 1.2; `batch`, default 100; `maxNodes`, default
+    /// 1,000,000; see `docs/sliding.md`). The report is [`DqnModel::solve`]'s with `method`
+    /// "bwas".
+    #[wasm_bindgen(js_name = solveBwas)]
+    pub fn solve_bwas(&mut self, cells: &[u8], options: JsValue) -> Result<JsValue, JsValue> {
+        #[derive(serde::Deserialize)]
+        #[serde(default, rename_all = "camelCase")]
+        struct Options {
+            lambda: f32,
+            batch: usize,
+            max_nodes: usize,
+        }
+        impl Default for Options {
+            fn default() -> Self {
+                Options {
+                    lambda: 1.2,
+                    batch: 100,
+                    max_nodes: 1_000_000,
+                }
+            }
+        }
+        let start = self.board(cells)?;
+        let options: Options = if options.is_object() {
+            serde_wasm_bindgen::from_value(options)
+                .map_err(|e| js_error(format!("options: {e}")))?
+        } else {
+            Options::default()
+        };
+        if !(options.lambda.is_finite() && options.lambda > 0.0 && options.lambda <= 10.0) {
+            return Err(js_error("λ must be a number above 0 and at most 10"));
+        }
+        if options.batch == 0 || options.max_nodes == 0 {
+            return Err(js_error("the batch and the node budget must be at least 1"));
+        }
+        let settings = BwasSettings {
+            lambda: options.lambda,
+            batch: options.batch.min(10_000),
+            max_nodes: options.max_nodes.min(50_000_000),
+        };
+        let goal = *self.puzzle.goal();
+        let clock = web_time::Instant::now();
+        let (policy, env) = (&self.policy, &mut self.env);
+        let found = bwas(start, &goal, &settings, |boards| {
+            q_heuristic(policy, env, boards)
+        });
+        let ms = clock.elapsed().as_secs_f64() * 1000.0;
+        self.solution(start, found.moves, found.nodes, "bwas", ms)
+    }
+
+    /// A solve's report: the moves found (none: gave up), against the optimum where it is known.
+    fn solution(
+        &mut self,
+        start: Board,
+        moves: Option<Vec<crate::env::sliding::Direction>>,
+        nodes: usize,
+        method: &'static str,
+        ms: f64,
+    ) -> Result<JsValue, JsValue> {
+        let optimal_length = self.exact().and_then(|e| e.distance(&start));
+        let mut report = SolveReport::from_moves(
+            &start,
+            moves.unwrap_or_default(),
+            self.puzzle.goal(),
+            false,
+            "dqn",
+        );
+        report.nodes = nodes as u64;
+        let solved = report.status == SolveStatus::Solved;
+        report.optimal = solved && Some(report.length as u32) == optimal_length;
+        #[derive(serde::Serialize)]
+        #[serde(rename_all = "camelCase")]
+        struct Solution {
+            #[serde(flatten)]
+            report: SolveReport,
+            method: &'static str,
+            optimal_length: Option<u32>,
+            extra_moves: Option<i64>,
+            ms: f64,
+        }
+        let extra_moves = optimal_length
+            .filter(|_| solved)
+            .map(|d| report.length as i64 - d as i64);
+        to_js(&Solution {
+            report,
+            method,
+            optimal_length,
+            extra_moves,
+            ms,
+        })
+    }
+
+    /// The network's Q-values for `cells`, one per direction (up, down, left, right).
+    #[wasm_bindgen(js_name = qValues)]
+    pub fn q_values(&mut self, cells: &[u8]) -> Result<Vec<f32>, JsValue> {
+        let board = Board::new(self.puzzle.rows(), self.puzzle.cols(), cells).map_err(js_error)?;
+        crate::agent::evaluation::place(&mut self.env, board);
+        let mut observation = vec![0.0; self.policy.network_config().observation_len];
+        use crate::env::Environment;
+        self.env.write_observation(&mut observation);
+        Ok(self.policy.q_values(&observation))
+    }
+
+    /// The evaluation by exact optimal distance (boards of at most 9 cells), all at once: see
+    /// [`DqnModel::start_evaluation`], which the worker uses to report progress.
+    pub fn evaluate(&mut self, options: JsValue) -> Result<JsValue, JsValue> {
+        let mut job = self.start_evaluation(options)?;
+        while !job.step(usize::MAX) {}
+        job.result()
+    }
+
+    /// Prepares an evaluation by exact optimal distance (boards of at most 9 cells): `options`
+    /// ([`EvaluationSettings`] in camelCase: `perDistance`, `seed`, `beamWidth`, …) draws
+    /// `perDistance` fresh positions at every distance; [`DqnEvaluation::step`] plays them.
+    #[wasm_bindgen(js_name = startEvaluation)]
+    pub fn start_evaluation(&mut self, options: JsValue) -> Result<DqnEvaluation, JsValue> {
+        let settings = self.settings(options)?;
+        let exact = self.exact().ok_or_else(|| {
+            js_error("the page evaluates boards of at most 9 cells (use `puzzlelab eval` for 4×4)")
+        })?;
+        Ok(DqnEvaluation {
+            positions: exact_positions(&exact, settings.per_distance, settings.seed),
+            policy: self.policy.clone(),
+            env: self.env.clone(),
+            tally: EvaluationTally::default(),
+            settings,
+            clock: web_time::Instant::now(),
+        })
+    }
+}
+
+/// An evaluation of a model, played a few positions at a time.
+#[wasm_bindgen]
+pub struct DqnEvaluation {
+    positions: Vec<(Board, u32)>,
+    policy: QPolicy,
+    env: crate::env::sliding::SlidingEnv,
+    tally: EvaluationTally,
+    settings: EvaluationSettings,
+    clock: web_time::Instant,
+}
+
+#[wasm_bindgen]
+impl DqnEvaluation {
+    /// Plays up to `positions` more positions; true once all are done.
+    pub fn step(&mut self, positions: usize) -> bool {
+        let start = self.tally.positions();
+        let end = start.saturating_add(positions).min(self.positions.len());
+        for &(board, optimal) in &self.positions[start..end] {
+            let outcome =
+                evaluate_position(&self.policy, &mut self.env, board, optimal, &self.settings);
+            self.tally.add(outcome);
+        }
+        end == self.positions.len()
+    }
+
+    /// Positions played so far.
+    #[wasm_bindgen(getter)]
+    pub fn done(&self) -> usize {
+        self.tally.positions()
+    }
+
+    /// Positions in all.
+    #[wasm_bindgen(getter)]
+    pub fn total(&self) -> usize {
+        self.positions.len()
+    }
+
+    /// The table so far (all of it once [`DqnEvaluation::step`] returned true): `{rows:
+    /// [{optimal, positions, greedySolvedPercent, greedyMeanExtra, searchSolvedPercent,
+    /// searchMeanExtra, …}], overall, settings, seconds}`.
+    pub fn result(&self) -> Result<JsValue, JsValue> {
+        to_js(
+            &self
+                .tally
+                .table(&self.settings, self.clock.elapsed().as_secs_f32()),
+        )
+    }
+}
