@@ -1,11 +1,12 @@
 #!/usr/bin/env node
-// Batch-weighted A* over the shipped 15-puzzle network, in the tab (issue 19, part 3): uniformly
+// Batch-weighted A* over a shipped 15-puzzle network, in the tab (issue 19, part 3): uniformly
 // random 15-puzzles, each solved in Chromium by the learning worker (DqnModel.solveBwas, as the
 // sliding page's "Batch-weighted A*" search runs it), then solved optimally by the native release
 // CLI (IDA* with the shipped pattern databases) for the optimum. Writes JSON: solved, optimal,
 // extra moves, nodes, milliseconds per solve (timings only).
 //
-//   node scripts/bench-bwas.mjs [--positions 100] [--seed 1] [--lambda 1.2] [--out FILE]
+//   node scripts/bench-bwas.mjs [--model models/15puzzle.dqn] [--positions 100] [--seed 1]
+//     [--lambda L (default: the model's, DqnModel.solveBwas)] [--out FILE]
 //
 // Needs the learning bundle (bash scripts/build-wasm.sh learn) and the release CLI
 // ($CARGO_TARGET_DIR/release/puzzlelab, `cargo build --release`).
@@ -24,7 +25,8 @@ const args = Object.fromEntries(
 const out = args.out ?? join(REPOSITORY_ROOT, "target", "bench", "bwas-tab.json");
 const count = Number(args.positions ?? 100);
 const seed = Number(args.seed ?? 1);
-const lambda = Number(args.lambda ?? 1.2);
+const lambda = args.lambda === undefined ? undefined : Number(args.lambda);
+const model = args.model ?? "models/15puzzle.dqn";
 const targetDir = process.env.CARGO_TARGET_DIR ?? join(REPOSITORY_ROOT, "target");
 const cli = join(targetDir, "release", "puzzlelab");
 
@@ -64,20 +66,20 @@ const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless:
 const page = await browser.newPage();
 await page.goto(server.url);
 const solves = await page.evaluate(
-  async ({ positions, lambda }) => {
+  async ({ positions, lambda, model }) => {
     const { sharedLearnClient } = await import("./shared/learn-client.js");
     const client = sharedLearnClient();
-    const { key } = await client.loadModelUrl(new URL("models/15puzzle.dqn", location.href).href);
+    const { key } = await client.loadModelUrl(new URL(model, location.href).href);
     const goal = [...Array.from({ length: 15 }, (_, i) => i + 1), 0];
     const results = [];
     for (const cells of positions) {
       const started = performance.now();
-      const result = await client.solve(key, { rows: 4, cols: 4, goal, cells }, { method: "bwas", lambda });
+      const result = await client.solve(key, { rows: 4, cols: 4, goal, cells }, lambda === undefined ? { method: "bwas" } : { method: "bwas", lambda });
       results.push({ status: result.status, length: result.length, nodes: result.nodes, ms: result.ms, roundTripMs: performance.now() - started });
     }
     return results;
   },
-  { positions, lambda },
+  { positions, lambda, model },
 );
 const browserVersion = browser.version();
 await browser.close();
@@ -95,10 +97,10 @@ const rows = solves.map((solve, i) => ({ ...solve, optimalLength: optimal[i], ex
 const solved = rows.filter((row) => row.status === "solved");
 const sorted = rows.map((row) => row.ms).sort((a, b) => a - b);
 const report = {
-  benchmark: "batch-weighted A* over the shipped 15-puzzle network, in the tab",
+  benchmark: `batch-weighted A* over ${model}, in the tab`,
   machine: `${cpus()[0]?.model ?? "unknown CPU"} × ${cpus().length}`,
   browser: `Chromium ${browserVersion}`,
-  settings: { lambda, batch: 100, maxNodes: 1_000_000, positions: count, seed },
+  settings: { model, lambda: lambda ?? "the model's default", batch: 100, maxNodes: 1_000_000, positions: count, seed },
   solved: solved.length,
   optimal: solved.filter((row) => row.extra === 0).length,
   below_optimum: solved.filter((row) => row.extra < 0).length,

@@ -1038,3 +1038,157 @@ fn batch_weighted_astar_over_the_shipped_8_puzzle_network_solves_uniform_positio
         "above 0",
     );
 }
+
+#[test]
+fn cost_to_go_data_train_resume_and_eval_end_to_end() {
+    let dir = scratch("dqn_cli_cost_to_go");
+    let path = |name: &str| dir.join(name).to_string_lossy().to_string();
+    let (data, model) = (path("paths.txt"), path("values.dqn"));
+    // Three optimal solutions, then two more: the file is continued, not redone.
+    succeeds(&[
+        "cost-to-go",
+        "data",
+        "--positions",
+        "3",
+        "--seed",
+        "5",
+        "--out",
+        &data,
+    ]);
+    let first = std::fs::read_to_string(&data).unwrap();
+    succeeds(&[
+        "cost-to-go",
+        "data",
+        "--positions",
+        "5",
+        "--seed",
+        "5",
+        "--out",
+        &data,
+    ]);
+    let text = std::fs::read_to_string(&data).unwrap();
+    assert!(text.starts_with(&first));
+    let lines: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
+    assert_eq!(lines.len(), 5);
+    assert_eq!(text.lines().filter(|l| l.starts_with('#')).count(), 1);
+    for line in &lines {
+        let (_, moves) = line.split_once(' ').unwrap();
+        assert!(
+            moves.len() >= 20 && moves.chars().all(|c| "udlr".contains(c)),
+            "{line}"
+        );
+    }
+
+    let train = |epochs: &str, resume: bool| {
+        let mut args = vec![
+            "cost-to-go",
+            "train",
+            "--data",
+            &data,
+            "--validation",
+            &data,
+            "--hidden",
+            "16",
+            "--epochs",
+            epochs,
+            "--batch",
+            "32",
+            "--seed",
+            "1",
+            "--out",
+            &model,
+        ];
+        if resume {
+            args.push("--resume");
+        }
+        succeeds(&args)
+    };
+    let out = train("2", false);
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr)
+            .matches("validation MAE")
+            .count(),
+        2
+    );
+    let m = manifest(&model);
+    assert_eq!(m["epochs_done"], 2);
+    assert_eq!(m["architecture"]["hidden"], serde_json::json!([16]));
+    assert_eq!(m["data"][0]["paths"], 5);
+    // Every position of every path, and its mirror image.
+    let examples: u64 = lines
+        .iter()
+        .map(|l| l.split_once(' ').unwrap().1.len() as u64 + 1)
+        .sum();
+    assert_eq!(m["data"][0]["examples"], examples);
+    train("3", true);
+    let m = manifest(&model);
+    assert_eq!(m["epochs_done"], 3);
+    assert_eq!(m["commands"].as_array().unwrap().len(), 2);
+    assert_eq!(m["epochs_log"].as_array().unwrap().len(), 3);
+    fails_with(
+        &[
+            "cost-to-go",
+            "train",
+            "--data",
+            &data,
+            "--validation",
+            &data,
+            "--hidden",
+            "8",
+            "--epochs",
+            "4",
+            "--out",
+            &model,
+            "--resume",
+        ],
+        "--hidden differs",
+    );
+
+    // The value network plays through the searches that read Q-networks.
+    let out = succeeds(&[
+        "cost-to-go",
+        "eval",
+        "--model",
+        &model,
+        "--positions",
+        "2",
+        "--seed",
+        "3",
+        "--max-nodes",
+        "20000",
+        "--record",
+        "check",
+    ]);
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["positions"], 2);
+    assert!(report["optimal"].as_u64() <= report["solved"].as_u64());
+    assert_eq!(manifest(&model)["evaluations"]["check"]["seed"], 3);
+    let solved = succeeds(&[
+        "solve",
+        "--algo",
+        "dqn",
+        "--model",
+        &model,
+        "--size",
+        "4x4",
+        "1,2,3,4,5,6,7,8,9,10,11,12,13,14,_,15",
+    ]);
+    let solved: Value = serde_json::from_slice(&solved.stdout).unwrap();
+    assert_eq!(solved["length"], 1, "{solved}");
+
+    let bad = path("bad.txt");
+    std::fs::write(&bad, "1,2,3,4,5,6,7,8,9,10,11,12,13,14,_,15 l\n").unwrap();
+    fails_with(
+        &[
+            "cost-to-go",
+            "train",
+            "--data",
+            &bad,
+            "--validation",
+            &data,
+            "--out",
+            &path("x.dqn"),
+        ],
+        "line 1: the moves do not reach the goal",
+    );
+}

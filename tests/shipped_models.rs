@@ -65,6 +65,7 @@ fn every_shipped_model_loads_and_reaches_95_percent_of_its_manifest() {
             || puzzle.starts_with("minesweeper-")
             || puzzle.starts_with("sudoku-")
             || puzzle.starts_with("dust-")
+            || is_value_network(&manifest)
         {
             continue; // the next tests'
         }
@@ -261,6 +262,77 @@ fn every_shipped_dust_dqn_clears_its_validation_boards_as_its_manifest_says() {
             "{}: {now} clicks a validation board ({play}), {was} in its manifest",
             model.display()
         );
+    }
+}
+
+/// Whether a manifest is a value network's (`puzzlelab cost-to-go train`).
+fn is_value_network(manifest: &serde_json::Value) -> bool {
+    manifest["kind"]
+        .as_str()
+        .is_some_and(|k| k.starts_with("value network"))
+}
+
+#[test]
+fn every_shipped_value_network_solves_its_check_positions_as_its_manifest_says() {
+    let models: Vec<PathBuf> = shipped("dqn")
+        .into_iter()
+        .filter(|m| is_value_network(&manifest_of(m)))
+        .collect();
+    assert!(!models.is_empty(), "the 15-puzzle value network is shipped");
+    for model in models {
+        let manifest = manifest_of(&model);
+        let recorded = &manifest["evaluations"]["check"];
+        let settings = &recorded["settings"];
+        let fresh = puzzlelab_json(puzzlelab().args([
+            "cost-to-go",
+            "eval",
+            "--model",
+            model.to_str().unwrap(),
+            "--positions",
+            &recorded["positions"].to_string(),
+            "--seed",
+            &recorded["seed"].to_string(),
+            "--lambda",
+            &settings["lambda"].to_string(),
+            "--batch",
+            &settings["batch"].to_string(),
+            "--max-nodes",
+            &settings["max_nodes"].to_string(),
+        ]));
+        let count = |v: &serde_json::Value, key: &str| v[key].as_u64().unwrap();
+        assert_eq!(
+            count(&fresh, "solved"),
+            count(recorded, "solved"),
+            "{}",
+            model.display()
+        );
+        // The same positions and network: the same search, up to the last bits of the CPU's
+        // float arithmetic.
+        assert!(
+            count(&fresh, "optimal") + 1 >= count(recorded, "optimal"),
+            "{}: {fresh} against {recorded}",
+            model.display()
+        );
+        let (nodes, before) = (
+            fresh["mean_nodes"].as_f64().unwrap(),
+            recorded["mean_nodes"].as_f64().unwrap(),
+        );
+        assert!(
+            (nodes - before).abs() <= 0.1 * before,
+            "{nodes} nodes against {before}"
+        );
+        // The report's own evaluations were made by the same command.
+        for name in ["validation", "fresh"] {
+            let e = &manifest["evaluations"][name];
+            assert!(
+                e["command"]
+                    .as_str()
+                    .is_some_and(|c| c.contains("cost-to-go eval")),
+                "{}: evaluation {name}",
+                model.display()
+            );
+            assert!(count(e, "optimal") <= count(e, "solved"));
+        }
     }
 }
 

@@ -27,6 +27,26 @@ pub struct BwasSettings {
     pub batch: usize,
     /// Nodes expanded at most before giving up.
     pub max_nodes: usize,
+    /// When set, each estimate plus this offset is rounded down to a whole number of moves of
+    /// the position's parity ([`parity_rounded`]): the moves to the goal are even exactly when
+    /// the blank is an even number of steps from its goal cell, so an estimate within a move of
+    /// the truth becomes the truth itself with an offset of 1.
+    pub parity_offset: Option<f32>,
+}
+
+/// `estimate + offset` rounded down to the nearest whole number (at least 0) with the parity of
+/// every path from `board` to `goal`: that of the blank's row and column steps to its goal cell.
+pub fn parity_rounded(board: &Board, goal: &Board, estimate: f32, offset: f32) -> f32 {
+    let cols = board.cols();
+    let (b, g) = (board.blank(), goal.blank());
+    let parity = ((b / cols).abs_diff(g / cols) + (b % cols).abs_diff(g % cols)) % 2;
+    let floor = (estimate + offset).floor().max(0.0) as i64;
+    let rounded = if (floor as usize) % 2 == parity {
+        floor
+    } else {
+        floor - 1
+    };
+    rounded.max(parity as i64) as f32
 }
 
 /// What a search found.
@@ -63,7 +83,11 @@ pub fn bwas(
         0.0
     } else {
         batches += 1;
-        heuristic(&[start])[0]
+        let h = heuristic(&[start])[0];
+        match settings.parity_offset {
+            Some(offset) => parity_rounded(&start, goal, h, offset),
+            None => h,
+        }
     };
     open.push(Reverse((key(settings.lambda, 0, h0), Reverse(0u32), 0u32)));
     let path_to = |arena: &[(Board, u32, Option<Direction>, u32)], mut i: usize| {
@@ -144,7 +168,11 @@ pub fn bwas(
             let h = if child == *goal {
                 0.0
             } else {
-                *next.next().expect("one estimate a board")
+                let h = *next.next().expect("one estimate a board");
+                match settings.parity_offset {
+                    Some(offset) => parity_rounded(&child, goal, h, offset),
+                    None => h,
+                }
             };
             open.push(Reverse((key(settings.lambda, g, h), Reverse(g), j)));
         }
@@ -183,6 +211,7 @@ mod tests {
                     lambda: 1.0,
                     batch,
                     max_nodes: 1_000_000,
+                    parity_offset: None,
                 };
                 let found = bwas(start, &goal, &settings, |boards| {
                     boards.iter().map(|b| tables.manhattan(b) as f32).collect()
@@ -194,6 +223,55 @@ mod tests {
             }
             assert!(calls[1] <= calls[0]);
         }
+    }
+
+    /// Exact distances rounded to their parity stay exact (offset 0 to just under 2), and so do
+    /// estimates within a move of them with an offset of 1; with exact distances so rounded every
+    /// solution is optimal.
+    #[test]
+    fn parity_rounding_keeps_and_recovers_exact_distances() {
+        let puzzle = SlidingPuzzle::standard(3, 3).unwrap();
+        let goal = *puzzle.goal();
+        let exact = ExactDistances::build(&goal).unwrap();
+        let mut rng = Rng::new(11);
+        for _ in 0..300 {
+            let board = puzzle.random_solvable(&mut rng);
+            let d = exact.distance(&board).unwrap() as f32;
+            for offset in [0.0, 0.5, 1.9] {
+                assert_eq!(parity_rounded(&board, &goal, d, offset), d);
+            }
+            for error in [-0.99, -0.3, 0.0, 0.4, 0.99] {
+                assert_eq!(
+                    parity_rounded(&board, &goal, d + error, 1.0),
+                    d,
+                    "{d} {error}"
+                );
+            }
+            assert_eq!(
+                parity_rounded(&board, &goal, d - 1.5, 1.0),
+                (d - 2.0).max(0.0).max(d % 2.0)
+            );
+        }
+        assert_eq!(parity_rounded(&goal, &goal, -3.0, 0.0), 0.0);
+        let start = puzzle.random_solvable(&mut rng);
+        let settings = BwasSettings {
+            lambda: 1.0,
+            batch: 8,
+            max_nodes: 1_000_000,
+            parity_offset: Some(1.0),
+        };
+        // Exact distances blurred by up to ±0.9 of a move: parity rounding gives them back.
+        let mut noise = Rng::new(2);
+        let found = bwas(start, &goal, &settings, |boards| {
+            boards
+                .iter()
+                .map(|b| exact.distance(b).unwrap() as f32 + (noise.unit() as f32 * 1.8 - 0.9))
+                .collect()
+        });
+        assert_eq!(
+            found.moves.unwrap().len(),
+            exact.distance(&start).unwrap() as usize
+        );
     }
 
     #[test]
@@ -210,6 +288,7 @@ mod tests {
             lambda: 0.2,
             batch: 10,
             max_nodes: 2_000_000,
+            parity_offset: None,
         };
         let found = bwas(start, &goal, &greedy, manhattan);
         let moves = found.moves.expect("a 15-puzzle solved greedily");

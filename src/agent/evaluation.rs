@@ -155,8 +155,46 @@ pub fn greedy_solve(
     start: Board,
     max_moves: usize,
 ) -> Rollout {
-    place(env, start);
-    policy.greedy_rollout(env, max_moves)
+    if !policy.is_value_network() {
+        place(env, start);
+        return policy.greedy_rollout(env, max_moves);
+    }
+    // A value network: the move to the child with the fewest moves left by its estimate.
+    let goal = *env.puzzle().goal();
+    let (mut board, mut actions) = (start, Vec::new());
+    let mut visited = HashSet::from([start]);
+    while board != goal && actions.len() < max_moves {
+        let children: Vec<(Direction, Board)> = Direction::ALL
+            .into_iter()
+            .filter_map(|d| board.moved(d).map(|child| (d, child)))
+            .collect();
+        let boards: Vec<Board> = children.iter().map(|&(_, b)| b).collect();
+        let estimates = q_heuristic(policy, env, &boards);
+        let best = (0..children.len())
+            .map(|k| {
+                (
+                    if boards[k] == goal {
+                        f32::NEG_INFINITY
+                    } else {
+                        estimates[k]
+                    },
+                    k,
+                )
+            })
+            .min_by(|a, b| a.0.total_cmp(&b.0))
+            .map(|(_, k)| k)
+            .expect("every position has a move");
+        let (d, child) = children[best];
+        board = child;
+        actions.push(d.index());
+        if !visited.insert(board) {
+            break;
+        }
+    }
+    Rollout {
+        actions,
+        terminated: board == goal,
+    }
 }
 
 /// What a beam search found.
@@ -193,7 +231,8 @@ pub fn beam_search(
         moves.reverse();
         Some(moves)
     };
-    let (observation_len, num_actions) = (env.observation_len(), env.num_actions());
+    let observation_len = env.observation_len();
+    let num_actions = policy.network_config().num_actions; // 1 for a value network
     let mut seen = HashSet::from([start]);
     let mut beam = vec![0usize];
     let mut expanded = 0usize;
@@ -262,7 +301,8 @@ pub fn beam_search(
 /// reward, −1 a move and γ = 1, max Q is minus the moves to the goal), all in one forward pass:
 /// the heuristic of [`crate::agent::bwas::bwas`].
 pub fn q_heuristic(policy: &QPolicy, env: &mut SlidingEnv, boards: &[Board]) -> Vec<f32> {
-    let (observation_len, num_actions) = (env.observation_len(), env.num_actions());
+    let observation_len = env.observation_len();
+    let num_actions = policy.network_config().num_actions; // 1 for a value network
     let mut observations = vec![0.0; boards.len() * observation_len];
     for (board, out) in boards.iter().zip(observations.chunks_mut(observation_len)) {
         place(env, *board);

@@ -16,6 +16,14 @@ use burn::tensor::Device;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
+/// Batch-weighted A*'s λ over a Q-network's estimate (−max Q), chosen on validation positions
+/// for the shipped 15-puzzle Q-network (docs/sliding.md).
+pub const DEFAULT_LAMBDA_Q: f32 = 1.2;
+
+/// Batch-weighted A*'s λ over a value network's estimate, chosen on validation positions for the
+/// shipped 15-puzzle value network (docs/sliding.md).
+pub const DEFAULT_LAMBDA_VALUES: f32 = 1.08;
+
 /// A trained model, on the CPU, with the puzzle it plays.
 #[wasm_bindgen]
 pub struct DqnModel {
@@ -69,7 +77,7 @@ impl DqnModel {
         let policy = QPolicy::from_bytes(bytes, &Device::flex()).map_err(js_error)?;
         let puzzle = puzzle_of(&policy).map_err(js_error)?;
         let env = training_env(&puzzle, 0);
-        policy.check_fits(&env).map_err(js_error)?;
+        policy.check_fits_or_values(&env).map_err(js_error)?;
         Ok(DqnModel {
             policy,
             puzzle,
@@ -117,24 +125,27 @@ impl DqnModel {
     }
 
     /// Solves `cells` with DeepCubeA's batch-weighted A* over the network's estimate of the moves
-    /// left (`options`: `lambda`, default 1.2; `batch`, default 100; `maxNodes`, default
-    /// 1,000,000; see `docs/sliding.md`). The report is [`DqnModel::solve`]'s with `method`
-    /// "bwas".
+    /// left (`options`: `lambda`, default [`DEFAULT_LAMBDA_Q`] for a Q-network and
+    /// [`DEFAULT_LAMBDA_VALUES`] for a value network, each chosen on validation positions;
+    /// `batch`, default 100; `maxNodes`, default 1,000,000; `parityOffset`, default none; see
+    /// `docs/sliding.md`). The report is [`DqnModel::solve`]'s with `method` "bwas".
     #[wasm_bindgen(js_name = solveBwas)]
     pub fn solve_bwas(&mut self, cells: &[u8], options: JsValue) -> Result<JsValue, JsValue> {
         #[derive(serde::Deserialize)]
         #[serde(default, rename_all = "camelCase")]
         struct Options {
-            lambda: f32,
+            lambda: Option<f32>,
             batch: usize,
             max_nodes: usize,
+            parity_offset: Option<f32>,
         }
         impl Default for Options {
             fn default() -> Self {
                 Options {
-                    lambda: 1.2,
+                    lambda: None,
                     batch: 100,
                     max_nodes: 1_000_000,
+                    parity_offset: None,
                 }
             }
         }
@@ -145,16 +156,30 @@ impl DqnModel {
         } else {
             Options::default()
         };
-        if !(options.lambda.is_finite() && options.lambda > 0.0 && options.lambda <= 10.0) {
+        let lambda = options.lambda.unwrap_or(if self.policy.is_value_network() {
+            DEFAULT_LAMBDA_VALUES
+        } else {
+            DEFAULT_LAMBDA_Q
+        });
+        if !(lambda.is_finite() && lambda > 0.0 && lambda <= 10.0) {
             return Err(js_error("λ must be a number above 0 and at most 10"));
+        }
+        if options
+            .parity_offset
+            .is_some_and(|o| !(o.is_finite() && (-10.0..=10.0).contains(&o)))
+        {
+            return Err(js_error(
+                "the parity offset must be a number from −10 to 10",
+            ));
         }
         if options.batch == 0 || options.max_nodes == 0 {
             return Err(js_error("the batch and the node budget must be at least 1"));
         }
         let settings = BwasSettings {
-            lambda: options.lambda,
+            lambda,
             batch: options.batch.min(10_000),
             max_nodes: options.max_nodes.min(50_000_000),
+            parity_offset: options.parity_offset,
         };
         let goal = *self.puzzle.goal();
         let clock = web_time::Instant::now();

@@ -25,6 +25,7 @@ import {
   readBoard,
   recordRequests,
   setRange,
+  solveAndWait,
   startSession,
   waitForApp,
   waitUntilPlayedAndSolved,
@@ -426,6 +427,35 @@ describe("<puzzle-widget solver=\"dqn\">", () => {
     assert.ok(Number(stats.length) >= 31, `not shorter than the optimum (${stats.length})`);
     assert.equal(await page.locator("#dqn-stat-method").textContent(), "Batch-weighted A*");
     await waitUntilPlayedAndSolved(page, Number(stats.length), 60_000);
+    assert.deepEqual(page.errors, []);
+  });
+
+  test("the shipped 15-puzzle value network: batch-weighted A* solves a 4×4 board, not below the page's optimum, and training cannot go on from it", slow, async () => {
+    const start = "12,1,10,2,7,11,4,14,5,_,9,15,8,13,6,3";
+    // The optimum, by the page's own pattern-database IDA*.
+    const reference = await session.newPage(hashFor(4, 4, start));
+    const optimum = await solveAndWait(reference, "idastar", "pdb");
+    assert.equal(optimum.status, "solved");
+    assert.ok(optimum.optimal);
+    await reference.close();
+
+    const page = await session.newPage(hashFor(4, 4, start));
+    await page.selectOption("#dqn-shipped", "15puzzle-values.dqn");
+    await page.click("#dqn-load-pretrained");
+    await page.waitForFunction(() => document.querySelector("#dqn-model").dataset.source === "shipped", null, { timeout: 60_000 });
+    assert.equal(await page.locator("#dqn-model").getAttribute("data-values"), "true");
+    assert.match(await page.locator("#dqn-model").textContent(), /value network \(moves left\)/);
+    assert.ok(await page.locator("#dqn-continue").isDisabled(), "the Q-learner cannot start from a value network");
+    assert.equal(await page.inputValue("#dqn-search"), "bwas", "the search is chosen for it");
+    await page.click("#dqn-solve");
+    await page.waitForFunction(() => !document.querySelector("#dqn-solve-stats").hidden || /could not|no way/.test(document.querySelector("#dqn-solve-status").textContent), null, { timeout: 90_000 });
+    const stats = await page.evaluate(() => ({ ...document.querySelector("#dqn-solve-stats").dataset }));
+    assert.equal(stats.method, "bwas");
+    assert.equal(stats.status, "solved");
+    const length = Number(stats.length);
+    assert.ok(length >= optimum.length, `not shorter than the optimum ${optimum.length} (${length})`);
+    assert.equal((length - optimum.length) % 2, 0, "every solution has the optimum's parity");
+    await waitUntilPlayedAndSolved(page, length, 60_000);
     assert.deepEqual(page.errors, []);
   });
 

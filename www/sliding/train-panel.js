@@ -363,7 +363,9 @@ export class TrainPanel {
     root.querySelector("#dqn-stat-time").textContent = `${result.ms < 10 ? result.ms.toFixed(1) : numberFormat.format(Math.round(result.ms))} ms`;
     stats.hidden = false;
     const distance = !known ? "" : extra === 0 ? ", optimal" : `, ${extra} ${extra === 1 ? "move" : "moves"} more than the optimal ${result.optimalLength}`;
-    const summary = `The DQN model (${method.toLowerCase()}) found a ${result.length}-move solution${distance}.`;
+    const kind = isValueNetwork(this.#model?.info) ? "value network" : "DQN model";
+    const how = result.method === "bwas" ? method : method.toLowerCase();
+    const summary = `The ${kind} (${how}) found a ${result.length}-move solution${distance}.`;
     this.#setSolveStatus(summary);
     this.#onSolution(summary);
     this.#player.load(result.moves);
@@ -482,8 +484,10 @@ export class TrainPanel {
     this.#model = model;
     const { info } = model;
     const hidden = info.network?.hidden?.length ? info.network.hidden.join("-") : "none";
+    const values = isValueNetwork(info);
     const details = [
       `${info.rows} × ${info.cols}`,
+      values ? "value network (moves left)" : "",
       `hidden layers ${hidden}`,
       `${numberFormat.format(info.numParams)} parameters`,
       info.training ? `${numberFormat.format(info.training.steps)} training steps` : "",
@@ -493,6 +497,9 @@ export class TrainPanel {
     this.#elements.model.replaceChildren(title, ` · ${details.join(" · ")}`);
     this.#elements.model.dataset.source = model.source;
     this.#elements.model.dataset.key = model.key;
+    this.#elements.model.dataset.values = String(values);
+    // A value network is made for the search; the Q-learner cannot go on from it.
+    if (values) this.#elements.search.value = "bwas";
     this.#renderFit();
     this.#render();
   }
@@ -726,7 +733,7 @@ export class TrainPanel {
       control.disabled = active;
     }
     const model = this.#model;
-    elements.continue.disabled = active || !model;
+    elements.continue.disabled = active || !model || isValueNetwork(model.info);
     if (elements.continue.disabled && !active) elements.continue.checked = false;
     elements.solve.disabled = !model;
     // Evaluating blocks the worker for seconds: not while chunks should keep flowing.
@@ -765,6 +772,11 @@ export function initTrainPanel(root, options) {
 }
 
 // ---- helpers ---------------------------------------------------------------------------------------
+
+/** Whether a model gives one value per board (the moves left) rather than a Q-value per move. */
+function isValueNetwork(info) {
+  return info?.network?.numActions === 1;
+}
 
 /** Hidden layer widths from "250,250,250" (spaces allowed). */
 function parseHidden(input) {

@@ -18,6 +18,7 @@
 //! | `probe.rs` | checking a device: [`device_probe`], [`DeviceProbe`] |
 //! | `matmul.rs` | the dense layers' matrix product on WebGPU: burn's, or cubek's tiled kernel through a backend extension ([`TiledMatmul`]) when [`race_products`] finds it faster |
 //! | `bench.rs` | timing the gradient step and single operations on a device: [`Dqn::benchmark_steps`], [`op_benchmark`], and *Auto*'s [`Dqn::timing_probe`] |
+//! | [`cost_to_go`] | a 15-puzzle value network learned from optimal solutions (supervised, one output), for batch-weighted A* |
 //! | [`sliding`] | the learner set up for sliding puzzles (the dissertation's start rule, reward, curriculum) |
 //! | [`game2048`] | the learner set up for 2048 (Mehta's network and reward) |
 //! | [`minesweeper`] | the learner set up for Minesweeper (Mehta's network; a fully convolutional one with every covered cell backed up), greedy play on the solver's boards |
@@ -69,6 +70,7 @@ mod probe;
 mod bench;
 mod matmul;
 
+pub mod cost_to_go;
 pub mod dust;
 pub mod game2048;
 pub mod minesweeper;

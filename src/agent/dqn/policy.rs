@@ -116,8 +116,24 @@ impl QPolicy {
         }
     }
 
+    /// Whether the network gives one value per observation (minus the moves left, as
+    /// [`cost_to_go`](super::cost_to_go) trains it) rather than one per action.
+    pub fn is_value_network(&self) -> bool {
+        self.network_config.num_actions == 1
+    }
+
+    /// [`QPolicy::check_fits`], accepting a value network too ([`QPolicy::is_value_network`]):
+    /// for the sliding puzzles' searches, which read either kind.
+    pub fn check_fits_or_values<E: Environment>(&self, env: &E) -> Result<(), DqnError> {
+        self.check(env, !self.is_value_network())
+    }
+
     /// Checks that this model plays `env`'s puzzle with its observation and actions.
     pub fn check_fits<E: Environment>(&self, env: &E) -> Result<(), DqnError> {
+        self.check(env, true)
+    }
+
+    fn check<E: Environment>(&self, env: &E, actions: bool) -> Result<(), DqnError> {
         let found = &self.network_config;
         let checks = [
             ("puzzle", env.puzzle_id(), self.puzzle_id.clone()),
@@ -133,7 +149,7 @@ impl QPolicy {
             ),
         ];
         for (what, expected, found) in checks {
-            if expected != found {
+            if expected != found && (actions || what != "number of actions") {
                 return Err(DqnError::Mismatch {
                     what,
                     expected,

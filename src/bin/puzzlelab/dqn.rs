@@ -216,6 +216,10 @@ pub struct EvalArgs {
     /// Batch-weighted A*: nodes expanded at most per position.
     #[arg(long, value_name = "N", default_value_t = 2_000_000)]
     pub bwas_max_nodes: usize,
+    /// Batch-weighted A*: round each estimate plus this offset down to the position's parity
+    /// (docs/sliding.md).
+    #[arg(long, value_name = "OFFSET")]
+    pub bwas_parity_offset: Option<f32>,
 }
 
 /// `puzzlelab bench-dqn`: times the dissertation's DQN on the CPU: training steps per second

@@ -187,7 +187,7 @@ fn evaluate_model(
     let optimal = OptimalLengths::for_puzzle(puzzle)?;
     let positions = positions(puzzle, &optimal, settings)?;
     let mut env = training_env(puzzle, 0);
-    policy.check_fits(&env)?;
+    policy.check_fits_or_values(&env)?;
     Ok(evaluate_by_distance(policy, &mut env, &positions, settings))
 }
 
@@ -209,6 +209,11 @@ pub fn eval(args: &EvalArgs) -> Result<()> {
             "--bwas-lambda must be a number above 0 and at most 10"
         );
         ensure!(args.bwas_batch >= 1, "--bwas-batch must be at least 1");
+        ensure!(
+            args.bwas_parity_offset
+                .is_none_or(|o| o.is_finite() && (-10.0..=10.0).contains(&o)),
+            "--bwas-parity-offset must be a number from -10 to 10"
+        );
     }
     let (mut uniform, mut bwas) = (None, None);
     if let Some(count) = args.uniform_positions {
@@ -224,6 +229,7 @@ pub fn eval(args: &EvalArgs) -> Result<()> {
                 lambda,
                 batch: args.bwas_batch,
                 max_nodes: args.bwas_max_nodes,
+                parity_offset: args.bwas_parity_offset,
             };
             let report = bwas_report(&policy, &mut env, &positions, &bwas_settings);
             eprintln!("batch-weighted A*: {report}");
@@ -239,6 +245,23 @@ pub fn eval(args: &EvalArgs) -> Result<()> {
         "bwas_uniform": bwas,
     }));
     Ok(())
+}
+
+/// Batch-weighted A* over `policy`'s estimate on `count` uniformly random positions of its
+/// puzzle drawn by `seed` (those of `eval --uniform-positions`), against their optima:
+/// [`bwas_report`]'s JSON.
+pub fn bwas_on_uniform_positions(
+    policy: &QPolicy,
+    count: usize,
+    seed: u64,
+    settings: &BwasSettings,
+) -> Result<serde_json::Value> {
+    let puzzle = puzzle_of(policy).map_err(anyhow::Error::msg)?;
+    let mut env = training_env(&puzzle, 0);
+    policy.check_fits_or_values(&env)?;
+    let optimal = OptimalLengths::for_puzzle(&puzzle)?;
+    let positions = uniform_positions(&puzzle, &optimal, count, seed)?;
+    Ok(bwas_report(policy, &mut env, &positions, settings))
 }
 
 /// Batch-weighted A* over the network's estimate on `positions` (with their optimal lengths):
@@ -309,7 +332,7 @@ pub fn solve_with_model(args: &SolveArgs, text: &str) -> Result<String> {
     };
     let start = puzzle.parse(text)?;
     let mut env = training_env(puzzle, 0);
-    policy.check_fits(&env)?;
+    policy.check_fits_or_values(&env)?;
     if !puzzle.is_solvable(&start) {
         return Err(unreachable_goal(puzzle));
     }

@@ -3,11 +3,12 @@
 //! One module per command family: [`sliding`] (solve, table, scramble, pdb), [`bench`] (bench,
 //! bench-pdb), [`dqn`] (train, eval, bench-dqn and `solve --algo dqn`; `--features learn`),
 //! [`local_vi`] (`local-vi eval`, `solve --algo local-vi`), [`game2048`] (train-2048, eval-2048) and [`dqn2048`] (train-dqn-2048, eval-dqn-2048;
-//! `--features learn`), [`minesweeper`] (`minesweeper eval`, `no-guess`; `train` in [`dqn_minesweeper`], `--features learn`). [`training`] is the chunked training loop every trainer shares,
+//! `--features learn`), [`cost_to_go`] (`cost-to-go data|train|eval`: the 15-puzzle value network), [`minesweeper`] (`minesweeper eval`, `no-guess`; `train` in [`dqn_minesweeper`], `--features learn`). [`training`] is the chunked training loop every trainer shares,
 //! [`manifest`] the manifests written beside models, [`files`] file and machine helpers.
 //! `puzzlelab help <command>` prints each command's flags.
 
 mod bench;
+mod cost_to_go;
 mod dqn;
 mod dqn2048;
 mod dqn_dust;
@@ -84,6 +85,8 @@ enum Command {
     Dust(samegame::DustArgs),
     /// SameGame (score): `puzzlelab samegame solve …`.
     Samegame(samegame::SameGameArgs),
+    /// A 15-puzzle value network learned from optimal solutions: `puzzlelab cost-to-go data|train`.
+    CostToGo(cost_to_go::CostToGoArgs),
 }
 
 fn main() -> ExitCode {
@@ -109,6 +112,11 @@ fn main() -> ExitCode {
         Command::LocalVi(args) => local_vi::run(&args),
         Command::Dust(args) => samegame::run_dust(&args, &command_line),
         Command::Samegame(args) => samegame::run_samegame(&args),
+        Command::CostToGo(args) => match &args.command {
+            cost_to_go::CostToGoCommand::Data(args) => cost_to_go::data(args, &command_line),
+            cost_to_go::CostToGoCommand::Train(args) => cost_to_go::train(args, &command_line),
+            cost_to_go::CostToGoCommand::Eval(args) => cost_to_go::eval(args, &command_line),
+        },
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
