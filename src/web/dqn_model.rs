@@ -233,7 +233,8 @@ impl DqnModel {
         })
     }
 
-    /// The network's Q-values for `cells`, one per direction (up, down, left, right).
+    /// The network's Q-values for `cells`, one per direction (up, down, left, right); for a
+    /// value network, its one output (minus the moves left).
     #[wasm_bindgen(js_name = qValues)]
     pub fn q_values(&mut self, cells: &[u8]) -> Result<Vec<f32>, JsValue> {
         let board = Board::new(self.puzzle.rows(), self.puzzle.cols(), cells).map_err(js_error)?;

@@ -91,17 +91,23 @@ impl CostToGoSamples {
         Ok(paths)
     }
 
-    /// Adds the mirror image of every example across the main diagonal (square boards): the
-    /// cells transposed and each tile renamed for the tile whose goal cell is its goal cell's
-    /// transpose. The goal is its own mirror image, so each distance is unchanged (the puzzle's
-    /// one symmetry that keeps the goal); the data doubles.
-    pub fn add_transposes(&mut self, goal: &Board) {
+    /// Adds the mirror image of every example across the main diagonal: the cells transposed
+    /// and each tile renamed for the tile whose goal cell is its goal cell's transpose. Where
+    /// [`transposed`] finds that symmetry (square boards, numbered tiles, the goal's blank on the
+    /// diagonal, as on the standard 15-puzzle), the goal is its own mirror image, so each
+    /// distance is unchanged and the data doubles; elsewhere nothing is added. Returns how many
+    /// were added.
+    pub fn add_transposes(&mut self, goal: &Board) -> usize {
         let n = self.boards.len();
+        if n == 0 || transposed(goal, goal).is_none() {
+            return 0;
+        }
         for i in 0..n {
-            let mirrored = transposed(&self.boards[i], goal);
+            let mirrored = transposed(&self.boards[i], goal).expect("the goal has the symmetry");
             self.boards.push(mirrored);
             self.distances.push(self.distances[i]);
         }
+        n
     }
 
     /// Number of examples.
@@ -116,23 +122,30 @@ impl CostToGoSamples {
 }
 
 /// `board` mirrored across the main diagonal with the tiles renamed so that `goal` is its own
-/// mirror image (see [`CostToGoSamples::add_transposes`]); `board` itself on boards that are not
-/// square.
-pub fn transposed(board: &Board, goal: &Board) -> Board {
+/// mirror image (see [`CostToGoSamples::add_transposes`]). `None` where that symmetry does not
+/// exist: a board that is not square, a goal whose blank is off the main diagonal (the blank
+/// would be renamed as a tile), or a goal with repeated labels.
+pub fn transposed(board: &Board, goal: &Board) -> Option<Board> {
     let (rows, cols) = (board.rows(), board.cols());
-    if rows != cols {
-        return *board;
+    if rows != cols || (goal.rows(), goal.cols()) != (rows, cols) {
+        return None;
     }
     let t = |p: usize| (p % cols) * cols + p / cols;
-    let mut rename = [0u8; 256];
+    let mut rename = [None; 256];
     for (p, &label) in goal.cells().iter().enumerate() {
-        rename[label as usize] = goal.cells()[t(p)];
+        if rename[label as usize].is_some() {
+            return None;
+        }
+        rename[label as usize] = Some(goal.cells()[t(p)]);
+    }
+    if rename[0] != Some(0) {
+        return None;
     }
     let mut cells = vec![0u8; board.len()];
     for (p, &label) in board.cells().iter().enumerate() {
-        cells[t(p)] = rename[label as usize];
+        cells[t(p)] = rename[label as usize]?;
     }
-    Board::new(rows, cols, &cells).expect("a relabelled transpose of a board")
+    Board::new(rows, cols, &cells).ok()
 }
 
 /// The one-hot observation of `board` (the sliding environment's: cell-major, one value per
@@ -414,19 +427,32 @@ mod tests {
         ] {
             let puzzle = SlidingPuzzle::with_goal_text(3, 3, goal_text).unwrap();
             let table = crate::env::sliding::solve::ExactDistances::build(puzzle.goal()).unwrap();
-            assert_eq!(&transposed(puzzle.goal(), puzzle.goal()), puzzle.goal());
+            assert_eq!(
+                transposed(puzzle.goal(), puzzle.goal()).as_ref(),
+                Some(puzzle.goal())
+            );
             let mut rng = Rng::new(7);
             for _ in 0..200 {
                 let board = puzzle.random_solvable(&mut rng);
-                let mirrored = transposed(&board, puzzle.goal());
+                let mirrored = transposed(&board, puzzle.goal()).unwrap();
                 assert_eq!(
                     table.distance(&mirrored),
                     table.distance(&board),
                     "{goal_text}"
                 );
-                assert_eq!(transposed(&mirrored, puzzle.goal()), board);
+                assert_eq!(transposed(&mirrored, puzzle.goal()), Some(board));
             }
         }
+        // No such symmetry: the goal's blank off the diagonal, a board that is not square.
+        let off = SlidingPuzzle::with_goal_text(3, 3, "1,_,2,3,4,5,6,7,8").unwrap();
+        let board = off.parse("_,1,2,3,4,5,6,7,8").unwrap();
+        assert_eq!(transposed(&board, off.goal()), None);
+        let mut samples = CostToGoSamples::default();
+        samples.push_path(board, &[Direction::Right]).unwrap();
+        assert_eq!(samples.add_transposes(off.goal()), 0);
+        assert_eq!(samples.len(), 2);
+        let wide = SlidingPuzzle::standard(2, 3).unwrap();
+        assert_eq!(transposed(wide.goal(), wide.goal()), None);
     }
 
     #[test]

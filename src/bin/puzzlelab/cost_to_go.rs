@@ -142,28 +142,47 @@ pub fn data_line(
 pub fn data(args: &DataArgs, command: &str) -> Result<()> {
     ensure!(args.positions >= 1, "--positions must be at least 1");
     let puzzle = SlidingPuzzle::standard(4, 4)?;
-    let done = match std::fs::read_to_string(&args.out) {
-        Ok(text) => text
-            .lines()
-            .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
-            .count(),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => 0,
+    let text = match std::fs::read_to_string(&args.out) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
         Err(e) => return Err(e).with_context(|| args.out.clone()),
     };
+    // A run stopped in the middle of a line leaves it unfinished: drop it (it is solved again).
+    let complete = &text[..text.rfind('\n').map_or(0, |i| i + 1)];
+    if complete.len() < text.len() {
+        std::fs::write(&args.out, complete).with_context(|| args.out.clone())?;
+        eprintln!(
+            "cost-to-go data: dropped an unfinished last line of {}",
+            args.out
+        );
+    }
+    let seed_mark = format!("(SlidingPuzzle::random_solvable, seed {}),", args.seed);
+    if let Some(header) = complete.lines().find(|l| l.starts_with('#')) {
+        ensure!(
+            header.contains(&seed_mark),
+            "{} was written with another --seed (its first line: {header})",
+            args.out
+        );
+    }
+    let done = complete
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .count();
     let mut file = std::fs::OpenOptions::new()
         .create(true)
         .append(true)
         .open(&args.out)
         .with_context(|| args.out.clone())?;
-    if done == 0 {
-        writeln!(
-            file,
-            "# puzzlelab cost-to-go data: uniformly random 15-puzzles (SlidingPuzzle::random_solvable, seed {}), \
-             each with an optimal solution by IDA* with the 6-6-3 pattern databases; {} on {}, {}",
-            args.seed,
-            command,
-            machine(),
-            utc_now()
+    if complete.trim().is_empty() {
+        file.write_all(
+            format!(
+                "# puzzlelab cost-to-go data: uniformly random 15-puzzles {seed_mark} \
+                 each with an optimal solution by IDA* with the 6-6-3 pattern databases; {} on {}, {}\n",
+                command,
+                machine(),
+                utc_now()
+            )
+            .as_bytes(),
         )?;
     }
     let databases = Rc::new(load_databases(
@@ -192,7 +211,8 @@ pub fn data(args: &DataArgs, command: &str) -> Result<()> {
             );
         }
         moves_total += report.moves.len();
-        writeln!(file, "{}", data_line(&puzzle, &start, &report.moves))?;
+        // One write a line, so that a stop leaves whole lines or an unfinished last one.
+        file.write_all(format!("{}\n", data_line(&puzzle, &start, &report.moves)).as_bytes())?;
         let made = i + 1 - done;
         if made % 500 == 0 || i + 1 == args.positions {
             file.flush()?;
@@ -251,6 +271,11 @@ pub fn eval(args: &CostToGoEvalArgs, command: &str) -> Result<()> {
         max_nodes: args.max_nodes,
         parity_offset: None,
     };
+    // The manifest is read first: a missing one fails before minutes of search.
+    let manifest: Option<serde_json::Value> = match &args.record {
+        Some(_) => Some(crate::files::read_manifest(&args.model)?),
+        None => None,
+    };
     let clock = Instant::now();
     let mut report = crate::dqn_sliding::bwas_on_uniform_positions(
         &policy,
@@ -268,7 +293,7 @@ pub fn eval(args: &CostToGoEvalArgs, command: &str) -> Result<()> {
     report["date"] = serde_json::json!(utc_now());
     if let Some(name) = &args.record {
         let path = format!("{}.json", args.model);
-        let mut manifest: serde_json::Value = crate::files::read_manifest(&args.model)?;
+        let mut manifest = manifest.expect("read above for --record");
         ensure!(
             manifest.is_object(),
             "{path}: the manifest is not an object"
@@ -310,6 +335,22 @@ fn read_samples(
     Ok((samples, described))
 }
 
+/// The flags a run records (and a resumed run must repeat, but --epochs).
+#[cfg(feature = "learn")]
+fn hyperparameters(args: &TrainArgs) -> serde_json::Value {
+    serde_json::json!({
+        "epochs": args.epochs,
+        "hidden": args.hidden,
+        "batch": args.batch,
+        "lr": args.lr,
+        "lr_end": args.lr_end,
+        "over_weight": args.over_weight,
+        "seed": args.seed,
+        "transposes": !args.no_transposes,
+        "optimizer": "Adam (β 0.9, 0.999; ε 1e-7)",
+    })
+}
+
 /// `puzzlelab cost-to-go train`.
 #[cfg(feature = "learn")]
 pub fn train(args: &TrainArgs, command: &str) -> Result<()> {
@@ -318,6 +359,10 @@ pub fn train(args: &TrainArgs, command: &str) -> Result<()> {
     use serde_json::{json, Value};
     ensure!(args.epochs >= 1, "--epochs must be at least 1");
     ensure!(args.batch >= 1, "--batch must be at least 1");
+    ensure!(
+        args.lr.is_finite() && args.lr > 0.0 && args.lr_end.is_finite() && args.lr_end > 0.0,
+        "--lr and --lr-end must be numbers above 0"
+    );
     ensure!(
         args.over_weight.is_finite() && args.over_weight > 0.0,
         "--over-weight must be a number above 0"
@@ -348,6 +393,32 @@ pub fn train(args: &TrainArgs, command: &str) -> Result<()> {
             "--hidden differs from the model's {:?}",
             policy.network_config().hidden
         );
+        ensure!(
+            epochs_done < args.epochs,
+            "the model has trained {epochs_done} epochs already: ask for more with --epochs"
+        );
+        // The same run, resumed: the same flags (but --epochs) and the same data files.
+        let asked = hyperparameters(args);
+        let recorded = manifest["hyperparameters"]
+            .as_object()
+            .context("the manifest records no hyperparameters")?;
+        for (flag, value) in recorded {
+            ensure!(
+                flag == "epochs" || asked.get(flag) == Some(value),
+                "--resume goes on with the same flags: the manifest has {flag} {value}, this command {}",
+                asked.get(flag).unwrap_or(&Value::Null)
+            );
+        }
+        let checksums = |v: &Value| -> Vec<Value> {
+            v.as_array()
+                .map(|a| a.iter().map(|d| d["fnv1a"].clone()).collect())
+                .unwrap_or_default()
+        };
+        ensure!(
+            checksums(&manifest["data"]) == checksums(&json!(data))
+                && checksums(&manifest["validation_data"]) == checksums(&json!(validation_data)),
+            "--resume goes on with the same data: a --data or --validation file differs from the manifest's"
+        );
         let learner = CostToGo::resume(&puzzle, &policy, args.seed ^ epochs_done as u64, steps)
             .map_err(anyhow::Error::msg)?;
         (learner, manifest, epochs_done)
@@ -374,10 +445,7 @@ pub fn train(args: &TrainArgs, command: &str) -> Result<()> {
         "hidden": args.hidden,
         "parameters": learner.network_config().num_params(),
     });
-    manifest["hyperparameters"] = json!({
-        "epochs": args.epochs, "batch": args.batch, "lr": args.lr, "lr_end": args.lr_end,
-        "over_weight": args.over_weight, "seed": args.seed, "transposes": !args.no_transposes, "optimizer": "Adam (β 0.9, 0.999; ε 1e-7)",
-    });
+    manifest["hyperparameters"] = hyperparameters(args);
     manifest["data"] = json!(data);
     manifest["validation_data"] = json!(validation_data);
     manifest["machine"] = json!(machine());
