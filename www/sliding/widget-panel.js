@@ -521,7 +521,7 @@ export class SlidingPanel {
       cancelled();
       const shipped = shippedModelFor(models, rows, cols, goal);
       if (!shipped) {
-        const available = models.map((model) => `${model.size.replace("x", "×")} with the goal ${model.goal}`).join("; ");
+        const available = [...new Set(models.map((model) => `${model.size.replace("x", "×")} with the goal ${model.goal}`))].join("; ");
         throw new Error(
           `no trained model fits this ${rows}×${cols} board with the goal ${goalText}` +
             (available ? ` (models ship for: ${available})` : "") +
