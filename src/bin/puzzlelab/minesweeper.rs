@@ -174,6 +174,7 @@ fn play_random_game(
         won: game.status() == Status::Won,
         guesses: moves - 1,
         moves,
+        fatal: None,
     })
 }
 

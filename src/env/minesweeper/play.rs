@@ -350,7 +350,7 @@ pub(super) fn solves_without_guessing(game: &mut Minefield) -> bool {
 }
 
 /// How one game went.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct GameResult {
     /// Whether every safe cell was revealed.
     pub won: bool,
@@ -358,6 +358,48 @@ pub struct GameResult {
     pub guesses: usize,
     /// Reveals in all (the first click counted).
     pub moves: usize,
+    /// The guess that lost the game, where the player knows it.
+    pub fatal: Option<Fatal>,
+}
+
+/// The guess that lost a game.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Fatal {
+    /// Which guess of the game it was (1: the first after the first click).
+    pub guess: usize,
+    /// The mine probability the exact analysis gave the cell.
+    pub risk: f64,
+}
+
+/// Where a batch's lost games were lost (the games whose [`GameResult::fatal`] is known).
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+pub struct Losses {
+    /// Lost games whose fatal guess is known.
+    pub games: usize,
+    /// Of those, the games lost on their first guess.
+    pub on_first_guess: usize,
+    /// Lost on a guess at even odds (a mine probability of one half, within 0.005).
+    pub at_even_odds: usize,
+    /// By the fatal guess's mine probability, in tenths: [0, 0.1), [0.1, 0.2), …, [0.9, 1].
+    pub by_risk_tenths: [usize; 10],
+}
+
+impl Losses {
+    fn add(&mut self, fatal: Fatal) {
+        self.games += 1;
+        self.on_first_guess += usize::from(fatal.guess == 1);
+        self.at_even_odds += usize::from((fatal.risk - 0.5).abs() <= 0.005);
+        self.by_risk_tenths[((fatal.risk * 10.0) as usize).min(9)] += 1;
+    }
+
+    fn merge(&mut self, other: &Losses) {
+        self.games += other.games;
+        self.on_first_guess += other.on_first_guess;
+        self.at_even_odds += other.at_even_odds;
+        for (a, b) in self.by_risk_tenths.iter_mut().zip(other.by_risk_tenths) {
+            *a += b;
+        }
+    }
 }
 
 /// Plays one seeded game with the solver from `first`.
@@ -374,6 +416,7 @@ pub fn play_solver_game(
         won: false,
         guesses: 0,
         moves: 1,
+        fatal: None,
     };
     while game.status() == Status::Playing {
         let (safe, analysis) =
@@ -391,6 +434,12 @@ pub fn play_solver_game(
         game.reveal(choice.cell)?;
         result.moves += 1;
         result.guesses += 1;
+        if matches!(game.status(), Status::Lost(_)) {
+            result.fatal = Some(Fatal {
+                guess: result.guesses,
+                risk: choice.probability,
+            });
+        }
     }
     result.won = game.status() == Status::Won;
     Ok(result)
@@ -413,6 +462,9 @@ pub struct Evaluation {
     pub ms_per_game: f64,
     /// The longest game, in milliseconds.
     pub ms_longest_game: f64,
+    /// Where the lost games were lost, when the player records it (the solver does).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub losses: Option<Losses>,
 }
 
 /// The Wilson score interval (95%) of `wins` out of `games`.
@@ -442,9 +494,10 @@ pub fn evaluate(
     play: impl Fn(u64) -> Result<GameResult, MinesError> + Sync,
 ) -> Result<Evaluation, MinesError> {
     let threads = threads.clamp(1, games.max(1));
-    type Part = (usize, usize, f64, f64);
+    type Part = (usize, usize, f64, f64, Losses);
     let run = |part: usize| -> Result<Part, MinesError> {
         let (mut wins, mut guesses, mut seconds, mut longest) = (0, 0, 0.0, 0.0f64);
+        let mut losses = Losses::default();
         for i in (part..games).step_by(threads) {
             let started = clock::seconds();
             let result = play(game_seed(seed, i))?;
@@ -453,8 +506,11 @@ pub fn evaluate(
             longest = longest.max(took);
             wins += result.won as usize;
             guesses += result.guesses;
+            if let Some(fatal) = result.fatal {
+                losses.add(fatal);
+            }
         }
-        Ok((wins, guesses, seconds, longest))
+        Ok((wins, guesses, seconds, longest, losses))
     };
     let parts: Vec<Result<Part, MinesError>> = if threads == 1 {
         vec![run(0)]
@@ -473,16 +529,20 @@ pub fn evaluate(
         })
     };
     let (mut wins, mut guesses, mut seconds, mut longest) = (0, 0, 0.0, 0.0f64);
+    let mut losses = Losses::default();
     for part in parts {
-        let (w, g, s, l) = part?;
+        let (w, g, s, l, lost) = part?;
         wins += w;
         guesses += g;
         seconds += s;
         longest = longest.max(l);
+        losses.merge(&lost);
     }
-    Ok(Evaluation::from_totals(
-        games, wins, guesses, seconds, longest,
-    ))
+    let mut evaluation = Evaluation::from_totals(games, wins, guesses, seconds, longest);
+    if losses.games > 0 {
+        evaluation.losses = Some(losses);
+    }
+    Ok(evaluation)
 }
 
 impl Evaluation {
@@ -504,6 +564,7 @@ impl Evaluation {
             guesses_per_game: per_game(guesses as f64),
             ms_per_game: per_game(seconds * 1000.0),
             ms_longest_game: longest * 1000.0,
+            losses: None,
         }
     }
 }

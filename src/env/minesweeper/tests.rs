@@ -346,12 +346,28 @@ fn the_solver_wins_most_seeded_beginner_games_and_never_loses_on_a_certain_move(
     })
     .unwrap();
     assert!(evaluation.win_rate > 0.8, "{evaluation:?}");
-    // A game with no guess is always won.
+    // Every lost game is accounted for, once.
+    let losses = evaluation.losses.clone().expect("some of 200 games are lost");
+    assert_eq!(losses.games, 200 - evaluation.wins);
+    assert_eq!(losses.by_risk_tenths.iter().sum::<usize>(), losses.games);
+    assert!(losses.on_first_guess <= losses.games && losses.at_even_odds <= losses.games);
+    // A game with no guess is always won; a lost one was lost on a guess that was a risk.
+    let mut first_guess = 0;
     for i in 0..200 {
         let result =
             play_solver_game(layout, FirstClick::Safe, 0, game_seed(11, i), &strategy).unwrap();
         assert!(result.won || result.guesses > 0, "game {i}: {result:?}");
+        match result.fatal {
+            None => assert!(result.won, "game {i}: {result:?}"),
+            Some(fatal) => {
+                assert!(!result.won, "game {i}: {result:?}");
+                assert!(fatal.risk > 0.0 && fatal.risk < 1.0, "game {i}: {result:?}");
+                assert_eq!(fatal.guess, result.guesses, "the last guess loses: {result:?}");
+                first_guess += usize::from(fatal.guess == 1);
+            }
+        }
     }
+    assert_eq!(first_guess, losses.on_first_guess);
 }
 
 #[test]
