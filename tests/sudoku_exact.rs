@@ -3,7 +3,7 @@
 
 mod common;
 
-use puzzlelab::env::sudoku::{search_reference, solve, Grid, Solved};
+use puzzlelab::env::sudoku::{search_reference, solve, solve_with, Branching, Grid, Solved};
 
 /// The reference solver (any shape, `backtrack.rs`) on the fast solver's terms.
 fn solve_reference(cells: &[u8; 81], limit: usize) -> Solved {
@@ -178,6 +178,7 @@ fn random_solution(rng: &mut Rng) -> [u8; 81] {
 fn fast_agrees_with_reference_on_random_positions() {
     let mut rng = Rng::new(17);
     let (mut unique, mut several, mut none) = (0, 0, 0);
+    let mut guesses = [0u64; 2];
     for n in 0..3000 {
         let solution = random_solution(&mut rng);
         assert_solves(&[0; 81], &solution);
@@ -216,7 +217,21 @@ fn fast_agrees_with_reference_on_random_positions() {
             fast.guesses,
             "guesses do not depend on the limit"
         );
+        // The other branching rule finds as many solutions, and the same unique one.
+        let first_pair = solve_with(&puzzle, limit, Branching::FirstPair);
+        assert_eq!(first_pair.count, fast.count, "position {n}: {puzzle:?}");
+        if count_solutions(&puzzle, 2) == 1 {
+            assert_eq!(first_pair.solution, fast.solution);
+        }
+        guesses[0] += fast.guesses;
+        guesses[1] += first_pair.guesses;
     }
+    // Both rules branch on these easy positions; the totals differ (a check that the two rules
+    // are two: their speed is compared on the benchmark sets, docs/sudoku.md).
+    assert!(
+        guesses[0] > 0 && guesses[1] > 0 && guesses[0] != guesses[1],
+        "{guesses:?}"
+    );
     assert!(
         unique > 500 && several > 100 && none > 100,
         "{unique} {several} {none}"

@@ -347,7 +347,10 @@ fn the_solver_wins_most_seeded_beginner_games_and_never_loses_on_a_certain_move(
     .unwrap();
     assert!(evaluation.win_rate > 0.8, "{evaluation:?}");
     // Every lost game is accounted for, once.
-    let losses = evaluation.losses.clone().expect("some of 200 games are lost");
+    let losses = evaluation
+        .losses
+        .clone()
+        .expect("some of 200 games are lost");
     assert_eq!(losses.games, 200 - evaluation.wins);
     assert_eq!(losses.by_risk_tenths.iter().sum::<usize>(), losses.games);
     assert!(losses.on_first_guess <= losses.games && losses.at_even_odds <= losses.games);
@@ -362,7 +365,10 @@ fn the_solver_wins_most_seeded_beginner_games_and_never_loses_on_a_certain_move(
             Some(fatal) => {
                 assert!(!result.won, "game {i}: {result:?}");
                 assert!(fatal.risk > 0.0 && fatal.risk < 1.0, "game {i}: {result:?}");
-                assert_eq!(fatal.guess, result.guesses, "the last guess loses: {result:?}");
+                assert_eq!(
+                    fatal.guess, result.guesses,
+                    "the last guess loses: {result:?}"
+                );
                 first_guess += usize::from(fatal.guess == 1);
             }
         }

@@ -3,7 +3,7 @@
 //! Simple and obviously right rather than fast: the 9 × 9 fast solver ([`super::solve`]) is
 //! checked against it, and [`search`] uses it for the small grids (4 × 4, 6 × 6).
 
-use super::exact::solve;
+use super::exact::{solve_with, Branching};
 use super::grid::{Grid, Shape};
 
 /// What a search found.
@@ -94,6 +94,12 @@ impl State {
 /// Searches `grid` for up to `limit` solutions: the fast solver on 9 × 9, the reference one on
 /// the small grids. Givens that break a rule give none.
 pub fn search(grid: &Grid, limit: usize) -> Search {
+    search_with(grid, limit, Branching::default())
+}
+
+/// [`search`], the fast solver branching as `branching` says (the reference one, on the small
+/// grids, has one rule).
+pub fn search_with(grid: &Grid, limit: usize, branching: Branching) -> Search {
     let Ok(cells) = <&[u8; 81]>::try_from(grid.cells()) else {
         return search_reference(grid, limit);
     };
@@ -104,7 +110,7 @@ pub fn search(grid: &Grid, limit: usize) -> Search {
             guesses: 0,
         };
     }
-    let found = solve(cells, limit);
+    let found = solve_with(cells, limit, branching);
     Search {
         count: found.count,
         solution: found

@@ -22,12 +22,12 @@ mod genetic;
 mod grid;
 mod logic;
 
-pub use backtrack::{count_solutions, search, search_reference, Search};
+pub use backtrack::{count_solutions, search, search_reference, search_with, Search};
 pub use bins::{binned_puzzles, training_puzzles, GuessBin, TRAINING_SEED, VALIDATION_SEED};
 pub use environment::{
     SudokuEnv, SudokuObservation, SudokuReward, FEATURES, SEED004_LOSS, SEED004_MOVE_LIMIT,
 };
-pub use exact::{solve, Solved};
+pub use exact::{solve, solve_with, Branching, Solved};
 pub use generate::{generate, generate_with_givens, random_solution, Difficulty, Generated};
 pub use genetic::{
     band_bounds, crossover, fitness, ga_puzzle, initialise, survivor_count, GaConfig, GaError,
