@@ -992,6 +992,37 @@ fn the_dust_dqns_train_resume_and_play_seeded_boards_from_the_command_line() {
     assert_eq!(report["mean_clicks"], lookahead["mean_clicks"]);
     let greedy = eval("greedy")["mean_clicks"].as_f64().unwrap();
     assert!((5.0..=48.0).contains(&greedy));
+    // A beam over the network's values (width from --beam-width) clears every board too.
+    let beam = common::json(&succeeds(&[
+        "dust",
+        "eval",
+        "--agent",
+        "dqn",
+        "--model",
+        &model,
+        "--boards",
+        "6",
+        "--seed",
+        "9",
+        "--compare",
+        "false",
+        "--play",
+        "beam",
+        "--beam-width",
+        "4",
+    ]));
+    assert_eq!(beam["play"], "beam");
+    let counted: u64 = beam["distribution"]
+        .as_object()
+        .unwrap()
+        .values()
+        .map(|v| v.as_u64().unwrap())
+        .sum();
+    assert_eq!(counted, 6);
+    assert!(
+        (5.0..=48.0).contains(&beam["mean_clicks"].as_f64().unwrap()),
+        "{beam}"
+    );
     fails_with(&["dust", "eval", "--agent", "dqn"], "--model");
 }
 

@@ -307,6 +307,78 @@ pub fn play_lookahead(
     })
 }
 
+/// A beam search over `policy`'s values: layer by layer, every group of every kept board is
+/// clicked, duplicates dropped, and the `width` boards the network values most (max Q over
+/// their piles: the fewest clicks still needed) are kept; the first board cleared ends it.
+/// Returns each board's clicked cells as [`play_greedy`] does.
+pub fn play_beam(
+    policy: &QPolicy,
+    boards: &[Board],
+    width: usize,
+) -> Result<Vec<Vec<usize>>, DqnError> {
+    let (template, n, a, mut allowed, mut observations) = player(policy)?;
+    let width = width.max(1);
+    let mut all = Vec::with_capacity(boards.len());
+    for board in boards {
+        let mut layer: Vec<(Board, Vec<usize>)> = vec![(board.clone(), Vec::new())];
+        let mut found: Option<Vec<usize>> = None;
+        while found.is_none() && !layer.is_empty() {
+            let mut seen = std::collections::HashSet::new();
+            let mut next: Vec<(Clusters, Vec<usize>)> = Vec::new();
+            'layer: for (b, path) in &layer {
+                for group in b.moves() {
+                    let mut after = b.clone();
+                    after.click_cell(group[0]).expect("a group the rules allow");
+                    let mut line = path.clone();
+                    line.push(group[0]);
+                    if after.is_empty() {
+                        found = Some(line);
+                        break 'layer;
+                    }
+                    if !seen.insert(after.cells().to_vec()) {
+                        continue;
+                    }
+                    let mut env = template.clone();
+                    env.set_board(after);
+                    next.push((env, line));
+                }
+            }
+            if found.is_some() {
+                break;
+            }
+            observations.clear();
+            observations.resize(next.len() * n, 0.0);
+            for ((env, _), out) in next.iter().zip(observations.chunks_mut(n)) {
+                env.write_observation(out);
+            }
+            let values = policy.q_values(&observations);
+            let mut scored: Vec<(f32, usize)> = next
+                .iter()
+                .zip(values.chunks(a))
+                .enumerate()
+                .map(|(i, ((env, _), q))| {
+                    env.action_mask(&mut allowed);
+                    (q[best_allowed(q, &allowed)], i)
+                })
+                .collect();
+            scored.sort_by(|x, y| y.0.total_cmp(&x.0).then(x.1.cmp(&y.1)));
+            scored.truncate(width);
+            let mut keep = vec![false; next.len()];
+            for &(_, i) in &scored {
+                keep[i] = true;
+            }
+            layer = next
+                .into_iter()
+                .zip(keep)
+                .filter(|(_, k)| *k)
+                .map(|((env, line), _)| (env.board().clone(), line))
+                .collect();
+        }
+        all.push(found.unwrap_or_default());
+    }
+    Ok(all)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -333,5 +405,27 @@ mod tests {
             assert!(played.is_empty());
         }
         assert_eq!(seeded_boards(7, 2), seeded_boards(7, 2));
+    }
+
+    #[test]
+    fn a_beam_of_one_plays_as_the_lookahead_and_every_beam_clears_its_boards() {
+        let model = concat!(env!("CARGO_MANIFEST_DIR"), "/www/models/dust-backups.dqn");
+        let bytes = std::fs::read(model).expect("the shipped dust model");
+        let policy = QPolicy::from_bytes(&bytes, &burn::tensor::Device::flex()).unwrap();
+        let boards = seeded_boards(11, 3);
+        let lookahead = play_lookahead(&policy, &boards, 1).unwrap();
+        assert_eq!(play_beam(&policy, &boards, 1).unwrap(), lookahead);
+        for width in [1, 6] {
+            for (board, clicks) in boards
+                .iter()
+                .zip(play_beam(&policy, &boards, width).unwrap())
+            {
+                let mut played = board.clone();
+                for cell in clicks {
+                    played.click_cell(cell).unwrap();
+                }
+                assert!(played.is_empty(), "width {width}");
+            }
+        }
     }
 }

@@ -36,6 +36,9 @@ pub enum PlayArg {
     Greedy,
     /// The group whose board after it the network values most (one step of lookahead).
     Lookahead,
+    /// A beam search over the network's values of the boards after each group, `--beam-width`
+    /// boards a layer.
+    Beam,
 }
 
 /// `puzzlelab dust train`: deep Q-learning on seeded random boards.
@@ -77,7 +80,7 @@ pub fn train(_: &TrainArgs, _: &str) -> anyhow::Result<()> {
 }
 
 #[cfg(not(feature = "learn"))]
-pub fn dqn_clicks(_: &str, _: &[Board], _: PlayArg) -> anyhow::Result<Vec<Vec<usize>>> {
+pub fn dqn_clicks(_: &str, _: &[Board], _: PlayArg, _: usize) -> anyhow::Result<Vec<Vec<usize>>> {
     anyhow::bail!("dust eval --agent dqn: {}", crate::dqn::NEEDS_LEARN)
 }
 
@@ -91,8 +94,8 @@ mod learn {
     use anyhow::{Context, Result};
     use burn::tensor::Device;
     use puzzlelab::agent::dqn::dust::{
-        backups_config, backups_env, blog_config, blog_env, play, play_greedy, play_lookahead,
-        plays_with_lookahead, seeded_boards, BACKUP_START_CLICKS, VALIDATION_SEED,
+        backups_config, backups_env, blog_config, blog_env, play, play_beam, play_greedy,
+        play_lookahead, plays_with_lookahead, seeded_boards, BACKUP_START_CLICKS, VALIDATION_SEED,
     };
     use puzzlelab::agent::dqn::{Dqn, DqnConfig, MODEL_FORMAT_VERSION};
     use puzzlelab::env::samegame::Clusters;
@@ -102,13 +105,20 @@ mod learn {
     /// Boards played side by side (one forward pass a click for all).
     const EVAL_BATCH: usize = 200;
 
-    /// The clicks on `boards` of the model file at `path`, played the way `how` says.
-    pub fn dqn_clicks(path: &str, boards: &[Board], how: PlayArg) -> Result<Vec<Vec<usize>>> {
+    /// The clicks on `boards` of the model file at `path`, played the way `how` says (`width`:
+    /// the beam's, for [`PlayArg::Beam`]).
+    pub fn dqn_clicks(
+        path: &str,
+        boards: &[Board],
+        how: PlayArg,
+        width: usize,
+    ) -> Result<Vec<Vec<usize>>> {
         let policy = read_model(path)?;
         match how {
             PlayArg::Auto => play(&policy, boards, EVAL_BATCH),
             PlayArg::Lookahead => play_lookahead(&policy, boards, EVAL_BATCH),
             PlayArg::Greedy => play_greedy(&policy, boards, EVAL_BATCH),
+            PlayArg::Beam => play_beam(&policy, boards, width),
         }
         .with_context(|| path.to_string())
     }

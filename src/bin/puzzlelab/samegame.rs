@@ -49,7 +49,8 @@ pub struct ExactArgs {
     /// Positions the transposition table keeps at most.
     #[arg(long, default_value_t = ExactLimits::default().max_table)]
     pub max_table: usize,
-    /// Positions a layer of the beam search for the first clearing keeps (0 or 1: the greedy clearing).
+    /// Positions a layer of the beam search for the first clearing keeps (0 or 1: the greedy
+    /// clearing); also the width of `dust eval --agent dqn --play beam`.
     #[arg(long, default_value_t = ExactLimits::default().beam_width)]
     pub beam_width: usize,
 }
@@ -325,7 +326,8 @@ fn dust_eval(args: &DustEvalArgs) -> Result<()> {
                 .map(|i| Board::random(rules, game_seed(args.seed, i)))
                 .collect::<Result<Vec<_>, _>>()?;
             let t = clock::seconds();
-            let cells = crate::dqn_dust::dqn_clicks(model, &boards, args.play)?;
+            let cells =
+                crate::dqn_dust::dqn_clicks(model, &boards, args.play, args.limits.beam_width)?;
             let ms = (clock::seconds() - t) * 1e3 / args.boards.max(1) as f64;
             let w = rules.width;
             let clicks: Vec<Vec<(usize, usize)>> = cells
