@@ -49,6 +49,7 @@ impl<E: Environment> Dqn<E> {
                 steps: self.steps_done,
                 episodes: self.episodes_done,
             }),
+            sparse_input: Default::default(),
         }
     }
 

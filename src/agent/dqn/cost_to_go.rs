@@ -389,6 +389,7 @@ impl CostToGo {
             mask_actions: true,
             device,
             training: None,
+            sparse_input: Default::default(),
         }
     }
 }

@@ -98,6 +98,7 @@ impl QPolicy {
             mask_actions: header.mask_actions,
             device,
             training: header.training,
+            sparse_input: Default::default(),
         })
     }
 

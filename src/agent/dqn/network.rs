@@ -379,14 +379,24 @@ impl QNetwork {
     /// - observations: `[batch, observation_len]`
     /// - output: `[batch, num_actions]`
     pub fn forward(&self, observations: Tensor<2>) -> Tensor<2> {
-        let last = self.layers.len().saturating_sub(1);
-        let mut x = match (&self.conv, &self.grid) {
+        let x = match (&self.conv, &self.grid) {
             (Some(conv), _) => conv.forward(observations), // [batch, conv output_len]
             (None, Some(grid)) => grid.forward(observations), // [batch, grid output_len]
             (None, None) => observations,
         };
+        self.forward_dense_from(x, 0)
+    }
+
+    /// The dense layers from layer `from` on, `x` being that layer's input (with the ReLU of
+    /// the layer before it applied).
+    ///
+    /// # Shapes
+    /// - x: `[batch, inputs of layer from]`
+    /// - output: `[batch, num_actions]`
+    pub(super) fn forward_dense_from(&self, mut x: Tensor<2>, from: usize) -> Tensor<2> {
+        let last = self.layers.len().saturating_sub(1);
         let tiled = uses_tiled_products(&x.device());
-        for (i, layer) in self.layers.iter().enumerate() {
+        for (i, layer) in self.layers.iter().enumerate().skip(from) {
             x = if tiled {
                 dense_tiled(layer, x)
             } else {
@@ -397,6 +407,29 @@ impl QNetwork {
             }
         }
         x
+    }
+
+    /// The first dense layer as plain numbers, when the network begins with it (no
+    /// convolution): its weight `[inputs, outputs]` row-major, its bias (zeros when it has none),
+    /// and whether a ReLU follows it. Reads synchronously: on the CPU only.
+    pub(super) fn first_dense_layer(&self) -> Option<SparseInput> {
+        if self.conv.is_some() || self.grid.is_some() {
+            return None;
+        }
+        let layer = self.layers.first()?;
+        let [inputs, outputs] = layer.weight.val().dims();
+        let weight = burn::tensor::read_sync(read_floats(layer.weight.val())).ok()?;
+        let bias = match &layer.bias {
+            Some(bias) => burn::tensor::read_sync(read_floats(bias.val())).ok()?,
+            None => vec![0.0; outputs],
+        };
+        Some(SparseInput {
+            weight,
+            bias,
+            inputs,
+            outputs,
+            relu: self.layers.len() > 1,
+        })
     }
 
     /// All parameters as one vector: for each convolution, its kernel `[outputs, inputs, rows,
@@ -433,6 +466,65 @@ impl QNetwork {
             return Ok(Vec::new());
         }
         read_floats(Tensor::cat(parts, 0)).await
+    }
+}
+
+/// A network's first dense layer applied to inputs that are mostly zeros and otherwise ones (the
+/// one-hot boards of the sliding puzzles): each row's product is the sum of the weight rows of
+/// its ones, 16 rows of 250 numbers for a 15-puzzle instead of a 256 × 250 product.
+#[derive(Clone, Debug)]
+pub(super) struct SparseInput {
+    weight: Vec<f32>,
+    bias: Vec<f32>,
+    inputs: usize,
+    outputs: usize,
+    relu: bool,
+}
+
+impl SparseInput {
+    /// The layer's outputs for `observations` (`[batch, inputs]` row-major), ReLU applied when the
+    /// network has more layers, as `[batch, outputs]` row-major; `None` when some input is
+    /// neither 0 nor 1 or a row has more than a quarter of its inputs set (the dense product is
+    /// then as quick).
+    pub(super) fn apply(&self, observations: &[f32]) -> Option<Vec<f32>> {
+        let (n, m) = (self.inputs, self.outputs);
+        if n == 0 || observations.len() % n != 0 {
+            return None;
+        }
+        let mut out = Vec::with_capacity(observations.len() / n * m);
+        let mut ones = Vec::with_capacity(n / 4 + 1);
+        for row in observations.chunks(n) {
+            ones.clear();
+            for (i, &x) in row.iter().enumerate() {
+                if x == 1.0 {
+                    ones.push(i);
+                } else if x != 0.0 {
+                    return None;
+                }
+            }
+            if ones.len() * 4 > n {
+                return None;
+            }
+            let start = out.len();
+            out.extend_from_slice(&self.bias);
+            let sum = &mut out[start..];
+            for &i in &ones {
+                for (s, w) in sum.iter_mut().zip(&self.weight[i * m..(i + 1) * m]) {
+                    *s += w;
+                }
+            }
+            if self.relu {
+                for s in sum.iter_mut() {
+                    *s = s.max(0.0);
+                }
+            }
+        }
+        Some(out)
+    }
+
+    /// Width of the layer's output.
+    pub(super) fn outputs(&self) -> usize {
+        self.outputs
     }
 }
 
@@ -497,6 +589,59 @@ pub(super) async fn q_values(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_sparse_first_layer_gives_the_dense_products_on_one_hot_rows_only() {
+        let device = Device::flex();
+        for hidden in [vec![], vec![12], vec![12, 7]] {
+            let config = QNetworkConfig {
+                observation_len: 36,
+                hidden: hidden.clone(),
+                num_actions: 3,
+                conv: None,
+                grid: None,
+            };
+            let network = config.init(&device, 5);
+            let first = network.first_dense_layer().expect("a dense network");
+            // Four boards of 6 cells, 6 labels each, one-hot (6 ones of 36 per row).
+            let mut rng = Rng::new(9);
+            let mut observations = vec![0.0f32; 4 * 36];
+            for row in observations.chunks_mut(36) {
+                let mut labels: Vec<usize> = (0..6).collect();
+                rng.shuffle(&mut labels);
+                for (cell, label) in labels.into_iter().enumerate() {
+                    row[cell * 6 + label] = 1.0;
+                }
+            }
+            let input = Tensor::<2>::from_data(
+                TensorData::new(observations.clone(), [4, 36]),
+                &device,
+            );
+            let dense =
+                burn::tensor::read_sync(read_floats(network.forward(input))).expect("the CPU");
+            let hidden_out = first.apply(&observations).expect("one-hot rows");
+            let sparse = if hidden.is_empty() {
+                hidden_out
+            } else {
+                let x = Tensor::<2>::from_data(
+                    TensorData::new(hidden_out, [4, first.outputs()]),
+                    &device,
+                );
+                burn::tensor::read_sync(read_floats(network.forward_dense_from(x, 1)))
+                    .expect("the CPU")
+            };
+            assert_eq!(sparse.len(), dense.len());
+            for (a, b) in sparse.iter().zip(&dense) {
+                assert!((a - b).abs() < 1e-5, "{hidden:?}: {a} against {b}");
+            }
+            // Not one-hot: a value other than 0 and 1, or too many ones, takes the dense path.
+            let mut scaled = observations.clone();
+            scaled[0] = 0.5;
+            assert!(first.apply(&scaled).is_none());
+            assert!(first.apply(&[1.0; 36]).is_none());
+            assert!(first.apply(&observations[..35]).is_none());
+        }
+    }
 
     #[test]
     fn a_readback_error_says_its_cause_in_one_line() {

@@ -1,12 +1,13 @@
 //! A trained Q-network at play: greedy actions among the allowed ones, greedy rollouts that stop
 //! at a repeated state, and greedy evaluation over seeded puzzles.
 
-use super::network::q_values;
+use super::network::{q_values, read_floats, SparseInput};
 use super::{DqnConfig, DqnError, QNetwork, QNetworkConfig};
 use crate::agent::q_table::Rollout;
 use crate::env::Environment;
-use burn::tensor::Device;
+use burn::tensor::{Device, Tensor, TensorData};
 use std::collections::HashSet;
+use std::sync::OnceLock;
 
 /// How a saved model was trained (informative; not checked on load).
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -30,6 +31,9 @@ pub struct QPolicy {
     pub mask_actions: bool,
     pub(super) device: Device,
     pub(super) training: Option<TrainingRecord>,
+    /// The first dense layer as plain numbers, read at the first [`QPolicy::q_values`] (`None`
+    /// inside when the network begins with a convolution).
+    pub(super) sparse_input: OnceLock<Option<SparseInput>>,
 }
 
 impl QPolicy {
@@ -63,6 +67,7 @@ impl QPolicy {
             network,
             network_config,
             puzzle_id: puzzle_id.to_string(),
+            sparse_input: OnceLock::new(),
             ..self.clone()
         })
     }
@@ -72,7 +77,29 @@ impl QPolicy {
     ///
     /// Blocks on readback: play on the CPU (`Device::flex()`), as
     /// [`Dqn::policy_on`](super::Dqn::policy_on) gives.
+    ///
+    /// Boards given one-hot (inputs 0 or 1, at most a quarter of them 1) skip the first layer's
+    /// product: it is the sum of the weight rows of the ones ([`SparseInput`]), the same numbers
+    /// up to rounding.
     pub fn q_values(&self, observations: &[f32]) -> Vec<f32> {
+        let first = self
+            .sparse_input
+            .get_or_init(|| self.network.first_dense_layer());
+        if let Some((first, hidden)) = first
+            .as_ref()
+            .and_then(|f| Some((f, f.apply(observations)?)))
+        {
+            if self.network.layers.len() == 1 {
+                return hidden;
+            }
+            let batch = hidden.len() / first.outputs().max(1);
+            let x = Tensor::<2>::from_data(
+                TensorData::new(hidden, [batch, first.outputs()]),
+                &self.device,
+            );
+            return burn::tensor::read_sync(read_floats(self.network.forward_dense_from(x, 1)))
+                .expect("the CPU reads back");
+        }
         burn::tensor::read_sync(q_values(
             &self.network,
             observations,
