@@ -488,7 +488,7 @@ impl SparseInput {
     /// then as quick).
     pub(super) fn apply(&self, observations: &[f32]) -> Option<Vec<f32>> {
         let (n, m) = (self.inputs, self.outputs);
-        if n == 0 || observations.len() % n != 0 {
+        if n == 0 || !observations.len().is_multiple_of(n) {
             return None;
         }
         let mut out = Vec::with_capacity(observations.len() / n * m);
