@@ -24,6 +24,7 @@ import {
   hashFor,
   readBoard,
   recordRequests,
+  screenshotPath,
   setRange,
   solveAndWait,
   startSession,
@@ -430,7 +431,7 @@ describe("<puzzle-widget solver=\"dqn\">", () => {
     assert.deepEqual(page.errors, []);
   });
 
-  test("the shipped 15-puzzle value network: batch-weighted A* solves a 4×4 board at the page's optimum, and training cannot go on from it", slow, async () => {
+  test("the shipped 15-puzzle value network: batch-weighted A* solves a 4×4 board at the page's optimum, the card says so, and training cannot go on from it", slow, async () => {
     const start = "12,1,10,2,7,11,4,14,5,_,9,15,8,13,6,3";
     // The optimum, by the page's own pattern-database IDA*.
     const reference = await session.newPage(hashFor(4, 4, start));
@@ -454,6 +455,11 @@ describe("<puzzle-widget solver=\"dqn\">", () => {
     assert.equal(stats.status, "solved");
     const length = Number(stats.length);
     assert.equal(length, optimum.length, "the value network's search finds this board's optimum");
+    // The card puts the length against the optimum the page's own IDA* finds meanwhile.
+    await page.waitForFunction(() => document.querySelector("#dqn-solve-stats").dataset.optimumBy, null, { timeout: 90_000 });
+    assert.equal(await page.locator("#dqn-solve-stats").getAttribute("data-optimal-length"), String(optimum.length));
+    assert.match(await page.locator("#dqn-stat-optimal").textContent(), /^Yes — optimal · by IDA\*/);
+    await page.locator("#dqn-solve-stats").screenshot({ path: await screenshotPath("dqn-values.png") });
     await waitUntilPlayedAndSolved(page, length, 60_000);
     assert.deepEqual(page.errors, []);
   });

@@ -138,6 +138,15 @@ async function main() {
       elements.stats.hidden = true;
       setStatus(summary);
     },
+    // The model's length against the optimum on boards its worker cannot compare (4 × 4).
+    findOptimum: async (puzzle, signal) => {
+      const optimal = optimumSolver(puzzle);
+      if (!optimal) return null;
+      const request = solveRequest(puzzle, optimal);
+      const name = solverLabel(optimal.algorithm, optimal.heuristic, undefined, numberFormat);
+      const result = await solver.solve(request, { signal });
+      return { length: result.status === "solved" && result.optimal ? result.length : null, solver: name };
+    },
   });
 
   if (!applyHash()) newPuzzleOfChosenSize();

@@ -59,7 +59,10 @@ const MAX_PER_DISTANCE = 100;
  * The card's behaviour. `root` is section#dqn; `board` the page's <sliding-board> (its `puzzle` is
  * the board solved); `player` the page's SolutionPlayer; `isBusy()` tells whether the page's own
  * solver is working on the board (the model then waits); `onSolution(text)` is told when the model
- * solved the board (the page clears its own solver's result with it).
+ * solved the board (the page clears its own solver's result with it); `findOptimum(puzzle, signal)`
+ * (optional) runs the page's optimal solver on the board as it is when called, for the boards
+ * whose optimum the learning worker does not know (over 9 cells): a promise of { length (null
+ * when it gave up), solver (its name) }, or null when no optimal solver suits the board.
  */
 export class TrainPanel {
   #root;
@@ -67,6 +70,9 @@ export class TrainPanel {
   #player;
   #isBusy;
   #onSolution;
+  #findOptimum;
+  /** The running comparison of a solution with the page's optimal solver, or null. */
+  #comparing = null;
   #elements;
   /** The learning client, once a button needed it. */
   #learn = null;
@@ -89,12 +95,13 @@ export class TrainPanel {
   #charts;
   #evaluationCharts;
 
-  constructor(root, { board, player, isBusy = () => false, onSolution = () => {} }) {
+  constructor(root, { board, player, isBusy = () => false, onSolution = () => {}, findOptimum = null }) {
     this.#root = root;
     this.#board = board;
     this.#player = player;
     this.#isBusy = isBusy;
     this.#onSolution = onSolution;
+    this.#findOptimum = findOptimum;
     const $ = (id) => root.querySelector(`#dqn-${id}`);
     this.#elements = {
       progress: $("progress"),
@@ -311,6 +318,7 @@ export class TrainPanel {
     const puzzle = this.#board.puzzle;
     if (!model || !puzzle) return;
     this.#elements.solveStats.hidden = true;
+    this.#comparing?.abort();
     if (this.#isBusy()) return this.#setSolveStatus("The page's solver is working on the board: wait for it, or cancel it.");
     const problem = this.#misfit(puzzle);
     if (problem) return this.#setSolveStatus(problem);
@@ -357,9 +365,7 @@ export class TrainPanel {
     root.querySelector("#dqn-stat-method").textContent = method;
     root.querySelector("#dqn-stat-optimal").textContent = !known
       ? "Unknown (board over 9 cells)"
-      : extra === 0
-        ? "Yes — optimal"
-        : `${extra} more than optimal (${result.optimalLength})`;
+      : optimalText(extra, result.optimalLength);
     root.querySelector("#dqn-stat-time").textContent = `${result.ms < 10 ? result.ms.toFixed(1) : numberFormat.format(Math.round(result.ms))} ms`;
     stats.hidden = false;
     const distance = !known ? "" : extra === 0 ? ", optimal" : `, ${extra} ${extra === 1 ? "move" : "moves"} more than the optimal ${result.optimalLength}`;
@@ -368,8 +374,50 @@ export class TrainPanel {
     const summary = `The ${kind} (${how}) found a ${result.length}-move solution${distance}.`;
     this.#setSolveStatus(summary);
     this.#onSolution(summary);
+    // The board is still at the solution's start: the page's optimal solver reads it now.
+    if (!known) this.#compareWithOptimum(result.length);
     this.#player.load(result.moves);
     this.#player.play();
+  }
+
+  /**
+   * Puts the model's `length` against the optimum the page's own optimal solver finds for the
+   * board (IDA* with pattern databases on the 15-puzzle) while the solution plays; a new solve
+   * cancels it. Shows the result in the Optimal line and stats.dataset.optimalLength.
+   */
+  async #compareWithOptimum(length) {
+    const puzzle = this.#board.puzzle;
+    if (!this.#findOptimum || !puzzle) return;
+    const controller = new AbortController();
+    this.#comparing = controller;
+    const stats = this.#elements.solveStats;
+    const line = this.#root.querySelector("#dqn-stat-optimal");
+    let running;
+    try {
+      running = this.#findOptimum(puzzle, controller.signal);
+    } catch (error) {
+      line.textContent = `Unknown (the optimal solver did not start: ${error.message})`;
+      return;
+    }
+    line.textContent = "Finding the optimum…";
+    try {
+      const found = await running;
+      if (this.#comparing !== controller) return;
+      if (!found) {
+        line.textContent = "Unknown (no optimal solver for this board)";
+      } else if (found.length === null || found.length === undefined) {
+        line.textContent = `Unknown (${found.solver} gave up)`;
+      } else {
+        stats.dataset.optimalLength = String(found.length);
+        stats.dataset.optimumBy = found.solver;
+        line.textContent = `${optimalText(length - found.length, found.length)} · by ${found.solver}`;
+      }
+    } catch (error) {
+      if (this.#comparing !== controller || controller.signal.aborted) return;
+      line.textContent = `Unknown (the optimal solver failed: ${error.message})`;
+    } finally {
+      if (this.#comparing === controller) this.#comparing = null;
+    }
   }
 
   /** Evaluates the model by exact optimal distance in the worker and shows the result. */
@@ -772,6 +820,11 @@ export function initTrainPanel(root, options) {
 }
 
 // ---- helpers ---------------------------------------------------------------------------------------
+
+/** The Optimal line for a solution `extra` moves over the optimum `optimum`. */
+function optimalText(extra, optimum) {
+  return extra === 0 ? "Yes — optimal" : `${extra} more than optimal (${optimum})`;
+}
 
 /** Whether a model gives one value per board (the moves left) rather than a Q-value per move. */
 function isValueNetwork(info) {
