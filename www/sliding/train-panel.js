@@ -1,7 +1,8 @@
 // The page's "Deep Q-learning" card (index.html, section#dqn):
 //   - a model: a pretrained one from www/models/ (fetched with a progress bar), a model file from
 //     the person's disk or a URL, or the network trained here; "Solve with the model" solves the
-//     page's board with it and plays the solution on the page's player;
+//     page's board with it and plays the solution on the page's player (the report of the solution,
+//     against the optimum: solution-report.js);
 //   - its evaluation by exact optimal distance: solved % (greedy, beam search) and mean extra moves
 //     per distance, charted and tabled (for a shipped model first from its manifest, without
 //     running anything);
@@ -16,6 +17,7 @@ import { FieldError, chooseFilesWith, duration, hideProgress, megabytes, readNum
 import { BarChart, LineChart } from "../shared/chart.js";
 import { FILE_MODEL, TRAINED_MODEL, goalLabels, sharedLearnClient, shippedModels } from "../shared/learn-client.js";
 import { LearnBackend, TrainingRun, showBundleDownload } from "../shared/run-controls.js";
+import { SolutionReport } from "./solution-report.js";
 
 const numberFormat = new Intl.NumberFormat("en");
 
@@ -67,12 +69,9 @@ const MAX_PER_DISTANCE = 100;
 export class TrainPanel {
   #root;
   #board;
-  #player;
   #isBusy;
-  #onSolution;
-  #findOptimum;
-  /** The running comparison of a solution with the page's optimal solver, or null. */
-  #comparing = null;
+  /** The report of the model's solution (solution-report.js). */
+  #report;
   #elements;
   /** The learning client, once a button needed it. */
   #learn = null;
@@ -98,10 +97,7 @@ export class TrainPanel {
   constructor(root, { board, player, isBusy = () => false, onSolution = () => {}, findOptimum = null }) {
     this.#root = root;
     this.#board = board;
-    this.#player = player;
     this.#isBusy = isBusy;
-    this.#onSolution = onSolution;
-    this.#findOptimum = findOptimum;
     const $ = (id) => root.querySelector(`#dqn-${id}`);
     this.#elements = {
       progress: $("progress"),
@@ -144,6 +140,13 @@ export class TrainPanel {
       stats: $("stats"),
     };
     this.#download = { box: this.#elements.progress, text: this.#elements.progressText, bar: this.#elements.progressBar };
+    this.#report = new SolutionReport(root, {
+      stats: this.#elements.solveStats,
+      player,
+      onSolution,
+      findOptimum,
+      setStatus: (text) => this.#setSolveStatus(text),
+    });
     this.#charts = {
       loss: new LineChart($("chart-loss"), { title: "TD loss", yScale: "log", xLabel: "steps", series: [{ name: "TD loss", color: "--chart-1" }], formatY: (y) => y.toPrecision(3) }),
       solved: new LineChart($("chart-solved"), {
@@ -317,8 +320,7 @@ export class TrainPanel {
     const model = this.#model;
     const puzzle = this.#board.puzzle;
     if (!model || !puzzle) return;
-    this.#elements.solveStats.hidden = true;
-    this.#comparing?.abort();
+    this.#report.hide();
     if (this.#isBusy()) return this.#setSolveStatus("The page's solver is working on the board: wait for it, or cancel it.");
     const problem = this.#misfit(puzzle);
     if (problem) return this.#setSolveStatus(problem);
@@ -335,88 +337,11 @@ export class TrainPanel {
         this.#setSolveStatus("The board changed while the model was solving it: solve again.");
         return;
       }
-      this.#showSolution(result);
+      this.#report.show(result, puzzle, isValueNetwork(model.info) ? "value network" : "DQN model");
     } catch (error) {
       this.#setSolveStatus(`The model could not solve the board: ${error.message}`);
     } finally {
       this.#render();
-    }
-  }
-
-  #showSolution(result) {
-    const stats = this.#elements.solveStats;
-    const method = { greedy: "Greedy", bwas: "Batch-weighted A*" }[result.method] ?? "Beam search";
-    stats.dataset.status = result.status;
-    stats.dataset.length = String(result.length ?? "");
-    stats.dataset.optimalLength = String(result.optimalLength ?? "");
-    stats.dataset.method = result.method ?? "";
-    if (result.status !== "solved") {
-      this.#setSolveStatus(
-        result.method === "bwas"
-          ? `The model found no way to the goal: the batch-weighted A* it guided gave up after ${numberFormat.format(result.nodes)} nodes.`
-          : `The model found no way to the goal: greedy play failed within 50 moves, and the beam search it guided gave up after ${numberFormat.format(result.nodes)} nodes.`,
-      );
-      return;
-    }
-    const known = result.optimalLength !== null && result.optimalLength !== undefined;
-    const extra = result.extraMoves ?? (known ? result.length - result.optimalLength : null);
-    const root = this.#root;
-    root.querySelector("#dqn-stat-length").textContent = numberFormat.format(result.length);
-    root.querySelector("#dqn-stat-method").textContent = method;
-    root.querySelector("#dqn-stat-optimal").textContent = !known
-      ? "Unknown (board over 9 cells)"
-      : optimalText(extra, result.optimalLength);
-    root.querySelector("#dqn-stat-time").textContent = `${result.ms < 10 ? result.ms.toFixed(1) : numberFormat.format(Math.round(result.ms))} ms`;
-    stats.hidden = false;
-    const distance = !known ? "" : extra === 0 ? ", optimal" : `, ${extra} ${extra === 1 ? "move" : "moves"} more than the optimal ${result.optimalLength}`;
-    const kind = isValueNetwork(this.#model?.info) ? "value network" : "DQN model";
-    const how = result.method === "bwas" ? method : method.toLowerCase();
-    const summary = `The ${kind} (${how}) found a ${result.length}-move solution${distance}.`;
-    this.#setSolveStatus(summary);
-    this.#onSolution(summary);
-    // The board is still at the solution's start: the page's optimal solver reads it now.
-    if (!known) this.#compareWithOptimum(result.length);
-    this.#player.load(result.moves);
-    this.#player.play();
-  }
-
-  /**
-   * Puts the model's `length` against the optimum the page's own optimal solver finds for the
-   * board (IDA* with pattern databases on the 15-puzzle) while the solution plays; a new solve
-   * cancels it. Shows the result in the Optimal line and stats.dataset.optimalLength.
-   */
-  async #compareWithOptimum(length) {
-    const puzzle = this.#board.puzzle;
-    if (!this.#findOptimum || !puzzle) return;
-    const controller = new AbortController();
-    this.#comparing = controller;
-    const stats = this.#elements.solveStats;
-    const line = this.#root.querySelector("#dqn-stat-optimal");
-    let running;
-    try {
-      running = this.#findOptimum(puzzle, controller.signal);
-    } catch (error) {
-      line.textContent = `Unknown (the optimal solver did not start: ${error.message})`;
-      return;
-    }
-    line.textContent = "Finding the optimum…";
-    try {
-      const found = await running;
-      if (this.#comparing !== controller) return;
-      if (!found) {
-        line.textContent = "Unknown (no optimal solver for this board)";
-      } else if (found.length === null || found.length === undefined) {
-        line.textContent = `Unknown (${found.solver} gave up)`;
-      } else {
-        stats.dataset.optimalLength = String(found.length);
-        stats.dataset.optimumBy = found.solver;
-        line.textContent = `${optimalText(length - found.length, found.length)} · by ${found.solver}`;
-      }
-    } catch (error) {
-      if (this.#comparing !== controller || controller.signal.aborted) return;
-      line.textContent = `Unknown (the optimal solver failed: ${error.message})`;
-    } finally {
-      if (this.#comparing === controller) this.#comparing = null;
     }
   }
 
@@ -820,11 +745,6 @@ export function initTrainPanel(root, options) {
 }
 
 // ---- helpers ---------------------------------------------------------------------------------------
-
-/** The Optimal line for a solution `extra` moves over the optimum `optimum`. */
-function optimalText(extra, optimum) {
-  return extra === 0 ? "Yes — optimal" : `${extra} more than optimal (${optimum})`;
-}
 
 /** Whether a model gives one value per board (the moves left) rather than a Q-value per move. */
 function isValueNetwork(info) {
