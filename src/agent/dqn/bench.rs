@@ -14,9 +14,9 @@
 //! Timings are taken over whole batches of steps or moves, never one at a time: a worker's clock
 //! ticks in 100 µs unless the page is cross-origin isolated.
 
-use super::learner::{adam, td_loss, BatchTensors};
 use super::matmul::{layer_operands, product, spread};
 use super::network::{q_values, read_floats};
+use super::td::{adam, td_loss, BatchTensors};
 use super::{Batch, Dqn, DqnError, QNetwork};
 use crate::env::Environment;
 use crate::rng::Rng;

@@ -1,8 +1,8 @@
 //! Taking the policy out of a learner (to play or save) and putting a saved one back in (to go on
 //! training, or to resume a run where it stopped).
 
-use super::learner::adam;
 use super::network::q_values;
+use super::td::adam;
 use super::{Dqn, DqnConfig, DqnError, QNetwork, QPolicy, TrainingRecord};
 use crate::env::Environment;
 use crate::rng::Rng;

@@ -12,8 +12,8 @@
 //! below the mean, after Ernandes & Gori 2004, "likely-admissible" heuristics): A* over an
 //! estimate that is rarely above the true distance finds optimal solutions nearly always.
 
-use super::learner::adam;
 use super::network::read_floats;
+use super::td::adam;
 use super::{QNetwork, QNetworkConfig, QPolicy};
 use crate::env::sliding::{Board, Direction, SlidingPuzzle};
 use crate::rng::Rng;

@@ -12,8 +12,9 @@
 //! [`DqnConfig::full_backups`]: super::DqnConfig::full_backups
 //! [`DqnConfig::backup_visited`]: super::DqnConfig::backup_visited
 
-use super::learner::{elementwise_loss, EpisodeTally};
+use super::learner::EpisodeTally;
 use super::replay::ILLEGAL_PENALTY;
+use super::td::elementwise_loss;
 use super::{Dqn, DqnError, DqnStats};
 use crate::env::Environment;
 use burn::optim::GradientsParams;

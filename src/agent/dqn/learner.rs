@@ -2,10 +2,12 @@
 //! the learner's state and its construction, then the training loop (act ε-greedily, store the
 //! transition, take a gradient step on a replayed batch, follow with the target network), the
 //! gradient step itself, and the in-training evaluation. The lines of the algorithm are marked
-//! `// DQN:`; the rest is plumbing. The other algorithm, full backups, is in `full_backup.rs`.
+//! `// DQN:`; the rest is plumbing. The step's arithmetic (the batch on the device, the TD target
+//! and loss, Adam) is in `td.rs`; the other algorithm, full backups, in `full_backup.rs`.
 
 use super::network::{q_values, read_floats};
 use super::replay::{LabelBatch, LabelBuffer};
+use super::td::{adam, elementwise_loss, next_values, q_and_target, td_loss, BatchTensors};
 use super::{
     best_allowed, epsilon_at, evaluate, Batch, DqnConfig, DqnError, Evaluation, QNetwork,
     QNetworkConfig, ReplayBuffer, Transition,
@@ -13,9 +15,8 @@ use super::{
 use crate::env::{Environment, TimeLimit};
 use crate::rng::Rng;
 use burn::module::Module;
-use burn::nn::loss::{HuberLossConfig, MseLoss, Reduction};
-use burn::optim::{AdamConfig, GradientsParams, ModuleOptimizer};
-use burn::tensor::{Device, Int, Tensor, TensorData};
+use burn::optim::{GradientsParams, ModuleOptimizer};
+use burn::tensor::{Device, Tensor, TensorData};
 use web_time::Instant;
 
 /// What a chunk of training did (see the module docs for the metric names).
@@ -72,22 +73,6 @@ impl DqnStats {
         metrics.extend(optional.into_iter().filter_map(|(k, v)| v.map(|v| (k, v))));
         metrics
     }
-}
-
-/// A sampled batch on the device: what a gradient step reads.
-pub(super) struct BatchTensors {
-    /// `[b, n]`, on the training device (autodiff).
-    pub(super) observations: Tensor<2>,
-    /// `[b, 1]`, the actions taken.
-    pub(super) actions: Tensor<2, Int>,
-    /// `[b, n]`, on the inference device, as are the rest.
-    pub(super) next_observations: Tensor<2>,
-    /// `[b, 1]`.
-    pub(super) rewards: Tensor<2>,
-    /// `[b, 1]`: 0 where the transition solved the puzzle, else 1.
-    pub(super) not_terminated: Tensor<2>,
-    /// `[b, a]`: 0 for a legal next action, a large negative number for an illegal one.
-    pub(super) penalties: Tensor<2>,
 }
 
 /// A deep Q-learner, the environments it plays, and its replay buffer.
@@ -608,201 +593,9 @@ impl EpisodeTally {
     }
 }
 
-/// Each element's loss for TD errors `errors`: squared, or Huber with δ = 1 (½e² within ±1,
-/// |e| − ½ beyond).
-pub(super) fn elementwise_loss(errors: Tensor<2>, huber: bool) -> Tensor<2> {
-    if huber {
-        let size = errors.abs();
-        let quadratic = size.clone().clamp_max(1.0);
-        quadratic.clone() * quadratic.clone() * 0.5 + (size - quadratic)
-    } else {
-        errors.clone() * errors
-    }
-}
-
-impl BatchTensors {
-    /// `batch` on the device: what is differentiated on `device` (autodiff), the rest on
-    /// `on_infer`.
-    pub(super) fn upload(
-        batch: &Batch,
-        network: &QNetworkConfig,
-        device: &Device,
-        on_infer: &Device,
-    ) -> Self {
-        let (n, a) = (network.observation_len, network.num_actions);
-        let b = batch.actions.len();
-        let column = |values: &[f32]| {
-            Tensor::<2>::from_data(TensorData::new(values.to_vec(), [b, 1]), on_infer)
-        };
-        BatchTensors {
-            observations: Tensor::from_data(
-                TensorData::new(batch.observations.clone(), [b, n]),
-                device,
-            ),
-            actions: Tensor::from_data(TensorData::new(batch.actions.clone(), [b, 1]), device),
-            next_observations: Tensor::from_data(
-                TensorData::new(batch.next_observations.clone(), [b, n]),
-                on_infer,
-            ),
-            rewards: column(&batch.rewards),
-            not_terminated: column(&batch.not_terminated),
-            penalties: Tensor::from_data(
-                TensorData::new(batch.next_penalties.clone(), [b, a]),
-                on_infer,
-            ),
-        }
-    }
-}
-
-/// DQN: max Q′(s′, ·) of each next observation (`[rows, 1]`) by the frozen `target` network,
-/// over the legal actions when masking (`penalties`: 0 or [`ILLEGAL_PENALTY`] per action).
-/// Double DQN: the `policy` network picks the action, the target network values it.
-pub(super) fn next_values(
-    config: &DqnConfig,
-    policy: &QNetwork,
-    target: &QNetwork,
-    next_observations: Tensor<2>,
-    penalties: Tensor<2>,
-) -> Tensor<2> {
-    let mask = |q: Tensor<2>| {
-        if config.mask_actions {
-            q + penalties.clone()
-        } else {
-            q
-        }
-    };
-    let next_target = mask(target.forward(next_observations.clone()));
-    if config.mean_next_q {
-        // The blog's target: the mean over the actions (the legal ones when masking).
-        return if config.mask_actions {
-            let legal = penalties.equal_elem(0.0).float();
-            let count = legal.clone().sum_dim(1).clamp_min(1.0);
-            (target.forward(next_observations) * legal).sum_dim(1) / count
-        } else {
-            next_target.mean_dim(1)
-        };
-    }
-    if config.double_dqn {
-        let next_policy = mask(policy.valid().forward(next_observations));
-        next_target.gather(1, next_policy.argmax(1))
-    } else {
-        next_target.max_dim(1)
-    }
-}
-
-/// DQN: Q(s, a) of the actions taken (with autodiff) and the TD target r + γ·max Q′(s′, ·),
-/// not bootstrapped past a solved puzzle; both `[b, 1]`.
-fn q_and_target(
-    config: &DqnConfig,
-    policy: &QNetwork,
-    target: &QNetwork,
-    batch: &BatchTensors,
-) -> (Tensor<2>, Tensor<2>) {
-    let next_value = next_values(
-        config,
-        policy,
-        target,
-        batch.next_observations.clone(),
-        batch.penalties.clone(),
-    );
-    let td_target =
-        batch.rewards.clone() + next_value * batch.not_terminated.clone() * config.gamma;
-    let q_taken = policy
-        .forward(batch.observations.clone())
-        .gather(1, batch.actions.clone());
-    (q_taken, td_target)
-}
-
-/// DQN: the batch's mean TD loss (Huber with δ = 1, or squared), with autodiff.
-pub(super) fn td_loss(
-    config: &DqnConfig,
-    policy: &QNetwork,
-    target: &QNetwork,
-    batch: &BatchTensors,
-) -> Tensor<1> {
-    let (q_taken, td_target) = q_and_target(config, policy, target, batch);
-    if config.huber_loss {
-        HuberLossConfig::new(1.0)
-            .init()
-            .forward(q_taken, td_target, Reduction::Mean)
-    } else {
-        MseLoss::new().forward(q_taken, td_target, Reduction::Mean)
-    }
-}
-
-/// Adam as Keras sets it up (the dissertation trained with TensorFlow): β = (0.9, 0.999), ε = 1e-7.
-pub(super) fn adam() -> ModuleOptimizer {
-    AdamConfig::new().with_epsilon(1e-7).init()
-}
-
 /// The seed of the `k`-th in-training evaluation puzzle (a stream apart from training's).
 fn evaluation_seed(seed: u64, k: u64) -> u64 {
     (seed ^ 0xE7A1_0A7E_5EED_0000)
         .wrapping_mul(1_000_003)
         .wrapping_add(k)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::super::replay::ILLEGAL_PENALTY;
-    use super::*;
-    use crate::agent::dqn::QNetworkConfig;
-
-    /// A network whose Q-values are [1, 2, 3, 6] for every observation (zero weights, that bias).
-    fn constant_network(device: &Device) -> QNetwork {
-        let config = QNetworkConfig {
-            observation_len: 2,
-            hidden: vec![],
-            num_actions: 4,
-            conv: None,
-            grid: None,
-        };
-        let mut weights = vec![0.0; 2 * 4];
-        weights.extend([1.0, 2.0, 3.0, 6.0]);
-        config.from_weights(&weights, device)
-    }
-
-    fn values(config: &DqnConfig, penalties: [f32; 4]) -> f32 {
-        let device = Device::flex();
-        let network = constant_network(&device);
-        let observations =
-            Tensor::<2>::from_data(TensorData::new(vec![0.5f32, 1.0], [1, 2]), &device);
-        let penalties =
-            Tensor::<2>::from_data(TensorData::new(penalties.to_vec(), [1, 4]), &device);
-        let value = next_values(config, &network, &network, observations, penalties);
-        value.into_data().try_into_vec::<f32>().unwrap()[0]
-    }
-
-    #[test]
-    fn the_next_value_is_the_max_or_the_blogs_mean_over_the_legal_actions() {
-        let legal_but_last = [0.0, 0.0, 0.0, ILLEGAL_PENALTY];
-        let max = DqnConfig::default();
-        assert_eq!(values(&max, [0.0; 4]), 6.0);
-        let masked_max = DqnConfig {
-            mask_actions: true,
-            ..DqnConfig::default()
-        };
-        assert_eq!(values(&masked_max, legal_but_last), 3.0);
-        let mean = DqnConfig {
-            mean_next_q: true,
-            ..DqnConfig::default()
-        };
-        assert_eq!(values(&mean, legal_but_last), 3.0, "unmasked: all four");
-        let masked_mean = DqnConfig {
-            mean_next_q: true,
-            mask_actions: true,
-            ..DqnConfig::default()
-        };
-        assert_eq!(
-            values(&masked_mean, legal_but_last),
-            2.0,
-            "masked: the legal three"
-        );
-        assert!(DqnConfig {
-            double_dqn: true,
-            ..mean
-        }
-        .validate()
-        .is_err());
-    }
 }

@@ -11,6 +11,7 @@
 //! | `replay.rs` | experience replay: [`ReplayBuffer`] (uniform or prioritised), [`Transition`], [`Batch`] |
 //! | `schedule.rs` | [`epsilon_at`] and the [`Curriculum`] |
 //! | `learner.rs` | the play-and-replay learner [`Dqn`]: its training loop and gradient step ([`Dqn::train_steps`]), in-training evaluation, [`DqnStats`] |
+//! | `td.rs` | the gradient step's arithmetic: a replayed batch on the device, the TD target (max, Double DQN, the blog's mean), the loss, Adam |
 //! | `full_backup.rs` | the other algorithms of the same learner: full backups ([`DqnConfig::full_backups`]) and backups of every action of visited states ([`DqnConfig::backup_visited`]) |
 //! | `checkpoint.rs` | the policy out of a learner ([`Dqn::policy`]) and a saved one back in ([`Dqn::load_weights`], [`Dqn::resume`]) |
 //! | `policy.rs` | a trained network at play: [`QPolicy`], [`best_allowed`], greedy rollouts, [`evaluate`] |
@@ -61,6 +62,7 @@ mod schedule;
 
 mod full_backup;
 mod learner;
+mod td;
 
 mod checkpoint;
 mod model_file;

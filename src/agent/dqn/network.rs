@@ -613,10 +613,8 @@ mod tests {
                     row[cell * 6 + label] = 1.0;
                 }
             }
-            let input = Tensor::<2>::from_data(
-                TensorData::new(observations.clone(), [4, 36]),
-                &device,
-            );
+            let input =
+                Tensor::<2>::from_data(TensorData::new(observations.clone(), [4, 36]), &device);
             let dense =
                 burn::tensor::read_sync(read_floats(network.forward(input))).expect("the CPU");
             let hidden_out = first.apply(&observations).expect("one-hot rows");
