@@ -959,8 +959,8 @@ fn the_dust_dqns_train_resume_and_play_seeded_boards_from_the_command_line() {
     assert_eq!(m["hyperparameters"]["fullBackups"], false);
 
     // Play among the piles clears every board; the same boards give the same clicks.
-    let eval = |play: &str| {
-        common::json(&succeeds(&[
+    let eval_with = |extra: &[&str]| {
+        let mut args = vec![
             "dust",
             "eval",
             "--agent",
@@ -973,16 +973,19 @@ fn the_dust_dqns_train_resume_and_play_seeded_boards_from_the_command_line() {
             "9",
             "--compare",
             "false",
-            "--play",
-            play,
-        ]))
+        ];
+        args.extend_from_slice(extra);
+        common::json(&succeeds(&args))
+    };
+    let eval = |play: &str| eval_with(&["--play", play]);
+    let boards_counted = |report: &Value| -> u64 {
+        let distribution = report["distribution"].as_object().unwrap();
+        distribution.values().map(|v| v.as_u64().unwrap()).sum()
     };
     let report = eval("auto");
     assert_eq!(report["agent"], "dqn");
     assert_eq!(report["boards"], 6);
-    let distribution = report["distribution"].as_object().unwrap();
-    let counted: u64 = distribution.values().map(|v| v.as_u64().unwrap()).sum();
-    assert_eq!(counted, 6);
+    assert_eq!(boards_counted(&report), 6);
     let mean = report["mean_clicks"].as_f64().unwrap();
     assert!((5.0..=48.0).contains(&mean), "{report}");
     assert_eq!(eval("auto")["mean_clicks"], report["mean_clicks"]);
@@ -993,32 +996,9 @@ fn the_dust_dqns_train_resume_and_play_seeded_boards_from_the_command_line() {
     let greedy = eval("greedy")["mean_clicks"].as_f64().unwrap();
     assert!((5.0..=48.0).contains(&greedy));
     // A beam over the network's values (width from --beam-width) clears every board too.
-    let beam = common::json(&succeeds(&[
-        "dust",
-        "eval",
-        "--agent",
-        "dqn",
-        "--model",
-        &model,
-        "--boards",
-        "6",
-        "--seed",
-        "9",
-        "--compare",
-        "false",
-        "--play",
-        "beam",
-        "--beam-width",
-        "4",
-    ]));
+    let beam = eval_with(&["--play", "beam", "--beam-width", "4"]);
     assert_eq!(beam["play"], "beam");
-    let counted: u64 = beam["distribution"]
-        .as_object()
-        .unwrap()
-        .values()
-        .map(|v| v.as_u64().unwrap())
-        .sum();
-    assert_eq!(counted, 6);
+    assert_eq!(boards_counted(&beam), 6);
     assert!(
         (5.0..=48.0).contains(&beam["mean_clicks"].as_f64().unwrap()),
         "{beam}"
