@@ -1055,58 +1055,32 @@ fn cost_to_go_data_train_resume_and_eval_end_to_end() {
     let dir = scratch("dqn_cli_cost_to_go");
     let path = |name: &str| dir.join(name).to_string_lossy().to_string();
     let (data, model) = (path("paths.txt"), path("values.dqn"));
+    // `cost-to-go data` for `positions` solutions drawn from `seed`, into the data file.
+    let make_data = |positions: &'static str, seed: &'static str| {
+        [
+            "cost-to-go",
+            "data",
+            "--positions",
+            positions,
+            "--seed",
+            seed,
+            "--out",
+            &data,
+        ]
+    };
     // Three optimal solutions, then two more: the file is continued, not redone.
-    succeeds(&[
-        "cost-to-go",
-        "data",
-        "--positions",
-        "3",
-        "--seed",
-        "5",
-        "--out",
-        &data,
-    ]);
+    succeeds(&make_data("3", "5"));
     let first = std::fs::read_to_string(&data).unwrap();
-    succeeds(&[
-        "cost-to-go",
-        "data",
-        "--positions",
-        "5",
-        "--seed",
-        "5",
-        "--out",
-        &data,
-    ]);
+    succeeds(&make_data("5", "5"));
     let text = std::fs::read_to_string(&data).unwrap();
     assert!(text.starts_with(&first));
     let lines: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
     assert_eq!(lines.len(), 5);
     assert_eq!(text.lines().filter(|l| l.starts_with('#')).count(), 1);
     // Another seed is refused; a line left unfinished by a stop is dropped and solved again.
-    fails_with(
-        &[
-            "cost-to-go",
-            "data",
-            "--positions",
-            "6",
-            "--seed",
-            "6",
-            "--out",
-            &data,
-        ],
-        "written with another --seed",
-    );
+    fails_with(&make_data("6", "6"), "written with another --seed");
     std::fs::write(&data, format!("{text}{}", &lines[0][..20])).unwrap();
-    succeeds(&[
-        "cost-to-go",
-        "data",
-        "--positions",
-        "5",
-        "--seed",
-        "5",
-        "--out",
-        &data,
-    ]);
+    succeeds(&make_data("5", "5"));
     assert_eq!(std::fs::read_to_string(&data).unwrap(), text);
     for line in &lines {
         let (_, moves) = line.split_once(' ').unwrap();
