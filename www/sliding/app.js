@@ -139,14 +139,7 @@ async function main() {
       setStatus(summary);
     },
     // The model's length against the optimum on boards its worker cannot compare (4 × 4).
-    findOptimum: async (puzzle, signal) => {
-      const optimal = optimumSolver(puzzle);
-      if (!optimal) return null;
-      const request = solveRequest(puzzle, optimal);
-      const name = solverLabel(optimal.algorithm, optimal.heuristic, undefined, numberFormat);
-      const result = await solver.solve(request, { signal });
-      return { length: result.status === "solved" && result.optimal ? result.length : null, solver: name };
-    },
+    findOptimum: (puzzle, signal) => findOptimum(puzzle, solveRequest(puzzle, {}), signal),
   });
 
   if (!applyHash()) newPuzzleOfChosenSize();
@@ -637,19 +630,18 @@ async function compareWithOptimum(puzzle, request, result) {
     elements.stats.dataset.optimumSource = source;
   };
   const lowerBound = result.lower_bound;
-  const optimal = optimumSolver(puzzle);
-  if (result.optimal || !optimal) {
+  const solverName = optimumSolverName(puzzle);
+  if (result.optimal || !solverName) {
     const why = result.optimal
       ? "the lower bound (Manhattan distance + linear conflicts), which this solution meets"
       : "Manhattan distance + linear conflicts; optimal search may not finish on a board this size";
     show(lowerBound, result.optimal ? "search" : "lower-bound", why);
     return;
   }
-  const solverName = solverLabel(optimal.algorithm, optimal.heuristic, undefined, numberFormat);
   $("#stat-vs-optimum").textContent = `${numberFormat.format(length)} moves; finding the optimum with ${solverName}…`;
   try {
-    const optimum = await solver.solve({ ...request, ...optimal }, { signal: controller.signal });
-    if (optimum.status === "solved" && optimum.optimal) show(optimum.length, "search", `found by ${solverName}`);
+    const optimum = await findOptimum(puzzle, request, controller.signal);
+    if (optimum.length !== null) show(optimum.length, "search", `found by ${solverName}`);
     else show(lowerBound, "lower-bound", `Manhattan distance + linear conflicts; ${solverName} gave up (${optimum.status})`);
   } catch (error) {
     if (error instanceof SolveCancelled) return;
@@ -657,6 +649,26 @@ async function compareWithOptimum(puzzle, request, result) {
   } finally {
     if (comparing === controller) comparing = null;
   }
+}
+
+/** The name of the page's optimal solver for `puzzle`'s size (optimumSolver), or null when none suits. */
+function optimumSolverName(puzzle) {
+  const optimal = optimumSolver(puzzle);
+  return optimal ? solverLabel(optimal.algorithm, optimal.heuristic, undefined, numberFormat) : null;
+}
+
+/**
+ * The optimum of the board `request` describes (solveRequest's fields; its solver fields are
+ * replaced), by the page's optimal solver for `puzzle`'s size, in the solver pool:
+ * { length (null when the solver gave up), solver (its name), status }, or null when no optimal
+ * solver suits the board. Rejects with SolveCancelled when `signal` aborts.
+ */
+async function findOptimum(puzzle, request, signal) {
+  const optimal = optimumSolver(puzzle);
+  if (!optimal) return null;
+  const result = await solver.solve({ ...request, ...optimal }, { signal });
+  const length = result.status === "solved" && result.optimal ? result.length : null;
+  return { length, solver: optimumSolverName(puzzle), status: result.status };
 }
 
 function setBusy(busy) {
