@@ -1090,29 +1090,33 @@ fn cost_to_go_data_train_resume_and_eval_end_to_end() {
         );
     }
 
-    let train = |hidden: &str, epochs: &str, resume: bool| {
-        let mut args = vec![
-            "cost-to-go",
-            "train",
-            "--data",
-            &data,
-            "--validation",
-            &data,
-            "--hidden",
-            hidden,
-            "--epochs",
-            epochs,
-            "--batch",
-            "32",
-            "--seed",
-            "1",
-            "--out",
-            &model,
-        ];
-        if resume {
-            args.push("--resume");
-        }
-        puzzlelab(&args)
+    let train_args =
+        |hidden: &'static str, epochs: &'static str, batch: &'static str, resume: bool| {
+            let mut args = vec![
+                "cost-to-go",
+                "train",
+                "--data",
+                &data,
+                "--validation",
+                &data,
+                "--hidden",
+                hidden,
+                "--epochs",
+                epochs,
+                "--batch",
+                batch,
+                "--seed",
+                "1",
+                "--out",
+                &model,
+            ];
+            if resume {
+                args.push("--resume");
+            }
+            args
+        };
+    let train = |hidden: &'static str, epochs: &'static str, resume: bool| {
+        puzzlelab(&train_args(hidden, epochs, "32", resume))
     };
     let out = train("16", "2", false);
     assert!(out.status.success());
@@ -1140,28 +1144,7 @@ fn cost_to_go_data_train_resume_and_eval_end_to_end() {
     let refused = train("8", "4", true);
     assert!(!refused.status.success());
     assert!(String::from_utf8_lossy(&refused.stderr).contains("--hidden differs"));
-    fails_with(
-        &[
-            "cost-to-go",
-            "train",
-            "--data",
-            &data,
-            "--validation",
-            &data,
-            "--hidden",
-            "16",
-            "--epochs",
-            "4",
-            "--batch",
-            "64",
-            "--seed",
-            "1",
-            "--out",
-            &model,
-            "--resume",
-        ],
-        "the same flags",
-    );
+    fails_with(&train_args("16", "4", "64", true), "the same flags");
     let done = train("16", "3", true);
     assert!(!done.status.success(), "3 epochs are done already");
 
