@@ -23,7 +23,7 @@ step "native tests"
 cargo test --all-targets
 
 step "deep-learning tests (burn, --features learn)"
-cargo test --features learn --lib --test dqn --test dqn2048 --test dqn_cli --test minesweeper_dqn --test sudoku_dqn --test shipped_models --test hostile_models
+cargo test --features learn --lib --test dqn --test dqn2048 --test dqn_cli --test dust_value --test minesweeper_dqn --test sudoku_dqn --test shipped_models --test hostile_models
 
 step "wasm API tests (Node)"
 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \

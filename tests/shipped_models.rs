@@ -274,9 +274,16 @@ fn is_value_network(manifest: &serde_json::Value) -> bool {
 
 #[test]
 fn every_shipped_value_network_solves_its_check_positions_as_its_manifest_says() {
+    // The sliding puzzles' (the dust puzzle's value network is checked with the dust models).
     let models: Vec<PathBuf> = shipped("dqn")
         .into_iter()
-        .filter(|m| is_value_network(&manifest_of(m)))
+        .filter(|m| {
+            let manifest = manifest_of(m);
+            is_value_network(&manifest)
+                && manifest["puzzle"]
+                    .as_str()
+                    .is_some_and(|p| p.starts_with("sliding"))
+        })
         .collect();
     assert!(!models.is_empty(), "the 15-puzzle value network is shipped");
     for model in models {

@@ -21,16 +21,86 @@ use burn::module::Module;
 use burn::optim::{GradientsParams, ModuleOptimizer};
 use burn::tensor::{Device, Tensor, TensorData};
 
+/// How a puzzle's positions are written as a value network's input.
+pub trait ValueEncoding {
+    /// A position.
+    type Position: Clone;
+    /// Inputs of the network.
+    fn observation_len(&self) -> usize;
+    /// Writes `position` into `out` (`observation_len` values).
+    fn write(&self, position: &Self::Position, out: &mut [f32]);
+    /// The puzzle id a model trained on this encoding carries.
+    fn puzzle_id(&self) -> String;
+}
+
+/// The 15-puzzle's (any sliding puzzle's) encoding: the environment's one-hot observation.
+#[derive(Clone, Debug)]
+pub struct SlidingValue {
+    labels: usize,
+    cells: usize,
+    id: String,
+}
+
+impl SlidingValue {
+    /// The encoding of `puzzle`'s positions.
+    pub fn new(puzzle: &SlidingPuzzle) -> SlidingValue {
+        SlidingValue {
+            labels: puzzle.goal().max_label() as usize + 1,
+            cells: puzzle.goal().len(),
+            id: format!(
+                "sliding {}x{} goal {}",
+                puzzle.rows(),
+                puzzle.cols(),
+                puzzle.format(puzzle.goal())
+            ),
+        }
+    }
+}
+
+impl ValueEncoding for SlidingValue {
+    type Position = Board;
+    fn observation_len(&self) -> usize {
+        self.cells * self.labels
+    }
+    fn write(&self, position: &Board, out: &mut [f32]) {
+        write_one_hot(position, self.labels, out);
+    }
+    fn puzzle_id(&self) -> String {
+        self.id.clone()
+    }
+}
+
 /// Training examples: positions and their exact distances to the goal.
-#[derive(Clone, Debug, Default)]
-pub struct CostToGoSamples {
+#[derive(Clone, Debug)]
+pub struct CostToGoSamples<P = Board> {
     /// The positions.
-    pub boards: Vec<Board>,
-    /// Their optimal distances, in moves.
+    pub boards: Vec<P>,
+    /// Their optimal distances, in moves (clicks).
     pub distances: Vec<u8>,
 }
 
-impl CostToGoSamples {
+impl<P> Default for CostToGoSamples<P> {
+    fn default() -> Self {
+        CostToGoSamples {
+            boards: Vec::new(),
+            distances: Vec::new(),
+        }
+    }
+}
+
+impl<P> CostToGoSamples<P> {
+    /// Number of examples.
+    pub fn len(&self) -> usize {
+        self.boards.len()
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.boards.is_empty()
+    }
+}
+
+impl CostToGoSamples<Board> {
     /// Adds every position of the optimal solution `moves` from `start`, each with the moves
     /// left after it. Fails (adding nothing) when a move leaves the board.
     pub fn push_path(&mut self, start: Board, moves: &[Direction]) -> Result<(), String> {
@@ -108,16 +178,6 @@ impl CostToGoSamples {
             self.distances.push(self.distances[i]);
         }
         n
-    }
-
-    /// Number of examples.
-    pub fn len(&self) -> usize {
-        self.boards.len()
-    }
-
-    /// Whether there are none.
-    pub fn is_empty(&self) -> bool {
-        self.boards.is_empty()
     }
 }
 
@@ -208,24 +268,23 @@ impl CostToGoErrors {
 
 /// The learner: a dense network with one output, Adam, minibatches drawn without replacement
 /// epoch by epoch.
-pub struct CostToGo {
+pub struct CostToGo<E: ValueEncoding = SlidingValue> {
     network: QNetwork,
     network_config: QNetworkConfig,
     optimizer: ModuleOptimizer,
     device: Device,
-    puzzle_id: String,
-    labels: usize,
+    encoding: E,
     rng: Rng,
     /// Gradient steps done.
     pub steps: usize,
 }
 
-impl CostToGo {
-    /// A fresh network for `puzzle` with `hidden` layers, weights drawn by `seed`.
-    pub fn new(puzzle: &SlidingPuzzle, hidden: &[usize], seed: u64) -> CostToGo {
-        let labels = puzzle.goal().max_label() as usize + 1;
+impl<E: ValueEncoding> CostToGo<E> {
+    /// A fresh network for the positions `encoding` writes, with `hidden` layers, weights drawn
+    /// by `seed`.
+    pub fn new(encoding: E, hidden: &[usize], seed: u64) -> CostToGo<E> {
         let network_config = QNetworkConfig {
-            observation_len: puzzle.goal().len() * labels,
+            observation_len: encoding.observation_len(),
             hidden: hidden.to_vec(),
             num_actions: 1,
             conv: None,
@@ -233,47 +292,43 @@ impl CostToGo {
         };
         let device = Device::flex().autodiff();
         let network = network_config.init(&device, seed);
-        CostToGo::with_network(puzzle, network, network_config, seed)
+        CostToGo::with_network(encoding, network, network_config, seed)
     }
 
     /// Goes on training `policy` (a value network saved by [`CostToGo::policy`]); Adam's
     /// moments start again. `seed` draws the minibatches from here on.
     pub fn resume(
-        puzzle: &SlidingPuzzle,
+        encoding: E,
         policy: &QPolicy,
         seed: u64,
         steps: usize,
-    ) -> Result<CostToGo, String> {
+    ) -> Result<CostToGo<E>, String> {
         let config = policy.network_config().clone();
-        let labels = puzzle.goal().max_label() as usize + 1;
-        if config.num_actions != 1 || config.observation_len != puzzle.goal().len() * labels {
+        if config.num_actions != 1
+            || config.observation_len != encoding.observation_len()
+            || policy.puzzle_id() != encoding.puzzle_id()
+        {
             return Err("the model is not a value network for this puzzle".into());
         }
         let device = Device::flex().autodiff();
         let network = config.from_weights(&policy.network.weights(), &device);
-        let mut learner = CostToGo::with_network(puzzle, network, config, seed);
+        let mut learner = CostToGo::with_network(encoding, network, config, seed);
         learner.steps = steps;
         Ok(learner)
     }
 
     fn with_network(
-        puzzle: &SlidingPuzzle,
+        encoding: E,
         network: QNetwork,
         network_config: QNetworkConfig,
         seed: u64,
-    ) -> CostToGo {
+    ) -> CostToGo<E> {
         CostToGo {
             network,
             network_config,
             optimizer: adam(),
             device: Device::flex().autodiff(),
-            puzzle_id: format!(
-                "sliding {}x{} goal {}",
-                puzzle.rows(),
-                puzzle.cols(),
-                puzzle.format(puzzle.goal())
-            ),
-            labels: puzzle.goal().max_label() as usize + 1,
+            encoding,
             rng: Rng::new(seed ^ 0xC057_7060_5EED),
             steps: 0,
         }
@@ -289,7 +344,7 @@ impl CostToGo {
     /// mean loss.
     pub fn train_epoch(
         &mut self,
-        samples: &CostToGoSamples,
+        samples: &CostToGoSamples<E::Position>,
         batch: usize,
         lr: f64,
         over_weight: f32,
@@ -301,7 +356,7 @@ impl CostToGo {
     /// far)` every 1,000 minibatches.
     pub fn train_epoch_with(
         &mut self,
-        samples: &CostToGoSamples,
+        samples: &CostToGoSamples<E::Position>,
         batch: usize,
         lr: f64,
         over_weight: f32,
@@ -318,9 +373,8 @@ impl CostToGo {
         for chunk in order.chunks(batch) {
             let b = chunk.len();
             for (k, &i) in chunk.iter().enumerate() {
-                write_one_hot(
+                self.encoding.write(
                     &samples.boards[i],
-                    self.labels,
                     &mut observations[k * width..(k + 1) * width],
                 );
                 targets[k] = samples.distances[i] as f32;
@@ -357,7 +411,7 @@ impl CostToGo {
     }
 
     /// The estimates (moves left) of `boards`.
-    pub fn estimates(&self, boards: &[Board]) -> Vec<f32> {
+    pub fn estimates(&self, boards: &[E::Position]) -> Vec<f32> {
         let width = self.network_config.observation_len;
         let mut out = Vec::with_capacity(boards.len());
         let inference = self.network.valid();
@@ -365,7 +419,7 @@ impl CostToGo {
         for chunk in boards.chunks(4096) {
             let mut observations = vec![0.0f32; chunk.len() * width];
             for (board, o) in chunk.iter().zip(observations.chunks_mut(width)) {
-                write_one_hot(board, self.labels, o);
+                self.encoding.write(board, o);
             }
             let input = Tensor::<2>::from_data(
                 TensorData::new(observations, [chunk.len(), width]),
@@ -385,7 +439,7 @@ impl CostToGo {
         QPolicy {
             network: self.network.valid(),
             network_config: self.network_config.clone(),
-            puzzle_id: self.puzzle_id.clone(),
+            puzzle_id: self.encoding.puzzle_id(),
             mask_actions: true,
             device,
             training: None,
@@ -486,7 +540,7 @@ mod tests {
                 .distances
                 .push(table.distance(&board).unwrap() as u8);
         }
-        let mut learner = CostToGo::new(&puzzle, &[64, 64], 1);
+        let mut learner = CostToGo::new(SlidingValue::new(&puzzle), &[64, 64], 1);
         let before = CostToGoErrors::of(&learner.estimates(&samples.boards), &samples.distances);
         for _ in 0..300 {
             learner.train_epoch(&samples, 50, 3e-3, 1.0);
@@ -498,7 +552,7 @@ mod tests {
             "{before:?} → {after:?}"
         );
         // Overestimates weighed 20 times: fewer estimates above the truth than with 1.
-        let mut cautious = CostToGo::new(&puzzle, &[64, 64], 1);
+        let mut cautious = CostToGo::new(SlidingValue::new(&puzzle), &[64, 64], 1);
         for _ in 0..300 {
             cautious.train_epoch(&samples, 50, 3e-3, 20.0);
         }

@@ -152,12 +152,15 @@ pub fn backups_env() -> Clusters {
 /// puzzle id says so), checked against the model.
 pub fn env_for(policy: &QPolicy) -> Result<Clusters, DqnError> {
     let blog = blog_env();
+    let counts = blog.clone().with_observation(ClustersObservation::Counts);
     let env = if policy.puzzle_id() == blog.puzzle_id() {
         blog
+    } else if policy.puzzle_id() == counts.puzzle_id() {
+        counts
     } else {
         blog.with_observation(ClustersObservation::Features)
     };
-    policy.check_fits(&env)?;
+    policy.check_fits_or_values(&env)?;
     Ok(env)
 }
 
@@ -167,7 +170,10 @@ type Player = (Clusters, usize, usize, Vec<bool>, Vec<f32>);
 
 fn player(policy: &QPolicy) -> Result<Player, DqnError> {
     let template = env_for(policy)?;
-    let (n, a) = (template.observation_len(), template.num_actions());
+    let (n, a) = (
+        template.observation_len(),
+        policy.network_config().num_actions,
+    );
     Ok((template, n, a, vec![false; a], Vec::new()))
 }
 
@@ -212,6 +218,11 @@ pub fn play_greedy(
     boards: &[Board],
     batch: usize,
 ) -> Result<Vec<Vec<usize>>, DqnError> {
+    if policy.is_value_network() {
+        return Err(DqnError::InvalidConfig(
+            "a value network gives no value per click: play it with lookahead or a beam".into(),
+        ));
+    }
     let (template, n, a, mut allowed, mut observations) = player(policy)?;
     play_batched(boards, batch, |live| {
         let envs: Vec<Clusters> = live
@@ -244,9 +255,17 @@ pub fn plays_with_lookahead(policy: &QPolicy) -> bool {
     policy.puzzle_id().ends_with("-features")
 }
 
-/// `policy`'s clicks on each of `boards` the way its learner plays ([`plays_with_lookahead`]).
+/// The beam's width a value network plays with by default ([`play`]; chosen on validation
+/// boards: docs/samegame.md).
+pub const VALUE_BEAM_WIDTH: usize = 100;
+
+/// `policy`'s clicks on each of `boards` the way its learner plays: a value network
+/// ([`super::dust_value`]) with a beam search of [`VALUE_BEAM_WIDTH`] ([`play_beam`]),
+/// puzzlelab's Q-learner with lookahead ([`plays_with_lookahead`]), the blog's greedily.
 pub fn play(policy: &QPolicy, boards: &[Board], batch: usize) -> Result<Vec<Vec<usize>>, DqnError> {
-    if plays_with_lookahead(policy) {
+    if policy.is_value_network() {
+        play_beam(policy, boards, VALUE_BEAM_WIDTH)
+    } else if plays_with_lookahead(policy) {
         play_lookahead(policy, boards, batch)
     } else {
         play_greedy(policy, boards, batch)
@@ -264,6 +283,10 @@ pub fn play_lookahead(
     boards: &[Board],
     batch: usize,
 ) -> Result<Vec<Vec<usize>>, DqnError> {
+    if policy.is_value_network() {
+        // The board after each group valued directly: a beam of one.
+        return play_beam(policy, boards, 1);
+    }
     let (template, n, a, mut allowed, mut observations) = player(policy)?;
     play_batched(boards, batch, |live| {
         // Every group's board after it, of every live board.
@@ -308,8 +331,10 @@ pub fn play_lookahead(
 }
 
 /// A beam search over `policy`'s values: layer by layer, every group of every kept board is
-/// clicked, duplicates dropped, and the `width` boards the network values most (max Q over
-/// their piles: the fewest clicks still needed) are kept; the first board cleared ends it.
+/// clicked, duplicates dropped, and the `width` boards the network values most (a Q-network's
+/// max Q over their piles, a value network's output: the fewest clicks still needed) are kept;
+/// the first board cleared ends it. Boards equal up to colour names and mirror image
+/// ([`Board::canonical`]) count as duplicates.
 /// Returns each board's clicked cells as [`play_greedy`] does.
 pub fn play_beam(
     policy: &QPolicy,
@@ -335,7 +360,9 @@ pub fn play_beam(
                         found = Some(line);
                         break 'layer;
                     }
-                    if !seen.insert(after.cells().to_vec()) {
+                    // Boards that differ only in colour names or by their mirror image need
+                    // the same clicks: one of them is enough.
+                    if !seen.insert(after.canonical().cells().to_vec()) {
                         continue;
                     }
                     let mut env = template.clone();
@@ -357,6 +384,10 @@ pub fn play_beam(
                 .zip(values.chunks(a))
                 .enumerate()
                 .map(|(i, ((env, _), q))| {
+                    if a == 1 {
+                        // A value network: its one output is the board's value.
+                        return (q[0], i);
+                    }
                     env.action_mask(&mut allowed);
                     (q[best_allowed(q, &allowed)], i)
                 })

@@ -74,6 +74,7 @@ mod matmul;
 
 pub mod cost_to_go;
 pub mod dust;
+pub mod dust_value;
 pub mod game2048;
 pub mod minesweeper;
 pub mod sliding;

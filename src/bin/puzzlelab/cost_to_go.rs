@@ -83,7 +83,18 @@ pub struct DataArgs {
 /// `puzzlelab cost-to-go train`.
 #[derive(Args, Debug)]
 pub struct TrainArgs {
-    /// Training data: files written by `cost-to-go data` (comma-separated or repeated).
+    #[command(flatten)]
+    pub value: ValueTrainArgs,
+    /// Do not add each example's mirror image across the main diagonal (added by default: the
+    /// same distance, twice the data).
+    #[arg(long)]
+    pub no_transposes: bool,
+}
+
+/// The flags of every value network's training (`cost-to-go train`, `dust value-train`).
+#[derive(Args, Debug)]
+pub struct ValueTrainArgs {
+    /// Training data: files of the puzzle's data command (comma-separated or repeated).
     #[arg(long, value_delimiter = ',', required = true)]
     pub data: Vec<String>,
     /// Validation data (positions no training file has; by another seed): measured after each
@@ -108,10 +119,6 @@ pub struct TrainArgs {
     /// How much more an overestimate weighs than an underestimate in the squared error.
     #[arg(long, default_value_t = 1.0)]
     pub over_weight: f32,
-    /// Do not add each example's mirror image across the main diagonal (added by default: the
-    /// same distance, twice the data).
-    #[arg(long)]
-    pub no_transposes: bool,
     /// The seed of the weights and of the minibatches.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
@@ -337,7 +344,7 @@ fn read_samples(
 
 /// The flags a run records (and a resumed run must repeat, but --epochs).
 #[cfg(feature = "learn")]
-fn hyperparameters(args: &TrainArgs) -> serde_json::Value {
+fn hyperparameters(args: &ValueTrainArgs) -> serde_json::Value {
     serde_json::json!({
         "epochs": args.epochs,
         "hidden": args.hidden,
@@ -346,14 +353,62 @@ fn hyperparameters(args: &TrainArgs) -> serde_json::Value {
         "lr_end": args.lr_end,
         "over_weight": args.over_weight,
         "seed": args.seed,
-        "transposes": !args.no_transposes,
         "optimizer": "Adam (β 0.9, 0.999; ε 1e-7)",
     })
+}
+
+/// A value network's training set: the encoding, the examples and validation examples, the
+/// files they came from (with checksums) and what a fresh manifest says of the puzzle.
+#[cfg(feature = "learn")]
+pub struct ValueRun<E: puzzlelab::agent::dqn::cost_to_go::ValueEncoding> {
+    pub encoding: E,
+    pub samples: puzzlelab::agent::dqn::cost_to_go::CostToGoSamples<E::Position>,
+    pub data: Vec<serde_json::Value>,
+    pub validation: puzzlelab::agent::dqn::cost_to_go::CostToGoSamples<E::Position>,
+    pub validation_data: Vec<serde_json::Value>,
+    /// Fields of a fresh manifest ("kind", "puzzle", …).
+    pub about: serde_json::Value,
+    /// Flags of the puzzle's own the run records beside the shared ones.
+    pub extra_hyperparameters: serde_json::Value,
 }
 
 /// `puzzlelab cost-to-go train`.
 #[cfg(feature = "learn")]
 pub fn train(args: &TrainArgs, command: &str) -> Result<()> {
+    use puzzlelab::agent::dqn::cost_to_go::SlidingValue;
+    use serde_json::json;
+    let puzzle = SlidingPuzzle::standard(4, 4)?;
+    let (mut samples, data) = read_samples(&puzzle, &args.value.data)?;
+    if !args.no_transposes {
+        samples.add_transposes(puzzle.goal());
+    }
+    let (validation, validation_data) =
+        read_samples(&puzzle, std::slice::from_ref(&args.value.validation))?;
+    let run = ValueRun {
+        encoding: SlidingValue::new(&puzzle),
+        samples,
+        data,
+        validation,
+        validation_data,
+        about: json!({
+            "kind": "value network (cost-to-go) learned from optimal solutions",
+            "puzzle": "sliding 4x4 goal 1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,_",
+            "size": "4x4",
+            "goal": "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,_",
+        }),
+        extra_hyperparameters: json!({ "transposes": !args.no_transposes }),
+    };
+    train_value(&args.value, run, command)
+}
+
+/// Trains (or resumes) a value network on `run`'s examples, epoch by epoch, writing the model and
+/// its manifest after each.
+#[cfg(feature = "learn")]
+pub fn train_value<E: puzzlelab::agent::dqn::cost_to_go::ValueEncoding>(
+    args: &ValueTrainArgs,
+    run: ValueRun<E>,
+    command: &str,
+) -> Result<()> {
     use puzzlelab::agent::dqn::cost_to_go::{CostToGo, CostToGoErrors};
     use puzzlelab::agent::dqn::QPolicy;
     use serde_json::{json, Value};
@@ -371,14 +426,20 @@ pub fn train(args: &TrainArgs, command: &str) -> Result<()> {
         args.hidden.iter().all(|&w| (1..=4096).contains(&w)) && !args.hidden.is_empty(),
         "--hidden takes widths from 1 to 4096"
     );
-    let puzzle = SlidingPuzzle::standard(4, 4)?;
-    let (mut samples, data) = read_samples(&puzzle, &args.data)?;
-    if !args.no_transposes {
-        samples.add_transposes(puzzle.goal());
+    let ValueRun {
+        encoding,
+        samples,
+        data,
+        validation,
+        validation_data,
+        about,
+        extra_hyperparameters,
+    } = run;
+    ensure!(!samples.is_empty(), "the --data files hold no examples");
+    let mut asked = hyperparameters(args);
+    if let (Some(asked), Some(extra)) = (asked.as_object_mut(), extra_hyperparameters.as_object()) {
+        asked.extend(extra.clone());
     }
-    let (validation, validation_data) =
-        read_samples(&puzzle, std::slice::from_ref(&args.validation))?;
-    ensure!(!samples.is_empty(), "the --data files hold no paths");
     let manifest_path = format!("{}.json", args.out);
     let (mut learner, mut manifest, first_epoch) = if args.resume {
         let manifest: Value = crate::files::read_manifest(&args.out)?;
@@ -398,7 +459,6 @@ pub fn train(args: &TrainArgs, command: &str) -> Result<()> {
             "the model has trained {epochs_done} epochs already: ask for more with --epochs"
         );
         // The same run, resumed: the same flags (but --epochs) and the same data files.
-        let asked = hyperparameters(args);
         let recorded = manifest["hyperparameters"]
             .as_object()
             .context("the manifest records no hyperparameters")?;
@@ -419,21 +479,24 @@ pub fn train(args: &TrainArgs, command: &str) -> Result<()> {
                 && checksums(&manifest["validation_data"]) == checksums(&json!(validation_data)),
             "--resume goes on with the same data: a --data or --validation file differs from the manifest's"
         );
-        let learner = CostToGo::resume(&puzzle, &policy, args.seed ^ epochs_done as u64, steps)
+        let learner = CostToGo::resume(encoding, &policy, args.seed ^ epochs_done as u64, steps)
             .map_err(anyhow::Error::msg)?;
         (learner, manifest, epochs_done)
     } else {
-        let manifest = json!({
+        let mut manifest = json!({
             "model": std::path::Path::new(&args.out).file_name().map(|n| n.to_string_lossy()),
-            "kind": "value network (cost-to-go) learned from optimal solutions",
-            "puzzle": "sliding 4x4 goal 1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,_",
-            "size": "4x4",
-            "goal": "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,_",
-            "commands": [],
-            "wall_seconds": 0.0,
-            "epochs_log": [],
         });
-        (CostToGo::new(&puzzle, &args.hidden, args.seed), manifest, 0)
+        if let (Some(m), Some(about)) = (manifest.as_object_mut(), about.as_object()) {
+            m.extend(about.clone());
+        }
+        manifest["commands"] = json!([]);
+        manifest["wall_seconds"] = json!(0.0);
+        manifest["epochs_log"] = json!([]);
+        (
+            CostToGo::new(encoding, &args.hidden, args.seed),
+            manifest,
+            0,
+        )
     };
     manifest["commands"]
         .as_array_mut()
@@ -445,13 +508,13 @@ pub fn train(args: &TrainArgs, command: &str) -> Result<()> {
         "hidden": args.hidden,
         "parameters": learner.network_config().num_params(),
     });
-    manifest["hyperparameters"] = hyperparameters(args);
+    manifest["hyperparameters"] = asked;
     manifest["data"] = json!(data);
     manifest["validation_data"] = json!(validation_data);
     manifest["machine"] = json!(machine());
     manifest["build"] = json!(crate::files::build());
     eprintln!(
-        "cost-to-go train: {} examples ({} validation), {} parameters, epochs {}..{}",
+        "value train: {} examples ({} validation), {} parameters, epochs {}..{}",
         samples.len(),
         validation.len(),
         learner.network_config().num_params(),

@@ -16,6 +16,7 @@ mod dqn_minesweeper;
 #[cfg(feature = "learn")]
 mod dqn_sliding;
 mod dqn_sudoku;
+mod dust_value;
 mod files;
 mod game2048;
 mod local_vi;

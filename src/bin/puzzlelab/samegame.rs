@@ -34,6 +34,12 @@ pub enum DustCommand {
     /// Deep Q-learning: the blog's batched DQN or puzzlelab's full backups (needs `--features
     /// learn`).
     Train(crate::dqn_dust::TrainArgs),
+    /// Draws part-played boards, solves each exactly and appends its optimal clearing to --out:
+    /// the examples of the value network (`dust value-train`).
+    ValueData(crate::dust_value::ValueDataArgs),
+    /// Trains the value network (one output, minus the clicks left) on `value-data` files
+    /// (needs `--features learn`); it plays with `eval --agent dqn --play beam`.
+    ValueTrain(crate::dust_value::DustValueTrainArgs),
 }
 
 /// The exact solver's limits on the command line.
@@ -169,6 +175,8 @@ pub fn run_dust(args: &DustArgs, command_line: &str) -> Result<()> {
         DustCommand::Solve(a) => dust_solve(a),
         DustCommand::Eval(a) => dust_eval(a),
         DustCommand::Train(a) => crate::dqn_dust::train(a, command_line),
+        DustCommand::ValueData(a) => crate::dust_value::data(a, command_line),
+        DustCommand::ValueTrain(a) => crate::dust_value::train(a, command_line),
     }
 }
 

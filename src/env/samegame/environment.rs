@@ -26,10 +26,21 @@ pub enum ClustersObservation {
     /// of groups left (/ 16, every cell) and of colours left (/ colours, every cell): what the
     /// greedy rule counts, given to the network rather than left for it to learn.
     Features,
+    /// The board up to colour names and mirror image ([`Board::canonical`]): its one-hot planes,
+    /// four planes of each pile's group size (1, 2, 3–4, 5 or more: one-hot), then counts
+    /// written one-hot: the groups left, the piles left, the colours left, and each
+    /// colour's groups (15 or more counted as 15). Every input is 0 or 1, so a dense first layer
+    /// over it is a sum of a hundred or so weight rows (what the value network of
+    /// `agent::dqn::dust` reads).
+    Counts,
 }
 
 /// Planes [`ClustersObservation::Features`] adds to the one-hot ones.
 const FEATURE_PLANES: usize = 3;
+/// Planes [`ClustersObservation::Counts`] adds to the one-hot ones.
+const SIZE_PLANES: usize = 4;
+/// The most groups of one colour [`ClustersObservation::Counts`] tells apart.
+const COLOUR_GROUPS: usize = 16;
 
 /// The puzzle as an environment. Action `row · width + col` clicks that cell (row 0 at the top).
 #[derive(Clone, Debug)]
@@ -108,7 +119,18 @@ impl Clusters {
             + match self.observation {
                 ClustersObservation::OneHot => 0,
                 ClustersObservation::Features => FEATURE_PLANES,
+                ClustersObservation::Counts => SIZE_PLANES,
             }
+    }
+
+    /// Inputs after the planes ([`ClustersObservation::Counts`]'s one-hot counts; 0 otherwise).
+    fn tail_len(&self) -> usize {
+        let cells = self.rules.width * self.rules.height;
+        let colours = self.rules.colours as usize;
+        match self.observation {
+            ClustersObservation::Counts => 2 * (cells + 1) + colours + 1 + colours * COLOUR_GROUPS,
+            _ => 0,
+        }
     }
 }
 
@@ -212,11 +234,18 @@ impl Environment for Clusters {
     }
 
     fn observation_len(&self) -> usize {
-        self.channels() * self.num_actions()
+        self.channels() * self.num_actions() + self.tail_len()
     }
 
     fn write_observation(&self, out: &mut [f32]) {
-        let cells = self.board.cells();
+        let canonical;
+        let board = if self.observation == ClustersObservation::Counts {
+            canonical = self.board.canonical();
+            &canonical
+        } else {
+            &self.board
+        };
+        let cells = board.cells();
         let one_hot = cells.len() * (self.rules.colours as usize + 1);
         write_one_hot(cells, self.rules.colours, &mut out[..one_hot]);
         if self.observation == ClustersObservation::Features {
@@ -238,12 +267,44 @@ impl Environment for Clusters {
             planes[2 * plane..3 * plane]
                 .fill(self.board.colours_left() as f32 / self.rules.colours as f32);
         }
+        if self.observation == ClustersObservation::Counts {
+            let rest = &mut out[one_hot..];
+            rest.fill(0.0);
+            let plane = cells.len();
+            let colours = self.rules.colours as usize;
+            let groups = board.groups();
+            let mut per_colour = vec![0usize; colours + 1];
+            for group in &groups {
+                let size = match group.len() {
+                    1 => 0,
+                    2 => 1,
+                    3 | 4 => 2,
+                    _ => 3,
+                };
+                for &cell in group {
+                    rest[size * plane + cell] = 1.0;
+                }
+                per_colour[cells[group[0]].min(self.rules.colours) as usize] += 1;
+            }
+            let tail = &mut rest[SIZE_PLANES * plane..];
+            let piles = cells.iter().filter(|&&c| c != 0).count();
+            tail[groups.len().min(plane)] = 1.0;
+            tail[plane + 1 + piles] = 1.0;
+            let at = 2 * (plane + 1);
+            tail[at + board.colours_left().min(colours)] = 1.0;
+            let at = at + colours + 1;
+            for c in 1..=colours {
+                let k = per_colour[c].min(COLOUR_GROUPS - 1);
+                tail[at + (c - 1) * COLOUR_GROUPS + k] = 1.0;
+            }
+        }
     }
 
     fn puzzle_id(&self) -> String {
         match self.observation {
             ClustersObservation::OneHot => self.rules.id(),
             ClustersObservation::Features => format!("{}-features", self.rules.id()),
+            ClustersObservation::Counts => format!("{}-counts", self.rules.id()),
         }
     }
 

@@ -16,6 +16,8 @@ mod board;
 mod environment;
 mod exact;
 mod montecarlo;
+mod rules;
+mod solved;
 
 pub use board::{
     closed_positions, group_score, Board, BoardError, Closing, Objective, Removal, Rules,
@@ -27,6 +29,7 @@ pub use exact::{
     EXACT_MAX_CELLS, EXACT_MAX_COLOURS, EXACT_MAX_HEIGHT,
 };
 pub use montecarlo::{nested_search, nrpa, McLimits, McProgress, McResult};
+pub use solved::{data_line, draw_example, read_data, DataEntry, ExampleSettings};
 
 #[cfg(test)]
 mod tests;

@@ -402,3 +402,122 @@ fn monte_carlo_searches_report_their_best_and_stop_when_told() {
         );
     }
 }
+
+/// `board` with its colours renamed by `names` (colour c becomes `names[c - 1]`) and, if
+/// `mirror`, reflected left to right.
+fn renamed(board: &Board, names: &[u8], mirror: bool) -> Board {
+    let (w, h) = (board.width(), board.height());
+    let mut cells = vec![0u8; w * h];
+    for row in 0..h {
+        for col in 0..w {
+            let from = if mirror { w - 1 - col } else { col };
+            let c = board.get(from, row);
+            cells[row * w + col] = if c == 0 { 0 } else { names[c as usize - 1] };
+        }
+    }
+    Board::from_cells(*board.rules(), cells).unwrap()
+}
+
+#[test]
+fn canonical_boards_ignore_colour_names_and_the_mirror_image_and_keep_the_fewest_clicks() {
+    let mut rng = crate::rng::Rng::new(5);
+    let small = Rules {
+        width: 4,
+        height: 3,
+        colours: 3,
+        ..Rules::dust()
+    };
+    for seed in 0..80 {
+        // Full dust boards and boards a few clicks in.
+        let mut board = Board::random(Rules::dust(), seed).unwrap();
+        for _ in 0..seed % 6 {
+            let moves = board.moves();
+            board.click_cell(rng.choose(&moves)[0]).unwrap();
+        }
+        let canonical = board.canonical();
+        assert_eq!(
+            canonical.canonical(),
+            canonical,
+            "the canonical board is its own"
+        );
+        assert_eq!(canonical.piles(), board.piles());
+        assert_eq!(canonical.groups().len(), board.groups().len());
+        let mut names = vec![1u8, 2, 3, 4, 5];
+        rng.shuffle(&mut names);
+        for mirror in [false, true] {
+            let other = renamed(&board, &names, mirror);
+            assert_eq!(
+                other.canonical(),
+                canonical,
+                "seed {seed}, mirror {mirror}\n{board}"
+            );
+        }
+        // On boards small enough for breadth-first search, the fewest clicks are the same.
+        let tiny = Board::random(small, seed).unwrap();
+        let want = brute_force_fewest(&tiny);
+        assert_eq!(brute_force_fewest(&tiny.canonical()), want, "{tiny}");
+        assert_eq!(brute_force_fewest(&renamed(&tiny, &[3, 1, 2], true)), want);
+    }
+    // Under the left closing the mirror image is another puzzle: only the colours are renamed.
+    let left = Board::random(Rules::samegame(), 3).unwrap();
+    let canonical = left.canonical();
+    assert_eq!(
+        canonical.cells().iter().position(|&c| c != 0),
+        left.cells().iter().position(|&c| c != 0)
+    );
+    assert_eq!(
+        renamed(&left, &[2, 3, 4, 5, 1], false).canonical(),
+        canonical
+    );
+}
+
+#[test]
+fn the_counts_observation_is_all_zeros_and_ones_and_the_same_for_equivalent_boards() {
+    let env = Clusters::new(Rules::dust())
+        .unwrap()
+        .with_observation(ClustersObservation::Counts);
+    // 10 planes of 48 cells, groups and piles left (0–48), colours left (0–5), 5 × 16 groups.
+    assert_eq!(env.observation_len(), 480 + 49 + 49 + 6 + 80);
+    assert_eq!(env.puzzle_id(), "dust-8x6-c5-counts");
+    let observe = |board: &Board| {
+        let mut e = env.clone();
+        e.set_board(board.clone());
+        let mut out = vec![9.0; e.observation_len()];
+        e.write_observation(&mut out);
+        out
+    };
+    let mut rng = crate::rng::Rng::new(8);
+    for seed in 0..30 {
+        let mut board = Board::random(Rules::dust(), 100 + seed).unwrap();
+        for _ in 0..seed % 9 {
+            let moves = board.moves();
+            board.click_cell(rng.choose(&moves)[0]).unwrap();
+        }
+        let seen = observe(&board);
+        assert!(seen.iter().all(|&x| x == 0.0 || x == 1.0));
+        let ones = seen.iter().filter(|&&x| x == 1.0).count();
+        // A one-hot cell each, a size bucket a pile, then four counts and one per colour.
+        assert_eq!(ones, 48 + board.piles() + 3 + 5, "seed {seed}");
+        let groups = board.groups().len();
+        assert_eq!(seen[480 + groups], 1.0, "the groups left");
+        assert_eq!(seen[480 + 49 + board.piles()], 1.0, "the piles left");
+        assert_eq!(
+            seen[480 + 98 + board.colours_left()],
+            1.0,
+            "the colours left"
+        );
+        assert_eq!(observe(&renamed(&board, &[4, 2, 5, 1, 3], true)), seen);
+    }
+    // A single pile by the cut: the group-size plane "1" holds it, at its place or its mirror
+    // image's (whichever the canonical board keeps), as colour 1.
+    let lone = Board::parse_any(
+        Rules::dust(),
+        "........\n........\n........\n........\n........\n...3....",
+    )
+    .unwrap();
+    let seen = observe(&lone);
+    let (here, mirrored) = (5 * 8 + 3, 5 * 8 + 4);
+    assert_eq!(seen[6 * 48 + here] + seen[6 * 48 + mirrored], 1.0);
+    assert_eq!(seen[48 + here] + seen[48 + mirrored], 1.0, "colour 1");
+    assert_eq!(seen[480 + 1], 1.0, "one group");
+}
