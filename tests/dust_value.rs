@@ -7,6 +7,10 @@ mod common;
 
 use common::{fails_with, json, manifest, scratch, succeeds};
 
+fn as_strs(args: &[String]) -> Vec<&str> {
+    args.iter().map(String::as_str).collect()
+}
+
 #[test]
 fn dust_value_data_train_resume_and_beam_play_end_to_end() {
     let dir = scratch("dust_value_cli");
@@ -62,9 +66,30 @@ fn dust_value_data_train_resume_and_beam_play_end_to_end() {
         "another --seed or other settings",
     );
     make_data("3", "2", &validation);
+    // Another command's file (here one cut off mid-line) is refused and left as it was.
+    let foreign = path("notes.txt");
+    std::fs::write(&foreign, "some notes\nno newline at the end").unwrap();
+    fails_with(
+        &[
+            "dust",
+            "value-data",
+            "--examples",
+            "2",
+            "--seed",
+            "1",
+            "--out",
+            &foreign,
+        ],
+        "is not a file of `dust value-data`",
+    );
+    assert_eq!(
+        std::fs::read_to_string(&foreign).unwrap(),
+        "some notes\nno newline at the end"
+    );
 
-    let train = |extra: &[&str]| {
-        let mut args = vec![
+    // `dust value-train` on these files with a batch of `batch` (and `extra` flags).
+    let train_args = |batch: &'static str, extra: &[&'static str]| -> Vec<String> {
+        let mut args: Vec<String> = [
             "dust",
             "value-train",
             "--data",
@@ -74,14 +99,20 @@ fn dust_value_data_train_resume_and_beam_play_end_to_end() {
             "--hidden",
             "32,32",
             "--batch",
-            "16",
-            "--eval-boards",
-            "3",
+            batch,
             "--out",
             &model,
-        ];
-        args.extend_from_slice(extra);
-        succeeds(&args)
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        args.extend(extra.iter().map(|s| s.to_string()));
+        args
+    };
+    let train = |extra: &[&'static str]| {
+        let mut flags = vec!["--eval-boards", "3"];
+        flags.extend_from_slice(extra);
+        succeeds(&as_strs(&train_args("16", &flags)))
     };
     train(&["--epochs", "2"]);
     let m = manifest(&model);
@@ -91,10 +122,8 @@ fn dust_value_data_train_resume_and_beam_play_end_to_end() {
     assert_eq!(m["data"][0]["drawn"], 6);
     assert!(m["data"][0]["examples"].as_u64().unwrap() >= 5);
     // The validation positions' errors, and the finished model on 3 validation boards.
-    assert!(
-        m["validation"]["mean_absolute"].is_null(),
-        "replaced by the boards' result"
-    );
+    assert!(m["validation"]["mean_absolute"].is_null(), "moved");
+    assert!(m["validation_positions"]["mean_absolute"].as_f64().unwrap() >= 0.0);
     assert_eq!(m["validation_boards"], 3);
     assert_eq!(m["validation"]["boards"], 3);
     assert!(m["validation"]["mean_clicks"].as_f64().unwrap() >= 5.0);
@@ -107,27 +136,18 @@ fn dust_value_data_train_resume_and_beam_play_end_to_end() {
     train(&["--epochs", "3", "--resume"]);
     assert_eq!(manifest(&model)["epochs_done"], 3);
     fails_with(
-        &[
-            "dust",
-            "value-train",
-            "--data",
-            &data,
-            "--validation",
-            &validation,
-            "--hidden",
-            "32,32",
-            "--batch",
-            "8",
-            "--epochs",
-            "4",
-            "--eval-boards",
-            "0",
-            "--resume",
-            "--out",
-            &model,
-        ],
+        &as_strs(&train_args("8", &["--epochs", "4", "--resume"])),
         "--resume goes on with the same flags",
     );
+    // Resumed without boards played: the errors on held-out positions stand alone.
+    succeeds(&as_strs(&train_args(
+        "16",
+        &["--epochs", "4", "--resume", "--eval-boards", "0"],
+    )));
+    let m = manifest(&model);
+    assert_eq!(m["epochs_done"], 4);
+    assert!(m["validation_boards"].is_null() && m["validation_positions"].is_null());
+    assert!(m["validation"]["mean_absolute"].as_f64().unwrap() >= 0.0);
 
     // The value network plays by a beam search: auto is the default width, lookahead a beam of
     // one; every board is cleared, and the same boards give the same clicks.
@@ -150,13 +170,17 @@ fn dust_value_data_train_resume_and_beam_play_end_to_end() {
         json(&succeeds(&args))
     };
     let auto = eval(&["--play", "auto"]);
-    let cleared: u64 = auto["distribution"]
-        .as_object()
-        .unwrap()
-        .values()
-        .map(|v| v.as_u64().unwrap())
-        .sum();
-    assert_eq!(cleared, 2);
+    // Two boards counted, both cleared: a board left uncleared would count as 0 clicks, and no
+    // full board of five colours clears in fewer than five.
+    let distribution = auto["distribution"].as_object().unwrap();
+    let counted: u64 = distribution.values().map(|v| v.as_u64().unwrap()).sum();
+    assert_eq!(counted, 2);
+    assert!(
+        distribution
+            .keys()
+            .all(|k| k.parse::<usize>().unwrap() >= 5),
+        "{auto}"
+    );
     assert_eq!(
         eval(&["--play", "auto"])["mean_clicks"],
         auto["mean_clicks"]

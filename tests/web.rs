@@ -701,4 +701,18 @@ async fn the_dust_dqn_trains_validates_and_its_model_clears_boards() {
     assert!(field(&greedy, "mean_clicks").as_f64().unwrap() >= 5.0);
     assert!(model.evaluate(0, 1.0).is_err());
     assert!(model.evaluate(5, 0.5).is_err());
+
+    // A value network (`dust value-train`'s kind: one output) plays by a beam search; its values
+    // are the boards' own.
+    use puzzlelab::agent::dqn::cost_to_go::CostToGo;
+    use puzzlelab::agent::dqn::dust_value::DustValue;
+    let values = CostToGo::new(DustValue::new(), &[8], 1).policy().to_bytes();
+    let model = DqnDustModel::from_bytes(&values).unwrap();
+    let game = ClustersGame::new("dust", 4.0).unwrap();
+    let played = model.play(&game.to_text()).unwrap();
+    assert_eq!(field(&played, "cleared").as_bool(), Some(true));
+    let values: Vec<f32> = serde_wasm_bindgen::from_value(field(&played, "values")).unwrap();
+    let cells: Vec<usize> = serde_wasm_bindgen::from_value(field(&played, "cells")).unwrap();
+    assert_eq!(values.len(), cells.len());
+    assert!(values.iter().all(|v| v.is_finite()));
 }

@@ -296,8 +296,9 @@ impl DqnDustModel {
     }
 
     /// Clears `board` (the dust rules' 8 × 6, as text) as the model's learner plays (puzzlelab's
-    /// with one step of lookahead, the blog's greedily), choosing among the piles:
-    /// `{clicks: [[column, row]], cells, values, after, cleared}`. Refused when the text is not
+    /// with one step of lookahead, the blog's greedily, a value network by a beam search),
+    /// choosing among the piles: `{clicks: [[column, row]], cells, values, after, cleared}`
+    /// (`values`: each click's Q-value, or for a value network the board's value before it). Refused when the text is not
     /// an 8 × 6 board of at most five colours.
     pub fn play(&self, board: &str) -> Result<JsValue, JsValue> {
         let board = Board::parse(Rules::dust(), board)
@@ -312,7 +313,13 @@ impl DqnDustModel {
         let mut values = Vec::new();
         for &cell in &cells {
             env.write_observation(&mut observation);
-            values.push(self.policy.q_values(&observation)[cell]);
+            let q = self.policy.q_values(&observation);
+            // A value network's one output is the board's value; a Q-network's, the click's.
+            values.push(if self.policy.is_value_network() {
+                q[0]
+            } else {
+                q[cell]
+            });
             env.step(cell);
         }
         to_js(&Play {

@@ -2,9 +2,11 @@
 //! (the pattern-database IDA*'s), for batch-weighted A* (`eval --bwas-lambda`, the page's
 //! sliding card). The learner is `agent::dqn::cost_to_go`; see docs/sliding.md.
 
-use crate::files::{machine, round, utc_now};
+use crate::files::{continue_lines, machine, round, utc_now};
 use crate::sliding::{load_databases, repository_file, STANDARD_DATABASES};
-use anyhow::{bail, ensure, Context, Result};
+use anyhow::{bail, ensure, Result};
+#[cfg(feature = "learn")]
+use anyhow::Context;
 use clap::{Args, Subcommand};
 use puzzlelab::env::sliding::solve::SlidingSolver;
 use puzzlelab::env::sliding::{Direction, SlidingPuzzle};
@@ -149,49 +151,29 @@ pub fn data_line(
 pub fn data(args: &DataArgs, command: &str) -> Result<()> {
     ensure!(args.positions >= 1, "--positions must be at least 1");
     let puzzle = SlidingPuzzle::standard(4, 4)?;
-    let text = match std::fs::read_to_string(&args.out) {
-        Ok(text) => text,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
-        Err(e) => return Err(e).with_context(|| args.out.clone()),
-    };
-    // A run stopped in the middle of a line leaves it unfinished: drop it (it is solved again).
-    let complete = &text[..text.rfind('\n').map_or(0, |i| i + 1)];
-    if complete.len() < text.len() {
-        std::fs::write(&args.out, complete).with_context(|| args.out.clone())?;
-        eprintln!(
-            "cost-to-go data: dropped an unfinished last line of {}",
-            args.out
-        );
-    }
     let seed_mark = format!("(SlidingPuzzle::random_solvable, seed {}),", args.seed);
-    if let Some(header) = complete.lines().find(|l| l.starts_with('#')) {
-        ensure!(
-            header.contains(&seed_mark),
-            "{} was written with another --seed (its first line: {header})",
-            args.out
-        );
-    }
+    let header = format!(
+        "# puzzlelab cost-to-go data: uniformly random 15-puzzles {seed_mark} \
+         each with an optimal solution by IDA* with the 6-6-3 pattern databases; {command} on {}, {}",
+        machine(),
+        utc_now()
+    );
+    let (complete, mut file) =
+        continue_lines(&args.out, "cost-to-go data", &header, |complete, _| {
+            if let Some(header) = complete.lines().find(|l| l.starts_with('#')) {
+                ensure!(
+                    header.contains(&seed_mark),
+                    "{} was written with another --seed (its first line: {header})",
+                    args.out
+                );
+            }
+            Ok(())
+        })?;
+    let complete = complete.as_str();
     let done = complete
         .lines()
         .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
         .count();
-    let mut file = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(&args.out)
-        .with_context(|| args.out.clone())?;
-    if complete.trim().is_empty() {
-        file.write_all(
-            format!(
-                "# puzzlelab cost-to-go data: uniformly random 15-puzzles {seed_mark} \
-                 each with an optimal solution by IDA* with the 6-6-3 pattern databases; {} on {}, {}\n",
-                command,
-                machine(),
-                utc_now()
-            )
-            .as_bytes(),
-        )?;
-    }
     let databases = Rc::new(load_databases(
         &repository_file(STANDARD_DATABASES),
         puzzle.goal(),

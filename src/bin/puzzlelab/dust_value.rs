@@ -2,7 +2,7 @@
 //! exact solver's optimal clearings of part-played boards (`agent::dqn::dust_value`); it plays
 //! through `dust eval --agent dqn --play beam`. See docs/samegame.md.
 
-use crate::files::{machine, round, utc_now};
+use crate::files::{continue_lines, machine, round, utc_now};
 use anyhow::{ensure, Context, Result};
 use clap::Args;
 use puzzlelab::env::samegame::{data_line, draw_example, read_data, ExampleSettings};
@@ -60,33 +60,36 @@ pub fn data(args: &ValueDataArgs, command: &str) -> Result<()> {
         greedy_share: args.greedy_share,
         max_nodes: args.max_nodes,
     };
-    let text = match std::fs::read_to_string(&args.out) {
-        Ok(text) => text,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
-        Err(e) => return Err(e).with_context(|| args.out.clone()),
-    };
-    // A run stopped in the middle of a line leaves it unfinished: drop it (it is drawn again).
-    let complete = &text[..text.rfind('\n').map_or(0, |i| i + 1)];
-    if complete.len() < text.len() {
-        std::fs::write(&args.out, complete).with_context(|| args.out.clone())?;
-        eprintln!(
-            "dust value-data: dropped an unfinished last line of {}",
-            args.out
-        );
-    }
     let mark = format!(
         "seed {}, settings {}",
         args.seed,
         serde_json::to_string(&settings)?
     );
-    if let Some(header) = complete.lines().find(|l| l.starts_with('#')) {
+    const HEADER: &str = "# puzzlelab dust value-data:";
+    let mut entries = Vec::new();
+    let header = format!(
+        "{HEADER} {mark}; each line an index, the position after the clicks played, its optimal \
+         clearing (cells) or ? when not proved; {command} on {}, {}",
+        machine(),
+        utc_now()
+    );
+    let (_, file) = continue_lines(&args.out, "dust value-data", &header, |complete, cut| {
+        let first = complete.lines().next().unwrap_or(cut);
         ensure!(
-            header.contains(&mark),
-            "{} was written with another --seed or other settings (its first line: {header})",
+            first.trim().is_empty() || first.starts_with(HEADER),
+            "{} is not a file of `dust value-data` (its first line is not its header)",
             args.out
         );
-    }
-    let entries = read_data(complete).map_err(|e| anyhow::anyhow!("{}: {e}", args.out))?;
+        if !complete.trim().is_empty() {
+            ensure!(
+                first.contains(&mark),
+                "{} was written with another --seed or other settings (its first line: {first})",
+                args.out
+            );
+        }
+        entries = read_data(complete).map_err(|e| anyhow::anyhow!("{}: {e}", args.out))?;
+        Ok(())
+    })?;
     let mut done = vec![false; args.examples];
     for &(_, i, _) in &entries {
         if i < args.examples {
@@ -94,22 +97,6 @@ pub fn data(args: &ValueDataArgs, command: &str) -> Result<()> {
         }
     }
     let todo: Vec<usize> = (0..args.examples).filter(|&i| !done[i]).collect();
-    let mut file = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(&args.out)
-        .with_context(|| args.out.clone())?;
-    if complete.trim().is_empty() {
-        file.write_all(
-            format!(
-                "# puzzlelab dust value-data: {mark}; each line an index, the position after the \
-                 clicks played, its optimal clearing (cells) or ? when not proved; {command} on {}, {}\n",
-                machine(),
-                utc_now()
-            )
-            .as_bytes(),
-        )?;
-    }
     let file = Mutex::new(file);
     let next = AtomicUsize::new(0);
     let solved = AtomicUsize::new(0);
@@ -130,8 +117,12 @@ pub fn data(args: &ValueDataArgs, command: &str) -> Result<()> {
                     }
                     Err(drawn) => data_line(i, None, drawn.as_ref()),
                 };
-                // One write a line, so that a stop leaves whole lines or an unfinished last one.
+                // One write a line, so that a stop leaves whole lines or an unfinished last one;
+                // nothing more after a failed write.
                 let mut f = file.lock().unwrap();
+                if failed.lock().unwrap().is_some() {
+                    break;
+                }
                 if let Err(e) = f.write_all(format!("{line}\n").as_bytes()) {
                     *failed.lock().unwrap() = Some(e);
                     break;
@@ -160,7 +151,7 @@ pub fn data(args: &ValueDataArgs, command: &str) -> Result<()> {
         "drawn_now": todo.len(),
         "solved_now": solved.load(Ordering::Relaxed),
         "seconds": round(s, 1),
-        "threads": args.threads,
+        "threads": args.threads.max(1),
         "machine": machine(),
     }));
     Ok(())
@@ -173,7 +164,8 @@ pub struct DustValueTrainArgs {
     pub value: crate::cost_to_go::ValueTrainArgs,
     /// After the last epoch, clears this many validation boards (those of `dust train`'s
     /// validation seed) as the model plays (`dust eval --play auto`) and records the result in
-    /// the manifest; 0: none.
+    /// the manifest as "validation" (the held-out positions' errors move to
+    /// "validation_positions"); 0: none.
     #[arg(long, default_value_t = 100)]
     pub eval_boards: usize,
 }
@@ -236,7 +228,14 @@ pub fn train(args: &DustValueTrainArgs, command: &str) -> Result<()> {
     };
     crate::cost_to_go::train_value(&args.value, run, command)?;
     if args.eval_boards == 0 {
-        return Ok(());
+        // No boards played: nothing of an earlier run's may stand beside this run's errors.
+        let mut manifest: serde_json::Value = crate::files::read_manifest(&args.value.out)?;
+        if let Some(m) = manifest.as_object_mut() {
+            m.remove("validation_boards");
+            m.remove("validation_seed");
+            m.remove("validation_positions");
+        }
+        return crate::files::write_json(&format!("{}.json", args.value.out), &manifest);
     }
     // The finished model on the validation boards, as `dust eval --play auto` plays it.
     let policy = crate::dqn_sliding::read_model(&args.value.out)?;
@@ -248,6 +247,7 @@ pub fn train(args: &DustValueTrainArgs, command: &str) -> Result<()> {
     let mut manifest: serde_json::Value = crate::files::read_manifest(&args.value.out)?;
     manifest["validation_seed"] = json!(VALIDATION_SEED);
     manifest["validation_boards"] = json!(args.eval_boards);
+    manifest["validation_positions"] = manifest["validation"].clone();
     manifest["validation"] = json!({
         "boards": summary.boards,
         "mean_clicks": summary.mean_clicks,

@@ -44,6 +44,42 @@ pub fn write_atomically(path: &str, bytes: &[u8]) -> Result<()> {
     std::fs::rename(&temporary, path).with_context(|| format!("{path}: cannot write"))
 }
 
+/// Opens a data file that a command appends to line by line, and returns its whole lines (empty
+/// when there is no file) and the file, open to append. `check` sees the lines first (and the
+/// unfinished last line a stopped run may have left, as `cut`), and may refuse the file; only
+/// then is that last line dropped, to be made again. A file without lines gets `header` (a
+/// comment line) first.
+pub fn continue_lines(
+    path: &str,
+    what: &str,
+    header: &str,
+    check: impl FnOnce(&str, &str) -> Result<()>,
+) -> Result<(String, std::fs::File)> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+        Err(e) => return Err(e).with_context(|| path.to_string()),
+    };
+    let end = text.rfind('\n').map_or(0, |i| i + 1);
+    let (complete, cut) = text.split_at(end);
+    check(complete, cut)?;
+    if !cut.is_empty() {
+        std::fs::write(path, complete).with_context(|| path.to_string())?;
+        eprintln!("{what}: dropped an unfinished last line of {path}");
+    }
+    let mut file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .with_context(|| path.to_string())?;
+    if complete.trim().is_empty() {
+        use std::io::Write;
+        file.write_all(format!("{header}\n").as_bytes())
+            .with_context(|| path.to_string())?;
+    }
+    Ok((complete.to_string(), file))
+}
+
 /// Writes `value` as pretty JSON (with a final newline) to `path`, atomically.
 pub fn write_json(path: &str, value: &impl Serialize) -> Result<()> {
     let text = serde_json::to_string_pretty(value).expect("manifests serialise") + "\n";

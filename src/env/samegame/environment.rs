@@ -29,7 +29,9 @@ pub enum ClustersObservation {
     /// The board up to colour names and mirror image ([`Board::canonical`]): its one-hot planes,
     /// four planes of each pile's group size (1, 2, 3–4, 5 or more: one-hot), then counts
     /// written one-hot: the groups left, the piles left, the colours left, and each
-    /// colour's groups (15 or more counted as 15). Every input is 0 or 1, so a dense first layer
+    /// colour's groups (15 or more counted as 15). The cells are the canonical board's, possibly
+    /// mirrored: it is made for a network that values the board (one output), not one per cell.
+    /// Every input is 0 or 1, so a dense first layer
     /// over it is a sum of a hundred or so weight rows (what the value network of
     /// `agent::dqn::dust` reads).
     Counts,
