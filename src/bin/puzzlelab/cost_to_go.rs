@@ -4,9 +4,9 @@
 
 use crate::files::{continue_lines, machine, round, utc_now};
 use crate::sliding::{load_databases, repository_file, STANDARD_DATABASES};
-use anyhow::{bail, ensure, Result};
 #[cfg(feature = "learn")]
 use anyhow::Context;
+use anyhow::{bail, ensure, Result};
 use clap::{Args, Subcommand};
 use puzzlelab::env::sliding::solve::SlidingSolver;
 use puzzlelab::env::sliding::{Direction, SlidingPuzzle};
