@@ -644,9 +644,10 @@ async fn the_dust_dqn_trains_validates_and_its_model_clears_boards() {
     .await
     .unwrap();
     assert_eq!(trainer.backend(), "cpu");
+    // Nine planes of 48 cells (the one-hot six and the three features), two layers of 16.
     assert_eq!(
         trainer.num_params().unwrap(),
-        288 * 16 + 16 + 16 * 16 + 16 + 16 * 48 + 48
+        432 * 16 + 16 + 16 * 16 + 16 + 16 * 48 + 48
     );
     let setup = trainer.setup().unwrap();
     assert_eq!(field(&setup, "net").as_string().unwrap(), "backups");
