@@ -148,8 +148,9 @@ pub fn backups_env() -> Clusters {
         .with_start_clicks(BACKUP_START_CLICKS)
 }
 
-/// The environment a model plays in (the blog's observation, or the features when the model's
-/// puzzle id says so), checked against the model.
+/// The environment a model plays in (the blog's observation, or the features or the counts when
+/// the model's puzzle id says so), checked against the model (a value network's one output
+/// accepted).
 pub fn env_for(policy: &QPolicy) -> Result<Clusters, DqnError> {
     let blog = blog_env();
     let counts = blog.clone().with_observation(ClustersObservation::Counts);

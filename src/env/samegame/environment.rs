@@ -31,9 +31,8 @@ pub enum ClustersObservation {
     /// written one-hot: the groups left, the piles left, the colours left, and each
     /// colour's groups (15 or more counted as 15). The cells are the canonical board's, possibly
     /// mirrored: it is made for a network that values the board (one output), not one per cell.
-    /// Every input is 0 or 1, so a dense first layer
-    /// over it is a sum of a hundred or so weight rows (what the value network of
-    /// `agent::dqn::dust` reads).
+    /// Every input is 0 or 1, so a dense first layer over it is a sum of a hundred or so weight
+    /// rows (what the value network of `agent::dqn::dust_value` reads).
     Counts,
 }
 

@@ -46,10 +46,11 @@ pub fn draw_example(
     let span = settings.most.saturating_sub(settings.fewest) + 1;
     let clicks = settings.fewest + rng.below(span);
     for _ in 0..clicks {
-        let moves = board.moves();
-        let cell = match board.greedy_click() {
-            Some(greedy) if rng.chance(settings.greedy_share) => greedy,
-            _ => rng.choose(&moves)[0],
+        // A board with piles always has a greedy click and a move.
+        let greedy = rng.chance(settings.greedy_share);
+        let cell = match greedy.then(|| board.greedy_click()).flatten() {
+            Some(cell) => cell,
+            None => rng.choose(&board.moves())[0],
         };
         board.click_cell(cell).expect("a group the rules allow");
         if board.is_empty() {
