@@ -6,17 +6,23 @@
 //! placement is left; otherwise the cells safe in all of them are revealed first (free
 //! information), then the best guess is the cell whose groups have the highest total chance
 //! (Tu et al. 2017's endgame search, JSMinesweeper's brute-force analysis). Sets already seen are
-//! remembered; a node budget bounds the work, and beyond it the search gives up (the player then
-//! guesses by probabilities).
+//! remembered; budgets of nodes and of work bound the search, and beyond them it gives up (the
+//! player then guesses by probabilities).
 
 use super::board::{Cell, Layout};
 use super::solver::Analysis;
 use std::collections::HashMap;
 
 /// Searched by default only when at most this many placements remain ([`super::Strategy`]).
-pub const MAX_PLACEMENTS: usize = 400;
+pub const MAX_PLACEMENTS: usize = 1000;
 /// Search nodes (sets of placements evaluated) a placement allowed, before giving up.
 const NODES_PER_PLACEMENT: usize = 100;
+/// Looks at one cell in one placement the search may take in all, before giving up (a few tens
+/// of milliseconds): a node costs its cells times its placements, so the node budget alone let
+/// a rare expert position search for minutes.
+const WORK: usize = 20_000_000;
+/// Steps the listing of placements may take (a few milliseconds).
+const STEPS: usize = 1_000_000;
 
 /// Value shown by a cell in a placement: 0–8, or `MINE`.
 const MINE: u8 = u8::MAX;
@@ -27,6 +33,8 @@ struct Search {
     memo: HashMap<Vec<u16>, f64>,
     nodes: usize,
     budget: usize,
+    /// Cells times placements looked at so far.
+    work: usize,
 }
 
 impl Search {
@@ -39,7 +47,8 @@ impl Search {
             return Some(v);
         }
         self.nodes += 1;
-        if self.nodes > self.budget {
+        self.work += 2 * self.values.len() * set.len();
+        if self.nodes > self.budget || self.work > WORK {
             return None;
         }
         // Cells safe in every placement that tell them apart: reveal them all for free.
@@ -162,7 +171,15 @@ fn placements(
         current: &mut Vec<bool>,
         out: &mut Vec<Vec<bool>>,
         limit: usize,
+        steps: &mut usize,
     ) -> bool {
+        // Independent parts of the frontier multiply the partial placements the backtracking
+        // visits, most of which the mine count rules out only at the end: past the budget,
+        // give up (as when there are too many placements).
+        *steps += 1;
+        if *steps > STEPS {
+            return false;
+        }
         let n = current.len();
         if left > n - i {
             return true;
@@ -201,6 +218,7 @@ fn placements(
                 current,
                 out,
                 limit,
+                steps,
             );
             current[i] = false;
             for &k in &of_cell[i] {
@@ -222,6 +240,7 @@ fn placements(
         &mut current,
         &mut out,
         limit,
+        &mut 0,
     ) {
         return None;
     }
@@ -229,7 +248,7 @@ fn placements(
 }
 
 /// The guess that wins most often when at most `limit` placements remain (and the search fits
-/// its budget of 100 nodes a placement): `(cell, chance of winning)`. `None` otherwise, or when
+/// its budgets: 100 nodes a placement, [`WORK`] in all): `(cell, chance of winning)`. `None` otherwise, or when
 /// a cell is certain (the search is for guesses).
 pub fn endgame_guess(
     layout: &Layout,
@@ -279,6 +298,7 @@ pub fn endgame_guess(
         values,
         memo: HashMap::new(),
         nodes: 0,
+        work: 0,
         budget: limit * NODES_PER_PLACEMENT,
     };
     let all: Vec<u16> = (0..list.len() as u16).collect();

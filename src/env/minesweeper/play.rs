@@ -260,20 +260,41 @@ pub fn choose_from(
         return None;
     }
     // Candidates: the safest cells within the tolerance, the safest first; among equally safe
-    // cells those with fewer covered neighbours first (likelier to open up).
+    // cells those with fewer covered neighbours first (likelier to open up), then those with
+    // more neighbours on the frontier (the number they show is likelier to settle it).
+    let revealed = |c: usize| matches!(cells[c], Cell::Revealed(_));
     let covered_around = |c: usize| {
         layout
             .neighbours(c)
             .iter()
-            .filter(|&n| !matches!(cells[n], Cell::Revealed(_)))
+            .filter(|&n| !revealed(n))
             .count()
     };
-    let mut candidates: Vec<(f64, usize, usize)> = covered
+    let frontier_around = |c: usize| {
+        layout
+            .neighbours(c)
+            .iter()
+            .filter(|&n| !revealed(n) && layout.neighbours(n).iter().any(revealed))
+            .count()
+    };
+    let mut ranked: Vec<(f64, usize, usize, usize)> = covered
         .iter()
         .filter(|&&c| analysis.probabilities[c] <= best + strategy.tolerance)
-        .map(|&c| (analysis.probabilities[c], covered_around(c), c))
+        .map(|&c| {
+            let p = analysis.probabilities[c];
+            (p, covered_around(c), frontier_around(c), c)
+        })
         .collect();
-    candidates.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
+    ranked.sort_by(|a, b| {
+        (a.0.total_cmp(&b.0))
+            .then(a.1.cmp(&b.1))
+            .then(b.2.cmp(&a.2))
+            .then(a.3.cmp(&b.3))
+    });
+    let candidates: Vec<(f64, usize, usize)> = ranked
+        .into_iter()
+        .map(|(p, around, _, c)| (p, around, c))
+        .collect();
     let (p0, _, c0) = candidates[0];
     if strategy.candidates == 0 || candidates.len() == 1 {
         return Some(Choice {
@@ -298,7 +319,8 @@ pub fn choose_from(
             .neighbours(cell)
             .iter()
             .any(|n| matches!(cells[n], Cell::Revealed(_)));
-        // Off the frontier, cells alike in safety and covered neighbours are looked at once.
+        // Off the frontier, cells alike in safety and covered neighbours are looked at once: the
+        // first of them, the one with most frontier neighbours.
         let kind = if frontier {
             (p.to_bits(), cell, true)
         } else {

@@ -441,3 +441,104 @@ fn a_forced_fifty_is_guessed_at_once_and_a_pair_another_cell_can_split_is_not_fo
     let analysis = analyse(&layout, &cells).unwrap();
     assert_eq!(fifty::forced_fifty(&layout, &cells, &analysis), None);
 }
+
+#[test]
+fn a_guess_off_the_frontier_is_the_cell_of_its_kind_with_most_frontier_neighbours() {
+    // Cells off the frontier that are equally safe and have as many covered neighbours are
+    // looked ahead at once; the one looked at is the one whose number is likeliest to settle
+    // the frontier: the most neighbours on it.
+    let layout = Level::Expert.layout();
+    let strategy = Strategy::default();
+    let revealed = |cells: &[Cell], c: usize| matches!(cells[c], Cell::Revealed(_));
+    let frontier = |cells: &[Cell], c: usize| {
+        !revealed(cells, c) && layout.neighbours(c).iter().any(|n| revealed(cells, n))
+    };
+    let count =
+        |c: usize, f: &dyn Fn(usize) -> bool| layout.neighbours(c).iter().filter(|&n| f(n)).count();
+    let (mut checked, mut near) = (0, 0);
+    for i in 0..40 {
+        let mut game = Minefield::new(layout, FirstClick::Safe, game_seed(5, i)).unwrap();
+        game.reveal(0).unwrap();
+        while game.status() == Status::Playing {
+            let cells = game.cells().to_vec();
+            let choice = choose(&layout, &cells, &strategy).unwrap().unwrap();
+            let cell = choice.cell;
+            if choice.reason == Reason::Guess
+                && choice.win_chance.is_none()
+                && !frontier(&cells, cell)
+            {
+                let analysis = analyse(&layout, &cells).unwrap();
+                let p = analysis.probabilities[cell];
+                let covered = |c: usize| !revealed(&cells, c);
+                let on_frontier = |c: usize| frontier(&cells, c);
+                let around = count(cell, &covered);
+                let mine = count(cell, &on_frontier);
+                for other in 0..cells.len() {
+                    if covered(other)
+                        && !frontier(&cells, other)
+                        && analysis.probabilities[other].to_bits() == p.to_bits()
+                        && count(other, &covered) == around
+                    {
+                        assert!(
+                            count(other, &on_frontier) <= mine,
+                            "game {i}: guessed {cell} next to {mine} frontier cells, but \
+                             {other} is as safe and alike and next to more"
+                        );
+                    }
+                }
+                checked += 1;
+                near += usize::from(mine > 0);
+            }
+            game.reveal(cell).unwrap();
+        }
+    }
+    assert!(
+        checked > 20 && near > 5,
+        "{checked} guesses off the frontier, {near} near it"
+    );
+}
+
+#[test]
+fn the_endgame_search_gives_up_where_listing_the_placements_would_take_seconds() {
+    // Expert, seed 4002, game 16251 (`*` marks the covered mines): 123 placements, but five
+    // independent parts of the frontier, so the backtracking that lists them visits millions
+    // of partial placements the mine count rules out only at the end (15 s before the step
+    // budget). The search gives up and the solver guesses by probabilities.
+    let text = concat!(
+        "02**......*.*.*...............\n",
+        "02*3..12*2.*3*4***.**3.***..*.\n",
+        "1222..*21222213**44***24*.222.\n",
+        ".*1.*..201*2101222*33213**.2*.\n",
+        "1112*.*212.*311001110002***211\n",
+        "0002...*2.**5*1122211001243211\n",
+        "0123*.3*213**211**2*111101*11*\n",
+        "01**32*210122102332222*1122111\n",
+        "013*222200122101*212*2111*1111\n",
+        "113222*2001**11233*223211111*1\n",
+        "1*3*33*20012222*2*322**2100111\n",
+        "113**432000002*3323*223*100000\n",
+        "01233**2110003*31*333221100000\n",
+        "02*22344*31002*212*2**10000000\n",
+        "13*32*3***22121212133421000000\n",
+        "*22*213*43*2*101*101*2*1000000\n",
+    );
+    let game = Minefield::parse(text).unwrap();
+    let layout = game.layout();
+    assert_eq!(layout.mines, 99);
+    let cells = game.cells().to_vec();
+    let analysis = analyse(&layout, &cells).unwrap();
+    assert!(analysis.safe.is_empty(), "{:?}", analysis.safe);
+    assert!(analysis.components >= 5 && analysis.log10_placements < 3.0);
+    assert_eq!(
+        endgame_guess(&layout, &cells, &analysis, MAX_PLACEMENTS),
+        None
+    );
+    let choice = choose(&layout, &cells, &Strategy::default())
+        .unwrap()
+        .unwrap();
+    assert_eq!(choice.reason, Reason::Guess);
+    assert!(
+        choice.win_chance.is_none() && choice.probability < 0.1,
+        "{choice:?}"
+    );
+}
