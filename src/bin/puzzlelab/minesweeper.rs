@@ -147,7 +147,8 @@ pub struct EvalArgs {
     #[arg(long)]
     pub two_step: bool,
     /// The solver's guesses: search the endgame exhaustively when at most this many mine
-    /// placements remain (0: never).
+    /// placements remain (0: never; the search has fixed budgets of steps and work, so a large
+    /// limit mostly gives up on the positions it adds).
     #[arg(long, default_value_t = Strategy::default().endgame)]
     pub endgame: usize,
 }

@@ -17,10 +17,10 @@ use std::collections::HashMap;
 pub const MAX_PLACEMENTS: usize = 1000;
 /// Search nodes (sets of placements evaluated) a placement allowed, before giving up.
 const NODES_PER_PLACEMENT: usize = 100;
-/// Looks at one cell in one placement the search may take in all, before giving up (a few tens
-/// of milliseconds): a node costs its cells times its placements, so the node budget alone let
-/// a rare expert position search for minutes.
-const WORK: usize = 20_000_000;
+/// Cells times placements the search may look at in all, before giving up (a few tens of
+/// milliseconds): a node looks at each of its cells in each of its placements (about twice),
+/// so the node budget alone would let a node-rich position search for seconds.
+const WORK: usize = 10_000_000;
 /// Steps the listing of placements may take (a few milliseconds).
 const STEPS: usize = 1_000_000;
 
@@ -47,7 +47,7 @@ impl Search {
             return Some(v);
         }
         self.nodes += 1;
-        self.work += 2 * self.values.len() * set.len();
+        self.work += self.values.len() * set.len();
         if self.nodes > self.budget || self.work > WORK {
             return None;
         }
@@ -68,8 +68,12 @@ impl Search {
                     .collect();
                 key.entry(signature).or_default().push(s);
             }
+            // Summed in a fixed order (a map's order changes from run to run, and so would the
+            // last bit of the sum and the choice between tied guesses).
+            let mut parts: Vec<Vec<u16>> = key.into_values().collect();
+            parts.sort_unstable_by_key(|part| part[0]);
             let mut total = 0.0;
-            for part in key.into_values() {
+            for part in parts {
                 total += part.len() as f64 * self.value(&part)?;
             }
             total / set.len() as f64
@@ -116,8 +120,9 @@ impl Search {
 }
 
 /// Every placement of the layout's mines on the covered cells that agrees with the numbers, as
-/// the list of covered cells holding a mine; `None` when there are more than `limit`.
-fn placements(
+/// the list of covered cells holding a mine; `None` when there are more than `limit`, or when
+/// listing them would take more than [`STEPS`] steps.
+pub(super) fn placements(
     layout: &Layout,
     cells: &[Cell],
     analysis: &Analysis,
@@ -247,9 +252,9 @@ fn placements(
     Some((unknown, out))
 }
 
-/// The guess that wins most often when at most `limit` placements remain (and the search fits
-/// its budgets: 100 nodes a placement, [`WORK`] in all): `(cell, chance of winning)`. `None` otherwise, or when
-/// a cell is certain (the search is for guesses).
+/// The guess that wins most often when at most `limit` placements remain (and the listing and the
+/// search fit their budgets: [`STEPS`]; 100 nodes a placement and [`WORK`]): `(cell, chance of
+/// winning)`. `None` otherwise, or when a cell is certain (the search is for guesses).
 pub fn endgame_guess(
     layout: &Layout,
     cells: &[Cell],
@@ -262,6 +267,8 @@ pub fn endgame_guess(
     {
         return None;
     }
+    // Placements are numbered with 16 bits.
+    let limit = limit.min(u16::MAX as usize);
     let (unknown, list) = placements(layout, cells, analysis, limit)?;
     if list.len() < 2 {
         return None;

@@ -529,6 +529,8 @@ fn the_endgame_search_gives_up_where_listing_the_placements_would_take_seconds()
     let analysis = analyse(&layout, &cells).unwrap();
     assert!(analysis.safe.is_empty(), "{:?}", analysis.safe);
     assert!(analysis.components >= 5 && analysis.log10_placements < 3.0);
+    // The listing is what gives up (the search would have its own budgets).
+    assert!(endgame::placements(&layout, &cells, &analysis, MAX_PLACEMENTS).is_none());
     assert_eq!(
         endgame_guess(&layout, &cells, &analysis, MAX_PLACEMENTS),
         None
