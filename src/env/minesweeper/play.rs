@@ -263,39 +263,35 @@ pub fn choose_from(
     // cells those with fewer covered neighbours first (likelier to open up), then those with
     // more neighbours on the frontier (the number they show is likelier to settle it).
     let revealed = |c: usize| matches!(cells[c], Cell::Revealed(_));
-    let covered_around = |c: usize| {
-        layout
-            .neighbours(c)
-            .iter()
-            .filter(|&n| !revealed(n))
-            .count()
+    // Covered cells next to a number (once for the position, not per candidate).
+    let on_frontier: Vec<bool> = (0..cells.len())
+        .map(|c| !revealed(c) && layout.neighbours(c).iter().any(revealed))
+        .collect();
+    let around = |c: usize, keep: &dyn Fn(usize) -> bool| {
+        layout.neighbours(c).iter().filter(|&n| keep(n)).count()
     };
-    let frontier_around = |c: usize| {
-        layout
-            .neighbours(c)
-            .iter()
-            .filter(|&n| !revealed(n) && layout.neighbours(n).iter().any(revealed))
-            .count()
-    };
-    let mut ranked: Vec<(f64, usize, usize, usize)> = covered
+    // (probability, covered neighbours, frontier neighbours, cell)
+    let mut candidates: Vec<(f64, usize, usize, usize)> = covered
         .iter()
         .filter(|&&c| analysis.probabilities[c] <= best + strategy.tolerance)
         .map(|&c| {
-            let p = analysis.probabilities[c];
-            (p, covered_around(c), frontier_around(c), c)
+            let covered_around = around(c, &|n| !revealed(n));
+            let frontier_around = around(c, &|n| on_frontier[n]);
+            (
+                analysis.probabilities[c],
+                covered_around,
+                frontier_around,
+                c,
+            )
         })
         .collect();
-    ranked.sort_by(|a, b| {
+    candidates.sort_by(|a, b| {
         (a.0.total_cmp(&b.0))
             .then(a.1.cmp(&b.1))
             .then(b.2.cmp(&a.2))
             .then(a.3.cmp(&b.3))
     });
-    let candidates: Vec<(f64, usize, usize)> = ranked
-        .into_iter()
-        .map(|(p, around, _, c)| (p, around, c))
-        .collect();
-    let (p0, _, c0) = candidates[0];
+    let (p0, _, _, c0) = candidates[0];
     if strategy.candidates == 0 || candidates.len() == 1 {
         return Some(Choice {
             cell: c0,
@@ -311,17 +307,13 @@ pub fn choose_from(
     let mut board = cells.to_vec();
     // The best (living, score) so far: a living candidate beats any dead one.
     let mut chosen: Option<((bool, f64), Choice)> = None;
-    for &(p, around, cell) in &candidates {
+    for &(p, around, _, cell) in &candidates {
         if seen.len() >= strategy.candidates {
             break;
         }
-        let frontier = layout
-            .neighbours(cell)
-            .iter()
-            .any(|n| matches!(cells[n], Cell::Revealed(_)));
         // Off the frontier, cells alike in safety and covered neighbours are looked at once: the
         // first of them, the one with most frontier neighbours.
-        let kind = if frontier {
+        let kind = if on_frontier[cell] {
             (p.to_bits(), cell, true)
         } else {
             (p.to_bits(), around, false)
