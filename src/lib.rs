@@ -16,6 +16,7 @@ pub mod agent;
 pub mod checksum;
 pub mod clock;
 pub mod env;
+pub mod hash;
 pub mod rng;
 pub mod search;
 

@@ -10,37 +10,14 @@
 //! nodes reached by different move orders; it is cleared before each decision.
 
 use crate::env::game2048::{Board, Move};
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
-
-/// A multiply-rotate hasher (as in rustc's FxHash): the cache's keys are already well mixed
-/// 64-bit boards, and std's SipHash would cost more than the look-up it saves.
-#[derive(Default)]
-struct BoardHasher(u64);
-
-impl Hasher for BoardHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_u64(b as u64);
-        }
-    }
-    fn write_u32(&mut self, n: u32) {
-        self.write_u64(n as u64);
-    }
-    fn write_u64(&mut self, n: u64) {
-        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-    fn finish(&self) -> u64 {
-        self.0
-    }
-}
+use crate::hash::FastMap;
 
 /// An expectimax player of 2048 with evaluation `evaluate` of afterstates.
 pub struct Expectimax<F> {
     evaluate: F,
     depth: u32,
     four_probability: f32,
-    cache: HashMap<(u64, u32), f32, BuildHasherDefault<BoardHasher>>,
+    cache: FastMap<(u64, u32), f32>,
     nodes: u64,
 }
 
@@ -51,7 +28,7 @@ impl<F: FnMut(Board) -> f32> Expectimax<F> {
             evaluate,
             depth: depth.max(1),
             four_probability: four_probability as f32,
-            cache: HashMap::default(),
+            cache: FastMap::default(),
             nodes: 0,
         }
     }

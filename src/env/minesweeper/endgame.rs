@@ -5,13 +5,22 @@
 //! the number the cell would show. The chance of winning from a set of placements is 1 when one
 //! placement is left; otherwise the cells safe in all of them are revealed first (free
 //! information), then the best guess is the cell whose groups have the highest total chance
-//! (Tu et al. 2017's endgame search, JSMinesweeper's brute-force analysis). Sets already seen are
-//! remembered; budgets of nodes and of work bound the search, and beyond them it gives up (the
-//! player then guesses by probabilities).
+//! (Tu et al. 2017's endgame search, JSMinesweeper's brute-force analysis); of equally good
+//! guesses, the first cell.
+//!
+//! Pruning, none of which changes the answer: guesses are tried safest first, and one safe in
+//! fewer placements than the best so far wins is not tried; a guess's largest groups are searched
+//! first, and once what they lose rules it out the others are not (a search below a threshold
+//! only proves that the chance falls short of it, and that bound is remembered too); a cell the
+//! same in every placement of a set (a mine, or one number) is not looked at in its subsets.
+//! Sets already seen are remembered; budgets of nodes and of work bound the search, and beyond
+//! them it gives up (the player then guesses by probabilities). The test
+//! `the_endgame_search_finds_the_chance_of_best_play_on_300_random_positions` holds it to the
+//! plain recursion.
 
 use super::board::{Cell, Layout};
 use super::solver::Analysis;
-use std::collections::HashMap;
+use crate::hash::FastMap;
 
 /// Searched by default only when at most this many placements remain ([`super::Strategy`]).
 pub const MAX_PLACEMENTS: usize = 1000;
@@ -30,93 +39,186 @@ const MINE: u8 = u8::MAX;
 struct Search {
     /// `values[cell][s]`: what candidate `cell` shows in placement `s` (or `MINE`).
     values: Vec<Vec<u8>>,
-    memo: HashMap<Vec<u16>, f64>,
+    memo: FastMap<Vec<u16>, f64>,
+    /// Sets whose chance is known to be at most this (found below a threshold).
+    bounds: FastMap<Vec<u16>, f64>,
     nodes: usize,
     budget: usize,
     /// Cells times placements looked at so far.
     work: usize,
 }
 
+/// `set` split by the value `cell` shows (`values[cell]`), mines left out, each part in the order
+/// of `set`, the parts by value.
+fn split(values: &[u8], set: &[u16], parts: &mut Vec<Vec<u16>>) {
+    let mut by_value: [Vec<u16>; 9] = Default::default();
+    for &s in set {
+        let v = values[s as usize];
+        if v != MINE {
+            by_value[v as usize].push(s);
+        }
+    }
+    parts.extend(by_value.into_iter().filter(|part| !part.is_empty()));
+}
+
 impl Search {
-    /// The chance of winning from the placements `set` (sorted), or `None` past the budget.
-    fn value(&mut self, set: &[u16]) -> Option<f64> {
+    /// The cells of `cells` that can still tell placements of `set` apart or be guessed: not the
+    /// same (a mine, or one number) in all of them. Subsets of `set` need look at no others.
+    fn living(&self, set: &[u16], cells: &[usize]) -> Vec<usize> {
+        cells
+            .iter()
+            .copied()
+            .filter(|&c| {
+                let v = &self.values[c];
+                let first = v[set[0] as usize];
+                set.iter().any(|&s| v[s as usize] != first)
+            })
+            .collect()
+    }
+
+    /// The chance of winning from the placements `set` (sorted), where only `cells` may tell
+    /// them apart, or `None` past the budget. Only a chance of at least `alpha` matters: the
+    /// answer is `(chance, true)`, or `(bound, false)` when the chance is at most `bound` and
+    /// `bound < alpha`.
+    fn value(&mut self, set: &[u16], cells: &[usize], alpha: f64) -> Option<(f64, bool)> {
         if set.len() <= 1 {
-            return Some(1.0);
+            return Some((1.0, true));
         }
         if let Some(&v) = self.memo.get(set) {
-            return Some(v);
+            return Some((v, true));
+        }
+        if let Some(&bound) = self.bounds.get(set) {
+            if bound < alpha {
+                return Some((bound, false));
+            }
         }
         self.nodes += 1;
-        self.work += self.values.len() * set.len();
+        self.work += cells.len() * set.len();
         if self.nodes > self.budget || self.work > WORK {
             return None;
         }
-        // Cells safe in every placement that tell them apart: reveal them all for free.
-        let mut key: HashMap<Vec<u8>, Vec<u16>> = HashMap::new();
-        let informative: Vec<usize> = (0..self.values.len())
-            .filter(|&c| {
-                let v = &self.values[c];
-                set.iter().all(|&s| v[s as usize] != MINE)
-                    && set.iter().any(|&s| v[s as usize] != v[set[0] as usize])
-            })
-            .collect();
-        let result = if !informative.is_empty() {
-            for &s in set {
-                let signature: Vec<u8> = informative
-                    .iter()
-                    .map(|&c| self.values[c][s as usize])
-                    .collect();
-                key.entry(signature).or_default().push(s);
+        let living = self.living(set, cells);
+        // Cells safe in every placement that tell them apart: reveal them all for free, splitting
+        // the set by what each shows in turn.
+        let mut parts: Vec<Vec<u16>> = vec![set.to_vec()];
+        let mut informative = false;
+        for &c in &living {
+            let v = &self.values[c];
+            if set.iter().any(|&s| v[s as usize] == MINE) {
+                continue;
             }
-            // Summed in a fixed order (a map's order changes from run to run, and so would the
-            // last bit of the sum and the choice between tied guesses).
-            let mut parts: Vec<Vec<u16>> = key.into_values().collect();
-            parts.sort_unstable_by_key(|part| part[0]);
-            let mut total = 0.0;
-            for part in parts {
-                total += part.len() as f64 * self.value(&part)?;
+            informative = true;
+            let mut finer = Vec::with_capacity(parts.len() + 1);
+            for part in &parts {
+                split(v, part, &mut finer);
             }
-            total / set.len() as f64
+            parts = finer;
+        }
+        let result = if informative {
+            self.sum(&parts, set.len(), set.len(), &living, alpha)?
         } else {
-            let (_, best) = self.best_guess(set)?;
-            best
+            let (_, chance, exact) = self.best_guess(set, &living, alpha)?;
+            (chance, exact)
         };
-        self.memo.insert(set.to_vec(), result);
+        if result.1 {
+            self.memo.insert(set.to_vec(), result.0);
+        } else {
+            let bound = self.bounds.entry(set.to_vec()).or_insert(result.0);
+            *bound = bound.min(result.0);
+        }
         Some(result)
     }
 
-    /// The guess with the best chance of winning from `set`: (cell index, chance).
-    fn best_guess(&mut self, set: &[u16]) -> Option<(usize, f64)> {
-        let mut best = (usize::MAX, -1.0);
-        for c in 0..self.values.len() {
-            let safe = set
-                .iter()
-                .filter(|&&s| self.values[c][s as usize] != MINE)
-                .count();
-            // A cell that is a mine everywhere, safe everywhere (then it tells nothing: `value`
-            // reveals those that do), or that cannot beat the best even if every safe outcome
-            // were won, is not worth searching.
-            if safe == 0 || safe == set.len() || (safe as f64) / (set.len() as f64) <= best.1 {
-                continue;
-            }
-            let mut parts: Vec<Vec<u16>> = vec![Vec::new(); 9];
-            for &s in set {
-                let v = self.values[c][s as usize];
-                if v != MINE {
-                    parts[v as usize].push(s);
-                }
-            }
-            let mut total = 0.0;
-            for part in parts.iter().filter(|p| !p.is_empty()) {
-                total += part.len() as f64 * self.value(part)?;
-            }
-            let chance = total / set.len() as f64;
-            if chance > best.1 {
-                best = (c, chance);
+    /// The chance of winning from a set of `n` placements split into `parts` (`safe` placements
+    /// in all, the others lose), as [`Search::value`] gives it for `alpha`: the largest parts are
+    /// searched first, and once what they lose leaves less than `alpha`, the rest are not.
+    fn sum(
+        &mut self,
+        parts: &[Vec<u16>],
+        safe: usize,
+        n: usize,
+        cells: &[usize],
+        alpha: f64,
+    ) -> Option<(f64, bool)> {
+        let mut order: Vec<&Vec<u16>> = parts.iter().collect();
+        order.sort_unstable_by(|a, b| b.len().cmp(&a.len()).then(a[0].cmp(&b[0])));
+        let bar = alpha * n as f64;
+        let (mut won, mut rest) = (0.0, safe as f64);
+        for part in order {
+            let size = part.len() as f64;
+            rest -= size;
+            // The part must win at least this for the set to reach `alpha`.
+            let need = (bar - won - rest) / size;
+            let (chance, _) = self.value(part, cells, need)?;
+            won += size * chance;
+            if won + rest < bar {
+                return Some(((won + rest) / n as f64, false));
             }
         }
-        Some(best)
+        Some((won / n as f64, true))
     }
+
+    /// The guess among `cells` with the best chance of winning from `set`, as [`Search::value`]
+    /// gives it for `alpha`: `(cell index, chance, true)`, or `(usize::MAX, bound, false)` when no
+    /// guess reaches `alpha`. Of equally good guesses, the first cell.
+    fn best_guess(
+        &mut self,
+        set: &[u16],
+        cells: &[usize],
+        alpha: f64,
+    ) -> Option<(usize, f64, bool)> {
+        // Cells by how many placements they are safe in, most first: a cell can win at most its
+        // share of safe placements, so once a guess wins more the rest need no search.
+        let mut by_safety: Vec<(usize, usize)> = cells
+            .iter()
+            .map(|&c| {
+                let v = &self.values[c];
+                let safe = set.iter().filter(|&&s| v[s as usize] != MINE).count();
+                (safe, c)
+            })
+            // A cell that is a mine everywhere, or safe everywhere (then it tells nothing:
+            // `value` reveals those that do), is not worth searching.
+            .filter(|&(safe, _)| safe > 0 && safe < set.len())
+            .collect();
+        by_safety.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        let n = set.len();
+        let (mut best, mut bar) = (usize::MAX, alpha);
+        // The most any guess cut short could win (below `bar`).
+        let mut ceiling = f64::NEG_INFINITY;
+        let mut parts = Vec::with_capacity(9);
+        for (safe, c) in by_safety {
+            let most = safe as f64 / n as f64;
+            if most < bar {
+                ceiling = ceiling.max(most);
+                break;
+            }
+            parts.clear();
+            split(&self.values[c], set, &mut parts);
+            let (chance, exact) = self.sum(&parts, safe, n, cells, bar)?;
+            if !exact {
+                ceiling = ceiling.max(chance);
+            } else if chance > bar || (chance == bar && (best == usize::MAX || c < best)) {
+                (best, bar) = (c, chance);
+            }
+        }
+        Some(if best != usize::MAX {
+            (best, bar, true)
+        } else {
+            // No guess reaches `alpha` (with no threshold, there was no guess to make).
+            (best, ceiling.max(0.0), alpha <= 0.0)
+        })
+    }
+}
+
+/// Covered cells whose fate the numbers did not settle.
+fn unsettled(cells: &[Cell], analysis: &Analysis) -> Vec<usize> {
+    (0..cells.len())
+        .filter(|&c| {
+            !matches!(cells[c], Cell::Revealed(_))
+                && analysis.probabilities[c] > 0.0
+                && analysis.probabilities[c] < 1.0
+        })
+        .collect()
 }
 
 /// Every placement of the layout's mines on the covered cells that agrees with the numbers, as
@@ -128,16 +230,26 @@ pub(super) fn placements(
     analysis: &Analysis,
     limit: usize,
 ) -> Option<(Vec<usize>, Vec<Vec<bool>>)> {
-    // Unsettled covered cells, and the mines left for them.
-    let unknown: Vec<usize> = (0..cells.len())
-        .filter(|&c| {
-            !matches!(cells[c], Cell::Revealed(_))
-                && analysis.probabilities[c] > 0.0
-                && analysis.probabilities[c] < 1.0
-        })
-        .collect();
+    let unknown = unsettled(cells, analysis);
     let mines_left = layout.mines - analysis.mines.len();
-    let index: HashMap<usize, usize> = unknown.iter().enumerate().map(|(i, &c)| (c, i)).collect();
+    let list = list(layout, cells, analysis, &unknown, mines_left, limit)?;
+    Some((unknown, list))
+}
+
+/// The placements of `mines` mines on the `unknown` cells (every unsettled cell) that agree with
+/// the numbers. `None` past `limit` placements or [`STEPS`] steps.
+fn list(
+    layout: &Layout,
+    cells: &[Cell],
+    analysis: &Analysis,
+    unknown: &[usize],
+    mines: usize,
+    limit: usize,
+) -> Option<Vec<Vec<bool>>> {
+    let mut index = vec![usize::MAX; cells.len()];
+    for (i, &c) in unknown.iter().enumerate() {
+        index[c] = i;
+    }
     // Numbers: how many mines they still need among unknown cells.
     let mut constraints: Vec<(i32, Vec<usize>)> = Vec::new();
     for (cell, &look) in cells.iter().enumerate() {
@@ -145,8 +257,8 @@ pub(super) fn placements(
             let mut need = n as i32;
             let mut around = Vec::new();
             for x in layout.neighbours(cell).iter() {
-                if let Some(&i) = index.get(&x) {
-                    around.push(i);
+                if index[x] != usize::MAX {
+                    around.push(index[x]);
                 } else if analysis.mines.binary_search(&x).is_ok() {
                     need -= 1;
                 }
@@ -162,94 +274,129 @@ pub(super) fn placements(
             of_cell[i].push(k);
         }
     }
-    let mut need: Vec<i32> = constraints.iter().map(|c| c.0).collect();
-    let mut free: Vec<i32> = constraints.iter().map(|c| c.1.len() as i32).collect();
-    let mut current = vec![false; unknown.len()];
-    let mut out: Vec<Vec<bool>> = Vec::new();
-    #[allow(clippy::too_many_arguments)]
-    fn go(
-        i: usize,
-        left: usize,
-        of_cell: &[Vec<usize>],
-        need: &mut [i32],
-        free: &mut [i32],
-        current: &mut Vec<bool>,
-        out: &mut Vec<Vec<bool>>,
+    struct Listing<'a> {
+        of_cell: &'a [Vec<usize>],
+        need: Vec<i32>,
+        free: Vec<i32>,
+        current: Vec<bool>,
+        out: Vec<Vec<bool>>,
         limit: usize,
-        steps: &mut usize,
-    ) -> bool {
-        // Independent parts of the frontier multiply the partial placements the backtracking
-        // visits, most of which the mine count rules out only at the end: past the budget,
-        // give up (as when there are too many placements).
-        *steps += 1;
-        if *steps > STEPS {
-            return false;
-        }
-        let n = current.len();
-        if left > n - i {
-            return true;
-        }
-        if i == n {
-            if left == 0 {
-                if out.len() >= limit {
-                    return false;
-                }
-                out.push(current.clone());
-            }
-            return true;
-        }
-        for mine in [false, true] {
-            if mine && left == 0 {
-                continue;
-            }
-            let ok = of_cell[i].iter().all(|&k| {
-                let need_after = need[k] - mine as i32;
-                need_after >= 0 && need_after < free[k]
-            });
-            if !ok {
-                continue;
-            }
-            for &k in &of_cell[i] {
-                need[k] -= mine as i32;
-                free[k] -= 1;
-            }
-            current[i] = mine;
-            let keep_going = go(
-                i + 1,
-                left - mine as usize,
-                of_cell,
-                need,
-                free,
-                current,
-                out,
-                limit,
-                steps,
-            );
-            current[i] = false;
-            for &k in &of_cell[i] {
-                need[k] += mine as i32;
-                free[k] += 1;
-            }
-            if !keep_going {
+        steps: usize,
+    }
+    impl Listing<'_> {
+        /// Places cells `i..` with `left` mines to go; false to give up.
+        fn go(&mut self, i: usize, left: usize) -> bool {
+            // Independent parts of the frontier multiply the partial placements the backtracking
+            // visits, most of which the mine count rules out only at the end: past the budget,
+            // give up (as when there are too many placements).
+            self.steps += 1;
+            if self.steps > STEPS {
                 return false;
             }
+            let n = self.current.len();
+            if left > n - i {
+                return true;
+            }
+            if i == n {
+                if left == 0 {
+                    if self.out.len() >= self.limit {
+                        return false;
+                    }
+                    self.out.push(self.current.clone());
+                }
+                return true;
+            }
+            for mine in [false, true] {
+                if mine && left == 0 {
+                    continue;
+                }
+                let ok = self.of_cell[i].iter().all(|&k| {
+                    let need_after = self.need[k] - mine as i32;
+                    need_after >= 0 && need_after < self.free[k]
+                });
+                if !ok {
+                    continue;
+                }
+                for &k in &self.of_cell[i] {
+                    self.need[k] -= mine as i32;
+                    self.free[k] -= 1;
+                }
+                self.current[i] = mine;
+                let keep_going = self.go(i + 1, left - mine as usize);
+                self.current[i] = false;
+                for &k in &self.of_cell[i] {
+                    self.need[k] += mine as i32;
+                    self.free[k] += 1;
+                }
+                if !keep_going {
+                    return false;
+                }
+            }
+            true
         }
-        true
     }
-    if !go(
-        0,
-        mines_left,
-        &of_cell,
-        &mut need,
-        &mut free,
-        &mut current,
-        &mut out,
+    let mut listing = Listing {
+        of_cell: &of_cell,
+        need: constraints.iter().map(|c| c.0).collect(),
+        free: constraints.iter().map(|c| c.1.len() as i32).collect(),
+        current: vec![false; unknown.len()],
+        out: Vec::new(),
         limit,
-        &mut 0,
-    ) {
-        return None;
+        steps: 0,
+    };
+    listing.go(0, mines).then_some(listing.out)
+}
+
+/// The best guess among `unknown` cells and its chance of winning, from their `list` of
+/// placements (all equally likely); `None` past the search's budgets.
+fn search(
+    layout: &Layout,
+    analysis: &Analysis,
+    unknown: &[usize],
+    list: &[Vec<bool>],
+) -> Option<(usize, f64)> {
+    // What each unknown cell shows in each placement (mines around it: the known ones, and the
+    // unknown ones of that placement).
+    let mut position = vec![usize::MAX; analysis.probabilities.len()];
+    for (i, &c) in unknown.iter().enumerate() {
+        position[c] = i;
     }
-    Some((unknown, out))
+    let values: Vec<Vec<u8>> = unknown
+        .iter()
+        .enumerate()
+        .map(|(i, &cell)| {
+            let around = layout.neighbours(cell);
+            let known = around
+                .iter()
+                .filter(|x| analysis.mines.binary_search(x).is_ok())
+                .count() as u8;
+            list.iter()
+                .map(|placement| {
+                    if placement[i] {
+                        MINE
+                    } else {
+                        known
+                            + around
+                                .iter()
+                                .filter(|&x| position[x] != usize::MAX && placement[position[x]])
+                                .count() as u8
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    let mut search = Search {
+        values,
+        memo: FastMap::default(),
+        bounds: FastMap::default(),
+        nodes: 0,
+        work: 0,
+        budget: list.len() * NODES_PER_PLACEMENT,
+    };
+    let all: Vec<u16> = (0..list.len() as u16).collect();
+    let cells: Vec<usize> = (0..unknown.len()).collect();
+    let (best, chance, _) = search.best_guess(&all, &cells, -1.0)?;
+    (best != usize::MAX).then(|| (unknown[best], chance))
 }
 
 /// The guess that wins most often when at most `limit` placements remain (and the listing and the
@@ -273,42 +420,5 @@ pub fn endgame_guess(
     if list.len() < 2 {
         return None;
     }
-    // What each unknown cell shows in each placement (mines around it: the known ones, and the
-    // unknown ones of that placement).
-    let position: HashMap<usize, usize> =
-        unknown.iter().enumerate().map(|(i, &c)| (c, i)).collect();
-    let values: Vec<Vec<u8>> = unknown
-        .iter()
-        .enumerate()
-        .map(|(i, &cell)| {
-            let around = layout.neighbours(cell);
-            let known = around
-                .iter()
-                .filter(|x| analysis.mines.binary_search(x).is_ok())
-                .count() as u8;
-            list.iter()
-                .map(|placement| {
-                    if placement[i] {
-                        MINE
-                    } else {
-                        known
-                            + around
-                                .iter()
-                                .filter(|x| position.get(x).is_some_and(|&j| placement[j]))
-                                .count() as u8
-                    }
-                })
-                .collect()
-        })
-        .collect();
-    let mut search = Search {
-        values,
-        memo: HashMap::new(),
-        nodes: 0,
-        work: 0,
-        budget: limit * NODES_PER_PLACEMENT,
-    };
-    let all: Vec<u16> = (0..list.len() as u16).collect();
-    let (best, chance) = search.best_guess(&all)?;
-    (best != usize::MAX).then(|| (unknown[best], chance))
+    search(layout, analysis, &unknown, &list)
 }

@@ -1,6 +1,7 @@
 use super::*;
 use crate::env::{check_env, Environment};
 use crate::rng::Rng;
+use std::collections::HashMap;
 
 fn reveal_text(text: &str, col: usize, row: usize) -> (Minefield, Outcome) {
     let mut game = Minefield::parse(text).unwrap();
@@ -321,6 +322,120 @@ fn probabilities_equal_brute_force_enumeration_on_500_random_positions() {
         with_certain > 50 && with_guess > 50,
         "{with_certain} / {with_guess}"
     );
+}
+
+/// Mines around `cell` in `world` (the mines of the `covered` cells, in their order).
+fn mines_around(layout: &Layout, covered: &[usize], world: &[bool], cell: usize) -> usize {
+    layout
+        .neighbours(cell)
+        .iter()
+        .filter(|&x| {
+            covered
+                .iter()
+                .position(|&c| c == x)
+                .is_some_and(|i| world[i])
+        })
+        .count()
+}
+
+type Worlds = Vec<Vec<bool>>;
+
+/// The chance of winning from the placements `worlds` by revealing `covered[i]` first, then
+/// playing best ([`best_play`]); `None` when revealing it tells nothing.
+fn guess_value(
+    layout: &Layout,
+    covered: &[usize],
+    worlds: &[Vec<bool>],
+    i: usize,
+    memo: &mut HashMap<Worlds, f64>,
+) -> Option<f64> {
+    let mut outcomes: HashMap<usize, Worlds> = HashMap::new();
+    for world in worlds.iter().filter(|w| !w[i]) {
+        let shows = mines_around(layout, covered, world, covered[i]);
+        outcomes.entry(shows).or_default().push(world.clone());
+    }
+    if outcomes.len() == 1 && outcomes.values().all(|part| part.len() == worlds.len()) {
+        return None; // safe everywhere, one number
+    }
+    let won: f64 = outcomes
+        .values()
+        .map(|part| part.len() as f64 * best_play(layout, covered, part, memo))
+        .sum();
+    Some(won / worlds.len() as f64)
+}
+
+/// The chance of winning with best play from the placements `worlds` (each the covered cells'
+/// mines, in the order of `covered`), by the plain recursion: the best cell to reveal, its
+/// outcomes grouped by the number shown.
+fn best_play(
+    layout: &Layout,
+    covered: &[usize],
+    worlds: &[Vec<bool>],
+    memo: &mut HashMap<Worlds, f64>,
+) -> f64 {
+    if worlds.len() <= 1 {
+        return 1.0;
+    }
+    if let Some(&v) = memo.get(worlds) {
+        return v;
+    }
+    let best = (0..covered.len())
+        .filter_map(|i| guess_value(layout, covered, worlds, i, memo))
+        .fold(0.0, f64::max);
+    memo.insert(worlds.to_vec(), best);
+    best
+}
+
+#[test]
+fn the_endgame_search_finds_the_chance_of_best_play_on_300_random_positions() {
+    let mut rng = Rng::new(77);
+    let (mut compared, mut below_one) = (0, 0);
+    while compared < 300 {
+        let (layout, cells) = random_position(&mut rng);
+        let covered: Vec<usize> = (0..cells.len())
+            .filter(|&c| !matches!(cells[c], Cell::Revealed(_)))
+            .collect();
+        if covered.len() > 14 {
+            continue;
+        }
+        let Ok(analysis) = analyse(&layout, &cells) else {
+            continue;
+        };
+        if !analysis.safe.is_empty() || analysis.log10_placements > 2.0 {
+            continue;
+        }
+        let Some((cell, chance)) = endgame_guess(&layout, &cells, &analysis, 100) else {
+            continue;
+        };
+        let worlds: Worlds = (0u32..1 << covered.len())
+            .filter(|mask| mask.count_ones() as usize == layout.mines)
+            .map(|mask| (0..covered.len()).map(|i| mask >> i & 1 == 1).collect())
+            .filter(|world: &Vec<bool>| {
+                cells.iter().enumerate().all(|(c, look)| match look {
+                    Cell::Revealed(n) => mines_around(&layout, &covered, world, c) == *n as usize,
+                    _ => true,
+                })
+            })
+            .collect();
+        let mut memo = HashMap::new();
+        let exact = best_play(&layout, &covered, &worlds, &mut memo);
+        assert!(
+            (chance - exact).abs() < 1e-12,
+            "search {chance}, plain recursion {exact}\n{layout:?}\n{cells:?}"
+        );
+        // The guess it names wins that often (revealing it, then playing best), and no cell
+        // before it does as well (no cell is safe everywhere here, so every one is a guess).
+        let first_best = (0..covered.len())
+            .find(|&i| {
+                guess_value(&layout, &covered, &worlds, i, &mut memo)
+                    .is_some_and(|v| (v - exact).abs() < 1e-12)
+            })
+            .map(|i| covered[i]);
+        assert_eq!(Some(cell), first_best, "{layout:?}\n{cells:?}");
+        below_one += (exact < 1.0) as usize;
+        compared += 1;
+    }
+    assert!(below_one > 100, "{below_one}");
 }
 
 #[test]

@@ -7,8 +7,7 @@
 //! bottom first, so the piles of a column are always its lowest bits.
 
 use super::board::{closed_positions, Board, Objective};
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
+use crate::hash::FastMap;
 use std::sync::OnceLock;
 
 /// The most cells the exact solver takes.
@@ -219,25 +218,7 @@ impl Position {
     }
 }
 
-/// A multiply-and-rotate hasher for the table's exact keys.
-#[derive(Default)]
-struct KeyHasher(u64);
-
-impl Hasher for KeyHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_u64(b as u64);
-        }
-    }
-    fn write_u64(&mut self, n: u64) {
-        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-}
-
-type Table = HashMap<[u64; 3], u8, BuildHasherDefault<KeyHasher>>;
+type Table = FastMap<[u64; 3], u8>;
 
 struct Solver<'a> {
     geo: Geometry,
