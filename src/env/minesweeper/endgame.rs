@@ -13,7 +13,8 @@
 //! first, and once what they lose rules it out the others are not (a search below a threshold
 //! only proves that the chance falls short of it, and that bound is remembered too); a cell the
 //! same in every placement of a set (a mine, or one number) is not looked at in its subsets.
-//! Sets already seen are remembered; budgets of nodes and of work bound the search, and beyond
+//! Chances are counted as whole numbers of placements won, so no cut or tie is decided by a
+//! rounded product. Sets already seen are remembered; budgets of nodes and of work bound the search, and beyond
 //! them it gives up (the player then guesses by probabilities). The test
 //! `the_endgame_search_finds_the_chance_of_best_play_on_300_random_positions` holds it to the
 //! plain recursion.
@@ -39,9 +40,10 @@ const MINE: u8 = u8::MAX;
 struct Search {
     /// `values[cell][s]`: what candidate `cell` shows in placement `s` (or `MINE`).
     values: Vec<Vec<u8>>,
-    memo: FastMap<Vec<u16>, f64>,
-    /// Sets whose chance is known to be at most this (found below a threshold).
-    bounds: FastMap<Vec<u16>, f64>,
+    /// Sets and how many of their placements best play wins.
+    memo: FastMap<Vec<u16>, u32>,
+    /// Sets whose wins are known to be at most this (found below a threshold).
+    bounds: FastMap<Vec<u16>, u32>,
     nodes: usize,
     budget: usize,
     /// Cells times placements looked at so far.
@@ -76,20 +78,24 @@ impl Search {
             .collect()
     }
 
-    /// The chance of winning from the placements `set` (sorted), where only `cells` may tell
-    /// them apart, or `None` past the budget. Only a chance of at least `alpha` matters: the
-    /// answer is `(chance, true)`, or `(bound, false)` when the chance is at most `bound` and
-    /// `bound < alpha`.
-    fn value(&mut self, set: &[u16], cells: &[usize], alpha: f64) -> Option<(f64, bool)> {
-        if set.len() <= 1 {
-            return Some((1.0, true));
+    /// How many of the placements `set` (sorted) best play wins, where only `cells` may tell
+    /// them apart, or `None` past the budget. Only a count of at least `alpha` matters: the
+    /// answer is `(wins, true)`, or `(bound, false)` when the count is at most `bound` and
+    /// `bound < alpha`. Counts are whole numbers, so no comparison here rounds.
+    fn value(&mut self, set: &[u16], cells: &[usize], alpha: i64) -> Option<(i64, bool)> {
+        let n = set.len() as i64;
+        if n <= 1 {
+            return Some((n, true));
         }
-        if let Some(&v) = self.memo.get(set) {
-            return Some((v, true));
+        if alpha > n {
+            return Some((n, false));
+        }
+        if let Some(&wins) = self.memo.get(set) {
+            return Some((wins as i64, true));
         }
         if let Some(&bound) = self.bounds.get(set) {
-            if bound < alpha {
-                return Some((bound, false));
+            if (bound as i64) < alpha {
+                return Some((bound as i64, false));
             }
         }
         self.nodes += 1;
@@ -115,60 +121,57 @@ impl Search {
             parts = finer;
         }
         let result = if informative {
-            self.sum(&parts, set.len(), set.len(), &living, alpha)?
+            self.sum(&parts, set.len(), &living, alpha)?
         } else {
-            let (_, chance, exact) = self.best_guess(set, &living, alpha)?;
-            (chance, exact)
+            let (_, wins, exact) = self.best_guess(set, &living, alpha)?;
+            (wins, exact)
         };
         if result.1 {
-            self.memo.insert(set.to_vec(), result.0);
+            self.memo.insert(set.to_vec(), result.0 as u32);
         } else {
-            let bound = self.bounds.entry(set.to_vec()).or_insert(result.0);
-            *bound = bound.min(result.0);
+            let bound = self.bounds.entry(set.to_vec()).or_insert(result.0 as u32);
+            *bound = (*bound).min(result.0 as u32);
         }
         Some(result)
     }
 
-    /// The chance of winning from a set of `n` placements split into `parts` (`safe` placements
-    /// in all, the others lose), as [`Search::value`] gives it for `alpha`: the largest parts are
+    /// How many placements best play wins from a set split into `parts` (`safe` placements in
+    /// all, the others lose), as [`Search::value`] gives it for `alpha`: the largest parts are
     /// searched first, and once what they lose leaves less than `alpha`, the rest are not.
     fn sum(
         &mut self,
         parts: &[Vec<u16>],
         safe: usize,
-        n: usize,
         cells: &[usize],
-        alpha: f64,
-    ) -> Option<(f64, bool)> {
+        alpha: i64,
+    ) -> Option<(i64, bool)> {
         let mut order: Vec<&Vec<u16>> = parts.iter().collect();
         order.sort_unstable_by(|a, b| b.len().cmp(&a.len()).then(a[0].cmp(&b[0])));
-        let bar = alpha * n as f64;
-        let (mut won, mut rest) = (0.0, safe as f64);
+        let (mut won, mut rest) = (0i64, safe as i64);
         for part in order {
-            let size = part.len() as f64;
-            rest -= size;
+            rest -= part.len() as i64;
             // The part must win at least this for the set to reach `alpha`.
-            let need = (bar - won - rest) / size;
-            let (chance, _) = self.value(part, cells, need)?;
-            won += size * chance;
-            if won + rest < bar {
-                return Some(((won + rest) / n as f64, false));
+            let need = alpha - won - rest;
+            let (wins, exact) = self.value(part, cells, need)?;
+            won += wins;
+            if !exact || won + rest < alpha {
+                return Some((won + rest, false));
             }
         }
-        Some((won / n as f64, true))
+        Some((won, true))
     }
 
-    /// The guess among `cells` with the best chance of winning from `set`, as [`Search::value`]
-    /// gives it for `alpha`: `(cell index, chance, true)`, or `(usize::MAX, bound, false)` when no
+    /// The guess among `cells` that wins the most placements of `set`, as [`Search::value`]
+    /// gives it for `alpha`: `(cell index, wins, true)`, or `(usize::MAX, bound, false)` when no
     /// guess reaches `alpha`. Of equally good guesses, the first cell.
     fn best_guess(
         &mut self,
         set: &[u16],
         cells: &[usize],
-        alpha: f64,
-    ) -> Option<(usize, f64, bool)> {
+        alpha: i64,
+    ) -> Option<(usize, i64, bool)> {
         // Cells by how many placements they are safe in, most first: a cell can win at most its
-        // share of safe placements, so once a guess wins more the rest need no search.
+        // safe placements, so once a guess wins more the rest need no search.
         let mut by_safety: Vec<(usize, usize)> = cells
             .iter()
             .map(|&c| {
@@ -181,31 +184,29 @@ impl Search {
             .filter(|&(safe, _)| safe > 0 && safe < set.len())
             .collect();
         by_safety.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-        let n = set.len();
         let (mut best, mut bar) = (usize::MAX, alpha);
         // The most any guess cut short could win (below `bar`).
-        let mut ceiling = f64::NEG_INFINITY;
+        let mut ceiling = 0;
         let mut parts = Vec::with_capacity(9);
         for (safe, c) in by_safety {
-            let most = safe as f64 / n as f64;
-            if most < bar {
-                ceiling = ceiling.max(most);
+            if (safe as i64) < bar {
+                ceiling = ceiling.max(safe as i64);
                 break;
             }
             parts.clear();
             split(&self.values[c], set, &mut parts);
-            let (chance, exact) = self.sum(&parts, safe, n, cells, bar)?;
+            let (wins, exact) = self.sum(&parts, safe, cells, bar)?;
             if !exact {
-                ceiling = ceiling.max(chance);
-            } else if chance > bar || (chance == bar && (best == usize::MAX || c < best)) {
-                (best, bar) = (c, chance);
+                ceiling = ceiling.max(wins);
+            } else if wins > bar || (wins == bar && (best == usize::MAX || c < best)) {
+                (best, bar) = (c, wins);
             }
         }
         Some(if best != usize::MAX {
             (best, bar, true)
         } else {
             // No guess reaches `alpha` (with no threshold, there was no guess to make).
-            (best, ceiling.max(0.0), alpha <= 0.0)
+            (best, ceiling, alpha <= 0)
         })
     }
 }
@@ -395,8 +396,8 @@ fn search(
     };
     let all: Vec<u16> = (0..list.len() as u16).collect();
     let cells: Vec<usize> = (0..unknown.len()).collect();
-    let (best, chance, _) = search.best_guess(&all, &cells, -1.0)?;
-    (best != usize::MAX).then(|| (unknown[best], chance))
+    let (best, wins, _) = search.best_guess(&all, &cells, 0)?;
+    (best != usize::MAX).then(|| (unknown[best], wins as f64 / list.len() as f64))
 }
 
 /// The guess that wins most often when at most `limit` placements remain (and the listing and the
