@@ -283,19 +283,26 @@ fn random_position(rng: &mut Rng) -> (Layout, Vec<Cell>) {
     (layout, view)
 }
 
+/// The next [`random_position`] with at most `most` covered cells (small enough to enumerate).
+fn small_random_position(rng: &mut Rng, most: usize) -> (Layout, Vec<Cell>) {
+    loop {
+        let (layout, cells) = random_position(rng);
+        let covered = cells
+            .iter()
+            .filter(|c| !matches!(c, Cell::Revealed(_)))
+            .count();
+        if covered <= most {
+            return (layout, cells);
+        }
+    }
+}
+
 #[test]
 fn probabilities_equal_brute_force_enumeration_on_500_random_positions() {
     let mut rng = Rng::new(2026);
     let (mut compared, mut with_certain, mut with_guess) = (0, 0, 0);
     while compared < 500 {
-        let (layout, cells) = random_position(&mut rng);
-        let covered = cells
-            .iter()
-            .filter(|c| !matches!(c, Cell::Revealed(_)))
-            .count();
-        if covered > 22 {
-            continue;
-        }
+        let (layout, cells) = small_random_position(&mut rng, 22);
         let exact = brute_force(&layout, &cells).expect("a real game is consistent");
         let analysis = analyse(&layout, &cells).unwrap();
         for (c, (&p, &q)) in analysis.probabilities.iter().zip(&exact).enumerate() {
@@ -442,14 +449,7 @@ fn the_endgame_search_finds_the_chance_of_best_play_on_300_random_positions() {
     let mut rng = Rng::new(77);
     let (mut compared, mut below_one) = (0, 0);
     while compared < 300 {
-        let (layout, cells) = random_position(&mut rng);
-        let covered = cells
-            .iter()
-            .filter(|c| !matches!(c, Cell::Revealed(_)))
-            .count();
-        if covered > 16 {
-            continue;
-        }
+        let (layout, cells) = small_random_position(&mut rng, 16);
         let Some(exact) = check_endgame(&layout, &cells) else {
             continue;
         };
