@@ -3,8 +3,8 @@
 // greedily (1-ply) and by expectimax (depth 2) over N seeded games, and seed 004's deep Q-network
 // (www/models/2048-dqn.dqn) played greedily (the legal move with the highest Q-value), in
 // headless Chromium — in the page's own workers: www/2048/ntuple-worker.js (core bundle pkg/) for the
-// n-tuple network, the learning worker www/shared/learn-worker.js (learning bundle pkg/learn/), driven
-// through www/shared/learn-client.js as the 2048 page's DQN card does, for the DQN — and natively with
+// n-tuple network, the learning worker www/common/learn-worker.js (learning bundle pkg/learn/), driven
+// through www/common/learn-client.js as the 2048 page's DQN card does, for the DQN — and natively with
 // the release CLI (`puzzlelab eval-2048`; `puzzlelab eval-dqn-2048` from a build with the learn
 // feature) when it is built. Writes JSON (target/bench/2048.json by default): per agent ("greedy",
 // "expectimax", "dqn") and runtime, games, seed, reach rates, mean/median score, moves/s, and
@@ -164,7 +164,7 @@ try {
     // The learning worker, as the 2048 page's DQN card uses it (www/2048/dqn-panel.js).
     const report = await page.evaluate(
       async ({ games, seed, model }) => {
-        const { LearnClient } = await import("/www/shared/learn-client.js");
+        const { LearnClient } = await import("/www/common/learn-client.js");
         const client = new LearnClient();
         try {
           await client.ready;

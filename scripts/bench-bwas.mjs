@@ -67,7 +67,7 @@ const page = await browser.newPage();
 await page.goto(server.url);
 const solves = await page.evaluate(
   async ({ positions, lambda, model }) => {
-    const { sharedLearnClient } = await import("./shared/learn-client.js");
+    const { sharedLearnClient } = await import("./common/learn-client.js");
     const client = sharedLearnClient();
     const { key } = await client.loadModelUrl(new URL(model, location.href).href);
     const goal = [...Array.from({ length: 15 }, (_, i) => i + 1), 0];

@@ -162,7 +162,7 @@ const memory = {
 // ---- training: a long run in the learning worker ---------------------------------------------
 const trainingStart = await page.evaluate(() => performance.now());
 const training = await page.evaluate(async (seconds) => {
-  const { LearnClient } = await import("/www/shared/learn-client.js");
+  const { LearnClient } = await import("/www/common/learn-client.js");
   const client = new LearnClient();
   await client.ready;
   const chunks = [];

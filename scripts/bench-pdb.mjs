@@ -50,7 +50,7 @@ const distribution = (values) => ({
 async function solveInPage({ name, goal, databases, starts }) {
   const api = await import(new URL("../pkg/puzzlelab.js", location.href).href);
   await api.default();
-  const { gunzip } = await import(new URL("./shared/download.js", location.href).href);
+  const { gunzip } = await import(new URL("./common/download.js", location.href).href);
   let clock = performance.now();
   const response = await fetch(new URL(`../${databases}`, location.href));
   if (!response.ok) throw new Error(`${databases}: HTTP ${response.status}`);

@@ -8,7 +8,7 @@
 //
 //   node scripts/bench-sudoku.mjs --file F [--file F2 ...] [--repeat 5] [--native PATH] [--out FILE]
 //
-// Default files: the three tdoku sets in $PUZZLELAB_SUDOKU_DATA (docs/sudoku-data.md). Needs
+// Default files: the three tdoku sets in data/sudoku/ (docs/sudoku-data.md). Needs
 // pkg/ (bash scripts/build-wasm.sh core) and a release puzzlelab (looked for in $CARGO_TARGET_DIR,
 // else $HOME/.cache/puzzlelab/target, else target/; left out with a note when missing).
 
@@ -31,7 +31,7 @@ const option = (name) => {
 const out = option("out") ?? join(REPOSITORY_ROOT, "target", "bench", "sudoku.json");
 const repeat = Number(option("repeat") ?? 5);
 if (files.length === 0) {
-  const data = process.env.PUZZLELAB_SUDOKU_DATA ?? join(REPOSITORY_ROOT, "..", "shared", "benchmarks", "sudoku");
+  const data = join(REPOSITORY_ROOT, "data", "sudoku");
   files.push(...["tdoku_17_clue_49158.txt.gz", "magictour_top1465.txt", "forum_hardest_1106.txt"].map((f) => join(data, f)));
 }
 

@@ -12,6 +12,9 @@ step() { echo; echo "== $1 ($(( $(date +%s) - start )) s)"; }
 step "prerequisites"
 bash scripts/setup.sh --browser
 
+step "the repository stands alone"
+bash scripts/check-repository.sh
+
 step "format and lints"
 cargo fmt --check
 cargo clippy --all-targets -- -D warnings

@@ -13,12 +13,8 @@ use std::time::{Duration, Instant};
 const KORF_GOAL: &str = "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15";
 
 fn korf_instances() -> Vec<(usize, usize, String)> {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../shared/benchmarks/korf100.txt"
-    );
-    let text =
-        std::fs::read_to_string(path).expect("shared/benchmarks/korf100.txt beside the repository");
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/data/korf100.txt");
+    let text = std::fs::read_to_string(path).expect("data/korf100.txt in the repository");
     text.lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
         .map(|l| {

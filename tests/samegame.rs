@@ -132,3 +132,37 @@ fn samegame_solve_prints_games_that_replay_to_their_score() {
         .unwrap()
         .contains("row 2 has 2 cells"));
 }
+
+#[test]
+fn samegame_solve_reads_the_twenty_standard_positions_in_the_repository() {
+    // Schadd et al.'s 20 standard positions (data/samegame/README.md): the benchmark of
+    // docs/samegame.md, read as the command reads them.
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/data/samegame/standard-20.txt");
+    let set = std::fs::read_to_string(path).unwrap_or_else(|error| panic!("{path}: {error}"));
+    let boards: Vec<Board> = set
+        .split("\n\n")
+        .map(|block| Board::parse(Rules::samegame(), block).unwrap())
+        .collect();
+    assert_eq!(boards.len(), 20);
+    assert!(boards.iter().all(|b| b.colours_left() == 5));
+    let out = puzzlelab_with_input(
+        &[
+            "samegame",
+            "solve",
+            "--algo",
+            "nmcs",
+            "--level",
+            "1",
+            "--seconds",
+            "0.01",
+        ],
+        &set,
+    );
+    assert!(out.status.success(), "{}", text(&out).1);
+    let lines = json_lines(&out);
+    assert_eq!(lines.len(), 21, "a line a position and the total");
+    for (board, line) in boards.iter().zip(&lines) {
+        let (_, points) = replay_clicks(board, &line["moves"]);
+        assert_eq!(points as u64, line["score"].as_u64().unwrap());
+    }
+}

@@ -1,31 +1,21 @@
 //! Sudoku against public puzzle sets: the techniques are sound (every placement is the
 //! solution's digit, no elimination removes it) and the logical rating tracks Sudoku Explainer's.
 //!
-//! The sets are public data kept outside the repository (docs/sudoku-data.md says which files,
-//! where they come from and where they go): `$PUZZLELAB_SUDOKU_DATA`, else
-//! `../shared/benchmarks/sudoku/` beside the checkout. Where they are absent the test says so
-//! on stderr and checks nothing else.
+//! The sets are public data kept in the repository, `data/sudoku/` (docs/sudoku-data.md says
+//! where each comes from and under which licence). A missing file fails the test.
 
 use puzzlelab::env::sudoku::{rate, search, Grid, Technique};
 use std::collections::BTreeSet;
 
-/// The public sets' directory, if it is there.
-fn data_dir() -> Option<std::path::PathBuf> {
-    let dir = match std::env::var_os("PUZZLELAB_SUDOKU_DATA") {
-        Some(dir) => std::path::PathBuf::from(dir),
-        None => {
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/benchmarks/sudoku")
-        }
-    };
-    dir.is_dir().then_some(dir)
+/// The public sets' directory in the repository.
+fn data_dir() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data/sudoku")
 }
 
-fn rated_set() -> Option<Vec<(Grid, f32)>> {
-    let Some(dir) = data_dir() else {
-        eprintln!("SKIPPED: no Sudoku data (set PUZZLELAB_SUDOKU_DATA; docs/sudoku-data.md)");
-        return None;
-    };
-    let text = std::fs::read_to_string(dir.join("se_rated.csv")).expect("se_rated.csv");
+fn rated_set() -> Vec<(Grid, f32)> {
+    let path = data_dir().join("se_rated.csv");
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|error| panic!("{}: {error}", path.display()));
     let set = text
         .lines()
         .skip(1)
@@ -36,7 +26,7 @@ fn rated_set() -> Option<Vec<(Grid, f32)>> {
             (grid, rating)
         })
         .collect();
-    Some(set)
+    set
 }
 
 /// Ranks with ties sharing their mean rank.
@@ -79,7 +69,7 @@ fn spearman_of_identical_and_reversed_orders() {
 
 #[test]
 fn logical_rating_is_sound_and_tracks_sudoku_explainer() {
-    let Some(set) = rated_set() else { return };
+    let set = rated_set();
     // Every 4th puzzle by default (the whole set takes minutes); SUDOKU_RATE_EVERY=1 for all.
     let step = std::env::var("SUDOKU_RATE_EVERY")
         .ok()

@@ -136,8 +136,8 @@
  * error, status. While it works, the element has the attributes `ready` (loaded) and `solving`.
  */
 
-import { errorMessage, loadWasm } from "./shared/wasm.js";
-import { AttributeError } from "./shared/widget-attributes.js";
+import { errorMessage, loadWasm } from "./common/wasm.js";
+import { AttributeError } from "./common/widget-attributes.js";
 import { PUZZLE_ATTRIBUTES, SLIDING_ATTRIBUTES, SLIDING_BOARD_MARKUP, SLIDING_CONTROLS_MARKUP, SLIDING_STYLE, SlidingPanel } from "./sliding/widget-panel.js";
 
 /**

@@ -87,7 +87,7 @@ describe("seed 004's deep Q-network on the 2048 page", () => {
   test("training on the CPU moves the charts and the step counter; Pause, Resume, Stop; Save downloads a model that Load reads back", slow, async () => {
     const page = await openPage(session);
     assert.ok(!page.requests.some((path) => path.startsWith("/pkg/learn/")), "the learning bundle waits until the card is used");
-    assert.ok(!page.requests.includes("/www/shared/learn-worker.js"), "so does the learning worker");
+    assert.ok(!page.requests.includes("/www/common/learn-worker.js"), "so does the learning worker");
     assert.match(await page.locator("#d2048-params").textContent(), /^1,255,428 parameters — the paper's network/, "the seed's network and what it costs");
 
     await fillForm(page, TINY);

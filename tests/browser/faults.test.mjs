@@ -108,7 +108,7 @@ describe("faults in the page", () => {
 
   test("a learning worker that crashes as it starts: the card says so and the game plays on", options, async () => {
     const page = await openMinesweeper(session, (page) =>
-      page.route("**/www/shared/learn-worker.js", (route) =>
+      page.route("**/www/common/learn-worker.js", (route) =>
         route.fulfill({ status: 200, contentType: "text/javascript", body: 'throw new Error("the worker crashed on purpose");' }),
       ),
     );
@@ -185,7 +185,7 @@ describe("faults in the page", () => {
       // then the device goes, then two chunks more.
       const learningWorker = nextLearningWorker(page);
       await page.evaluate(async () => {
-        const { LearnClient } = await import("./shared/learn-client.js");
+        const { LearnClient } = await import("./common/learn-client.js");
         window.learn?.dispose();
         window.learn = new LearnClient();
         await window.learn.ready;

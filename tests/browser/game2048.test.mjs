@@ -68,7 +68,7 @@ async function readGame(page, selector = "#game") {
 async function replay(page, seed, directions, alwaysTwo = false) {
   return page.evaluate(
     async ([seed, directions, alwaysTwo]) => {
-      const { loadWasm } = await import("/www/shared/wasm.js");
+      const { loadWasm } = await import("/www/common/wasm.js");
       const api = await loadWasm();
       const game = new api.Game2048(seed, alwaysTwo);
       const values = () => Array.from(game.board(), (e) => (e === 0 ? 0 : 2 ** e));
@@ -88,7 +88,7 @@ async function replay(page, seed, directions, alwaysTwo = false) {
 async function showBoard(page, text, selector = "#game") {
   await page.evaluate(
     async ([text, sel]) => {
-      const { loadWasm } = await import("/www/shared/wasm.js");
+      const { loadWasm } = await import("/www/common/wasm.js");
       const api = await loadWasm();
       document.querySelector(sel).game = api.Game2048.fromText(text, 7, false);
     },

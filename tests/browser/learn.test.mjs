@@ -81,7 +81,7 @@ describe("deep Q-learning in the page", () => {
   test("the shipped 8-puzzle model: downloaded with a progress bar, it solves the shuffled board and plays to the goal", slow, async () => {
     const page = await session.newPage("", {}, { beforeGoto: recordRequests });
     assert.ok(!page.requests.some((path) => path.startsWith("/pkg/learn/")), "the learning bundle waits until it is needed");
-    assert.ok(!page.requests.includes("/www/shared/learn-worker.js"), "so does the learning worker");
+    assert.ok(!page.requests.includes("/www/common/learn-worker.js"), "so does the learning worker");
 
     await setRange(page, "#difficulty", 20);
     await page.click("#shuffle");
@@ -223,7 +223,7 @@ describe("deep Q-learning in the page", () => {
   test("seed 001's reward, mixed difficulties, uniform starts and full backups train on the CPU; an unknown reward is refused", options, async () => {
     const page = await session.newPage();
     const refusal = await page.evaluate(async () => {
-      const { sharedLearnClient } = await import("./shared/learn-client.js");
+      const { sharedLearnClient } = await import("./common/learn-client.js");
       const training = sharedLearnClient().train({ rows: 2, cols: 2, options: { reward: "sideways" }, backend: "cpu" });
       return training.then(() => "trained", (error) => error.message);
     });
@@ -266,7 +266,7 @@ describe("deep Q-learning in the page", () => {
   test("WebGPU computes the probe network as the CPU does, with either matrix kernel and with the one its set-up raced", slow, async () => {
     const page = await session.newPage();
     const probes = await page.evaluate(async () => {
-      const { sharedLearnClient } = await import("./shared/learn-client.js");
+      const { sharedLearnClient } = await import("./common/learn-client.js");
       try {
         const client = sharedLearnClient();
         const tiled = await client.probe(4, "tiled");
@@ -348,7 +348,7 @@ describe("deep Q-learning in the page", () => {
 
     // Full backups run on WebGPU too (every readback asynchronous): two chunks, then stop.
     const full = await page.evaluate(async () => {
-      const { sharedLearnClient } = await import("./shared/learn-client.js");
+      const { sharedLearnClient } = await import("./common/learn-client.js");
       const client = sharedLearnClient();
       const reports = [];
       const options = { fullBackups: true, hidden: [16], batchSize: 8, maskActions: true, reward: "steps", gamma: 1, mixed: true, uniformStarts: true, difficulty: 4, curriculum: false };

@@ -53,7 +53,7 @@ async function recordPlayback(page) {
 async function expectedSolution(page, rows, cols, start) {
   return page.evaluate(
     async ({ rows, cols, start }) => {
-      const { loadWasm } = await import(new URL("shared/wasm.js", location.href).href);
+      const { loadWasm } = await import(new URL("common/wasm.js", location.href).href);
       const api = await loadWasm();
       const puzzle = api.Puzzle.parse(rows, cols, start, "", "");
       const solver = api.LocalViSolver.build(puzzle);

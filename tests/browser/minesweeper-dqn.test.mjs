@@ -104,7 +104,7 @@ describe("the deep Q-network card on the Minesweeper page", () => {
   test("training on the CPU in the worker reports a finite loss and validations, the charts draw, Stop keeps the network and Save downloads it", slow, async () => {
     const page = await openPage(session);
     assert.ok(!page.requests.some((path) => path.startsWith("/pkg/learn/")), "the learning bundle waits until the card is used");
-    assert.ok(!page.requests.includes("/www/shared/learn-worker.js"), "so does the learning worker");
+    assert.ok(!page.requests.includes("/www/common/learn-worker.js"), "so does the learning worker");
     assert.match(await page.locator("#mdqn-board").textContent(), /^Trains on the board chosen above: 9 × 9, 10 mines, first click safe\./);
 
     await fillForm(page, TINY);
@@ -201,7 +201,7 @@ describe("the deep Q-network card on the Minesweeper page", () => {
     same(beginner.model, NATIVE.beginner.dqn, "the model on beginner");
     // The solver in the worker plays the same boards as the page's own solver (the core bundle).
     const pageSolver = await page.evaluate(async () => {
-      const { loadWasm } = await import("/www/shared/wasm.js");
+      const { loadWasm } = await import("/www/common/wasm.js");
       return (await loadWasm()).minesweeperSolverEval(9, 9, 10, "safe", 0, 100, 0);
     });
     same(beginner.solver, pageSolver, "the solver on beginner");

@@ -63,7 +63,7 @@ async function waitForPdbReady(page, timeout = 30_000) {
 async function shuffledStart(page, goal, moves, seed) {
   return page.evaluate(
     async ([goalText, difficulty, seedValue]) => {
-      const { loadWasm } = await import("./shared/wasm.js");
+      const { loadWasm } = await import("./common/wasm.js");
       const api = await loadWasm();
       const puzzle = api.Puzzle.parse(4, 4, goalText, goalText, "");
       puzzle.shuffle(difficulty, seedValue);

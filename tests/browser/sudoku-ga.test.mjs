@@ -112,7 +112,7 @@ describe("the Sudoku page's genetic algorithm", () => {
   test("the worker's generations equal the CLI's for the same seed and a generation cap", options, async () => {
     const page = await openSudoku(session);
     const run = await page.evaluate(async () => {
-      const { WorkerClient } = await import("./shared/worker-protocol.js");
+      const { WorkerClient } = await import("./common/worker-protocol.js");
       const client = new WorkerClient(new URL("./sudoku/ga-worker.js", location.href), { name: "GA worker" });
       await client.ready;
       const points = [];
@@ -140,7 +140,7 @@ describe("the Sudoku page's genetic algorithm", () => {
     assert.ok(Date.now() - started >= 2000);
     assert.equal(end.state, "time");
     assert.ok(end.best < 243 && end.best > 200, `best ${end.best}`);
-    // One point a generation, until the chart merges them pairwise beyond its 4,000 (shared/chart.js).
+    // One point a generation, until the chart merges them pairwise beyond its 4,000 (common/chart.js).
     const pointsExpected = end.generation + 1 <= 4000 ? end.bestPoints === end.generation + 1 : end.bestPoints > 2000 && end.bestPoints <= 4000;
     assert.ok(end.generation > 0 && pointsExpected, `${end.bestPoints} points for ${end.generation} generations`);
     assert.match(end.status, /^Not solved within the 2 s limit: the best has fitness \d+ of 243 at generation [\d,]+/);

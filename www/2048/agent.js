@@ -2,13 +2,13 @@
 // from files or URLs, and AgentRunner, which plays a <game2048-board> with an agent. The page
 // (2048/app.js) and the widget's 2048 panel (widget-panel.js) share it.
 
-import { fetchBytes, gunzipIfNeeded, isGzip } from "../shared/download.js";
-import { errorMessage, loadWasm } from "../shared/wasm.js";
+import { fetchBytes, gunzipIfNeeded, isGzip } from "../common/download.js";
+import { errorMessage, loadWasm } from "../common/wasm.js";
 import { SHIPPED_NETWORK_URL } from "./game.js";
 
 // ---- networks ----------------------------------------------------------------------------------
 
-/** Downloads and gzip (shared/download.js), re-exported for the page's callers. */
+/** Downloads and gzip (common/download.js), re-exported for the page's callers. */
 export { fetchBytes, gunzipIfNeeded, isGzip };
 
 /** An NTupleAgent from a network file's bytes (gzip or plain); rejects with a readable Error. */

@@ -9,7 +9,7 @@
 
 import { AgentRunner, fetchBytes, gunzipIfNeeded, networkFromBytes, shippedNetwork } from "./agent.js";
 import { ARROWS, DIRECTIONS, SHIPPED_NETWORK_URL, directionForKey, randomSeed } from "./game.js";
-import { errorMessage, loadWasm } from "../shared/wasm.js";
+import { errorMessage, loadWasm } from "../common/wasm.js";
 
 /** localStorage key of the person's best score. */
 const BEST_KEY = "puzzlelab-2048-best";

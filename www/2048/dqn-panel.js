@@ -15,12 +15,12 @@
 // this file). Nothing heavy happens when the card mounts: the worker and the learning bundle
 // (pkg/learn/, about 3 MB gzipped) load when one of its buttons is first used.
 
-import { chooseFilesWith, elementsById, FieldError, hideProgress, labelModelOptions, megabytes, percent, readNumber, renderCard, showDownload, writeModelLine } from "../shared/card-helpers.js";
-import { LineChart } from "../shared/chart.js";
-import { EVALUATION_IDS, EvaluationTable, evaluationResultsHtml } from "../shared/evaluation-table.js";
+import { chooseFilesWith, elementsById, FieldError, hideProgress, labelModelOptions, megabytes, percent, readNumber, renderCard, showDownload, writeModelLine } from "../common/card-helpers.js";
+import { LineChart } from "../common/chart.js";
+import { EVALUATION_IDS, EvaluationTable, evaluationResultsHtml } from "../common/evaluation-table.js";
 import { reachRate } from "./stats.js";
-import { TRAINED_2048_MODEL, sharedLearnClient } from "../shared/learn-client.js";
-import { LearnBackend, TrainingRun, downloadBoxHtml, showBundleDownload } from "../shared/run-controls.js";
+import { TRAINED_2048_MODEL, sharedLearnClient } from "../common/learn-client.js";
+import { LearnBackend, TrainingRun, downloadBoxHtml, showBundleDownload } from "../common/run-controls.js";
 
 /** The shipped model, trained natively by `puzzlelab train-dqn-2048` (it may not be there yet). */
 export const SHIPPED_DQN_URL = new URL("../models/2048-dqn.dqn", import.meta.url);

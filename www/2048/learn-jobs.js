@@ -1,10 +1,10 @@
-// 2048's jobs in the learning worker (shared/learn-worker.js imports this; see its protocol): the
+// 2048's jobs in the learning worker (common/learn-worker.js imports this; see its protocol): the
 // greedy move of a kept Dqn2048Model, the seeded evaluation games of a model (cancellable), and
 // the in-training evaluation of a run. Nothing here runs on import; the worker hands over what the
 // jobs need of it.
 
 import { emptyGameStats, mergeGameStats, summarizeGames } from "./stats.js";
-import { postProgress } from "../shared/worker-protocol.js";
+import { postProgress } from "../common/worker-protocol.js";
 
 /** Games an evaluation plays between two turns of the event loop (each is a whole game). */
 const GAMES_PER_TURN = 1;

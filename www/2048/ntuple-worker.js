@@ -40,9 +40,9 @@
 //        { type: "result", id, result }
 //        { type: "error", id, message, cancelled? }             id null: the bundle did not load
 
-import { errorMessage, loadWasm } from "../shared/wasm.js";
-import { fetchBytes, gunzip, gzip as gzipBytes, isGzip } from "../shared/download.js";
-import { announceReady, postProgress, serveRequests } from "../shared/worker-protocol.js";
+import { errorMessage, loadWasm } from "../common/wasm.js";
+import { fetchBytes, gunzip, gzip as gzipBytes, isGzip } from "../common/download.js";
+import { announceReady, postProgress, serveRequests } from "../common/worker-protocol.js";
 
 /**
  * Evaluation games run back to back for this long before the worker reports progress and reads

@@ -6,7 +6,7 @@
 //   const panel = mountTrain2048Panel(document.querySelector("#train-2048"), { useNetwork });
 //
 // `container` is the card (its h2 stays first); the panel renders everything else into it and
-// brings its own stylesheet (shared/cards.css, next to this file) on top of the page's shared/base.css.
+// brings its own stylesheet (common/cards.css, next to this file) on top of the page's common/base.css.
 // `api.useNetwork(bytes, label)` — optional — receives the trained network as a file (PZL2048N,
 // f32, not compressed) and a name for it, for the page's own agent to play with (2048/app.js's
 // trainApi: it resolves once the network plays, or rejects saying why it cannot); without it the
@@ -22,11 +22,11 @@
 // trained here, the loaded file or the shipped network, with a progress bar and a results table in
 // the numbers of `puzzlelab eval-2048` (same seed, same games).
 
-import { FieldError, chooseFilesWith, elementsById, percent, readNumber, renderCard } from "../shared/card-helpers.js";
-import { LineChart } from "../shared/chart.js";
-import { EVALUATION_IDS, EvaluationTable, evaluationResultsHtml } from "../shared/evaluation-table.js";
-import { TrainingRun } from "../shared/run-controls.js";
-import { WorkerClient } from "../shared/worker-protocol.js";
+import { FieldError, chooseFilesWith, elementsById, percent, readNumber, renderCard } from "../common/card-helpers.js";
+import { LineChart } from "../common/chart.js";
+import { EVALUATION_IDS, EvaluationTable, evaluationResultsHtml } from "../common/evaluation-table.js";
+import { TrainingRun } from "../common/run-controls.js";
+import { WorkerClient } from "../common/worker-protocol.js";
 
 /** The shipped network (trained natively by `puzzlelab train-2048`, 4 × 5-tuples, f16, gzip). */
 export const SHIPPED_NETWORK_URL = new URL("../models/2048-ntuple.ntuple.gz", import.meta.url);

@@ -2,8 +2,8 @@
 // first shows 2048): the board, its buttons and the agent, and the 2048 attributes read into the
 // panel's options.
 
-import { errorMessage } from "../shared/wasm.js";
-import { AttributeError, DEFAULT_SPEED, checkModel, parseControls, parseSeed, parseSpeed } from "../shared/widget-attributes.js";
+import { errorMessage } from "../common/wasm.js";
+import { AttributeError, DEFAULT_SPEED, checkModel, parseControls, parseSeed, parseSpeed } from "../common/widget-attributes.js";
 import { networkFromUrl, shippedNetwork, AgentRunner } from "./agent.js";
 import { ARROWS, DIRECTIONS, randomSeed } from "./game.js";
 

@@ -10,7 +10,7 @@
 
 import "./board.js";
 import { percent } from "./board.js";
-import { errorMessage, loadWasm } from "../shared/wasm.js";
+import { errorMessage, loadWasm } from "../common/wasm.js";
 
 /** Solver speeds in moves per second, one per step of the speed slider. */
 const SPEEDS = [1, 2, 4, 8, 16, 32, 64];

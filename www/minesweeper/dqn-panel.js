@@ -1,6 +1,6 @@
 // The Minesweeper page's "Deep Q-network" card: puzzlelab's fully convolutional DQN (one Q-value per
 // cell from its neighbourhood; src/agent/dqn/minesweeper.rs) or the network of Mehta's paper,
-// trained on the page's board size in the learning worker (shared/learn-worker.js through
+// trained on the page's board size in the learning worker (common/learn-worker.js through
 // learn-client.js; WebGPU or the CPU) with live charts of the validation win rate, the TD loss and
 // ε; a model — the network trained here, a file, or the shipped one — that plays on the page's
 // board ("DQN move", "DQN plays") and is evaluated beside the exact solver on the same seeded boards.
@@ -14,11 +14,11 @@
 // `shippedUrl` overrides where the shipped model is (default models/minesweeper-dqn.dqn). Nothing
 // heavy happens when the card mounts: the worker and the learning bundle load on first use.
 
-import { chooseFilesWith, elementsById, FieldError, hideProgress, labelModelOptions, megabytes, percent, readNumber, renderCard, showDownload, writeModelLine } from "../shared/card-helpers.js";
-import { LineChart } from "../shared/chart.js";
-import { EVALUATION_IDS, EvaluationTable, evaluationResultsHtml } from "../shared/evaluation-table.js";
-import { TRAINED_MINESWEEPER_MODEL, sharedLearnClient } from "../shared/learn-client.js";
-import { LearnBackend, TrainingRun, learnRunHtml, learnStats, showBundleDownload } from "../shared/run-controls.js";
+import { chooseFilesWith, elementsById, FieldError, hideProgress, labelModelOptions, megabytes, percent, readNumber, renderCard, showDownload, writeModelLine } from "../common/card-helpers.js";
+import { LineChart } from "../common/chart.js";
+import { EVALUATION_IDS, EvaluationTable, evaluationResultsHtml } from "../common/evaluation-table.js";
+import { TRAINED_MINESWEEPER_MODEL, sharedLearnClient } from "../common/learn-client.js";
+import { LearnBackend, TrainingRun, learnRunHtml, learnStats, showBundleDownload } from "../common/run-controls.js";
 
 /** The shipped model, trained natively by `puzzlelab minesweeper train` (it may not be there yet). */
 export const SHIPPED_URL = new URL("../models/minesweeper-dqn.dqn", import.meta.url);

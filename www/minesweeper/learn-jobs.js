@@ -1,10 +1,10 @@
-// Minesweeper's jobs in the learning worker (shared/learn-worker.js imports this; see its protocol):
+// Minesweeper's jobs in the learning worker (common/learn-worker.js imports this; see its protocol):
 // the greedy cell of a kept DqnMinesweeperModel for the page's board, the evaluation of a model
 // and of the solver on the same seeded boards, and the validation games of a training run.
 // Nothing here runs on import; the worker hands over what the jobs need of it.
 
-import { checkCount, checkSeed, validateRun, withModelCopy } from "../shared/learn-jobs.js";
-import { postProgress } from "../shared/worker-protocol.js";
+import { checkCount, checkSeed, validateRun, withModelCopy } from "../common/learn-jobs.js";
+import { postProgress } from "../common/worker-protocol.js";
 
 /** The most games one evaluation plays (the solver's expert games take tens of ms each). */
 const MAX_GAMES = 100_000;

@@ -2,8 +2,8 @@
 // when a widget first shows Minesweeper): the board, its buttons and the probability solver, and
 // the Minesweeper attributes read into the panel's options.
 
-import { errorMessage } from "../shared/wasm.js";
-import { AttributeError, DEFAULT_SPEED, parseControls, parseSeed, parseSpeed } from "../shared/widget-attributes.js";
+import { errorMessage } from "../common/wasm.js";
+import { AttributeError, DEFAULT_SPEED, parseControls, parseSeed, parseSpeed } from "../common/widget-attributes.js";
 import { percent } from "./board.js";
 
 /** The buttons of a Minesweeper widget, and those shown when `controls` is absent. */

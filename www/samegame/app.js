@@ -13,7 +13,7 @@
 
 import "./board.js";
 import { ClustersSolver, SolveCancelled } from "./solver-client.js";
-import { errorMessage, loadWasm } from "../shared/wasm.js";
+import { errorMessage, loadWasm } from "../common/wasm.js";
 
 /** Solver playback speeds in clicks per second, one per step of the speed slider. */
 const SPEEDS = [1, 2, 4, 8, 16, 32];

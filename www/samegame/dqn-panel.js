@@ -1,6 +1,6 @@
 // The dust page's "Learn" card: a deep Q-network that clears the board — puzzlelab's full backups
 // of every pile of boards from every stage of a game, or the blog post's batched DQN
-// (src/agent/dqn/dust.rs) — trained in the learning worker (shared/learn-worker.js through
+// (src/agent/dqn/dust.rs) — trained in the learning worker (common/learn-worker.js through
 // learn-client.js, the dust jobs in samegame/learn-jobs.js; WebGPU or the CPU) with live charts:
 // the validation boards' mean clicks, the training episodes' length and return, and the TD loss.
 // A model — the network trained here, a file, or the shipped one — plays the board shown click by
@@ -20,12 +20,12 @@
 // a play: the optimum's clicks, data-optimum-proved "true" or "false"), the statistics
 // data-steps, data-loss and data-validations, and each chart data-points.
 
-import { chooseFilesWith, elementsById, FieldError, hideAlerts, megabytes, readNumber, renderCard, showAlert, writeModelLine } from "../shared/card-helpers.js";
-import { BarChart, LineChart } from "../shared/chart.js";
-import { EVALUATION_IDS, EvaluationTable, evaluationResultsHtml } from "../shared/evaluation-table.js";
-import { TRAINED_DUST_MODEL } from "../shared/learn-client.js";
-import { ModelSources, modelChoiceHtml } from "../shared/model-sources.js";
-import { LearnBackend, TrainingRun, backendFieldHtml, cardLearnClient, learnRunHtml, learnStats } from "../shared/run-controls.js";
+import { chooseFilesWith, elementsById, FieldError, hideAlerts, megabytes, readNumber, renderCard, showAlert, writeModelLine } from "../common/card-helpers.js";
+import { BarChart, LineChart } from "../common/chart.js";
+import { EVALUATION_IDS, EvaluationTable, evaluationResultsHtml } from "../common/evaluation-table.js";
+import { TRAINED_DUST_MODEL } from "../common/learn-client.js";
+import { ModelSources, modelChoiceHtml } from "../common/model-sources.js";
+import { LearnBackend, TrainingRun, backendFieldHtml, cardLearnClient, learnRunHtml, learnStats } from "../common/run-controls.js";
 import { ClustersSolver, SolveCancelled } from "./solver-client.js";
 
 /** The shipped model, trained natively by `puzzlelab dust train --net backups`. */

@@ -1,10 +1,10 @@
-// The dust puzzle's jobs in the learning worker (shared/learn-worker.js imports this; see its
+// The dust puzzle's jobs in the learning worker (common/learn-worker.js imports this; see its
 // protocol): a kept DqnDustModel's greedy clearing of the page's board, its evaluation on seeded
 // boards beside the greedy rule's, and the validation of a training run. Nothing here runs on
 // import; the worker hands over what the jobs need of it.
 
-import { checkCount, checkSeed, validateRun, withModelCopy } from "../shared/learn-jobs.js";
-import { postProgress } from "../shared/worker-protocol.js";
+import { checkCount, checkSeed, validateRun, withModelCopy } from "../common/learn-jobs.js";
+import { postProgress } from "../common/worker-protocol.js";
 
 /** The most boards one evaluation plays (DqnDustModel.evaluate's limit). */
 const MAX_BOARDS = 10_000;

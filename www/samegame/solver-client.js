@@ -3,7 +3,7 @@
 // interrupt); the next job starts a fresh worker. Used by the page (samegame/app.js) and the
 // widget's dust and SameGame modes (samegame/widget-panel.js).
 
-import { WorkerClient } from "../shared/worker-protocol.js";
+import { WorkerClient } from "../common/worker-protocol.js";
 
 /** Thrown (as a rejection) by exact() and search() when the job was cancelled. */
 export class SolveCancelled extends Error {

@@ -9,7 +9,7 @@
 // A person's Cancel cannot reach a worker inside a call, so the client terminates the worker and
 // starts another (as the sliding solver's client does with a worker that does not answer in time).
 //
-// Protocol (shared/worker-protocol.js's; every request gets exactly one "result" or "error"):
+// Protocol (common/worker-protocol.js's; every request gets exactly one "result" or "error"):
 //   in : { type: "exact", id, rules, text, seconds }      the fewest clicks from board text `text`
 //        { type: "search", id, rules, text, algo ("nrpa" | "nmcs"), seconds, seed }
 //   out: { type: "ready" }                                 the core bundle is loaded
@@ -20,8 +20,8 @@
 //        { type: "error", id, message }                    the board or a setting cannot be used
 //        { type: "error", id: null, message }              the bundle did not load
 
-import { errorMessage, loadWasm } from "../shared/wasm.js";
-import { announceReady, postProgress, serveRequests } from "../shared/worker-protocol.js";
+import { errorMessage, loadWasm } from "../common/wasm.js";
+import { announceReady, postProgress, serveRequests } from "../common/worker-protocol.js";
 
 const apiReady = loadWasm();
 announceReady(apiReady, () => ({}), (error) => `Could not load the solver: ${errorMessage(error)}`);

@@ -3,8 +3,8 @@
 // the board (<clusters-board>), its buttons (new, undo, restart, hint, solve), the solver in
 // samegame/solver-worker.js, and the attributes read into the panel's options.
 
-import { errorMessage } from "../shared/wasm.js";
-import { AttributeError, parseControls, parseSeed, parseSpeed } from "../shared/widget-attributes.js";
+import { errorMessage } from "../common/wasm.js";
+import { AttributeError, parseControls, parseSeed, parseSpeed } from "../common/widget-attributes.js";
 import "./board.js";
 import { ClustersSolver, SolveCancelled } from "./solver-client.js";
 

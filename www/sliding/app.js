@@ -83,7 +83,7 @@ main();
 
 async function main() {
   try {
-    const { loadWasm } = await import("../shared/wasm.js");
+    const { loadWasm } = await import("../common/wasm.js");
     api = await loadWasm();
   } catch (error) {
     showLoadError(

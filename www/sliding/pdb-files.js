@@ -3,7 +3,7 @@
 // and get the bytes handed over ("pdb-bytes"); see solver-worker.js. Everything is resolved
 // against this file, so a site that copies www/ and pkg/ elsewhere still finds the models.
 
-import { fetchBytes } from "../shared/download.js";
+import { fetchBytes } from "../common/download.js";
 
 /** The shipped databases' index; mirrors the manifest that scripts/build-pdb.sh writes. */
 const PDB_INDEX_URL = new URL("../models/pdb-index.json", import.meta.url);

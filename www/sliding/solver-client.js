@@ -4,7 +4,7 @@
 // control quickly, by terminating the worker if it does not answer in time. solver-pool.js shares
 // a few of these among everything on a page that solves.
 
-import { isCancelled } from "../shared/worker-protocol.js";
+import { isCancelled } from "../common/worker-protocol.js";
 import { shippedDatabaseFile } from "./pdb-files.js";
 
 /** How long a cancel may wait for the worker to stop between chunks before it is terminated. */

@@ -6,7 +6,7 @@
 // the goal (the page fetches it once, however many workers it runs, and hands the bytes over;
 // they are decoded here), otherwise 5-5-5 built here.
 //
-// Protocol: shared/worker-protocol.js's, as every worker of the page speaks it (the page side is
+// Protocol: common/worker-protocol.js's, as every worker of the page speaks it (the page side is
 // solver-client.js):
 //   in : { type: "solve", id, rows, cols, preset, start, goal, algorithm, heuristic, weight?, nodeBudget? }
 //          heuristic "pdb" (IDA* on 4×4 only) searches with the goal's pattern databases,
@@ -37,9 +37,9 @@
 //          the mirrored lookup is used (once ready); message: why the databases are built rather
 //          than shipped, or the error
 
-import { GZIP_MAGIC, gunzip } from "../shared/download.js";
-import { errorMessage, loadWasm } from "../shared/wasm.js";
-import { announceReady, postCancelled, postProgress, serveRequests } from "../shared/worker-protocol.js";
+import { GZIP_MAGIC, gunzip } from "../common/download.js";
+import { errorMessage, loadWasm } from "../common/wasm.js";
+import { announceReady, postCancelled, postProgress, serveRequests } from "../common/worker-protocol.js";
 
 /** Nodes expanded per SearchJob.step call (a few milliseconds of work). */
 const NODES_PER_CHUNK = 20_000;

@@ -13,10 +13,10 @@
 // starts only when a button of this card is first used; this file only reads the form, talks to
 // the client and draws.
 
-import { FieldError, chooseFilesWith, duration, hideProgress, megabytes, readNumber, showDownload, showProgress } from "../shared/card-helpers.js";
-import { BarChart, LineChart } from "../shared/chart.js";
-import { FILE_MODEL, TRAINED_MODEL, goalLabels, sharedLearnClient, shippedModels } from "../shared/learn-client.js";
-import { LearnBackend, TrainingRun, showBundleDownload } from "../shared/run-controls.js";
+import { FieldError, chooseFilesWith, duration, hideProgress, megabytes, readNumber, showDownload, showProgress } from "../common/card-helpers.js";
+import { BarChart, LineChart } from "../common/chart.js";
+import { FILE_MODEL, TRAINED_MODEL, goalLabels, sharedLearnClient, shippedModels } from "../common/learn-client.js";
+import { LearnBackend, TrainingRun, showBundleDownload } from "../common/run-controls.js";
 import { SolutionReport } from "./solution-report.js";
 
 const numberFormat = new Intl.NumberFormat("en");

@@ -27,8 +27,8 @@ import {
   solverLabel,
   usesPatternDatabases,
 } from "./solvers.js";
-import { errorMessage } from "../shared/wasm.js";
-import { AttributeError, DEFAULT_SPEED, PUZZLE_KINDS, checkModel, parseControls, parseSpeed } from "../shared/widget-attributes.js";
+import { errorMessage } from "../common/wasm.js";
+import { AttributeError, DEFAULT_SPEED, PUZZLE_KINDS, checkModel, parseControls, parseSpeed } from "../common/widget-attributes.js";
 
 /** The sliding puzzle's buttons (`controls`). */
 const CONTROLS = ["shuffle", "solve", "step", "reset"];
@@ -44,7 +44,7 @@ const numberFormat = new Intl.NumberFormat("en");
 /** learn-client.js, imported at the first dqn solve of the page (none of it loads before). */
 let learnClientModule = null;
 function learnClient() {
-  learnClientModule ??= import("../shared/learn-client.js");
+  learnClientModule ??= import("../common/learn-client.js");
   return learnClientModule;
 }
 

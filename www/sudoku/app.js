@@ -12,7 +12,7 @@ import "./board.js";
 import { clock } from "./board.js";
 import { GaPanel } from "./ga-panel.js";
 import { LEVELS_BY_SIZE } from "./levels.js";
-import { errorMessage, loadWasm } from "../shared/wasm.js";
+import { errorMessage, loadWasm } from "../common/wasm.js";
 
 const $ = (selector) => document.querySelector(selector);
 const elements = {

@@ -1,6 +1,6 @@
 // The Sudoku page's "Learn" card: a deep Q-network — puzzlelab's network shared by all 810 actions
 // over per-action features, or the one dense layer of Mehta's paper (src/agent/dqn/sudoku.rs) —
-// trained on a small pool of generated puzzles in the learning worker (shared/learn-worker.js
+// trained on a small pool of generated puzzles in the learning worker (common/learn-worker.js
 // through learn-client.js, Sudoku's jobs in sudoku/learn-jobs.js; WebGPU or the CPU) with live
 // charts: the validation puzzles solved in each of the paper's bins beside the paper's 7%, 2.1%
 // and 1.2%, the TD loss and ε. A model — the network trained here, a file, or the shipped one —
@@ -16,11 +16,11 @@
 // data-playing, the statistics data-steps, data-loss and data-validations, and each chart
 // data-points.
 
-import { chooseFilesWith, elementsById, FieldError, hideProgress, labelModelOptions, megabytes, percent, readNumber, renderCard, showDownload, writeModelLine } from "../shared/card-helpers.js";
-import { BarChart, LineChart } from "../shared/chart.js";
-import { EVALUATION_IDS, EvaluationTable, evaluationResultsHtml } from "../shared/evaluation-table.js";
-import { TRAINED_SUDOKU_MODEL, sharedLearnClient } from "../shared/learn-client.js";
-import { LearnBackend, TrainingRun, learnRunHtml, learnStats, showBundleDownload } from "../shared/run-controls.js";
+import { chooseFilesWith, elementsById, FieldError, hideProgress, labelModelOptions, megabytes, percent, readNumber, renderCard, showDownload, writeModelLine } from "../common/card-helpers.js";
+import { BarChart, LineChart } from "../common/chart.js";
+import { EVALUATION_IDS, EvaluationTable, evaluationResultsHtml } from "../common/evaluation-table.js";
+import { TRAINED_SUDOKU_MODEL, sharedLearnClient } from "../common/learn-client.js";
+import { LearnBackend, TrainingRun, learnRunHtml, learnStats, showBundleDownload } from "../common/run-controls.js";
 
 /** The shipped model, trained natively by `puzzlelab sudoku train --net cells`. */
 export const SHIPPED_URL = new URL("../models/sudoku-cells.dqn", import.meta.url);

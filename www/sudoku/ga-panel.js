@@ -1,14 +1,14 @@
 // The Sudoku page's genetic-algorithm card: the coursework's GA (docs/sudoku.md, "Genetic
 // algorithm") on the board's puzzle or one of the experiment's grids, run in sudoku/ga-worker.js
 // with the population, time limit, initialisation, repair and seed chosen here; a live chart of
-// the best and mean fitness by generation (shared/chart.js), the run's numbers, and the best grid
+// the best and mean fitness by generation (common/chart.js), the run's numbers, and the best grid
 // so far with its repeated digits marked. Start and Stop; one run at a time.
 //
 // For tests the card's section carries data-state ("idle" | "running" | "solved" | "time" |
 // "stopped" | "error"), data-generation and data-best, and its `gaPanel` property is the panel.
 
-import { LineChart } from "../shared/chart.js";
-import { WorkerClient, errorMessage } from "../shared/worker-protocol.js";
+import { LineChart } from "../common/chart.js";
+import { WorkerClient, errorMessage } from "../common/worker-protocol.js";
 
 const numberFormat = new Intl.NumberFormat("en");
 const POPULATIONS = [10, 100, 1000, 10000];

@@ -4,7 +4,7 @@
 // and stops at fitness 243, at the time limit, at a generation cap, or on Stop. One run at a time.
 // The clock starts before the first generation is made, as `puzzlelab sudoku ga`'s does.
 //
-// Protocol (shared/worker-protocol.js's; every request gets exactly one "result" or "error"):
+// Protocol (common/worker-protocol.js's; every request gets exactly one "result" or "error"):
 //   in : { type: "run", id, puzzle, population, init ("rows" | "boxes"), repair, seed, seconds,
 //          generations? (a cap; none: until solved or the time limit) }
 //        { type: "stop", id }   stops the run after its current slice; answered at once: { stopping }
@@ -18,8 +18,8 @@
 //        { type: "error", id, message }   the puzzle or a setting cannot be used: nothing ran
 //        { type: "error", id: null, message }   the bundle did not load
 
-import { errorMessage, loadWasm } from "../shared/wasm.js";
-import { announceReady, postProgress, serveRequests } from "../shared/worker-protocol.js";
+import { errorMessage, loadWasm } from "../common/wasm.js";
+import { announceReady, postProgress, serveRequests } from "../common/worker-protocol.js";
 
 /** Generations run back to back for about this long before the worker reports and reads its messages. */
 const SLICE_MS = 50;

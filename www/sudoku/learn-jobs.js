@@ -1,10 +1,10 @@
-// Sudoku's jobs in the learning worker (shared/learn-worker.js imports this; see its protocol):
+// Sudoku's jobs in the learning worker (common/learn-worker.js imports this; see its protocol):
 // a kept DqnSudokuModel's greedy play from the page's grid, its evaluation on seeded puzzles of
 // each of the paper's bins, and the validation of a training run. Nothing here runs on import;
 // the worker hands over what the jobs need of it.
 
-import { checkCount, checkSeed, validateRun, withModelCopy } from "../shared/learn-jobs.js";
-import { postProgress } from "../shared/worker-protocol.js";
+import { checkCount, checkSeed, validateRun, withModelCopy } from "../common/learn-jobs.js";
+import { postProgress } from "../common/worker-protocol.js";
 
 /** The most puzzles of a bin one evaluation plays (generating them takes a moment each). */
 const MAX_PER_BIN = 2_000;

@@ -2,8 +2,8 @@
 // widget first shows Sudoku): the grid with its digit pad (pencil marks, undo, redo), the hint,
 // candidates and check buttons, and the Sudoku attributes read into the panel's options.
 
-import { errorMessage } from "../shared/wasm.js";
-import { AttributeError, parseControls, parseSeed } from "../shared/widget-attributes.js";
+import { errorMessage } from "../common/wasm.js";
+import { AttributeError, parseControls, parseSeed } from "../common/widget-attributes.js";
 import { LEVELS_BY_SIZE } from "./levels.js";
 import "./board.js";
 

@@ -2,7 +2,7 @@
 //! [`blog_env`]), puzzlelab's stronger learner ([`backups_config`] on [`backups_env`]), and greedy
 //! play on seeded boards ([`play_greedy`]).
 //!
-//! What the blog gives (`../shared/seeds/001_…`): the board one-hot (8 × 6 × 6: empty plus five
+//! What the blog gives (a blog series on solving a dust-matching puzzle): the board one-hot (8 × 6 × 6: empty plus five
 //! colours), five dense layers of 1,500 (ReLU, He-normal) and one output per cell, Huber loss,
 //! Adam; 1,000 games played at once, each step fitting the 1,000 transitions just made; +10 for
 //! the click that clears the board, −10 for a click on an empty cell, −1 for any other click;

@@ -3,7 +3,7 @@
 //! [`cells_env`]), and greedy play on puzzles binned the paper's way ([`evaluate_policy`],
 //! [`evaluate_bins`]).
 //!
-//! What the paper gives (`../shared/seeds/004_…`, section 3.2.4): the grid one-hot (9 × 9 × 10),
+//! What the paper gives ("Reinforcement Learning For Constraint Satisfaction Game Agents", section 3.2.4): the grid one-hot (9 × 9 × 10),
 //! 810 actions (cell, entry value), progress +1, no progress −1, a broken rule −2, −20 past 162
 //! moves; "a fully connected 810 state value that connects an 810 action output with a matmul
 //! followed by a ReLU"; learning rate 0.001 (lowered by 1/10 and 1/50 later), γ = 0, ε annealed

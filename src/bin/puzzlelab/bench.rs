@@ -146,11 +146,9 @@ pub fn bench(o: &BenchArgs) -> Result<()> {
 
 /// `bench-pdb`'s seed for its random positions (documented in docs/benchmarks.md, so runs compare).
 const BENCH_PDB_SEED: u64 = 2026;
-/// Korf's 100 instances (Korf 1985), with their optimal lengths.
-const KORF_100: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../shared/benchmarks/korf100.txt"
-);
+/// Korf's 100 instances (Korf 1985), with their optimal lengths, kept in the repository
+/// (`data/korf100.txt`; data/README.md says where it comes from).
+const KORF_100: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/data/korf100.txt");
 
 /// One position of a `bench-pdb` set.
 struct BenchPosition {

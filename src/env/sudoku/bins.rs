@@ -1,6 +1,6 @@
-//! Puzzles binned by difficulty the way Mehta's RL paper bins them (`../shared/seeds/004_…`,
-//! section 3.2.4): by the guesses an exact solver needs, easy < 3, medium 3–5, hard ≥ 6. Here the
-//! guesses are those of puzzlelab's exact solver branching on the first bivalue cell
+//! Puzzles binned by difficulty the way Mehta's RL paper bins them ("Reinforcement Learning For
+//! Constraint Satisfaction Game Agents", section 3.2.4): by the guesses an exact solver needs, easy < 3, medium 3–5,
+//! hard ≥ 6. Here the guesses are those of puzzlelab's exact solver branching on the first bivalue cell
 //! ([`super::search_with`] and [`Branching::FirstPair`]: branch points before the first
 //! solution; a fixed rule, so that the bins stay where the shipped models were measured when the
 //! solver's default branching is tuned for speed), and the puzzles come from

@@ -1,5 +1,5 @@
-//! Sudoku as an [`Environment`] for learners, as Mehta's RL paper sets it up (`../shared/seeds/
-//! 004_…`, section 3.2.4): the observation is the grid one-hot (`size + 1` planes: empty, then
+//! Sudoku as an [`Environment`] for learners, as Mehta's RL paper sets it up ("Reinforcement Learning
+//! For Constraint Satisfaction Game Agents", section 3.2.4): the observation is the grid one-hot (`size + 1` planes: empty, then
 //! each digit), an action writes an entry value into a cell, and the rewards are his.
 //!
 //! **Actions**: `cell · (size + 1) + value`, `value` in `0..=size` (810 on 9 × 9, the paper's

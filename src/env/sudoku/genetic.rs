@@ -1,4 +1,4 @@
-//! The coursework's genetic algorithm for Sudoku (`../shared/seeds/002_…`, "Evolutionary
+//! The coursework's genetic algorithm for Sudoku ("Evolutionary
 //! Algorithm to Solve Sudoku"), as described there, plus the two variants it suggests or invites:
 //! box-wise initialisation (its proposal) and a repair step (ours; off by default).
 //!

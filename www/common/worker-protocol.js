@@ -1,6 +1,6 @@
 // Both halves of the one protocol every worker of the page speaks (the solver worker
 // sliding/solver-worker.js, the n-tuple worker 2048/ntuple-worker.js and the learning worker
-// shared/learn-worker.js): requests { type, id, ... } in; { type: "progress", id, ... } while a
+// common/learn-worker.js): requests { type, id, ... } in; { type: "progress", id, ... } while a
 // request works, then exactly one { type: "result", id, result } or { type: "error", id, message,
 // cancelled } out (cancelled: true when the request was cancelled); messages with no id speak of the
 // worker itself ({ type: "ready", ... } once it can work, { type: "error", id: null } when it could

@@ -15,7 +15,7 @@ export class FieldError extends Error {
   }
 }
 
-/** Adds shared/cards.css (the 2048 cards' stylesheet, on top of shared/base.css) to the document once. */
+/** Adds common/cards.css (the 2048 cards' stylesheet, on top of common/base.css) to the document once. */
 export function addCardStylesheet(document) {
   if (document.querySelector("link[data-train2048]")) return;
   const link = document.createElement("link");

@@ -6,7 +6,7 @@
 // Both draw a title, a legend and a few tick labels on a <canvas>, at the device's pixel ratio,
 // follow the canvas's CSS size (ResizeObserver) and the colour scheme, and redraw at most once
 // per animation frame however often data arrives. Colours come from CSS custom properties read
-// on the canvas (shared/base.css sets them for light and dark): --chart-text, --chart-muted,
+// on the canvas (common/base.css sets them for light and dark): --chart-text, --chart-muted,
 // --chart-grid, and each series' own (a series colour "--name" is read the same way; any other
 // string is used as a CSS colour). The canvas gets role="img" and an aria-label that says what
 // the chart shows now.
