@@ -5,7 +5,7 @@
 // headless Chromium — in the page's own workers: www/2048/ntuple-worker.js (core bundle pkg/) for the
 // n-tuple network, the learning worker www/common/learn-worker.js (learning bundle pkg/learn/), driven
 // through www/common/learn-client.js as the 2048 page's DQN card does, for the DQN — and natively with
-// the release CLI (`puzzlelab eval-2048`; `puzzlelab eval-dqn-2048` from a build with the learn
+// the release CLI (`puzzlelab 2048 eval`; `puzzlelab 2048 eval --agent dqn` from a build with the learn
 // feature) when it is built. Writes JSON (target/bench/2048.json by default): per agent ("greedy",
 // "expectimax", "dqn") and runtime, games, seed, reach rates, mean/median score, moves/s, and
 // whether the two runtimes played identical games (game g of seed s is the same game in both:
@@ -22,9 +22,9 @@
 // else target/); the native DQN side needs `cargo build --release --features learn --bin
 // puzzlelab`: --native-learn PATH, else target/release/puzzlelab, else
 // $CARGO_TARGET_DIR/release/puzzlelab, whichever was built with the learn feature (a
-// build without it answers `eval-dqn-2048` with "needs the deep-learning build"). Either native side is left out with a note when no such binary is found.
+// build without it answers `2048 eval --agent dqn` with "needs the deep-learning build"). Either native side is left out with a note when no such binary is found.
 //
-// The DQN's moves/s are not like for like: natively eval-dqn-2048 steps all its games together
+// The DQN's moves/s are not like for like: natively `2048 eval --agent dqn` steps all its games together
 // (one batched forward pass for up to 256 boards), while the worker plays one game per call, one
 // board per forward pass.
 
@@ -56,7 +56,7 @@ const dqnSkipped =
     ? "--dqn-games 0: the DQN was left out"
     : existsSync(join(REPOSITORY_ROOT, DQN_MODEL))
       ? null
-      : `${DQN_MODEL} is missing: the DQN was left out (train one with \`puzzlelab train-dqn-2048\`)`;
+      : `${DQN_MODEL} is missing: the DQN was left out (train one with \`puzzlelab 2048 train\`)`;
 const dqn = dqnSkipped ? null : { agent: "dqn", depth: 1, games: dqnGames };
 
 /** The release CLI, if built. */
@@ -93,7 +93,7 @@ function nativeLearnBinary() {
     }
     // Every build lists every command; a build without the learn feature refuses the DQN ones
     // with "needs the deep-learning build", a learn build tries to read the (missing) model.
-    const probe = spawnSync(path, ["eval-dqn-2048", "--model", join(REPOSITORY_ROOT, "no-such-model.dqn")], { encoding: "utf8" });
+    const probe = spawnSync(path, ["2048", "eval", "--agent", "dqn", "--model", join(REPOSITORY_ROOT, "no-such-model.dqn")], { encoding: "utf8" });
     if (!probe.error && !/needs the deep-learning build/.test(probe.stderr ?? "")) return { path, refused };
     refused.push(`${path}: built without the learn feature (${(probe.stderr || probe.error?.message || "no answer").trim()})`);
   }
@@ -193,7 +193,7 @@ const nativeResults = {};
 let nativeNote = null;
 if (binary) {
   for (const { agent, cli, depth: d, games: n } of agents) {
-    const flags = ["eval-2048", "--model", MODEL, "--games", String(n), "--seed", String(seed), "--agent", cli, "--depth", String(d)];
+    const flags = ["2048", "eval", "--model", MODEL, "--games", String(n), "--seed", String(seed), "--agent", cli, "--depth", String(d)];
     const text = execFileSync(binary, flags, { cwd: REPOSITORY_ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] });
     nativeResults[agent] = { ...JSON.parse(text), command: `puzzlelab ${flags.join(" ")}` };
     const s = nativeResults[agent].summary;
@@ -207,7 +207,7 @@ if (binary) {
 const learnBinary = dqn ? nativeLearnBinary() : { path: null, refused: [] };
 let dqnNativeNote = null;
 if (learnBinary.path) {
-  const flags = ["eval-dqn-2048", "--model", DQN_MODEL, "--games", String(dqn.games), "--seed", String(seed)];
+  const flags = ["2048", "eval", "--agent", "dqn", "--model", DQN_MODEL, "--games", String(dqn.games), "--seed", String(seed)];
   const text = execFileSync(learnBinary.path, flags, { cwd: REPOSITORY_ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] });
   nativeResults.dqn = { agent: "dqn", depth: 1, ...JSON.parse(text), command: `puzzlelab ${flags.join(" ")}` };
   const s = nativeResults.dqn.summary;

@@ -87,7 +87,7 @@ await server.close();
 
 // The optimum of each position: the native pattern-database IDA*.
 const text = positions.map((cells) => cells.map((tile) => (tile === 0 ? "_" : tile)).join(",")).join("\n");
-const optimal = execFileSync(cli, ["solve", "--size", "4x4"], { input: text, maxBuffer: 1 << 26 })
+const optimal = execFileSync(cli, ["sliding", "solve", "--size", "4x4"], { input: text, maxBuffer: 1 << 26 })
   .toString()
   .trim()
   .split("\n")

@@ -28,7 +28,7 @@ const backends = (args.backends ?? "cpu,webgpu").split(",");
 
 const cli = execFileSync(
   "cargo",
-  ["run", "--quiet", "--release", "--features", "learn", "--bin", "puzzlelab", "--", "bench-dqn", "--steps", String(steps)],
+  ["run", "--quiet", "--release", "--features", "learn", "--bin", "puzzlelab", "--", "sliding", "bench-dqn", "--steps", String(steps)],
   { cwd: REPOSITORY_ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] },
 );
 const native = JSON.parse(cli);

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Pattern-database benchmark: `puzzlelab bench-pdb` natively (Korf's 100 and 100 uniformly random
+// Pattern-database benchmark: `puzzlelab sliding bench-pdb` natively (Korf's 100 and 100 uniformly random
 // positions, with the pathfinding crate's IDA* + Manhattan distance as a baseline), then the same
 // positions with the same shipped databases in headless Chromium, written as JSON
 // (target/bench/pdb.json by default) with the wasm/native comparison. Timings only: nothing here
@@ -24,12 +24,12 @@ const passed = ["set", "count", "seed", "korf", "baseline-count", "baseline-time
 
 const cli = execFileSync(
   "cargo",
-  ["run", "--quiet", "--release", "--bin", "puzzlelab", "--", "bench-pdb", ...passed.flatMap((name) => [`--${name}`, String(args[name])])],
+  ["run", "--quiet", "--release", "--bin", "puzzlelab", "--", "sliding", "bench-pdb", ...passed.flatMap((name) => [`--${name}`, String(args[name])])],
   { cwd: REPOSITORY_ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"], maxBuffer: 64 << 20 },
 );
 const native = JSON.parse(cli);
 
-/** The q-quantile, interpolated between closest ranks (as `puzzlelab bench-pdb` computes it). */
+/** The q-quantile, interpolated between closest ranks (as `puzzlelab sliding bench-pdb` computes it). */
 function quantile(values, q) {
   const sorted = [...values].sort((a, b) => a - b);
   const rank = q * (sorted.length - 1);

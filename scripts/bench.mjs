@@ -22,7 +22,7 @@ const out = args.out ?? join(REPOSITORY_ROOT, "target", "bench", "solver.json");
 
 const cli = execFileSync(
   "cargo",
-  ["run", "--quiet", "--release", "--bin", "puzzlelab", "--", "bench", "--count", String(count), "--difficulty", String(difficulty), "--seed", String(seed)],
+  ["run", "--quiet", "--release", "--bin", "puzzlelab", "--", "sliding", "bench", "--count", String(count), "--difficulty", String(difficulty), "--seed", String(seed)],
   { cwd: REPOSITORY_ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] },
 );
 const native = JSON.parse(cli);

@@ -7,8 +7,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release --bin puzzlelab
 cli=${CARGO_TARGET_DIR:-target}/release/puzzlelab
-"$cli" pdb --partition 6-6-3 --out www/models/pdb-4x4-6-6-3-standard.pdb.gz > /dev/null
-"$cli" pdb --partition 6-6-3 --goal "_,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15" \
+"$cli" sliding pdb --partition 6-6-3 --out www/models/pdb-4x4-6-6-3-standard.pdb.gz > /dev/null
+"$cli" sliding pdb --partition 6-6-3 --goal "_,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15" \
   --out www/models/pdb-4x4-6-6-3-blank-first.pdb.gz > /dev/null
 node -e '
   const fs = require("fs");

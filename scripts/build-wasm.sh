@@ -40,6 +40,14 @@ build() { # build NAME OUT_DIR CARGO_FEATURE_ARGS...
   raw=$(stat -c %s "$out/puzzlelab_bg.wasm")
   gz=$(gzip -9 -c "$out/puzzlelab_bg.wasm" | wc -c)
   echo "$out/puzzlelab_bg.wasm ($name bundle): $raw bytes, $gz bytes gzipped"
+  # The budgets (README, docs/benchmarks.md): the core bundle every page loads first, and the
+  # learning bundle only the learning worker loads.
+  local budget=300000
+  [ "$name" = learn ] && budget=4000000
+  if [ "$gz" -gt "$budget" ]; then
+    echo "the $name bundle is $gz bytes gzipped, over its budget of $budget" >&2
+    exit 1
+  fi
 }
 
 case "${1:-core}" in

@@ -12,8 +12,9 @@ step() { echo; echo "== $1 ($(( $(date +%s) - start )) s)"; }
 step "prerequisites"
 bash scripts/setup.sh --browser
 
-step "the repository stands alone"
+step "repository checks (stands alone; comments name files that exist)"
 bash scripts/check-repository.sh
+node scripts/check-file-references.mjs
 
 step "format and lints"
 cargo fmt --check
@@ -26,7 +27,17 @@ step "native tests"
 cargo test --all-targets
 
 step "deep-learning tests (burn, --features learn)"
-cargo test --features learn --lib --test dqn --test dqn2048 --test dqn_cli --test dust_value --test minesweeper_dqn --test sudoku_dqn --test shipped_models --test hostile_models
+# Every test file that compiles only with `learn` (a `#![cfg(feature = "learn")]` line), found
+# rather than listed: a new one runs without editing this script. The others ran above.
+learn_tests=()
+for file in tests/*.rs; do
+  if grep -q '^#!\[cfg(feature = "learn")\]' "$file"; then
+    learn_tests+=(--test "$(basename "$file" .rs)")
+  fi
+done
+echo "learn test files: ${learn_tests[*]}"
+[ "${#learn_tests[@]}" -gt 0 ] || { echo "no learn test file found" >&2; exit 1; }
+cargo test --features learn --lib "${learn_tests[@]}"
 
 step "wasm API tests (Node)"
 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \

@@ -7,6 +7,7 @@
 //! - [`search`]: generic search (BFS, A*, IDA*, expectimax for 2048) and exact distance tables.
 //! - [`agent`]: learners (tabular Q-learning; n-tuple networks for 2048; deep Q-learning with the
 //!   `learn` feature).
+//! - [`puzzles`]: the puzzle registry: every puzzle and where its parts are, once.
 //! - [`checksum`]: the FNV-1a checksum stored in every model and database file.
 //! - [`rng`]: the small seeded random generator everything random goes through.
 //! - `web` (wasm32 only): the thin wasm-bindgen boundary used by the page and its worker.
@@ -17,6 +18,7 @@ pub mod checksum;
 pub mod clock;
 pub mod env;
 pub mod hash;
+pub mod puzzles;
 pub mod rng;
 pub mod search;
 

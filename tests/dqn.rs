@@ -22,7 +22,7 @@ fn sliding(rows: usize, cols: usize, difficulty: u32) -> SlidingEnv {
             difficulty,
             max_moves: 200,
         },
-        RewardScheme::Thesis,
+        RewardScheme::HeuristicPenalty,
     )
 }
 
@@ -46,7 +46,7 @@ fn small_config(seed: u64) -> DqnConfig {
 const EVAL_SEEDS: std::ops::Range<u64> = 9_000_000..9_000_050;
 
 #[test]
-fn defaults_are_the_thesis() {
+fn defaults_are_three_dense_layers_of_250_and_the_dissertations_settings() {
     let c = DqnConfig::default();
     assert_eq!(c.hidden, [250, 250, 250]);
     assert_eq!((c.replay_capacity, c.batch_size), (100_000, 100));
@@ -206,7 +206,7 @@ fn the_curriculum_raises_the_difficulty() {
     let mut trainer = SlidingTrainer::new(
         &puzzle,
         config,
-        RewardScheme::Thesis,
+        RewardScheme::HeuristicPenalty,
         2,
         true,
         &Device::flex(),
@@ -230,7 +230,7 @@ fn the_curriculum_raises_the_difficulty() {
     let mut fixed = SlidingTrainer::new(
         &puzzle,
         small_config(8),
-        RewardScheme::Thesis,
+        RewardScheme::HeuristicPenalty,
         2,
         false,
         &Device::flex(),
@@ -447,11 +447,12 @@ fn invalid_configs_are_errors() {
     ));
 }
 
-/// The thesis's full network on the 8-puzzle: training steps per second on this machine.
+/// The N-puzzle DQN dissertation's network (three dense layers of 250) on the 8-puzzle: training
+/// steps per second on this machine.
 /// `cargo test --features learn --test dqn -- --ignored --nocapture`
 #[test]
 #[ignore = "a timing, not a check"]
-fn thesis_network_speed_on_the_8_puzzle() {
+fn three_layers_of_250_train_this_fast_on_the_8_puzzle() {
     let config = DqnConfig {
         warmup_episodes: 2,
         eval_interval_episodes: 0,

@@ -5,7 +5,7 @@
 
 use burn::tensor::Device;
 use puzzlelab::agent::dqn::game2048::{
-    play_greedy_games, seed004_config, training_rules, Game2048Trainer,
+    pair_conv_config, play_greedy_games, training_rules, Game2048Trainer,
 };
 use puzzlelab::agent::dqn::sliding::training_env;
 use puzzlelab::agent::dqn::{DqnConfig, PairConvConfig, QNetworkConfig, QPolicy};
@@ -20,14 +20,14 @@ fn small_config(seed: u64) -> DqnConfig {
         conv: Some(PairConvConfig {
             filters1: 8,
             filters2: 8,
-            ..PairConvConfig::seed004()
+            ..PairConvConfig::game2048()
         }),
         hidden: vec![32],
         batch_size: 32,
         learning_rate: 1e-3,
         warmup_episodes: 2,
         seed,
-        ..seed004_config()
+        ..pair_conv_config()
     }
 }
 
@@ -60,7 +60,7 @@ fn random_boards(count: usize, seed: u64) -> Vec<Board> {
 
 #[test]
 fn the_network_has_the_seeds_shape() {
-    let conv = PairConvConfig::seed004();
+    let conv = PairConvConfig::game2048();
     // (1,2)∘(1,2): 4×2, (1,2)∘(2,1) and (2,1)∘(1,2): 3×3, (2,1)∘(2,1): 2×4; 128 filters each.
     assert_eq!(conv.output_len(), Some((8 + 9 + 9 + 8) * 128));
     let network = QNetworkConfig {
@@ -79,8 +79,8 @@ fn the_network_has_the_seeds_shape() {
         ..network
     };
     assert!(wrong.check().unwrap_err().contains("cannot read"));
-    assert_eq!(seed004_config().conv, Some(conv));
-    assert_eq!(seed004_config().gamma, 0.9, "the seed's discount");
+    assert_eq!(pair_conv_config().conv, Some(conv));
+    assert_eq!(pair_conv_config().gamma, 0.9, "the seed's discount");
 }
 
 #[test]

@@ -1,4 +1,4 @@
-//! `puzzlelab train`, `eval` and `solve --algo dqn` end to end on a tiny 2×3 model: the model and
+//! `puzzlelab sliding train`, `eval` and `solve --algo dqn` end to end on a tiny 2×3 model: the model and
 //! its manifest, re-evaluation, resuming, solving, and clear errors for damaged or foreign files.
 #![cfg(feature = "learn")]
 
@@ -12,6 +12,7 @@ fn trains_evaluates_resumes_and_solves_a_tiny_2x3_model() {
     let dir = scratch("dqn_cli_train");
     let model = dir.join("tiny.dqn").to_string_lossy().to_string();
     let train = [
+        "sliding",
         "train",
         "--size",
         "2x3",
@@ -104,6 +105,7 @@ fn trains_evaluates_resumes_and_solves_a_tiny_2x3_model() {
 
     // eval re-evaluates the file.
     let out = succeeds(&[
+        "sliding",
         "eval",
         "--model",
         &model,
@@ -132,11 +134,12 @@ fn trains_evaluates_resumes_and_solves_a_tiny_2x3_model() {
     // learning rate may change (a schedule).
     fails_with(
         &[
-            "train", "--resume", &model, "--steps", "2000", "--gamma", "0.5",
+            "sliding", "train", "--resume", &model, "--steps", "2000", "--gamma", "0.5",
         ],
         "--gamma cannot change them",
     );
     let out = succeeds(&[
+        "sliding",
         "train",
         "--resume",
         &model,
@@ -160,7 +163,15 @@ fn trains_evaluates_resumes_and_solves_a_tiny_2x3_model() {
     assert!((lr - 5e-4).abs() < 1e-9, "{lr}");
 
     // solve --algo dqn: one move from the goal.
-    let out = succeeds(&["solve", "--algo", "dqn", "--model", &model, "1 2 3 4 0 5"]);
+    let out = succeeds(&[
+        "sliding",
+        "solve",
+        "--algo",
+        "dqn",
+        "--model",
+        &model,
+        "1 2 3 4 0 5",
+    ]);
     let solved: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(solved["status"], "solved", "{solved}");
     assert_eq!(solved["optimal_length"], 1);
@@ -172,6 +183,7 @@ fn trains_evaluates_resumes_and_solves_a_tiny_2x3_model() {
     // A model for another puzzle, and a damaged copy, are refused with a clear message.
     fails_with(
         &[
+            "sliding",
             "solve",
             "--algo",
             "dqn",
@@ -189,12 +201,15 @@ fn trains_evaluates_resumes_and_solves_a_tiny_2x3_model() {
     let damaged = dir.join("damaged.dqn").to_string_lossy().to_string();
     std::fs::write(&damaged, &bytes).unwrap();
     fails_with(
-        &["eval", "--model", &damaged],
+        &["sliding", "eval", "--model", &damaged],
         "the weights do not match their checksum",
     );
     bytes.truncate(bytes.len() / 2);
     std::fs::write(&damaged, &bytes).unwrap();
-    fails_with(&["eval", "--model", &damaged], "corrupt DQN model");
+    fails_with(
+        &["sliding", "eval", "--model", &damaged],
+        "corrupt DQN model",
+    );
 }
 
 #[test]
@@ -203,25 +218,40 @@ fn files_that_are_not_models_are_refused() {
     let path = dir.join("notes.dqn");
     std::fs::write(&path, "hello").unwrap();
     let path = path.to_string_lossy().to_string();
-    fails_with(&["eval", "--model", &path], "not a puzzlelab DQN model");
     fails_with(
-        &["solve", "--algo", "dqn", "--model", &path, "1 2 3 4 0 5"],
+        &["sliding", "eval", "--model", &path],
         "not a puzzlelab DQN model",
     );
     fails_with(
-        &["train", "--resume", &path, "--steps", "10"],
+        &[
+            "sliding",
+            "solve",
+            "--algo",
+            "dqn",
+            "--model",
+            &path,
+            "1 2 3 4 0 5",
+        ],
         "not a puzzlelab DQN model",
     );
     fails_with(
-        &["eval", "--model", "/nonexistent/model.dqn"],
+        &["sliding", "train", "--resume", &path, "--steps", "10"],
+        "not a puzzlelab DQN model",
+    );
+    fails_with(
+        &["sliding", "eval", "--model", "/nonexistent/model.dqn"],
         "/nonexistent/model.dqn",
     );
-    fails_with(&["train", "--size", "2x3"], "train needs --steps N");
+    fails_with(
+        &["sliding", "train", "--size", "2x3"],
+        "train needs --steps N",
+    );
 }
 
 /// A 2×3 model of 50 steps with an 8-unit layer, written to `path` (and its manifest beside it).
 fn train_tiny_sliding_model(path: &str) {
     succeeds(&[
+        "sliding",
         "train",
         "--size",
         "2x3",
@@ -272,7 +302,7 @@ fn damaged_manifests_are_refused_with_a_message_when_resuming() {
     for (what, body) in hostile {
         std::fs::write(format!("{model}.json"), body).unwrap();
         let out = fails_with(
-            &["train", "--resume", &model, "--steps", "60"],
+            &["sliding", "train", "--resume", &model, "--steps", "60"],
             "m.dqn.json",
         );
         assert_ne!(
@@ -283,7 +313,7 @@ fn damaged_manifests_are_refused_with_a_message_when_resuming() {
     }
     std::fs::remove_file(format!("{model}.json")).unwrap();
     fails_with(
-        &["train", "--resume", &model, "--steps", "60"],
+        &["sliding", "train", "--resume", &model, "--steps", "60"],
         "cannot read (needed to resume)",
     );
 }
@@ -294,6 +324,7 @@ fn the_step_reward_mixed_difficulties_and_target_interval_are_recorded_and_kept_
     let model = dir.join("steps.dqn").to_string_lossy().to_string();
     let common = ["--chunk", "200", "--per-distance", "1"];
     let mut train = vec![
+        "sliding",
         "train",
         "--size",
         "2x3",
@@ -326,6 +357,7 @@ fn the_step_reward_mixed_difficulties_and_target_interval_are_recorded_and_kept_
     assert_eq!(m["hyperparameters"]["targetUpdateInterval"], 250);
     fails_with(
         &[
+            "sliding",
             "train",
             "--resume",
             &model,
@@ -338,11 +370,12 @@ fn the_step_reward_mixed_difficulties_and_target_interval_are_recorded_and_kept_
     );
     fails_with(
         &[
-            "train", "--resume", &model, "--steps", "600", "--reward", "thesis",
+            "sliding", "train", "--resume", &model, "--steps", "600", "--reward", "thesis",
         ],
         "--reward cannot change them",
     );
     let mut resume = vec![
+        "sliding",
         "train",
         "--resume",
         &model,
@@ -365,10 +398,21 @@ fn the_step_reward_mixed_difficulties_and_target_interval_are_recorded_and_kept_
     assert_eq!(m["hyperparameters"]["targetUpdateInterval"], 250);
     fails_with(
         &[
-            "train", "--size", "2x3", "--steps", "10", "--reward", "sparse",
+            "sliding", "train", "--size", "2x3", "--steps", "10", "--reward", "sparse",
         ],
-        "[possible values: thesis, steps",
+        "[possible values: heuristic-penalty, steps, step-cost-goal-bonus]",
     );
+
+    // A manifest written before the rewards were renamed names them `thesis` or `seed003`:
+    // resuming reads the old name and records the current one.
+    let text = std::fs::read_to_string(format!("{model}.json")).unwrap();
+    let old = text.replace("\"reward\": \"steps\"", "\"reward\": \"thesis\"");
+    assert_ne!(old, text, "the manifest names its reward");
+    std::fs::write(format!("{model}.json"), old).unwrap();
+    let mut resume = vec!["sliding", "train", "--resume", &model, "--steps", "700"];
+    resume.extend(common);
+    succeeds(&resume);
+    assert_eq!(manifest(&model)["reward"], "heuristic-penalty");
 }
 
 #[test]
@@ -377,6 +421,7 @@ fn full_backups_and_uniform_starts_are_recorded_and_kept_on_resume() {
     let model = dir.join("full.dqn").to_string_lossy().to_string();
     let common = ["--chunk", "100", "--per-distance", "1"];
     let mut train = vec![
+        "sliding",
         "train",
         "--size",
         "2x3",
@@ -410,6 +455,7 @@ fn full_backups_and_uniform_starts_are_recorded_and_kept_on_resume() {
     assert_eq!(m["steps"], 200);
     fails_with(
         &[
+            "sliding",
             "train",
             "--resume",
             &model,
@@ -419,7 +465,7 @@ fn full_backups_and_uniform_starts_are_recorded_and_kept_on_resume() {
         ],
         "--prioritized cannot change them",
     );
-    let mut resume = vec!["train", "--resume", &model, "--steps", "300"];
+    let mut resume = vec!["sliding", "train", "--resume", &model, "--steps", "300"];
     resume.extend(common);
     succeeds(&resume);
     let m = manifest(&model);
@@ -429,6 +475,7 @@ fn full_backups_and_uniform_starts_are_recorded_and_kept_on_resume() {
 
     fails_with(
         &[
+            "sliding",
             "train",
             "--size",
             "2x3",
@@ -440,6 +487,7 @@ fn full_backups_and_uniform_starts_are_recorded_and_kept_on_resume() {
     );
     fails_with(
         &[
+            "sliding",
             "train",
             "--size",
             "2x3",
@@ -452,6 +500,7 @@ fn full_backups_and_uniform_starts_are_recorded_and_kept_on_resume() {
     );
     fails_with(
         &[
+            "sliding",
             "train",
             "--resume",
             &model,
@@ -468,7 +517,8 @@ fn the_2048_dqn_trains_resumes_and_evaluates_from_the_command_line() {
     let dir = scratch("dqn-2048");
     let model = dir.join("tiny.dqn").to_string_lossy().to_string();
     let out = succeeds(&[
-        "train-dqn-2048",
+        "2048",
+        "train",
         "--steps",
         "300",
         "--chunk",
@@ -513,13 +563,14 @@ fn the_2048_dqn_trains_resumes_and_evaluates_from_the_command_line() {
             .map(|g| (g * 10.0).round()),
         Some(9.0)
     );
-    assert_eq!(m["training_rules"]["reward"], "seed004");
+    assert_eq!(m["training_rules"]["reward"], "weighted-features");
     assert_eq!(m["evaluation"]["summary"]["games"], 2);
     assert_eq!(m["steps"], 300);
     assert_eq!(m["training_curve"].as_array().unwrap().len(), 1);
 
     let out = succeeds(&[
-        "train-dqn-2048",
+        "2048",
+        "train",
         "--resume",
         &model,
         "--steps",
@@ -532,7 +583,8 @@ fn the_2048_dqn_trains_resumes_and_evaluates_from_the_command_line() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("resuming at step 300"));
     fails_with(
         &[
-            "train-dqn-2048",
+            "2048",
+            "train",
             "--resume",
             &model,
             "--steps",
@@ -551,13 +603,7 @@ fn the_2048_dqn_trains_resumes_and_evaluates_from_the_command_line() {
 
     let eval = |seed: &str| -> Value {
         let out = succeeds(&[
-            "eval-dqn-2048",
-            "--model",
-            &model,
-            "--games",
-            "3",
-            "--seed",
-            seed,
+            "2048", "eval", "--agent", "dqn", "--model", &model, "--games", "3", "--seed", seed,
         ]);
         serde_json::from_slice(&out.stdout).unwrap()
     };
@@ -571,7 +617,10 @@ fn the_2048_dqn_trains_resumes_and_evaluates_from_the_command_line() {
     // A sliding-puzzle model is not a 2048 model.
     let sliding = dir.join("sliding.dqn").to_string_lossy().to_string();
     train_tiny_sliding_model(&sliding);
-    fails_with(&["eval-dqn-2048", "--model", &sliding], "2048");
+    fails_with(
+        &["2048", "eval", "--agent", "dqn", "--model", &sliding],
+        "2048",
+    );
 }
 
 #[test]
@@ -669,8 +718,8 @@ fn the_minesweeper_dqn_trains_resumes_and_plays_any_board_from_the_command_line(
     assert_eq!(expert["board"]["width"], 30);
     assert_eq!(eval("expert")["wins"], expert["wins"], "seeded games");
 
-    // The paper's network is tied to its board.
-    let paper = dir.join("paper.dqn").to_string_lossy().to_string();
+    // The conv-dense network (Mehta's) is tied to its board; `--net paper` is its former name.
+    let conv_dense = dir.join("conv-dense.dqn").to_string_lossy().to_string();
     succeeds(&[
         "minesweeper",
         "train",
@@ -687,12 +736,34 @@ fn the_minesweeper_dqn_trains_resumes_and_plays_any_board_from_the_command_line(
         "--eval-games",
         "5",
         "--out",
-        &paper,
+        &conv_dense,
     ]);
+    let m = manifest(&conv_dense);
     assert_eq!(
-        manifest(&paper)["hyperparameters"]["grid"]["layers"],
+        m["hyperparameters"]["grid"]["layers"],
         serde_json::json!([[16, 4], [32, 3], [64, 2]])
     );
+    assert_eq!(m["rules"]["net"], "conv-dense");
+    // A manifest written before the rename names the network `paper`: resuming reads it and
+    // records the current name.
+    let text = std::fs::read_to_string(format!("{conv_dense}.json")).unwrap();
+    let old = text.replace("\"net\": \"conv-dense\"", "\"net\": \"paper\"");
+    assert_ne!(old, text, "the manifest names its network");
+    std::fs::write(format!("{conv_dense}.json"), old).unwrap();
+    let out = succeeds(&[
+        "minesweeper",
+        "train",
+        "--resume",
+        &conv_dense,
+        "--steps",
+        "40",
+        "--chunk",
+        "10",
+        "--eval-games",
+        "5",
+    ]);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("resuming at step 30"));
+    assert_eq!(manifest(&conv_dense)["rules"]["net"], "conv-dense");
     fails_with(
         &[
             "minesweeper",
@@ -700,7 +771,7 @@ fn the_minesweeper_dqn_trains_resumes_and_plays_any_board_from_the_command_line(
             "--agent",
             "dqn",
             "--model",
-            &paper,
+            &conv_dense,
             "--level",
             "expert",
             "--games",
@@ -777,7 +848,12 @@ fn the_sudoku_dqn_trains_resumes_and_evaluates_by_bin_from_the_command_line() {
     assert_eq!(m["parameters"], (11 * 8 + 8) + (8 * 8 + 8) + (8 + 1));
     for bin in ["easy", "medium", "hard"] {
         assert_eq!(m["validation"][bin]["puzzles"], 3, "{bin}");
-        assert!(m["validation"][bin]["paper_solved_rate"].as_f64().unwrap() > 0.0);
+        assert!(
+            m["validation"][bin]["published_solved_rate"]
+                .as_f64()
+                .unwrap()
+                > 0.0
+        );
     }
     assert_eq!(m["steps"], 60);
 
@@ -809,6 +885,9 @@ fn the_sudoku_dqn_trains_resumes_and_evaluates_by_bin_from_the_command_line() {
         "--filters cannot change",
     );
     fails_with(&["sudoku", "train", "--net", "cells"], "--steps");
+    // `dense` (Mehta's one dense layer) and its former name `paper` are both networks.
+    fails_with(&["sudoku", "train", "--net", "dense"], "--steps");
+    fails_with(&["sudoku", "train", "--net", "paper"], "--steps");
 
     let eval = || {
         common::json(&succeeds(&[
@@ -944,14 +1023,18 @@ fn the_dust_dqns_train_resume_and_play_seeded_boards_from_the_command_line() {
         "--hidden cannot change",
     );
 
-    // The blog's learner with its mean target: replayed play of many games at once.
-    let blog = dir.join("blog.dqn").to_string_lossy().to_string();
+    // The batched DQN (the blog's learner) with its mean target: replayed play of many games at
+    // once. `--net blog` is its former name.
+    let batched = dir.join("batched.dqn").to_string_lossy().to_string();
     train(&[
         "--net", "blog", "--target", "mean", "--hidden", "16", "--envs", "20", "--batch", "20",
-        "--replay", "40", "--steps", "6", "--out", &blog,
+        "--replay", "40", "--steps", "6", "--out", &batched,
     ]);
-    let m = manifest(&blog);
-    assert_eq!(m["net"], "blog");
+    let m = manifest(&batched);
+    assert_eq!(
+        m["net"], "batched",
+        "`--net blog` is the batched DQN's former name"
+    );
     assert_eq!(m["puzzle"], "dust-8x6-c5");
     assert_eq!(m["validation"]["play"], "greedy");
     assert_eq!(m["hyperparameters"]["meanNextQ"], true);
@@ -1010,6 +1093,7 @@ fn the_dust_dqns_train_resume_and_play_seeded_boards_from_the_command_line() {
 fn batch_weighted_astar_over_the_shipped_8_puzzle_network_solves_uniform_positions() {
     let model = concat!(env!("CARGO_MANIFEST_DIR"), "/www/models/8puzzle.dqn");
     let report = common::json(&succeeds(&[
+        "sliding",
         "eval",
         "--model",
         model,
@@ -1033,11 +1117,12 @@ fn batch_weighted_astar_over_the_shipped_8_puzzle_network_solves_uniform_positio
     assert!(bwas["optimal"].as_u64().unwrap() >= 15, "{bwas}");
     assert_eq!(bwas["settings"]["batch"], 10);
     fails_with(
-        &["eval", "--model", model, "--bwas-lambda", "1"],
+        &["sliding", "eval", "--model", model, "--bwas-lambda", "1"],
         "--uniform-positions",
     );
     fails_with(
         &[
+            "sliding",
             "eval",
             "--model",
             model,
@@ -1058,6 +1143,7 @@ fn cost_to_go_data_train_resume_and_eval_end_to_end() {
     // `cost-to-go data` for `positions` solutions drawn from `seed`, into the data file.
     let make_data = |positions: &'static str, seed: &'static str| {
         [
+            "sliding",
             "cost-to-go",
             "data",
             "--positions",
@@ -1093,6 +1179,7 @@ fn cost_to_go_data_train_resume_and_eval_end_to_end() {
     let train_args =
         |hidden: &'static str, epochs: &'static str, batch: &'static str, resume: bool| {
             let mut args = vec![
+                "sliding",
                 "cost-to-go",
                 "train",
                 "--data",
@@ -1150,6 +1237,7 @@ fn cost_to_go_data_train_resume_and_eval_end_to_end() {
 
     // The value network plays through the searches that read Q-networks.
     let out = succeeds(&[
+        "sliding",
         "cost-to-go",
         "eval",
         "--model",
@@ -1168,6 +1256,7 @@ fn cost_to_go_data_train_resume_and_eval_end_to_end() {
     assert_eq!(manifest(&model)["evaluations"]["check"]["seed"], 3);
     // `solve --algo dqn` takes a value network (it used to refuse its single output).
     let solved = succeeds(&[
+        "sliding",
         "solve",
         "--algo",
         "dqn",
@@ -1184,6 +1273,7 @@ fn cost_to_go_data_train_resume_and_eval_end_to_end() {
     std::fs::write(&bad, "1,2,3,4,5,6,7,8,9,10,11,12,13,14,_,15 l\n").unwrap();
     fails_with(
         &[
+            "sliding",
             "cost-to-go",
             "train",
             "--data",

@@ -1,4 +1,4 @@
-//! `puzzlelab train-2048` and `eval-2048`: checkpoints with manifests, resuming, evaluation JSON,
+//! `puzzlelab 2048 ntuple train` and `2048 eval`: checkpoints with manifests, resuming, evaluation JSON,
 //! and damaged files refused with a clear error.
 
 mod common;
@@ -27,14 +27,7 @@ fn train_resume_and_evaluate_a_2048_network() {
         "f16",
     ];
     let first = [
-        "train-2048",
-        "--games",
-        "200",
-        "--tuples",
-        "5x4",
-        "--seed",
-        "3",
-        "--alpha",
+        "2048", "ntuple", "train", "--games", "200", "--tuples", "5x4", "--seed", "3", "--alpha",
         "0.05",
     ];
     let (ok, stdout, stderr) = puzzlelab(&[&first[..], &shared[..]].concat());
@@ -52,7 +45,9 @@ fn train_resume_and_evaluate_a_2048_network() {
     assert_eq!(manifest["evaluation"]["summary"]["games"], 5);
 
     // Resume to 300 games: the commands, the curve, the seed and the learning rate carry over.
-    let resumed = ["train-2048", "--games", "300", "--resume", model];
+    let resumed = [
+        "2048", "ntuple", "train", "--games", "300", "--resume", model,
+    ];
     let (ok, stdout, stderr) = puzzlelab(&[&resumed[..], &shared[..]].concat());
     assert!(ok, "{stderr}");
     let manifest: serde_json::Value = serde_json::from_str(&stdout).unwrap();
@@ -64,15 +59,7 @@ fn train_resume_and_evaluate_a_2048_network() {
 
     for agent in ["ntuple", "expectimax", "random"] {
         let (ok, stdout, stderr) = puzzlelab(&[
-            "eval-2048",
-            "--model",
-            model,
-            "--games",
-            "3",
-            "--agent",
-            agent,
-            "--depth",
-            "1",
+            "2048", "eval", "--model", model, "--games", "3", "--agent", agent, "--depth", "1",
         ]);
         assert!(ok, "{agent}: {stderr}");
         let report: serde_json::Value = serde_json::from_str(&stdout).unwrap();
@@ -90,7 +77,7 @@ fn train_resume_and_evaluate_a_2048_network() {
     let middle = unpacked.len() / 2;
     unpacked[middle] ^= 1;
     std::fs::write(&raw, &unpacked).unwrap();
-    let (ok, _, stderr) = puzzlelab(&["eval-2048", "--model", raw.to_str().unwrap()]);
+    let (ok, _, stderr) = puzzlelab(&["2048", "eval", "--model", raw.to_str().unwrap()]);
     assert!(!ok);
     assert!(stderr.contains("damaged"), "{stderr}");
     std::fs::remove_dir_all(&dir).unwrap();
@@ -120,13 +107,7 @@ fn every_shipped_2048_network_loads_and_plays_as_its_manifest_says() {
         // Fresh games (another seed), as many as the manifest's evaluation, at most 300.
         let games = recorded["games"].as_u64().unwrap().min(300).to_string();
         let (ok, stdout, stderr) = puzzlelab(&[
-            "eval-2048",
-            "--model",
-            path,
-            "--games",
-            &games,
-            "--seed",
-            "424242",
+            "2048", "eval", "--model", path, "--games", &games, "--seed", "424242",
         ]);
         assert!(ok, "{path}: {stderr}");
         let report: serde_json::Value = serde_json::from_str(&stdout).unwrap();

@@ -59,6 +59,7 @@ fn fifteen_puzzle_solutions_reach_the_goal_and_are_never_shorter_than_the_optimu
 #[test]
 fn solve_with_local_vi_prints_the_moves_and_the_sub_problems() {
     let out = succeeds(&[
+        "sliding",
         "solve",
         "--algo",
         "local-vi",
@@ -81,7 +82,15 @@ fn solve_with_local_vi_prints_the_moves_and_the_sub_problems() {
     assert_eq!(enlarged[0]["tiles"], serde_json::json!([3, 4]));
     assert_eq!(line["tables"]["states"], 50_610);
     fails_with(
-        &["solve", "--algo", "local-vi", "--weight", "2", "123456780"],
+        &[
+            "sliding",
+            "solve",
+            "--algo",
+            "local-vi",
+            "--weight",
+            "2",
+            "123456780",
+        ],
         "takes no --weight",
     );
 }
@@ -89,6 +98,7 @@ fn solve_with_local_vi_prints_the_moves_and_the_sub_problems() {
 #[test]
 fn local_vi_eval_prints_the_bands() {
     let out = succeeds(&[
+        "sliding",
         "local-vi",
         "eval",
         "--size",

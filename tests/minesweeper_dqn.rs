@@ -6,7 +6,7 @@
 
 use burn::tensor::Device;
 use puzzlelab::agent::dqn::minesweeper::{
-    cells_config, cells_rules, evaluate_policy, fit_policy, seed004_config,
+    cells_config, cells_rules, conv_dense_config, evaluate_policy, fit_policy,
 };
 use puzzlelab::agent::dqn::{Dqn, DqnConfig, DqnError, GridConvConfig, QNetworkConfig, QPolicy};
 use puzzlelab::env::minesweeper::{FirstCell, FirstClick, Level, Minesweeper};
@@ -26,9 +26,9 @@ fn small_cells(seed: u64) -> DqnConfig {
 }
 
 #[test]
-fn mehtas_network_has_the_papers_shape() {
+fn the_conv_dense_network_flattens_three_convolutions_into_a_dense_layer() {
     let layout = Level::Intermediate.layout();
-    let config = seed004_config(&layout);
+    let config = conv_dense_config(&layout);
     let network = QNetworkConfig {
         observation_len: 2 * 256,
         hidden: config.hidden.clone(),
@@ -106,18 +106,18 @@ fn a_fully_convolutional_model_plays_any_board_with_the_same_weights() {
     assert!((corner(&policy, &beginner) - corner(&resized, &expert)).abs() < 1e-5);
 
     // Mehta's network is tied to its board.
-    let paper = Dqn::new(
+    let conv_dense = Dqn::new(
         || Minesweeper::new(cells_rules(Level::Beginner.layout(), FirstClick::Safe)).unwrap(),
         DqnConfig {
             replay_capacity: 100,
-            ..seed004_config(&Level::Beginner.layout())
+            ..conv_dense_config(&Level::Beginner.layout())
         },
         &Device::flex(),
     )
     .unwrap()
     .policy();
     assert!(matches!(
-        fit_policy(&paper, &expert),
+        fit_policy(&conv_dense, &expert),
         Err(DqnError::Mismatch { .. })
     ));
 }

@@ -104,7 +104,13 @@ fn the_learner_is_generic_and_seeded() {
     // Straight over the environment trait: same seed, same table; wall bumps are learned as −1000.
     let sun = SlidingPuzzle::preset("sun-moon").unwrap();
     let start = sun.preset_start().unwrap();
-    let make = || SlidingEnv::new(sun.clone(), StartRule::Fixed(start), RewardScheme::Seed003);
+    let make = || {
+        SlidingEnv::new(
+            sun.clone(),
+            StartRule::Fixed(start),
+            RewardScheme::StepCostGoalBonus,
+        )
+    };
     let mut a = QLearning::new(
         make(),
         QLearningConfig {

@@ -82,6 +82,7 @@ fn every_shipped_model_loads_and_reaches_95_percent_of_its_manifest() {
         for seed in seeds {
             let out = Command::new(env!("CARGO_BIN_EXE_puzzlelab"))
                 .args([
+                    "sliding",
                     "eval",
                     "--model",
                     model.to_str().unwrap(),
@@ -113,6 +114,42 @@ fn every_shipped_model_loads_and_reaches_95_percent_of_its_manifest() {
     }
 }
 
+/// Manifests shipped before rewards were named by their behaviour say `seed004` (2048) or
+/// `thesis` (sliding): they still read, as the names they stand for.
+#[test]
+fn the_shipped_manifests_rewards_still_read() {
+    use puzzlelab::env::game2048::{Game2048Config, Reward2048};
+    use puzzlelab::env::sliding::RewardScheme;
+    let mut read = 0;
+    for model in shipped("dqn") {
+        let manifest = manifest_of(&model);
+        if let Some(rules) = manifest.get("training_rules") {
+            let rules: Game2048Config = serde_json::from_value(rules.clone()).unwrap();
+            assert_eq!(
+                rules.reward,
+                Reward2048::WeightedFeatures,
+                "{}",
+                model.display()
+            );
+            read += 1;
+        }
+        if manifest["puzzle"]
+            .as_str()
+            .is_some_and(|p| p.starts_with("sliding"))
+        {
+            if let Some(name) = manifest["reward"].as_str() {
+                assert!(
+                    RewardScheme::from_name(name).is_some(),
+                    "{}: reward {name}",
+                    model.display()
+                );
+                read += 1;
+            }
+        }
+    }
+    assert!(read > 0, "no shipped manifest names a reward");
+}
+
 #[test]
 fn the_shipped_2048_dqn_plays_as_its_manifest_says() {
     let models: Vec<_> = shipped("dqn")
@@ -126,7 +163,10 @@ fn the_shipped_2048_dqn_plays_as_its_manifest_says() {
         let seed = manifest["evaluation_seed"].as_u64().unwrap().to_string();
         let out = Command::new(env!("CARGO_BIN_EXE_puzzlelab"))
             .args([
-                "eval-dqn-2048",
+                "2048",
+                "eval",
+                "--agent",
+                "dqn",
                 "--model",
                 model.to_str().unwrap(),
                 "--games",
@@ -265,7 +305,7 @@ fn every_shipped_dust_dqn_clears_its_validation_boards_as_its_manifest_says() {
     }
 }
 
-/// Whether a manifest is a value network's (`puzzlelab cost-to-go train`).
+/// Whether a manifest is a value network's (`puzzlelab sliding cost-to-go train`).
 fn is_value_network(manifest: &serde_json::Value) -> bool {
     manifest["kind"]
         .as_str()
@@ -291,6 +331,7 @@ fn every_shipped_value_network_solves_its_check_positions_as_its_manifest_says()
         let recorded = &manifest["evaluations"]["check"];
         let settings = &recorded["settings"];
         let fresh = puzzlelab_json(puzzlelab().args([
+            "sliding",
             "cost-to-go",
             "eval",
             "--model",

@@ -6,7 +6,7 @@
 
 use burn::tensor::Device;
 use puzzlelab::agent::dqn::sudoku::{
-    cells_config, cells_env, env_for, evaluate_bins, evaluate_policy, seed004_config, seed004_env,
+    cells_config, cells_env, dense_config, dense_env, env_for, evaluate_bins, evaluate_policy,
 };
 use puzzlelab::agent::dqn::{Dqn, DqnConfig, QNetworkConfig, QPolicy};
 use puzzlelab::env::sudoku::{binned_puzzles, training_puzzles, Grid, GuessBin, FEATURES};
@@ -16,9 +16,9 @@ const EASY: &str =
     "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..";
 
 #[test]
-fn mehtas_network_has_the_papers_shape() {
-    let config = seed004_config();
-    let env = seed004_env(vec![Grid::parse(EASY).unwrap()]);
+fn the_dense_network_is_one_layer_from_810_to_810() {
+    let config = dense_config();
+    let env = dense_env(vec![Grid::parse(EASY).unwrap()]);
     assert_eq!((env.observation_len(), env.num_actions()), (810, 810));
     let network = QNetworkConfig {
         observation_len: 810,
@@ -101,10 +101,10 @@ fn a_short_training_run_solves_more_puzzles_than_the_untrained_network() {
         "the batch does not change greedy play"
     );
     // Made for the features: the paper's environment refuses it.
-    let paper = seed004_config();
+    let dense = dense_config();
     let wrong = Dqn::new(
-        || seed004_env(vec![Grid::parse(EASY).unwrap()]),
-        paper,
+        || dense_env(vec![Grid::parse(EASY).unwrap()]),
+        dense,
         &Device::flex(),
     )
     .unwrap()

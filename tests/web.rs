@@ -629,7 +629,18 @@ async fn the_dust_dqn_trains_validates_and_its_model_clears_boards() {
     };
     assert!(refused(r#"{"net": "cnn"}"#)
         .await
-        .contains("`backups` or `blog`"));
+        .contains("`backups` or `batched`"));
+    // `blog`, the batched DQN's former name, is still read and reported by the current one.
+    let batched = DqnDustTrainer::create(
+        options(r#"{"net": "blog", "hidden": [4], "numEnvs": 2, "batchSize": 2, "validationBoards": 1}"#),
+        "cpu".into(),
+    )
+    .await
+    .unwrap();
+    assert_eq!(
+        field(&batched.setup().unwrap(), "net").as_string().unwrap(),
+        "batched"
+    );
     assert!(refused(r#"{"target": "median"}"#)
         .await
         .contains("`max` or `mean`"));

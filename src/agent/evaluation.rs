@@ -1,5 +1,5 @@
 //! How well a trained Q-network solves sliding puzzles, measured against exact optimal distances
-//! (the trainer, `puzzlelab eval` and `puzzlelab solve --algo dqn` share it).
+//! (the trainer, `puzzlelab sliding eval` and `puzzlelab sliding solve --algo dqn` share it).
 //!
 //! Positions are fresh and grouped by their optimal distance: on boards of at most 9 cells,
 //! [`exact_positions`] draws them uniformly at each distance from the exact table; on larger boards

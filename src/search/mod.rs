@@ -9,15 +9,12 @@
 //!
 //! - [`bfs`]: breadth-first search (unit costs; small spaces), and whole-space distance maps.
 //! - [`astar`]: A* (Hart, Nilsson & Raphael 1968), and weighted A* (Pohl 1970).
-//! - [`expectimax`]: expectimax for 2048 (max over moves, expectation over new tiles) over any
-//!   evaluation of afterstates.
 //! - [`idastar`]: IDA* (Korf 1985), memory linear in the solution length.
 //! - [`pattern_database`]: additive disjoint pattern databases for sliding-tile puzzles.
 //! - [`table`]: exact distance tables over a perfectly hashed space, built by breadth-first search.
 
 pub mod astar;
 pub mod bfs;
-pub mod expectimax;
 pub mod idastar;
 pub mod pattern_database;
 pub mod table;

@@ -1,4 +1,4 @@
-//! Seed 004's deep Q-network on 2048 in the learning bundle (feature `learn`): [`Dqn2048Trainer`]
+//! The pair-convolution deep Q-network on 2048 (Mehta's RL paper's) in the learning bundle (feature `learn`): [`Dqn2048Trainer`]
 //! trains it in the learning worker on the CPU or WebGPU, in chunks; [`Dqn2048Model`] plays a
 //! saved one on the CPU (a move for a board, whole games for an evaluation).
 
@@ -7,7 +7,7 @@ use super::learn::{
 };
 use super::{js_error, to_js};
 use crate::agent::dqn::game2048::{
-    play_greedy_games, seed004_config, training_rules, Game2048Trainer,
+    pair_conv_config, play_greedy_games, training_rules, Game2048Trainer,
 };
 use crate::agent::dqn::{best_allowed, QPolicy};
 use crate::env::game2048::{Board, Game2048, Game2048Config, GameStats};
@@ -47,7 +47,7 @@ fn greedy(policy: &QPolicy, board: Board) -> (Option<usize>, Vec<f32>) {
 /// Plays games `start..end` of the run seeded with `seed`; the [`GameStats`] as a plain object
 /// (`games`, `moves`, `scores`, `max_tile_counts`), so that chunks can be merged in JS, and the
 /// summary of the chunk (`summary`: reach rates, mean and median score, moves/s, as the
-/// native `eval-dqn-2048` names them).
+/// native `2048 eval --agent dqn` names them).
 fn play(policy: &QPolicy, start: u32, end: u32, seed: u32) -> Result<JsValue, JsValue> {
     #[derive(serde::Serialize)]
     #[serde(rename_all = "camelCase")]
@@ -71,7 +71,7 @@ fn play(policy: &QPolicy, start: u32, end: u32, seed: u32) -> Result<JsValue, Js
     to_js(&Played { stats, summary })
 }
 
-/// Seed 004's DQN learning 2048 in the browser.
+/// The pair-convolution DQN learning 2048 in the browser.
 #[wasm_bindgen]
 pub struct Dqn2048Trainer {
     trainer: Rc<RefCell<Option<Game2048Trainer>>>,
@@ -80,12 +80,12 @@ pub struct Dqn2048Trainer {
 
 #[wasm_bindgen]
 impl Dqn2048Trainer {
-    /// A learner with fresh weights. `options`: [`DqnConfig`]'s fields in camelCase over seed
-    /// 004's ([`seed004_config`]: `conv: {filters1, filters2, …}`, `hidden: [256]`, …).
+    /// A learner with fresh weights. `options`: [`DqnConfig`]'s fields in camelCase over
+    /// [`pair_conv_config`]'s (`conv: {filters1, filters2, …}`, `hidden: [256]`, …).
     /// `backend`: `cpu` or `webgpu`.
     pub async fn create(options: JsValue, backend: String) -> Result<Dqn2048Trainer, JsValue> {
-        // Seed 004's configuration with `options`' fields over it.
-        let config = config_over(seed004_config(), &options)?;
+        // The pair-convolution configuration with `options`' fields over it.
+        let config = config_over(pair_conv_config(), &options)?;
         let (device, backend) = match backend.as_str() {
             "cpu" => (Device::flex(), "cpu"),
             "webgpu" => (webgpu_device().await?, "webgpu"),
@@ -158,7 +158,7 @@ impl Dqn2048Trainer {
         })
     }
 
-    /// The current network as a model file (the format `puzzlelab train-dqn-2048` writes).
+    /// The current network as a model file (the format `puzzlelab 2048 train` writes).
     #[wasm_bindgen(js_name = saveModel)]
     pub fn save_model(&self) -> js_sys::Promise {
         let cell = self.trainer.clone();
@@ -240,7 +240,7 @@ impl Dqn2048Model {
     }
 
     /// Plays games `start..end` of the run seeded with `seed` (the same games the native
-    /// `puzzlelab eval-dqn-2048 --seed S` plays): `{stats: {games, moves, scores, max_tile_counts},
+    /// `puzzlelab 2048 eval --agent dqn --seed S` plays): `{stats: {games, moves, scores, max_tile_counts},
     /// summary: {games, mean_score, median_score, reach: {"2048": rate, …}, moves_per_s, …}}`
     /// (the names of the native JSON).
     #[wasm_bindgen(js_name = playGames)]

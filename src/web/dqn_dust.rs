@@ -3,21 +3,22 @@
 //! validation boards with the network so far; [`DqnDustModel`] plays a saved one on the CPU: on
 //! the page's board (its clicks, to compare with the optimum), and on seeded boards beside the
 //! greedy rule ([`Board::greedy_click`]). Networks play as their learner does
-//! ([`crate::agent::dqn::dust::play`]: puzzlelab's with one step of lookahead, the blog's
+//! ([`crate::agent::dqn::dust::play`]: puzzlelab's with one step of lookahead, the batched DQN
 //! greedily).
 //!
 //! The learners are [`crate::agent::dqn::dust`]'s: puzzlelab's full backups of every click of
-//! boards from every stage of a game (`net: "backups"`, the default) or the blog's batched DQN
-//! (`net: "blog"`), with the TD target from the max (default) or the blog's mean of the next
-//! Q-values (`target`). Their hidden layers default to sizes a tab trains in minutes (three and
-//! five of 256); `puzzlelab dust train`'s are 3 × 512 and the blog's 5 × 1,500. Boards travel as
-//! text (rows top first, `1`–`5` colours, `.` empty; the dust rules' 8 × 6) and clicks as
-//! row-major cells of the board before each (row 0 at the top).
+//! boards from every stage of a game (`net: "backups"`, the default) or the dust-puzzle blog
+//! post's batched DQN (`net: "batched"`; `"blog"`, its former name, is still accepted), with the
+//! TD target from the max (default) or the blog's mean of the next Q-values (`target`). Their
+//! hidden layers default to sizes a tab trains in minutes (three and five of 256); `puzzlelab dust
+//! train`'s are 3 × 512 and the blog's 5 × 1,500. Boards travel as text (rows top first, `1`–`5`
+//! colours, `.` empty; the dust rules' 8 × 6) and clicks as row-major cells of the board before
+//! each (row 0 at the top).
 
 use super::learn::{config_over, cpu_policy, policy_of, puzzle_options, TrainerCell};
 use super::{js_error, to_js};
 use crate::agent::dqn::dust::{
-    backups_config, backups_env, blog_config, blog_env, env_for, play, seeded_boards,
+    backups_config, backups_env, batched_config, env_for, one_hot_env, play, seeded_boards,
     ClicksSummary, BACKUP_START_CLICKS, VALIDATION_SEED,
 };
 use crate::agent::dqn::{DqnConfig, QPolicy};
@@ -37,13 +38,15 @@ struct DustOptions {
     validation_boards: Option<usize>,
 }
 
-/// The learner a trainer trains: `backups` (default) or `blog`.
+/// The learner a trainer trains: `backups` (default) or `batched` (read also as `blog`, its
+/// former name).
 #[derive(Clone, Copy, Default, PartialEq, Eq, serde::Deserialize, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 enum Net {
     #[default]
     Backups,
-    Blog,
+    #[serde(alias = "blog")]
+    Batched,
 }
 
 /// The next position's value in the TD target: `max` (default) or `mean` (the blog's).
@@ -56,19 +59,19 @@ enum Target {
 }
 
 impl Net {
-    /// Its settings, with the hidden layers of a tab (three of 256, or five for the blog's).
+    /// Its settings, with the hidden layers of a tab (three of 256, or five for the batched DQN).
     fn config(self) -> DqnConfig {
         match self {
             Net::Backups => backups_config(vec![256; 3]),
-            Net::Blog => blog_config(vec![256; 5]),
+            Net::Batched => batched_config(vec![256; 5]),
         }
     }
 
-    /// Its environment (the blog's boards, or from every stage of a game).
+    /// Its environment (random full boards, or boards from every stage of a game).
     fn env_maker(self) -> fn() -> Clusters {
         match self {
             Net::Backups => backups_env,
-            Net::Blog => blog_env,
+            Net::Batched => one_hot_env,
         }
     }
 }
@@ -90,7 +93,7 @@ fn check_boards(count: usize, what: &str) -> Result<usize, JsValue> {
 }
 
 /// `policy`'s clearings of `boards` as its learner plays (with lookahead for puzzlelab's, greedily
-/// for the blog's), summed up.
+/// for the batched DQN), summed up.
 fn clicks_of(policy: &QPolicy, boards: &[Board]) -> Result<ClicksSummary, JsValue> {
     let clicks = play(policy, boards, EVAL_BATCH).map_err(js_error)?;
     Ok(ClicksSummary::of(clicks.iter().map(Vec::len)))
@@ -103,7 +106,7 @@ struct TrainerSetup {
     net: Net,
     target: Target,
     hidden: Vec<usize>,
-    /// Clicks a training board has had at most before it starts (`backups`; 0 for `blog`).
+    /// Clicks a training board has had at most before it starts (`backups`; 0 for `batched`).
     start_clicks: usize,
     /// The validation boards' seed, in hexadecimal (beyond JS's exact integers).
     validation_seed: String,
@@ -120,10 +123,11 @@ pub struct DqnDustTrainer {
 
 #[wasm_bindgen]
 impl DqnDustTrainer {
-    /// A learner with fresh weights. `options`: `net` (`backups` or `blog`), `target` (`max` or
-    /// `mean`), `validationBoards` (default 100) and [`crate::agent::dqn::DqnConfig`]'s fields in
-    /// camelCase over that learner's settings ([`backups_config`] or [`blog_config`]; `hidden`
-    /// defaults to three layers of 256 for `backups`, five for `blog`). The validation boards are
+    /// A learner with fresh weights. `options`: `net` (`backups` or `batched`, also read as
+    /// `blog`), `target` (`max` or `mean`), `validationBoards` (default 100) and
+    /// [`crate::agent::dqn::DqnConfig`]'s fields in camelCase over that learner's settings
+    /// ([`backups_config`] or [`batched_config`]; `hidden` defaults to three layers of 256 for
+    /// `backups`, five for `batched`). The validation boards are
     /// `puzzlelab dust train`'s (seed [`VALIDATION_SEED`]). `backend`: `cpu` or `webgpu`.
     pub async fn create(options: JsValue, backend: String) -> Result<DqnDustTrainer, JsValue> {
         let dust: DustOptions = puzzle_options(&options)?;
@@ -248,7 +252,7 @@ struct Evaluation {
 #[serde(rename_all = "camelCase")]
 struct ModelInfo<'a> {
     puzzle_id: &'a str,
-    /// `backups` or `blog` (from its training record; null without one).
+    /// `backups` or `batched` (from its training record; null without one).
     net: Option<&'static str>,
     /// `max` or `mean` (the same).
     target: Option<&'static str>,
@@ -285,7 +289,7 @@ impl DqnDustModel {
                 if t.config.full_backups {
                     "backups"
                 } else {
-                    "blog"
+                    "batched"
                 }
             }),
             target: training.map(|t| if t.config.mean_next_q { "mean" } else { "max" }),
@@ -296,7 +300,7 @@ impl DqnDustModel {
     }
 
     /// Clears `board` (the dust rules' 8 × 6, as text) as the model's learner plays (puzzlelab's
-    /// with one step of lookahead, the blog's greedily, a value network by a beam search),
+    /// with one step of lookahead, the batched DQN greedily, a value network by a beam search),
     /// choosing among the piles: `{clicks: [[column, row]], cells, values, after, cleared}`
     /// (`values`: each click's Q-value, or for a value network the board's value before it). Refused when the text is not
     /// an 8 × 6 board of at most five colours.

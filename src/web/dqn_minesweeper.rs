@@ -5,8 +5,9 @@
 //! convolutional model on any board size), and seeded games.
 //!
 //! The learner is [`crate::agent::dqn::minesweeper`]'s: puzzlelab's fully convolutional network
-//! (`net: "cells"`, the default) or the network of Mehta's paper (`net: "paper"`). Boards travel
-//! as the page's cell codes ([`super::minesweeper`]: 0–8 revealed, 9 covered, 10 flag, 11 "?").
+//! (`net: "cells"`, the default) or convolutions flattened into a dense layer, the network of
+//! Mehta's paper (`net: "conv-dense"`; `"paper"`, its former name, is still accepted). Boards
+//! travel as the page's cell codes ([`super::minesweeper`]: 0–8 revealed, 9 covered, 10 flag, 11 "?").
 
 use super::learn::{
     config_over, cpu_policy, fall_back_to_cpu, puzzle_options, save_model_promise,
@@ -15,7 +16,7 @@ use super::learn::{
 use super::minesweeper::{COVERED, FLAGGED, MARKED};
 use super::{js_error, to_js};
 use crate::agent::dqn::minesweeper::{
-    cells_config, cells_rules, evaluate_policy, fit_policy, seed004_config, seed004_rules,
+    cells_config, cells_rules, conv_dense_config, conv_dense_rules, evaluate_policy, fit_policy,
 };
 use crate::agent::dqn::{best_allowed, Dqn, QPolicy};
 use crate::env::minesweeper::{
@@ -41,7 +42,8 @@ struct BoardOptions {
     mines: Option<usize>,
     /// `safe` (default), `opening` or `none`.
     first_click: Option<String>,
-    /// `cells` (default: puzzlelab's fully convolutional network) or `paper` (Mehta's).
+    /// `cells` (default: puzzlelab's fully convolutional network) or `conv-dense` (Mehta's; also
+    /// read as `paper`, its former name).
     net: Option<String>,
     /// `cells`: 3 × 3 convolution layers (default 5) and filters per layer (default 32), as
     /// `puzzlelab minesweeper train`.
@@ -53,7 +55,7 @@ struct BoardOptions {
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Net {
     Cells,
-    Paper,
+    ConvDense,
 }
 
 impl BoardOptions {
@@ -75,9 +77,9 @@ impl BoardOptions {
     fn net(&self) -> Result<Net, JsValue> {
         match self.net.as_deref().unwrap_or("cells") {
             "cells" => Ok(Net::Cells),
-            "paper" => Ok(Net::Paper),
+            "conv-dense" | "paper" => Ok(Net::ConvDense),
             other => Err(js_error(format!(
-                "unknown network \"{other}\": cells or paper"
+                "unknown network \"{other}\": cells or conv-dense"
             ))),
         }
     }
@@ -150,8 +152,9 @@ fn learner(dqn: &Dqn<Minesweeper>) -> &Dqn<Minesweeper> {
 impl DqnMinesweeperTrainer {
     /// A learner with fresh weights. `options`: the board (`level`, or `width`, `height`,
     /// `mines`; `firstClick`), the network (`net`: `cells` with `layers` and `filters`, or
-    /// `paper`) and [`DqnConfig`](crate::agent::dqn::DqnConfig)'s fields in camelCase over that
-    /// network's settings ([`cells_config`] or [`seed004_config`]). `backend`: `cpu` or `webgpu`.
+    /// `conv-dense`, also read as `paper`) and [`DqnConfig`](crate::agent::dqn::DqnConfig)'s
+    /// fields in camelCase over that network's settings ([`cells_config`] or
+    /// [`conv_dense_config`]). `backend`: `cpu` or `webgpu`.
     pub async fn create(
         options: JsValue,
         backend: String,
@@ -170,7 +173,7 @@ impl DqnMinesweeperTrainer {
                 ),
                 cells_rules(layout, rule),
             ),
-            Net::Paper => (seed004_config(&layout), seed004_rules(layout, rule)),
+            Net::ConvDense => (conv_dense_config(&layout), conv_dense_rules(layout, rule)),
         };
         let config = config_over(defaults, &options)?;
         let (device, backend) = match backend.as_str() {
@@ -205,7 +208,7 @@ impl DqnMinesweeperTrainer {
             first_click: self.rules.first_click.name(),
             net: match self.net {
                 Net::Cells => "cells",
-                Net::Paper => "paper",
+                Net::ConvDense => "conv-dense",
             },
         })
     }

@@ -260,7 +260,7 @@ impl DqnModel {
     pub fn start_evaluation(&mut self, options: JsValue) -> Result<DqnEvaluation, JsValue> {
         let settings = self.settings(options)?;
         let exact = self.exact().ok_or_else(|| {
-            js_error("the page evaluates boards of at most 9 cells (use `puzzlelab eval` for 4×4)")
+            js_error("the page evaluates boards of at most 9 cells (use `puzzlelab sliding eval` for 4×4)")
         })?;
         Ok(DqnEvaluation {
             positions: exact_positions(&exact, settings.per_distance, settings.seed),

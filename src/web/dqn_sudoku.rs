@@ -5,8 +5,9 @@
 //! makes, and where it went wrong), and on seeded puzzles binned as the paper bins them.
 //!
 //! The learner is [`crate::agent::dqn::sudoku`]'s: puzzlelab's network shared by all 810 actions
-//! over per-action features (`net: "cells"`, the default) or the one dense layer of Mehta's paper
-//! (`net: "paper"`), with `puzzlelab sudoku train`'s defaults. Grids travel as text (81 cells,
+//! over per-action features (`net: "cells"`, the default) or one dense layer over the one-hot grid,
+//! the network of Mehta's paper (`net: "dense"`; `"paper"`, its former name, is still accepted),
+//! with `puzzlelab sudoku train`'s defaults. Grids travel as text (81 cells,
 //! `.` or `0` empty).
 
 use super::learn::{
@@ -15,7 +16,7 @@ use super::learn::{
 };
 use super::{js_error, to_js};
 use crate::agent::dqn::sudoku::{
-    cells_config, cells_env, env_for, evaluate_bins, seed004_config, seed004_env, SudokuEvaluation,
+    cells_config, cells_env, dense_config, dense_env, env_for, evaluate_bins, SudokuEvaluation,
 };
 use crate::agent::dqn::{best_allowed, Dqn, QPolicy};
 use crate::env::sudoku::{
@@ -47,7 +48,7 @@ const MAX_PUZZLES: usize = 10_000;
 #[derive(Default, serde::Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 struct SudokuOptions {
-    /// `cells` (default) or `paper`.
+    /// `cells` (default) or `dense` (also read as `paper`, its former name).
     net: Option<String>,
     /// `cells`: hidden 1 × 1 layers (default 2) and units per layer (default 32), as `puzzlelab
     /// sudoku train`.
@@ -65,16 +66,16 @@ struct SudokuOptions {
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Net {
     Cells,
-    Paper,
+    Dense,
 }
 
 impl Net {
     fn parse(name: Option<&str>) -> Result<Net, JsValue> {
         match name.unwrap_or("cells") {
             "cells" => Ok(Net::Cells),
-            "paper" => Ok(Net::Paper),
+            "dense" | "paper" => Ok(Net::Dense),
             other => Err(js_error(format!(
-                "unknown network \"{other}\": cells or paper"
+                "unknown network \"{other}\": cells or dense"
             ))),
         }
     }
@@ -82,14 +83,14 @@ impl Net {
     fn name(self) -> &'static str {
         match self {
             Net::Cells => "cells",
-            Net::Paper => "paper",
+            Net::Dense => "dense",
         }
     }
 
     fn env(self, puzzles: Vec<Grid>) -> SudokuEnv {
         match self {
             Net::Cells => cells_env(puzzles),
-            Net::Paper => seed004_env(puzzles),
+            Net::Dense => dense_env(puzzles),
         }
     }
 }
@@ -116,11 +117,16 @@ fn check_count(count: usize, what: &str) -> Result<usize, JsValue> {
     }
 }
 
-/// One bin of an evaluation, as `puzzlelab sudoku eval` reports it (beside the paper's rate).
+/// One bin of an evaluation, as `puzzlelab sudoku eval` reports it (beside the rate Mehta's paper
+/// published).
 #[derive(serde::Serialize)]
 struct BinReport {
     bin: &'static str,
-    paper_solved_rate: f64,
+    published_solved_rate: f64,
+    /// The same rate under the key the pages read before the rename; dropped once they read
+    /// `published_solved_rate`.
+    #[serde(rename = "paper_solved_rate")]
+    former_published_solved_rate: f64,
     #[serde(flatten)]
     evaluation: SudokuEvaluation,
 }
@@ -132,7 +138,8 @@ fn bins_js(policy: &QPolicy, bins: &[Vec<Grid>; 3]) -> Result<JsValue, JsValue> 
         .into_iter()
         .map(|(bin, evaluation)| BinReport {
             bin: bin.name(),
-            paper_solved_rate: bin.paper_solved_rate(),
+            published_solved_rate: bin.published_solved_rate(),
+            former_published_solved_rate: bin.published_solved_rate(),
             evaluation,
         })
         .collect();
@@ -175,9 +182,10 @@ fn learner(dqn: &Dqn<SudokuEnv>) -> &Dqn<SudokuEnv> {
 #[wasm_bindgen]
 impl DqnSudokuTrainer {
     /// A learner with fresh weights on a pool of generated puzzles. `options`: `net` (`cells`
-    /// with `layers` and `filters`, or `paper`), `givens` (a list), `puzzles` (the pool, default
-    /// 200), `validationPerBin` (default 10) and [`crate::agent::dqn::DqnConfig`]'s fields in
-    /// camelCase over that network's settings ([`cells_config`] or [`seed004_config`]); the pool
+    /// with `layers` and `filters`, or `dense`, also read as `paper`), `givens` (a list),
+    /// `puzzles` (the pool, default 200), `validationPerBin` (default 10) and
+    /// [`crate::agent::dqn::DqnConfig`]'s fields in camelCase over that network's settings
+    /// ([`cells_config`] or [`dense_config`]); the pool
     /// is drawn from `TRAINING_SEED + seed`, the validation puzzles from `VALIDATION_SEED`, as
     /// `puzzlelab sudoku train` draws them. `backend`: `cpu` or `webgpu`.
     pub async fn create(options: JsValue, backend: String) -> Result<DqnSudokuTrainer, JsValue> {
@@ -194,7 +202,7 @@ impl DqnSudokuTrainer {
         )?;
         let defaults = match net {
             Net::Cells => cells_config(sudoku.layers.unwrap_or(2), sudoku.filters.unwrap_or(32)),
-            Net::Paper => seed004_config(),
+            Net::Dense => dense_config(),
         };
         let config = config_over(defaults, &options)?;
         let (device, backend) = match backend.as_str() {
@@ -265,8 +273,9 @@ impl DqnSudokuTrainer {
     }
 
     /// The network so far (copied to the CPU) plays the validation puzzles greedily; resolves to
-    /// one report a bin, easy first: `{bin, paper_solved_rate, puzzles, solved, solved_rate,
-    /// solved_rate_95, filled_fraction, ms_per_puzzle}` (as `puzzlelab sudoku train` logs them).
+    /// one report a bin, easy first: `{bin, published_solved_rate, puzzles, solved, solved_rate,
+    /// solved_rate_95, filled_fraction, ms_per_puzzle}` (as `puzzlelab sudoku train` logs them),
+    /// and `paper_solved_rate`, the published rate's former key, while the pages still read it.
     pub fn evaluate(&self) -> js_sys::Promise {
         let cell = self.dqn.clone();
         let validation = self.validation.clone();
@@ -305,7 +314,7 @@ impl DqnSudokuTrainer {
 #[serde(rename_all = "camelCase")]
 struct Move {
     cell: usize,
-    /// The digit written; 0 erases (only the paper's network erases).
+    /// The digit written; 0 erases (only the dense network erases).
     digit: u8,
     /// Whether it is the solution's digit (an erase: whether the cell held a wrong one).
     right: bool,
@@ -338,7 +347,7 @@ pub struct DqnSudokuModel {
 #[serde(rename_all = "camelCase")]
 struct ModelInfo<'a> {
     puzzle_id: &'a str,
-    /// `cells` or `paper`.
+    /// `cells` or `dense`.
     net: &'static str,
     network: &'a crate::agent::dqn::QNetworkConfig,
     num_params: usize,
@@ -365,9 +374,9 @@ impl DqnSudokuModel {
         to_js(&ModelInfo {
             puzzle_id: self.policy.puzzle_id(),
             net: if network.grid.is_some() {
-                "cells"
+                Net::Cells.name()
             } else {
-                "paper"
+                Net::Dense.name()
             },
             network,
             num_params: network.num_params(),
@@ -410,7 +419,7 @@ impl DqnSudokuModel {
             if env.is_lost() {
                 break "mistake";
             }
-            if moves.len() >= crate::env::sudoku::SEED004_MOVE_LIMIT {
+            if moves.len() >= crate::env::sudoku::MOVE_LIMIT {
                 break "limit";
             }
             env.action_mask(&mut allowed);

@@ -4,15 +4,15 @@
 //! [`Game2048`] owns one game (its rules and random generator are [`crate::env::game2048`]'s);
 //! [`Game2048::play`] tells JS everything it needs to animate a move: where each tile went, which
 //! merged, where the new tile appeared. [`NTupleAgent`] reads a network file (the plain PZL2048N
-//! format: this core bundle has no gzip, so `www/game2048.js` unpacks the shipped `.gz` with the
-//! browser's `DecompressionStream`) and picks moves for a game. `www/game2048.js` draws the board
-//! and `www/app2048.js` runs the page.
+//! format: this core bundle has no gzip, so `www/2048/agent.js` unpacks the shipped `.gz` with the
+//! browser's `DecompressionStream`) and picks moves for a game. `www/2048/game.js` draws the board
+//! and `www/2048/app.js` runs the page.
 
 use super::{js_error, to_js};
 use crate::agent::ntuple::NTupleNetwork;
+use crate::env::game2048::expectimax::Expectimax;
 use crate::env::game2048::{tile_moves, Board, Game2048 as Game, Game2048Config, Move, TileMove};
 use crate::env::Environment;
-use crate::search::expectimax::Expectimax;
 use wasm_bindgen::prelude::*;
 
 /// How many moves [`Game2048::undo`] can take back.
@@ -243,8 +243,8 @@ pub struct NTupleAgent {
 
 #[wasm_bindgen]
 impl NTupleAgent {
-    /// Reads a network file as `puzzlelab train-2048` writes it (format `PZL2048N`, f32 or f16
-    /// weights), not gzip-compressed: unpack a `.gz` first (`www/game2048.js` does, with
+    /// Reads a network file as `puzzlelab 2048 ntuple train` writes it (format `PZL2048N`, f32 or f16
+    /// weights), not gzip-compressed: unpack a `.gz` first (`www/2048/agent.js` does, with
     /// `DecompressionStream`). A gzip file, another file, another version or a damaged file is
     /// refused with a message that says which.
     #[wasm_bindgen(js_name = fromBytes)]

@@ -1,8 +1,8 @@
 //! The learning bundle's part of the boundary (feature `learn`; `scripts/build-wasm.sh learn`
 //! builds it into `pkg/learn/`). The page loads it only in the learning worker
-//! (`www/learn-worker.js`), so the play-and-search bundle stays small.
+//! (`www/common/learn-worker.js`), so the play-and-search bundle stays small.
 //!
-//! - [`DqnTrainer`]: the thesis's DQN on a sliding puzzle ([`SlidingTrainer`]), trained in chunks
+//! - [`DqnTrainer`]: the N-puzzle DQN dissertation's DQN on a sliding puzzle ([`SlidingTrainer`]), trained in chunks
 //!   on the CPU (burn's `flex`) or on WebGPU; every chunk is a promise (readback on WebGPU is
 //!   asynchronous), and its report feeds the page's charts.
 //! - [`DqnModel`](super::dqn_model::DqnModel) (in `dqn_model.rs`): a saved model on the CPU.
@@ -67,7 +67,7 @@ pub fn webgpu_products() -> Result<JsValue, JsValue> {
 }
 
 /// What a trainer is set up with: the learner's hyper-parameters ([`DqnConfig`], camelCase, the
-/// thesis's defaults for those left out), the reward and the curriculum (`puzzlelab train`'s
+/// dissertation's defaults for those left out), the reward and the curriculum (`puzzlelab sliding train`'s
 /// `--reward`, `--difficulty`, `--curriculum`, `--mixed` and `--uniform-starts`).
 #[derive(serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -79,9 +79,10 @@ struct TrainerOptions {
     difficulty: Option<u32>,
     /// Raise the difficulty after three evaluations in a row above 80% (default: on).
     curriculum: Option<bool>,
-    /// The reward by [`RewardScheme::name`]: `thesis` (default: −(Manhattan + 2 × linear
-    /// conflicts), −1 more into a wall), `steps` (seed 001: −1 a move, −2 into a wall) or
-    /// `seed003`.
+    /// The reward by [`RewardScheme::name`]: `heuristic-penalty` (default: −(Manhattan + 2 ×
+    /// linear conflicts), −1 more into a wall), `steps` (−1 a move, −2 into a wall) or
+    /// `step-cost-goal-bonus`; the names before the rename (`thesis`, `seed003`, …) are still
+    /// read ([`RewardScheme::from_name`]).
     reward: Option<String>,
     /// Draw each episode's difficulty uniformly from 1 to the current one (default: off).
     mixed: Option<bool>,
@@ -331,8 +332,9 @@ pub struct DqnTrainer {
 impl DqnTrainer {
     /// A learner with fresh weights for the `rows × cols` puzzle (goal text, or the standard goal
     /// when empty). `options`: [`DqnConfig`]'s fields in camelCase plus `difficulty`,
-    /// `curriculum`, `reward` (`thesis`, `steps`), `mixed` and `uniformStarts`; an unknown reward is an error
-    /// naming the known ones. `backend`: `cpu` or `webgpu` (fails if WebGPU cannot be set up;
+    /// `curriculum`, `reward` (`heuristic-penalty`, `steps`, `step-cost-goal-bonus`; `thesis` and
+    /// `seed003` still read), `mixed` and `uniformStarts`; an unknown reward is an error naming
+    /// the known ones. `backend`: `cpu` or `webgpu` (fails if WebGPU cannot be set up;
     /// the worker decides what `auto` means).
     pub async fn create(
         rows: usize,
@@ -352,7 +354,7 @@ impl DqnTrainer {
                 .map_err(|e| js_error(format!("training options: {e}")))?
         };
         let reward = match options.reward.as_deref() {
-            None => RewardScheme::Thesis,
+            None => RewardScheme::HeuristicPenalty,
             Some(name) => RewardScheme::parse(name).map_err(|e| js_error(format!("reward {e}")))?,
         };
         let curriculum = options.curriculum.unwrap_or(true);
@@ -423,7 +425,7 @@ impl DqnTrainer {
         })
     }
 
-    /// The current network as a model file (the format `puzzlelab train` writes); resolves to
+    /// The current network as a model file (the format `puzzlelab sliding train` writes); resolves to
     /// its bytes.
     #[wasm_bindgen(js_name = saveModel)]
     pub fn save_model(&self) -> js_sys::Promise {

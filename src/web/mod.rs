@@ -411,7 +411,7 @@ impl QLearningJob {
 }
 
 /// Additive pattern databases for a 4×4 puzzle's goal: built here, or loaded from a file that
-/// `puzzlelab pdb` wrote (the page fetches the shipped ones from `www/models/`).
+/// `puzzlelab sliding pdb` wrote (the page fetches the shipped ones from `www/models/`).
 #[wasm_bindgen]
 pub struct PatternDatabases {
     heuristic: Rc<PdbHeuristic>,
@@ -442,7 +442,7 @@ impl PatternDatabases {
         })
     }
 
-    /// Reads databases saved by `puzzlelab pdb` (already decompressed), checking that they are
+    /// Reads databases saved by `puzzlelab sliding pdb` (already decompressed), checking that they are
     /// intact and built for the puzzle's goal.
     #[wasm_bindgen(js_name = fromBytes)]
     pub fn from_bytes(puzzle: &Puzzle, bytes: &[u8]) -> Result<PatternDatabases, JsValue> {

@@ -2,9 +2,9 @@
 //! in the browser.
 //!
 //! Thin handles over [`crate::agent::ntuple`]: [`NTupleTrainer`] owns a [`TdLearner`] and trains
-//! it a chunk of games at a time (`www/ntuple-worker.js` reports, pauses and stops between
+//! it a chunk of games at a time (`www/2048/ntuple-worker.js` reports, pauses and stops between
 //! chunks); [`NTupleEvaluation`] owns a network and an [`Evaluation`], the same one `puzzlelab
-//! eval-2048` runs, so the browser plays exactly the native games for a seed and reports them in
+//! 2048 eval` runs, so the browser plays exactly the native games for a seed and reports them in
 //! the CLI's JSON shape. Files are the CLI's (`PZL2048N`), not gzip-compressed: the worker
 //! unpacks `.gz` files with the browser's `DecompressionStream` (the core bundle has no gzip).
 //!
@@ -59,7 +59,7 @@ fn check_fits(set: TupleSet) -> Result<(), JsValue> {
     }
     Err(js_error(format!(
         "the {} tuple set has {} weights ({} MiB as f32): too big for a browser tab; train and \
-         evaluate it with the command line (puzzlelab train-2048 / eval-2048)",
+         evaluate it with the command line (puzzlelab 2048 ntuple train / 2048 eval)",
         set.name(),
         set.num_weights(),
         (set.num_weights() * 4) >> 20
@@ -188,7 +188,7 @@ impl NTupleTrainer {
         to_js(&self.learner.train_games(games as u64))
     }
 
-    /// The network as a file (`PZL2048N`, what `puzzlelab eval-2048 --model` reads):
+    /// The network as a file (`PZL2048N`, what `puzzlelab 2048 eval --model` reads):
     /// `precision` `"f32"` (exact: training goes on where it was) or `"f16"` (half the size).
     #[wasm_bindgen(js_name = saveNetwork)]
     pub fn save_network(&self, precision: &str) -> Result<Vec<u8>, JsValue> {
@@ -233,7 +233,7 @@ impl NTupleTrainer {
 }
 
 /// An evaluation of an agent playing with a network: `games` games seeded from `seed`, played in
-/// chunks; the report is `puzzlelab eval-2048`'s JSON without `machine`.
+/// chunks; the report is `puzzlelab 2048 eval`'s JSON without `machine`.
 #[wasm_bindgen]
 pub struct NTupleEvaluation {
     network: Option<NTupleNetwork>,

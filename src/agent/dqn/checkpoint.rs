@@ -171,7 +171,7 @@ mod tests {
                 difficulty: 4,
                 max_moves: 20,
             };
-            SlidingEnv::new(puzzle.clone(), start, RewardScheme::Thesis)
+            SlidingEnv::new(puzzle.clone(), start, RewardScheme::HeuristicPenalty)
         };
         let config = DqnConfig {
             hidden: vec![16],

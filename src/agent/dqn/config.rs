@@ -11,12 +11,12 @@ pub struct DqnConfig {
     /// Widths of the hidden layers, each followed by ReLU (dissertation: `[250, 250, 250]`).
     pub hidden: Vec<usize>,
     /// The convolutions of Mehta's RL paper for constraint-satisfaction games in front of the dense
-    /// layers (2048: [`PairConvConfig::seed004`]); `None` (the dissertation): the dense layers read
+    /// layers (2048: [`PairConvConfig::game2048`]); `None` (the dissertation): the dense layers read
     /// the observation directly.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub conv: Option<PairConvConfig>,
     /// Convolutions over the board in front of the dense layers, or the whole network when per
-    /// cell (Minesweeper: [`GridConvConfig::seed004`]); `None`: none.
+    /// cell (Minesweeper: [`GridConvConfig::conv_dense`]); `None`: none.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub grid: Option<GridConvConfig>,
     /// Transitions the replay buffer keeps; the oldest leave first (dissertation: 100,000).

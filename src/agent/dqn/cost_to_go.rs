@@ -123,7 +123,7 @@ impl CostToGoSamples<Board> {
         Ok(())
     }
 
-    /// Reads the data lines `puzzlelab cost-to-go data` writes (`position moves`, `#` comments)
+    /// Reads the data lines `puzzlelab sliding cost-to-go data` writes (`position moves`, `#` comments)
     /// and adds every path; the error names the line.
     pub fn push_text(&mut self, puzzle: &SlidingPuzzle, text: &str) -> Result<usize, String> {
         let mut paths = 0;

@@ -1,5 +1,5 @@
-//! Deep Q-learning on the dust puzzle: the blog post's batched DQN ([`blog_config`] on
-//! [`blog_env`]), puzzlelab's stronger learner ([`backups_config`] on [`backups_env`]), and greedy
+//! Deep Q-learning on the dust puzzle: the batched DQN of the dust-puzzle blog post, 1,000 games
+//! played at once ([`batched_config`] on [`one_hot_env`]), puzzlelab's stronger learner ([`backups_config`] on [`backups_env`]), and greedy
 //! play on seeded boards ([`play_greedy`]).
 //!
 //! What the blog gives (a blog series on solving a dust-matching puzzle): the board one-hot (8 × 6 × 6: empty plus five
@@ -93,8 +93,10 @@ impl ClicksSummary {
     }
 }
 
-/// The blog's DQN (see the module docs) with `hidden` layers (the blog: five of 1,500).
-pub fn blog_config(hidden: Vec<usize>) -> DqnConfig {
+/// The batched DQN (see the module docs): 1,000 games played at once, each round of play replayed
+/// in batches of 1,000, every cell clickable, γ 0.8, with `hidden` dense layers; the learner of
+/// the dust-puzzle blog post (which used five layers of 1,500).
+pub fn batched_config(hidden: Vec<usize>) -> DqnConfig {
     DqnConfig {
         hidden,
         replay_capacity: 2_000,
@@ -117,8 +119,10 @@ pub fn blog_config(hidden: Vec<usize>) -> DqnConfig {
     }
 }
 
-/// The blog's environment: the dust rules, its one-hot observation and rewards.
-pub fn blog_env() -> Clusters {
+/// The dust puzzle with the one-hot observation ([`ClustersObservation::OneHot`]) and the
+/// click-cost rewards ([`ClustersReward::ClickCost`](crate::env::samegame::ClustersReward)),
+/// as the dust-puzzle blog post sets it up: [`batched_config`]'s environment.
+pub fn one_hot_env() -> Clusters {
     Clusters::new(Rules::dust()).expect("the dust rules are valid")
 }
 
@@ -143,7 +147,7 @@ pub fn backups_config(hidden: Vec<usize>) -> DqnConfig {
 /// puzzlelab's learner's environment: the blog's rewards, the one-hot planes with the features
 /// ([`ClustersObservation::Features`]), its starts taken from every stage of a game.
 pub fn backups_env() -> Clusters {
-    blog_env()
+    one_hot_env()
         .with_observation(ClustersObservation::Features)
         .with_start_clicks(BACKUP_START_CLICKS)
 }
@@ -152,14 +156,16 @@ pub fn backups_env() -> Clusters {
 /// the model's puzzle id says so), checked against the model (a value network's one output
 /// accepted).
 pub fn env_for(policy: &QPolicy) -> Result<Clusters, DqnError> {
-    let blog = blog_env();
-    let counts = blog.clone().with_observation(ClustersObservation::Counts);
-    let env = if policy.puzzle_id() == blog.puzzle_id() {
-        blog
+    let one_hot = one_hot_env();
+    let counts = one_hot
+        .clone()
+        .with_observation(ClustersObservation::Counts);
+    let env = if policy.puzzle_id() == one_hot.puzzle_id() {
+        one_hot
     } else if policy.puzzle_id() == counts.puzzle_id() {
         counts
     } else {
-        blog.with_observation(ClustersObservation::Features)
+        one_hot.with_observation(ClustersObservation::Features)
     };
     policy.check_fits_or_values(&env)?;
     Ok(env)

@@ -1,9 +1,9 @@
-//! The deep Q-network of Mehta's RL paper for constraint-satisfaction games on 2048: the one-hot
-//! 4 × 4 × 16 board, two levels of (1, 2) and (2, 1) convolutions ([`PairConvConfig::seed004`]), a
-//! dense layer, one Q-value per move, trained by [`Dqn`] on the paper's shaped reward
-//! ([`Reward2048::Seed004`]). Shared by `puzzlelab train-dqn-2048` and the page's training worker,
-//! so that both train the same way; evaluated by whole games like the n-tuple agent (reach rates of
-//! 2048, 4096, …).
+//! The pair-convolution deep Q-network on 2048 ([`pair_conv_config`]), as Mehta's RL paper for
+//! constraint-satisfaction games sets it up: the one-hot 4 × 4 × 16 board, two levels of (1, 2)
+//! and (2, 1) convolutions ([`PairConvConfig::game2048`]), a dense layer, one Q-value per move,
+//! trained by [`Dqn`] on the paper's shaped reward ([`Reward2048::WeightedFeatures`]). Shared by
+//! `puzzlelab 2048 train` and the page's training worker, so that both train the same way;
+//! evaluated by whole games like the n-tuple agent (reach rates of 2048, 4096, …).
 //!
 //! What the paper gives and what puzzlelab chooses where it is silent:
 //! - the paper: learning rate 5·10⁻⁴ (decayed in steps of 0.9; puzzlelab keeps it constant), γ 0.9,
@@ -18,12 +18,13 @@ use crate::env::game2048::{game_seed, Game2048, Game2048Config, GameStats, Rewar
 use crate::env::Environment;
 use burn::tensor::Device;
 
-/// The hyper-parameters of Mehta's RL paper for constraint-satisfaction games (see the module docs
-/// for what puzzlelab chose where it is silent).
-pub fn seed004_config() -> DqnConfig {
+/// The pair-convolution network and its learner's settings: the hyper-parameters of Mehta's RL
+/// paper for constraint-satisfaction games (see the module docs for what puzzlelab chose where it
+/// is silent).
+pub fn pair_conv_config() -> DqnConfig {
     DqnConfig {
         hidden: vec![256],
-        conv: Some(PairConvConfig::seed004()),
+        conv: Some(PairConvConfig::game2048()),
         replay_capacity: 100_000,
         batch_size: 64,
         learning_rate: 5e-4,
@@ -42,10 +43,11 @@ pub fn seed004_config() -> DqnConfig {
     }
 }
 
-/// The rules the DQN trains on: the original game's spawns, rewarded by Mehta's shaping.
+/// The rules the DQN trains on: the original game's spawns, rewarded by the weighted board
+/// features ([`Reward2048::WeightedFeatures`]).
 pub fn training_rules() -> Game2048Config {
     Game2048Config {
-        reward: Reward2048::Seed004,
+        reward: Reward2048::WeightedFeatures,
         ..Game2048Config::default()
     }
 }

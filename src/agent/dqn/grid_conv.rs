@@ -33,8 +33,10 @@ pub struct GridConvConfig {
 }
 
 impl GridConvConfig {
-    /// Mehta's network for Minesweeper: the condensed two planes, 4×4×16, 3×3×32, 2×2×64.
-    pub fn seed004(height: usize, width: usize) -> Self {
+    /// Convolutions flattened into dense layers, for Minesweeper: the condensed two planes,
+    /// 4×4×16, 3×3×32, 2×2×64, the last one's features flattened (the network of Mehta's RL paper
+    /// for constraint-satisfaction games).
+    pub fn conv_dense(height: usize, width: usize) -> Self {
         GridConvConfig {
             channels: 2,
             height,

@@ -1,5 +1,6 @@
-//! Deep Q-learning on Minesweeper: the network and settings of Mehta's RL paper for
-//! constraint-satisfaction games ([`seed004_config`]), puzzlelab's stronger learner
+//! Deep Q-learning on Minesweeper: convolutions flattened into a dense layer, the network and
+//! settings of Mehta's RL paper for constraint-satisfaction games ([`conv_dense_config`]),
+//! puzzlelab's stronger learner
 //! ([`cells_config`]: a fully convolutional network, legal moves only, every covered cell of each
 //! visited position backed up), and greedy play on the same seeded boards as the solver
 //! ([`evaluate_policy`]).
@@ -23,11 +24,13 @@ use crate::env::minesweeper::{
 };
 use crate::env::Environment;
 
-/// The paper's DQN for a board of `layout`'s size (see the module docs).
-pub fn seed004_config(layout: &Layout) -> DqnConfig {
+/// Convolutions flattened into a dense layer ([`GridConvConfig::conv_dense`]) for a board of
+/// `layout`'s size, every cell choosable, with the settings of Mehta's RL paper (see the module
+/// docs).
+pub fn conv_dense_config(layout: &Layout) -> DqnConfig {
     DqnConfig {
         hidden: vec![],
-        grid: Some(GridConvConfig::seed004(layout.height, layout.width)),
+        grid: Some(GridConvConfig::conv_dense(layout.height, layout.width)),
         replay_capacity: 100_000,
         batch_size: 64,
         learning_rate: 1e-3,
@@ -44,13 +47,14 @@ pub fn seed004_config(layout: &Layout) -> DqnConfig {
     }
 }
 
-/// The paper's rules for its DQN: condensed planes, its rewards.
-pub fn seed004_rules(layout: Layout, first_click: FirstClick) -> MinesConfig {
+/// [`conv_dense_config`]'s rules: the condensed planes and the progress rewards
+/// ([`MinesReward::Progress`]), as Mehta's RL paper sets them.
+pub fn conv_dense_rules(layout: Layout, first_click: FirstClick) -> MinesConfig {
     MinesConfig {
         layout,
         first_click,
         observation: Observation::Condensed,
-        reward: MinesReward::Mehta,
+        reward: MinesReward::Progress,
     }
 }
 

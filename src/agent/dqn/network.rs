@@ -53,9 +53,9 @@ pub struct PairConvConfig {
 }
 
 impl PairConvConfig {
-    /// The network of Mehta's RL paper for constraint-satisfaction games for 2048: 16 one-hot
-    /// channels on 4 × 4, 128 filters on both levels.
-    pub fn seed004() -> Self {
+    /// The pair convolutions for 2048's board: 16 one-hot channels on 4 × 4, 128 filters on both
+    /// levels (the widths of Mehta's RL paper for constraint-satisfaction games).
+    pub fn game2048() -> Self {
         PairConvConfig {
             channels: 16,
             height: 4,
@@ -652,17 +652,18 @@ mod tests {
     }
 
     #[test]
-    fn network_sizes_match_the_thesis() {
-        let thesis = QNetworkConfig {
+    fn three_hidden_layers_of_250_have_144_754_parameters() {
+        // The N-puzzle DQN dissertation's network on the 8-puzzle (its figure 3).
+        let dense = QNetworkConfig {
             observation_len: 72,
             hidden: vec![250, 250, 250],
             num_actions: 4,
             conv: None,
             grid: None,
         };
-        assert_eq!(thesis.num_params(), 144_754, "the thesis's figure 3");
+        assert_eq!(dense.num_params(), 144_754);
         assert_eq!(
-            thesis.layer_sizes(),
+            dense.layer_sizes(),
             [(72, 250), (250, 250), (250, 250), (250, 4)]
         );
     }

@@ -21,8 +21,8 @@ pub struct Curriculum {
 }
 
 impl Curriculum {
-    /// The dissertation's rule: three evaluations in a row above 80%.
-    pub fn thesis() -> Self {
+    /// Three evaluations in a row above 80% (the N-puzzle DQN dissertation's rule).
+    pub fn three_above_80_percent() -> Self {
         Curriculum::new(0.8, 3)
     }
 
@@ -56,7 +56,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn epsilon_follows_the_thesis_schedule() {
+    fn epsilon_decays_geometrically_to_its_floor() {
         assert_eq!(epsilon_at(0.9, 0.999, 0.3, 0), 0.9);
         assert!((epsilon_at(0.9, 0.999, 0.3, 100) - 0.9 * 0.999f32.powi(100)).abs() < 1e-6);
         // 0.9 · 0.999^n reaches 0.3 after ln(3)/−ln(0.999) ≈ 1098 episodes.
@@ -67,7 +67,7 @@ mod tests {
 
     #[test]
     fn curriculum_needs_three_evaluations_in_a_row_above_80_percent() {
-        let mut c = Curriculum::thesis();
+        let mut c = Curriculum::three_above_80_percent();
         let raises: Vec<bool> = [0.9, 0.9, 0.8, 0.9, 0.9, 1.0, 0.9]
             .into_iter()
             .map(|r| c.record(r))

@@ -1,5 +1,5 @@
 //! The sliding puzzle's deep Q-learner: the dissertation's set-up of [`Dqn`] on [`SlidingEnv`]
-//! (random walks back from the goal, its reward, its curriculum), shared by `puzzlelab train` and
+//! (random walks back from the goal, its reward, its curriculum), shared by `puzzlelab sliding train` and
 //! the page's training worker so that both train the same way.
 
 use super::{Curriculum, Dqn, DqnConfig, DqnError, DqnStats, QPolicy};
@@ -12,7 +12,7 @@ pub const MAX_WALK: usize = 500;
 /// An environment of `puzzle` whose episodes start at random walks of `difficulty` (Manhattan +
 /// 2 × linear conflicts) from the goal, with the dissertation's reward.
 pub fn training_env(puzzle: &SlidingPuzzle, difficulty: u32) -> SlidingEnv {
-    training_env_with(puzzle, difficulty, RewardScheme::Thesis)
+    training_env_with(puzzle, difficulty, RewardScheme::HeuristicPenalty)
 }
 
 /// [`training_env`] with another reward.
@@ -90,7 +90,7 @@ impl SlidingTrainer {
             dqn,
             puzzle: puzzle.clone(),
             difficulty,
-            curriculum: curriculum.then(Curriculum::thesis),
+            curriculum: curriculum.then(Curriculum::three_above_80_percent),
             reward,
             mixed: false,
             uniform_starts: false,

@@ -1,7 +1,7 @@
-//! Deep Q-learning on Sudoku: the DQN of Mehta's RL paper for constraint-satisfaction games
-//! ([`seed004_config`] on [`seed004_env`]), puzzlelab's stronger learner ([`cells_config`] on
-//! [`cells_env`]), and greedy play on puzzles binned the paper's way ([`evaluate_policy`],
-//! [`evaluate_bins`]).
+//! Deep Q-learning on Sudoku: one dense layer over the one-hot grid, the DQN of Mehta's RL paper
+//! for constraint-satisfaction games ([`dense_config`] on [`dense_env`]), puzzlelab's stronger
+//! learner ([`cells_config`] on [`cells_env`]), and greedy play on puzzles binned the paper's way
+//! ([`evaluate_policy`], [`evaluate_bins`]).
 //!
 //! What the paper gives ("Reinforcement Learning For Constraint Satisfaction Game Agents", section 3.2.4): the grid one-hot (9 × 9 × 10),
 //! 810 actions (cell, entry value), progress +1, no progress −1, a broken rule −2, −20 past 162
@@ -35,12 +35,13 @@ use super::{best_allowed, DqnConfig, DqnError, GridConvConfig, QPolicy};
 use crate::clock;
 use crate::env::minesweeper::wilson_95;
 use crate::env::sudoku::{
-    Grid, GuessBin, Shape, SudokuEnv, SudokuObservation, SudokuReward, FEATURES, SEED004_MOVE_LIMIT,
+    Grid, GuessBin, Shape, SudokuEnv, SudokuObservation, SudokuReward, FEATURES, MOVE_LIMIT,
 };
 use crate::env::Environment;
 
-/// The paper's DQN (see the module docs).
-pub fn seed004_config() -> DqnConfig {
+/// One dense layer from the one-hot grid (810 values) to the 810 actions' Q-values, every action
+/// choosable, with the settings of Mehta's RL paper (see the module docs).
+pub fn dense_config() -> DqnConfig {
     DqnConfig {
         hidden: vec![],
         replay_capacity: 100_000,
@@ -51,7 +52,7 @@ pub fn seed004_config() -> DqnConfig {
         epsilon_start: 1.0,
         epsilon_decay: 0.999,
         epsilon_min: 0.1,
-        max_episode_steps: SEED004_MOVE_LIMIT,
+        max_episode_steps: MOVE_LIMIT,
         warmup_episodes: 10,
         mask_actions: false,
         eval_interval_episodes: 0,
@@ -59,9 +60,10 @@ pub fn seed004_config() -> DqnConfig {
     }
 }
 
-/// The paper's environment over `puzzles`: one-hot grid, its rewards.
-pub fn seed004_env(puzzles: Vec<Grid>) -> SudokuEnv {
-    SudokuEnv::new(puzzles, SudokuReward::Seed004)
+/// [`dense_config`]'s environment over `puzzles`: the one-hot grid, the progress rewards
+/// ([`SudokuReward::Progress`]), as Mehta's RL paper sets it up.
+pub fn dense_env(puzzles: Vec<Grid>) -> SudokuEnv {
+    SudokuEnv::new(puzzles, SudokuReward::Progress)
 }
 
 /// puzzlelab's learner (see the module docs): `layers` hidden 1 × 1 layers of `filters` each,
@@ -89,7 +91,7 @@ pub fn cells_config(layers: usize, filters: usize) -> DqnConfig {
         epsilon_start: 0.3,
         epsilon_decay: 0.995,
         epsilon_min: 0.05,
-        max_episode_steps: SEED004_MOVE_LIMIT,
+        max_episode_steps: MOVE_LIMIT,
         warmup_episodes: 4,
         mask_actions: true,
         backup_visited: true,
@@ -104,11 +106,11 @@ pub fn cells_env(puzzles: Vec<Grid>) -> SudokuEnv {
     SudokuEnv::new(puzzles, SudokuReward::Mistakes).with_observation(SudokuObservation::Features)
 }
 
-/// The environment a model plays in, from its puzzle id: `sudoku-9x9` the paper's,
-/// `sudoku-9x9-features` puzzlelab's.
+/// The environment a model plays in, from its puzzle id: `sudoku-9x9` [`dense_env`]'s,
+/// `sudoku-9x9-features` [`cells_env`]'s.
 pub fn env_for(policy: &QPolicy, puzzles: Vec<Grid>) -> Result<SudokuEnv, DqnError> {
     let env = match policy.puzzle_id() {
-        "sudoku-9x9" => seed004_env(puzzles),
+        "sudoku-9x9" => dense_env(puzzles),
         "sudoku-9x9-features" => cells_env(puzzles),
         other => {
             return Err(DqnError::Mismatch {
@@ -192,7 +194,7 @@ pub fn evaluate_policy(
                 }
                 env.step(best_allowed(values, &allowed));
                 *moves += 1;
-                over[i] = env.is_terminal() || *moves >= SEED004_MOVE_LIMIT;
+                over[i] = env.is_terminal() || *moves >= MOVE_LIMIT;
             }
             let mut i = 0;
             live.retain(|(env, _, puzzle)| {

@@ -185,7 +185,7 @@ mod tests {
     }
 
     #[test]
-    fn the_next_value_is_the_max_or_the_blogs_mean_over_the_legal_actions() {
+    fn the_next_value_is_the_max_or_the_mean_over_the_legal_actions() {
         let legal_but_last = [0.0, 0.0, 0.0, ILLEGAL_PENALTY];
         let max = DqnConfig::default();
         assert_eq!(values(&max, [0.0; 4]), 6.0);

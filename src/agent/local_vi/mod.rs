@@ -381,15 +381,16 @@ pub struct LocalViSolution {
 }
 
 impl LocalViSolution {
-    /// Whether every stage kept to the paper's limits: the sub-episode ending with the i-th tile
-    /// within i² moves, the game within `rows·cols`² (256 on 4×4).
-    pub fn within_paper_limits(&self, cells: usize) -> bool {
+    /// Whether every stage kept to the sub-episode limits: the sub-episode ending with the i-th
+    /// tile within i² moves, the game within `rows·cols`² (256 on 4×4), the limits of Mehta's RL
+    /// paper's sampled version (section 3.2.1).
+    pub fn within_sub_episode_limits(&self, cells: usize) -> bool {
         self.moves.len() <= cells * cells
             && self.stages.iter().all(|s| s.moves <= s.through * s.through)
     }
 }
 
-/// What a solve by local value iteration reports (`puzzlelab solve --algo local-vi` prints it, the
+/// What a solve by local value iteration reports (`puzzlelab sliding solve --algo local-vi` prints it, the
 /// page's worker sends it): the solve report, the sub-problems it went through and the tables.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct LocalViReport {

@@ -1,13 +1,13 @@
 //! Playing a network's agents — greedy, expectimax over its values, or random moves — over
-//! numbered, seeded games in chunks ([`Evaluation`]): `puzzlelab eval-2048` and the page's
+//! numbered, seeded games in chunks ([`Evaluation`]): `puzzlelab 2048 eval` and the page's
 //! worker both use it, so they report the same games in the same [`EvaluationReport`].
 
 use super::NTupleNetwork;
+use crate::env::game2048::expectimax::Expectimax;
 use crate::env::game2048::{
     clock_seconds, play_game_range, random_move, Game2048Config, GameStats, GameSummary,
 };
 use crate::rng::Rng;
-use crate::search::expectimax::Expectimax;
 
 /// Plays `games` games greedily with `network` (no learning), game `g` seeded with
 /// `game_seed(seed, g)`.
@@ -24,13 +24,13 @@ pub fn evaluate_greedy(
     evaluation.summary()
 }
 
-/// The agents an evaluation can play (`puzzlelab eval-2048 --agent`, the page's Evaluate).
+/// The agents an evaluation can play (`puzzlelab 2048 eval --agent`, the page's Evaluate).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Agent2048 {
     /// The network's greedy 1-ply policy: the move maximising reward + V(afterstate). Named
     /// `ntuple` in reports, as the CLI's `--agent ntuple`.
     Greedy,
-    /// Expectimax ([`crate::search::expectimax`]) `depth` moves deep over the network's values.
+    /// Expectimax ([`crate::env::game2048::expectimax`]) `depth` moves deep over the network's values.
     Expectimax {
         /// Moves searched ahead (at least 1; 1 is the greedy policy).
         depth: u32,
@@ -83,7 +83,7 @@ pub enum EvaluationError {
     NeedsNetwork(&'static str),
 }
 
-/// What an evaluation reports: the JSON of `puzzlelab eval-2048` (which adds `machine`) and the
+/// What an evaluation reports: the JSON of `puzzlelab 2048 eval` (which adds `machine`) and the
 /// result of the page's Evaluate, so that the two can be compared field by field.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct EvaluationReport {

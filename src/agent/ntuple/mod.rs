@@ -30,7 +30,7 @@
 //! weights compress to almost nothing under gzip).
 //!
 //! [`Evaluation`] plays a network's agents — greedy, expectimax over its values ([`Agent2048`]),
-//! or random moves — over numbered, seeded games in chunks: `puzzlelab eval-2048` and the page's
+//! or random moves — over numbered, seeded games in chunks: `puzzlelab 2048 eval` and the page's
 //! worker both use it, so they report the same games in the same [`EvaluationReport`].
 //!
 //! Files: `tuples.rs` (the tuple sets and the board's symmetries), `network.rs` (the network,

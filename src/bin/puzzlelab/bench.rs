@@ -18,7 +18,7 @@ use std::io::Write;
 use std::rc::Rc;
 use std::time::{Duration, Instant};
 
-/// `puzzlelab bench`: times the exact 8-puzzle table, Q-learning on sun/moon and IDA* (linear
+/// `puzzlelab sliding bench`: times the exact 8-puzzle table, Q-learning on sun/moon and IDA* (linear
 /// conflicts) on --count random 15-puzzles; prints JSON.
 #[derive(Args, Debug)]
 pub struct BenchArgs {
@@ -44,7 +44,7 @@ pub enum PositionSet {
     All,
 }
 
-/// `puzzlelab bench-pdb`: times IDA* with the shipped 6-6-3 pattern databases on Korf's 100
+/// `puzzlelab sliding bench-pdb`: times IDA* with the shipped 6-6-3 pattern databases on Korf's 100
 /// (checking their known optimal lengths) and on uniformly random positions, and the pathfinding
 /// crate's IDA* with Manhattan distance on the first few of each (stopped after the timeout);
 /// writes JSON (stdout by default).
@@ -79,7 +79,7 @@ fn median(values: &mut [f64]) -> f64 {
 }
 
 /// Timings for comparison between runs and machines (never used as pass/fail).
-/// `puzzlelab bench`.
+/// `puzzlelab sliding bench`.
 pub fn bench(o: &BenchArgs) -> Result<()> {
     let ms = |clock: Instant| clock.elapsed().as_secs_f64() * 1000.0;
     let mut table_ms: Vec<f64> = (0..5)
@@ -379,7 +379,7 @@ fn bench_pdb_set(
     }))
 }
 
-/// `puzzlelab bench-pdb`: the shipped pattern databases on Korf's 100 and on uniformly random
+/// `puzzlelab sliding bench-pdb`: the shipped pattern databases on Korf's 100 and on uniformly random
 /// positions, beside the `pathfinding` crate's IDA* with Manhattan distance. Timings only.
 pub fn bench_pdb(o: &BenchPdbArgs) -> Result<()> {
     let (korf, random) = match o.set {

@@ -1,4 +1,4 @@
-//! `puzzlelab cost-to-go data|train`: a 15-puzzle value network learned from optimal solutions
+//! `puzzlelab sliding cost-to-go data|train`: a 15-puzzle value network learned from optimal solutions
 //! (the pattern-database IDA*'s), for batch-weighted A* (`eval --bwas-lambda`, the page's
 //! sliding card). The learner is `agent::dqn::cost_to_go`; see docs/sliding.md.
 
@@ -16,7 +16,7 @@ use std::io::Write;
 use std::rc::Rc;
 use std::time::Instant;
 
-/// `puzzlelab cost-to-go <command>`.
+/// `puzzlelab sliding cost-to-go <command>`.
 #[derive(Args, Debug)]
 pub struct CostToGoArgs {
     #[command(subcommand)]
@@ -41,7 +41,7 @@ pub enum CostToGoCommand {
     Eval(CostToGoEvalArgs),
 }
 
-/// `puzzlelab cost-to-go eval`.
+/// `puzzlelab sliding cost-to-go eval`.
 #[derive(Args, Debug)]
 pub struct CostToGoEvalArgs {
     /// The model (a value network, or any sliding-puzzle Q-network).
@@ -68,7 +68,7 @@ pub struct CostToGoEvalArgs {
     pub record: Option<String>,
 }
 
-/// `puzzlelab cost-to-go data`.
+/// `puzzlelab sliding cost-to-go data`.
 #[derive(Args, Debug)]
 pub struct DataArgs {
     /// Positions to solve (in all, counting those already in --out).
@@ -82,7 +82,7 @@ pub struct DataArgs {
     pub out: String,
 }
 
-/// `puzzlelab cost-to-go train`.
+/// `puzzlelab sliding cost-to-go train`.
 #[derive(Args, Debug)]
 pub struct TrainArgs {
     #[command(flatten)]
@@ -147,13 +147,13 @@ pub fn data_line(
     format!("{} {moves}", puzzle.format(start))
 }
 
-/// `puzzlelab cost-to-go data`.
+/// `puzzlelab sliding cost-to-go data`.
 pub fn data(args: &DataArgs, command: &str) -> Result<()> {
     ensure!(args.positions >= 1, "--positions must be at least 1");
     let puzzle = SlidingPuzzle::standard(4, 4)?;
     let seed_mark = format!("(SlidingPuzzle::random_solvable, seed {}),", args.seed);
     let header = format!(
-        "# puzzlelab cost-to-go data: uniformly random 15-puzzles {seed_mark} \
+        "# puzzlelab sliding cost-to-go data: uniformly random 15-puzzles {seed_mark} \
          each with an optimal solution by IDA* with the 6-6-3 pattern databases; {command} on {}, {}",
         machine(),
         utc_now()
@@ -228,19 +228,19 @@ pub fn data(args: &DataArgs, command: &str) -> Result<()> {
     Ok(())
 }
 
-/// `puzzlelab cost-to-go train` in a build without burn.
+/// `puzzlelab sliding cost-to-go train` in a build without burn.
 #[cfg(not(feature = "learn"))]
 pub fn train(_: &TrainArgs, _: &str) -> Result<()> {
     bail!(crate::dqn::NEEDS_LEARN)
 }
 
-/// `puzzlelab cost-to-go eval` in a build without burn.
+/// `puzzlelab sliding cost-to-go eval` in a build without burn.
 #[cfg(not(feature = "learn"))]
 pub fn eval(_: &CostToGoEvalArgs, _: &str) -> Result<()> {
     bail!(crate::dqn::NEEDS_LEARN)
 }
 
-/// `puzzlelab cost-to-go eval`.
+/// `puzzlelab sliding cost-to-go eval`.
 #[cfg(feature = "learn")]
 pub fn eval(args: &CostToGoEvalArgs, command: &str) -> Result<()> {
     use puzzlelab::agent::bwas::BwasSettings;
@@ -354,7 +354,7 @@ pub struct ValueRun<E: puzzlelab::agent::dqn::cost_to_go::ValueEncoding> {
     pub extra_hyperparameters: serde_json::Value,
 }
 
-/// `puzzlelab cost-to-go train`.
+/// `puzzlelab sliding cost-to-go train`.
 #[cfg(feature = "learn")]
 pub fn train(args: &TrainArgs, command: &str) -> Result<()> {
     use puzzlelab::agent::dqn::cost_to_go::SlidingValue;

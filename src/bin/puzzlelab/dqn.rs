@@ -1,6 +1,6 @@
 //! Deep Q-learning on the sliding puzzles: `train`, `eval`, `bench-dqn` and `solve --algo dqn`
 //! (the learner of `agent::dqn`; these need `--features learn`). The flags shared with
-//! `train-dqn-2048` are [`DqnArgs`] and [`RunArgs`].
+//! `2048 train` are [`DqnArgs`] and [`RunArgs`].
 
 #![cfg_attr(not(feature = "learn"), allow(dead_code))]
 
@@ -143,18 +143,20 @@ pub struct EvaluationArgs {
 /// A reward scheme of the sliding puzzles' DQN.
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RewardArg {
-    /// The N-puzzle DQN dissertation's −(Manhattan + 2 × linear conflicts), −1 into a wall.
-    #[value(alias = "seed000")]
-    Thesis,
+    /// −(Manhattan + 2 × linear conflicts), −1 more into a wall (the N-puzzle DQN dissertation's
+    /// reward; also accepted as `thesis`).
+    #[value(aliases = ["thesis", "seed000"])]
+    HeuristicPenalty,
     /// −1 a move (the dust-puzzle blog post's step reward).
     #[value(alias = "seed001")]
     Steps,
-    /// The sun/moon Q-learning README's −10 a move, −1000 into a wall, +100 at the goal.
-    #[value(alias = "sun-moon")]
-    Seed003,
+    /// −10 a move, −1000 into a wall, +100 at the goal (the sun/moon Q-learning README's reward;
+    /// also accepted as `seed003`).
+    #[value(aliases = ["seed003", "sun-moon"])]
+    StepCostGoalBonus,
 }
 
-/// `puzzlelab train`: deep Q-learning on a sliding puzzle, with the N-puzzle DQN dissertation's
+/// `puzzlelab sliding train`: deep Q-learning on a sliding puzzle, with the N-puzzle DQN dissertation's
 /// defaults.
 ///
 /// One progress line per chunk on stderr; writes the model FILE (default dqn-RxC.dqn) and its
@@ -189,7 +191,7 @@ pub struct TrainArgs {
     pub uniform_starts: bool,
 }
 
-/// `puzzlelab eval`: evaluates a model on fresh positions by optimal distance: greedy solved %
+/// `puzzlelab sliding eval`: evaluates a model on fresh positions by optimal distance: greedy solved %
 /// within 50 moves, model-guided beam search solved % and mean extra moves; prints JSON (stdout)
 /// and a table (stderr).
 #[derive(Args, Debug)]
@@ -222,7 +224,7 @@ pub struct EvalArgs {
     pub bwas_parity_offset: Option<f32>,
 }
 
-/// `puzzlelab bench-dqn`: times the dissertation's DQN on the CPU: training steps per second
+/// `puzzlelab sliding bench-dqn`: times the dissertation's DQN on the CPU: training steps per second
 /// (after the warm-up) and the latency of one greedy move, on the 8- and 15-puzzle networks;
 /// prints JSON.
 #[derive(Args, Debug)]
@@ -248,11 +250,11 @@ mod unavailable {
     use anyhow::{bail, Result};
 
     pub fn train(_: &TrainArgs, _: &str) -> Result<()> {
-        bail!("train: {NEEDS_LEARN}")
+        bail!("sliding train: {NEEDS_LEARN}")
     }
 
     pub fn eval(_: &EvalArgs) -> Result<()> {
-        bail!("eval: {NEEDS_LEARN}")
+        bail!("sliding eval: {NEEDS_LEARN}")
     }
 
     pub fn bench_dqn(_: &BenchDqnArgs) -> Result<()> {

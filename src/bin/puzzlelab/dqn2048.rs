@@ -1,4 +1,4 @@
-//! 2048's deep Q-network commands (`--features learn`): `train-dqn-2048` and `eval-dqn-2048`,
+//! 2048's deep Q-network commands (`--features learn`): `2048 train` and `2048 eval --agent dqn`,
 //! the network of Mehta's RL paper for constraint-satisfaction games (`agent::dqn::game2048`).
 
 #![cfg_attr(not(feature = "learn"), allow(dead_code))]
@@ -6,7 +6,7 @@
 use crate::dqn::{DqnArgs, RunArgs};
 use clap::Args;
 
-/// `puzzlelab train-dqn-2048`: the deep Q-network of Mehta's RL paper on 2048: one-hot
+/// `puzzlelab 2048 train`: the deep Q-network of Mehta's RL paper on 2048: one-hot
 /// 4x4x16, two levels of (1,2)/(2,1) convolutions, a dense layer, its shaped reward; legal
 /// moves only.
 ///
@@ -27,8 +27,8 @@ pub struct TrainArgs {
     pub eval_games: u64,
 }
 
-/// `puzzlelab eval-dqn-2048`: plays N full games with a 2048 DQN's greedy legal move; prints
-/// JSON like eval-2048's.
+/// `puzzlelab 2048 eval --agent dqn`: plays N full games with a 2048 DQN's greedy legal move; prints
+/// JSON like 2048 eval's.
 #[derive(Args, Debug)]
 pub struct EvalArgs {
     /// The model file.
@@ -47,12 +47,12 @@ pub use learn::{eval, train};
 
 #[cfg(not(feature = "learn"))]
 pub fn train(_: &TrainArgs, _: &str) -> anyhow::Result<()> {
-    anyhow::bail!("train-dqn-2048: {}", crate::dqn::NEEDS_LEARN)
+    anyhow::bail!("2048 train: {}", crate::dqn::NEEDS_LEARN)
 }
 
 #[cfg(not(feature = "learn"))]
 pub fn eval(_: &EvalArgs) -> anyhow::Result<()> {
-    anyhow::bail!("eval-dqn-2048: {}", crate::dqn::NEEDS_LEARN)
+    anyhow::bail!("2048 eval --agent dqn: {}", crate::dqn::NEEDS_LEARN)
 }
 
 #[cfg(feature = "learn")]
@@ -64,7 +64,7 @@ mod learn {
     use anyhow::{anyhow, bail, Context, Result};
     use burn::tensor::Device;
     use puzzlelab::agent::dqn::game2048::{
-        play_greedy_games, seed004_config, training_rules, Game2048Trainer,
+        pair_conv_config, play_greedy_games, training_rules, Game2048Trainer,
     };
     use puzzlelab::agent::dqn::{
         DqnConfig, PairConvConfig, QNetworkConfig, QPolicy, MODEL_FORMAT_VERSION,
@@ -74,17 +74,17 @@ mod learn {
     use serde_json::{json, Value};
     use std::time::Instant;
 
-    /// The evaluation games' seed unless --seed is given to eval-dqn-2048.
+    /// The evaluation games' seed unless --seed is given to `2048 eval --agent dqn`.
     const EVALUATION_SEED: u64 = 0x2048_D090;
 
     fn config_from(args: &TrainArgs) -> Result<DqnConfig> {
-        let d = seed004_config();
+        let d = pair_conv_config();
         let conv = match args.filters.as_deref() {
             None => d.conv.clone(),
             Some([f1, f2]) => Some(PairConvConfig {
                 filters1: *f1,
                 filters2: *f2,
-                ..PairConvConfig::seed004()
+                ..PairConvConfig::game2048()
             }),
             Some(_) => bail!("--filters takes two numbers, F1,F2"),
         };
@@ -149,7 +149,7 @@ mod learn {
         resume: &'static str,
     }
 
-    /// A `train-dqn-2048` run, as the driver steps it.
+    /// A `2048 train` run, as the driver steps it.
     struct Dqn2048Run {
         trainer: Game2048Trainer,
         out: String,
@@ -226,7 +226,7 @@ mod learn {
         }
     }
 
-    /// `puzzlelab train-dqn-2048`: trains in chunks with a progress line each, evaluates by
+    /// `puzzlelab 2048 train`: trains in chunks with a progress line each, evaluates by
     /// whole games, checkpoints; `--resume FILE` goes on from a saved model.
     pub fn train(args: &TrainArgs, command: &str) -> Result<()> {
         let resume = args.run.resume.clone();
@@ -252,17 +252,17 @@ mod learn {
         let target = args
             .run
             .steps
-            .ok_or_else(|| anyhow!("train-dqn-2048 needs --steps N (in all)"))?;
+            .ok_or_else(|| anyhow!("2048 train needs --steps N (in all)"))?;
         let mut trainer = Game2048Trainer::new(config, training_rules(), &Device::flex())?;
         if let Some(bytes) = &bytes {
             trainer.dqn_mut().resume(bytes)?;
             eprintln!(
-                "train-dqn-2048: resuming at step {}",
+                "2048 train: resuming at step {}",
                 trainer.dqn().steps_done()
             );
         }
         eprintln!(
-            "train-dqn-2048: {} parameters, to step {target}, writing {out}",
+            "2048 train: {} parameters, to step {target}, writing {out}",
             trainer.dqn().network_config().num_params()
         );
         let mut run = Dqn2048Run {
@@ -276,7 +276,7 @@ mod learn {
         };
         let wall_seconds = training::run(&mut run, args.run.plan(target), record.wall_seconds)?;
         training::report_written(
-            "train-dqn-2048",
+            "2048 train",
             &run.out,
             run.trainer.dqn().steps_done(),
             wall_seconds,
@@ -284,7 +284,7 @@ mod learn {
         Ok(())
     }
 
-    /// `puzzlelab eval-dqn-2048`: plays full games greedily with a saved model; JSON on stdout.
+    /// `puzzlelab 2048 eval --agent dqn`: plays full games greedily with a saved model; JSON on stdout.
     pub fn eval(args: &EvalArgs) -> Result<()> {
         let path = &args.model;
         let seed = args.seed.unwrap_or(EVALUATION_SEED);
@@ -296,7 +296,7 @@ mod learn {
             .with_context(|| path.to_string())?;
         let summary = evaluate(&policy, args.games, seed);
         print_json(&json!({
-            "what": "puzzlelab eval-dqn-2048: greedy legal moves of a deep Q-network, original rules",
+            "what": "puzzlelab 2048 eval --agent dqn: greedy legal moves of a deep Q-network, original rules",
             "model": path,
             "seed": seed,
             "summary": summary,

@@ -10,9 +10,11 @@ use puzzlelab::env::samegame::Board;
 /// Which learner.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum NetArg {
-    /// The blog post's: 1,000 games at once, ε-greedy play and replay, every cell clickable (an
-    /// empty one costs -10), gamma 0.8, dense layers (the blog: five of 1,500).
-    Blog,
+    /// Batched DQN: 1,000 games at once, ε-greedy play and replay, every cell clickable (an
+    /// empty one costs -10), gamma 0.8, dense layers (the dust-puzzle blog post's learner, five
+    /// layers of 1,500; also accepted as `blog`).
+    #[value(alias = "blog")]
+    Batched,
     /// puzzlelab's: every legal click of fresh boards from every stage of a game backed up
     /// (DeepCubeA's value iteration on Q-values), gamma 1, piles only.
     Backups,
@@ -23,14 +25,15 @@ pub enum NetArg {
 pub enum TargetArg {
     /// The usual max over the next Q-values.
     Max,
-    /// The blog's mean of the next Q-values.
+    /// The mean of the next Q-values (the dust-puzzle blog post's target).
     Mean,
 }
 
 /// How a network chooses its clicks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum PlayArg {
-    /// As its learner plays: with lookahead for puzzlelab's (backups), greedily for the blog's.
+    /// As its learner plays: with lookahead for puzzlelab's (backups), greedily for the batched
+    /// DQN's.
     Auto,
     /// Its greedy click among the piles.
     Greedy,
@@ -63,10 +66,20 @@ pub struct TrainArgs {
     pub eval_boards: usize,
 }
 
+impl NetArg {
+    /// The name `--net` takes and the manifest records (`batched`, `backups`).
+    pub fn name(self) -> &'static str {
+        match self {
+            NetArg::Batched => "batched",
+            NetArg::Backups => "backups",
+        }
+    }
+}
+
 /// The hidden layers of each learner when --hidden is not given.
 pub fn default_hidden(net: NetArg) -> Vec<usize> {
     match net {
-        NetArg::Blog => vec![1500; 5],
+        NetArg::Batched => vec![1500; 5],
         NetArg::Backups => vec![512, 512, 512],
     }
 }
@@ -94,7 +107,7 @@ mod learn {
     use anyhow::{Context, Result};
     use burn::tensor::Device;
     use puzzlelab::agent::dqn::dust::{
-        backups_config, backups_env, blog_config, blog_env, play, play_beam, play_greedy,
+        backups_config, backups_env, batched_config, one_hot_env, play, play_beam, play_greedy,
         play_lookahead, plays_with_lookahead, seeded_boards, BACKUP_START_CLICKS, VALIDATION_SEED,
     };
     use puzzlelab::agent::dqn::{Dqn, DqnConfig, MODEL_FORMAT_VERSION};
@@ -126,7 +139,7 @@ mod learn {
     fn config_from(args: &TrainArgs) -> Result<DqnConfig> {
         let hidden = default_hidden(args.net);
         let defaults = match args.net {
-            NetArg::Blog => blog_config(hidden),
+            NetArg::Batched => batched_config(hidden),
             NetArg::Backups => backups_config(hidden),
         };
         let config = DqnConfig {
@@ -140,7 +153,7 @@ mod learn {
     /// A `dust train` run, as the driver steps it.
     struct DustRun {
         dqn: Dqn<Clusters>,
-        net: &'static str,
+        net: NetArg,
         validation: Vec<Board>,
         out: String,
         target: usize,
@@ -216,15 +229,14 @@ mod learn {
         fn save(&mut self, finished: bool, wall_seconds: f64) -> Result<()> {
             let policy = self.dqn.policy();
             write_atomically(&self.out, &policy.to_bytes())?;
-            let blog = self.net == "blog";
+            let batched = self.net == NetArg::Batched;
             let config = self.dqn.config();
             let manifest = Manifest {
                 run: DqnRun::new(&self.out, &self.dqn, wall_seconds, &self.commands, finished),
                 what: format!(
-                    "puzzlelab DQN model (format version {MODEL_FORMAT_VERSION}): the dust puzzle \
-                     8x6, 5 colours, {}; dense layers {:?}, TD target from the {} of the next Q-values",
-                    if blog {
-                        "the blog's batched DQN (one-hot 8x6x6 in, one Q-value per cell out)"
+                    "puzzlelab DQN model (format version {MODEL_FORMAT_VERSION}): the dust puzzle 8x6, 5 colours, {}; dense layers {:?}, TD target from the {} of the next Q-values",
+                    if batched {
+                        "the batched DQN of the dust-puzzle blog post (one-hot 8x6x6 in, one Q-value per cell out)"
                     } else {
                         "puzzlelab's full backups of every legal click of boards from every stage of a game"
                     },
@@ -232,11 +244,11 @@ mod learn {
                     if config.mean_next_q { "mean" } else { "max" },
                 ),
                 puzzle: policy.puzzle_id().to_string(),
-                net: self.net,
-                reward: if blog {
-                    "the blog's: +10 for the click that clears the board, -10 for an empty cell, -1 otherwise"
+                net: self.net.name(),
+                reward: if batched {
+                    "click cost (the blog post's): +10 for the click that clears the board, -10 for an empty cell, -1 otherwise"
                 } else {
-                    "the blog's (+10 clearing, -1 a click); piles only; starts from every stage of games of greedy or random clicks"
+                    "click cost (the blog post's: +10 clearing, -1 a click); piles only; starts from every stage of games of greedy or random clicks"
                 },
                 parameters: self.dqn.network_config().num_params(),
                 training_curve: &self.curve,
@@ -262,10 +274,10 @@ mod learn {
             None => (config_from(args)?, ResumeRecord::default(), None),
         };
         // The learner is told by its configuration: full backups are puzzlelab's.
-        let (net, make_env): (&'static str, fn() -> Clusters) = if config.full_backups {
-            ("backups", backups_env)
+        let (net, make_env): (NetArg, fn() -> Clusters) = if config.full_backups {
+            (NetArg::Backups, backups_env)
         } else {
-            ("blog", blog_env)
+            (NetArg::Batched, one_hot_env)
         };
         let target = args
             .run
@@ -281,11 +293,12 @@ mod learn {
             .out
             .clone()
             .or(resume)
-            .unwrap_or_else(|| format!("dust-{net}.dqn"));
+            .unwrap_or_else(|| format!("dust-{}.dqn", net.name()));
         eprintln!(
-            "dust train ({net}): {} parameters, to step {target}, writing {out}{}",
+            "dust train ({}): {} parameters, to step {target}, writing {out}{}",
+            net.name(),
             dqn.network_config().num_params(),
-            if net == "backups" {
+            if net == NetArg::Backups {
                 format!(" (starts after up to {BACKUP_START_CLICKS} clicks of a game)")
             } else {
                 String::new()
@@ -306,5 +319,21 @@ mod learn {
         let wall_seconds = training::run(&mut run, args.run.plan(target), record.wall_seconds)?;
         training::report_written("dust train", &run.out, run.dqn.steps_done(), wall_seconds);
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::NetArg;
+    use clap::ValueEnum;
+
+    #[test]
+    fn each_network_records_the_name_its_flag_takes() {
+        for net in NetArg::value_variants() {
+            let value = net.to_possible_value().expect("named");
+            assert_eq!(net.name(), value.get_name());
+        }
+        // The name before the rename still selects it (commands and manifests written then).
+        assert_eq!(NetArg::from_str("blog", false), Ok(NetArg::Batched));
     }
 }

@@ -10,12 +10,24 @@ use clap::{Args, ValueEnum};
 /// Which network and learner.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum NetArg {
-    /// Mehta's RL paper: convolutions 4x4x16, 3x3x32, 2x2x64, dense to one Q-value per cell;
-    /// its rewards; replayed transitions; revealed cells choosable.
-    Paper,
+    /// Convolutions 4x4x16, 3x3x32, 2x2x64 flattened into a dense layer to one Q-value per cell;
+    /// the progress rewards; replayed transitions; revealed cells choosable (the network and
+    /// set-up of Mehta's RL paper; also accepted as `paper`).
+    #[value(alias = "paper")]
+    ConvDense,
     /// puzzlelab's: fully convolutional (3x3 layers, a 1x1 head per cell, any board size);
     /// covered cells only; every covered cell of each visited position backed up; win +1/loss -1.
     Cells,
+}
+
+impl NetArg {
+    /// The name `--net` takes and the manifest records (`conv-dense`, `cells`).
+    pub fn name(self) -> &'static str {
+        match self {
+            NetArg::ConvDense => "conv-dense",
+            NetArg::Cells => "cells",
+        }
+    }
 }
 
 /// `puzzlelab minesweeper train`: deep Q-learning on one board (--level or
@@ -87,7 +99,7 @@ mod learn {
     use burn::tensor::Device;
     use clap::ValueEnum;
     use puzzlelab::agent::dqn::minesweeper::{
-        cells_config, cells_rules, evaluate_policy, fit_policy, seed004_config, seed004_rules,
+        cells_config, cells_rules, conv_dense_config, conv_dense_rules, evaluate_policy, fit_policy,
     };
     use puzzlelab::agent::dqn::{Dqn, DqnConfig, QPolicy, MODEL_FORMAT_VERSION};
     use puzzlelab::env::minesweeper::{
@@ -128,14 +140,14 @@ mod learn {
 
     fn mines_config(layout: Layout, rule: FirstClick, net: NetArg) -> MinesConfig {
         match net {
-            NetArg::Paper => seed004_rules(layout, rule),
+            NetArg::ConvDense => conv_dense_rules(layout, rule),
             NetArg::Cells => cells_rules(layout, rule),
         }
     }
 
     fn config_from(args: &TrainArgs, layout: &Layout) -> Result<DqnConfig> {
         let defaults = match args.net {
-            NetArg::Paper => seed004_config(layout),
+            NetArg::ConvDense => conv_dense_config(layout),
             NetArg::Cells => {
                 cells_config(layout, args.layers.unwrap_or(5), args.filters.unwrap_or(32))
             }
@@ -154,6 +166,7 @@ mod learn {
     /// A `minesweeper train` run, as the driver steps it.
     struct MinesRun {
         dqn: Dqn<Minesweeper>,
+        net: NetArg,
         rules: Rules,
         config: MinesConfig,
         out: String,
@@ -235,15 +248,15 @@ mod learn {
                 run: DqnRun::new(&self.out, &self.dqn, wall_seconds, &self.commands, finished),
                 what: format!(
                     "puzzlelab DQN model (format version {MODEL_FORMAT_VERSION}): Minesweeper, {}",
-                    match self.rules.net {
-                        "paper" => "the network of Mehta's RL paper",
-                        _ => "puzzlelab's fully convolutional network (any board size)",
+                    match self.net {
+                        NetArg::ConvDense => "convolutions flattened into a dense layer (the network of Mehta's RL paper)",
+                        NetArg::Cells => "puzzlelab's fully convolutional network (any board size)",
                     }
                 ),
                 puzzle: policy.puzzle_id().to_string(),
                 rules: self.rules,
                 reward: match self.config.reward {
-                    MinesReward::Mehta => "Mehta: win +cells, loss -cells, progress +1, known cell -0.5, blind guess -0.5",
+                    MinesReward::Progress => "progress (Mehta's): win +cells, loss -cells, progress +1, known cell -0.5, blind guess -0.5",
                     MinesReward::Outcome => "win +1, loss -1, else 0",
                 },
                 parameters: self.dqn.network_config().num_params(),
@@ -333,10 +346,7 @@ mod learn {
             dqn.resume(bytes)?;
             eprintln!("minesweeper train: resuming at step {}", dqn.steps_done());
         }
-        let net_name = match net {
-            NetArg::Paper => "paper",
-            NetArg::Cells => "cells",
-        };
+        let net_name = net.name();
         let out = args
             .run
             .out
@@ -355,6 +365,7 @@ mod learn {
         commands.push(command.to_string());
         let mut run = MinesRun {
             dqn,
+            net,
             rules: Rules {
                 width: layout.width,
                 height: layout.height,
@@ -395,5 +406,21 @@ mod learn {
             QPolicy::from_bytes(&bytes, &Device::flex()).with_context(|| path.to_string())?;
         evaluate_policy(&policy, rules, first, games, seed, EVAL_BATCH)
             .with_context(|| path.to_string())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::NetArg;
+    use clap::ValueEnum;
+
+    #[test]
+    fn each_network_records_the_name_its_flag_takes() {
+        for net in NetArg::value_variants() {
+            let value = net.to_possible_value().expect("named");
+            assert_eq!(net.name(), value.get_name());
+        }
+        // The name before the rename still selects it (commands and manifests written then).
+        assert_eq!(NetArg::from_str("paper", false), Ok(NetArg::ConvDense));
     }
 }

@@ -38,9 +38,9 @@ const LARGE_BOARD_DIFFICULTIES: [u32; 5] = [6, 12, 18, 24, 30];
 impl RewardArg {
     fn scheme(self) -> RewardScheme {
         match self {
-            RewardArg::Thesis => RewardScheme::Thesis,
+            RewardArg::HeuristicPenalty => RewardScheme::HeuristicPenalty,
             RewardArg::Steps => RewardScheme::Steps,
-            RewardArg::Seed003 => RewardScheme::Seed003,
+            RewardArg::StepCostGoalBonus => RewardScheme::StepCostGoalBonus,
         }
     }
 }
@@ -98,7 +98,7 @@ impl OptimalLengths {
         let databases = if SlidingPuzzle::standard(4, 4)?.goal() == puzzle.goal() {
             load_databases(&repository_file(STANDARD_DATABASES), puzzle.goal())?
         } else {
-            eprintln!("eval: building 5-5-5 pattern databases for this goal ...");
+            eprintln!("sliding eval: building 5-5-5 pattern databases for this goal ...");
             PdbHeuristic::build(puzzle.goal(), Partition::FiveFiveFive, |_| {})?
         };
         Ok(OptimalLengths::PatternDatabases(Rc::new(databases)))
@@ -191,7 +191,7 @@ fn evaluate_model(
     Ok(evaluate_by_distance(policy, &mut env, &positions, settings))
 }
 
-/// `puzzlelab eval --model F`: the evaluation table as JSON (stdout) and text (stderr).
+/// `puzzlelab sliding eval --model F`: the evaluation table as JSON (stdout) and text (stderr).
 pub fn eval(args: &EvalArgs) -> Result<()> {
     let path = &args.model;
     let policy = read_model(path)?;
@@ -316,7 +316,7 @@ struct ModelSolveReport<'a> {
     extra_moves: Option<i64>,
 }
 
-/// `puzzlelab solve --algo dqn --model F`: greedy play, then beam search if greedy fails.
+/// `puzzlelab sliding solve --algo dqn --model F`: greedy play, then beam search if greedy fails.
 /// The board is the model's unless `--size`, `--goal` or `--preset` say otherwise (and then
 /// the model must fit it).
 pub fn solve_with_model(args: &SolveArgs, text: &str) -> Result<String> {
@@ -495,7 +495,7 @@ impl ChunkedTraining for SlidingRun {
     }
 }
 
-/// `puzzlelab train`: trains in chunks with a progress line each, checkpoints, evaluates.
+/// `puzzlelab sliding train`: trains in chunks with a progress line each, checkpoints, evaluates.
 pub fn train(args: &TrainArgs, command: &str) -> Result<()> {
     let resume = args.run.resume.clone();
     let board = &args.board;
@@ -519,7 +519,7 @@ pub fn train(args: &TrainArgs, command: &str) -> Result<()> {
             let (bytes, policy, manifest) = open_to_resume(path)?;
             let record = policy.training().expect("checked by open_to_resume");
             let reward = match manifest.reward.as_deref() {
-                None => RewardScheme::Thesis,
+                None => RewardScheme::HeuristicPenalty,
                 Some(name) => RewardScheme::from_name(name)
                     .ok_or_else(|| anyhow!("{path}.json: unknown reward \"{name}\""))?,
             };
@@ -555,7 +555,9 @@ pub fn train(args: &TrainArgs, command: &str) -> Result<()> {
                 evaluation: None,
                 curriculum: args.curriculum,
                 difficulty: args.difficulty.unwrap_or(default_difficulty),
-                reward: args.reward.map_or(RewardScheme::Thesis, RewardArg::scheme),
+                reward: args
+                    .reward
+                    .map_or(RewardScheme::HeuristicPenalty, RewardArg::scheme),
                 mixed: args.mixed,
                 uniform_starts: args.uniform_starts,
                 wall_seconds: 0.0,
@@ -571,7 +573,7 @@ pub fn train(args: &TrainArgs, command: &str) -> Result<()> {
     let target = args
         .run
         .steps
-        .ok_or_else(|| anyhow!("train needs --steps N (in all)"))?;
+        .ok_or_else(|| anyhow!("sliding train needs --steps N (in all)"))?;
     let settings = args.evaluation.settings(&puzzle, None);
     if bytes.is_some() {
         // Where episodes start may change between runs (the manifest records it); the
@@ -597,13 +599,13 @@ pub fn train(args: &TrainArgs, command: &str) -> Result<()> {
     if let Some(bytes) = &bytes {
         trainer.dqn_mut().resume(bytes)?;
         eprintln!(
-            "train: resuming at step {} (difficulty {})",
+            "sliding train: resuming at step {} (difficulty {})",
             trainer.dqn().steps_done(),
             progress.difficulty
         );
     }
     eprintln!(
-        "train: {} with {} parameters, to step {target}, writing {out}",
+        "sliding train: {} with {} parameters, to step {target}, writing {out}",
         trainer.dqn().policy().puzzle_id(),
         trainer.dqn().network_config().num_params()
     );
@@ -617,11 +619,16 @@ pub fn train(args: &TrainArgs, command: &str) -> Result<()> {
         target,
     };
     let wall_seconds = training::run(&mut run, args.run.plan(target), wall_before)?;
-    training::report_written("train", &run.out, run.dqn().steps_done(), wall_seconds);
+    training::report_written(
+        "sliding train",
+        &run.out,
+        run.dqn().steps_done(),
+        wall_seconds,
+    );
     Ok(())
 }
 
-/// `puzzlelab bench-dqn`: training steps/s and greedy-move latency of the dissertation's network
+/// `puzzlelab sliding bench-dqn`: training steps/s and greedy-move latency of the dissertation's network
 /// on the CPU backend, on 3×3 and 4×4, as JSON on stdout.
 pub fn bench_dqn(args: &BenchDqnArgs) -> Result<()> {
     let steps = args.steps;
@@ -637,7 +644,7 @@ pub fn bench_dqn(args: &BenchDqnArgs) -> Result<()> {
         let mut trainer = SlidingTrainer::new(
             &puzzle,
             config,
-            RewardScheme::Thesis,
+            RewardScheme::HeuristicPenalty,
             10,
             false,
             &Device::flex(),
@@ -674,7 +681,7 @@ pub fn bench_dqn(args: &BenchDqnArgs) -> Result<()> {
         }));
     }
     print_json(&json!({
-        "what": "puzzlelab bench-dqn: the N-puzzle DQN dissertation's network (batch 100, Adam) on burn's CPU backend (flex)",
+        "what": "puzzlelab sliding bench-dqn: the N-puzzle DQN dissertation's network (batch 100, Adam) on burn's CPU backend (flex)",
         "backend": "cpu (flex)",
         "machine": machine(),
         "build": files::build(),

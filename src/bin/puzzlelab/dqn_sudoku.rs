@@ -9,9 +9,11 @@ use clap::{Args, ValueEnum};
 /// Which network and learner.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum NetArg {
-    /// Mehta's RL paper: the one-hot grid, one dense layer 810 -> 810, its rewards, replayed
-    /// transitions, every action choosable.
-    Paper,
+    /// One dense layer 810 -> 810 on the one-hot grid, the progress rewards, replayed
+    /// transitions, every action choosable (the network and set-up of Mehta's RL paper; also
+    /// accepted as `paper`).
+    #[value(alias = "paper")]
+    Dense,
     /// puzzlelab's: features per (cell, digit) read by 1x1 layers shared by all actions; legal
     /// digits only; a wrong digit loses; every legal digit of each visited position backed up.
     Cells,
@@ -99,7 +101,7 @@ mod learn {
     use burn::tensor::Device;
     use clap::ValueEnum;
     use puzzlelab::agent::dqn::sudoku::{
-        cells_config, cells_env, evaluate_bins, seed004_config, seed004_env, SudokuEvaluation,
+        cells_config, cells_env, dense_config, dense_env, evaluate_bins, SudokuEvaluation,
     };
     use puzzlelab::agent::dqn::{Dqn, DqnConfig, QPolicy, MODEL_FORMAT_VERSION};
     // The validation seed and the training pool's first seed are the library's (the page's
@@ -129,9 +131,14 @@ mod learn {
         puzzles: Puzzles,
     }
 
+    /// The name `--net` takes for `net`, as the manifest records it.
+    fn net_name(net: NetArg) -> String {
+        net.to_possible_value().expect("named").get_name().into()
+    }
+
     fn config_from(args: &TrainArgs) -> Result<DqnConfig> {
         let defaults = match args.net {
-            NetArg::Paper => seed004_config(),
+            NetArg::Dense => dense_config(),
             NetArg::Cells => cells_config(args.layers.unwrap_or(2), args.filters.unwrap_or(32)),
         };
         let (backup_visited, survival_logits) = (defaults.backup_visited, defaults.survival_logits);
@@ -146,19 +153,19 @@ mod learn {
 
     fn make_env(net: NetArg, puzzles: Vec<Grid>) -> SudokuEnv {
         match net {
-            NetArg::Paper => seed004_env(puzzles),
+            NetArg::Dense => dense_env(puzzles),
             NetArg::Cells => cells_env(puzzles),
         }
     }
 
-    /// The bins as JSON, beside the paper's rates.
+    /// The bins as JSON, beside the rates Mehta's RL paper published.
     fn bins_json(results: &[(GuessBin, SudokuEvaluation)]) -> Value {
         Value::Object(
             results
                 .iter()
                 .map(|(bin, e)| {
                     let mut value = serde_json::to_value(e).expect("plain numbers");
-                    value["paper_solved_rate"] = json!(bin.paper_solved_rate());
+                    value["published_solved_rate"] = json!(bin.published_solved_rate());
                     (bin.name().to_string(), value)
                 })
                 .collect(),
@@ -168,6 +175,7 @@ mod learn {
     /// A `sudoku train` run, as the driver steps it.
     struct SudokuRun {
         dqn: Dqn<SudokuEnv>,
+        net: NetArg,
         puzzles: Puzzles,
         validation: [Vec<Grid>; 3],
         out: String,
@@ -239,21 +247,21 @@ mod learn {
         fn save(&mut self, finished: bool, wall_seconds: f64) -> Result<()> {
             let policy = self.dqn.policy();
             write_atomically(&self.out, &policy.to_bytes())?;
-            let paper = self.puzzles.net == "paper";
+            let dense = self.net == NetArg::Dense;
             let manifest = Manifest {
                 run: DqnRun::new(&self.out, &self.dqn, wall_seconds, &self.commands, finished),
                 what: format!(
                     "puzzlelab DQN model (format version {MODEL_FORMAT_VERSION}): Sudoku 9x9, {}",
-                    if paper {
-                        "the network of Mehta's RL paper (one dense layer 810 -> 810 on the one-hot grid)"
+                    if dense {
+                        "one dense layer 810 -> 810 on the one-hot grid (the network of Mehta's RL paper)"
                     } else {
                         "puzzlelab's network shared by all 810 actions over per-action features"
                     }
                 ),
                 puzzle: policy.puzzle_id().to_string(),
                 puzzles: &self.puzzles,
-                reward: if paper {
-                    "Mehta: progress +1, no progress -1, a broken rule -2 (162 moves at most)"
+                reward: if dense {
+                    "progress (Mehta's): progress +1, no progress -1, a broken rule -2 (162 moves at most)"
                 } else {
                     "a right digit +1, a wrong one -1 and the episode ends (fitted as log-odds)"
                 },
@@ -298,12 +306,7 @@ mod learn {
             None => {
                 let config = config_from(args)?;
                 let puzzles = Puzzles {
-                    net: args
-                        .net
-                        .to_possible_value()
-                        .expect("named")
-                        .get_name()
-                        .into(),
+                    net: net_name(args.net),
                     count: args.puzzles,
                     givens: args.set.givens.clone(),
                     seed: TRAINING_SEED + config.seed,
@@ -311,7 +314,13 @@ mod learn {
                 (config, puzzles, ResumeRecord::default(), None)
             }
         };
+        // An older manifest may name the network by its former name (`paper`): read through the
+        // aliases, recorded again by the current name.
         let net = NetArg::from_str(&puzzles.net, false).map_err(|e| anyhow!(e))?;
+        let puzzles = Puzzles {
+            net: net_name(net),
+            ..puzzles
+        };
         let target = args
             .run
             .steps
@@ -352,6 +361,7 @@ mod learn {
         commands.push(command.to_string());
         let mut run = SudokuRun {
             dqn,
+            net,
             puzzles,
             validation,
             out,

@@ -1,11 +1,12 @@
-//! 2048's n-tuple commands: `train-2048` (TD(0) on afterstates, Szubert & Jaśkowski 2014) and
-//! `eval-2048` (greedy 1-ply, expectimax or random play).
+//! `puzzlelab 2048 <verb>`: the noun, `eval` (the n-tuple network's greedy 1-ply play,
+//! expectimax over it, random play, or a DQN's greedy play) and `ntuple train` (TD(0) on
+//! afterstates, Szubert & Jaśkowski 2014); `train` is the DQN's ([`crate::dqn2048`]).
 
 use crate::files::{self, gzip_for, machine, read_maybe_gzip, write_atomically};
 use crate::manifest::ResumeRecord;
 use crate::training::{self, ChunkedTraining, Plan};
 use anyhow::{anyhow, bail, Context, Result};
-use clap::{Args, ValueEnum};
+use clap::{Args, Subcommand, ValueEnum};
 use puzzlelab::agent::ntuple::{
     evaluate_greedy, Agent2048, Evaluation, NTupleNetwork, Precision, TdConfig, TdLearner,
     TupleSet, FILE_VERSION,
@@ -16,6 +17,49 @@ use serde_json::{json, Value};
 
 /// The seed offset of evaluation games, so they are never training games.
 const EVALUATION_SEED: u64 = 0x2048_E7A1;
+
+/// `puzzlelab 2048 <verb>`.
+#[derive(Args, Debug)]
+pub struct Game2048Args {
+    #[command(subcommand)]
+    pub command: Game2048Command,
+}
+
+/// 2048's verbs.
+#[derive(Subcommand, Debug)]
+pub enum Game2048Command {
+    /// Trains the deep Q-network (Mehta's network and reward; `--features learn`).
+    Train(crate::dqn2048::TrainArgs),
+    /// Plays full games with an n-tuple network, expectimax over it, random moves or a DQN.
+    Eval(EvalArgs),
+    /// The n-tuple network, learned by TD(0) on afterstates: `puzzlelab 2048 ntuple train`.
+    Ntuple(NtupleArgs),
+}
+
+/// `puzzlelab 2048 ntuple <verb>`.
+#[derive(Args, Debug)]
+pub struct NtupleArgs {
+    #[command(subcommand)]
+    pub command: NtupleCommand,
+}
+
+/// The n-tuple learner's verbs (it plays through `puzzlelab 2048 eval --agent ntuple`).
+#[derive(Subcommand, Debug)]
+pub enum NtupleCommand {
+    /// Learns an n-tuple network by TD(0) on afterstates.
+    Train(TrainArgs),
+}
+
+/// Runs `puzzlelab 2048 …`.
+pub fn run(args: &Game2048Args, command_line: &str) -> Result<()> {
+    match &args.command {
+        Game2048Command::Train(a) => crate::dqn2048::train(a, command_line),
+        Game2048Command::Eval(a) => eval(a),
+        Game2048Command::Ntuple(NtupleArgs {
+            command: NtupleCommand::Train(a),
+        }) => train(a, command_line),
+    }
+}
 
 /// The tuple shapes of an n-tuple network.
 #[derive(ValueEnum, Clone, Copy, Debug)]
@@ -50,7 +94,7 @@ pub enum PrecisionArg {
     F16,
 }
 
-/// `puzzlelab train-2048`: learns an n-tuple network by TD(0) on afterstates (Szubert &
+/// `puzzlelab 2048 ntuple train`: learns an n-tuple network by TD(0) on afterstates (Szubert &
 /// Jaśkowski 2014) from N games in all, playing greedily.
 ///
 /// One progress line per chunk of K games on stderr; after each chunk writes FILE (gzip when it
@@ -100,21 +144,24 @@ pub enum AgentArg {
     Expectimax,
     /// Random moves (no model).
     Random,
+    /// A deep Q-network's greedy legal moves (`--features learn`).
+    Dqn,
 }
 
-/// `puzzlelab eval-2048`: plays N full games of 2048 (new tiles: 2 with p 0.9, 4 with 0.1);
+/// `puzzlelab 2048 eval`: plays N full games of 2048 (new tiles: 2 with p 0.9, 4 with 0.1);
 /// prints JSON: reach rates of 1024...32768, mean and median score, moves per second.
 #[derive(Args, Debug)]
 pub struct EvalArgs {
-    /// The n-tuple network (gzip or not); not needed by --agent random.
+    /// The n-tuple network (gzip or not), or with --agent dqn the DQN model; not needed by
+    /// --agent random.
     #[arg(long, value_name = "FILE")]
     pub model: Option<String>,
     /// Games to play.
     #[arg(long, default_value_t = 100)]
     pub games: u64,
-    /// The games' seed.
-    #[arg(long, default_value_t = 0)]
-    pub seed: u64,
+    /// The games' seed (default 0; with --agent dqn the DQN trainer's evaluation seed).
+    #[arg(long)]
+    pub seed: Option<u64>,
     /// Who plays.
     #[arg(long, value_enum, default_value = "ntuple")]
     pub agent: AgentArg,
@@ -195,7 +242,7 @@ struct NTupleManifest<'a> {
     puzzlelab_version: &'static str,
 }
 
-/// A `train-2048` run, as the driver steps it.
+/// A `2048 ntuple train` run, as the driver steps it.
 struct NTupleRun {
     learner: TdLearner,
     precision: Precision,
@@ -303,11 +350,11 @@ impl ChunkedTraining for NTupleRun {
     }
 }
 
-/// `puzzlelab train-2048`.
+/// `puzzlelab 2048 ntuple train`.
 pub fn train(args: &TrainArgs, command: &str) -> Result<()> {
     let games = args
         .games
-        .ok_or_else(|| anyhow!("train-2048 needs --games N"))?;
+        .ok_or_else(|| anyhow!("2048 ntuple train needs --games N"))?;
     let precision = match args.precision {
         PrecisionArg::F32 => Precision::F32,
         PrecisionArg::F16 => Precision::F16,
@@ -341,7 +388,7 @@ pub fn train(args: &TrainArgs, command: &str) -> Result<()> {
     commands.push(command.to_string());
     let learner = TdLearner::new(network, config);
     eprintln!(
-        "train-2048: {} tuples, {} weights, alpha {}, seed {}, from game {} to {games}",
+        "2048 ntuple train: {} tuples, {} weights, alpha {}, seed {}, from game {} to {games}",
         learner.network.tuple_set().name(),
         learner.network.tuple_set().num_weights(),
         config.alpha,
@@ -373,13 +420,24 @@ pub fn train(args: &TrainArgs, command: &str) -> Result<()> {
     Ok(())
 }
 
-/// `puzzlelab eval-2048`.
+/// `puzzlelab 2048 eval`.
 pub fn eval(args: &EvalArgs) -> Result<()> {
+    if let AgentArg::Dqn = args.agent {
+        let Some(model) = &args.model else {
+            bail!("2048 eval --agent dqn needs --model FILE");
+        };
+        return crate::dqn2048::eval(&crate::dqn2048::EvalArgs {
+            model: model.clone(),
+            games: args.games,
+            seed: args.seed,
+        });
+    }
+    let seed = args.seed.unwrap_or(0);
     let network = match (&args.model, args.agent) {
         (Some(path), _) => Some(read_network(path)?),
         (None, AgentArg::Random) => None,
         (None, agent) => bail!(
-            "eval-2048 --agent {} needs --model FILE",
+            "2048 eval --agent {} needs --model FILE",
             agent
                 .to_possible_value()
                 .expect("no skipped values")
@@ -392,9 +450,10 @@ pub fn eval(args: &EvalArgs) -> Result<()> {
             depth: args.depth.max(1),
         },
         AgentArg::Random => Agent2048::Random,
+        AgentArg::Dqn => unreachable!("played above"),
     };
     // The same evaluation as the page's worker runs (in chunks there, in one call here).
-    let mut evaluation = Evaluation::new(agent, Game2048Config::default(), args.games, args.seed);
+    let mut evaluation = Evaluation::new(agent, Game2048Config::default(), args.games, seed);
     evaluation.play(network.as_ref(), args.games)?;
     let mut report = serde_json::to_value(evaluation.report(network.as_ref(), args.model.clone()))?;
     report["machine"] = json!(machine());

@@ -1,4 +1,4 @@
-//! `puzzlelab local-vi eval` and `solve --algo local-vi`: local value iteration (tile by tile,
+//! `puzzlelab sliding local-vi eval` and `solve --algo local-vi`: local value iteration (tile by tile,
 //! exact sweeps) and the paper's sampled Q-learning of it, on the paper's difficulty bands.
 
 use crate::files::{machine, print_json, round};
@@ -19,7 +19,7 @@ use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
-/// `puzzlelab local-vi <command>`.
+/// `puzzlelab sliding local-vi <command>`.
 #[derive(Args, Debug)]
 pub struct LocalViArgs {
     #[command(subcommand)]
@@ -35,7 +35,7 @@ pub enum LocalViCommand {
     Eval(EvalArgs),
 }
 
-/// `puzzlelab local-vi eval`.
+/// `puzzlelab sliding local-vi eval`.
 #[derive(Args, Debug)]
 pub struct EvalArgs {
     #[command(flatten)]
@@ -201,7 +201,7 @@ struct BandReport {
     mean_length: f64,
     /// Solutions that would also keep the paper's limits (sub-episode ending with tile i
     /// within i² moves, the game within cells² moves).
-    within_paper_limits_pct: f64,
+    within_sub_episode_limits_pct: f64,
     /// Sub-problems enlarged by the rule, per position.
     enlarged_per_position: f64,
     solve_ms_mean: f64,
@@ -244,7 +244,7 @@ fn mean(values: impl Iterator<Item = f64>) -> f64 {
     }
 }
 
-/// `puzzlelab local-vi eval`.
+/// `puzzlelab sliding local-vi eval`.
 pub fn run(args: &LocalViArgs) -> Result<()> {
     match &args.command {
         LocalViCommand::Eval(eval) => evaluate(eval),
@@ -356,10 +356,10 @@ fn evaluate(args: &EvalArgs) -> Result<()> {
             ),
             solved_pct: percent(solved.len(), n),
             mean_length: round(mean(solved.iter().map(|s| s.0.moves.len() as f64)), 2),
-            within_paper_limits_pct: percent(
+            within_sub_episode_limits_pct: percent(
                 solved
                     .iter()
-                    .filter(|s| s.0.within_paper_limits(cells))
+                    .filter(|s| s.0.within_sub_episode_limits(cells))
                     .count(),
                 n,
             ),

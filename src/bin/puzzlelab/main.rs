@@ -1,11 +1,14 @@
 //! `puzzlelab`: the native command-line tool (solvers, benchmarks, trainers and evaluators).
 //!
-//! One module per command family: [`sliding`] (solve, table, scramble, pdb), [`bench`] (bench,
-//! bench-pdb), [`dqn`] (train, eval, bench-dqn and `solve --algo dqn`; `--features learn`),
-//! [`local_vi`] (`local-vi eval`, `solve --algo local-vi`), [`game2048`] (train-2048, eval-2048) and [`dqn2048`] (train-dqn-2048, eval-dqn-2048;
-//! `--features learn`), [`cost_to_go`] (`cost-to-go data|train|eval`: the 15-puzzle value network), [`minesweeper`] (`minesweeper eval`, `no-guess`; `train` in [`dqn_minesweeper`], `--features learn`). [`training`] is the chunked training loop every trainer shares,
+//! One grammar: `puzzlelab <puzzle> <verb>`, a noun a puzzle: `sliding` ([`sliding`]: solve,
+//! table, scramble, pdb, bench, bench-pdb, train, eval, bench-dqn, local-vi, cost-to-go), `2048`
+//! ([`game2048`]: train, eval, ntuple train), `minesweeper` ([`minesweeper`]), `sudoku`
+//! ([`sudoku`]), `dust` and `samegame` ([`samegame`]). The nouns are
+//! [`puzzlelab::puzzles::PUZZLES`]' command names (a test holds them to it). The flat spellings
+//! of earlier versions (`train`, `train-dqn-2048`, `local-vi`, …) still work, hidden, and say their
+//! new name on stderr. [`training`] is the chunked training loop every trainer shares,
 //! [`manifest`] the manifests written beside models, [`files`] file and machine helpers.
-//! `puzzlelab help <command>` prints each command's flags.
+//! `puzzlelab <puzzle> --help` lists a puzzle's verbs.
 
 mod bench;
 mod cost_to_go;
@@ -46,48 +49,59 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
-    /// Solves sliding-puzzle positions (one JSON object per position).
-    Solve(sliding::SolveArgs),
-    /// Builds the exact distance table of a board of at most 9 cells and prints its histogram.
-    Table(sliding::TableArgs),
-    /// Prints scrambled positions.
-    Scramble(sliding::ScrambleArgs),
-    /// Builds the 15-puzzle's additive pattern databases for a goal and writes them.
-    Pdb(sliding::PdbArgs),
-    /// Times the exact 8-puzzle table, Q-learning on sun/moon and IDA* on random 15-puzzles.
-    Bench(bench::BenchArgs),
-    /// Times IDA* with the shipped pattern databases on Korf's 100 and random 15-puzzles.
-    BenchPdb(bench::BenchPdbArgs),
-    /// Trains a deep Q-network on a sliding puzzle (`--features learn`).
-    Train(dqn::TrainArgs),
-    /// Evaluates a sliding-puzzle DQN model on fresh positions (`--features learn`).
-    Eval(dqn::EvalArgs),
-    /// Times DQN training steps and greedy moves on the CPU backend (`--features learn`).
-    BenchDqn(dqn::BenchDqnArgs),
-    /// 2048: learns an n-tuple network by TD(0) on afterstates.
-    #[command(name = "train-2048")]
-    Train2048(game2048::TrainArgs),
-    /// 2048: plays full games with an n-tuple network, expectimax or random moves.
-    #[command(name = "eval-2048")]
-    Eval2048(game2048::EvalArgs),
-    /// 2048: trains the deep Q-network of Mehta's RL paper (`--features learn`).
-    #[command(name = "train-dqn-2048")]
-    TrainDqn2048(dqn2048::TrainArgs),
-    /// 2048: plays full games with a DQN's greedy legal moves (`--features learn`).
-    #[command(name = "eval-dqn-2048")]
-    EvalDqn2048(dqn2048::EvalArgs),
-    /// Minesweeper: `puzzlelab minesweeper eval …`.
+    /// Sliding-tile puzzles (8-puzzle, 15-puzzle, any board up to 5x5, sun/moon): search, DQN,
+    /// local value iteration, the cost-to-go network.
+    Sliding(sliding::SlidingArgs),
+    /// 2048: the n-tuple network, expectimax, the DQN.
+    #[command(name = "2048")]
+    Game2048(game2048::Game2048Args),
+    /// Minesweeper: the exact probability solver, no-guess boards, the DQN.
     Minesweeper(minesweeper::MinesweeperArgs),
-    /// Sudoku: `puzzlelab sudoku solve|bench|…`.
+    /// Sudoku: the exact solver, rater, generator, genetic algorithm, the DQN.
     Sudoku(sudoku::SudokuArgs),
-    /// Sliding puzzles by local value iteration: `puzzlelab local-vi eval …`.
-    LocalVi(local_vi::LocalViArgs),
-    /// The dust puzzle (fewest clicks): `puzzlelab dust solve|eval …`.
+    /// The dust puzzle (clear the board in the fewest clicks): exact solver, DQN, value network.
     Dust(samegame::DustArgs),
-    /// SameGame (score): `puzzlelab samegame solve …`.
+    /// SameGame (score points): nested Monte Carlo search and NRPA.
     Samegame(samegame::SameGameArgs),
-    /// A 15-puzzle value network learned from optimal solutions: `puzzlelab cost-to-go data|train`.
+
+    // The flat spellings of earlier versions, hidden; each says its new name on stderr.
+    #[command(hide = true)]
+    Solve(sliding::SolveArgs),
+    #[command(hide = true)]
+    Table(sliding::TableArgs),
+    #[command(hide = true)]
+    Scramble(sliding::ScrambleArgs),
+    #[command(hide = true)]
+    Pdb(sliding::PdbArgs),
+    #[command(hide = true)]
+    Bench(bench::BenchArgs),
+    #[command(hide = true)]
+    BenchPdb(bench::BenchPdbArgs),
+    #[command(hide = true)]
+    Train(dqn::TrainArgs),
+    #[command(hide = true)]
+    Eval(dqn::EvalArgs),
+    #[command(hide = true)]
+    BenchDqn(dqn::BenchDqnArgs),
+    #[command(hide = true, name = "train-2048")]
+    Train2048(game2048::TrainArgs),
+    #[command(hide = true, name = "eval-2048")]
+    Eval2048(game2048::EvalArgs),
+    #[command(hide = true, name = "train-dqn-2048")]
+    TrainDqn2048(dqn2048::TrainArgs),
+    #[command(hide = true, name = "eval-dqn-2048")]
+    EvalDqn2048(dqn2048::EvalArgs),
+    #[command(hide = true)]
+    LocalVi(local_vi::LocalViArgs),
+    #[command(hide = true)]
     CostToGo(cost_to_go::CostToGoArgs),
+}
+
+/// Says on stderr, in one line, what an old spelling is now called.
+fn renamed(old: &str, new: &str) {
+    eprintln!(
+        "puzzlelab: `puzzlelab {old}` is now `puzzlelab {new}` (the old spelling still works)"
+    );
 }
 
 fn main() -> ExitCode {
@@ -95,32 +109,85 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let command_line = files::command_line();
     let result = match cli.command {
-        Command::Solve(args) => return sliding::solve(&args),
-        Command::Table(args) => sliding::table(&args),
-        Command::Scramble(args) => sliding::scramble(&args),
-        Command::Pdb(args) => sliding::build_databases(&args, &command_line),
-        Command::Bench(args) => bench::bench(&args),
-        Command::BenchPdb(args) => bench::bench_pdb(&args),
-        Command::Train(args) => dqn::train(&args, &command_line),
-        Command::Eval(args) => dqn::eval(&args),
-        Command::BenchDqn(args) => dqn::bench_dqn(&args),
-        Command::Train2048(args) => game2048::train(&args, &command_line),
-        Command::Eval2048(args) => game2048::eval(&args),
-        Command::TrainDqn2048(args) => dqn2048::train(&args, &command_line),
-        Command::EvalDqn2048(args) => dqn2048::eval(&args),
+        Command::Sliding(args) => return finish(sliding::run(&args, &command_line)),
+        Command::Game2048(args) => game2048::run(&args, &command_line),
         Command::Minesweeper(args) => minesweeper::run(&args, &command_line),
         Command::Sudoku(args) => sudoku::run(&args, &command_line),
-        Command::LocalVi(args) => local_vi::run(&args),
         Command::Dust(args) => samegame::run_dust(&args, &command_line),
         Command::Samegame(args) => samegame::run_samegame(&args),
-        Command::CostToGo(args) => match &args.command {
-            cost_to_go::CostToGoCommand::Data(args) => cost_to_go::data(args, &command_line),
-            cost_to_go::CostToGoCommand::Train(args) => cost_to_go::train(args, &command_line),
-            cost_to_go::CostToGoCommand::Eval(args) => cost_to_go::eval(args, &command_line),
-        },
+        Command::Solve(args) => {
+            renamed("solve", "sliding solve");
+            return sliding::solve(&args);
+        }
+        Command::Table(args) => {
+            renamed("table", "sliding table");
+            sliding::table(&args)
+        }
+        Command::Scramble(args) => {
+            renamed("scramble", "sliding scramble");
+            sliding::scramble(&args)
+        }
+        Command::Pdb(args) => {
+            renamed("pdb", "sliding pdb");
+            sliding::build_databases(&args, &command_line)
+        }
+        Command::Bench(args) => {
+            renamed("bench", "sliding bench");
+            bench::bench(&args)
+        }
+        Command::BenchPdb(args) => {
+            renamed("bench-pdb", "sliding bench-pdb");
+            bench::bench_pdb(&args)
+        }
+        Command::Train(args) => {
+            renamed("train", "sliding train");
+            dqn::train(&args, &command_line)
+        }
+        Command::Eval(args) => {
+            renamed("eval", "sliding eval");
+            dqn::eval(&args)
+        }
+        Command::BenchDqn(args) => {
+            renamed("bench-dqn", "sliding bench-dqn");
+            dqn::bench_dqn(&args)
+        }
+        Command::Train2048(args) => {
+            renamed("train-2048", "2048 ntuple train");
+            game2048::train(&args, &command_line)
+        }
+        Command::Eval2048(args) => {
+            renamed("eval-2048", "2048 eval");
+            game2048::eval(&args)
+        }
+        Command::TrainDqn2048(args) => {
+            renamed("train-dqn-2048", "2048 train");
+            dqn2048::train(&args, &command_line)
+        }
+        Command::EvalDqn2048(args) => {
+            renamed("eval-dqn-2048", "2048 eval --agent dqn");
+            dqn2048::eval(&args)
+        }
+        Command::LocalVi(args) => {
+            renamed("local-vi", "sliding local-vi");
+            local_vi::run(&args)
+        }
+        Command::CostToGo(args) => {
+            renamed("cost-to-go", "sliding cost-to-go");
+            return finish(sliding::run(
+                &sliding::SlidingArgs {
+                    command: sliding::SlidingCommand::CostToGo(args),
+                },
+                &command_line,
+            ));
+        }
     };
+    finish(result.map(|()| ExitCode::SUCCESS))
+}
+
+/// The exit status of a command's result: its own on success, 1 (with the error) on failure.
+fn finish(result: anyhow::Result<ExitCode>) -> ExitCode {
     match result {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(code) => code,
         Err(error) => {
             eprintln!("puzzlelab: {error:#}");
             ExitCode::from(1)
@@ -136,5 +203,17 @@ mod tests {
     #[test]
     fn the_command_line_definition_is_consistent() {
         Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn the_visible_nouns_are_the_puzzle_registry() {
+        let cli = Cli::command();
+        let nouns: Vec<&str> = cli
+            .get_subcommands()
+            .filter(|c| !c.is_hide_set())
+            .map(|c| c.get_name())
+            .collect();
+        let registry: Vec<&str> = puzzlelab::puzzles::PUZZLES.iter().map(|p| p.id).collect();
+        assert_eq!(nouns, registry);
     }
 }

@@ -1,8 +1,10 @@
-//! The sliding puzzles' commands: `solve`, `table`, `scramble` and `pdb`.
+//! `puzzlelab sliding <verb>`: the sliding puzzles' noun, and its search commands `solve`, `table`,
+//! `scramble` and `pdb`; the other verbs live in their own files ([`crate::bench`],
+//! [`crate::dqn`], [`crate::local_vi`], [`crate::cost_to_go`]).
 
 use crate::files::{self, gzip_for, machine, read_maybe_gzip, round};
 use anyhow::{anyhow, bail, ensure, Context, Result};
-use clap::{Args, ValueEnum};
+use clap::{Args, Subcommand, ValueEnum};
 use puzzlelab::agent::q_table::QLearningConfig;
 use puzzlelab::env::sliding::pdb::{Partition, PdbHeuristic};
 use puzzlelab::env::sliding::solve::{
@@ -17,6 +19,63 @@ use std::path::Path;
 use std::process::ExitCode;
 use std::rc::Rc;
 use std::time::Instant;
+
+/// `puzzlelab sliding <verb>`.
+#[derive(Args, Debug)]
+pub struct SlidingArgs {
+    #[command(subcommand)]
+    pub command: SlidingCommand,
+}
+
+/// The sliding puzzles' verbs.
+#[derive(Subcommand, Debug)]
+pub enum SlidingCommand {
+    /// Solves positions (one JSON object per position).
+    Solve(SolveArgs),
+    /// Builds the exact distance table of a board of at most 9 cells and prints its histogram.
+    Table(TableArgs),
+    /// Prints scrambled positions.
+    Scramble(ScrambleArgs),
+    /// Builds the 15-puzzle's additive pattern databases for a goal and writes them.
+    Pdb(PdbArgs),
+    /// Times the exact 8-puzzle table, Q-learning on sun/moon and IDA* on random 15-puzzles.
+    Bench(crate::bench::BenchArgs),
+    /// Times IDA* with the shipped pattern databases on Korf's 100 and random 15-puzzles.
+    BenchPdb(crate::bench::BenchPdbArgs),
+    /// Trains a deep Q-network (`--features learn`).
+    Train(crate::dqn::TrainArgs),
+    /// Evaluates a DQN model on fresh positions (`--features learn`).
+    Eval(crate::dqn::EvalArgs),
+    /// Times DQN training steps and greedy moves on the CPU backend (`--features learn`).
+    BenchDqn(crate::dqn::BenchDqnArgs),
+    /// Local value iteration, tile by tile: `puzzlelab sliding local-vi eval …`.
+    LocalVi(crate::local_vi::LocalViArgs),
+    /// A 15-puzzle value network learned from optimal solutions: `sliding cost-to-go data|train|eval`.
+    CostToGo(crate::cost_to_go::CostToGoArgs),
+}
+
+/// Runs `puzzlelab sliding …`. `solve` sets its own exit status (1 when a position failed).
+pub fn run(args: &SlidingArgs, command_line: &str) -> Result<ExitCode> {
+    use crate::cost_to_go::CostToGoCommand;
+    match &args.command {
+        SlidingCommand::Solve(a) => return Ok(solve(a)),
+        SlidingCommand::Table(a) => table(a),
+        SlidingCommand::Scramble(a) => scramble(a),
+        SlidingCommand::Pdb(a) => build_databases(a, command_line),
+        SlidingCommand::Bench(a) => crate::bench::bench(a),
+        SlidingCommand::BenchPdb(a) => crate::bench::bench_pdb(a),
+        SlidingCommand::Train(a) => crate::dqn::train(a, command_line),
+        SlidingCommand::Eval(a) => crate::dqn::eval(a),
+        SlidingCommand::BenchDqn(a) => crate::dqn::bench_dqn(a),
+        SlidingCommand::LocalVi(a) => crate::local_vi::run(a),
+        SlidingCommand::CostToGo(a) => match &a.command {
+            CostToGoCommand::Data(a) => crate::cost_to_go::data(a, command_line),
+            CostToGoCommand::Train(a) => crate::cost_to_go::train(a, command_line),
+            CostToGoCommand::Eval(a) => crate::cost_to_go::eval(a, command_line),
+        },
+    }?;
+    Ok(ExitCode::SUCCESS)
+}
 
 /// The board: its size, goal, or a named puzzle.
 #[derive(Args, Clone, Debug, Default)]
@@ -151,7 +210,7 @@ impl PartitionArg {
     }
 }
 
-/// `puzzlelab solve`.
+/// `puzzlelab sliding solve`.
 ///
 /// Positions come from the arguments, or one per line from stdin (`#` starts a comment). Prints
 /// one JSON object per position: the moves, the tiles slid, the length, whether it is proven
@@ -183,7 +242,7 @@ pub struct SolveArgs {
     /// linear-conflict).
     #[arg(long, value_enum)]
     pub heuristic: Option<HeuristicArg>,
-    /// Pattern databases written by `puzzlelab pdb` (gzip or not) for --heuristic pdb.
+    /// Pattern databases written by `puzzlelab sliding pdb` (gzip or not) for --heuristic pdb.
     #[arg(long, value_name = "FILE")]
     pub pdb: Option<String>,
     /// The partition of the databases built for --heuristic pdb without --pdb (default 5-5-5).
@@ -192,7 +251,7 @@ pub struct SolveArgs {
     /// The node budget of a search.
     #[arg(long)]
     pub max_nodes: Option<u64>,
-    /// `--algo dqn`'s model file (written by `puzzlelab train`).
+    /// `--algo dqn`'s model file (written by `puzzlelab sliding train`).
     #[arg(long, value_name = "FILE")]
     pub model: Option<String>,
     /// `--algo dqn`: the beam search's width.
@@ -274,7 +333,7 @@ pub fn shipped_databases_for(puzzle: &SlidingPuzzle) -> Option<&'static str> {
     .map(|(_, file)| file)
 }
 
-/// Reads pattern databases saved by `puzzlelab pdb` (gzip-compressed or not) for `goal`.
+/// Reads pattern databases saved by `puzzlelab sliding pdb` (gzip-compressed or not) for `goal`.
 pub fn load_databases(path: &str, goal: &Board) -> Result<PdbHeuristic> {
     let bytes = read_maybe_gzip(path)?;
     PdbHeuristic::from_bytes(&bytes, goal).with_context(|| path.to_string())
@@ -387,7 +446,7 @@ fn to_json(value: &impl Serialize) -> String {
     serde_json::to_string(value).expect("reports serialise")
 }
 
-/// `puzzlelab solve`: one JSON line per position; exits with 1 when every position failed.
+/// `puzzlelab sliding solve`: one JSON line per position; exits with 1 when every position failed.
 pub fn solve(args: &SolveArgs) -> ExitCode {
     let mut inputs = args.positions.clone();
     if inputs.is_empty() {
@@ -416,7 +475,7 @@ pub fn solve(args: &SolveArgs) -> ExitCode {
     }
 }
 
-/// `puzzlelab table`: builds the exact distance table of a board of at most 9 cells and prints
+/// `puzzlelab sliding table`: builds the exact distance table of a board of at most 9 cells and prints
 /// its histogram.
 #[derive(Args, Debug)]
 pub struct TableArgs {
@@ -434,7 +493,7 @@ struct TableReport {
     ms: f64,
 }
 
-/// `puzzlelab table`.
+/// `puzzlelab sliding table`.
 pub fn table(args: &TableArgs) -> Result<()> {
     let puzzle = args.board.puzzle(None)?;
     let clock = Instant::now();
@@ -452,7 +511,7 @@ pub fn table(args: &TableArgs) -> Result<()> {
     Ok(())
 }
 
-/// `puzzlelab scramble`: prints scrambled positions, one a line.
+/// `puzzlelab sliding scramble`: prints scrambled positions, one a line.
 ///
 /// By default the N-puzzle DQN dissertation's random walk back from the goal until Manhattan +
 /// 2 × linear conflicts reaches --difficulty; with --exact a uniformly random position at exactly
@@ -479,7 +538,7 @@ pub struct ScrambleArgs {
     pub count: usize,
 }
 
-/// `puzzlelab scramble`.
+/// `puzzlelab sliding scramble`.
 pub fn scramble(args: &ScrambleArgs) -> Result<()> {
     let puzzle = args.board.puzzle(None)?;
     let mut rng = Rng::new(args.seed);
@@ -504,7 +563,7 @@ pub fn scramble(args: &ScrambleArgs) -> Result<()> {
     Ok(())
 }
 
-/// `puzzlelab pdb`: builds the 15-puzzle's additive pattern databases for a goal, writes them
+/// `puzzlelab sliding pdb`: builds the 15-puzzle's additive pattern databases for a goal, writes them
 /// (gzip when FILE ends in .gz) and a manifest FILE.json (command, machine, wall time, sizes,
 /// checksum); prints the manifest.
 #[derive(Args, Debug)]
@@ -538,7 +597,7 @@ struct PdbManifest {
     puzzlelab_version: &'static str,
 }
 
-/// `puzzlelab pdb`.
+/// `puzzlelab sliding pdb`.
 pub fn build_databases(args: &PdbArgs, command: &str) -> Result<()> {
     let board = BoardArgs {
         size: Some(args.board.size.clone().unwrap_or_else(|| "4x4".into())),

@@ -1,4 +1,4 @@
-//! The one chunked training loop every trainer runs (`train`, `train-2048`, `train-dqn-2048`):
+//! The one chunked training loop every trainer runs (`train`, `2048 ntuple train`, `2048 train`):
 //! train a chunk, print its progress line, evaluate and checkpoint when a boundary is crossed,
 //! and at the end evaluate once more and save the finished model.
 

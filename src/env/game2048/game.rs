@@ -1,12 +1,13 @@
 //! A game of 2048 as an [`Environment`]: the rules that may vary ([`Game2048Config`]: new tiles,
 //! reward), the score and move count, the one-hot observation, and the DQN's shaped reward
-//! ([`Reward2048::Seed004`], after Mehta's RL paper for constraint-satisfaction games).
+//! ([`Reward2048::WeightedFeatures`], after Mehta's RL paper for constraint-satisfaction games).
 
 use super::{Board, Move, Slide};
 use crate::env::{Environment, Step};
 use crate::rng::Rng;
 
-/// The reward a step reports.
+/// The reward a step reports. Serialized (manifests' `training_rules`) by its kebab-case name;
+/// the name written before the rename, `seed004`, still reads.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Reward2048 {
@@ -14,27 +15,29 @@ pub enum Reward2048 {
     /// the reward of the n-tuple papers.
     #[default]
     Score,
-    /// The shaped reward of Mehta's RL paper for constraint-satisfaction games, R = 4·x0 + 3·x1 +
-    /// 1·x2 + 1·x3 of the board after the move's slide, with x0 the maximum tile, x1 the free
-    /// cells, x2 the pairs of adjacent equal tiles and x3 "the sum of neighbouring cells". The
-    /// paper gives no units, so puzzlelab reads x0 as the maximum tile's exponent (log2) and x3 as
-    /// the score the move gained (the merged neighbours' sum) divided by 2^x0, which keeps the four
-    /// terms of the same size. A move that changes nothing earns 0.
-    Seed004,
+    /// A weighted sum of four features of the board after the move's slide, R = 4·x0 + 3·x1 +
+    /// 1·x2 + 1·x3, with x0 the maximum tile, x1 the free cells, x2 the pairs of adjacent equal
+    /// tiles and x3 "the sum of neighbouring cells": the shaped reward of Mehta's RL paper for
+    /// constraint-satisfaction games (docs/sources.md). The paper gives no units, so puzzlelab
+    /// reads x0 as the maximum tile's exponent (log2) and x3 as the score the move gained (the
+    /// merged neighbours' sum) divided by 2^x0, which keeps the four terms of the same size. A
+    /// move that changes nothing earns 0.
+    #[serde(alias = "seed004")]
+    WeightedFeatures,
 }
 
 impl Reward2048 {
-    /// `score` or `seed004`.
+    /// `score` or `weighted-features` (as serialized).
     pub fn name(self) -> &'static str {
         match self {
             Reward2048::Score => "score",
-            Reward2048::Seed004 => "seed004",
+            Reward2048::WeightedFeatures => "weighted-features",
         }
     }
 }
 
-/// The shaped reward of Mehta's RL paper of the afterstate `slide` (see [`Reward2048::Seed004`]).
-pub fn seed004_reward(slide: Slide) -> f32 {
+/// The weighted-features reward of the afterstate `slide` (see [`Reward2048::WeightedFeatures`]).
+pub fn weighted_features_reward(slide: Slide) -> f32 {
     let board = slide.board;
     let max_exponent = board.max_exponent() as f32;
     let free = board.empty_cells() as f32;
@@ -196,7 +199,7 @@ impl Environment for Game2048 {
         } else {
             match self.config.reward {
                 Reward2048::Score => slide.score as f32,
-                Reward2048::Seed004 => seed004_reward(slide),
+                Reward2048::WeightedFeatures => weighted_features_reward(slide),
             }
         };
         Step {
@@ -379,13 +382,16 @@ mod tests {
     }
 
     #[test]
-    fn seed004_reward_counts_its_four_features() {
+    fn weighted_features_reward_counts_its_four_features() {
         // Afterstate "4 4 . . / ...": max exponent 2, 14 free, 1 adjacent pair, merged 8 / 4.
         let slide = board("2 2 2 2 / . . . . / . . . . / . . . .").slide(Move::Left);
-        assert_eq!(seed004_reward(slide), 4.0 * 2.0 + 3.0 * 14.0 + 1.0 + 2.0);
+        assert_eq!(
+            weighted_features_reward(slide),
+            4.0 * 2.0 + 3.0 * 14.0 + 1.0 + 2.0
+        );
         let mut game = Game2048::from_board(
             Game2048Config {
-                reward: Reward2048::Seed004,
+                reward: Reward2048::WeightedFeatures,
                 ..Game2048Config::always_two()
             },
             board("2 2 2 2 / . . . . / . . . . / . . . ."),
@@ -395,13 +401,28 @@ mod tests {
     }
 
     #[test]
+    fn rules_serialize_the_reward_by_its_behaviour_and_read_its_older_name() {
+        let rules = Game2048Config {
+            reward: Reward2048::WeightedFeatures,
+            ..Game2048Config::default()
+        };
+        let json = serde_json::to_value(rules).unwrap();
+        assert_eq!(json["reward"], "weighted-features");
+        assert_eq!(Reward2048::WeightedFeatures.name(), "weighted-features");
+        // Manifests written before the rename say `seed004`.
+        let old = serde_json::json!({"fourProbability": 0.1, "reward": "seed004"});
+        let old: Game2048Config = serde_json::from_value(old).unwrap();
+        assert_eq!(old, rules);
+    }
+
+    #[test]
     fn the_environment_contract_holds() {
         check_env(|| Game2048::new(Game2048Config::default()), 20, 2000).unwrap();
         check_env(|| Game2048::new(Game2048Config::always_two()), 10, 300).unwrap();
         check_env(
             || {
                 Game2048::new(Game2048Config {
-                    reward: Reward2048::Seed004,
+                    reward: Reward2048::WeightedFeatures,
                     four_probability: 0.1,
                 })
             },

@@ -9,7 +9,7 @@
 //! 0.9, a 4 with 0.1 (the DQN of Mehta's RL paper for constraint-satisfaction games only ever adds
 //! 2s: [`Game2048Config::always_two`]). The game starts with two such tiles and ends when no move
 //! changes the board. The score is the sum of the merged tiles' values; the reward of a move is the
-//! score it gains (or that paper's shaped reward, [`Reward2048::Seed004`]).
+//! score it gains (or that paper's shaped reward, [`Reward2048::WeightedFeatures`]).
 //!
 //! The board is 16 nibbles of a `u64` (cell `4·row + col` in bits `4·cell..4·cell+4`), each the
 //! tile's exponent (0 = empty, 1 = 2, 2 = 4, ..., 15 = 32768). Moves use 65,536-entry row tables
@@ -25,17 +25,19 @@
 //! one-hot encoding: 16 cells × 16 exponents (256 floats, cell-major).
 //!
 //! Files: `board.rs` (the packed board, its slides and text form), `game.rs` (the game as an
-//! environment, its rules and rewards), `stats.rs` (batches of seeded games and what they
+//! environment, its rules and rewards), `expectimax.rs` (expectimax search over any evaluation of
+//! afterstates: 2048's own solver, so it lives with the puzzle), `stats.rs` (batches of seeded games and what they
 //! reached, the speed clock) and `tiles.rs` (tile-by-tile slides for animation). Everything is
 //! re-exported here: `puzzlelab::env::game2048::X` is the path to use.
 
 mod board;
+pub mod expectimax;
 mod game;
 mod stats;
 mod tiles;
 
 pub use board::{Board, BoardParseError, Move, Slide};
-pub use game::{seed004_reward, Game2048, Game2048Config, Reward2048};
+pub use game::{weighted_features_reward, Game2048, Game2048Config, Reward2048};
 pub use stats::{
     clock_seconds, game_seed, legal_moves, play_game_range, play_games, random_move, GameStats,
     GameSummary, REPORTED_TILES,

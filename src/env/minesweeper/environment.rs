@@ -51,9 +51,12 @@ impl Observation {
 pub enum MinesReward {
     /// +1 for the move that wins, −1 for the one that loses, 0 otherwise.
     Outcome,
-    /// Mehta's: win +cells, loss −cells, a safe reveal +1, a revealed cell picked again −0.5, a
-    /// safe reveal with no revealed neighbour (a blind guess) −0.5.
-    Mehta,
+    /// Win +cells, loss −cells, a safe reveal (progress) +1, a revealed cell picked again −0.5, a
+    /// safe reveal with no revealed neighbour (a blind guess) −0.5: the rewards of Mehta's RL
+    /// paper for constraint-satisfaction games (docs/sources.md). Serialized `progress`; the name
+    /// written before the rename, `mehta`, still reads.
+    #[serde(alias = "mehta")]
+    Progress,
 }
 
 /// Minesweeper's rules and encodings for a learner.
@@ -149,14 +152,14 @@ impl Environment for Minesweeper {
         let cells = layout.cells() as f32;
         let reward = match (self.config.reward, self.game.status()) {
             (MinesReward::Outcome, _) if !legal => 0.0,
-            (MinesReward::Mehta, _) if !legal => -0.5,
+            (MinesReward::Progress, _) if !legal => -0.5,
             (MinesReward::Outcome, Status::Won) => 1.0,
             (MinesReward::Outcome, Status::Lost(_)) => -1.0,
             (MinesReward::Outcome, _) => 0.0,
-            (MinesReward::Mehta, Status::Won) => cells,
-            (MinesReward::Mehta, Status::Lost(_)) => -cells,
-            (MinesReward::Mehta, _) if blind => -0.5,
-            (MinesReward::Mehta, _) => 1.0,
+            (MinesReward::Progress, Status::Won) => cells,
+            (MinesReward::Progress, Status::Lost(_)) => -cells,
+            (MinesReward::Progress, _) if blind => -0.5,
+            (MinesReward::Progress, _) => 1.0,
         };
         Step {
             reward,
@@ -239,5 +242,20 @@ impl Environment for Minesweeper {
         let mut next = self.clone();
         let step = next.step(action);
         Some((next, step))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_progress_reward_serializes_by_its_behaviour_and_reads_its_older_name() {
+        let value = serde_json::to_value(MinesReward::Progress).unwrap();
+        assert_eq!(value, "progress");
+        for name in ["progress", "mehta"] {
+            let reward: MinesReward = serde_json::from_value(serde_json::json!(name)).unwrap();
+            assert_eq!(reward, MinesReward::Progress, "{name}");
+        }
     }
 }

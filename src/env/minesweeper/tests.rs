@@ -175,7 +175,7 @@ fn layouts_that_do_not_fit_and_bad_board_texts_are_refused_with_a_reason() {
 fn the_environment_keeps_the_contract_on_every_rule_and_encoding() {
     for rule in [FirstClick::Safe, FirstClick::Opening, FirstClick::None] {
         for observation in [Observation::Condensed, Observation::OneHot] {
-            for reward in [MinesReward::Outcome, MinesReward::Mehta] {
+            for reward in [MinesReward::Outcome, MinesReward::Progress] {
                 let config = MinesConfig {
                     layout: Layout::new(6, 5, 6),
                     first_click: rule,
@@ -189,9 +189,9 @@ fn the_environment_keeps_the_contract_on_every_rule_and_encoding() {
 }
 
 #[test]
-fn observations_and_mehtas_rewards() {
+fn observations_and_the_progress_rewards() {
     let mut config = MinesConfig::new(Layout::new(4, 3, 2));
-    config.reward = MinesReward::Mehta;
+    config.reward = MinesReward::Progress;
     let mut env = Minesweeper::new(config).unwrap();
     env.reset(3);
     let mut obs = vec![0.0; env.observation_len()];

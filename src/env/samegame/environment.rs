@@ -9,9 +9,11 @@ use crate::env::{Environment, Step};
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum ClustersReward {
-    /// The blog's: +10 for the click that clears the board, −10 for a click on an empty cell (or a
-    /// group too small), −1 for every other click.
-    Blog,
+    /// −1 for every click, +10 for the click that clears the board, −10 for a click on an empty
+    /// cell (or a group too small): the rewards of the dust-puzzle blog post (docs/sources.md).
+    /// Serialized `click-cost`; the name written before the rename, `blog`, still reads.
+    #[serde(rename = "click-cost", alias = "blog")]
+    ClickCost,
     /// SameGame's points for the click ((n − 2)², +1,000 for clearing); 0 for an illegal click.
     Score,
 }
@@ -54,12 +56,12 @@ pub struct Clusters {
 }
 
 impl Clusters {
-    /// An environment under `rules` (checked), with the reward its objective suggests (the blog's
-    /// for clicks, the points for the score), reset with seed 0.
+    /// An environment under `rules` (checked), with the reward its objective suggests
+    /// ([`ClustersReward::ClickCost`] for clicks, the points for the score), reset with seed 0.
     pub fn new(rules: Rules) -> Result<Clusters, BoardError> {
         let board = Board::random(rules, 0)?;
         let reward = match rules.objective {
-            Objective::Clicks => ClustersReward::Blog,
+            Objective::Clicks => ClustersReward::ClickCost,
             Objective::Score => ClustersReward::Score,
         };
         Ok(Clusters {
@@ -203,9 +205,9 @@ impl Environment for Clusters {
         };
         let over = self.board.is_over();
         let reward = match (self.reward, &removal) {
-            (ClustersReward::Blog, None) => -10.0,
-            (ClustersReward::Blog, Some(_)) if self.board.is_empty() => 10.0,
-            (ClustersReward::Blog, Some(_)) => -1.0,
+            (ClustersReward::ClickCost, None) => -10.0,
+            (ClustersReward::ClickCost, Some(_)) if self.board.is_empty() => 10.0,
+            (ClustersReward::ClickCost, Some(_)) => -1.0,
             (ClustersReward::Score, None) => 0.0,
             (ClustersReward::Score, Some(r)) => {
                 let gained = super::board::group_score(r.cells.len())
@@ -313,5 +315,20 @@ impl Environment for Clusters {
         let mut next = self.clone();
         let step = next.step(action);
         Some((next, step))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_click_cost_reward_serializes_by_its_behaviour_and_reads_its_older_name() {
+        let value = serde_json::to_value(ClustersReward::ClickCost).unwrap();
+        assert_eq!(value, "click-cost");
+        for name in ["click-cost", "blog"] {
+            let reward: ClustersReward = serde_json::from_value(serde_json::json!(name)).unwrap();
+            assert_eq!(reward, ClustersReward::ClickCost, "{name}");
+        }
     }
 }

@@ -245,7 +245,7 @@ fn the_features_add_group_sizes_and_the_groups_and_colours_left() {
 }
 
 #[test]
-fn blog_rewards() {
+fn the_click_cost_reward_charges_a_click_and_pays_the_clearing_one() {
     let mut env = Clusters::new(Rules::dust().with_size(2, 1)).unwrap();
     env.set_board(Board::parse(Rules::dust().with_size(2, 1), "12\n").unwrap());
     let s = env.step(0);

@@ -1,41 +1,48 @@
 //! The sliding puzzle as an [`Environment`]: four actions (the blank moves up, down, left, right),
-//! a start rule (fixed, or the thesis's random walk back from the goal) and the seeds' rewards.
+//! a start rule (fixed, or the N-puzzle DQN dissertation's random walk back from the goal) and the learners' rewards.
 
 use super::{Board, Direction, Heuristic, HeuristicTables, SlidingPuzzle, BLANK};
 use crate::env::{Environment, Step};
 use crate::rng::Rng;
 
-/// The reward schemes of the seed documents, by name.
+/// The reward schemes of the sliding puzzles' learners, named by what they pay.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RewardScheme {
-    /// The thesis (seed 000): −(Manhattan + 2 × linear conflicts) of the new state, and −1 more
-    /// for a move into a wall (the state stays the same).
-    Thesis,
-    /// Seed 003: −10 per move, −1000 for a move into a wall, +100 on reaching the goal.
-    Seed003,
-    /// Seed 001's "penalty for each step in a solution, to prioritize shorter solutions": −1 per
-    /// move and −1 more for a move into a wall, nothing on reaching the goal (the episode ends).
-    /// With γ near 1 the Q-values become minus the remaining distance, whose greedy policy is
-    /// the shortest path, where the thesis's reward (a sum of discounted heuristic values) can
-    /// prefer circling among low-heuristic positions to the long way round.
+    /// −(Manhattan + 2 × linear conflicts) of the new state, and −1 more for a move into a wall
+    /// (the state stays the same): the reward of the N-puzzle DQN dissertation (docs/sources.md).
+    HeuristicPenalty,
+    /// −10 per move, −1000 for a move into a wall, +100 on reaching the goal: the reward of the
+    /// sun/moon Q-learning README (docs/sources.md).
+    StepCostGoalBonus,
+    /// −1 per move and −1 more for a move into a wall, nothing on reaching the goal (the episode
+    /// ends): the dust-puzzle blog post's "penalty for each step in a solution, to prioritize
+    /// shorter solutions". With γ near 1 the Q-values become minus the remaining distance, whose
+    /// greedy policy is the shortest path, where [`RewardScheme::HeuristicPenalty`] (a sum of
+    /// discounted heuristic values) can prefer circling among low-heuristic positions to the long
+    /// way round.
     Steps,
 }
 
 impl RewardScheme {
-    /// The name used by the CLI and the page (`thesis`, `seed003`).
+    /// The name used by the CLI, the page and the manifests (`heuristic-penalty`, `steps`,
+    /// `step-cost-goal-bonus`).
     pub fn name(self) -> &'static str {
         match self {
-            RewardScheme::Thesis => "thesis",
-            RewardScheme::Seed003 => "seed003",
+            RewardScheme::HeuristicPenalty => "heuristic-penalty",
+            RewardScheme::StepCostGoalBonus => "step-cost-goal-bonus",
             RewardScheme::Steps => "steps",
         }
     }
 
-    /// Parses a name as written by [`RewardScheme::name`].
+    /// Parses a name as written by [`RewardScheme::name`], or one of the older names that
+    /// manifests and pages written before the rename still carry (`thesis` and `seed000`,
+    /// `seed003` and `sun-moon`, `seed001`).
     pub fn from_name(name: &str) -> Option<RewardScheme> {
         match name.trim().to_ascii_lowercase().as_str() {
-            "thesis" | "seed000" => Some(RewardScheme::Thesis),
-            "seed003" | "sun-moon" => Some(RewardScheme::Seed003),
+            "heuristic-penalty" | "thesis" | "seed000" => Some(RewardScheme::HeuristicPenalty),
+            "step-cost-goal-bonus" | "seed003" | "sun-moon" => {
+                Some(RewardScheme::StepCostGoalBonus)
+            }
             "steps" | "seed001" => Some(RewardScheme::Steps),
             _ => None,
         }
@@ -43,15 +50,16 @@ impl RewardScheme {
 
     /// [`RewardScheme::from_name`], or an error naming the rewards there are.
     pub fn parse(name: &str) -> Result<RewardScheme, String> {
-        RewardScheme::from_name(name)
-            .ok_or_else(|| format!("\"{name}\" is not one of thesis, steps, seed003"))
+        RewardScheme::from_name(name).ok_or_else(|| {
+            format!("\"{name}\" is not one of heuristic-penalty, steps, step-cost-goal-bonus")
+        })
     }
 }
 
 /// Where each episode starts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum StartRule {
-    /// Always the same position (seed 003's game).
+    /// Always the same position (the sun/moon Q-learning README's game).
     Fixed(Board),
     /// The thesis's scramble: random moves back from the goal until Manhattan + 2 × linear
     /// conflicts reaches `difficulty` (at most `max_moves` moves).
@@ -189,12 +197,12 @@ impl Environment for SlidingEnv {
         let moved = self.board.move_blank(Direction::ALL[action]);
         let solved = self.puzzle.is_solved(&self.board);
         let reward = match (self.reward, moved) {
-            (RewardScheme::Thesis, _) => {
+            (RewardScheme::HeuristicPenalty, _) => {
                 -(self.distance_estimate(&self.board) as f32) - if moved { 0.0 } else { 1.0 }
             }
-            (RewardScheme::Seed003, false) => -1000.0,
-            (RewardScheme::Seed003, true) if solved => 100.0,
-            (RewardScheme::Seed003, true) => -10.0,
+            (RewardScheme::StepCostGoalBonus, false) => -1000.0,
+            (RewardScheme::StepCostGoalBonus, true) if solved => 100.0,
+            (RewardScheme::StepCostGoalBonus, true) => -10.0,
             (RewardScheme::Steps, moved) => -1.0 - if moved { 0.0 } else { 1.0 },
         };
         Step {

@@ -586,7 +586,7 @@ impl SlidingQLearning {
         let env = super::SlidingEnv::new(
             puzzle.clone(),
             super::StartRule::Fixed(start),
-            super::RewardScheme::Seed003,
+            super::RewardScheme::StepCostGoalBonus,
         );
         Ok(SlidingQLearning {
             learner: crate::agent::q_table::QLearning::new(env, config),

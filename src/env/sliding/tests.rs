@@ -322,10 +322,14 @@ fn clicking_slides_the_tiles_between_tile_and_blank() {
 }
 
 #[test]
-fn reward_schemes_follow_the_seeds() {
+fn reward_schemes_pay_what_they_say() {
     let p = SlidingPuzzle::standard(3, 3).unwrap();
     let one_away = board(3, 3, &[1, 2, 3, 4, 5, 6, 7, 0, 8]);
-    let mut env = SlidingEnv::new(p.clone(), StartRule::Fixed(one_away), RewardScheme::Seed003);
+    let mut env = SlidingEnv::new(
+        p.clone(),
+        StartRule::Fixed(one_away),
+        RewardScheme::StepCostGoalBonus,
+    );
     env.reset(0);
     assert_eq!(env.step(Direction::Down.index()).reward, -1000.0); // wall
     assert_eq!(env.step(Direction::Left.index()).reward, -10.0);
@@ -337,13 +341,13 @@ fn reward_schemes_follow_the_seeds() {
     );
 
     let far = board(3, 3, &[2, 1, 3, 4, 5, 6, 7, 0, 8]);
-    let mut env = SlidingEnv::new(p, StartRule::Fixed(far), RewardScheme::Thesis);
+    let mut env = SlidingEnv::new(p, StartRule::Fixed(far), RewardScheme::HeuristicPenalty);
     env.reset(0);
     // Into the wall: state stays (Manhattan 3 + 2·1 conflict = 5) and −1 more.
     assert_eq!(env.step(Direction::Down.index()).reward, -6.0);
     assert_eq!(env.step(Direction::Right.index()).reward, -4.0);
 
-    // Seed 001's step penalty: −1 a move, −2 into a wall, and the goal ends the episode.
+    // The step penalty: −1 a move, −2 into a wall, and the goal ends the episode.
     let p = SlidingPuzzle::standard(3, 3).unwrap();
     let mut env = SlidingEnv::new(p, StartRule::Fixed(one_away), RewardScheme::Steps);
     env.reset(0);
@@ -352,13 +356,37 @@ fn reward_schemes_follow_the_seeds() {
     assert_eq!(env.step(Direction::Right.index()).reward, -1.0);
     let last = env.step(Direction::Right.index());
     assert_eq!((last.reward, last.terminated), (-1.0, true));
-    assert_eq!(RewardScheme::from_name("steps"), Some(RewardScheme::Steps));
-    assert_eq!(RewardScheme::Steps.name(), "steps");
-    assert_eq!(RewardScheme::parse("seed001"), Ok(RewardScheme::Steps));
     assert_eq!(
         RewardScheme::parse("sparse"),
-        Err("\"sparse\" is not one of thesis, steps, seed003".to_string())
+        Err("\"sparse\" is not one of heuristic-penalty, steps, step-cost-goal-bonus".to_string())
     );
+}
+
+#[test]
+fn reward_names_read_back_and_the_names_before_the_rename_still_read() {
+    for reward in [
+        RewardScheme::HeuristicPenalty,
+        RewardScheme::Steps,
+        RewardScheme::StepCostGoalBonus,
+    ] {
+        assert_eq!(RewardScheme::from_name(reward.name()), Some(reward));
+    }
+    assert_eq!(RewardScheme::HeuristicPenalty.name(), "heuristic-penalty");
+    assert_eq!(
+        RewardScheme::StepCostGoalBonus.name(),
+        "step-cost-goal-bonus"
+    );
+    assert_eq!(RewardScheme::Steps.name(), "steps");
+    // Manifests and pages written before the rename (and the CLI's aliases).
+    for (old, reward) in [
+        ("thesis", RewardScheme::HeuristicPenalty),
+        ("seed000", RewardScheme::HeuristicPenalty),
+        ("seed003", RewardScheme::StepCostGoalBonus),
+        ("sun-moon", RewardScheme::StepCostGoalBonus),
+        ("seed001", RewardScheme::Steps),
+    ] {
+        assert_eq!(RewardScheme::parse(old), Ok(reward), "{old}");
+    }
 }
 
 #[test]
@@ -442,7 +470,7 @@ fn the_environment_contract_holds_for_every_sliding_setup() {
             SlidingEnv::new(
                 sun.clone(),
                 StartRule::Fixed(sun_start),
-                RewardScheme::Seed003,
+                RewardScheme::StepCostGoalBonus,
             )
         },
         20,
@@ -459,7 +487,7 @@ fn the_environment_contract_holds_for_every_sliding_setup() {
                         difficulty: 8,
                         max_moves: 500,
                     },
-                    RewardScheme::Thesis,
+                    RewardScheme::HeuristicPenalty,
                 )
             },
             20,
@@ -475,7 +503,7 @@ fn the_environment_contract_holds_for_every_sliding_setup() {
             difficulty: 10,
             max_moves: 500,
         },
-        RewardScheme::Thesis,
+        RewardScheme::HeuristicPenalty,
     );
     env.reset(3);
     let mut obs = vec![0.0; env.observation_len()];

@@ -7,11 +7,11 @@
 //! when no peer holds it; value 0 erases a digit the agent placed (the paper allows "corrections
 //! in multiple guesses"). Anything else changes nothing.
 //!
-//! **Rewards** ([`SudokuReward::Seed004`], Mehta's): +1 `progress` (a digit placed that breaks no
+//! **Rewards** ([`SudokuReward::Progress`], Mehta's): +1 `progress` (a digit placed that breaks no
 //! rule), −2 `partial_loss` (a digit that would break a rule: it is not written), −1
 //! `no_progress` (the cell is filled — a given or the agent's own — or an erase). His −20 `loss`
 //! after 81 × 2 moves is a step limit, so by the contract it is the training loop's (a
-//! [`TimeLimit`](crate::env::TimeLimit) of [`SEED004_MOVE_LIMIT`] and [`SEED004_LOSS`] there).
+//! [`TimeLimit`](crate::env::TimeLimit) of [`MOVE_LIMIT`] and [`MOVE_LIMIT_LOSS`] there).
 //! [`SudokuReward::Outcome`] gives +1 for the solved grid and 0 otherwise.
 //! [`SudokuReward::Mistakes`] is puzzlelab's, for its stronger learner: the game as the usual
 //! Sudoku apps check it, where a digit that is not the puzzle's (unique) solution is a mistake
@@ -35,16 +35,19 @@ use crate::env::{Environment, Step};
 use crate::rng::Rng;
 use std::sync::Arc;
 
-/// Mehta's move limit (81 × 2) on 9 × 9.
-pub const SEED004_MOVE_LIMIT: usize = 162;
-/// Mehta's reward when the move limit is reached.
-pub const SEED004_LOSS: f32 = -20.0;
+/// The move limit on 9 × 9: two moves a cell (81 × 2), as Mehta's RL paper for
+/// constraint-satisfaction games sets it (section 3.2.4).
+pub const MOVE_LIMIT: usize = 162;
+/// The reward Mehta's RL paper pays when the move limit is reached (section 3.2.4).
+pub const MOVE_LIMIT_LOSS: f32 = -20.0;
 
 /// The reward scheme.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SudokuReward {
-    /// Mehta's: +1 progress, −1 no progress, −2 a digit that breaks a rule.
-    Seed004,
+    /// +1 progress (a digit placed that breaks no rule), −1 no progress (a filled cell, or an
+    /// erase), −2 a digit that breaks a rule (not written): the rewards of Mehta's RL paper for
+    /// constraint-satisfaction games (section 3.2.4).
+    Progress,
     /// +1 when the grid is solved, 0 otherwise.
     Outcome,
     /// puzzlelab's: +1 for a digit of the solution, −1 for any other digit that fits (it is
@@ -327,7 +330,7 @@ impl Environment for SudokuEnv {
         let solved = self.is_terminal();
         Step {
             reward: match self.reward {
-                SudokuReward::Seed004 => reward,
+                SudokuReward::Progress => reward,
                 SudokuReward::Outcome => {
                     if solved {
                         1.0

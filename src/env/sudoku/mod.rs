@@ -25,7 +25,7 @@ mod logic;
 pub use backtrack::{count_solutions, search, search_reference, search_with, Search};
 pub use bins::{binned_puzzles, training_puzzles, GuessBin, TRAINING_SEED, VALIDATION_SEED};
 pub use environment::{
-    SudokuEnv, SudokuObservation, SudokuReward, FEATURES, SEED004_LOSS, SEED004_MOVE_LIMIT,
+    SudokuEnv, SudokuObservation, SudokuReward, FEATURES, MOVE_LIMIT, MOVE_LIMIT_LOSS,
 };
 pub use exact::{solve, solve_with, Branching, Solved};
 pub use generate::{generate, generate_with_givens, random_solution, Difficulty, Generated};

@@ -385,7 +385,7 @@ fn the_environment_obeys_the_contract() {
     for shape in Shape::ALL {
         let puzzles = pool(shape, 3);
         for reward in [
-            SudokuReward::Seed004,
+            SudokuReward::Progress,
             SudokuReward::Outcome,
             SudokuReward::Mistakes,
         ] {
@@ -402,11 +402,11 @@ fn the_environment_obeys_the_contract() {
 }
 
 #[test]
-fn the_environment_pays_mehtas_rewards() {
+fn the_environment_pays_the_progress_rewards() {
     use crate::env::Environment;
     let puzzle = Grid::parse(EASY).unwrap();
     let solution = Grid::parse(EASY_SOLUTION).unwrap();
-    let mut env = SudokuEnv::new(vec![puzzle.clone()], SudokuReward::Seed004);
+    let mut env = SudokuEnv::new(vec![puzzle.clone()], SudokuReward::Progress);
     assert_eq!(env.num_actions(), 810);
     assert_eq!(env.observation_len(), 810);
     let mut observation = vec![0.0; 810];
@@ -476,7 +476,7 @@ fn a_mistake_ends_the_episode_and_right_digits_pay() {
 fn features_read_candidates_and_singles_off_the_grid() {
     use crate::env::Environment;
     let puzzle = Grid::parse(EASY).unwrap();
-    let env = SudokuEnv::new(vec![puzzle.clone()], SudokuReward::Seed004)
+    let env = SudokuEnv::new(vec![puzzle.clone()], SudokuReward::Progress)
         .with_observation(SudokuObservation::Features);
     assert_eq!(env.puzzle_id(), "sudoku-9x9-features");
     assert_eq!(env.observation_len(), FEATURES * 810);

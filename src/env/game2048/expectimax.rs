@@ -9,7 +9,7 @@
 //! ahead, and so on. A transposition table keyed by (afterstate, depth left) shares the chance
 //! nodes reached by different move orders; it is cleared before each decision.
 
-use crate::env::game2048::{Board, Move};
+use super::{Board, Move};
 use crate::hash::FastMap;
 
 /// An expectimax player of 2048 with evaluation `evaluate` of afterstates.
