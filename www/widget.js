@@ -6,7 +6,8 @@
  *
  * It renders into its own shadow DOM, so the host page's CSS cannot break it and its CSS cannot
  * leak out. Each puzzle's mode is its own panel class: sliding/widget-panel.js (the default; it
- * composes <sliding-board> and the solution player) and 2048/widget-panel.js. This file is the
+ * composes <sliding-board> and the solution player) and those of the other puzzles of the registry
+ * (common/puzzles.js: each mode's module and panel class, imported when first shown). This file is the
  * element: the attributes, the shadow-DOM shell, the status and error lines and the events. The
  * puzzlelab page shows its board through this element too. The wasm, the solver worker and the
  * models are found next to this file (import.meta.url), never relative to the page. All widgets of
@@ -31,7 +32,7 @@
  *             shipped model for the board (www/models/dqn-index.json: the 3×3 and 4×4 boards
  *             with the standard goal) or the `model` attribute's. A board no model fits (another size
  *             or goal, the sun-moon preset) gets an error saying so when it is solved.
- *   model     URL of a DQN model file (.dqn, as `puzzlelab train` or the page's Save writes),
+ *   model     URL of a DQN model file (.dqn, as `puzzlelab sliding train` or the page's Save writes),
  *             resolved against the page; solver="dqn" uses it instead of the shipped model
  *   controls  the buttons to show, any of "shuffle solve step reset" (space or comma separated;
  *             that is the default); "" shows none. step: step back, play/pause, step forward
@@ -83,7 +84,7 @@
  *               downloaded at its first use and shared by every widget of the page) plays on Play
  *               and Step and shows its move on Hint
  *   model       with agent: URL of another network file (.ntuple or .ntuple.gz, as `puzzlelab
- *               train-2048` writes it), resolved against the page
+ *               2048 ntuple train` writes it), resolved against the page
  *   depth       the agent's search: 1 greedy (the default), 2 or 3 expectimax that many moves deep
  *   speed       the agent's moves per second, 0.5 to 60 (default 4)
  *   autoplay    boolean: with agent, the agent plays as soon as the widget appears and at each new game
@@ -138,51 +139,24 @@
 
 import { errorMessage, loadWasm } from "./common/wasm.js";
 import { AttributeError } from "./common/widget-attributes.js";
+import { DEFAULT_WIDGET_MODE, widgetModes, wwwUrl } from "./common/puzzles.js";
 import { PUZZLE_ATTRIBUTES, SLIDING_ATTRIBUTES, SLIDING_BOARD_MARKUP, SLIDING_CONTROLS_MARKUP, SLIDING_STYLE, SlidingPanel } from "./sliding/widget-panel.js";
 
 /**
- * The puzzles that a panel module of their own shows, imported when a widget first shows that
- * puzzle (pages without it never load it): the module, its panel class, the widget's container
- * for it, the attributes only it reads (their errors go when the widget shows another puzzle; known
- * before the module loads) and its name in messages.
+ * The puzzles that a panel module of their own shows (every widget mode of the registry,
+ * common/puzzles.js, but the default sliding one), imported when a widget first shows that puzzle
+ * (pages without it never load it): by mode, the module, its panel class, the widget's container
+ * for it (`part`, `className`), the attributes only it reads (their errors go when the widget shows
+ * another puzzle; known before the module loads) and its name in messages (`title`).
  */
-const GAME_MODES = {
-  2048: {
-    load: () => import("./2048/widget-panel.js"),
-    panel: "Game2048Panel",
-    part: "game2048",
-    attributes: ["seed", "agent", "depth", "always-two"],
-    name: "2048",
-  },
-  minesweeper: {
-    load: () => import("./minesweeper/widget-panel.js"),
-    panel: "MinesPanel",
-    part: "minesweeper",
-    attributes: ["seed", "level", "width", "height", "mines", "first-click", "no-guess", "overlay", "question-marks"],
-    name: "Minesweeper",
-  },
-  sudoku: {
-    load: () => import("./sudoku/widget-panel.js"),
-    panel: "SudokuPanel",
-    part: "sudoku",
-    attributes: ["size", "difficulty", "seed", "pencil"],
-    name: "Sudoku",
-  },
-  dust: {
-    load: () => import("./samegame/widget-panel.js"),
-    panel: "ClustersPanel",
-    part: "dust",
-    attributes: ["seed"],
-    name: "dust",
-  },
-  samegame: {
-    load: () => import("./samegame/widget-panel.js"),
-    panel: "ClustersPanel",
-    part: "samegame",
-    attributes: ["seed"],
-    name: "SameGame",
-  },
-};
+const GAME_MODES = Object.assign(
+  Object.create(null), // `kind in GAME_MODES` is true for the modes only ("constructor" is no mode)
+  Object.fromEntries(
+    widgetModes()
+      .filter(({ mode }) => mode !== DEFAULT_WIDGET_MODE)
+      .map((mode) => [mode.mode, { ...mode, load: () => import(wwwUrl(mode.module).href) }]),
+  ),
+);
 /** Per game mode: { promise, exports } of its module once asked for. */
 const modeModules = {};
 function loadMode(kind) {
@@ -320,11 +294,7 @@ const TEMPLATE = `
 <style>${STYLE}</style>
 <div class="widget" part="widget">
   ${SLIDING_BOARD_MARKUP}
-  <div class="game2048" part="game2048" hidden></div>
-  <div class="mines" part="minesweeper" hidden></div>
-  <div class="sudoku" part="sudoku" hidden></div>
-  <div class="clusters" part="dust" hidden></div>
-  <div class="clusters" part="samegame" hidden></div>
+  ${Object.values(GAME_MODES).map(({ className, part }) => `<div class="${className}" part="${part}" hidden></div>`).join("\n  ")}
   <p class="error" part="error" role="alert" hidden></p>${SLIDING_CONTROLS_MARKUP}
   <p class="status" part="status" role="status" aria-live="polite"></p>
 </div>`;
@@ -362,11 +332,7 @@ export class PuzzleWidget extends HTMLElement {
     this.#parts = {
       error: part(".error"),
       status: part(".status"),
-      game2048: part(".game2048"),
-      minesweeper: part(".mines"),
-      sudoku: part(".sudoku"),
-      dust: part('[part="dust"]'),
-      samegame: part('[part="samegame"]'),
+      ...Object.fromEntries(Object.values(GAME_MODES).map((mode) => [mode.part, part(`[part="${mode.part}"]`)])),
     };
     this.#ready.promise.catch(() => {});
     const widget = this;
@@ -463,7 +429,7 @@ export class PuzzleWidget extends HTMLElement {
     if (this.#shown === "dust" || this.#shown === "samegame") return this.#game().solve();
     if (this.#shown) {
       const player = { 2048: "play() lets its agent play", minesweeper: "play() lets its solver play", sudoku: "hint() shows the next step" };
-      return Promise.reject(new Error(`solve() is for sliding puzzles: on a ${GAME_MODES[this.#shown].name} widget, ${player[this.#shown]}`));
+      return Promise.reject(new Error(`solve() is for sliding puzzles: on a ${GAME_MODES[this.#shown].title} widget, ${player[this.#shown]}`));
     }
     return this.#sliding.solve();
   }
@@ -525,12 +491,17 @@ export class PuzzleWidget extends HTMLElement {
 
   #requireGame(method) {
     const game = this.#game();
-    if (!game) throw new Error(`${method} is for 2048, Minesweeper, Sudoku, dust and SameGame widgets (puzzle="2048", "minesweeper", "sudoku", "dust" or "samegame")`);
+    if (!game) {
+      const modes = Object.values(GAME_MODES);
+      const list = (names, last) => `${names.slice(0, -1).join(", ")} ${last} ${names.at(-1)}`;
+      const titles = list(modes.map((mode) => mode.title), "and");
+      throw new Error(`${method} is for ${titles} widgets (puzzle=${list(modes.map((mode) => `"${mode.mode}"`), "or")})`);
+    }
     return game;
   }
 
   #refuseInGame(method, instead) {
-    if (this.#shown) throw new Error(`${method} is for sliding puzzles: use ${instead} on a ${GAME_MODES[this.#shown].name} widget`);
+    if (this.#shown) throw new Error(`${method} is for sliding puzzles: use ${instead} on a ${GAME_MODES[this.#shown].title} widget`);
   }
 
   /** Stops a running solve (its promise rejects with SolveCancelled). */
@@ -561,7 +532,7 @@ export class PuzzleWidget extends HTMLElement {
     if (!exports) {
       loadMode(kind).then(
         () => this.#update(),
-        (error) => this.#setSolveError(`${mode.name} could not be loaded: ${errorMessage(error)}`),
+        (error) => this.#setSolveError(`${mode.title} could not be loaded: ${errorMessage(error)}`),
       );
       return;
     }

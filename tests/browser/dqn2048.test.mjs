@@ -5,7 +5,7 @@
 // Load reads back; a sliding-puzzle model and a missing shipped model are refused in words (and the
 // sliding-puzzle page refuses a 2048 model in the same way); "Watch it play" plays the model's
 // moves on the page's board; and an evaluation in the browser plays exactly the games of the native
-// `puzzlelab eval-dqn-2048` for the same model and seed (fixtures/2048-dqn-native-eval.json, made
+// `puzzlelab 2048 eval --agent dqn` for the same model and seed (fixtures/2048-dqn-native-eval.json, made
 // from fixtures/2048-dqn-tiny.dqn by the commands it lists). Tiny networks (4/4 filters, hidden 16)
 // and a few hundred steps: the machine running these may have two cores.
 
@@ -43,7 +43,7 @@ async function readTraining(page) {
       steps: Number(stats.dataset.steps),
       loss: stats.dataset.loss === "" ? null : Number(stats.dataset.loss),
       backend: stats.dataset.backend ?? "",
-      evaluations: Number(stats.dataset.evaluations),
+      validations: Number(stats.dataset.validations),
       points: { loss: points("loss"), epsilon: points("epsilon"), score: points("score"), reach: points("reach"), speed: points("speed") },
       epsilon: Number(document.querySelector("#d2048-stat-epsilon").textContent),
       params: document.querySelector("#d2048-stat-params").textContent,
@@ -62,14 +62,14 @@ async function fillForm(page, fields) {
 /** Loads a model file through the card's Load… button; resolves to the error shown, or "". */
 async function loadModelFile(page, name, buffer) {
   await page.evaluate(() => {
-    document.querySelector("#d2048-error").hidden = true;
-    document.querySelector("#d2048-status").textContent = "";
+    document.querySelector("#d2048-play-error").hidden = true;
+    document.querySelector("#d2048-play-status").textContent = "";
   });
   await page.setInputFiles("#d2048-file", { name, mimeType: "application/octet-stream", buffer });
-  await page.waitForFunction(() => !document.querySelector("#d2048-error").hidden || /^Loaded/.test(document.querySelector("#d2048-status").textContent), null, {
+  await page.waitForFunction(() => !document.querySelector("#d2048-play-error").hidden || /^Loaded/.test(document.querySelector("#d2048-play-status").textContent), null, {
     timeout: 45_000,
   });
-  const error = page.locator("#d2048-error");
+  const error = page.locator("#d2048-play-error");
   return (await error.isVisible()) ? error.textContent() : "";
 }
 
@@ -95,7 +95,7 @@ describe("seed 004's deep Q-network on the 2048 page", () => {
     assert.match(await page.locator("#d2048-params").textContent(), /^2,668 parameters: small enough to train/);
     await page.click("#d2048-start");
     await page.waitForFunction(
-      () => Number(document.querySelector("#d2048-chart-loss").dataset.points ?? 0) >= 3 && Number(document.querySelector("#d2048-stats").dataset.evaluations) >= 1,
+      () => Number(document.querySelector("#d2048-chart-loss").dataset.points ?? 0) >= 3 && Number(document.querySelector("#d2048-stats").dataset.validations) >= 1,
       null,
       { timeout: 90_000 },
     );
@@ -150,7 +150,7 @@ describe("seed 004's deep Q-network on the 2048 page", () => {
 
     // The saved file is a 2048 model (Dqn2048Model.fromBytes reads it) with its network and steps.
     assert.equal(await loadModelFile(page, "saved.dqn", saved), "");
-    assert.match(await page.locator("#d2048-status").textContent(), new RegExp(`^Loaded “saved\\.dqn” \\([\\d.]+ MB\\): filters 4/4, hidden 16, 2,668 parameters, ${paused.steps.toLocaleString("en")} steps trained`));
+    assert.match(await page.locator("#d2048-play-status").textContent(), new RegExp(`^Loaded “saved\\.dqn” \\([\\d.]+ MB\\): filters 4/4, hidden 16, 2,668 parameters, ${paused.steps.toLocaleString("en")} steps trained`));
     assert.equal(await page.locator("#d2048-model").inputValue(), "file");
     assert.match(await page.locator("#d2048-model-line").textContent(), /^Loaded “saved\.dqn”: filters 4\/4/);
     assert.equal(training.error, "");
@@ -185,26 +185,26 @@ describe("seed 004's deep Q-network on the 2048 page", () => {
     const refusal = await loadModelFile(page, "8puzzle.dqn", SLIDING_MODEL);
     assert.match(
       refusal,
-      /^The file "8puzzle\.dqn" could not be loaded: the model was made for puzzle sliding 3x3 goal 1,2,3,4,5,6,7,8,_, not 2048 4x4\. It is a sliding-puzzle model: load it on the sliding-puzzle page\.$/,
+      /^The file "8puzzle\.dqn" could not be loaded: the model was made for puzzle sliding 3x3 goal 1,2,3,4,5,6,7,8,_, not 2048 4x4\. This is a sliding puzzle model: load it on the sliding puzzle page \(index\.html\)\.$/,
     );
-    assert.equal(await page.locator("#d2048-error").getAttribute("role"), "alert");
+    assert.equal(await page.locator("#d2048-play-error").getAttribute("role"), "alert");
     assert.ok(await page.locator("#d2048-model option[value=file]").evaluate((option) => option.disabled), "no model was taken");
     assert.match(await loadModelFile(page, "notes.txt", Buffer.from("not a model")), /could not be loaded: not a puzzlelab DQN model/);
 
     // www/models/2048-dqn.dqn may or may not ship: here the server answers 404 for it.
     await page.route("**/www/models/2048-dqn.dqn", (route) => route.fulfill({ status: 404, body: "not here" }));
-    await page.evaluate(() => (document.querySelector("#d2048-error").hidden = true));
+    await page.evaluate(() => (document.querySelector("#d2048-play-error").hidden = true));
     await page.click("#d2048-load-shipped");
-    await page.locator("#d2048-error").waitFor({ state: "visible" });
+    await page.locator("#d2048-play-error").waitFor({ state: "visible" });
     assert.equal(
-      await page.locator("#d2048-error").textContent(),
-      "There is no shipped 2048 DQN model yet (models/2048-dqn.dqn is not on this server): train one here, or load a model file.",
+      await page.locator("#d2048-play-error").textContent(),
+      "There is no shipped 2048 DQN model on this server (models/2048-dqn.dqn): train one here, or load a model file.",
     );
     assert.ok(await page.locator("#d2048-load-shipped").isEnabled(), "it can be tried again");
     // Watch and Evaluate with the shipped model say the same beside their buttons.
     await page.click("#d2048-evaluate");
     await page.locator("#d2048-eval-error").waitFor({ state: "visible" });
-    assert.match(await page.locator("#d2048-eval-error").textContent(), /^There is no shipped 2048 DQN model yet/);
+    assert.match(await page.locator("#d2048-eval-error").textContent(), /^There is no shipped 2048 DQN model on this server/);
     assert.ok(await page.locator("#d2048-evaluate").isEnabled());
     // 404s are logged by the browser as console errors; nothing else may be.
     assert.deepEqual(page.errors.filter((error) => !/404/.test(error)), []);
@@ -217,7 +217,7 @@ describe("seed 004's deep Q-network on the 2048 page", () => {
     await page.locator("#dqn-error").waitFor({ state: "visible", timeout: 45_000 });
     assert.equal(
       await page.locator("#dqn-error").textContent(),
-      'The file "2048-dqn-tiny.dqn" could not be loaded: the model plays "2048 4x4", not a sliding puzzle. It is a 2048 model: load it on the 2048 page.',
+      'The file "2048-dqn-tiny.dqn" could not be loaded: the model plays "2048 4x4", not a sliding puzzle. This is a 2048 model: load it on the 2048 page (2048.html).',
     );
     assert.deepEqual(page.errors, []);
     await page.context().close();
@@ -230,7 +230,7 @@ describe("seed 004's deep Q-network on the 2048 page", () => {
     await page.click("#d2048-watch");
     await page.waitForFunction(() => Number(document.querySelector("#agent-stat-moves").textContent) >= 5, null, { timeout: 30_000 });
     assert.match(await page.locator("#agent-model").textContent(), /^Mehta's DQN from “2048-dqn-tiny\.dqn”: filters 4\/4, hidden 16, 2,668 parameters, 2,000 steps trained/);
-    assert.match(await page.locator("#d2048-eval-status").textContent(), /plays on the board above/);
+    assert.match(await page.locator("#d2048-play-status").textContent(), /plays on the board above/);
     assert.equal(await page.locator("#agent").getAttribute("data-state"), "playing");
     const moves = await page.evaluate(() => document.querySelector("#game").game.moves);
     assert.ok(moves >= 5, `the board moved (${moves} moves)`);

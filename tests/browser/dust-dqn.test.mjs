@@ -151,7 +151,7 @@ describe("the Learn card on the dust page", () => {
 
   test("the blog's learner plays games at once: its episode charts draw", slow, async () => {
     const page = await openPage();
-    await page.selectOption("#ddqn-net", "blog");
+    await page.selectOption("#ddqn-net", "batched");
     assert.equal(await page.locator("#ddqn-hidden").inputValue(), "256,256,256,256,256", "the blog's layers, fewer units");
     await page.fill("#ddqn-hidden", "16");
     await page.locator("#dqn details.hyper summary").click();
@@ -174,7 +174,7 @@ describe("the Learn card on the dust page", () => {
     await page.waitForFunction(() => !document.querySelector("#ddqn-play-error").hidden, null, { timeout: 45_000 });
     assert.match(
       await page.locator("#ddqn-play-error").textContent(),
-      /^The file "sudoku\.dqn" could not be loaded: the model plays "sudoku[^"]*", not the dust puzzle\. It is a Sudoku model: load it on the Sudoku page\.$/,
+      /^The file "sudoku\.dqn" could not be loaded: the model plays "sudoku[^"]*", not the dust puzzle\. This is a Sudoku model: load it on the Sudoku page \(sudoku\.html\)\.$/,
     );
     assert.equal(await page.locator("#ddqn-model").inputValue(), "shipped", "the shipped model is still the one chosen");
     await page.selectOption("#rules", "samegame");

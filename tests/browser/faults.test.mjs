@@ -63,14 +63,14 @@ function readGame(page) {
 
 /** Clicks "Load the shipped model" and waits for the model line or an error; resolves to the error text or "". */
 async function loadShipped(page) {
-  await page.evaluate(() => (document.querySelector("#mdqn-error").hidden = true));
+  await page.evaluate(() => (document.querySelector("#mdqn-play-error").hidden = true));
   await page.click("#mdqn-load-shipped");
   await page.waitForFunction(
-    () => document.querySelector("#mdqn-model-line").dataset.source === "shipped" || !document.querySelector("#mdqn-error").hidden,
+    () => document.querySelector("#mdqn-model-line").dataset.source === "shipped" || !document.querySelector("#mdqn-play-error").hidden,
     null,
     { timeout: 60_000 },
   );
-  const error = page.locator("#mdqn-error");
+  const error = page.locator("#mdqn-play-error");
   return (await error.isVisible()) ? error.textContent() : "";
 }
 
@@ -95,7 +95,7 @@ describe("faults in the page", () => {
       await page.route("**/www/models/minesweeper-dqn.dqn", (route) => route.fulfill({ status: 200, contentType, body }));
       const error = await loadShipped(page);
       assert.match(error, /model|DQN/i, `${name}: ${error}`);
-      assert.equal(await page.locator("#mdqn-error").getAttribute("role"), "alert");
+      assert.equal(await page.locator("#mdqn-play-error").getAttribute("role"), "alert");
       assert.ok(await page.locator("#mdqn-load-shipped").isEnabled(), `${name}: it can be tried again`);
       assert.deepEqual(await readGame(page), board, `${name}: the board is untouched`);
       await page.unroute("**/www/models/minesweeper-dqn.dqn");

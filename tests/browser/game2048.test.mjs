@@ -320,7 +320,7 @@ describe("2048 in the page", () => {
   });
 
   test("the training card's api hands a network to the agent; the page works without the card", slow, async () => {
-    // A stand-in for train2048-panel.js that keeps the api it is given.
+    // A stand-in for 2048/train-panel.js that keeps the api it is given.
     const fake = async (page) =>
       page.route("**/www/2048/train-panel.js", (route) =>
         route.fulfill({

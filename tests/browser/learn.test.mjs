@@ -1,7 +1,7 @@
 // Deep Q-learning in the page (www/sliding/train-panel.js, learn-client.js, learn-worker.js and the
 // learning bundle pkg/learn/): the shipped 8-puzzle model solves the board and the solution
 // plays to the goal, and its manifest sets the form's reward; training in the worker moves the
-// live charts and obeys Pause, Resume, Stop and Save, also with seed 001's reward and mixed
+// live charts and obeys Pause, Resume, Stop and Save, also with the step-cost reward and mixed
 // difficulties (an unknown reward is refused); WebGPU and the CPU compute the same network alike (and "auto" trains on WebGPU); a
 // damaged model file is refused with a readable message; <puzzle-widget solver="dqn"> solves with
 // the shipped model and says plainly which boards it cannot solve. A browser without WebGPU
@@ -220,14 +220,14 @@ describe("deep Q-learning in the page", () => {
     assert.deepEqual(page.errors, []);
   });
 
-  test("seed 001's reward, mixed difficulties, uniform starts and full backups train on the CPU; an unknown reward is refused", options, async () => {
+  test("the step-cost reward, mixed difficulties, uniform starts and full backups train on the CPU; an unknown reward is refused", options, async () => {
     const page = await session.newPage();
     const refusal = await page.evaluate(async () => {
       const { sharedLearnClient } = await import("./common/learn-client.js");
-      const training = sharedLearnClient().train({ rows: 2, cols: 2, options: { reward: "sideways" }, backend: "cpu" });
+      const training = sharedLearnClient().train({ puzzle: "sliding", rows: 2, cols: 2, options: { reward: "sideways" }, backend: "cpu" });
       return training.then(() => "trained", (error) => error.message);
     });
-    assert.match(refusal, /^The trainer could not be set up: reward "sideways" is not one of thesis, steps, seed003$/);
+    assert.match(refusal, /^The trainer could not be set up: reward "sideways" is not one of heuristic-penalty, steps, step-cost-goal-bonus$/);
 
     // What the form sends to the worker.
     await page.evaluate(() => {
@@ -352,7 +352,7 @@ describe("deep Q-learning in the page", () => {
       const client = sharedLearnClient();
       const reports = [];
       const options = { fullBackups: true, hidden: [16], batchSize: 8, maskActions: true, reward: "steps", gamma: 1, mixed: true, uniformStarts: true, difficulty: 4, curriculum: false };
-      const done = await client.train({ rows: 2, cols: 2, options, backend: "webgpu" }, {
+      const done = await client.train({ puzzle: "sliding", rows: 2, cols: 2, options, backend: "webgpu" }, {
         onProgress: (message) => {
           if (message.stage !== "chunk") return;
           reports.push(message.report);
@@ -483,7 +483,7 @@ describe("<puzzle-widget solver=\"dqn\">", () => {
     assert.ok(["greedy", "beam-search"].includes(detail.method));
     assert.equal(detail.moves.length, detail.length);
     const status = await page.evaluate(() => document.getElementById("neural").shadowRoot.querySelector("[part=status]").textContent);
-    assert.match(status, /^DQN \((greedy|beam search)\): \d+ moves, (optimal|\d+ more than optimal) · \d+ ms$/);
+    assert.match(status, /^DQN \((greedy|beam search)\): \d+ moves, (optimal|\d+ more than optimal) · [\d,]+ ms$/);
     await page.waitForFunction(() => document.getElementById("neural").state.solved, null, { timeout: 30_000 });
 
     // A 4×4 board uses the shipped 15-puzzle model (a uniformly random position: beam search).
@@ -559,9 +559,9 @@ describe("without WebGPU", () => {
     await page.click("#dqn-start");
     await page.locator("#dqn-error").waitFor({ state: "visible", timeout: 20_000 });
     assert.match(await page.locator("#dqn-error").textContent(), /^WebGPU is not available: the browser offers no WebGPU adapter .*Choose the CPU or auto\.$/);
-    assert.equal((await readTraining(page)).state, "idle", "nothing started");
+    assert.equal((await readTraining(page)).state, "stopped", "nothing started: the run before stays");
     assert.ok(await page.locator("#dqn-start").isEnabled(), "Start is offered again");
-    assert.ok(await page.locator("#dqn-save").isDisabled(), "there is no new network to save");
+    assert.ok(await page.locator("#dqn-save").isEnabled(), "the network trained before can still be saved");
     assert.deepEqual(errors, []);
     await context.close();
   });

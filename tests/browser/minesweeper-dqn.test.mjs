@@ -63,14 +63,14 @@ async function fillForm(page, fields) {
 /** Loads a model file through the card's Load… button; resolves to the error shown, or "". */
 async function loadModelFile(page, name, buffer) {
   await page.evaluate(() => {
-    document.querySelector("#mdqn-error").hidden = true;
-    document.querySelector("#mdqn-status").textContent = "";
+    document.querySelector("#mdqn-play-error").hidden = true;
+    document.querySelector("#mdqn-play-status").textContent = "";
   });
   await page.setInputFiles("#mdqn-file", { name, mimeType: "application/octet-stream", buffer });
-  await page.waitForFunction(() => !document.querySelector("#mdqn-error").hidden || /^Loaded/.test(document.querySelector("#mdqn-status").textContent), null, {
+  await page.waitForFunction(() => !document.querySelector("#mdqn-play-error").hidden || /^Loaded/.test(document.querySelector("#mdqn-play-status").textContent), null, {
     timeout: 45_000,
   });
-  const error = page.locator("#mdqn-error");
+  const error = page.locator("#mdqn-play-error");
   return (await error.isVisible()) ? error.textContent() : "";
 }
 
@@ -152,10 +152,10 @@ describe("the deep Q-network card on the Minesweeper page", () => {
   test("the shipped model loads and plays a move, then a whole game, on the page's board", slow, async () => {
     const page = await openPage(session);
     await page.click("#mdqn-load-shipped");
-    await page.waitForFunction(() => document.querySelector("#mdqn-model-line").dataset.source === "shipped" || !document.querySelector("#mdqn-error").hidden, null, {
+    await page.waitForFunction(() => document.querySelector("#mdqn-model-line").dataset.source === "shipped" || !document.querySelector("#mdqn-play-error").hidden, null, {
       timeout: 60_000,
     });
-    assert.equal(await page.locator("#mdqn-error").isVisible(), false, await page.locator("#mdqn-error").textContent());
+    assert.equal(await page.locator("#mdqn-play-error").isVisible(), false, await page.locator("#mdqn-play-error").textContent());
     assert.match(await page.locator("#mdqn-model-line").textContent(), /^The shipped model: per cell, \d+ × \d+ filters \(any board size\), [\d,]+ parameters, trained on \d+ × \d+ \/ \d+/);
 
     const before = await readGame(page);
@@ -177,9 +177,9 @@ describe("the deep Q-network card on the Minesweeper page", () => {
       null,
       { timeout: 10_000 },
     );
-    if ((await page.locator("#dqn").getAttribute("data-playing")) === "true") {
-      assert.equal(await page.locator("#mdqn-play").textContent(), "Stop");
-    }
+    // Read in one go: a won game can end between two reads.
+    const shown = await page.evaluate(() => ({ playing: document.querySelector("#dqn").dataset.playing, button: document.querySelector("#mdqn-play").textContent }));
+    if (shown.playing === "true") assert.equal(shown.button, "Stop");
     await page.waitForFunction(() => ["won", "lost"].includes(document.querySelector("#game").game.status), null, { timeout: 45_000 });
     await page.waitForFunction(() => document.querySelector("#dqn").dataset.playing === "false");
     assert.equal(await page.locator("#game").evaluate((board) => board.locked), false, "the board is the person's again");
@@ -230,7 +230,7 @@ describe("the deep Q-network card on the Minesweeper page", () => {
     assert.match(await loadModelFile(page, "damaged.dqn", damaged), /^The file "damaged\.dqn" could not be loaded: corrupt DQN model: the weights do not match their checksum$/);
     assert.match(await loadModelFile(page, "short.dqn", TINY_MODEL.subarray(0, 100)), /^The file "short\.dqn" could not be loaded: corrupt DQN model: it ends inside its header$/);
     assert.match(await loadModelFile(page, "notes.txt", Buffer.from("hello")), /could not be loaded: not a puzzlelab DQN model/);
-    assert.match(await loadModelFile(page, "2048-dqn.dqn", MODEL_2048), /^The file "2048-dqn\.dqn" could not be loaded: the model plays "2048[^"]*", not Minesweeper\. It is a 2048 model: load it on the 2048 page\.$/);
+    assert.match(await loadModelFile(page, "2048-dqn.dqn", MODEL_2048), /^The file "2048-dqn\.dqn" could not be loaded: the model plays "2048[^"]*", not Minesweeper\. This is a 2048 model: load it on the 2048 page \(2048\.html\)\.$/);
     assert.equal(await page.locator("#mdqn-model-line").textContent(), modelLine, "the model loaded before is still the one shown");
     assert.equal(await page.locator("#mdqn-model option[value=file]").textContent(), "Loaded: “tiny.dqn”");
 

@@ -193,7 +193,7 @@ describe("the Learn card on the Sudoku page", () => {
     assert.match(await loadModelFile(page, "short.dqn", SHIPPED_MODEL.subarray(0, 100)), /^The file "short\.dqn" could not be loaded: corrupt DQN model: it ends inside its header$/);
     assert.match(
       await loadModelFile(page, "mines.dqn", MINESWEEPER_MODEL),
-      /^The file "mines\.dqn" could not be loaded: the model plays "minesweeper[^"]*", not Sudoku\. It is a Minesweeper model: load it on the Minesweeper page\.$/,
+      /^The file "mines\.dqn" could not be loaded: the model plays "minesweeper[^"]*", not Sudoku\. This is a Minesweeper model: load it on the Minesweeper page \(minesweeper\.html\)\.$/,
     );
     assert.deepEqual(await readBoard(page), board, "the board is unchanged");
     assert.equal(await page.locator("#sdqn-model").inputValue(), "shipped", "the shipped model is still the one chosen");

@@ -319,7 +319,7 @@ function showLoadError(message) {
  * What the training card (2048/train-panel.js: mountTrain2048Panel(section, api)) may use:
  *   useNetwork(bytes, label = "Your network")
  *                         plays and hints with this network from now on (a network file's bytes,
- *                         gzip or plain, as NTupleTrainer.saveNetwork or `puzzlelab train-2048`
+ *                         gzip or plain, as NTupleTrainer.saveNetwork or `puzzlelab 2048 ntuple train`
  *                         writes them); resolves to { tupleSet, gamesTrained, weights } once it is
  *                         loaded, rejects with an Error saying why it cannot be used (the agent then
  *                         keeps its network)

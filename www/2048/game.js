@@ -3,7 +3,7 @@
 // <puzzle-widget> is widget-panel.js's. The page (2048/app.js) and the widget (widget.js, which
 // imports widget-panel.js only when a widget shows 2048) share all of it.
 //
-// The rules live in Rust (src/env/game2048.rs, through the Game2048 handle of src/web/game2048.rs);
+// The rules live in Rust (src/env/game2048/, through the Game2048 handle of src/web/game2048.rs);
 // this file only draws what a move reports and turns keys, swipes and the agent's choices into moves.
 //
 // <game2048-board>: self-contained (its own shadow DOM and styles; sizes in px, em or container units,
@@ -36,7 +36,7 @@
 //   game-reset   { game } a new game (or an undone move) was drawn
 
 
-/** Directions in action order: DIRECTIONS[i] is the Rust `Move` with index i (src/env/game2048.rs). */
+/** Directions in action order: DIRECTIONS[i] is the Rust `Move` with index i (src/env/game2048/board.rs). */
 export const DIRECTIONS = ["up", "right", "down", "left"];
 /** The tile whose first appearance wins the game. */
 export const WIN_TILE = 2048;
@@ -53,7 +53,7 @@ export const KEY_DIRECTIONS = {
 };
 /** Arrows drawn for hints and in messages. */
 export const ARROWS = { up: "↑", right: "→", down: "↓", left: "←" };
-/** The shipped network (`puzzlelab train-2048`, f16 weights, gzip) and its manifest. */
+/** The shipped network (`puzzlelab 2048 ntuple train`, f16 weights, gzip) and its manifest. */
 export const SHIPPED_NETWORK_URL = new URL("../models/2048-ntuple.ntuple.gz", import.meta.url);
 /** Expectimax depths the agent offers: 1 is the greedy 1-ply policy (NTupleAgent.bestMove). */
 export const MAX_AGENT_DEPTH = 3;

@@ -1,7 +1,7 @@
-// 2048's jobs in the learning worker (common/learn-worker.js imports this; see its protocol): the
-// greedy move of a kept Dqn2048Model, the seeded evaluation games of a model (cancellable), and
-// the in-training evaluation of a run. Nothing here runs on import; the worker hands over what the
-// jobs need of it.
+// 2048's jobs in the learning worker (common/learn-worker.js loads this through the puzzle
+// registry; see its protocol): the greedy move of a kept Dqn2048Model, the seeded evaluation games
+// of a model (cancellable), and the in-training evaluation of a run. Nothing here runs on import;
+// the worker hands over what the jobs need of it.
 
 import { emptyGameStats, mergeGameStats, summarizeGames } from "./stats.js";
 import { postProgress } from "../common/worker-protocol.js";
@@ -10,13 +10,12 @@ import { postProgress } from "../common/worker-protocol.js";
 const GAMES_PER_TURN = 1;
 
 /**
- * 2048's part of the learning worker. `bundleReady` (the learning bundle's exports),
- * `keptModel(key, puzzle)` (a kept model's entry: { model, bytes, info, puzzle }),
- * `snapshotTrained(run)` (keeps and returns the run's network so far as a model) and
- * `isKept(key, model)` (whether `model` is still the one kept under `key`) are the worker's.
- * Returns { handlers (by request type), validate(run, steps) (the in-training evaluation) }.
+ * 2048's part of the learning worker (common/learn-jobs.js says what it returns). `bundleReady`
+ * (the learning bundle's exports), `keptModel(key, puzzle)` (a kept model's entry: { model, bytes,
+ * info, puzzle }), `snapshotTrained(run)` (keeps and returns the run's network so far as a model)
+ * and `isKept(key, model)` (whether `model` is still the one kept under `key`) are the worker's.
  */
-export function game2048Jobs({ bundleReady, keptModel, snapshotTrained, isKept }) {
+export function learnJobs({ bundleReady, keptModel, snapshotTrained, isKept }) {
   /** Evaluations under way, by request id: { cancelled }. */
   const evaluations = new Map();
 
@@ -50,7 +49,7 @@ export function game2048Jobs({ bundleReady, keptModel, snapshotTrained, isKept }
   }
 
   /**
-   * "evaluate-2048": { key, seed, info, stats, summary (as `puzzlelab eval-dqn-2048`'s; its timings
+   * "evaluate-2048": { key, seed, info, stats, summary (as `puzzlelab 2048 eval --agent dqn`'s; its timings
    * over the wall time), ms (the wall time), playSeconds (the time spent playing only) }.
    */
   async function evaluate2048({ id, key, games, seed }) {
@@ -115,6 +114,15 @@ export function game2048Jobs({ bundleReady, keptModel, snapshotTrained, isKept }
 
   return {
     handlers: { "best-move-2048": bestMove2048, "evaluate-2048": evaluate2048, "cancel-evaluation": cancelEvaluation },
+    /**
+     * Steps per chunk: a step of the paper's convolutional network (1.26 M parameters) takes about
+     * 50 ms on a CPU in a tab, while warm-up steps (no gradient step) take microseconds: chunks
+     * start small and grow towards the worker's target.
+     */
+    chunkSteps: {
+      cpu: { first: 10, min: 1, max: 1000 },
+      webgpu: { first: 2, min: 1, max: 50 },
+    },
     validate: evaluateDuringTraining,
   };
 }

@@ -1,8 +1,8 @@
-// Module Web Worker for 2048's n-tuple network (src/agent/ntuple.rs through src/web/ntuple.rs, in
+// Module Web Worker for 2048's n-tuple network (src/agent/ntuple/ through src/web/ntuple.rs, in
 // the core bundle pkg/ — no burn): it trains one network by TD(0) a chunk of games at a time,
 // pausable and stoppable between chunks, and evaluates agents (greedy 1-ply, expectimax over the
 // network's values, random) over seeded games in chunks with progress, answering in the JSON shape
-// of `puzzlelab eval-2048`. One job at a time: training runs, or an evaluation does (an
+// of `puzzlelab 2048 eval`. One job at a time: training runs, or an evaluation does (an
 // evaluation may run while training is paused). The page side is 2048/train-panel.js.
 //
 // Networks are kept by key: "trained" is the trainer's own network; any other key (the panel uses

@@ -1,9 +1,9 @@
 // What a batch of 2048 games reached, in JavaScript: the learning worker plays a DQN's evaluation
 // games a few at a time (Dqn2048Model.playGames) and merges their statistics here, and the page
-// reads reach rates from them. Mirrors GameStats and GameStats::summary in src/env/game2048.rs, so
-// that a summary made here has the numbers (and names) `puzzlelab eval-dqn-2048` prints.
+// reads reach rates from them. Mirrors GameStats and GameStats::summary in src/env/game2048/stats.rs, so
+// that a summary made here has the numbers (and names) `puzzlelab 2048 eval --agent dqn` prints.
 
-/** The tiles whose reach rates a summary gives (REPORTED_TILES in src/env/game2048.rs). */
+/** The tiles whose reach rates a summary gives (REPORTED_TILES in src/env/game2048/stats.rs). */
 export const REPORTED_TILES = [1024, 2048, 4096, 8192, 16384, 32768];
 
 /** No games yet: { games, moves, scores, max_tile_counts } (max_tile_counts[e]: games whose largest tile was 2^e). */

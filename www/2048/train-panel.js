@@ -20,7 +20,7 @@
 // because the weights never visited are zeros); Load reads such a file (or the CLI's) to train on
 // from it or to evaluate it. Evaluate plays N games greedily or by expectimax with the network
 // trained here, the loaded file or the shipped network, with a progress bar and a results table in
-// the numbers of `puzzlelab eval-2048` (same seed, same games).
+// the numbers of `puzzlelab 2048 eval` (same seed, same games).
 
 import { FieldError, chooseFilesWith, elementsById, percent, readNumber, renderCard } from "../common/card-helpers.js";
 import { LineChart } from "../common/chart.js";
@@ -28,11 +28,11 @@ import { EVALUATION_IDS, EvaluationTable, evaluationResultsHtml } from "../commo
 import { TrainingRun } from "../common/run-controls.js";
 import { WorkerClient } from "../common/worker-protocol.js";
 
-/** The shipped network (trained natively by `puzzlelab train-2048`, 4 × 5-tuples, f16, gzip). */
+/** The shipped network (trained natively by `puzzlelab 2048 ntuple train`, 4 × 5-tuples, f16, gzip). */
 export const SHIPPED_NETWORK_URL = new URL("../models/2048-ntuple.ntuple.gz", import.meta.url);
 
 const numberFormat = new Intl.NumberFormat("en");
-/** Tiles whose reach rates the charts and table show (of src/env/game2048.rs REPORTED_TILES). */
+/** Tiles whose reach rates the charts and table show (of src/env/game2048/stats.rs REPORTED_TILES). */
 const CHART_TILES = ["1024", "2048", "4096", "8192"];
 const TABLE_TILES = ["2048", "4096", "8192", "16384"];
 /** The deepest expectimax offered (src/web/ntuple.rs refuses more than 4; 3 already takes seconds a game). */
@@ -92,7 +92,7 @@ const TEMPLATE = `
 <p class="help t2048-intro">
   An <strong>n-tuple network</strong> learns what each position is worth by TD(0) on afterstates
   (Szubert &amp; Jaśkowski 2014), playing game after game greedily: the same Rust code as
-  <code>puzzlelab train-2048</code>, here in a Web Worker. Each tuple of cells looks its tiles up in a
+  <code>puzzlelab 2048 ntuple train</code>, here in a Web Worker. Each tuple of cells looks its tiles up in a
   table, read in all 8 rotations and reflections of the board.
 </p>
 <form class="t2048-form" novalidate>
@@ -122,7 +122,7 @@ const TEMPLATE = `
     Offered here: <strong>4 × 5-tuples</strong> (4.2 M weights, 16 MiB: the shipped network's set) and
     <strong>5 × 4-tuples</strong> (328 k weights, 1.3 MiB: weaker, learns fast). The strongest set, Yeh's
     <strong>4 × 6-tuples</strong>, has 67 M weights — 256 MiB in memory and as much again to save it — too
-    much for a browser tab: train it with <code>puzzlelab train-2048 --tuples 4x6</code>.
+    much for a browser tab: train it with <code>puzzlelab 2048 ntuple train --tuples 4x6</code>.
   </p>
   <p id="t2048-form-error" class="error" role="alert" hidden></p>
   <div class="buttons t2048-buttons">
@@ -130,7 +130,7 @@ const TEMPLATE = `
     <button id="t2048-pause" type="button" disabled>Pause</button>
     <button id="t2048-resume" type="button" disabled>Resume</button>
     <button id="t2048-stop" type="button" disabled>Stop</button>
-    <button id="t2048-save" type="button" disabled title="Download the network (f32, gzip-compressed; puzzlelab eval-2048 reads it)">Save</button>
+    <button id="t2048-save" type="button" disabled title="Download the network (f32, gzip-compressed; puzzlelab 2048 eval reads it)">Save</button>
     <button id="t2048-load" type="button" title="Load a network file (.ntuple or .ntuple.gz) to train on from it or to evaluate it">Load…</button>
     <button id="t2048-use" type="button" disabled hidden title="Hand the network trained here to this page's player">Use this network</button>
     <input id="t2048-file" type="file" accept=".ntuple,.gz,application/octet-stream,application/gzip" aria-label="Network file" hidden />
@@ -184,7 +184,7 @@ const TEMPLATE = `
   </label>
 </div>
 <p class="help">
-  Game <var>g</var> of seed <var>s</var> is the same game here and in <code>puzzlelab eval-2048 --seed s</code>, so
+  Game <var>g</var> of seed <var>s</var> is the same game here and in <code>puzzlelab 2048 eval --seed s</code>, so
   the numbers compare exactly. Expectimax looks ahead over every new tile: with the shipped network depth 2
   plays several games a second, depth 3 takes a few seconds a game.
 </p>
@@ -287,7 +287,7 @@ export class Train2048Panel {
     return this.#run.state;
   }
 
-  /** The evaluation reports so far (the worker's, as `puzzlelab eval-2048` prints them), oldest first. */
+  /** The evaluation reports so far (the worker's, as `puzzlelab 2048 eval` prints them), oldest first. */
   get evaluations() {
     return this.#evaluations.reports;
   }

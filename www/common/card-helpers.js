@@ -1,6 +1,6 @@
-// Small pieces the training cards share (2048/train-panel.js, the n-tuple network, and
-// 2048/dqn-panel.js, Mehta's DQN, on the 2048 page; train-panel.js, the sliding puzzles' DQN):
-// the 2048 cards' stylesheet, their elements by id, reading number fields with a message that names
+// Small pieces the training cards share (2048/train-panel.js, the n-tuple network; learn-card.js,
+// every puzzle's Learn card; sliding/train-panel.js, the sliding puzzles' DQN): the cards'
+// stylesheet, their elements by id, reading number fields with a message that names
 // the field, error lines, progress boxes, downloads and file choosers, and the way they write
 // percents, sizes and durations. run-controls.js and evaluation-table.js build on them.
 
@@ -15,7 +15,7 @@ export class FieldError extends Error {
   }
 }
 
-/** Adds common/cards.css (the 2048 cards' stylesheet, on top of common/base.css) to the document once. */
+/** Adds common/cards.css (the training cards' stylesheet, on top of common/base.css) to the document once. */
 export function addCardStylesheet(document) {
   if (document.querySelector("link[data-train2048]")) return;
   const link = document.createElement("link");
@@ -26,7 +26,7 @@ export function addCardStylesheet(document) {
 }
 
 /**
- * Renders a 2048 training card into `container` (a section.card whose h2 is already there): the
+ * Renders a training card into `container` (a section.card whose h2 is already there): the
  * cards' stylesheet, `cardClass` and data-state="idle" on the card, and `html` in a div of
  * `bodyClass` after the heading. Returns that div.
  */
@@ -76,6 +76,12 @@ export function markField(error) {
 export function elementsById(root, prefix, ids) {
   const camelCase = (id) => id.replace(/-([a-z])/g, (_, letter) => letter.toUpperCase());
   return Object.fromEntries(ids.map((id) => [camelCase(id), root.querySelector(`#${prefix}-${id}`)]));
+}
+
+/** Every element below `root` whose id starts with PREFIX-, by the rest of its id in camelCase (as elementsById). */
+export function elementsByPrefix(root, prefix) {
+  const ids = [...root.querySelectorAll(`[id^="${prefix}-"]`)].map((element) => element.id.slice(prefix.length + 1));
+  return elementsById(root, prefix, ids);
 }
 
 /** "97.8%" ("100%" and "0%" whole), "–" when missing. */

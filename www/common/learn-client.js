@@ -4,20 +4,31 @@
 // sharedLearnClient(), that is when a person first uses a learning feature (the deep Q-learning
 // panel, or a <puzzle-widget solver="dqn">). The page and every widget share that one worker.
 
+import { byId, wwwUrl } from "./puzzles.js";
 import { WorkerClient } from "./worker-protocol.js";
 
-/** Key of the network being trained, as a model (kept by the worker on pause and stop). */
-export const TRAINED_MODEL = "trained";
+/**
+ * The key under which the worker keeps a puzzle's network being trained, as a model (on pause,
+ * stop, evaluations and checkpoints): the registry's `learner.trainedKey` (puzzles.js).
+ */
+export function trainedModelKey(puzzle) {
+  const key = byId(puzzle)?.learner?.trainedKey;
+  if (!key) throw new Error(`"${puzzle}" is no learnable puzzle of the registry`);
+  return key;
+}
+
+/** Key of the sliding-puzzle network being trained, as a model. */
+export const TRAINED_MODEL = trainedModelKey("sliding");
 /** Key of the model file a person loaded from their disk. */
 export const FILE_MODEL = "file";
-/** Key of the 2048 network being trained, as a model (kept by the worker on pause, stop and evaluations). */
-export const TRAINED_2048_MODEL = "trained-2048";
-/** Key of the Minesweeper network being trained, as a model (TRAINED_MINESWEEPER in learn-worker.js). */
-export const TRAINED_MINESWEEPER_MODEL = "trained-minesweeper";
-/** Key of the Sudoku network being trained, as a model (TRAINED_SUDOKU in learn-worker.js). */
-export const TRAINED_SUDOKU_MODEL = "trained-sudoku";
-/** Key of the dust network being trained, as a model (TRAINED_DUST in learn-worker.js). */
-export const TRAINED_DUST_MODEL = "trained-dust";
+/** Key of the 2048 network being trained, as a model. */
+export const TRAINED_2048_MODEL = trainedModelKey("2048");
+/** Key of the Minesweeper network being trained, as a model. */
+export const TRAINED_MINESWEEPER_MODEL = trainedModelKey("minesweeper");
+/** Key of the Sudoku network being trained, as a model. */
+export const TRAINED_SUDOKU_MODEL = trainedModelKey("sudoku");
+/** Key of the dust network being trained, as a model. */
+export const TRAINED_DUST_MODEL = trainedModelKey("dust");
 
 /**
  * `ready` resolves once the worker has loaded the learning bundle, and rejects with why it could
@@ -76,10 +87,12 @@ export class LearnClient extends WorkerClient {
 
   /**
    * Fetches the model file at `url` in the worker (once per client: later calls share the first
-   * download) and keeps it under `key` (default: the URL). Resolves to { key, info, size, ms,
-   * downloadMs } (info: DqnModel.info()); onProgress({ loaded, total }) follows the download.
+   * download) and keeps it under `key` (default: the URL) as a model of `puzzle` (a learnable
+   * puzzle's id in the registry, puzzles.js: there is no default). Resolves to { key, info, size,
+   * ms, downloadMs } (info: the puzzle's model class's info()); onProgress({ loaded, total })
+   * follows the download. A file of another puzzle is refused with a sentence naming its page.
    */
-  loadModelUrl(url, { key = String(url), onProgress, puzzle = "sliding" } = {}) {
+  loadModelUrl(url, { key = String(url), onProgress, puzzle } = {}) {
     const href = String(url);
     let entry = this.#fetched.get(key);
     if (!entry || entry.url !== href) {
@@ -98,44 +111,46 @@ export class LearnClient extends WorkerClient {
 
   /**
    * Reads a model file's bytes (a Uint8Array or ArrayBuffer) in the worker and keeps it under
-   * `key` (default FILE_MODEL); `name` is used in the error for a damaged file. Resolves as
-   * loadModelUrl does. `puzzle`, for both: "sliding" (default), "2048", "minesweeper", "sudoku" or
-   * "dust", the kind of model the file must hold (info is then DqnModel.info(),
-   * Dqn2048Model.info(), DqnMinesweeperModel.info(), DqnSudokuModel.info() or DqnDustModel.info()).
+   * `key` (default FILE_MODEL) as a model of `puzzle` (as for loadModelUrl: no default); `name` is
+   * used in the error for a damaged file. Resolves as loadModelUrl does.
    */
-  loadModelBytes(bytes, { key = FILE_MODEL, name = "", puzzle = "sliding" } = {}) {
+  loadModelBytes(bytes, { key = FILE_MODEL, name = "", puzzle } = {}) {
     this.#fetched.delete(key);
     return this.request({ type: "load-model", key, bytes, name, puzzle });
   }
 
   /**
-   * Solves a board with the model kept under `key`: `board` = { rows, cols, goal, cells } (labels
-   * row-major, 0 = blank). Resolves to DqnModel.solve's report ({ status, moves, tiles, length,
-   * optimal, method, optimalLength, extraMoves, nodes, ms, … }); rejects when the model was
-   * trained for another puzzle, with a message saying so.
+   * Starts training a network of `puzzle` (a learnable puzzle's id in the registry; no default):
+   * { puzzle, options (its trainer's create's), backend ("auto" | "webgpu" | "cpu"), continueFrom
+   * (a model key, optional), and the puzzle's own fields (see learn-worker.js's protocol; sliding
+   * puzzles: rows, cols, goal (text, "" = standard)) }. onProgress gets the worker's progress
+   * messages: { stage: "backend", message }, { stage: "started", backend, adapter, numParams },
+   * { stage: "chunk", report, chunkSteps }, … Resolves when training stops, to { stopped, report,
+   * backend, model }.
+   */
+  train({ puzzle, options = {}, backend = "auto", continueFrom = null, ...fields }, { onProgress } = {}) {
+    return this.request({ type: "train", ...fields, puzzle, options, backend, continueFrom }, onProgress);
+  }
+
+  // ---- sliding puzzles: the dissertation's DQN (DqnTrainer, DqnModel; sliding/learn-jobs.js) -------
+
+  /**
+   * Solves a board with the sliding-puzzle model kept under `key`: `board` = { rows, cols, goal,
+   * cells } (labels row-major, 0 = blank). Resolves to DqnModel.solve's report ({ status, moves,
+   * tiles, length, optimal, method, optimalLength, extraMoves, nodes, ms, … }); rejects when the
+   * model was trained for another puzzle, with a message saying so.
    */
   solve(key, { rows, cols, goal, cells }, options) {
-    return this.request({ type: "solve", key, rows, cols, goal: Array.from(goal), cells: Array.from(cells), options });
+    return this.request({ type: "solve-sliding", key, rows, cols, goal: Array.from(goal), cells: Array.from(cells), options });
   }
 
   /**
-   * Evaluates the model under `key` by exact optimal distance (boards of at most 9 cells):
-   * `options` { perDistance, seed, … }. onProgress gets { stage: "evaluate", done, total } as
-   * positions are played. Resolves to { rows: [...], overall, settings, seconds, ms }.
+   * Evaluates the sliding-puzzle model under `key` by exact optimal distance (boards of at most 9
+   * cells): `options` { perDistance, seed, … }. onProgress gets { stage: "evaluate", done, total }
+   * as positions are played. Resolves to { rows: [...], overall, settings, seconds, ms }.
    */
   evaluate(key, options = {}, { onProgress } = {}) {
-    return this.request({ type: "evaluate", key, options }, onProgress);
-  }
-
-  /**
-   * Starts training: { rows, cols, goal (text, "" = standard), options (DqnTrainer.create's),
-   * backend ("auto" | "webgpu" | "cpu"), continueFrom (a model key, optional) }. onProgress gets
-   * the worker's progress messages: { stage: "backend", message }, { stage: "started", backend,
-   * adapter, numParams }, { stage: "chunk", report, chunkSteps }. Resolves when training stops, to
-   * { stopped, report, backend, model }.
-   */
-  train({ rows, cols, goal = "", options = {}, backend = "auto", continueFrom = null }, { onProgress } = {}) {
-    return this.request({ type: "train", rows, cols, goal, options, backend, continueFrom }, onProgress);
+    return this.request({ type: "evaluate-sliding", key, options }, onProgress);
   }
 
   /** The trained network as a model file: resolves to { bytes (Uint8Array), steps, backend }. */
@@ -169,8 +184,8 @@ export class LearnClient extends WorkerClient {
   }
 
   /**
-   * Keeps the trained network as it is now as a model under `key` (default: the run's own,
-   * TRAINED_MODEL or TRAINED_2048_MODEL); resolves to { key, info, steps }.
+   * Keeps the trained network as it is now as a model under `key` (default: the run's own, its
+   * puzzle's trainedModelKey); resolves to { key, info, steps }.
    */
   snapshot(key) {
     return this.request({ type: "snapshot", key });
@@ -186,7 +201,7 @@ export class LearnClient extends WorkerClient {
    * summary } when it ends. Resolves when training stops, to { stopped, report, backend, model }.
    */
   train2048({ options = {}, backend = "auto", evalEvery = 0, evalGames = 0, evalSeed = 0, continueFrom = null }, { onProgress } = {}) {
-    return this.request({ type: "train", puzzle: "2048", options, backend, evalEvery, evalGames, evalSeed, continueFrom }, onProgress);
+    return this.train({ puzzle: "2048", options, backend, evalEvery, evalGames, evalSeed, continueFrom }, { onProgress });
   }
 
   /** The greedy move of the 2048 model under `key` for 16 exponents: 0 up, 1 right, 2 down, 3 left, −1 none. */
@@ -197,7 +212,7 @@ export class LearnClient extends WorkerClient {
 
   /**
    * Plays greedy games 0..games of the run seeded with `seed` with the 2048 model under `key` (the
-   * games of `puzzlelab eval-dqn-2048 --seed`); onProgress gets { done, total }. Resolves to { key,
+   * games of `puzzlelab 2048 eval --agent dqn --seed`); onProgress gets { done, total }. Resolves to { key,
    * seed, info, stats, summary, ms }; the promise's `id` is for cancelEvaluation().
    */
   evaluate2048(key, { games, seed }, { onProgress } = {}) {
@@ -220,7 +235,7 @@ export class LearnClient extends WorkerClient {
    * backend, model }.
    */
   trainMinesweeper({ options = {}, backend = "auto", evalEvery = 0, evalGames = 0, evalSeed = 0, evalFirstCell = 0, continueFrom = null }, { onProgress } = {}) {
-    return this.request({ type: "train", puzzle: "minesweeper", options, backend, evalEvery, evalGames, evalSeed, evalFirstCell, continueFrom }, onProgress);
+    return this.train({ puzzle: "minesweeper", options, backend, evalEvery, evalGames, evalSeed, evalFirstCell, continueFrom }, { onProgress });
   }
 
   /**
@@ -251,7 +266,7 @@ export class LearnClient extends WorkerClient {
    * around each validation. Resolves when training stops, to { stopped, report, backend, model }.
    */
   trainSudoku({ options = {}, backend = "auto", evalEvery = 0, continueFrom = null }, { onProgress } = {}) {
-    return this.request({ type: "train", puzzle: "sudoku", options, backend, evalEvery, continueFrom }, onProgress);
+    return this.train({ puzzle: "sudoku", options, backend, evalEvery, continueFrom }, { onProgress });
   }
 
   /**
@@ -284,7 +299,7 @@ export class LearnClient extends WorkerClient {
    * backend, model }.
    */
   trainDust({ options = {}, backend = "auto", evalEvery = 0, continueFrom = null }, { onProgress } = {}) {
-    return this.request({ type: "train", puzzle: "dust", options, backend, evalEvery, continueFrom }, onProgress);
+    return this.train({ puzzle: "dust", options, backend, evalEvery, continueFrom }, { onProgress });
   }
 
   /**
@@ -315,8 +330,8 @@ export function sharedLearnClient() {
   return shared;
 }
 
-/** The shipped models' index (www/models/dqn-index.json), resolved against this file. */
-export const DQN_INDEX_URL = new URL("../models/dqn-index.json", import.meta.url);
+/** The shipped sliding-puzzle models' index (www/models/dqn-index.json: the registry's `shippedIndex`). */
+export const DQN_INDEX_URL = wwwUrl(byId("sliding").learner.shippedIndex);
 const DQN_INDEX_VERSION = 1;
 let shippedIndex = null;
 

@@ -1,7 +1,21 @@
-// What the puzzles' jobs in the learning worker (sudoku/, minesweeper/ and samegame/learn-jobs.js)
-// do alike: check an evaluation's count and seed, play on a copy of a kept model (training may
-// replace, and free, the kept one meanwhile), and run a training run's validation when it is due.
+// What the puzzles' jobs in the learning worker (sliding/, 2048/, minesweeper/, sudoku/ and
+// samegame/learn-jobs.js) do alike: check an evaluation's count and seed, play on a copy of a kept
+// model (training may replace, and free, the kept one meanwhile), run a training run's validation
+// when it is due, and say what a refused model file is.
+//
+// Every learnable puzzle of the registry (puzzles.js) names its jobs module (`learner.jobs`), which
+// exports learnJobs(worker); learn-worker.js calls it once with what the jobs need of the worker
+// ({ puzzle (the registry's entry), bundleReady, keptModel(key, puzzleId), withTrainer(trainer,
+// call), snapshotTrained(run), isKept(key, model) }) and keeps what it returns by puzzle id:
+//   handlers            its own request types, named after it ("play-sudoku", "evaluate-2048", …)
+//   chunkSteps          { cpu, webgpu }: { first, min, max } training steps per chunk
+//   trainerArguments    (message) => the arguments of its trainer's create before the backend
+//                       (absent: [message.options ?? {}])
+//   validate            (run, steps) => the in-training evaluation (absent: none)
+//   trainerSetup        true when its trainer holds its own validation set: `evalEvery` alone asks
+//                       for validation, and "started" carries the trainer's `setup`
 
+import { byId, puzzleOfModel } from "./puzzles.js";
 import { postProgress } from "./worker-protocol.js";
 
 /** Throws unless `count` is a whole number from 1 to `max`; `what` names it ("games", "boards"). */
@@ -40,4 +54,38 @@ export async function validateRun(run, steps, withTrainer, { key, validation, sa
   postProgress(run.id, { stage: "validating", steps, ...said });
   const result = await withTrainer(run.trainer, validation);
   postProgress(run.id, { stage: "validated", steps, [key]: result });
+}
+
+/** The first bytes of every DQN model file (MAGIC in src/agent/dqn/model_file.rs). */
+const MODEL_MAGIC = "puzzlelab-dqn\n";
+
+/**
+ * The JSON header of a DQN model file (`puzzlelab-dqn\n`, the header's length as a little-endian
+ * u32, the header: src/agent/dqn/model_file.rs's ModelHeader, with its `puzzleId`), or null when
+ * the bytes hold none that reads.
+ */
+export function modelFileHeader(bytes) {
+  const magic = new TextEncoder().encode(MODEL_MAGIC);
+  if (bytes.byteLength < magic.length + 4 || !magic.every((byte, i) => bytes[i] === byte)) return null;
+  const length = new DataView(bytes.buffer, bytes.byteOffset + magic.length, 4).getUint32(0, true);
+  const start = magic.length + 4;
+  if (bytes.byteLength < start + length) return null;
+  try {
+    const header = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes.subarray(start, start + length)));
+    return header && typeof header === "object" ? header : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The sentence that follows the refusal of a model file loaded as a model of puzzle `wanted`
+ * (a registry id) when the file says it is a model of another puzzle: ". This is a <title> model:
+ * load it on the <title> page (<page>)."; "" when it says nothing the registry knows (the refusal
+ * itself then says it is no puzzlelab model, or a damaged one) or names `wanted` itself.
+ */
+export function foreignModelHint(bytes, wanted) {
+  const owner = puzzleOfModel(modelFileHeader(bytes)?.puzzleId);
+  if (!owner || owner.id === byId(wanted)?.id) return "";
+  return `. This is a ${owner.title} model: load it on the ${owner.title} page (${owner.page}).`;
 }

@@ -2,40 +2,44 @@
 // with burn, several MB) — only here, never on the page — and runs one training at a time in
 // chunks, plus quick jobs on trained models between the chunks. The page side is learn-client.js.
 //
-// Models are kept by a key the page chooses (the URL of a shipped model, "trained" for the
-// network being trained, "file" for one the person loaded): each is a DqnModel with its file's
-// bytes, so that training can go on from it and Save can hand it back.
+// Models are kept by a key the page chooses (the URL of a shipped model, the puzzle's trainedKey
+// for the network being trained, "file" for one the person loaded): each is a model of the
+// learning bundle with its file's bytes, so that training can go on from it and Save can hand it
+// back.
 //
-// Five puzzles share it: sliding puzzles (the N-puzzle DQN dissertation's DqnTrainer / DqnModel, the index page's
-// card), 2048 (Mehta's Dqn2048Trainer / Dqn2048Model, the 2048 page's card; its jobs are in
-// ../2048/learn-jobs.js), Minesweeper
-// (DqnMinesweeperTrainer / DqnMinesweeperModel, the Minesweeper page's card; its jobs are in
-// ../minesweeper/learn-jobs.js), Sudoku (DqnSudokuTrainer / DqnSudokuModel, the Sudoku page's
-// Learn card; its jobs are in ../sudoku/learn-jobs.js) and the dust puzzle (DqnDustTrainer /
-// DqnDustModel, the dust page's Learn card; its jobs are in ../samegame/learn-jobs.js). A request
-// about 2048, Minesweeper, Sudoku or dust says `puzzle: "2048"`, `"minesweeper"`, `"sudoku"` or
-// `"dust"` ("train", "load-model") or has its own type ("…-2048", "…-minesweeper", "…-sudoku",
-// "…-dust"); every other request is about sliding puzzles, as before 2048 came.
+// Every learnable puzzle of the registry (puzzles.js: sliding puzzles, 2048, Minesweeper, Sudoku,
+// the dust puzzle) shares it: its `learner` names its model and trainer classes in the bundle, the
+// key of its network being trained, and its jobs module (sliding/, 2048/, minesweeper/, sudoku/,
+// samegame/learn-jobs.js, loaded from the registry; common/learn-jobs.js says what each gives). The
+// job table is keyed by the registry's puzzle id. There is no default puzzle: "load-model" and
+// "train" say `puzzle` (a request without one is refused), and a puzzle's own requests have types
+// of their own, from its jobs module ("solve-sliding", "best-move-2048", "play-sudoku", …). A model
+// file refused as one puzzle's is read for the puzzle it says it is (its header's puzzleId, looked
+// up in the registry), and the error says on which page it loads.
 //
 // Protocol ({ type, id, ... }; every request gets exactly one "result" or "error" with its id):
-//   in : { type: "load-model", id, key, url, puzzle? }       fetch a model file (download progress
-//             reported); puzzle "sliding" (default) or "2048": the kind of model the file must be
-//        { type: "load-model", id, key, bytes, name, puzzle? } read a model from bytes (a file the person chose)
-//        { type: "solve", id, key, rows, cols, goal, cells, options? }
-//             goal and cells: labels row-major (0 = blank); options: DqnModel.solve's, or with
-//             method: "bwas" DqnModel.solveBwas's (lambda, batch, maxNodes)
-//        { type: "evaluate", id, key, options }      DqnModel.evaluate's options ({ perDistance, seed })
-//        { type: "train", id, rows, cols, goal, options, backend, continueFrom? }
-//             goal: text ("" = standard); options: DqnTrainer.create's; backend "auto" | "webgpu" |
-//             "cpu"; continueFrom: the key of a kept model whose weights the trainer starts from
+//   in : { type: "load-model", id, key, url, puzzle }        fetch a model file (download progress
+//             reported); puzzle: a learnable puzzle's id, the kind of model the file must be
+//        { type: "load-model", id, key, bytes, name, puzzle } read a model from bytes (a file the person chose)
+//        { type: "train", id, puzzle, options, backend, continueFrom?, ... }
+//             options: the puzzle's trainer's create's; backend "auto" | "webgpu" | "cpu";
+//             continueFrom: the key of a kept model whose weights the trainer starts from; the
+//             network so far is kept as a model under the puzzle's trainedKey
 //        { type: "pause", id } | { type: "resume", id } | { type: "stop", id }
 //        { type: "save", id }                        the trainer's network as a model file
 //        { type: "load-weights", id, bytes }         weights into the paused trainer
 //        { type: "probe", id, adamSteps, products? } cpuProbe and webgpuProbe, compared (WebGPU's
 //             matrix products: "race" (its set-up's choice), "tiled" or "default")
 //        { type: "snapshot", id, key? }              keep the trainer's network now as a model (under
-//             `key`, default the run's "trained" key); answers { key, info, steps }
-//   2048:
+//             `key`, default the run's trainedKey); answers { key, info, steps }
+//   Sliding puzzles (sliding/learn-jobs.js):
+//        { type: "train", id, puzzle: "sliding", rows, cols, goal, options, backend, continueFrom? }
+//             goal: text ("" = standard); options: DqnTrainer.create's
+//        { type: "solve-sliding", id, key, rows, cols, goal, cells, options? }
+//             goal and cells: labels row-major (0 = blank); options: DqnModel.solve's, or with
+//             method: "bwas" DqnModel.solveBwas's (lambda, batch, maxNodes)
+//        { type: "evaluate-sliding", id, key, options }  DqnModel.evaluate's options ({ perDistance, seed })
+//   2048 (2048/learn-jobs.js):
 //        { type: "train", id, puzzle: "2048", options, backend, continueFrom?, evalEvery, evalGames, evalSeed }
 //             options: Dqn2048Trainer.create's (DqnConfig's fields over the paper's); every evalEvery
 //             steps (0: never) the network plays evalGames greedy games of the evaluation run
@@ -43,9 +47,9 @@
 //        { type: "best-move-2048", id, key, exponents }   the kept 2048 model's greedy move for a board
 //             of 16 exponents: { move } (0 up, 1 right, 2 down, 3 left; −1: no move changes it)
 //        { type: "evaluate-2048", id, key, games, seed }  greedy games 0..games of the run seeded with
-//             `seed` (the games of `puzzlelab eval-dqn-2048 --seed`), a few at a time
+//             `seed` (the games of `puzzlelab 2048 eval --agent dqn --seed`), a few at a time
 //        { type: "cancel-evaluation", id, job }           stops the evaluation with request id `job`
-//   Minesweeper:
+//   Minesweeper (minesweeper/learn-jobs.js):
 //        { type: "train", id, puzzle: "minesweeper", options, backend, continueFrom?, evalEvery, evalGames,
 //             evalSeed, evalFirstCell }  options: DqnMinesweeperTrainer.create's (the board: level or width,
 //             height, mines, firstClick; net "cells" (layers, filters) or "paper"; DqnConfig's fields);
@@ -58,7 +62,7 @@
 //             the model's greedy games on the solver's seeded boards (and, with solver: true, the
 //             solver's on the same boards): { key, model, solver (or null), ms } (each as
 //             `puzzlelab minesweeper eval` reports: win_rate, win_rate_95, guesses_per_game, …)
-//   Sudoku:
+//   Sudoku (sudoku/learn-jobs.js):
 //        { type: "train", id, puzzle: "sudoku", options, backend, continueFrom?, evalEvery }
 //             options: DqnSudokuTrainer.create's (net "cells" (layers, filters) or "paper"; givens,
 //             puzzles, validationPerBin; DqnConfig's fields); every evalEvery steps the network so
@@ -67,7 +71,7 @@
 //             text): { key, info, outcome, moves: [{ cell, digit, right, value }], firstMistake, solution }
 //        { type: "evaluate-sudoku", id, key, perBin, seed, givens }  greedy play on perBin seeded
 //             puzzles of each bin: { key, info, bins: [{ bin, paper_solved_rate, solved_rate, … }], seed, perBin, ms }
-//   Dust:
+//   Dust (samegame/learn-jobs.js):
 //        { type: "train", id, puzzle: "dust", options, backend, continueFrom?, evalEvery }
 //             options: DqnDustTrainer.create's (net "backups" or "blog", target "max" or "mean",
 //             hidden, validationBoards; DqnConfig's fields); every evalEvery steps the network so
@@ -106,12 +110,9 @@
 //        { type: "result", id, result }
 //        { type: "error", id, message }                id null: the bundle could not be loaded
 
-import { goalLabels } from "./learn-client.js";
 import { fetchBytes } from "./download.js";
-import { game2048Jobs } from "../2048/learn-jobs.js";
-import { minesweeperJobs } from "../minesweeper/learn-jobs.js";
-import { sudokuJobs } from "../sudoku/learn-jobs.js";
-import { dustJobs } from "../samegame/learn-jobs.js";
+import { foreignModelHint } from "./learn-jobs.js";
+import { byId, learnablePuzzles, puzzleOfTrainedKey, wwwUrl } from "./puzzles.js";
 import { announceReady, errorMessage as messageOf, postProgress, serveRequests } from "./worker-protocol.js";
 import { adapterName, checkWebGpu, runProbes, whyNoWebGpu } from "./webgpu-check.js";
 
@@ -123,67 +124,22 @@ const BUNDLE_WASM_URL = new URL("../../pkg/learn/puzzlelab_bg.wasm", import.meta
 const CHECKPOINT_MS = 15_000;
 /** A training chunk aims at this much wall time: short enough for Pause and Stop to answer soon. */
 const CHUNK_TARGET_MS = 300;
-/** Steps per chunk, first and bounds, per backend. WebGPU steps wait for readbacks: fewer per chunk. */
-const CHUNK_STEPS = {
-  cpu: { first: 200, min: 20, max: 500 },
-  webgpu: { first: 5, min: 1, max: 50 },
-};
-/**
- * The same for 2048's convolutional network: a step of the paper's (1.26 M parameters) takes about
- * 50 ms on a CPU in a tab, while warm-up steps (no gradient step) take microseconds: chunks start
- * small and grow towards CHUNK_TARGET_MS.
- */
-const CHUNK_STEPS_2048 = {
-  cpu: { first: 10, min: 1, max: 1000 },
-  webgpu: { first: 2, min: 1, max: 50 },
-};
-/** Key of the network being trained on 2048, as a model (TRAINED_2048_MODEL in learn-client.js). */
-const TRAINED_2048 = "trained-2048";
-/**
- * Minesweeper's steps: warm-up steps take microseconds, a step of the fully convolutional network
- * (every covered cell of a batch of positions backed up) some tens of ms on a CPU in a tab.
- */
-const CHUNK_STEPS_MINESWEEPER = {
-  cpu: { first: 10, min: 1, max: 2000 },
-  webgpu: { first: 2, min: 1, max: 50 },
-};
-/** Key of the network being trained on Minesweeper (TRAINED_MINESWEEPER_MODEL in learn-client.js). */
-const TRAINED_MINESWEEPER = "trained-minesweeper";
-/**
- * Sudoku's steps: puzzlelab's network backs up every legal digit of a batch of positions (tens of
- * ms a step on a CPU in a tab); the paper's one dense layer is quicker.
- */
-const CHUNK_STEPS_SUDOKU = {
-  cpu: { first: 5, min: 1, max: 1000 },
-  webgpu: { first: 2, min: 1, max: 50 },
-};
-/** Key of the network being trained on Sudoku (TRAINED_SUDOKU_MODEL in learn-client.js). */
-const TRAINED_SUDOKU = "trained-sudoku";
-/**
- * The dust puzzle's steps: puzzlelab's learner backs up every pile of a batch of boards (tens of
- * ms a step on a CPU in a tab); the blog's plays and fits 1,000 games a step.
- */
-const CHUNK_STEPS_DUST = {
-  cpu: { first: 5, min: 1, max: 1000 },
-  webgpu: { first: 2, min: 1, max: 50 },
-};
-/** Key of the network being trained on the dust puzzle (TRAINED_DUST_MODEL in learn-client.js). */
-const TRAINED_DUST = "trained-dust";
 /** Gradient steps and greedy moves that "auto" times on each backend (after one untimed step). */
 const AUTO_TIMING_STEPS = 3;
 const AUTO_TIMING_MOVES = 10;
 
 /**
- * Kept models by key: { model (DqnModel, or Dqn2048Model), bytes (the file), info (its info()),
- * puzzle ("sliding" | "2048") }.
+ * Kept models by key: { model (the puzzle's model class: DqnModel, Dqn2048Model, …), bytes (the
+ * file), info (its info()), puzzle (the registry's id) }.
  */
 const models = new Map();
 /**
- * The trainer and its run: { id (of the "train" request), trainer (DqnTrainer or Dqn2048Trainer),
- * puzzle, modelKey (where its network is kept as a model), backend, state ("running" | "paused" |
- * "stopping" | "stopped"), wake (resolver that ends a pause), waiters (pause/stop requests
- * answered when the loop gets there), lastReport, chunkSteps, evaluation (2048: { every, games,
- * seed, next (the step count that calls for the next one) }) }, or null.
+ * The trainer and its run: { id (of the "train" request), trainer (the puzzle's trainer class),
+ * puzzle (the registry's id), jobs (its entry of the job table), modelKey (where its network is
+ * kept as a model: the puzzle's trainedKey), backend, state ("running" | "paused" | "stopping" |
+ * "stopped"), wake (resolver that ends a pause), waiters (pause/stop requests answered when the
+ * loop gets there), lastReport, chunkSteps, evaluation ({ every, games, seed, firstCell, next (the
+ * step count that calls for the next one) } when the run validates, else null) }, or null.
  */
 let run = null;
 /** Whether a "train" request is setting its trainer up (before `run` holds it). */
@@ -208,28 +164,10 @@ const bundleReady = loadBundle().catch((error) => {
       "Build it with `bash scripts/build-wasm.sh learn`.",
   );
 });
-announceReady(bundleReady, () => ({}), (error) => error.message);
 
-/** 2048's requests and its in-training evaluation (../2048/learn-jobs.js). */
-const game2048 = game2048Jobs({
-  bundleReady,
-  keptModel,
-  snapshotTrained,
-  isKept: (key, model) => models.get(key)?.model === model,
-});
-/** Minesweeper's requests and its in-training evaluation (../minesweeper/learn-jobs.js). */
-const minesweeper = minesweeperJobs({ bundleReady, keptModel, withTrainer });
-/** Sudoku's requests and its in-training evaluation (../sudoku/learn-jobs.js). */
-const sudoku = sudokuJobs({ bundleReady, keptModel, withTrainer });
-/** The dust puzzle's requests and its in-training evaluation (../samegame/learn-jobs.js). */
-const dust = dustJobs({ bundleReady, keptModel, withTrainer });
-
-// Each request is answered when its handler ends: "train" when training stops (it reports through
-// progress messages meanwhile).
-serveRequests({
+/** The worker's own requests, about no puzzle or about the one they name in `puzzle`. */
+const WORKER_HANDLERS = {
   "load-model": loadModel,
-  solve,
-  evaluate,
   train,
   pause,
   resume,
@@ -238,11 +176,74 @@ serveRequests({
   "load-weights": loadWeights,
   probe,
   snapshot,
-  ...game2048.handlers,
-  ...minesweeper.handlers,
-  ...sudoku.handlers,
-  ...dust.handlers,
+};
+
+/**
+ * The job table: { byPuzzle (registry id → { puzzle (the registry's entry), ...what its jobs
+ * module's learnJobs returned }), handlers (every puzzle's own requests by type) }, once every
+ * learnable puzzle's jobs module is loaded.
+ */
+const jobsReady = loadJobTable().catch((error) => {
+  throw new Error(`The learning jobs could not be loaded: ${messageOf(error)}.`);
 });
+announceReady(Promise.all([bundleReady, jobsReady]), () => ({}), (error) => error.message);
+
+// Each request is answered when its handler ends: "train" when training stops (it reports through
+// progress messages meanwhile). A puzzle's own request types are known once its jobs module is
+// loaded: until then (and for a type nobody answers) the handler waits for the job table.
+serveRequests(
+  new Proxy(WORKER_HANDLERS, {
+    get: (own, type) => (Object.hasOwn(own, type) ? own[type] : (message) => puzzleRequest(type, message)),
+  }),
+);
+
+/** Imports every learnable puzzle's jobs module (the registry's `learner.jobs`) and builds the job table. */
+async function loadJobTable() {
+  const worker = {
+    bundleReady,
+    keptModel,
+    withTrainer,
+    snapshotTrained,
+    isKept: (key, model) => models.get(key)?.model === model,
+  };
+  const puzzles = learnablePuzzles();
+  const modules = await Promise.all(puzzles.map((puzzle) => import(wwwUrl(puzzle.learner.jobs).href)));
+  const byPuzzle = new Map();
+  const handlers = {};
+  puzzles.forEach((puzzle, i) => {
+    const jobs = modules[i].learnJobs({ ...worker, puzzle });
+    for (const [type, handler] of Object.entries(jobs.handlers ?? {})) {
+      if (Object.hasOwn(WORKER_HANDLERS, type) || Object.hasOwn(handlers, type)) throw new Error(`two handlers answer "${type}" (${puzzle.learner.jobs})`);
+      handlers[type] = handler;
+    }
+    byPuzzle.set(puzzle.id, { puzzle, ...jobs });
+  });
+  return { byPuzzle, handlers };
+}
+
+/** Answers a request of a puzzle's own type through the job table. */
+async function puzzleRequest(type, message) {
+  const { handlers } = await jobsReady;
+  if (!Object.hasOwn(handlers, type)) throw new Error(`Unknown request "${type}".`);
+  return handlers[type](message);
+}
+
+/**
+ * The job table's entry for the puzzle a "load-model" or "train" request names, or an Error that
+ * says what to name.
+ */
+async function jobsOf({ type, puzzle }) {
+  const { byPuzzle } = await jobsReady;
+  const known = [...byPuzzle.keys()].map((id) => `"${id}"`).join(", ");
+  if (puzzle === undefined || puzzle === null || puzzle === "") {
+    throw new Error(`A "${type}" request names its puzzle: give puzzle ${known}.`);
+  }
+  const jobs = byPuzzle.get(puzzle);
+  if (jobs) return jobs;
+  const entry = byId(puzzle);
+  if (entry) throw new Error(`The learning worker has no jobs for ${entry.title} ("${puzzle}"); it has jobs for ${known}.`);
+  throw new Error(`Unknown puzzle "${puzzle}": the learning worker has jobs for ${known}.`);
+}
 
 // ---- the bundle -----------------------------------------------------------------------------------
 
@@ -277,48 +278,23 @@ async function loadBundle() {
 // ---- models ---------------------------------------------------------------------------------------
 
 /** Fetches (with progress) or reads a model file and keeps it under `key`; resolves to its info. */
-async function loadModel({ id, key, url, bytes, name, puzzle = "sliding" }) {
+async function loadModel(message) {
+  const { id, key, url, bytes, name } = message;
+  const { puzzle } = await jobsOf(message);
   const bundle = await bundleReady;
   const started = performance.now();
   const body = url ? await download(url, id) : toBytes(bytes);
   const downloadMs = performance.now() - started;
   let model;
   try {
-    model = modelClass(bundle, puzzle).fromBytes(body);
+    model = bundle[puzzle.learner.model].fromBytes(body);
   } catch (error) {
     const what = url ? `The model at ${url}` : `The file${name ? ` "${name}"` : ""}`;
-    throw new Error(`${what} could not be loaded: ${messageOf(error)}${foreignHint(puzzle, messageOf(error))}`);
+    throw new Error(`${what} could not be loaded: ${messageOf(error)}${foreignModelHint(body, puzzle.id)}`);
   }
   const info = model.info();
-  keepModel(key, { model, bytes: body, info, puzzle });
+  keepModel(key, { model, bytes: body, info, puzzle: puzzle.id });
   return { result: { key, info, size: body.byteLength, ms: Math.round(performance.now() - started), downloadMs: Math.round(downloadMs) } };
-}
-
-/** The model class of a puzzle: DqnModel ("sliding"), Dqn2048Model ("2048"), DqnMinesweeperModel, DqnSudokuModel or DqnDustModel. */
-function modelClass(bundle, puzzle) {
-  if (puzzle === "2048") return bundle.Dqn2048Model;
-  if (puzzle === "minesweeper") return bundle.DqnMinesweeperModel;
-  if (puzzle === "sudoku") return bundle.DqnSudokuModel;
-  if (puzzle === "dust") return bundle.DqnDustModel;
-  if (puzzle === "sliding") return bundle.DqnModel;
-  throw new Error(`Unknown puzzle "${puzzle}".`);
-}
-
-/** A sentence after a model's refusal that says where a model of the other puzzle belongs. */
-function foreignHint(puzzle, message) {
-  if (/plays "dust/.test(message)) return ". It is a dust model: load it on the dust page.";
-  if (puzzle === "sudoku" || puzzle === "dust") {
-    if (puzzle === "dust" && /plays "sudoku/.test(message)) return ". It is a Sudoku model: load it on the Sudoku page.";
-    if (/plays "2048/.test(message)) return ". It is a 2048 model: load it on the 2048 page.";
-    if (/plays "minesweeper/.test(message)) return ". It is a Minesweeper model: load it on the Minesweeper page.";
-    return /plays "/.test(message) ? ". It is a sliding-puzzle model: load it on the sliding-puzzle page." : "";
-  }
-  if (/plays "sudoku/.test(message)) return ". It is a Sudoku model: load it on the Sudoku page.";
-  if (puzzle === "minesweeper") return /plays "2048/.test(message) ? ". It is a 2048 model: load it on the 2048 page." : /plays "/.test(message) ? ". It is a sliding-puzzle model: load it on the sliding-puzzle page." : "";
-  if (/made for puzzle minesweeper|plays "minesweeper/.test(message)) return ". It is a Minesweeper model: load it on the Minesweeper page.";
-  if (puzzle === "2048" && /made for puzzle sliding/.test(message)) return ". It is a sliding-puzzle model: load it on the sliding-puzzle page.";
-  if (puzzle === "sliding" && /plays "2048/.test(message)) return ". It is a 2048 model: load it on the 2048 page.";
-  return "";
 }
 
 /** Keeps `entry` under `key`, freeing the model it replaces. */
@@ -328,12 +304,12 @@ function keepModel(key, entry) {
   if (previous && previous.model !== entry.model) previous.model.free();
 }
 
-/** The model kept under `key` for `puzzle`, or an Error a person can act on. */
-function keptModel(key, puzzle = "sliding") {
+/** The model kept under `key` for `puzzle` (a registry id), or an Error a person can act on. */
+function keptModel(key, puzzle) {
   const entry = models.get(key);
-  if (!entry) throw new Error(["trained", TRAINED_2048, TRAINED_MINESWEEPER, TRAINED_SUDOKU, TRAINED_DUST].includes(key) ? "Nothing has been trained yet." : "Load a model first.");
-  const name = (kind) => ({ 2048: "2048", minesweeper: "Minesweeper", sudoku: "Sudoku", dust: "the dust puzzle" })[kind] ?? "sliding puzzles";
-  if (entry.puzzle !== puzzle) throw new Error(`The model "${key}" plays ${name(entry.puzzle)}, not ${name(puzzle)}.`);
+  if (!entry) throw new Error(puzzleOfTrainedKey(key) ? "Nothing has been trained yet." : "Load a model first.");
+  const name = (id) => byId(id)?.title ?? `"${id}"`;
+  if (entry.puzzle !== puzzle) throw new Error(`The model "${key}" is a ${name(entry.puzzle)} model, not a ${name(puzzle)} one.`);
   return entry;
 }
 
@@ -357,55 +333,6 @@ async function download(url, id) {
   return bytes;
 }
 
-/** Solves a board with a kept model, after checking that the model was trained for that puzzle. */
-async function solve({ key, rows, cols, goal, cells, options }) {
-  await bundleReady;
-  const entry = keptModel(key);
-  const problem = misfit(entry.info, rows, cols, goal);
-  if (problem) throw new Error(problem);
-  // options.method "bwas": batch-weighted A* (its options: lambda, batch, maxNodes).
-  const { method, ...rest } = options ?? {};
-  const board = Uint8Array.from(cells);
-  const result = method === "bwas" ? entry.model.solveBwas(board, rest) : entry.model.solve(board, options ?? undefined);
-  return { result };
-}
-
-/** Why a model does not fit a rows × cols puzzle with `goal` (labels), or "" when it does. */
-function misfit(info, rows, cols, goal) {
-  const modelGoal = goalLabels(info.goal);
-  const sameGoal = modelGoal.length === goal.length && modelGoal.every((label, i) => label === Number(goal[i]));
-  if (info.rows === rows && info.cols === cols && sameGoal) return "";
-  const shownGoal = goal.map((label) => (Number(label) === 0 ? "_" : label)).join(",");
-  return (
-    `This model was trained for the ${info.rows} × ${info.cols} puzzle with the goal ${info.goal}; ` +
-    `the board is ${rows} × ${cols}${info.rows === rows && info.cols === cols ? ` with the goal ${shownGoal}` : ""}.`
-  );
-}
-
-/** Positions an evaluation plays between progress reports (a few tens of milliseconds' work). */
-const EVALUATION_BATCH = 8;
-
-/**
- * The evaluation by exact optimal distance of a kept model (boards of at most 9 cells), a batch of
- * positions at a time: progress goes to the page after each batch, and the event loop turns
- * between them so that training chunks and other messages are not held up.
- */
-async function evaluate({ id, key, options }) {
-  await bundleReady;
-  const entry = keptModel(key);
-  const started = performance.now();
-  const job = entry.model.startEvaluation(options ?? undefined);
-  try {
-    while (!job.step(EVALUATION_BATCH)) {
-      postProgress(id, { stage: "evaluate", done: job.done, total: job.total });
-      await new Promise((resolve) => setTimeout(resolve, 0));
-    }
-    return { result: { ...job.result(), key, ms: Math.round(performance.now() - started) } };
-  } finally {
-    job.free();
-  }
-}
-
 // ---- training -------------------------------------------------------------------------------------
 
 /** Runs `call(trainer)` after every earlier trainer call has settled. */
@@ -425,21 +352,20 @@ async function train(message) {
   } finally {
     settingUp = false;
   }
-  const { trainer, backend, adapter } = made;
+  const { trainer, backend, adapter, jobs } = made;
   const { id } = message;
-  const puzzle = message.puzzle ?? "sliding";
+  const puzzle = jobs.puzzle.id;
   // The previous run's trainer goes once the calls queued for it (a Save) are done.
   if (run) withTrainer(run.trainer, (previous) => previous.free());
-  const bounds = ({ 2048: CHUNK_STEPS_2048, minesweeper: CHUNK_STEPS_MINESWEEPER, sudoku: CHUNK_STEPS_SUDOKU, dust: CHUNK_STEPS_DUST })[puzzle] ?? CHUNK_STEPS;
-  const modelKey = ({ 2048: TRAINED_2048, minesweeper: TRAINED_MINESWEEPER, sudoku: TRAINED_SUDOKU, dust: TRAINED_DUST })[puzzle] ?? "trained";
-  run = { id, trainer, puzzle, modelKey, backend, state: "running", wake: null, waiters: [], lastReport: null, chunkSteps: bounds[backend].first, evaluation: null, checkpointAt: -Infinity };
+  const bounds = jobs.chunkSteps;
+  const modelKey = jobs.puzzle.learner.trainedKey;
+  run = { id, trainer, puzzle, jobs, modelKey, backend, state: "running", wake: null, waiters: [], lastReport: null, chunkSteps: bounds[backend].first, evaluation: null, checkpointAt: -Infinity };
   const current = run;
-  // Sudoku's and dust's trainers hold their own validation puzzles and boards.
-  const ownValidation = puzzle === "sudoku" || puzzle === "dust";
-  if (puzzle !== "sliding" && message.evalEvery > 0 && (message.evalGames > 0 || ownValidation)) {
+  // A trainer with its own validation set (trainerSetup: Sudoku's puzzles, dust's boards) needs no games.
+  if (jobs.validate && message.evalEvery > 0 && (message.evalGames > 0 || jobs.trainerSetup)) {
     current.evaluation = { every: message.evalEvery, games: message.evalGames, seed: message.evalSeed ?? 0, firstCell: message.evalFirstCell ?? 0, next: message.evalEvery };
   }
-  postProgress(id, { stage: "started", backend, adapter, numParams: trainer.numParams, chunkSteps: current.chunkSteps, ...(ownValidation ? { setup: trainer.setup } : {}) });
+  postProgress(id, { stage: "started", backend, adapter, numParams: trainer.numParams, chunkSteps: current.chunkSteps, ...(jobs.trainerSetup ? { setup: trainer.setup } : {}) });
 
   try {
     for (;;) {
@@ -462,10 +388,7 @@ async function train(message) {
         if (!(performance.now() - current.checkpointAt < CHECKPOINT_MS)) await snapshotTrained(current);
         // Let pause, stop, save and model jobs in.
         await new Promise((resolve) => setTimeout(resolve, 0));
-        if (current.evaluation && report.stepsDone >= current.evaluation.next) {
-          const validate = ({ minesweeper: minesweeper.validate, sudoku: sudoku.validate, dust: dust.validate })[puzzle] ?? game2048.validate;
-          await validate(current, report.stepsDone);
-        }
+        if (current.evaluation && report.stepsDone >= current.evaluation.next) await jobs.validate(current, report.stepsDone);
       } catch (error) {
         // WebGPU lost (the GPU stopped answering a readback): the same trainer goes on on the CPU
         // from the network of its last chunk. Any other failure ends the run.
@@ -512,21 +435,20 @@ async function fallBackToCpu(current, bounds, error) {
 
 /**
  * A trainer for a "train" request on the backend it asks for ("auto": see chooseBackend), with its
- * weights when it goes on from a kept model: { trainer, backend, adapter }.
+ * weights when it goes on from a kept model: { trainer, backend, adapter, jobs (the puzzle's entry
+ * of the job table) }.
  */
 async function newTrainer(message) {
+  const jobs = await jobsOf(message);
   const bundle = await bundleReady;
-  const puzzle = message.puzzle ?? "sliding";
+  const { id: puzzle, learner } = jobs.puzzle;
+  const trainerArguments = jobs.trainerArguments?.(message) ?? [message.options ?? {}];
   const choice = await chooseBackend(bundle, message.backend ?? "auto");
   const { adapter } = choice;
   let { backend, note } = choice;
   const create = async (on) => {
     try {
-      if (puzzle === "2048") return await bundle.Dqn2048Trainer.create(message.options ?? {}, on);
-      if (puzzle === "minesweeper") return await bundle.DqnMinesweeperTrainer.create(message.options ?? {}, on);
-      if (puzzle === "sudoku") return await bundle.DqnSudokuTrainer.create(message.options ?? {}, on);
-      if (puzzle === "dust") return await bundle.DqnDustTrainer.create(message.options ?? {}, on);
-      return await bundle.DqnTrainer.create(message.rows, message.cols, message.goal ?? "", message.options ?? {}, on);
+      return await bundle[learner.trainer].create(...trainerArguments, on);
     } catch (error) {
       throw new Error(`The trainer could not be set up: ${messageOf(error)}`);
     }
@@ -566,7 +488,7 @@ async function newTrainer(message) {
       throw new Error(`Training cannot go on from the loaded model: ${messageOf(error)}`);
     }
   }
-  return { trainer, backend, adapter: backend === "webgpu" ? adapter : "" };
+  return { trainer, backend, adapter: backend === "webgpu" ? adapter : "", jobs };
 }
 
 /** Steps for the next chunk: towards CHUNK_TARGET_MS, at most doubling, within `bounds`. */
@@ -576,13 +498,13 @@ function nextChunkSteps(steps, elapsedMs, { min, max }) {
 }
 
 /**
- * Keeps the trainer's network as the model "trained" (2048: "trained-2048"; or under `key`), so
- * that it can solve, play and be evaluated; resolves to the kept entry.
+ * Keeps the trainer's network as a model under the run's key (its puzzle's trainedKey) or under
+ * `key`, so that it can solve, play and be evaluated; resolves to the kept entry.
  */
 async function snapshotTrained(current, key = current.modelKey) {
   const bundle = await bundleReady;
   const bytes = await withTrainer(current.trainer, (t) => t.saveModel());
-  const model = modelClass(bundle, current.puzzle).fromBytes(bytes);
+  const model = bundle[current.jobs.puzzle.learner.model].fromBytes(bytes);
   const entry = { model, bytes, info: model.info(), puzzle: current.puzzle };
   keepModel(key, entry);
   current.checkpointAt = performance.now();
@@ -654,7 +576,12 @@ async function save() {
 async function loadWeights({ bytes }) {
   if (!run || run.state !== "paused") throw new Error("Pause a training run before loading weights into it.");
   const body = toBytes(bytes);
-  await withTrainer(run.trainer, (t) => t.loadModel(body));
+  const current = run;
+  try {
+    await withTrainer(current.trainer, (t) => t.loadModel(body));
+  } catch (error) {
+    throw new Error(`${messageOf(error)}${foreignModelHint(body, current.puzzle)}`);
+  }
   await snapshotTrained(run);
   return { result: { model: models.get(run.modelKey).info } };
 }

@@ -1,11 +1,12 @@
 // Where a puzzle's Learn card takes the model that plays and is evaluated: the network trained
 // here (snapshotted in the learning worker), a file the person loaded, or the shipped model
 // (fetched once, with its download shown). The card keeps its own words; this keeps the models.
+// learn-card.js uses it for every puzzle's Learn card.
 //
 //   const sources = new ModelSources({ client: () => learnClient, select, puzzle: "dust",
-//     keys: { trained, file, shipped, play }, shippedUrl, download, missingText });
+//     keys: { trained, file, shipped, play }, shippedUrl, download, missingText, onShipped });
 //   await sources.loadFile(file);           // { key, info, size }
-//   const { key, name, info } = await sources.chosen({ forPlay: true });
+//   const { key, name, info, source, steps } = await sources.chosen({ forPlay: true });
 
 import { hideProgress, labelModelOptions, showDownload } from "./card-helpers.js";
 
@@ -26,10 +27,15 @@ export class ModelSources {
    * "shipped"); `puzzle`: the worker's name for the models; `keys`: the worker keys { trained (the
    * run's), file, shipped, play (the run's network as it was when asked to play) }; `shippedUrl`;
    * `download`: the card's progress box ({ box, text, bar }); `missingText`: what to say when the
-   * server has no shipped model.
+   * server has no shipped model; `onShipped(loaded)` (optional): told once the shipped model is in.
    */
   constructor(options) {
     this.#options = options;
+  }
+
+  /** The worker's keys of the models: { trained, file, shipped, play }. */
+  get keys() {
+    return this.#options.keys;
   }
 
   /** Whether the model chosen is at hand (the shipped one always is: it is fetched on use). */
@@ -63,6 +69,7 @@ export class ModelSources {
         (loaded) => {
           hideProgress(download);
           this.shipped = { info: loaded.info, size: loaded.size };
+          this.#options.onShipped?.(loaded);
           return loaded;
         },
         (error) => {
@@ -75,7 +82,8 @@ export class ModelSources {
   }
 
   /**
-   * The chosen model's key in the worker, fetching or snapshotting it first: { key, name, info }.
+   * The chosen model's key in the worker, fetching or snapshotting it first: { key, name, info,
+   * source ("trained" | "file" | "shipped"), steps (the run's, for the network trained here) }.
    * `forPlay`: the run's network is kept under the play key (training may go on meanwhile).
    */
   async chosen({ forPlay = false } = {}) {
@@ -84,20 +92,20 @@ export class ModelSources {
     if (choice === "trained") {
       if (!this.trained) throw new Error("Nothing has been trained yet.");
       const snapshot = await client().snapshot(forPlay ? keys.play : keys.trained);
-      return { key: snapshot.key, name: `Trained here (${numberFormat.format(snapshot.steps)} steps)`, info: snapshot.info };
+      return { key: snapshot.key, name: `Trained here (${numberFormat.format(snapshot.steps)} steps)`, info: snapshot.info, source: choice, steps: snapshot.steps };
     }
     if (choice === "file") {
       if (!this.file) throw new Error("Load a model file first.");
-      return { key: keys.file, name: `“${this.file.name}”`, info: this.file.info };
+      return { key: keys.file, name: `“${this.file.name}”`, info: this.file.info, source: choice };
     }
     const { info } = this.shipped ?? (await this.fetchShipped());
-    return { key: keys.shipped, name: "Shipped", info };
+    return { key: keys.shipped, name: "Shipped", info, source: "shipped" };
   }
 }
 
 /**
  * A Learn card's model line and model choice (ids `PREFIX-model-line`, `PREFIX-model`; the field
- * grid has the class `PREFIX-model-fields`), the shipped model chosen.
+ * grid has the classes `learn-model-fields` and `PREFIX-model-fields`), the shipped model chosen.
  */
 export function modelChoiceHtml(prefix) {
   const options = [
@@ -106,7 +114,7 @@ export function modelChoiceHtml(prefix) {
     ["shipped", "Shipped", "selected"],
   ].map(([value, label, flag]) => `<option value="${value}" ${flag}>${label}</option>`);
   return `<p id="${prefix}-model-line" class="model-line" data-source="">The shipped model: loaded on first use.</p>
-<div class="field-grid ${prefix}-model-fields">
+<div class="field-grid learn-model-fields ${prefix}-model-fields">
   <label class="field"><span class="field-label">Model</span><select id="${prefix}-model">${options.join("")}</select></label>
 </div>`;
 }

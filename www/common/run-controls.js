@@ -299,11 +299,11 @@ export function showBundleDownload(learn, progress, showError) {
 
 /**
  * The run's part of a learning card's template, from the end of its form on: the form's error
- * line, the Train, Pause, Resume, Stop and Save buttons (Save's title `saveTitle`), the end of the
- * form, the download box, the status and error lines, and the statistics (`stats`: [id after
- * "PREFIX-stat-", label HTML] each), ids starting with `prefix`.
+ * line, the Train, Pause, Resume, Stop and Save buttons (Save's title `saveTitle`) and `buttons`
+ * (HTML, more of the row), the end of the form, the download box, the status and error lines, and
+ * the statistics (`stats`: [id after "PREFIX-stat-", label HTML] each), ids starting with `prefix`.
  */
-export function learnRunHtml(prefix, { saveTitle, stats }) {
+export function learnRunHtml(prefix, { saveTitle, stats, buttons: more = "" }) {
   const button = (id, label, extra = 'type="button" disabled') => `<button id="${prefix}-${id}" ${extra}>${label}</button>`;
   const buttons = [
     button("start", "Train", 'class="primary" type="submit"'),
@@ -311,6 +311,7 @@ export function learnRunHtml(prefix, { saveTitle, stats }) {
     button("resume", "Resume"),
     button("stop", "Stop"),
     button("save", "Save", `type="button" disabled title="${saveTitle}"`),
+    ...(more ? [more] : []),
   ];
   const cells = stats.map(([id, label]) => `<div><dt>${label}</dt><dd id="${prefix}-stat-${id}">–</dd></div>`);
   return `<p id="${prefix}-form-error" class="error" role="alert" hidden></p>
@@ -319,7 +320,7 @@ export function learnRunHtml(prefix, { saveTitle, stats }) {
   </div>
 </form>
 ${downloadBoxHtml(prefix)}
-<p id="${prefix}-status" class="status" role="status" aria-live="polite"></p>
+<p id="${prefix}-status" class="status learn-status" role="status" aria-live="polite"></p>
 <p id="${prefix}-error" class="error" role="alert" hidden></p>
 <dl id="${prefix}-stats" class="stats t2048-stats" data-steps="0" data-loss="" data-validations="0">
   ${cells.join("\n  ")}
@@ -334,10 +335,18 @@ export function downloadBoxHtml(prefix) {
 </div>`;
 }
 
-/** A backend choice (id `PREFIX-backend`): Auto (chosen), WebGPU or the CPU. */
+/** A backend choice (id `PREFIX-backend`): Auto (chosen), WebGPU or the CPU; backendHelpHtml() says what Auto does. */
 export function backendFieldHtml(prefix) {
   const options = [["auto", "Auto"], ["webgpu", "WebGPU"], ["cpu", "CPU"]].map(([value, label]) => `<option value="${value}"${value === "auto" ? " selected" : ""}>${label}</option>`);
-  return `<label class="field"><span class="field-label">Backend</span><select id="${prefix}-backend">${options.join("")}</select></label>`;
+  return `<label class="field"><span class="field-label">Backend</span><select id="${prefix}-backend" aria-describedby="${prefix}-backend-help">${options.join("")}</select></label>`;
+}
+
+/** What the backend choice's Auto does (id `PREFIX-backend-help`). */
+export function backendHelpHtml(prefix) {
+  return `<p id="${prefix}-backend-help" class="help">
+    Auto runs a small network on WebGPU and on the CPU; when the two agree it times this network on both and trains
+    on the faster, saying both figures; otherwise it says why and trains on the CPU.
+  </p>`;
 }
 
 /** The statistics every learning card shows first: steps, `episodes` ([id, label]), the TD loss, ε and speed. */

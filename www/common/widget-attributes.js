@@ -2,8 +2,10 @@
 // value raises, and the parsers of the attributes all puzzles share (controls, speed, model). Each
 // puzzle's panel (sliding/, 2048/, minesweeper/, sudoku/ and samegame/widget-panel.js) parses its own attributes with them.
 
-/** The puzzles a widget shows (its `puzzle` attribute). */
-export const PUZZLE_KINDS = ["sliding", "2048", "minesweeper", "sudoku", "dust", "samegame"];
+import { PUZZLES } from "./puzzles.js";
+
+/** The puzzles a widget shows (its `puzzle` attribute): the registry's widget modes (puzzles.js). */
+export const PUZZLE_KINDS = PUZZLES.map((puzzle) => puzzle.widget.mode);
 export const DEFAULT_SPEED = 4;
 export const MIN_SPEED = 0.5;
 export const MAX_SPEED = 60;

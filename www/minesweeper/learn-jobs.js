@@ -1,7 +1,7 @@
-// Minesweeper's jobs in the learning worker (common/learn-worker.js imports this; see its protocol):
-// the greedy cell of a kept DqnMinesweeperModel for the page's board, the evaluation of a model
-// and of the solver on the same seeded boards, and the validation games of a training run.
-// Nothing here runs on import; the worker hands over what the jobs need of it.
+// Minesweeper's jobs in the learning worker (common/learn-worker.js loads this through the puzzle
+// registry; see its protocol): the greedy cell of a kept DqnMinesweeperModel for the page's board,
+// the evaluation of a model and of the solver on the same seeded boards, and the validation games
+// of a training run. Nothing here runs on import; the worker hands over what the jobs need of it.
 
 import { checkCount, checkSeed, validateRun, withModelCopy } from "../common/learn-jobs.js";
 import { postProgress } from "../common/worker-protocol.js";
@@ -10,12 +10,12 @@ import { postProgress } from "../common/worker-protocol.js";
 const MAX_GAMES = 100_000;
 
 /**
- * Minesweeper's part of the learning worker. `bundleReady` (the learning bundle's exports),
- * `keptModel(key, puzzle)` (a kept model's entry: { model, bytes, info, puzzle }) and
- * `withTrainer(trainer, call)` (calls into the trainer, one after another) are the worker's.
- * Returns { handlers (by request type), validate(run, steps) (the in-training evaluation) }.
+ * Minesweeper's part of the learning worker (common/learn-jobs.js says what it returns).
+ * `bundleReady` (the learning bundle's exports), `keptModel(key, puzzle)` (a kept model's entry:
+ * { model, bytes, info, puzzle }) and `withTrainer(trainer, call)` (calls into the trainer, one
+ * after another) are the worker's.
  */
-export function minesweeperJobs({ bundleReady, keptModel, withTrainer }) {
+export function learnJobs({ bundleReady, keptModel, withTrainer }) {
   /** "best-cell-minesweeper": the greedy cell and every cell's Q-value. */
   async function bestCell({ key, width, height, mines, cells }) {
     await bundleReady;
@@ -65,6 +65,14 @@ export function minesweeperJobs({ bundleReady, keptModel, withTrainer }) {
 
   return {
     handlers: { "best-cell-minesweeper": bestCell, "evaluate-minesweeper": evaluate },
+    /**
+     * Steps per chunk: warm-up steps take microseconds, a step of the fully convolutional network
+     * (every covered cell of a batch of positions backed up) some tens of ms on a CPU in a tab.
+     */
+    chunkSteps: {
+      cpu: { first: 10, min: 1, max: 2000 },
+      webgpu: { first: 2, min: 1, max: 50 },
+    },
     validate,
   };
 }

@@ -428,8 +428,8 @@ window.addEventListener("hashchange", () => {
 async function mountLearnCard() {
   if (!elements.dqn) return;
   try {
-    const { DustDqnPanel } = await import("./dqn-panel.js");
-    dqnPanel = new DustDqnPanel(elements.dqn, {
+    const { mountDustDqnPanel } = await import("./dqn-panel.js");
+    dqnPanel = mountDustDqnPanel(elements.dqn, {
       board: elements.board,
       speedMs: () => 1000 / SPEEDS[Number(elements.speed.value)],
       onPlaying: (on) => {

@@ -1,7 +1,7 @@
-// The dust puzzle's jobs in the learning worker (common/learn-worker.js imports this; see its
-// protocol): a kept DqnDustModel's greedy clearing of the page's board, its evaluation on seeded
-// boards beside the greedy rule's, and the validation of a training run. Nothing here runs on
-// import; the worker hands over what the jobs need of it.
+// The dust puzzle's jobs in the learning worker (common/learn-worker.js loads this through the
+// puzzle registry; see its protocol): a kept DqnDustModel's greedy clearing of the page's board,
+// its evaluation on seeded boards beside the greedy rule's, and the validation of a training run.
+// Nothing here runs on import; the worker hands over what the jobs need of it.
 
 import { checkCount, checkSeed, validateRun, withModelCopy } from "../common/learn-jobs.js";
 import { postProgress } from "../common/worker-protocol.js";
@@ -10,12 +10,11 @@ import { postProgress } from "../common/worker-protocol.js";
 const MAX_BOARDS = 10_000;
 
 /**
- * The dust jobs, over what the worker lends them: the bundle's promise (`bundleReady`), its kept
- * models (`keptModel(key, "dust")` → { model, bytes, info }) and its queue of trainer calls
- * (`withTrainer`). The worker merges `handlers` into its own and calls `validate(run, steps)`
- * when a run's validation is due.
+ * The dust jobs (common/learn-jobs.js says what they return), over what the worker lends them: the
+ * bundle's promise (`bundleReady`), its kept models (`keptModel(key, "dust")` → { model, bytes,
+ * info }) and its queue of trainer calls (`withTrainer`).
  */
-export function dustJobs({ bundleReady, keptModel, withTrainer }) {
+export function learnJobs({ bundleReady, keptModel, withTrainer }) {
   /** "play-dust": the model's greedy clicks on `board` (text, 8 × 6) until it is cleared. */
   async function play({ key, board }) {
     const entry = (await bundleReady, keptModel(key, "dust"));
@@ -46,6 +45,16 @@ export function dustJobs({ bundleReady, keptModel, withTrainer }) {
 
   return {
     handlers: { "play-dust": play, "evaluate-dust": evaluate },
+    /**
+     * Steps per chunk: puzzlelab's learner backs up every pile of a batch of boards (tens of ms a
+     * step on a CPU in a tab); the blog's plays and fits 1,000 games a step.
+     */
+    chunkSteps: {
+      cpu: { first: 5, min: 1, max: 1000 },
+      webgpu: { first: 2, min: 1, max: 50 },
+    },
     validate,
+    /** The trainer plays its own validation boards (DqnDustTrainer.setup). */
+    trainerSetup: true,
   };
 }

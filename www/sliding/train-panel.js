@@ -6,56 +6,115 @@
 //   - its evaluation by exact optimal distance: solved % (greedy, beam search) and mean extra moves
 //     per distance, charted and tabled (for a shipped model first from its manifest, without
 //     running anything);
-//   - training: the dissertation's hyper-parameters (and `puzzlelab train`'s reward and mixed
+//   - training: the dissertation's hyper-parameters (and `puzzlelab sliding train`'s reward and mixed
 //     difficulties), Start / Pause / Resume / Stop / Save / Load, live
 //     statistics and four charts (TD loss, solved %, difficulty, steps per second).
 // All the work happens in the learning worker (learn-worker.js through learn-client.js), which
-// starts only when a button of this card is first used; this file only reads the form, talks to
-// the client and draws.
+// starts only when a button of this card is first used. The training half is the one every Learn
+// card shares (common/learn-training.js) on this card's markup in index.html, configured below;
+// this file keeps the model, its solutions and its evaluation by distance.
 
-import { FieldError, chooseFilesWith, duration, hideProgress, megabytes, readNumber, showDownload, showProgress } from "../common/card-helpers.js";
+import { FieldError, chooseFilesWith, duration, elementsByPrefix, hideProgress, megabytes, showDownload, showProgress } from "../common/card-helpers.js";
 import { BarChart, LineChart } from "../common/chart.js";
-import { FILE_MODEL, TRAINED_MODEL, goalLabels, sharedLearnClient, shippedModels } from "../common/learn-client.js";
-import { LearnBackend, TrainingRun, showBundleDownload } from "../common/run-controls.js";
+import { lineChart, lossChart } from "../common/learn-card.js";
+import { FILE_MODEL, TRAINED_MODEL, goalLabels, shippedModels } from "../common/learn-client.js";
+import { checkField, choiceField, dqnField, numberField, textField } from "../common/learn-form.js";
+import { LearnTraining } from "../common/learn-training.js";
+import { cardLearnClient } from "../common/run-controls.js";
 import { SolutionReport } from "./solution-report.js";
 
 const numberFormat = new Intl.NumberFormat("en");
 
 /**
- * The form's number fields: [element id after "dqn-", option name (DqnTrainer.create's camelCase,
- * mirroring DqnConfig in src/agent/dqn.rs, plus `difficulty`), label, kind]. Kinds: "positive"
- * (> 0), "fraction" (0..1), "count" (whole, ≥ 1), "whole" (whole, ≥ 0).
+ * Reward names that manifests written before the rewards were named by behaviour record, and the
+ * names the form's menu and the trainer use now (RewardScheme::from_name in
+ * src/env/sliding/environment.rs reads both).
  */
-const NUMBER_FIELDS = [
-  ["lr", "learningRate", "Learning rate", "positive"],
-  ["gamma", "gamma", "Discount γ", "fraction"],
-  ["batch", "batchSize", "Batch size", "count"],
-  ["replay", "replayCapacity", "Replay capacity", "count"],
-  ["target-update", "targetUpdateInterval", "Target update", "count"],
-  ["epsilon-start", "epsilonStart", "ε start", "fraction"],
-  ["epsilon-decay", "epsilonDecay", "ε decay", "fraction"],
-  ["epsilon-min", "epsilonMin", "ε minimum", "fraction"],
-  ["episode-moves", "maxEpisodeSteps", "Moves per episode", "count"],
-  ["warmup", "warmupEpisodes", "Warm-up episodes", "whole"],
-  ["envs", "numEnvs", "Games at once", "count"],
-  ["eval-interval", "evalIntervalEpisodes", "Evaluate every", "whole"],
-  ["eval-episodes", "evalEpisodes", "Puzzles per evaluation", "count"],
-  ["difficulty", "difficulty", "Start difficulty", "count"],
-  ["seed", "seed", "Seed", "whole"],
-];
-/** The form's checkboxes: [element id after "dqn-", option name]. */
-const SWITCH_FIELDS = [
-  ["curriculum", "curriculum"],
-  ["mixed", "mixed"],
-  ["uniform-starts", "uniformStarts"],
-  ["full-backups", "fullBackups"],
-  ["double", "doubleDqn"],
-  ["huber", "huberLoss"],
-  ["mask", "maskActions"],
-  ["prioritized", "prioritizedReplay"],
-];
+const REWARD_NAMES = { "thesis": "heuristic-penalty", "seed000": "heuristic-penalty", "seed003": "step-cost-goal-bonus", "seed001": "steps" };
 /** Evaluation rows hold at most this many positions per distance (the worker blocks meanwhile). */
 const MAX_PER_DISTANCE = 100;
+
+/**
+ * The training half's description (common/learn-card.js lists its parts): the form's fields in
+ * index.html (options: DqnTrainer.create's camelCase, mirroring DqnConfig in src/agent/dqn/, plus
+ * `reward`, `difficulty` and the switches), the request, the statistics and charts.
+ */
+export const SLIDING_TRAINING = {
+  puzzle: "sliding",
+  prefix: "dqn",
+  form: {
+    fields: [choiceField("size", "Puzzle", {}), textField("hidden", "Hidden layers", "250,250,250", parseHidden), choiceField("reward", "Reward", {})],
+    more: {
+      fields: [
+        dqnField("lr", 0.0001),
+        dqnField("gamma", 0.9),
+        dqnField("batch", 100, { label: "Batch size" }),
+        dqnField("replay", 100000),
+        dqnField("target-update", 10),
+        dqnField("epsilon-start", 0.9),
+        dqnField("epsilon-decay", 0.999),
+        dqnField("epsilon-min", 0.3),
+        numberField("episode-moves", "Moves per episode", 50, "count", 10_000, "maxEpisodeSteps"),
+        dqnField("warmup", 100),
+        dqnField("envs", 1),
+        numberField("eval-interval", "Evaluate every (episodes)", 50, "whole", 1e9, "evalIntervalEpisodes"),
+        numberField("eval-episodes", "Puzzles per evaluation", 10, "count", 10_000, "evalEpisodes"),
+        numberField("difficulty", "Start difficulty", 1, "count", 1000),
+        dqnField("seed", 0),
+      ],
+      checks: [
+        checkField("curriculum", "Curriculum", "curriculum", true),
+        checkField("mixed", "Mixed difficulties"),
+        checkField("uniform-starts", "Uniform starts"),
+        checkField("full-backups", "Full backups"),
+        checkField("double", "Double DQN", "doubleDqn"),
+        checkField("huber", "Huber loss", "huberLoss"),
+        checkField("mask", "Mask illegal moves", "maskActions"),
+        checkField("prioritized", "Prioritised replay", "prioritizedReplay"),
+      ],
+    },
+    request: ({ size, ...options }) => {
+      const [rows, cols] = size.split("x").map(Number);
+      return { rows, cols, goal: "", options };
+    },
+    continueFrom: {
+      // A shipped model's manifest (`puzzlelab sliding train`'s record) adds its reward and mixed
+      // difficulties; without one: the dissertation's reward, one difficulty at a time.
+      fill: ({ info, manifest }) => ({
+        size: `${info.rows}x${info.cols}`,
+        hidden: (info.network?.hidden ?? []).join(","),
+        ...(manifest ? { reward: REWARD_NAMES[manifest.reward] ?? manifest.reward, mixed: manifest.mixed_difficulty === true, "uniform-starts": manifest.uniform_starts === true } : {}),
+      }),
+      mismatch: ({ info }, { rows, cols }) =>
+        info.rows === rows && info.cols === cols
+          ? ""
+          : `The loaded model is for ${info.rows} × ${info.cols} boards: choose that puzzle, or untick “Start from the loaded model's weights”.`,
+    },
+  },
+  saveName: (steps, { rows, cols }) => `dqn-${rows}x${cols}.dqn`,
+  stats: { validation: [["difficulty", "Difficulty"]], render: ({ report }) => (report ? { difficulty: String(report.difficulty) } : {}) },
+  charts: {
+    list: [
+      lossChart(),
+      // Its data-points count the exploring games' series, its data-evaluations the evaluations'.
+      { ...lineChart("solved", "Solved %", [["evaluation", "--chart-2", true], ["exploring", "--chart-1"]], { yMin: 0, yMax: 100, formatY: (y) => `${Math.round(y)}%` }), points: 1 },
+      lineChart("difficulty", "Difficulty", [["difficulty", "--chart-3"]], { integerY: true }),
+      lineChart("speed", "Steps per second", [["steps/s", "--chart-4"]], { formatY: (y) => numberFormat.format(Math.round(y)) }),
+    ],
+  },
+  training: {
+    report: ({ charts: { solved, difficulty } }, { stepsDone: x, evalSolvedRate, solvedRate, difficulty: level }) => {
+      if (evalSolvedRate !== null && evalSolvedRate !== undefined) solved.add(0, x, evalSolvedRate * 100);
+      solved.add(1, x, solvedRate === null ? null : solvedRate * 100);
+      difficulty.add(0, x, level);
+      solved.canvas.dataset.evaluations = String(solved.pointCount(0));
+    },
+    status: ({ report }) =>
+      report?.evalSolvedRate !== null && report?.evalSolvedRate !== undefined ? ` Last evaluation: ${Math.round(report.evalSolvedRate * 100)}% solved at difficulty ${report.difficulty}.` : "",
+    stoppedText: "The trained network is now the model: solve the board with it, evaluate it, or Save it.",
+    pausedText: ". The network so far is the model: solve or evaluate with it, Save it, or Resume.",
+  },
+};
 
 /**
  * The card's behaviour. `root` is section#dqn; `board` the page's <sliding-board> (its `puzzle` is
@@ -73,8 +132,8 @@ export class TrainPanel {
   /** The report of the model's solution (solution-report.js). */
   #report;
   #elements;
-  /** The learning client, once a button needed it. */
-  #learn = null;
+  /** The learning client (started by the first button that needs it, its download in the card's progress box). */
+  #client;
   /**
    * The model that solves and is evaluated: { key, info, source, title, manifest }, or null;
    * manifest: a shipped model's (www/models/NAME.dqn.json) once read, else absent.
@@ -82,89 +141,28 @@ export class TrainPanel {
   #model = null;
   /** Shipped models (dqn-index.json) by file name. */
   #shipped = new Map();
-  /** The training run's settings ({ rows, cols, ... }) while one exists. */
-  #runSettings = null;
-  /** The run: its state, buttons, status and error lines (run-controls.js). */
-  #run;
-  /** Where the run trains; its note ("WebGPU unavailable: …") goes with every training status. */
-  #where = new LearnBackend();
+  /** The training half: form, run, statistics and charts (common/learn-training.js). */
+  #training;
   /** The card's progress box (downloads of models and of the learning module): { box, text, bar }. */
   #download;
-  #lastReport = null;
-  #charts;
   #evaluationCharts;
 
   constructor(root, { board, player, isBusy = () => false, onSolution = () => {}, findOptimum = null }) {
     this.#root = root;
     this.#board = board;
     this.#isBusy = isBusy;
-    const $ = (id) => root.querySelector(`#dqn-${id}`);
-    this.#elements = {
-      progress: $("progress"),
-      progressText: $("progress-text"),
-      progressBar: $("progress-bar"),
-      shipped: $("shipped"),
-      perDistance: $("per-distance"),
-      loadPretrained: $("load-pretrained"),
-      solve: $("solve"),
-      search: $("search"),
-      evaluate: $("evaluate"),
-      model: $("model"),
-      fit: $("fit"),
-      solveStatus: $("solve-status"),
-      solveStats: $("solve-stats"),
-      evalStatus: $("eval-status"),
-      evaluation: $("evaluation"),
-      evalNote: $("eval-note"),
-      evalTable: $("eval-table"),
-      form: $("form"),
-      size: $("size"),
-      backend: $("backend"),
-      hidden: $("hidden"),
-      reward: $("reward"),
-      mixed: $("mixed"),
-      uniformStarts: $("uniform-starts"),
-      continue: $("continue"),
-      formError: $("form-error"),
-      start: $("start"),
-      pause: $("pause"),
-      resume: $("resume"),
-      stop: $("stop"),
-      save: $("save"),
-      loadFile: $("load-file"),
-      file: $("file"),
-      url: $("url"),
-      loadUrl: $("load-url"),
-      status: $("status"),
-      error: $("error"),
-      stats: $("stats"),
-    };
-    this.#download = { box: this.#elements.progress, text: this.#elements.progressText, bar: this.#elements.progressBar };
+    const elements = elementsByPrefix(root, "dqn");
+    this.#elements = elements;
+    this.#download = { box: elements.progress, text: elements.progressText, bar: elements.progressBar };
     this.#report = new SolutionReport(root, {
-      stats: this.#elements.solveStats,
+      stats: elements.solveStats,
       player,
       onSolution,
       findOptimum,
       setStatus: (text) => this.#setSolveStatus(text),
     });
-    this.#charts = {
-      loss: new LineChart($("chart-loss"), { title: "TD loss", yScale: "log", xLabel: "steps", series: [{ name: "TD loss", color: "--chart-1" }], formatY: (y) => y.toPrecision(3) }),
-      solved: new LineChart($("chart-solved"), {
-        title: "Solved %",
-        yMin: 0,
-        yMax: 100,
-        xLabel: "steps",
-        series: [
-          { name: "evaluation", color: "--chart-2", dots: true },
-          { name: "exploring", color: "--chart-1" },
-        ],
-        formatY: (y) => `${Math.round(y)}%`,
-      }),
-      difficulty: new LineChart($("chart-difficulty"), { title: "Difficulty", xLabel: "steps", integerY: true, series: [{ name: "difficulty", color: "--chart-3" }] }),
-      speed: new LineChart($("chart-speed"), { title: "Steps per second", xLabel: "steps", series: [{ name: "steps/s", color: "--chart-4" }], formatY: (y) => numberFormat.format(Math.round(y)) }),
-    };
     this.#evaluationCharts = {
-      solved: new BarChart($("chart-eval-solved"), {
+      solved: new BarChart(elements.chartEvalSolved, {
         title: "Solved % by optimal distance",
         yMax: 100,
         xLabel: "optimal moves",
@@ -174,7 +172,7 @@ export class TrainPanel {
         ],
         formatY: (y) => `${Math.round(y)}%`,
       }),
-      extra: new LineChart($("chart-eval-extra"), {
+      extra: new LineChart(elements.chartEvalExtra, {
         title: "Mean extra moves",
         xLabel: "optimal",
         integerX: true,
@@ -186,19 +184,24 @@ export class TrainPanel {
         formatY: (y) => y.toFixed(2),
       }),
     };
+    this.#client = cardLearnClient(this.#download, (message) => this.#run().showError(message));
+    const setModel = (title) => (info) => this.#setModel({ key: TRAINED_MODEL, info, source: "trained", title });
+    this.#training = new LearnTraining(root, {
+      config: SLIDING_TRAINING,
+      elements,
+      client: () => this.#client(),
+      render: () => this.#render(),
+      hooks: {
+        trained: () => this.#render(),
+        model: (info, how) => setModel(how === "paused" ? "The network being trained" : "The network trained here")(info),
+        continueFrom: () => (elements.continue.checked && this.#model ? { ...this.#model, name: this.#model.title } : null),
+      },
+    });
 
     const on = (element, type, listener) => element.addEventListener(type, listener);
-    const { elements } = this;
     on(elements.loadPretrained, "click", () => this.loadPretrained());
     on(elements.solve, "click", () => this.solveBoard());
     on(elements.evaluate, "click", () => this.evaluate());
-    this.#run = new TrainingRun(root, elements, {
-      panel: this,
-      client: () => this.#client(),
-      render: () => this.#render(),
-      runningText: () => this.#runningText(),
-      openDetails: true,
-    });
     chooseFilesWith(elements.loadFile, elements.file, (file) => this.loadFile(file));
     on(elements.loadUrl, "click", () => this.loadUrl(elements.url.value));
     on(elements.url, "keydown", (event) => {
@@ -207,7 +210,7 @@ export class TrainPanel {
       this.loadUrl(elements.url.value);
     });
     on(elements.continue, "change", () => {
-      if (elements.continue.checked && this.#model) this.#fillForm(this.#model.info, this.#model.manifest);
+      if (elements.continue.checked && this.#model) this.#training.fillFromModel(this.#model);
     });
     board.addEventListener("board-reset", () => this.#renderFit());
     this.#listShippedModels();
@@ -221,7 +224,17 @@ export class TrainPanel {
 
   /** "idle" | "starting" | "running" | "pausing" | "paused" | "stopping" | "stopped". */
   get state() {
-    return this.#run.state;
+    return this.#run().state;
+  }
+
+  /** Starts training with the form's settings (after checking them); resolves when the run stops. */
+  start() {
+    return this.#training.start();
+  }
+
+  /** The run (common/run-controls.js TrainingRun). */
+  #run() {
+    return this.#training.run;
   }
 
   // ---- the model ------------------------------------------------------------------------------------
@@ -230,13 +243,14 @@ export class TrainPanel {
   async loadPretrained() {
     const entry = this.#shipped.get(this.#elements.shipped.value);
     if (!entry) return;
-    this.#run.clearErrors();
+    this.#run().clearErrors();
     this.#elements.loadPretrained.disabled = true;
     this.#setSolveStatus("");
     try {
       const learn = this.#client();
       showProgress(this.#download, `Downloading ${entry.file}…`, 0);
       const loaded = await learn.loadModelUrl(entry.url, {
+        puzzle: "sliding",
         onProgress: ({ loaded: received, total }) => {
           // The index knows the size where the server does not say it.
           const size = total || entry.bytes || 0;
@@ -249,7 +263,7 @@ export class TrainPanel {
       this.#readManifest(entry);
     } catch (error) {
       hideProgress(this.#download);
-      this.#run.showError(error.message);
+      this.#run().showError(error.message);
     } finally {
       this.#elements.loadPretrained.disabled = false;
     }
@@ -257,48 +271,49 @@ export class TrainPanel {
 
   /** Reads a model file from the person's disk: into the paused trainer, or as the model. */
   async loadFile(file) {
-    this.#run.clearErrors();
+    this.#run().clearErrors();
     const bytes = new Uint8Array(await file.arrayBuffer());
     const learn = this.#client();
     try {
-      if (this.#run.state === "paused") {
+      if (this.#run().state === "paused") {
         const { model } = await learn.loadWeights(bytes);
         this.#setModel({ key: TRAINED_MODEL, info: model, source: "trained", title: "The network being trained" });
-        this.#run.setStatus(`Loaded the weights of "${file.name}" into the paused network: Resume goes on from them.`);
+        this.#run().setStatus(`Loaded the weights of "${file.name}" into the paused network: Resume goes on from them.`);
         return;
       }
-      const loaded = await learn.loadModelBytes(bytes, { key: FILE_MODEL, name: file.name });
+      const loaded = await learn.loadModelBytes(bytes, { key: FILE_MODEL, name: file.name, puzzle: "sliding" });
       this.#useLoadedModel(loaded, { source: "file", title: `“${file.name}”` });
     } catch (error) {
-      this.#run.showError(error.message);
+      this.#run().showError(error.message);
     }
   }
 
   /** Fetches a model file from a URL (relative to the page) in the worker and makes it the model. */
   async loadUrl(text) {
-    this.#run.clearErrors();
+    this.#run().clearErrors();
     const wanted = String(text ?? "").trim();
     if (!wanted) {
-      this.#run.showError("Enter the URL of a model file (.dqn), such as models/8puzzle.dqn.");
+      this.#run().showError("Enter the URL of a model file (.dqn), such as models/8puzzle.dqn.");
       return;
     }
     let url;
     try {
       url = new URL(wanted, document.baseURI).href;
     } catch {
-      this.#run.showError(`"${wanted}" is not a URL.`);
+      this.#run().showError(`"${wanted}" is not a URL.`);
       return;
     }
     try {
       showProgress(this.#download, `Downloading ${wanted}…`, null);
       const loaded = await this.#client().loadModelUrl(url, {
+        puzzle: "sliding",
         onProgress: ({ loaded: received, total }) => showDownload(this.#download, `Downloading ${wanted}`, received, total),
       });
       hideProgress(this.#download);
       this.#useLoadedModel(loaded, { source: "url", title: `The model at ${wanted}` });
     } catch (error) {
       hideProgress(this.#download);
-      this.#run.showError(error.message);
+      this.#run().showError(error.message);
     }
   }
 
@@ -308,7 +323,7 @@ export class TrainPanel {
     const canContinue = !this.#elements.continue.disabled;
     if (canContinue) {
       this.#elements.continue.checked = true;
-      this.#fillForm(loaded.info);
+      this.#training.fillFromModel({ info: loaded.info });
     }
     this.#setSolveStatus(
       `${title} is loaded (${megabytes(loaded.size)}).` + (canContinue ? " Start trains on from its weights; the form shows its settings." : ""),
@@ -355,7 +370,7 @@ export class TrainPanel {
     perDistance = Math.min(MAX_PER_DISTANCE, perDistance);
     input.value = String(perDistance);
     if (model.info.rows * model.info.cols > 9) {
-      this.#setEvalStatus("The page evaluates models of boards up to 9 cells (3 × 3): exact optimal distances are known only there. Use `puzzlelab eval` for 4 × 4.");
+      this.#setEvalStatus("The page evaluates models of boards up to 9 cells (3 × 3): exact optimal distances are known only there. Use `puzzlelab sliding eval` for 4 × 4.");
       return;
     }
     this.#elements.evaluate.disabled = true;
@@ -400,7 +415,7 @@ export class TrainPanel {
       const model = this.#model;
       if (model?.key !== entry.url) return;
       model.manifest = manifest;
-      if (this.#elements.continue.checked) this.#fillForm(model.info, manifest);
+      if (this.#elements.continue.checked) this.#training.fillFromModel(model);
       const evaluation = manifest?.evaluation;
       if (!Array.isArray(evaluation?.rows) || evaluation.rows.length === 0) return;
       if (!evaluation.rows.every((row) => row !== null && typeof row === "object")) throw new Error("its evaluation rows are not rows");
@@ -498,213 +513,19 @@ export class TrainPanel {
     this.#elements.fit.textContent = puzzle ? this.#misfit(puzzle) : "";
   }
 
-  /**
-   * Fills the training form from a model's info (its size, network and hyper-parameters) and, for
-   * a shipped model, its manifest (`puzzlelab train`'s record: reward and mixed difficulties;
-   * absent: the dissertation's reward, one difficulty at a time).
-   */
-  #fillForm(info, manifest = null) {
-    const elements = this.#elements;
-    const has = (select, value) => [...select.options].some((option) => option.value === value);
-    const size = `${info.rows}x${info.cols}`;
-    if (has(elements.size, size)) elements.size.value = size;
-    elements.hidden.value = (info.network?.hidden ?? []).join(",");
-    if (manifest) {
-      elements.reward.value = has(elements.reward, manifest.reward) ? manifest.reward : "thesis";
-      elements.mixed.checked = manifest.mixed_difficulty === true;
-      elements.uniformStarts.checked = manifest.uniform_starts === true;
-    }
-    const config = info.training?.config;
-    if (!config) return;
-    for (const [id, option] of NUMBER_FIELDS) {
-      if (config[option] === undefined) continue;
-      this.#root.querySelector(`#dqn-${id}`).value = String(Number(Number(config[option]).toPrecision(6)));
-    }
-    for (const [id, option] of SWITCH_FIELDS) {
-      if (config[option] !== undefined) this.#root.querySelector(`#dqn-${id}`).checked = Boolean(config[option]);
-    }
-  }
-
-  // ---- training -------------------------------------------------------------------------------------
-
-  /** Starts training with the form's settings (after checking them). */
-  async start() {
-    const settings = this.#run.settings(() => this.#readForm());
-    if (!settings) return;
-    const continueFrom = this.#elements.continue.checked && this.#model ? this.#model : null;
-    if (continueFrom && (continueFrom.info.rows !== settings.rows || continueFrom.info.cols !== settings.cols)) {
-      this.#run.showFormError(
-        new Error(`The loaded model is for ${continueFrom.info.rows} × ${continueFrom.info.cols} boards: choose that puzzle, or untick “Start from the loaded model's weights”.`),
-      );
-      return;
-    }
-    this.#runSettings = settings;
-    this.#where.reset();
-    this.#lastReport = null;
-    for (const chart of Object.values(this.#charts)) chart.clear();
-    this.#renderStats();
-    this.#run.begin(settings.backend === "cpu" ? "Starting on the CPU…" : "Starting: checking WebGPU…");
-    const learn = this.#client();
-    const training = learn.train(
-      {
-        rows: settings.rows,
-        cols: settings.cols,
-        goal: "",
-        options: settings.options,
-        backend: settings.backend,
-        continueFrom: continueFrom?.key ?? null,
-      },
-      { onProgress: (progress) => this.#onProgress(progress) },
-    );
-    try {
-      const final = await training;
-      if (final.report) this.#lastReport = final.report;
-      if (final.model) this.#setModel({ key: TRAINED_MODEL, info: final.model, source: "trained", title: "The network trained here" });
-      const steps = numberFormat.format(this.#lastReport?.stepsDone ?? 0);
-      this.#run.stopped(`Stopped after ${steps} steps. The trained network is now the model: solve the board with it, evaluate it, or Save it.`);
-    } catch (error) {
-      // A run that never started leaves nothing to save; one that failed mid-way keeps its network.
-      if (!this.#lastReport) this.#runSettings = null;
-      this.#run.failed(error, Boolean(this.#lastReport));
-    }
-  }
-
-  /** Pauses after the running chunk; the network so far becomes the model. */
-  pause() {
-    return this.#run.pause((paused) => {
-      if (paused.model) this.#setModel({ key: TRAINED_MODEL, info: paused.model, source: "trained", title: "The network being trained" });
-      return `Paused at ${numberFormat.format(this.#lastReport?.stepsDone ?? 0)} steps. The network so far is the model: solve or evaluate with it, Save it, or Resume.`;
-    });
-  }
-
-  /** Goes on training after a pause (from the weights loaded meanwhile, if any). */
-  resume() {
-    return this.#run.resume();
-  }
-
-  /** Stops after the running chunk; start()'s promise then reports the end. */
-  stop() {
-    return this.#run.stop();
-  }
-
-  /** Downloads the trained network as a model file (dqn-ROWSxCOLS.dqn). */
-  async save() {
-    if (!this.#runSettings) return;
-    await this.#run.save(async () => {
-      const { bytes, steps } = await this.#client().save();
-      const { rows, cols } = this.#runSettings;
-      return { bytes, name: `dqn-${rows}x${cols}.dqn`, type: "application/octet-stream", details: `, ${numberFormat.format(steps)} steps` };
-    });
-  }
-
-  #onProgress(progress) {
-    switch (progress.stage) {
-      case "backend":
-        this.#where.note = progress.message;
-        this.#run.setStatus(this.#where.note);
-        break;
-      case "started": {
-        const cell = (name) => this.#root.querySelector(`#dqn-stat-${name}`);
-        this.#where.started(progress, { stats: this.#elements.stats, backendCell: cell("backend"), paramsCell: cell("params") });
-        if (this.#run.state === "starting") this.#run.setState("running");
-        this.#run.setStatus(this.#runningText());
-        break;
-      }
-      case "fallback":
-        this.#where.fellBack(progress, { stats: this.#elements.stats, backendCell: this.#root.querySelector("#dqn-stat-backend") });
-        this.#run.setStatus(this.#runningText());
-        break;
-      case "chunk":
-        this.#onReport(progress.report);
-        break;
-    }
-  }
-
-  /** One chunk's report: into the statistics and the charts. */
-  #onReport(report) {
-    this.#lastReport = report;
-    const x = report.stepsDone;
-    const { loss, solved, difficulty, speed } = this.#charts;
-    loss.add(0, x, report.tdLoss);
-    if (report.evalSolvedRate !== null && report.evalSolvedRate !== undefined) solved.add(0, x, report.evalSolvedRate * 100);
-    solved.add(1, x, report.solvedRate === null ? null : report.solvedRate * 100);
-    difficulty.add(0, x, report.difficulty);
-    speed.add(0, x, report.stepsPerS);
-    for (const [name, chart] of Object.entries(this.#charts)) {
-      chart.canvas.dataset.points = String(name === "solved" ? chart.pointCount(1) : chart.pointCount(0));
-    }
-    solved.canvas.dataset.evaluations = String(solved.pointCount(0));
-    this.#renderStats();
-    if (this.#run.state === "running") this.#run.setStatus(this.#runningText());
-  }
-
-  #renderStats() {
-    const report = this.#lastReport;
-    const set = (name, text) => (this.#root.querySelector(`#dqn-stat-${name}`).textContent = text);
-    const stats = this.#elements.stats;
-    if (!report) {
-      for (const name of ["steps", "episodes", "loss", "epsilon", "difficulty", "speed", "backend", "params"]) set(name, "–");
-      stats.dataset.steps = "0";
-      stats.dataset.loss = "";
-      return;
-    }
-    set("steps", numberFormat.format(report.stepsDone));
-    set("episodes", numberFormat.format(report.episodesDone));
-    set("loss", report.tdLoss === null ? "– (warm-up)" : report.tdLoss.toPrecision(3));
-    set("epsilon", report.epsilon.toFixed(3));
-    set("difficulty", String(report.difficulty));
-    set("speed", numberFormat.format(Math.round(report.stepsPerS)));
-    stats.dataset.steps = String(report.stepsDone);
-    stats.dataset.loss = report.tdLoss === null ? "" : String(report.tdLoss);
-  }
-
-  #runningText() {
-    const report = this.#lastReport;
-    const evaluation =
-      report?.evalSolvedRate !== null && report?.evalSolvedRate !== undefined
-        ? ` Last evaluation: ${Math.round(report.evalSolvedRate * 100)}% solved at difficulty ${report.difficulty}.`
-        : "";
-    return this.#where.runningText(evaluation);
-  }
-
-  /** The form's settings: { rows, cols, backend, options }; throws a FieldError naming the field. */
-  #readForm() {
-    const root = this.#root;
-    const [rows, cols] = this.#elements.size.value.split("x").map(Number);
-    const options = { hidden: parseHidden(this.#elements.hidden), reward: this.#elements.reward.value };
-    for (const [id, option, label, kind] of NUMBER_FIELDS) {
-      options[option] = readNumber(root.querySelector(`#dqn-${id}`), label, kind);
-    }
-    for (const [id, option] of SWITCH_FIELDS) options[option] = root.querySelector(`#dqn-${id}`).checked;
-    if (options.replayCapacity < options.batchSize) {
-      throw new FieldError(root.querySelector("#dqn-replay"), "Replay capacity must hold at least one batch.");
-    }
-    return { rows, cols, backend: this.#elements.backend.value, options };
-  }
-
-  // ---- the worker -------------------------------------------------------------------------------------
-
-  /** The learning client, started on first use, with its bundle download shown. */
-  #client() {
-    this.#learn ??= showBundleDownload(sharedLearnClient(), this.#download, (message) => this.#run.showError(message));
-    return this.#learn;
-  }
-
   // ---- rendering ------------------------------------------------------------------------------------
 
   /** Enables the buttons and fields that make sense now. */
   #render() {
     const { elements } = this;
-    const { state, active, busy: loading } = this.#run;
-    this.#run.renderButtons();
-    elements.save.disabled = !this.#runSettings || state === "starting" || state === "stopping" || (state === "idle" && !this.#lastReport);
+    if (!this.#training) return;
+    const { state, active, busy: loading } = this.#run();
+    this.#training.render();
+    // Models load while no chunk runs (a file into a paused run's network); the URL field stays open.
     elements.loadFile.disabled = loading;
     elements.loadUrl.disabled = loading;
     elements.url.disabled = loading;
-    for (const control of elements.form.querySelectorAll("input, select")) {
-      if (control === elements.url || control === elements.file) continue;
-      control.disabled = active;
-    }
+    elements.file.disabled = false;
     const model = this.#model;
     elements.continue.disabled = active || !model || isValueNetwork(model.info);
     if (elements.continue.disabled && !active) elements.continue.checked = false;
@@ -751,7 +572,7 @@ function isValueNetwork(info) {
   return info?.network?.numActions === 1;
 }
 
-/** Hidden layer widths from "250,250,250" (spaces allowed). */
+/** Hidden layer widths from "250,250,250" (spaces allowed); throws a FieldError. */
 function parseHidden(input) {
   const parts = input.value.split(/[\s,]+/).filter(Boolean);
   const widths = parts.map(Number);

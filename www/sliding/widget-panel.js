@@ -535,7 +535,7 @@ export class SlidingPanel {
       if (signal.aborted || !total) return;
       this.#host.setStatus(`DQN: loading the model… ${Math.floor((100 * loaded) / total)}%`);
     };
-    const loaded = await client.loadModelUrl(url, { onProgress: showDownload });
+    const loaded = await client.loadModelUrl(url, { puzzle: "sliding", onProgress: showDownload });
     cancelled();
     const fits =
       loaded.info.rows === rows &&

@@ -1,7 +1,7 @@
-// Sudoku's jobs in the learning worker (common/learn-worker.js imports this; see its protocol):
-// a kept DqnSudokuModel's greedy play from the page's grid, its evaluation on seeded puzzles of
-// each of the paper's bins, and the validation of a training run. Nothing here runs on import;
-// the worker hands over what the jobs need of it.
+// Sudoku's jobs in the learning worker (common/learn-worker.js loads this through the puzzle
+// registry; see its protocol): a kept DqnSudokuModel's greedy play from the page's grid, its
+// evaluation on seeded puzzles of each of the paper's bins, and the validation of a training run.
+// Nothing here runs on import; the worker hands over what the jobs need of it.
 
 import { checkCount, checkSeed, validateRun, withModelCopy } from "../common/learn-jobs.js";
 import { postProgress } from "../common/worker-protocol.js";
@@ -10,12 +10,12 @@ import { postProgress } from "../common/worker-protocol.js";
 const MAX_PER_BIN = 2_000;
 
 /**
- * Sudoku's part of the learning worker. `bundleReady` (the learning bundle's exports),
- * `keptModel(key, puzzle)` (a kept model's entry: { model, bytes, info, puzzle }) and
- * `withTrainer(trainer, call)` (calls into the trainer, one after another) are the worker's.
- * Returns { handlers (by request type), validate(run, steps) (the in-training evaluation) }.
+ * Sudoku's part of the learning worker (common/learn-jobs.js says what it returns). `bundleReady`
+ * (the learning bundle's exports), `keptModel(key, puzzle)` (a kept model's entry: { model, bytes,
+ * info, puzzle }) and `withTrainer(trainer, call)` (calls into the trainer, one after another) are
+ * the worker's.
  */
-export function sudokuJobs({ bundleReady, keptModel, withTrainer }) {
+export function learnJobs({ bundleReady, keptModel, withTrainer }) {
   /** "play-sudoku": the model's greedy moves from `grid` (81 cells as text) and how they ended. */
   async function play({ key, grid }) {
     await bundleReady;
@@ -49,6 +49,16 @@ export function sudokuJobs({ bundleReady, keptModel, withTrainer }) {
 
   return {
     handlers: { "play-sudoku": play, "evaluate-sudoku": evaluate },
+    /**
+     * Steps per chunk: puzzlelab's network backs up every legal digit of a batch of positions
+     * (tens of ms a step on a CPU in a tab); the paper's one dense layer is quicker.
+     */
+    chunkSteps: {
+      cpu: { first: 5, min: 1, max: 1000 },
+      webgpu: { first: 2, min: 1, max: 50 },
+    },
     validate,
+    /** The trainer draws its own validation puzzles (DqnSudokuTrainer.setup). */
+    trainerSetup: true,
   };
 }

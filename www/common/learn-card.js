@@ -1,0 +1,537 @@
+// The Learn card: one card for every puzzle's deep Q-network, configured per puzzle by a small
+// description (2048/dqn-panel.js, minesweeper/dqn-panel.js, sudoku/dqn-panel.js,
+// samegame/dqn-panel.js). It trains in the learning worker (learn-client.js; WebGPU or the CPU),
+// and a model — the network trained here, a file, or the shipped one — plays the page's board and
+// is evaluated. Nothing heavy happens when it mounts: the worker and the learning bundle load when
+// one of its buttons is first used.
+//
+//   import { LearnCard } from "../common/learn-card.js";
+//   const card = new LearnCard(section, DESCRIPTION, api);   // section: a section.card, its h2 stays first
+//
+// What every card does the same way:
+//   - the form (learn-form.js): the puzzle's fields and the backend, "More settings", presets, a
+//     note under the fields, "Start from its weights" where the puzzle can go on from a file;
+//   - the run (run-controls.js): Train, Pause, Resume, Stop, Save; the statistics (steps,
+//     episodes, TD loss, ε, steps/s, the puzzle's validation numbers, backend, parameters) and the
+//     charts, the TD loss, ε and speed drawn here, the puzzle's own from its hooks;
+//   - the models (model-sources.js): the model line, the model choice, Load…, Load the shipped model;
+//   - playing: the puzzle's buttons, the play status and error lines, ask() for the worker's answer
+//     and playLoop() for moves on the page's board, one at a time, until done or Stop;
+//   - evaluating (evaluation-table.js): the puzzle's fields, Evaluate (Cancel where the worker can
+//     stop one), the results, newest first.
+// For tests the card carries data-state (the run's) and data-playing, its statistics data-steps,
+// data-loss, data-backend and data-validations, and each line chart data-points.
+//
+// The description (every hook gets the card; see the four puzzles' files):
+//   puzzle           its id in the registry (puzzles.js: its title, its shipped model, the worker's
+//                    key of its trained network); every request to the worker names it
+//   prefix           element ids start with PREFIX- (and classes PREFIX-card, PREFIX-fields, …)
+//   cli              { train, eval }: the commands that train the shipped model and read a saved one
+//   intro            HTML: what is trained, and how
+//   form: { head (HTML), changed(card) (the page's board changed: the head says so),
+//           fields (learn-form.js; the backend choice comes after them), more: { label, fields, checks },
+//           presets: [{ id, label, title, values by id }], nets: { defaults: { NET: values }, locked: { NET: [ids] } },
+//           note(read) (the line under the fields; read(id) is a field's number),
+//           request(values, card) → the train request's own part ({ options, evalEvery, … }),
+//           starting(settings) (words after "Starting on the CPU"),
+//           continueFrom: { fill(model) → values by id (its network; its training settings are filled
+//           by option name), mismatch(model, settings) → why it cannot go on from `model`, or "" } }
+//   saveName(steps, settings)        the saved file's name
+//   stats: { episodes: [id, label], validation: [[id, label]], setup: [[id, label]],
+//            render({ report, validation, setup }) → texts by id }
+//   charts: { help (HTML), list: [{ id, wide, points, make(canvas) }], evaluation: [{ id, make(canvas) }] }
+//   training: { report(card, report), started(progress, text) → the model line while it trains,
+//               validated(card, progress) → what is kept of it, validationText(kept) → words after
+//               "Training on …" (or status({ report, validation })), validating(progress) → words while
+//               it runs, stoppedText, pausedText (after "Stopped after N steps." and "Paused at N steps") }
+//   modelText(info)  a model in words
+//   play: { heading, help, html (after the play status), lock(card, on) (default: api.board.locked),
+//           buttons: [{ id, label (text, or by model choice), title, toggle, available(api), run(card) }] }
+//   evaluation: { heading, label, fields, help, columns, cancellable, read(card), run(card, chosen, values, ctx) }
+// The training half (form, run, statistics, training charts) is learn-training.js's.
+
+import { chooseFilesWith, elementsByPrefix, hideAlerts, megabytes, renderCard, showAlert, writeModelLine } from "./card-helpers.js";
+import { BarChart, LineChart } from "./chart.js";
+import { EvaluationTable, evaluationResultsHtml } from "./evaluation-table.js";
+import { fieldHtml, fieldsHtml, readFields } from "./learn-form.js";
+import { LearnTraining } from "./learn-training.js";
+import { ModelSources, modelChoiceHtml } from "./model-sources.js";
+import { trainedModelKey } from "./learn-client.js";
+import { byId, wwwUrl } from "./puzzles.js";
+import { backendFieldHtml, backendHelpHtml, cardLearnClient, learnRunHtml } from "./run-controls.js";
+
+export const numberFormat = new Intl.NumberFormat("en");
+
+/** "1 game", "5 games". */
+export function plural(count, noun) {
+  return `${numberFormat.format(count)} ${noun}${count === 1 ? "" : "s"}`;
+}
+
+// ---- charts ---------------------------------------------------------------------------------------
+
+/** A series of a chart: [name, colour (a --chart-N property), dots]. */
+const seriesOf = (series) => series.map(([name, color, dots = false]) => ({ name, color, dots }));
+
+/** A line chart of the card over steps (chart.js LineChart's `options`); `series`: [name, colour, dots] each. */
+export function lineChart(id, title, series, options = {}, { wide = false } = {}) {
+  return { id, wide, make: (canvas) => new LineChart(canvas, { title, xLabel: "steps", series: seriesOf(series), ...options }) };
+}
+
+/** A bar chart of the card (chart.js BarChart's `options`); `series`: [name, colour] each. */
+export function barChart(id, title, series, options = {}) {
+  return { id, make: (canvas) => new BarChart(canvas, { title, series: seriesOf(series), ...options }) };
+}
+
+/** A y axis of percents, 0 to 100. */
+export const PERCENT_AXIS = { yMin: 0, yMax: 100, formatY: (y) => `${y.toFixed(1)}%` };
+
+/** The TD loss, on a log scale (the card adds each chunk's). */
+export const lossChart = (color = "--chart-1") => lineChart("loss", "TD loss", [["TD loss", color]], { yScale: "log", formatY: (y) => y.toPrecision(3) });
+
+/** ε, from 0 to 1 (the card adds each chunk's). */
+export const epsilonChart = () => lineChart("epsilon", "ε (exploration)", [["ε", "--chart-3"]], { yMin: 0, yMax: 1, formatY: (y) => y.toFixed(3) });
+
+/** Steps per second (the card adds each chunk's), on a log scale: warm-up (no gradient steps) runs a hundred times faster than training. */
+export const speedChart = (layout) =>
+  lineChart("speed", "Steps per second", [["steps/s", "--chart-4"]], { yScale: "log", formatY: (y) => numberFormat.format(Math.round(y)) }, layout);
+
+// ---- the template -----------------------------------------------------------------------------------
+
+/** The card's HTML after its heading; `title` is the puzzle's name, `shippedUrl` its shipped model. */
+function cardHtml(config, { title, shippedUrl }) {
+  const { prefix: p, form, stats, charts, play, evaluation, cli } = config;
+  const file = fileName(shippedUrl);
+  const runStats = [
+    ["steps", "Steps"],
+    stats.episodes ?? ["episodes", "Episodes"],
+    ["loss", "TD loss"],
+    ["epsilon", 'Explore <span class="symbol">ε</span>'],
+    ["speed", "Steps/s"],
+    ...(stats.validation ?? []),
+    ["backend", "Backend"],
+    ["params", "Parameters"],
+    ...(stats.setup ?? []),
+  ];
+  const presets = (form.presets ?? []).map(({ id, label, title: tip }) => `<button id="${p}-${id}" type="button" title="${tip}">${label}</button>`).join("\n    ");
+  const canvas = ({ id, wide }) => `<canvas id="${p}-chart-${id}" class="chart${wide ? " t2048-wide" : ""}"></canvas>`;
+  const playButtons = play.buttons.map(({ id, title: tip }, index) => `<button id="${p}-${id}"${index === 0 ? ' class="primary"' : ""} type="button"${tip ? ` title="${tip}"` : ""}></button>`);
+  return `
+<p class="help learn-intro ${p}-intro">${config.intro}</p>
+<form class="learn-form ${p}-form" novalidate>
+  ${form.head ?? ""}
+  <div class="field-grid learn-fields ${p}-fields">
+    ${fieldsHtml(p, form.fields)}
+    ${backendFieldHtml(p)}
+  </div>
+  ${form.note ? `<p id="${p}-params" class="help" aria-live="polite"></p>` : ""}
+  ${backendHelpHtml(p)}
+  <details class="hyper">
+    <summary>More settings <span class="optional">(${form.more.label})</span></summary>
+    <div class="field-grid hyper-grid">
+      ${fieldsHtml(p, form.more.fields)}
+    </div>
+    ${(form.more.checks ?? []).map((check) => fieldHtml(p, check)).join("\n")}
+  </details>
+  ${form.continueFrom ? `<label class="check learn-continue" hidden><input id="${p}-continue" type="checkbox" /> <span id="${p}-continue-label">Start from its weights</span></label>` : ""}
+  ${learnRunHtml(p, { saveTitle: `Download the network (.dqn; ${cli.eval} reads it)`, stats: runStats, buttons: presets })}
+<p class="help">${charts.help}</p>
+<div class="chart-grid t2048-charts">
+  ${charts.list.map(canvas).join("\n  ")}
+</div>
+
+<h3 class="subheading">${play.heading}</h3>
+${modelChoiceHtml(p)}
+<div class="buttons">
+  ${playButtons.join("\n  ")}
+  <button id="${p}-load" type="button" title="Load a ${title} DQN model file (.dqn)">Load…</button>
+  <button id="${p}-load-shipped" type="button" title="Fetch the model trained by ${cli.train} (www/models/${file})">Load the shipped model</button>
+  <input id="${p}-file" type="file" accept=".dqn,application/octet-stream" aria-label="${title} DQN model file" hidden />
+</div>
+<p id="${p}-play-status" class="status" role="status" aria-live="polite"></p>
+${play.html ?? ""}
+<p id="${p}-play-error" class="error" role="alert" hidden></p>
+${play.help ? `<p class="help">${play.help}</p>` : ""}
+
+<h3 class="subheading">${evaluation.heading}</h3>
+<div class="field-grid learn-eval-fields ${p}-eval-fields">
+  ${fieldsHtml(p, evaluation.fields)}
+</div>
+<div class="buttons">
+  <button id="${p}-evaluate" type="button">${evaluation.label ?? "Evaluate"}</button>
+  <button id="${p}-eval-cancel" type="button" disabled${evaluation.cancellable ? "" : " hidden"}>Cancel</button>
+</div>
+<p class="help">${evaluation.help}</p>
+${evaluationResultsHtml(p, evaluation.columns)}
+${(charts.evaluation ?? []).map(canvas).join("\n")}
+`;
+}
+
+/** "2048-dqn.dqn": the last part of a URL's path. */
+function fileName(url) {
+  return new URL(url).pathname.split("/").at(-1);
+}
+
+// ---- the card ---------------------------------------------------------------------------------------
+
+export class LearnCard {
+  #root;
+  #api;
+  #config;
+  #elements;
+  /** The training half: form, run, statistics and training charts (learn-training.js). */
+  #training;
+  /** The evaluation's charts by id. */
+  #evaluationCharts;
+  /** The evaluations: progress, status, error and results table (evaluation-table.js). */
+  #evaluations;
+  /** The models: trained here, a file, the shipped one (model-sources.js). */
+  #sources;
+  /** The learning client (started by the first button that needs it, its download in the card's progress box). */
+  #client;
+  /** The model playing the board ({ timer, done }) or null; whether the worker is being asked about a model. */
+  #playing = null;
+  #asking = false;
+
+  constructor(container, config, api = {}) {
+    const { prefix, puzzle } = config;
+    const { title, learner } = byId(puzzle);
+    if (!container) throw new Error(`The ${title} Learn card needs the element to render into.`);
+    this.#root = container;
+    this.#config = config;
+    this.#api = api ?? {};
+    const shippedUrl = this.#api.shippedUrl ?? wwwUrl(learner.shipped[0]);
+    const body = renderCard(container, { cardClass: "learn-card", bodyClass: `t2048-body learn-body ${prefix}-body`, html: cardHtml(config, { title, shippedUrl }) });
+    container.classList.add(`${prefix}-card`);
+    const elements = { form: body.querySelector("form"), continueField: body.querySelector(".learn-continue"), ...elementsByPrefix(body, prefix) };
+    this.#elements = elements;
+    const download = { box: elements.progress, text: elements.progressText, bar: elements.progressBar };
+    this.#evaluationCharts = Object.fromEntries((config.charts.evaluation ?? []).map(({ id, make }) => [id, make(body.querySelector(`#${prefix}-chart-${id}`))]));
+
+    const render = () => this.#render();
+    this.#client = cardLearnClient(download, (message) => this.#training.run.showError(message));
+    this.#training = new LearnTraining(container, {
+      config,
+      elements,
+      client: () => this.#client(),
+      render,
+      owner: this,
+      hooks: {
+        trained: (trained) => {
+          this.#sources.trained = trained;
+          this.#renderModels();
+        },
+        started: (text) => this.#setModelLine("The network trained here", text, "trained"),
+        model: (info, how) => how === "stopped" && this.#setModelLine("The network trained here", info, "trained"),
+        continueFrom: () => (elements.continue?.checked && this.#sources.file ? { key: this.#sources.keys.file, ...this.#sources.file } : null),
+      },
+    });
+    this.#evaluations = new EvaluationTable(elements, { render });
+    this.#sources = new ModelSources({
+      client: () => this.#client(),
+      select: elements.model,
+      puzzle,
+      keys: { trained: trainedModelKey(puzzle), file: `file-${puzzle}`, shipped: `shipped-${puzzle}`, play: `play-${puzzle}` },
+      shippedUrl,
+      download,
+      missingText: `There is no shipped ${title} DQN model on this server (models/${fileName(shippedUrl)}): train one here, or load a model file.`,
+      onShipped: (loaded) => {
+        this.#setModelLine("The shipped model", loaded.info, "shipped");
+        this.setPlayStatus(`The shipped model is loaded (${megabytes(loaded.size)}): ${config.modelText(loaded.info)}.`);
+        this.#renderModels();
+      },
+    });
+
+    const on = (element, type, listener) => element.addEventListener(type, listener);
+    if (elements.continue) {
+      on(elements.continue, "change", () => {
+        if (elements.continue.checked && this.#sources.file) this.#training.fillFromModel(this.#sources.file);
+        render();
+      });
+    }
+    chooseFilesWith(elements.load, elements.file, (file) => this.loadFile(file));
+    on(elements.loadShipped, "click", () => this.loadShipped().catch(() => {}));
+    for (const button of config.play.buttons) {
+      const element = this.#element(button.id);
+      element.hidden = button.available ? !button.available(this.#api) : false;
+      on(element, "click", () => (button.toggle && this.#playing ? this.stopPlaying() : button.run(this)));
+    }
+    on(elements.evaluate, "click", () => this.evaluate());
+    on(elements.evalCancel, "click", () => this.cancelEvaluation());
+    on(elements.model, "change", render);
+    this.boardChanged();
+  }
+
+  // ---- for the puzzles' hooks, the page and tests -----------------------------------------------------
+
+  /** The card's elements by id (after PREFIX-, in camelCase), with `form` and `continueField`. */
+  get elements() {
+    return this.#elements;
+  }
+
+  /** The card (section.card). */
+  get root() {
+    return this.#root;
+  }
+
+  /** What the page gave the card (its board, its speed, …). */
+  get api() {
+    return this.#api;
+  }
+
+  /** The charts by id (the training's and the evaluation's). */
+  get charts() {
+    return { ...this.#training.charts, ...this.#evaluationCharts };
+  }
+
+  /** The learning client (the worker starts on first use, its bundle's download shown in the card). */
+  client() {
+    return this.#client();
+  }
+
+  /** "idle" | "starting" | "running" | "pausing" | "paused" | "stopping" | "stopped". */
+  get state() {
+    return this.#training.run.state;
+  }
+
+  /** The evaluation reports so far, oldest first. */
+  get evaluations() {
+    return this.#evaluations.reports;
+  }
+
+  /** The evaluations' progress box and lines (evaluation-table.js), for a hook's words while it runs. */
+  get evaluationTable() {
+    return this.#evaluations;
+  }
+
+  /** The page's board or its settings changed: the form's head says what Train would train on. */
+  boardChanged() {
+    this.#config.form.changed?.(this);
+    this.#render();
+  }
+
+  /** Trains with the form's settings; resolves when the run stops. */
+  start() {
+    return this.#training.start();
+  }
+
+  // ---- models -----------------------------------------------------------------------------------------
+
+  /** Reads a model file (to play, evaluate, and train on from); a damaged or foreign file is refused and nothing changes. */
+  async loadFile(file) {
+    this.clearPlayError();
+    try {
+      const loaded = await this.#sources.loadFile(file);
+      this.#setModelLine(`Loaded “${file.name}”`, loaded.info, "file");
+      this.setPlayStatus(`Loaded “${file.name}” (${megabytes(loaded.size)}): ${this.#config.modelText(loaded.info)}.`);
+    } catch (error) {
+      this.showPlayError(error.message);
+    }
+    this.#renderModels();
+  }
+
+  /** Fetches the shipped model into the worker once and chooses it; resolves to its info (a failure is said and rejects). */
+  async loadShipped() {
+    this.clearPlayError();
+    try {
+      const { info } = await this.#sources.fetchShipped();
+      this.#elements.model.value = "shipped";
+      this.#renderModels();
+      return info;
+    } catch (error) {
+      this.showPlayError(error.message);
+      throw error;
+    }
+  }
+
+  /**
+   * The chosen model's key in the worker, fetching or snapshotting it first: { key, name, info,
+   * source, steps } (model-sources.js). `forPlay`: the run's network as it is now (training may go on).
+   */
+  chosen({ forPlay = false } = {}) {
+    return this.#sources.chosen({ forPlay });
+  }
+
+  #setModelLine(title, what, source) {
+    writeModelLine(this.#elements.modelLine, title, what, source, this.#config.modelText);
+  }
+
+  #renderModels() {
+    this.#sources.relabel();
+    // The network trained here is the model once there is one, unless the shipped one was fetched.
+    if (this.#sources.trained && this.#elements.model.value === "shipped" && !this.#sources.shipped) this.#elements.model.value = "trained";
+    this.#render();
+  }
+
+  // ---- playing the page's board -------------------------------------------------------------------------
+
+  /** Whether a model is playing the page's board. */
+  get playing() {
+    return Boolean(this.#playing);
+  }
+
+  setPlayStatus(text) {
+    this.#elements.playStatus.textContent = text;
+  }
+
+  showPlayError(message) {
+    showAlert(this.#elements.playError, message);
+  }
+
+  clearPlayError() {
+    hideAlerts(this.#elements.playError);
+  }
+
+  /**
+   * Asks the worker something for the play buttons (`question()`, a promise), with the buttons
+   * disabled meanwhile; resolves to the answer, or to undefined after showing an error in the play
+   * error line (or when a question is already out).
+   */
+  async ask(question) {
+    if (this.#asking) return undefined;
+    this.clearPlayError();
+    this.#asking = true;
+    this.#render();
+    try {
+      return await question();
+    } catch (error) {
+      this.showPlayError(error.message);
+      return undefined;
+    } finally {
+      this.#asking = false;
+      this.#render();
+    }
+  }
+
+  /**
+   * ask() about the chosen model (the network trained here as it is now): `question(chosen, learn)`
+   * (optional) asks the worker; resolves to { chosen, answer }, or undefined after an error.
+   */
+  askModel(question) {
+    return this.ask(async () => {
+      const chosen = await this.chosen({ forPlay: true });
+      return { chosen, answer: await question?.(chosen, this.#client()) };
+    });
+  }
+
+  /**
+   * Plays on the page's board: `step()` makes one move (it may be async) and resolves to whether
+   * there is another; the next comes api.speedMs() (or `delay` ms) later. The page's board is
+   * locked meanwhile (#lock). Stop (stopPlaying()) ends it. Resolves
+   * to true when step() said it was done, false when it was stopped (or a move threw: the error
+   * line says why).
+   */
+  playLoop(step, { delay = 0 } = {}) {
+    if (this.#playing) return Promise.resolve(false);
+    const playing = { timer: 0, done: null };
+    this.#playing = playing;
+    this.#lock(true);
+    this.#render();
+    return new Promise((resolve) => {
+      playing.done = resolve;
+      const tick = async () => {
+        if (this.#playing !== playing) return;
+        let more;
+        try {
+          more = await step();
+        } catch (error) {
+          this.showPlayError(error.message);
+          return this.stopPlaying(playing);
+        }
+        if (this.#playing !== playing) return;
+        if (!more) return this.#endPlaying(playing, true);
+        playing.timer = setTimeout(tick, this.#api.speedMs?.() ?? delay);
+      };
+      playing.timer = setTimeout(tick, 0);
+    });
+  }
+
+  /** Stops the model's play (the one given, or whichever runs); its moves so far stay on the board. */
+  stopPlaying(which = this.#playing) {
+    if (!which || this.#playing !== which) return;
+    this.#endPlaying(which, false);
+  }
+
+  #endPlaying(playing, finished) {
+    clearTimeout(playing.timer);
+    this.#playing = null;
+    this.#lock(false);
+    playing.done(finished);
+    this.#render();
+  }
+
+  /** Locks the page's board while a model plays (the description's play.lock, else api.board.locked). */
+  #lock(on) {
+    const { lock } = this.#config.play;
+    if (lock) lock(this, on);
+    else if (this.#api.board) this.#api.board.locked = on;
+  }
+
+  /**
+   * Puts `moves` (the worker's answer) on the page's board one at a time through `apply(move)`
+   * (it may be async) while the board still shows `game`; resolves as playLoop() does.
+   */
+  playMoves(moves, apply, { game = this.#api.board?.game, delay = 0 } = {}) {
+    let index = 0;
+    const step = async () => {
+      if (this.#api.board?.game !== game) return this.stopPlaying();
+      if (index >= moves.length) return false;
+      await apply(moves[index++]);
+      return true;
+    };
+    return this.playLoop(step, { delay });
+  }
+
+  // ---- evaluating -------------------------------------------------------------------------------------
+
+  /** The chosen model plays the evaluation's seeded games; a row shows what the puzzle's hook says. */
+  evaluate() {
+    const { prefix, evaluation } = this.#config;
+    return this.#evaluations.run({
+      read: () => ({ ...readFields(this.#root, prefix, evaluation.fields), ...evaluation.read?.(this) }),
+      play: async (values, context) => evaluation.run(this, await this.#sources.chosen(), values, context),
+      cancelledText: (error) => (/cancelled/.test(error.message) ? "Evaluation cancelled." : null),
+    });
+  }
+
+  /** Cancels the running evaluation where the worker can (it stops after its current game). */
+  cancelEvaluation() {
+    if (!this.#config.evaluation.cancellable) return Promise.resolve();
+    return this.#evaluations.cancel((id) => this.#client().cancelEvaluation(id));
+  }
+
+  // ---- rendering ----------------------------------------------------------------------------------------
+
+  /** An element by id after PREFIX-. */
+  #element(id) {
+    return this.#root.querySelector(`#${this.#config.prefix}-${id}`);
+  }
+
+  /** Enables the buttons and fields that make sense now. */
+  #render() {
+    const config = this.#config;
+    const elements = this.#elements;
+    if (!this.#training || !this.#sources || !this.#evaluations) return;
+    this.#training.render();
+    const file = this.#sources.file;
+    if (elements.continueField) {
+      elements.continueField.hidden = !file;
+      if (file) elements.continueLabel.textContent = `Start from its weights (“${file.name}”)`;
+    }
+    const haveModel = this.#sources.haveChosen;
+    const playing = Boolean(this.#playing);
+    const asking = this.#asking;
+    const evaluating = this.#evaluations.running;
+    const choice = elements.model.value;
+    for (const button of config.play.buttons) {
+      const element = this.#element(button.id);
+      const label = typeof button.label === "string" ? button.label : button.label[choice];
+      element.disabled = button.toggle ? (!haveModel || asking) && !playing : !haveModel || playing || asking;
+      element.textContent = button.toggle && playing ? "Stop" : label;
+    }
+    elements.model.disabled = playing || asking || evaluating;
+    elements.evaluate.disabled = evaluating || !haveModel;
+    elements.evalCancel.disabled = !this.#evaluations.cancellable;
+    for (const { id } of config.evaluation.fields) this.#element(id).disabled = evaluating;
+    this.#root.dataset.playing = String(playing);
+  }
+}

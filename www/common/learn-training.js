@@ -1,0 +1,320 @@
+// A Learn card's training half, the same for every puzzle: the form read into the worker's "train"
+// request (learn-form.js), Train / Pause / Resume / Stop / Save (run-controls.js), where the run
+// trains (WebGPU or the CPU, a fall-back in the middle), the statistics (steps, episodes, TD loss,
+// ε, steps/s, the puzzle's own numbers, backend, parameters) and the charts (the TD loss, ε and speed
+// drawn here, the puzzle's own from its hooks). It works on elements that are already there: the
+// ones learn-card.js writes for every puzzle, or the sliding page's card in index.html
+// (sliding/train-panel.js). What the card does with the network (its model line, its model
+// choice) it is told through `hooks`.
+//
+//   const training = new LearnTraining(root, { config, elements, client, render, owner, hooks });
+//
+// `config` is the card's description (learn-card.js lists it): puzzle, prefix, form, saveName,
+// stats, charts.list and training; its hooks get `owner` (the card: its api, elements and charts).
+// `elements` by id after PREFIX- (in camelCase), with `form`.
+// For tests: the card's data-state (the run's), the statistics' data-steps, data-loss,
+// data-backend and data-validations, and each line chart's data-points (of its first series, or of
+// series `points`).
+
+import { FieldError } from "./card-helpers.js";
+import { LineChart } from "./chart.js";
+import { fillFields, readFields, settingText } from "./learn-form.js";
+import { LearnBackend, TrainingRun } from "./run-controls.js";
+
+const numberFormat = new Intl.NumberFormat("en");
+
+export class LearnTraining {
+  #root;
+  #config;
+  #elements;
+  #client;
+  #hooks;
+  /** What the description's hooks get: the card. */
+  #owner;
+  /** The run: its state, buttons, status and error lines (run-controls.js). */
+  #run;
+  /** Where the run trains (the worker's "backend", "started" and "fallback" messages). */
+  #where = new LearnBackend();
+  /** The training charts by id. */
+  charts;
+  /** The network trained here: { steps } once a run has started, else null. */
+  trained = null;
+  /** The run's settings, its last chunk's report, what is kept of its last validation, its set-up, its validations. */
+  #settings = null;
+  #lastReport = null;
+  #lastValidation = null;
+  #setup = null;
+  #validations = 0;
+  /** Bumped by every run: progress of an earlier one is dropped. */
+  #runId = 0;
+
+  /**
+   * `root`: the card (its data-state follows the run). `client()`: the learning client. `render()`:
+   * the card redraws (the run's state changed). `hooks` (all optional): `trained(trained)` (the
+   * network trained here changed: { steps }), `started(text)` (the model line while it trains),
+   * `model(info, how)` (the network as a model: how "stopped" or "paused"), `continueFrom()` (the
+   * model the next run goes on from: { key, name, info, … } or null), `paused(answer)` (the
+   * worker's answer to Pause).
+   */
+  constructor(root, { config, elements, client, render, owner = this, hooks = {} }) {
+    this.#root = root;
+    this.#owner = owner;
+    this.#config = config;
+    this.#elements = elements;
+    this.#client = client;
+    this.#hooks = hooks;
+    this.charts = Object.fromEntries(config.charts.list.map(({ id, make }) => [id, make(root.querySelector(`#${config.prefix}-chart-${id}`))]));
+    this.#run = new TrainingRun(root, elements, { panel: this, client, render, runningText: () => this.#runningText(), openDetails: true });
+    const on = (element, type, listener) => element.addEventListener(type, listener);
+    on(elements.form, "input", () => this.#renderNote());
+    on(elements.form, "change", (event) => {
+      const defaults = config.form.nets?.defaults?.[event.target.value];
+      if (event.target === elements.net && defaults) this.fill(defaults);
+      render();
+    });
+    for (const { id, values } of config.form.presets ?? []) on(this.#element(id), "click", () => this.fill(values));
+    this.#renderNote();
+    this.#renderStats();
+  }
+
+  /** The run (run-controls.js TrainingRun): state, active, busy, setStatus(), showError(), … */
+  get run() {
+    return this.#run;
+  }
+
+  /** The last run's settings (its request, as the description's form.request made it), or null. */
+  get settings() {
+    return this.#settings;
+  }
+
+  /** The last chunk's report, or null. */
+  get lastReport() {
+    return this.#lastReport;
+  }
+
+  // ---- the run ----------------------------------------------------------------------------------------
+
+  /** Trains with the form's settings; resolves when the run stops. */
+  async start() {
+    const settings = this.#run.settings(() => this.#readForm());
+    if (!settings) return;
+    const { form, puzzle, training = {} } = this.#config;
+    const runId = ++this.#runId;
+    for (const chart of Object.values(this.charts)) {
+      if (chart instanceof LineChart) chart.clear();
+      else chart.setData([], []);
+    }
+    this.#lastReport = null;
+    this.#lastValidation = null;
+    this.#setup = null;
+    this.#validations = 0;
+    this.#where.reset();
+    this.#elements.stats.dataset.validations = "0";
+    this.#renderStats();
+    this.#settings = settings;
+    const where = settings.backend === "cpu" ? "Starting on the CPU" : "Starting: checking WebGPU";
+    this.#run.begin(`${where}${form.starting?.(settings) ?? ""}…`);
+    try {
+      const final = await this.#client().train({ ...settings, puzzle }, { onProgress: (progress) => runId === this.#runId && this.#onProgress(progress) });
+      if (runId !== this.#runId) return;
+      if (final.report) this.#lastReport = final.report;
+      this.#setTrained(this.#lastReport?.stepsDone ?? 0);
+      if (final.model) this.#hooks.model?.(final.model, "stopped");
+      const steps = numberFormat.format(this.trained.steps);
+      this.#run.stopped(`Stopped after ${steps} steps. ${training.stoppedText ?? "Let it play, evaluate it, Save it, or train again."}`);
+    } catch (error) {
+      if (runId !== this.#runId) return;
+      this.#run.failed(error, Boolean(this.trained));
+    }
+    this.#hooks.trained?.(this.trained);
+  }
+
+  /** Pauses after the running chunk. */
+  pause() {
+    return this.#run.pause((answer) => {
+      this.#hooks.paused?.(answer);
+      if (answer.model) this.#hooks.model?.(answer.model, "paused");
+      const steps = numberFormat.format(this.#lastReport?.stepsDone ?? 0);
+      return `Paused at ${steps} steps${this.#config.training?.pausedText ?? ": let it play, evaluate it, Save it, or Resume."}`;
+    });
+  }
+
+  /** Goes on after a pause. */
+  resume() {
+    return this.#run.resume();
+  }
+
+  /** Stops after the running chunk; start()'s promise then reports the end. */
+  stop() {
+    return this.#run.stop();
+  }
+
+  /** Downloads the trained network (the CLI's file name). */
+  async save() {
+    if (!this.trained) return;
+    await this.#run.save(async () => {
+      const { bytes, steps } = await this.#client().save();
+      return { bytes, name: this.#config.saveName(steps, this.#settings), type: "application/octet-stream", details: `, ${numberFormat.format(steps)} steps` };
+    });
+  }
+
+  #setTrained(steps) {
+    this.trained = { steps };
+  }
+
+  #onProgress(progress) {
+    const run = this.#run;
+    const training = this.#config.training ?? {};
+    const { stats } = this.#elements;
+    switch (progress.stage) {
+      case "backend":
+        this.#where.note = progress.message;
+        run.setStatus(progress.message);
+        break;
+      case "started": {
+        this.#setTrained(0);
+        this.#setup = progress.setup ?? null;
+        this.#where.started(progress, { stats, backendCell: this.#element("stat-backend"), paramsCell: this.#element("stat-params") });
+        const text = `${numberFormat.format(progress.numParams)} parameters, training on ${this.#where.name}`;
+        this.#hooks.started?.(training.started?.(progress, text) ?? text);
+        if (run.state === "starting") run.setState("running");
+        run.setStatus(this.#runningText());
+        this.#renderStats();
+        this.#hooks.trained?.(this.trained);
+        break;
+      }
+      case "fallback":
+        this.#where.fellBack(progress, { stats, backendCell: this.#element("stat-backend") });
+        run.setStatus(this.#runningText());
+        break;
+      case "chunk":
+        this.#onReport(progress.report);
+        break;
+      case "validating":
+      case "evaluation":
+        if (run.state === "running") run.setStatus(`${this.#runningText()}${training.validating?.(progress) ?? ` Validating at ${numberFormat.format(progress.steps)} steps…`}`);
+        break;
+      case "validated":
+      case "evaluated":
+        this.#lastValidation = training.validated(this.#owner, progress);
+        this.#validations += 1;
+        stats.dataset.validations = String(this.#validations);
+        this.#countPoints();
+        this.#renderStats();
+        if (run.state === "running") run.setStatus(this.#runningText());
+        break;
+    }
+  }
+
+  /** One chunk's report: into the statistics and the charts. */
+  #onReport(report) {
+    this.#lastReport = report;
+    this.#setTrained(report.stepsDone);
+    const x = report.stepsDone;
+    const { loss, epsilon, speed } = this.charts;
+    loss?.add(0, x, report.tdLoss ?? null);
+    epsilon?.add(0, x, report.epsilon);
+    speed?.add(0, x, report.stepsPerS);
+    this.#config.training?.report?.(this.#owner, report);
+    this.#countPoints();
+    this.#renderStats();
+    if (this.#run.state === "running") this.#run.setStatus(this.#runningText());
+  }
+
+  /** Each line chart's drawable points (of its first series, or of series `points`), in its data-points. */
+  #countPoints() {
+    for (const { id, points = 0 } of this.#config.charts.list) {
+      const chart = this.charts[id];
+      if (chart instanceof LineChart) chart.canvas.dataset.points = String(chart.pointCount(points));
+    }
+  }
+
+  /** The statistics' texts, and the numbers tests read in the stats' data-steps and data-loss. */
+  #renderStats() {
+    const { stats } = this.#config;
+    const report = this.#lastReport;
+    const loss = report?.tdLoss ?? null;
+    const speed = report?.stepsPerS;
+    const own = [...(stats.validation ?? []), ...(stats.setup ?? [])].map(([id]) => [id, "–"]);
+    const texts = {
+      steps: report ? numberFormat.format(report.stepsDone) : "–",
+      [(stats.episodes ?? ["episodes"])[0]]: report ? numberFormat.format(report.episodesDone) : "–",
+      loss: !report ? "–" : loss === null ? "– (warm-up)" : loss.toPrecision(3),
+      epsilon: report ? report.epsilon.toFixed(3) : "–",
+      speed: report ? (speed >= 100 ? numberFormat.format(Math.round(speed)) : speed.toPrecision(3)) : "–",
+      ...Object.fromEntries(own),
+      ...stats.render?.({ report, validation: this.#lastValidation, setup: this.#setup }),
+      ...(report || this.#where.backend ? {} : { backend: "–", params: "–" }),
+    };
+    for (const [id, text] of Object.entries(texts)) this.#element(`stat-${id}`).textContent = text;
+    Object.assign(this.#elements.stats.dataset, { steps: String(report?.stepsDone ?? 0), loss: loss === null ? "" : String(loss) });
+  }
+
+  /** The status while training runs: where, and what the last report or validation says. */
+  #runningText() {
+    const { status, validationText } = this.#config.training ?? {};
+    const validation = this.#lastValidation;
+    const said = status ? status({ report: this.#lastReport, validation }) : validation ? validationText(validation) : "";
+    return this.#where.runningText(said);
+  }
+
+  // ---- the form ---------------------------------------------------------------------------------------
+
+  /** Every field of the form, "More settings" included. */
+  get #fields() {
+    const { form } = this.#config;
+    return [...form.fields, ...form.more.fields, ...(form.more.checks ?? [])];
+  }
+
+  /** The form's settings for the worker's "train"; throws a FieldError naming the field. */
+  #readForm() {
+    const { prefix, form } = this.#config;
+    const values = readFields(this.#root, prefix, this.#fields);
+    if (values.replayCapacity < values.batchSize) throw new FieldError(this.#element("replay"), "Replay capacity must hold at least one batch.");
+    const settings = { ...form.request(values, this.#owner), backend: this.#elements.backend.value, continueFrom: null };
+    const from = this.#hooks.continueFrom?.() ?? null;
+    if (from) {
+      const mismatch = form.continueFrom.mismatch(from, settings);
+      if (mismatch) throw new FieldError(this.#element(form.fields[0].id), mismatch);
+      settings.continueFrom = from.key;
+    }
+    return settings;
+  }
+
+  /** Sets fields by id (not while a run exists). */
+  fill(values) {
+    if (this.#run.active) return;
+    fillFields(this.#root, this.#config.prefix, values);
+    this.#renderNote();
+  }
+
+  /**
+   * The form from a model (`model.info`): its training settings by option name, then what the
+   * description's form.continueFrom.fill(model) says (its network, its size, …).
+   */
+  fillFromModel(model) {
+    const config = model.info.training?.config ?? {};
+    const fields = this.#fields.filter(({ option }) => config[option] !== undefined);
+    this.fill({ ...Object.fromEntries(fields.map(({ id, option }) => [id, settingText(config[option])])), ...this.#config.form.continueFrom.fill(model) });
+  }
+
+  /** The line under the fields (2048: the network's parameter count and what it costs). */
+  #renderNote() {
+    const { note } = this.#config.form;
+    if (note) this.#element("params").textContent = note((id) => Number(this.#element(id).value));
+  }
+
+  /** The form's controls after the run's state: the buttons, Save, the fields locked while a run exists. */
+  render() {
+    const { form } = this.#config;
+    const { active } = this.#run;
+    this.#run.renderForm({ saveable: Boolean(this.trained) });
+    for (const id of form.nets?.locked?.[this.#elements.net?.value] ?? []) this.#element(id).disabled = true;
+    for (const { id } of form.presets ?? []) this.#element(id).disabled = active;
+  }
+
+  /** An element by id after PREFIX-. */
+  #element(id) {
+    return this.#root.querySelector(`#${this.#config.prefix}-${id}`);
+  }
+}
