@@ -167,7 +167,7 @@ describe("the Learn card on the Sudoku page", () => {
     assert.ok(Number.isFinite(training.loss) && training.loss >= 0, `the TD loss is a finite number (${training.loss})`);
     assert.match(training.solved, /^\d+(\.\d)?% · \d+(\.\d)?% · \d+(\.\d)?%$/, "the last validation's solved rate in each bin");
     assert.match(training.status, /^Training on the CPU…/);
-    for (const chart of ["solved", "paper", "loss", "epsilon"]) {
+    for (const chart of ["solved", "published", "loss", "epsilon"]) {
       assert.ok((await canvasInk(page, `#sdqn-chart-${chart}`)) > 1000, `the ${chart} chart draws`);
     }
     await page.locator("#dqn").scrollIntoViewIfNeeded();
