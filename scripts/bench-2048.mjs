@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // 2048 agents benchmark: the shipped n-tuple network (www/models/2048-ntuple.ntuple.gz) played
-// greedily (1-ply) and by expectimax (depth 2) over N seeded games, and seed 004's deep Q-network
+// greedily (1-ply) and by expectimax (depth 2) over N seeded games, and Mehta's RL paper's deep Q-network
 // (www/models/2048-dqn.dqn) played greedily (the legal move with the highest Q-value), in
 // headless Chromium — in the page's own workers: www/2048/ntuple-worker.js (core bundle pkg/) for the
 // n-tuple network, the learning worker www/common/learn-worker.js (learning bundle pkg/learn/), driven

@@ -1,4 +1,4 @@
-//! The thesis's DQN (seed 000) on burn's CPU backend: it learns the 2×3 puzzle at low difficulty,
+//! The thesis's DQN (the N-puzzle DQN dissertation) on burn's CPU backend: it learns the 2×3 puzzle at low difficulty,
 //! its saved models load back exactly, and damaged or foreign models are refused.
 #![cfg(feature = "learn")]
 
@@ -551,7 +551,7 @@ fn greedy_on_every_2x3_position(policy: &QPolicy) -> (usize, usize) {
     (solved, positions)
 }
 
-/// Seed 001's −1 a move with γ = 0.99 (values down to about −19 on the 2×3 board, whose optimal
+/// The dust-puzzle blog post's −1 a move with γ = 0.99 (values down to about −19 on the 2×3 board, whose optimal
 /// distances reach 21) and episodes from walks of every difficulty: with the target network
 /// copied every 500 gradient steps the learner plays every 2×3 position to the goal greedily;
 /// copied every 10 (the thesis's interval) the bootstrapped values chase themselves and it
@@ -598,7 +598,7 @@ fn a_slow_target_network_learns_every_2x3_position_with_the_step_reward() {
 
 /// Full backups (no play, no replay: every gradient step backs up every legal move of fresh
 /// starts, half mixed walks and half uniformly random positions) learn every 2×3 position with
-/// seed 001's −1 a move, and the thesis's default stays off.
+/// the dust-puzzle blog post's −1 a move, and the thesis's default stays off.
 #[test]
 fn full_backups_learn_every_2x3_position() {
     assert!(!DqnConfig::default().full_backups);

@@ -1,4 +1,4 @@
-//! Seed 004's deep Q-network on 2048 (`agent::dqn::game2048`): the network has the seed's shape,
+//! Mehta's RL paper's deep Q-network on 2048 (`agent::dqn::game2048`): the network has the seed's shape,
 //! its models load back exactly and are refused by the wrong puzzle, batched greedy play is the
 //! same as one game at a time, and a short training run learns what a move earns.
 #![cfg(feature = "learn")]
@@ -14,7 +14,7 @@ use puzzlelab::env::sliding::SlidingPuzzle;
 use puzzlelab::env::Environment;
 use puzzlelab::rng::Rng;
 
-/// Seed 004's design made small enough for a test: 8 filters on both levels, 32 hidden units.
+/// Mehta's RL paper's design made small enough for a test: 8 filters on both levels, 32 hidden units.
 fn small_config(seed: u64) -> DqnConfig {
     DqnConfig {
         conv: Some(PairConvConfig {

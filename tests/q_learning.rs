@@ -1,4 +1,4 @@
-//! Seed 003's tabular Q-learning: it finds the true optimum of the sun/moon preset (13 moves,
+//! The sun/moon README's tabular Q-learning: it finds the true optimum of the sun/moon preset (13 moves,
 //! established by BFS), and works on other small boards with a fixed start.
 
 use puzzlelab::agent::q_table::{QLearning, QLearningConfig};
@@ -14,7 +14,7 @@ fn sun_moon_is_solved_optimally_with_the_seeds_defaults() {
     assert_eq!(
         exact.distance(&start),
         Some(13),
-        "the true optimum (seed 003 says 14: it counts boards)"
+        "the true optimum (the sun/moon README says 14: it counts boards)"
     );
     for seed in 0..10 {
         let config = QLearningConfig {

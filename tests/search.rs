@@ -1,4 +1,4 @@
-//! Search cross-checks: BFS, A* and IDA* against exact tables and each other; the seed 002
+//! Search cross-checks: BFS, A* and IDA* against exact tables and each other; the the A*/GA coursework
 //! document's start/goal pairs; unsolvable pairs; budgets and cancellation; the 15-puzzle.
 
 use puzzlelab::env::sliding::solve::{ExactDistances, SlidingSearch, SlidingSolver};
@@ -233,7 +233,7 @@ fn astar_and_idastar_agree_on_rectangular_and_relabelled_boards() {
             assert!(replays_to_goal(&puzzle, start, &a) && replays_to_goal(&puzzle, start, &i));
         }
     }
-    // Sun/moon: BFS, A* and IDA* all find the true optimum of the preset: 13 moves (seed 003 prints
+    // Sun/moon: BFS, A* and IDA* all find the true optimum of the preset: 13 moves (the sun/moon README prints
     // 14 boards, the start included, and calls it "14 moves").
     let sun = SlidingPuzzle::preset("sun-moon").unwrap();
     let start = sun.preset_start().unwrap();

@@ -1,27 +1,27 @@
-//! Tabular Q-learning (Watkins 1989), as seed 003 plays its sun/moon game, over any environment.
+//! Tabular Q-learning (Watkins 1989), as the sun/moon README plays its sun/moon game, over any environment.
 //!
-//! Reads top to bottom: the config (seed 003's values as defaults) → the table → one training
+//! Reads top to bottom: the config (the sun/moon README's values as defaults) → the table → one training
 //! episode → the greedy rollout that turns the table into a solution.
 
 use crate::env::{Environment, Step};
 use crate::rng::Rng;
 use std::collections::{HashMap, HashSet};
 
-/// Hyper-parameters of tabular Q-learning. Defaults are seed 003's.
+/// Hyper-parameters of tabular Q-learning. Defaults are the sun/moon README's.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct QLearningConfig {
-    /// Learning rate α (seed 003: 0.7).
+    /// Learning rate α (the sun/moon README: 0.7).
     pub alpha: f32,
-    /// Discount γ (seed 003: 0.9).
+    /// Discount γ (the sun/moon README: 0.9).
     pub gamma: f32,
-    /// Exploration rate ε of the ε-greedy behaviour (seed 003: 0.1).
+    /// Exploration rate ε of the ε-greedy behaviour (the sun/moon README: 0.1).
     pub epsilon: f32,
-    /// Training episodes (seed 003: 1000).
+    /// Training episodes (the sun/moon README: 1000).
     pub episodes: usize,
-    /// Steps per episode at most (seed 003: 1000); the episode is truncated there.
+    /// Steps per episode at most (the sun/moon README: 1000); the episode is truncated there.
     pub max_steps: usize,
-    /// Only choose legal actions (seed 003 lets the agent bump into walls and learn −1000 from it).
+    /// Only choose legal actions (the sun/moon README lets the agent bump into walls and learn −1000 from it).
     pub mask_illegal: bool,
     /// Seed of the exploration and of every episode's reset.
     pub seed: u64,
@@ -127,7 +127,7 @@ impl<E: Environment> QLearning<E> {
             .or_insert_with(|| vec![0.0; n])
     }
 
-    /// The best allowed action of `values`, ties broken at random (as seed 003 does).
+    /// The best allowed action of `values`, ties broken at random (as the sun/moon README does).
     fn argmax(values: &[f32], allowed: &[bool], rng: &mut Rng) -> usize {
         let best = values
             .iter()

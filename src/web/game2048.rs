@@ -96,7 +96,7 @@ impl Game2048 {
 impl Game2048 {
     /// A new game: two starting tiles drawn with `seed` (a whole number from 0 to 2^53; the
     /// same seed and the same moves give the same game). `always_two`: every new tile is a 2
-    /// (seed 004's rule) instead of a 2 with probability 0.9 and a 4 with 0.1.
+    /// (Mehta's RL paper's rule) instead of a 2 with probability 0.9 and a 4 with 0.1.
     #[wasm_bindgen(constructor)]
     pub fn new(seed: f64, always_two: bool) -> Result<Game2048, JsValue> {
         let mut game = Game::new(config(always_two));

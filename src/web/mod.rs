@@ -370,7 +370,7 @@ impl SearchJob {
     }
 }
 
-/// Seed 003's tabular Q-learning from a puzzle's current board (boards of at most 9 cells).
+/// The sun/moon README's tabular Q-learning from a puzzle's current board (boards of at most 9 cells).
 #[wasm_bindgen]
 pub struct QLearningJob {
     learner: SlidingQLearning,
@@ -379,7 +379,7 @@ pub struct QLearningJob {
 #[wasm_bindgen]
 impl QLearningJob {
     /// Prepares Q-learning; `config` is `{episodes, maxSteps, alpha, gamma, epsilon, maskIllegal,
-    /// seed}`, every field optional (seed 003's values by default).
+    /// seed}`, every field optional (the sun/moon README's values by default).
     #[wasm_bindgen(constructor)]
     pub fn new(puzzle: &Puzzle, config: JsValue) -> Result<QLearningJob, JsValue> {
         let config: QLearningConfig = if config.is_undefined() || config.is_null() {

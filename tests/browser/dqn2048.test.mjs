@@ -1,4 +1,4 @@
-// Seed 004's deep Q-network on the 2048 page (www/2048/dqn-panel.js, learn-client.js and
+// Mehta's RL paper's deep Q-network on the 2048 page (www/2048/dqn-panel.js, learn-client.js and
 // learn-worker.js with the learning bundle's Dqn2048Trainer / Dqn2048Model): the page loads the
 // learning bundle only once the card is used; training a tiny network on the CPU moves the charts
 // and the step counter, Pause, Resume and Stop act between chunks, and Save downloads a model that
@@ -79,7 +79,7 @@ function games(summary) {
   return rest;
 }
 
-describe("seed 004's deep Q-network on the 2048 page", () => {
+describe("Mehta's RL paper's deep Q-network on the 2048 page", () => {
   let session;
   before(async () => (session = await startSession()), options);
   after(() => session?.close(), options);

@@ -1,5 +1,5 @@
 //! Sliding-tile puzzles: the 8-, 15- and 24-puzzle, any rectangle from 2×2 to 5×5, any goal
-//! (the blank may be anywhere), and tiles whose labels repeat (the sun/moon preset of seed 003).
+//! (the blank may be anywhere), and tiles whose labels repeat (the sun/moon preset of the sun/moon README).
 //!
 //! - [`Board`]: a position (`Copy`, no allocation) and the moves of its blank.
 //! - [`SlidingPuzzle`]: a puzzle's definition (size, goal, how tiles are labelled), parsing,
@@ -433,7 +433,7 @@ pub struct SymbolSet {
     pub symbols: &'static [(&'static str, &'static str, &'static [&'static str])],
 }
 
-/// Seed 003's symbols: label 1 is a sun, label 2 a moon.
+/// The sun/moon README's symbols: label 1 is a sun, label 2 a moon.
 pub static SUN_MOON_SYMBOLS: SymbolSet = SymbolSet {
     symbols: &[
         ("☼", "sun", &["s", "S", "sun", "☀", "*"]),
@@ -460,10 +460,10 @@ pub struct Preset {
     pub tiles: &'static SymbolSet,
 }
 
-/// The presets: seed 003's sun/moon game (its exact start and goal, read off the document).
+/// The presets: the sun/moon README's sun/moon game (its exact start and goal, read off the document).
 pub static PRESETS: &[Preset] = &[Preset {
     name: "sun-moon",
-    description: "4 suns, 4 moons and a blank on 3×3 (seed 003)",
+    description: "4 suns, 4 moons and a blank on 3×3 (the sun/moon README)",
     rows: 3,
     cols: 3,
     start: "☼☼☼ ☾☼☾ ☾_☾",

@@ -544,7 +544,7 @@ pub enum QLearningError {
     Unsolvable,
 }
 
-/// Seed 003's tabular Q-learning on one fixed start of a small sliding puzzle, with the exact
+/// The sun/moon README's tabular Q-learning on one fixed start of a small sliding puzzle, with the exact
 /// optimum known (so the report can say whether the learned path is optimal).
 pub struct SlidingQLearning {
     learner: crate::agent::q_table::QLearning<super::SlidingEnv>,
@@ -569,7 +569,7 @@ pub struct QLearningReport {
 }
 
 impl SlidingQLearning {
-    /// Prepares Q-learning from `start` with seed 003's rewards and `config`.
+    /// Prepares Q-learning from `start` with the sun/moon README's rewards and `config`.
     pub fn new(
         puzzle: &SlidingPuzzle,
         start: Board,
