@@ -97,91 +97,104 @@ enum Command {
     CostToGo(cost_to_go::CostToGoArgs),
 }
 
-/// Says on stderr, in one line, what an old spelling is now called.
-fn renamed(old: &str, new: &str) {
-    eprintln!(
-        "puzzlelab: `puzzlelab {old}` is now `puzzlelab {new}` (the old spelling still works)"
-    );
+impl Command {
+    /// An old flat spelling as its noun-first command, with both names (`None` for a noun).
+    fn renamed(self) -> Option<(&'static str, &'static str, Command)> {
+        use game2048::{Game2048Args, Game2048Command, NtupleArgs, NtupleCommand};
+        use sliding::{SlidingArgs, SlidingCommand};
+        let slide = |command| Command::Sliding(SlidingArgs { command });
+        let game = |command| Command::Game2048(Game2048Args { command });
+        Some(match self {
+            Command::Solve(a) => ("solve", "sliding solve", slide(SlidingCommand::Solve(a))),
+            Command::Table(a) => ("table", "sliding table", slide(SlidingCommand::Table(a))),
+            Command::Scramble(a) => (
+                "scramble",
+                "sliding scramble",
+                slide(SlidingCommand::Scramble(a)),
+            ),
+            Command::Pdb(a) => ("pdb", "sliding pdb", slide(SlidingCommand::Pdb(a))),
+            Command::Bench(a) => ("bench", "sliding bench", slide(SlidingCommand::Bench(a))),
+            Command::BenchPdb(a) => (
+                "bench-pdb",
+                "sliding bench-pdb",
+                slide(SlidingCommand::BenchPdb(a)),
+            ),
+            Command::Train(a) => ("train", "sliding train", slide(SlidingCommand::Train(a))),
+            Command::Eval(a) => ("eval", "sliding eval", slide(SlidingCommand::Eval(a))),
+            Command::BenchDqn(a) => (
+                "bench-dqn",
+                "sliding bench-dqn",
+                slide(SlidingCommand::BenchDqn(a)),
+            ),
+            Command::LocalVi(a) => (
+                "local-vi",
+                "sliding local-vi",
+                slide(SlidingCommand::LocalVi(a)),
+            ),
+            Command::CostToGo(a) => (
+                "cost-to-go",
+                "sliding cost-to-go",
+                slide(SlidingCommand::CostToGo(a)),
+            ),
+            Command::Train2048(a) => (
+                "train-2048",
+                "2048 ntuple train",
+                game(Game2048Command::Ntuple(NtupleArgs {
+                    command: NtupleCommand::Train(a),
+                })),
+            ),
+            Command::Eval2048(a) => ("eval-2048", "2048 eval", game(Game2048Command::Eval(a))),
+            Command::TrainDqn2048(a) => (
+                "train-dqn-2048",
+                "2048 train",
+                game(Game2048Command::Train(a)),
+            ),
+            Command::EvalDqn2048(a) => (
+                "eval-dqn-2048",
+                "2048 eval --agent dqn",
+                game(Game2048Command::Eval(game2048::EvalArgs {
+                    model: Some(a.model),
+                    games: a.games,
+                    seed: a.seed,
+                    agent: game2048::AgentArg::Dqn,
+                    depth: 2,
+                })),
+            ),
+            Command::Sliding(_)
+            | Command::Game2048(_)
+            | Command::Minesweeper(_)
+            | Command::Sudoku(_)
+            | Command::Dust(_)
+            | Command::Samegame(_) => return None,
+        })
+    }
+}
+
+/// Runs a command; an old spelling says its new name in one line on stderr, then runs as it.
+fn run(command: Command, command_line: &str) -> anyhow::Result<ExitCode> {
+    let done = |result: anyhow::Result<()>| result.map(|()| ExitCode::SUCCESS);
+    match command {
+        Command::Sliding(args) => sliding::run(&args, command_line),
+        Command::Game2048(args) => done(game2048::run(&args, command_line)),
+        Command::Minesweeper(args) => done(minesweeper::run(&args, command_line)),
+        Command::Sudoku(args) => done(sudoku::run(&args, command_line)),
+        Command::Dust(args) => done(samegame::run_dust(&args, command_line)),
+        Command::Samegame(args) => done(samegame::run_samegame(&args)),
+        old => {
+            let (old, new, command) = old.renamed().expect("a noun ran above");
+            eprintln!(
+                "puzzlelab: `puzzlelab {old}` is now `puzzlelab {new}` (the old spelling still works)"
+            );
+            run(command, command_line)
+        }
+    }
 }
 
 fn main() -> ExitCode {
     // clap prints usage errors itself and exits with 2; `--help` and `--version` exit with 0.
     let cli = Cli::parse();
     let command_line = files::command_line();
-    let result = match cli.command {
-        Command::Sliding(args) => return finish(sliding::run(&args, &command_line)),
-        Command::Game2048(args) => game2048::run(&args, &command_line),
-        Command::Minesweeper(args) => minesweeper::run(&args, &command_line),
-        Command::Sudoku(args) => sudoku::run(&args, &command_line),
-        Command::Dust(args) => samegame::run_dust(&args, &command_line),
-        Command::Samegame(args) => samegame::run_samegame(&args),
-        Command::Solve(args) => {
-            renamed("solve", "sliding solve");
-            return sliding::solve(&args);
-        }
-        Command::Table(args) => {
-            renamed("table", "sliding table");
-            sliding::table(&args)
-        }
-        Command::Scramble(args) => {
-            renamed("scramble", "sliding scramble");
-            sliding::scramble(&args)
-        }
-        Command::Pdb(args) => {
-            renamed("pdb", "sliding pdb");
-            sliding::build_databases(&args, &command_line)
-        }
-        Command::Bench(args) => {
-            renamed("bench", "sliding bench");
-            bench::bench(&args)
-        }
-        Command::BenchPdb(args) => {
-            renamed("bench-pdb", "sliding bench-pdb");
-            bench::bench_pdb(&args)
-        }
-        Command::Train(args) => {
-            renamed("train", "sliding train");
-            dqn::train(&args, &command_line)
-        }
-        Command::Eval(args) => {
-            renamed("eval", "sliding eval");
-            dqn::eval(&args)
-        }
-        Command::BenchDqn(args) => {
-            renamed("bench-dqn", "sliding bench-dqn");
-            dqn::bench_dqn(&args)
-        }
-        Command::Train2048(args) => {
-            renamed("train-2048", "2048 ntuple train");
-            game2048::train(&args, &command_line)
-        }
-        Command::Eval2048(args) => {
-            renamed("eval-2048", "2048 eval");
-            game2048::eval(&args)
-        }
-        Command::TrainDqn2048(args) => {
-            renamed("train-dqn-2048", "2048 train");
-            dqn2048::train(&args, &command_line)
-        }
-        Command::EvalDqn2048(args) => {
-            renamed("eval-dqn-2048", "2048 eval --agent dqn");
-            dqn2048::eval(&args)
-        }
-        Command::LocalVi(args) => {
-            renamed("local-vi", "sliding local-vi");
-            local_vi::run(&args)
-        }
-        Command::CostToGo(args) => {
-            renamed("cost-to-go", "sliding cost-to-go");
-            return finish(sliding::run(
-                &sliding::SlidingArgs {
-                    command: sliding::SlidingCommand::CostToGo(args),
-                },
-                &command_line,
-            ));
-        }
-    };
-    finish(result.map(|()| ExitCode::SUCCESS))
+    finish(run(cli.command, &command_line))
 }
 
 /// The exit status of a command's result: its own on success, 1 (with the error) on failure.
