@@ -1,12 +1,12 @@
 #!/usr/bin/env node
 // Batch-weighted A* over a shipped 15-puzzle network, in the tab (issue 19, part 3): uniformly
-// random 15-puzzles, each solved in Chromium by the learning worker (DqnModel.solveBwas, as the
+// random 15-puzzles, each solved in Chromium by the learning worker (LearnedModel.play with method "bwas", as the
 // sliding page's "Batch-weighted A*" search runs it), then solved optimally by the native release
 // CLI (IDA* with the shipped pattern databases) for the optimum. Writes JSON: solved, optimal,
 // extra moves, nodes, milliseconds per solve (timings only).
 //
 //   node scripts/bench-bwas.mjs [--model models/15puzzle.dqn] [--positions 100] [--seed 1]
-//     [--lambda L (default: the model's, DqnModel.solveBwas)] [--out FILE]
+//     [--lambda L (default: the model's, as LearnedModel.play chooses it)] [--out FILE]
 //
 // Needs the learning bundle (bash scripts/build-wasm.sh learn) and the release CLI
 // ($CARGO_TARGET_DIR/release/puzzlelab, `cargo build --release`).

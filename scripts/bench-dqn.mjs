@@ -39,15 +39,15 @@ const native = JSON.parse(cli);
  * the network's Q-values for one board (one greedy move) on that backend.
  */
 const workerSource = (bundleUrl) => `
-import init, { DqnTrainer } from "${bundleUrl}";
+import init, { LearnerTrainer } from "${bundleUrl}";
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 self.onmessage = async ({ data: { backend, steps } }) => {
   try {
     await init();
     const cases = [];
     for (const size of [3, 4]) {
-      const options = { warmupEpisodes: 2, evalIntervalEpisodes: 0, seed: 0, curriculum: false, difficulty: 10 };
-      const trainer = await DqnTrainer.create(size, size, "", options, backend);
+      const options = { size: size + "x" + size, warmupEpisodes: 2, evalIntervalEpisodes: 0, seed: 0, curriculum: false, difficulty: 10 };
+      const trainer = await LearnerTrainer.create("sliding", options, backend);
       let report;
       do report = await trainer.trainSteps(50); while (report.updatesDone < 10);
       const clock = performance.now();
@@ -57,7 +57,7 @@ self.onmessage = async ({ data: { backend, steps } }) => {
       const latencies = [];
       for (let i = 0; i < 30; i += 1) {
         const t = performance.now();
-        await trainer.qValues(cells);
+        await trainer.qValues({ cells: Array.from(cells) });
         latencies.push((performance.now() - t) * 1000);
       }
       cases.push({

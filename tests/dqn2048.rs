@@ -4,11 +4,9 @@
 #![cfg(feature = "learn")]
 
 use burn::tensor::Device;
-use puzzlelab::agent::dqn::game2048::{
-    pair_conv_config, play_greedy_games, training_rules, Game2048Trainer,
-};
+use puzzlelab::agent::dqn::game2048::{pair_conv_config, play_greedy_games, training_rules};
 use puzzlelab::agent::dqn::sliding::training_env;
-use puzzlelab::agent::dqn::{DqnConfig, PairConvConfig, QNetworkConfig, QPolicy};
+use puzzlelab::agent::dqn::{Dqn, DqnConfig, PairConvConfig, QNetworkConfig, QPolicy};
 use puzzlelab::env::game2048::{play_games, Board, Game2048, Game2048Config, Move, Reward2048};
 use puzzlelab::env::sliding::SlidingPuzzle;
 use puzzlelab::env::Environment;
@@ -85,10 +83,9 @@ fn the_network_has_the_seeds_shape() {
 
 #[test]
 fn a_model_loads_back_exactly_and_only_plays_2048() {
-    let mut trainer =
-        Game2048Trainer::new(small_config(3), training_rules(), &Device::flex()).unwrap();
+    let mut trainer = learner(small_config(3), training_rules()).unwrap();
     trainer.train_steps(300);
-    let policy = trainer.dqn().policy();
+    let policy = trainer.policy();
     let bytes = policy.to_bytes();
     let loaded = QPolicy::from_bytes(&bytes, &Device::flex()).unwrap();
     assert_eq!(loaded.network_config(), policy.network_config());
@@ -105,16 +102,15 @@ fn a_model_loads_back_exactly_and_only_plays_2048() {
     let refused = loaded.check_fits(&sliding).unwrap_err().to_string();
     assert!(refused.contains("2048"), "{refused}");
     // Resuming goes on from the recorded steps.
-    let mut resumed =
-        Game2048Trainer::new(small_config(3), training_rules(), &Device::flex()).unwrap();
-    resumed.dqn_mut().resume(&bytes).unwrap();
-    assert_eq!(resumed.dqn().steps_done(), 300);
+    let mut resumed = learner(small_config(3), training_rules()).unwrap();
+    resumed.resume(&bytes).unwrap();
+    assert_eq!(resumed.steps_done(), 300);
 }
 
 #[test]
 fn batched_greedy_play_is_the_same_as_one_game_at_a_time() {
-    let trainer = Game2048Trainer::new(small_config(9), training_rules(), &Device::flex()).unwrap();
-    let policy = trainer.dqn().policy();
+    let trainer = learner(small_config(9), training_rules()).unwrap();
+    let policy = trainer.policy();
     let rules = Game2048Config::default();
     let batched = play_greedy_games(&policy, rules, 0..6, 77);
     let one_by_one = play_games(rules, 6, 77, |board| {
@@ -180,12 +176,12 @@ fn a_short_run_learns_what_a_move_earns() {
             .count();
         right as f64 / boards.len() as f64
     };
-    let mut trainer = Game2048Trainer::new(config, rules, &Device::flex()).unwrap();
-    let before = accuracy(&trainer.dqn().policy());
+    let mut trainer = learner(config, rules).unwrap();
+    let before = accuracy(&trainer.policy());
     let first = trainer.train_steps(500).td_loss.unwrap();
     trainer.train_steps(12_000);
     let last = trainer.train_steps(500).td_loss.unwrap();
-    let after = accuracy(&trainer.dqn().policy());
+    let after = accuracy(&trainer.policy());
     assert!(
         after >= 0.8 && after >= before + 0.15,
         "picks the best-earning move {:.0}% of the time after training, {:.0}% before",
@@ -193,4 +189,12 @@ fn a_short_run_learns_what_a_move_earns() {
         100.0 * before
     );
     assert!(last < first, "TD loss {first} → {last}");
+}
+
+/// A learner of 2048 games of `rules` on the CPU.
+fn learner(
+    config: DqnConfig,
+    rules: Game2048Config,
+) -> Result<Dqn<Game2048>, puzzlelab::agent::dqn::DqnError> {
+    Dqn::new(|| Game2048::new(rules), config, &Device::flex())
 }

@@ -61,11 +61,15 @@ fn trains_evaluates_resumes_and_solves_a_tiny_2x3_model() {
     let m = manifest(&model);
     assert_eq!(m["puzzle"], "sliding 2x3 goal 1,2,3,4,5,_");
     assert_eq!(
-        (m["size"].as_str(), m["goal"].as_str()),
+        (m["setup"]["size"].as_str(), m["setup"]["goal"].as_str()),
         (Some("2x3"), Some("1,2,3,4,5,_"))
     );
-    assert_eq!(m["architecture"]["hidden"], serde_json::json!([32, 32]));
-    assert_eq!(m["architecture"]["observation_len"], 36);
+    assert_eq!(m["hyperparameters"]["hidden"], serde_json::json!([32, 32]));
+    // One-hot 2×3 (36 inputs), two layers of 32, four moves.
+    assert_eq!(
+        m["parameters"],
+        (36 * 32 + 32) + (32 * 32 + 32) + (32 * 4 + 4)
+    );
     assert_eq!(m["hyperparameters"]["learningRate"], 1e-3);
     assert_eq!(m["hyperparameters"]["batchSize"], 32);
     assert_eq!(m["hyperparameters"]["prioritizedReplay"], true);
@@ -80,17 +84,22 @@ fn trains_evaluates_resumes_and_solves_a_tiny_2x3_model() {
         (m["seed"].as_u64(), m["steps"].as_u64()),
         (Some(1), Some(1500))
     );
-    assert_eq!(m["difficulty"], 3);
+    assert_eq!(m["setup"]["difficulty"], 3);
+    let curve = m["training_curve"].as_array().unwrap();
     assert_eq!(
-        (m["evaluation_step"].as_u64(), m["finished"].as_bool()),
+        (
+            curve.last().unwrap()["step"].as_u64(),
+            m["finished"].as_bool()
+        ),
         (Some(1500), Some(true))
     );
     assert!(m["wall_seconds"].as_f64().unwrap() > 0.0);
     assert!(m["machine"].as_str().unwrap().contains("cores"));
     assert!(m["command"].as_str().unwrap().contains("--steps 1500"));
-    let rows = m["evaluation"]["rows"].as_array().unwrap();
+    let rows = m["validation"]["rows"].as_array().unwrap();
     assert_eq!(rows.len(), 21, "the 2x3 puzzle's distances 1..=21");
-    assert_eq!(m["evaluation"]["overall"]["positions"], 42);
+    assert_eq!(m["validation"]["overall"]["positions"], 42);
+    assert_eq!(m["validation_size"], 42);
     for row in rows {
         assert!(
             row["greedySolvedPercent"].as_f64().unwrap()
@@ -157,7 +166,7 @@ fn trains_evaluates_resumes_and_solves_a_tiny_2x3_model() {
     assert!(stderr.contains("step 2000/2000"), "{stderr}");
     let m = manifest(&model);
     assert_eq!(m["steps"], 2000);
-    assert_eq!(m["architecture"]["hidden"], serde_json::json!([32, 32]));
+    assert_eq!(m["hyperparameters"]["hidden"], serde_json::json!([32, 32]));
     assert_eq!(m["commands"].as_array().unwrap().len(), 2);
     let lr = m["hyperparameters"]["learningRate"].as_f64().unwrap();
     assert!((lr - 5e-4).abs() < 1e-9, "{lr}");
@@ -353,7 +362,7 @@ fn the_step_reward_mixed_difficulties_and_target_interval_are_recorded_and_kept_
     succeeds(&train);
     let m = manifest(&model);
     assert_eq!(m["reward"], "steps");
-    assert_eq!(m["mixed_difficulty"], true);
+    assert_eq!(m["setup"]["mixed"], true);
     assert_eq!(m["hyperparameters"]["targetUpdateInterval"], 250);
     fails_with(
         &[
@@ -392,7 +401,10 @@ fn the_step_reward_mixed_difficulties_and_target_interval_are_recorded_and_kept_
         (Some("steps"), Some(600))
     );
     assert_eq!(
-        (m["mixed_difficulty"].as_bool(), m["difficulty"].as_u64()),
+        (
+            m["setup"]["mixed"].as_bool(),
+            m["setup"]["difficulty"].as_u64()
+        ),
         (Some(true), Some(8))
     );
     assert_eq!(m["hyperparameters"]["targetUpdateInterval"], 250);
@@ -413,6 +425,30 @@ fn the_step_reward_mixed_difficulties_and_target_interval_are_recorded_and_kept_
     resume.extend(common);
     succeeds(&resume);
     assert_eq!(manifest(&model)["reward"], "heuristic-penalty");
+
+    // A manifest of the format before the shared trainer (the shipped ones) records the setup at
+    // its top level (`size`, `goal`, `difficulty`, `mixed_difficulty`, …): it resumes too.
+    let mut m = manifest(&model);
+    let setup = m["setup"].clone();
+    let old = m.as_object_mut().unwrap();
+    old.remove("setup");
+    old.insert("mixed_difficulty".into(), setup["mixed"].clone());
+    for key in ["size", "goal", "difficulty", "curriculum", "uniform_starts"] {
+        old.insert(key.into(), setup[key].clone());
+    }
+    std::fs::write(format!("{model}.json"), serde_json::to_string(&m).unwrap()).unwrap();
+    let mut resume = vec!["sliding", "train", "--resume", &model, "--steps", "800"];
+    resume.extend(common);
+    succeeds(&resume);
+    let m = manifest(&model);
+    assert_eq!(
+        (
+            m["setup"]["mixed"].as_bool(),
+            m["setup"]["difficulty"].as_u64(),
+            m["steps"].as_u64()
+        ),
+        (Some(true), Some(8), Some(800))
+    );
 }
 
 #[test]
@@ -450,8 +486,8 @@ fn full_backups_and_uniform_starts_are_recorded_and_kept_on_resume() {
     assert!(stderr.contains("step 200/200"), "{stderr}");
     let m = manifest(&model);
     assert_eq!(m["hyperparameters"]["fullBackups"], true);
-    assert_eq!(m["uniform_starts"], true);
-    assert_eq!(m["mixed_difficulty"], true);
+    assert_eq!(m["setup"]["uniform_starts"], true);
+    assert_eq!(m["setup"]["mixed"], true);
     assert_eq!(m["steps"], 200);
     fails_with(
         &[
@@ -470,7 +506,7 @@ fn full_backups_and_uniform_starts_are_recorded_and_kept_on_resume() {
     succeeds(&resume);
     let m = manifest(&model);
     assert_eq!(m["hyperparameters"]["fullBackups"], true);
-    assert_eq!(m["uniform_starts"], true);
+    assert_eq!(m["setup"]["uniform_starts"], true);
     assert_eq!(m["steps"], 300);
 
     fails_with(
@@ -483,7 +519,7 @@ fn full_backups_and_uniform_starts_are_recorded_and_kept_on_resume() {
             "10",
             "--uniform-starts",
         ],
-        "--uniform-starts goes with --mixed",
+        "uniform starts go with mixed difficulties",
     );
     fails_with(
         &[
@@ -544,7 +580,7 @@ fn the_2048_dqn_trains_resumes_and_evaluates_from_the_command_line() {
         2,
         "{stderr}"
     );
-    assert!(stderr.contains("eval (2 games)"), "{stderr}");
+    assert!(stderr.contains("validation: 2 games"), "{stderr}");
     let last = stderr
         .lines()
         .find(|l| l.starts_with("step 300/300"))
@@ -555,16 +591,16 @@ fn the_2048_dqn_trains_resumes_and_evaluates_from_the_command_line() {
     );
     let m = manifest(&model);
     assert_eq!(m["puzzle"], "2048 4x4");
-    assert_eq!(m["architecture"]["conv"]["filters1"], 4);
-    assert_eq!(m["architecture"]["hidden"], serde_json::json!([16]));
+    assert_eq!(m["hyperparameters"]["conv"]["filters1"], 4);
+    assert_eq!(m["hyperparameters"]["hidden"], serde_json::json!([16]));
     assert_eq!(
         m["hyperparameters"]["gamma"]
             .as_f64()
             .map(|g| (g * 10.0).round()),
         Some(9.0)
     );
-    assert_eq!(m["training_rules"]["reward"], "weighted-features");
-    assert_eq!(m["evaluation"]["summary"]["games"], 2);
+    assert_eq!(m["setup"]["reward"], "weighted-features");
+    assert_eq!(m["validation"]["games"], 2);
     assert_eq!(m["steps"], 300);
     assert_eq!(m["training_curve"].as_array().unwrap().len(), 1);
 
@@ -650,15 +686,15 @@ fn the_minesweeper_dqn_trains_resumes_and_plays_any_board_from_the_command_line(
         &model,
     ]);
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(stderr.contains("validation (20 games)"), "{stderr}");
+    assert!(stderr.contains("validation: 20 games: won"), "{stderr}");
     assert!(
         !stderr.contains("loss -"),
         "gradient steps were taken: {stderr}"
     );
     let m = manifest(&model);
     assert_eq!(m["puzzle"], "minesweeper-9x9-10-condensed");
-    assert_eq!(m["rules"]["first_click"], "safe");
-    assert_eq!(m["rules"]["net"], "cells");
+    assert_eq!(m["setup"]["first_click"], "safe");
+    assert_eq!(m["setup"]["net"], "cells");
     assert_eq!(m["hyperparameters"]["backupVisited"], true);
     assert_eq!(
         m["hyperparameters"]["grid"]["layers"],
@@ -743,11 +779,13 @@ fn the_minesweeper_dqn_trains_resumes_and_plays_any_board_from_the_command_line(
         m["hyperparameters"]["grid"]["layers"],
         serde_json::json!([[16, 4], [32, 3], [64, 2]])
     );
-    assert_eq!(m["rules"]["net"], "conv-dense");
-    // A manifest written before the rename names the network `paper`: resuming reads it and
-    // records the current name.
+    assert_eq!(m["setup"]["net"], "conv-dense");
+    // A manifest written before the renames records the setup as `rules` and names the network
+    // `paper`: resuming reads it and records the current names.
     let text = std::fs::read_to_string(format!("{conv_dense}.json")).unwrap();
-    let old = text.replace("\"net\": \"conv-dense\"", "\"net\": \"paper\"");
+    let old = text
+        .replace("\"net\": \"conv-dense\"", "\"net\": \"paper\"")
+        .replace("\"setup\":", "\"rules\":");
     assert_ne!(old, text, "the manifest names its network");
     std::fs::write(format!("{conv_dense}.json"), old).unwrap();
     let out = succeeds(&[
@@ -763,7 +801,7 @@ fn the_minesweeper_dqn_trains_resumes_and_plays_any_board_from_the_command_line(
         "5",
     ]);
     assert!(String::from_utf8_lossy(&out.stderr).contains("resuming at step 30"));
-    assert_eq!(manifest(&conv_dense)["rules"]["net"], "conv-dense");
+    assert_eq!(manifest(&conv_dense)["setup"]["net"], "conv-dense");
     fails_with(
         &[
             "minesweeper",
@@ -839,12 +877,12 @@ fn the_sudoku_dqn_trains_resumes_and_evaluates_by_bin_from_the_command_line() {
         &model,
     ]);
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(stderr.contains("validation (3 a bin)"), "{stderr}");
+    assert!(stderr.contains("validation: easy"), "{stderr}");
     let m = manifest(&model);
     assert_eq!(m["puzzle"], "sudoku-9x9-features");
-    assert_eq!(m["puzzles"]["net"], "cells");
-    assert_eq!(m["puzzles"]["givens"], serde_json::json!([26, 28]));
-    assert_eq!(m["validation_per_bin"], 3);
+    assert_eq!(m["setup"]["net"], "cells");
+    assert_eq!(m["setup"]["givens"], serde_json::json!([26, 28]));
+    assert_eq!(m["validation_size"], 9, "3 puzzles of each bin");
     assert_eq!(m["parameters"], (11 * 8 + 8) + (8 * 8 + 8) + (8 + 1));
     for bin in ["easy", "medium", "hard"] {
         assert_eq!(m["validation"][bin]["puzzles"], 3, "{bin}");
@@ -991,9 +1029,9 @@ fn the_dust_dqns_train_resume_and_play_seeded_boards_from_the_command_line() {
         "--hidden", "16,16", "--batch", "8", "--steps", "30", "--seed", "2", "--out", &model,
     ]);
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(stderr.contains("validation (5 boards)"), "{stderr}");
+    assert!(stderr.contains("validation: 5 boards"), "{stderr}");
     let m = manifest(&model);
-    assert_eq!(m["net"], "backups");
+    assert_eq!(m["setup"]["net"], "backups");
     assert_eq!(m["hyperparameters"]["fullBackups"], true);
     assert_eq!(m["hyperparameters"]["gamma"], 1.0);
     assert_eq!(m["hyperparameters"]["meanNextQ"], false);
@@ -1032,7 +1070,7 @@ fn the_dust_dqns_train_resume_and_play_seeded_boards_from_the_command_line() {
     ]);
     let m = manifest(&batched);
     assert_eq!(
-        m["net"], "batched",
+        m["setup"]["net"], "batched",
         "`--net blog` is the batched DQN's former name"
     );
     assert_eq!(m["puzzle"], "dust-8x6-c5");
@@ -1215,7 +1253,7 @@ fn cost_to_go_data_train_resume_and_eval_end_to_end() {
     );
     let m = manifest(&model);
     assert_eq!(m["epochs_done"], 2);
-    assert_eq!(m["architecture"]["hidden"], serde_json::json!([16]));
+    assert_eq!(m["hyperparameters"]["hidden"], serde_json::json!([16]));
     assert_eq!(m["data"][0]["paths"], 5);
     // Every position of every path (the mirror images are added to these for training).
     let examples: u64 = lines

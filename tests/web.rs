@@ -615,7 +615,7 @@ fn clusters_game_clicks_closes_undoes_hints_and_solves() {
 #[cfg(feature = "learn")]
 #[wasm_bindgen_test]
 async fn the_dust_dqn_trains_validates_and_its_model_clears_boards() {
-    use puzzlelab::web::dqn_dust::{DqnDustModel, DqnDustTrainer};
+    use puzzlelab::web::learner::{LearnedModel, LearnerTrainer};
     use puzzlelab::web::samegame::ClustersGame;
     use wasm_bindgen_futures::JsFuture;
 
@@ -623,16 +623,21 @@ async fn the_dust_dqn_trains_validates_and_its_model_clears_boards() {
     let refused = |options_json: &str| {
         let options = options(options_json);
         async move {
-            let error = DqnDustTrainer::create(options, "cpu".into()).await.err();
+            let error = LearnerTrainer::create("dust".into(), options, "cpu".into())
+                .await
+                .err();
             message(error.expect("refused"))
         }
     };
     assert!(refused(r#"{"net": "cnn"}"#)
         .await
-        .contains("`backups` or `batched`"));
+        .contains("backups or batched"));
     // `blog`, the batched DQN's former name, is still read and reported by the current one.
-    let batched = DqnDustTrainer::create(
-        options(r#"{"net": "blog", "hidden": [4], "numEnvs": 2, "batchSize": 2, "validationBoards": 1}"#),
+    let batched = LearnerTrainer::create(
+        "dust".into(),
+        options(
+            r#"{"net": "blog", "hidden": [4], "numEnvs": 2, "batchSize": 2, "validationSize": 1}"#,
+        ),
         "cpu".into(),
     )
     .await
@@ -643,13 +648,14 @@ async fn the_dust_dqn_trains_validates_and_its_model_clears_boards() {
     );
     assert!(refused(r#"{"target": "median"}"#)
         .await
-        .contains("`max` or `mean`"));
-    assert!(refused(r#"{"validationBoards": 0}"#)
+        .contains("max or mean"));
+    assert!(refused(r#"{"validationSize": 0}"#)
         .await
         .contains("1 to 10000"));
 
-    let trainer = DqnDustTrainer::create(
-        options(r#"{"hidden": [16, 16], "batchSize": 8, "validationBoards": 4, "target": "mean"}"#),
+    let trainer = LearnerTrainer::create(
+        "dust".into(),
+        options(r#"{"hidden": [16, 16], "batchSize": 8, "validationSize": 4, "target": "mean"}"#),
         "cpu".into(),
     )
     .await
@@ -663,14 +669,17 @@ async fn the_dust_dqn_trains_validates_and_its_model_clears_boards() {
     let setup = trainer.setup().unwrap();
     assert_eq!(field(&setup, "net").as_string().unwrap(), "backups");
     assert_eq!(field(&setup, "target").as_string().unwrap(), "mean");
-    assert_eq!(field(&setup, "validationBoards").as_f64(), Some(4.0));
+    assert_eq!(field(&setup, "validationSize").as_f64(), Some(4.0));
+    assert_eq!(field(&setup, "puzzle").as_string().unwrap(), "dust");
     for _ in 0..2 {
         let report = JsFuture::from(trainer.train_steps(5)).await.unwrap();
         assert!(field(&report, "tdLoss").as_f64().unwrap().is_finite());
     }
     let report = JsFuture::from(trainer.train_steps(1)).await.unwrap();
     assert_eq!(field(&report, "stepsDone").as_f64(), Some(11.0));
-    let validation = JsFuture::from(trainer.evaluate()).await.unwrap();
+    let validation = JsFuture::from(trainer.evaluate(JsValue::UNDEFINED))
+        .await
+        .unwrap();
     assert_eq!(field(&validation, "boards").as_f64(), Some(4.0));
     let mean = field(&validation, "mean_clicks").as_f64().unwrap();
     assert!((1.0..=48.0).contains(&mean), "{mean} clicks a board");
@@ -678,12 +687,14 @@ async fn the_dust_dqn_trains_validates_and_its_model_clears_boards() {
     // The network as a model file, read back: it clears a seeded board, one click a pile at most.
     let bytes = JsFuture::from(trainer.save_model()).await.unwrap();
     let bytes = js_sys::Uint8Array::new(&bytes).to_vec();
-    let model = DqnDustModel::from_bytes(&bytes).unwrap();
+    let model = LearnedModel::from_bytes(&bytes).unwrap();
+    assert_eq!(model.puzzle(), "dust");
     let info = model.info().unwrap();
     assert_eq!(field(&info, "net").as_string().unwrap(), "backups");
     assert_eq!(field(&info, "target").as_string().unwrap(), "mean");
     let mut game = ClustersGame::new("dust", 3.0).unwrap();
-    let played = model.play(&game.to_text()).unwrap();
+    let board = |text: &str| options(&format!("{{\"board\": {text:?}}}"));
+    let played = model.play(board(&game.to_text())).unwrap();
     assert_eq!(field(&played, "cleared").as_bool(), Some(true));
     assert_eq!(
         field(&played, "after").as_string().unwrap(),
@@ -700,28 +711,32 @@ async fn the_dust_dqn_trains_validates_and_its_model_clears_boards() {
     assert!(game.is_cleared(), "the clicks clear the page's game too");
 
     // Boards it cannot play, and other puzzles' models, are refused in words.
-    let e = model.play("12\n21\n").err().unwrap();
+    let e = model.play(board("12\n21\n")).err().unwrap();
     assert!(message(e).contains("8 × 6"));
-    let e = DqnDustModel::from_bytes(&bytes[..100]).err().unwrap();
+    let e = LearnedModel::from_bytes(&bytes[..100]).err().unwrap();
     assert!(message(e).contains("corrupt"));
+    let e = LearnedModel::for_puzzle("sudoku", &bytes).err().unwrap();
+    assert!(message(e).contains("not sudoku"));
 
     // Seeded boards, beside the greedy rule on the same boards.
-    let evaluation = model.evaluate(6, 1.0).unwrap();
+    let seeded =
+        |boards: usize, seed: f64| options(&format!("{{\"boards\": {boards}, \"seed\": {seed}}}"));
+    let evaluation = model.evaluate(seeded(6, 1.0)).unwrap();
     assert_eq!(field(&evaluation, "boards").as_f64(), Some(6.0));
     let greedy = field(&evaluation, "greedy");
     assert_eq!(field(&greedy, "boards").as_f64(), Some(6.0));
     assert!(field(&greedy, "mean_clicks").as_f64().unwrap() >= 5.0);
-    assert!(model.evaluate(0, 1.0).is_err());
-    assert!(model.evaluate(5, 0.5).is_err());
+    assert!(model.evaluate(seeded(0, 1.0)).is_err());
+    assert!(model.evaluate(seeded(5, 0.5)).is_err());
 
     // A value network (`dust value-train`'s kind: one output) plays by a beam search; its values
     // are the boards' own.
     use puzzlelab::agent::dqn::cost_to_go::CostToGo;
     use puzzlelab::agent::dqn::dust_value::DustValue;
     let values = CostToGo::new(DustValue::new(), &[8], 1).policy().to_bytes();
-    let model = DqnDustModel::from_bytes(&values).unwrap();
+    let model = LearnedModel::from_bytes(&values).unwrap();
     let game = ClustersGame::new("dust", 4.0).unwrap();
-    let played = model.play(&game.to_text()).unwrap();
+    let played = model.play(board(&game.to_text())).unwrap();
     assert_eq!(field(&played, "cleared").as_bool(), Some(true));
     let values: Vec<f32> = serde_wasm_bindgen::from_value(field(&played, "values")).unwrap();
     let cells: Vec<usize> = serde_wasm_bindgen::from_value(field(&played, "cells")).unwrap();

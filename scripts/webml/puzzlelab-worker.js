@@ -1,16 +1,16 @@
 // puzzlelab's side of scripts/bench-webml.mjs: a module worker that loads the learning bundle
-// (pkg/learn/), fills a DqnTrainer's replay buffer by playing, then times its gradient step
-// (DqnTrainer.benchmarkSteps: sample and upload a batch, target forward, loss, backward, Adam,
+// (pkg/learn/), fills a LearnerTrainer's replay buffer (the sliding learner) by playing, then times its gradient step
+// (LearnerTrainer.benchmarkSteps: sample and upload a batch, target forward, loss, backward, Adam,
 // the target's copy, the loss read every `readEvery` steps) and greedy moves; on WebGPU it also
 // counts the WebGPU calls per step (gpu-counter.js) and times single operations (benchmarkOps).
 // `products` on WebGPU: "race" (the kernel WebGPU's set-up chose) or "default" (burn's forced).
 import "./gpu-counter.js";
-import init, { DqnTrainer, benchmarkOps, useTiledWebgpuProducts, webgpuProducts } from "../../pkg/learn/puzzlelab.js";
+import init, { LearnerTrainer, benchmarkOps, useTiledWebgpuProducts, webgpuProducts } from "../../pkg/learn/puzzlelab.js";
 
 async function benchmark({ backend, products = "race", size, options, steps, warmupSteps, readEvery, moves, phases, counted, ops }) {
   await init();
   if (backend === "webgpu" && products === "default") await useTiledWebgpuProducts(false);
-  const trainer = await DqnTrainer.create(size, size, "", { seed: 0, warmupEpisodes: 2, evalIntervalEpisodes: 0, curriculum: false, difficulty: 10, ...options }, backend);
+  const trainer = await LearnerTrainer.create("sliding", { size: `${size}x${size}`, seed: 0, warmupEpisodes: 2, evalIntervalEpisodes: 0, curriculum: false, difficulty: 10, ...options }, backend);
   try {
     let report;
     do report = await trainer.trainSteps(50);

@@ -1,5 +1,5 @@
 // TensorFlow.js's side of scripts/bench-webml.mjs: the same DQN gradient step as puzzlelab's
-// (DqnTrainer.benchmarkSteps), written with TF.js's ops, timed the same way. A classic worker: the
+// (LearnerTrainer.benchmarkSteps), written with TF.js's ops, timed the same way. A classic worker: the
 // UMD build of @tensorflow/tfjs (core, gradients, the cpu and webgl backends) and, for wasm and
 // webgpu, that backend's UMD build are loaded with importScripts.
 //

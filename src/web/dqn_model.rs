@@ -1,10 +1,13 @@
-//! A trained sliding-puzzle model in the learning bundle: [`DqnModel`] solves a board (greedy,
-//! then model-guided beam search, or batch-weighted A* over its estimate), gives its Q-values and
-//! evaluates it by exact optimal distance ([`DqnEvaluation`], a batch at a time).
+//! The sliding puzzles' part of the learning bundle's one trainer and model class
+//! (`web::learner`): a saved sliding-puzzle model ([`SlidingModel`]) solves the page's board
+//! (greedy, then model-guided beam search, or batch-weighted A* over its estimate), gives its
+//! Q-values, and is evaluated by exact optimal distance ([`DqnEvaluation`], a batch at a time);
+//! the network being trained gives its Q-values for a board on the training device.
 
+use super::learner::{request_of, WebLearner};
 use super::{js_error, to_js};
 use crate::agent::bwas::{bwas, BwasSettings};
-use crate::agent::dqn::sliding::{puzzle_of, training_env};
+use crate::agent::dqn::sliding::{puzzle_of, training_env, SlidingLearner, SlidingSetup};
 use crate::agent::dqn::QPolicy;
 use crate::agent::evaluation::{
     evaluate_position, exact_positions, model_solve, q_heuristic, EvaluationSettings,
@@ -12,7 +15,7 @@ use crate::agent::evaluation::{
 };
 use crate::env::sliding::solve::{ExactDistances, SolveReport, SolveStatus};
 use crate::env::sliding::{Board, SlidingPuzzle};
-use burn::tensor::Device;
+use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
@@ -24,16 +27,15 @@ pub const DEFAULT_LAMBDA_Q: f32 = 1.2;
 /// shipped 15-puzzle value network (docs/sliding.md).
 pub const DEFAULT_LAMBDA_VALUES: f32 = 1.08;
 
-/// A trained model, on the CPU, with the puzzle it plays.
-#[wasm_bindgen]
-pub struct DqnModel {
+/// A trained sliding-puzzle model, on the CPU, with the puzzle it plays.
+pub struct SlidingModel {
     policy: QPolicy,
     puzzle: SlidingPuzzle,
     env: crate::env::sliding::SlidingEnv,
     exact: Option<Rc<ExactDistances>>,
 }
 
-impl DqnModel {
+impl SlidingModel {
     /// The board's default settings ([`EvaluationSettings::for_cells`]) with `options`' fields
     /// (camelCase) over them.
     fn settings(&self, options: JsValue) -> Result<EvaluationSettings, JsValue> {
@@ -56,50 +58,15 @@ impl DqnModel {
     }
 }
 
-/// What the page shows about a model.
+/// What the page shows about a model beside its network: its board.
 #[derive(serde::Serialize)]
-#[serde(rename_all = "camelCase")]
-struct ModelInfo<'a> {
-    puzzle_id: &'a str,
+struct About {
     rows: usize,
     cols: usize,
     goal: String,
-    network: &'a crate::agent::dqn::QNetworkConfig,
-    num_params: usize,
-    training: Option<&'a crate::agent::dqn::TrainingRecord>,
 }
 
-#[wasm_bindgen]
-impl DqnModel {
-    /// Reads a model file; the error says what is wrong with a damaged or foreign one.
-    #[wasm_bindgen(js_name = fromBytes)]
-    pub fn from_bytes(bytes: &[u8]) -> Result<DqnModel, JsValue> {
-        let policy = QPolicy::from_bytes(bytes, &Device::flex()).map_err(js_error)?;
-        let puzzle = puzzle_of(&policy).map_err(js_error)?;
-        let env = training_env(&puzzle, 0);
-        policy.check_fits_or_values(&env).map_err(js_error)?;
-        Ok(DqnModel {
-            policy,
-            puzzle,
-            env,
-            exact: None,
-        })
-    }
-
-    /// `{puzzleId, rows, cols, goal, network: {observationLen, hidden, numActions}, numParams,
-    /// training: {config, steps, episodes} | null}`.
-    pub fn info(&self) -> Result<JsValue, JsValue> {
-        to_js(&ModelInfo {
-            puzzle_id: self.policy.puzzle_id(),
-            rows: self.puzzle.rows(),
-            cols: self.puzzle.cols(),
-            goal: self.puzzle.format(self.puzzle.goal()),
-            network: self.policy.network_config(),
-            num_params: self.policy.network_config().num_params(),
-            training: self.policy.training(),
-        })
-    }
-
+impl SlidingModel {
     fn board(&self, cells: &[u8]) -> Result<Board, JsValue> {
         let board = Board::new(self.puzzle.rows(), self.puzzle.cols(), cells).map_err(js_error)?;
         if !self.puzzle.is_solvable(&board) {
@@ -128,8 +95,7 @@ impl DqnModel {
     /// left (`options`: `lambda`, default [`DEFAULT_LAMBDA_Q`] for a Q-network and
     /// [`DEFAULT_LAMBDA_VALUES`] for a value network, each chosen on validation positions;
     /// `batch`, default 100; `maxNodes`, default 1,000,000; `parityOffset`, default none; see
-    /// `docs/sliding.md`). The report is [`DqnModel::solve`]'s with `method` "bwas".
-    #[wasm_bindgen(js_name = solveBwas)]
+    /// `docs/sliding.md`). The report is [`SlidingModel::solve`]'s with `method` "bwas".
     pub fn solve_bwas(&mut self, cells: &[u8], options: JsValue) -> Result<JsValue, JsValue> {
         #[derive(serde::Deserialize)]
         #[serde(default, rename_all = "camelCase")]
@@ -235,7 +201,6 @@ impl DqnModel {
 
     /// The network's Q-values for `cells`, one per direction (up, down, left, right); for a
     /// value network, its one output (minus the moves left).
-    #[wasm_bindgen(js_name = qValues)]
     pub fn q_values(&mut self, cells: &[u8]) -> Result<Vec<f32>, JsValue> {
         let board = Board::new(self.puzzle.rows(), self.puzzle.cols(), cells).map_err(js_error)?;
         crate::agent::evaluation::place(&mut self.env, board);
@@ -246,7 +211,7 @@ impl DqnModel {
     }
 
     /// The evaluation by exact optimal distance (boards of at most 9 cells), all at once: see
-    /// [`DqnModel::start_evaluation`], which the worker uses to report progress.
+    /// [`SlidingModel::start_evaluation`], which the worker uses to report progress.
     pub fn evaluate(&mut self, options: JsValue) -> Result<JsValue, JsValue> {
         let mut job = self.start_evaluation(options)?;
         while !job.step(usize::MAX) {}
@@ -256,7 +221,6 @@ impl DqnModel {
     /// Prepares an evaluation by exact optimal distance (boards of at most 9 cells): `options`
     /// ([`EvaluationSettings`] in camelCase: `perDistance`, `seed`, `beamWidth`, …) draws
     /// `perDistance` fresh positions at every distance; [`DqnEvaluation::step`] plays them.
-    #[wasm_bindgen(js_name = startEvaluation)]
     pub fn start_evaluation(&mut self, options: JsValue) -> Result<DqnEvaluation, JsValue> {
         let settings = self.settings(options)?;
         let exact = self.exact().ok_or_else(|| {
@@ -319,5 +283,114 @@ impl DqnEvaluation {
                 .tally
                 .table(&self.settings, self.clock.elapsed().as_secs_f32()),
         )
+    }
+}
+
+/// A solve of the page's board: `{cells, method}` (`greedy`: greedy play, else the model-guided
+/// beam search, the default; `bwas`: batch-weighted A*; `values`: the network's outputs), with
+/// the method's options beside them.
+#[derive(serde::Deserialize)]
+struct PositionRequest {
+    cells: Vec<u8>,
+    #[serde(default)]
+    method: Option<String>,
+}
+
+/// The network being trained reads the page's board: `{cells}` (row-major labels, 0 = blank).
+#[derive(serde::Deserialize)]
+struct CellsRequest {
+    cells: Vec<u8>,
+}
+
+/// A sliding-puzzle model opened for the page: its policy, and the model with its caches (its
+/// environment, the exact distances) that a solve changes.
+pub struct OpenedSliding {
+    policy: QPolicy,
+    model: RefCell<SlidingModel>,
+}
+
+impl WebLearner for SlidingLearner {
+    type Opened = OpenedSliding;
+
+    fn owns(puzzle_id: &str) -> bool {
+        puzzle_id.starts_with("sliding ")
+    }
+
+    fn open(policy: QPolicy) -> Result<OpenedSliding, JsValue> {
+        let puzzle = puzzle_of(&policy).map_err(js_error)?;
+        let env = training_env(&puzzle, 0);
+        policy.check_fits_or_values(&env).map_err(js_error)?;
+        Ok(OpenedSliding {
+            policy: policy.clone(),
+            model: RefCell::new(SlidingModel {
+                policy,
+                puzzle,
+                env,
+                exact: None,
+            }),
+        })
+    }
+
+    fn policy(opened: &OpenedSliding) -> &QPolicy {
+        &opened.policy
+    }
+
+    fn about(opened: &OpenedSliding) -> Result<JsValue, JsValue> {
+        let model = opened.model.borrow();
+        to_js(&About {
+            rows: model.puzzle.rows(),
+            cols: model.puzzle.cols(),
+            goal: model.puzzle.format(model.puzzle.goal()),
+        })
+    }
+
+    /// `{cells, method?, …options}`: `method` absent or `beam`: greedy play within 50 moves,
+    /// else the model-guided beam search (`beamWidth`, `maxNodes`, `maxDepth`); `bwas`:
+    /// batch-weighted A* (`lambda`, `batch`, `maxNodes`, `parityOffset`); `values`: the network's
+    /// Q-values (a value network: its one output). A solve's report is the search's (`status`,
+    /// `moves`, `tiles`, `length`, `nodes`, …) plus `method`, and where the optimum is known (at
+    /// most 9 cells) `optimalLength` and `extraMoves`.
+    fn play_position(opened: &OpenedSliding, request: JsValue) -> Result<JsValue, JsValue> {
+        let PositionRequest { cells, method } = request_of(request.clone())?;
+        let mut model = opened.model.borrow_mut();
+        match method.as_deref() {
+            None | Some("beam") => model.solve(&cells, request),
+            Some("bwas") => model.solve_bwas(&cells, request),
+            Some("values") => {
+                Ok(js_sys::Float32Array::from(model.q_values(&cells)?.as_slice()).into())
+            }
+            Some(other) => Err(js_error(format!(
+                "unknown method \"{other}\": beam, bwas or values"
+            ))),
+        }
+    }
+
+    /// The evaluation by exact optimal distance (boards of at most 9 cells; [`EvaluationSettings`]
+    /// in camelCase: `perDistance`, `seed`, `beamWidth`, …), all at once.
+    fn play_seeded(opened: &OpenedSliding, request: JsValue) -> Result<JsValue, JsValue> {
+        opened.model.borrow_mut().evaluate(request)
+    }
+
+    fn start_evaluation(
+        opened: &OpenedSliding,
+        request: JsValue,
+    ) -> Result<DqnEvaluation, JsValue> {
+        opened.model.borrow_mut().start_evaluation(request)
+    }
+
+    /// `{cells}` as the network reads them.
+    fn observation(
+        setup: &SlidingSetup,
+        request: JsValue,
+        len: usize,
+    ) -> Result<Vec<f32>, JsValue> {
+        let CellsRequest { cells } = request_of(request)?;
+        let puzzle = setup.puzzle().map_err(js_error)?;
+        let board = Board::new(puzzle.rows(), puzzle.cols(), &cells).map_err(js_error)?;
+        let mut env = training_env(&puzzle, 0);
+        crate::agent::evaluation::place(&mut env, board);
+        let mut observation = vec![0.0; len];
+        crate::env::Environment::write_observation(&env, &mut observation);
+        Ok(observation)
     }
 }

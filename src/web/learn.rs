@@ -2,20 +2,16 @@
 //! builds it into `pkg/learn/`). The page loads it only in the learning worker
 //! (`www/common/learn-worker.js`), so the play-and-search bundle stays small.
 //!
-//! - [`DqnTrainer`]: the N-puzzle DQN dissertation's DQN on a sliding puzzle ([`SlidingTrainer`]), trained in chunks
-//!   on the CPU (burn's `flex`) or on WebGPU; every chunk is a promise (readback on WebGPU is
-//!   asynchronous), and its report feeds the page's charts.
-//! - [`DqnModel`](super::dqn_model::DqnModel) (in `dqn_model.rs`): a saved model on the CPU.
+//! - What every trainer shares ([`TrainerCell`]: the learner on the CPU (burn's `flex`) or on
+//!   WebGPU, every chunk a promise (readback on WebGPU is asynchronous) whose report feeds the
+//!   page's charts); the one trainer and model class over it are `learner.rs`'s.
 //! - [`webgpu_probe`] / [`cpu_probe`]: the same small network forward, backward and through Adam
 //!   steps on one device, so the page (and its tests) can check WebGPU against the CPU.
 
 use super::{js_error, to_js};
-use crate::agent::dqn::sliding::{training_env, SlidingTrainer};
 use crate::agent::dqn::{
     device_probe, op_benchmark, race_products, use_tiled_products, Dqn, DqnConfig, ProductRace,
-    QPolicy, StepBenchmarkOptions,
 };
-use crate::env::sliding::{Board, RewardScheme, SlidingPuzzle};
 use crate::env::Environment;
 use burn::tensor::Device;
 use std::cell::RefCell;
@@ -64,31 +60,6 @@ pub fn webgpu_products() -> Result<JsValue, JsValue> {
         Some(race) => to_js(&race),
         None => Ok(JsValue::NULL),
     }
-}
-
-/// What a trainer is set up with: the learner's hyper-parameters ([`DqnConfig`], camelCase, the
-/// dissertation's defaults for those left out), the reward and the curriculum (`puzzlelab sliding train`'s
-/// `--reward`, `--difficulty`, `--curriculum`, `--mixed` and `--uniform-starts`).
-#[derive(serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct TrainerOptions {
-    #[serde(flatten)]
-    config: DqnConfig,
-    /// The random walk's difficulty (Manhattan + 2 × linear conflicts) to start at (default 1
-    /// with the curriculum, else 10).
-    difficulty: Option<u32>,
-    /// Raise the difficulty after three evaluations in a row above 80% (default: on).
-    curriculum: Option<bool>,
-    /// The reward by [`RewardScheme::name`]: `heuristic-penalty` (default: −(Manhattan + 2 ×
-    /// linear conflicts), −1 more into a wall), `steps` (−1 a move, −2 into a wall) or
-    /// `step-cost-goal-bonus`; the names before the rename (`thesis`, `seed003`, …) are still
-    /// read ([`RewardScheme::from_name`]).
-    reward: Option<String>,
-    /// Draw each episode's difficulty uniformly from 1 to the current one (default: off).
-    mixed: Option<bool>,
-    /// With `mixed`: every other episode starts from a uniformly random solvable position
-    /// (default: off).
-    uniform_starts: Option<bool>,
 }
 
 /// One chunk's report: [`crate::agent::dqn::DqnStats`] plus where training stands (every
@@ -147,32 +118,6 @@ pub(crate) fn save_model_promise<E: Environment + 'static>(
     })
 }
 
-/// The sliding trainer's chunk report: the curriculum's too.
-#[derive(serde::Serialize)]
-#[serde(rename_all = "camelCase")]
-struct SlidingChunkReport {
-    #[serde(flatten)]
-    chunk: ChunkReport,
-    eval_solved_rate: Option<f32>,
-    difficulty: u32,
-}
-
-/// A puzzle trainer's `trainSteps`: takes the learner out of `cell`, trains `steps` steps without
-/// blocking, puts it back and resolves to the chunk's [`ChunkReport`].
-pub(crate) fn train_chunk_promise<E: Environment + 'static>(
-    cell: Rc<RefCell<Option<Dqn<E>>>>,
-    steps: usize,
-    backend: &'static str,
-) -> js_sys::Promise {
-    wasm_bindgen_futures::future_to_promise(async move {
-        let mut dqn = take(&cell)?;
-        let stats = dqn.train_steps_async(steps).await;
-        let report = stats.map(|stats| ChunkReport::new(&dqn, stats, backend));
-        *cell.borrow_mut() = Some(dqn);
-        to_js(&report.map_err(js_error)?)
-    })
-}
-
 /// `defaults` with `options`' fields (camelCase, [`DqnConfig`]'s names; others, such as a
 /// puzzle trainer's board or network, are ignored) over it: the puzzle trainers' options.
 pub(crate) fn config_over(defaults: DqnConfig, options: &JsValue) -> Result<DqnConfig, JsValue> {
@@ -187,31 +132,6 @@ pub(crate) fn config_over(defaults: DqnConfig, options: &JsValue) -> Result<DqnC
         .map_err(|e| js_error(format!("training options: {e}")))?;
     config.validate().map_err(js_error)?;
     Ok(config)
-}
-
-/// A model file's policy on the CPU, refused in words unless its puzzle id starts with `prefix`
-/// (`puzzle` names the puzzle in the error: "the model plays \"…\", not Sudoku").
-pub(crate) fn policy_of(bytes: &[u8], prefix: &str, puzzle: &str) -> Result<QPolicy, JsValue> {
-    let policy = QPolicy::from_bytes(bytes, &Device::flex()).map_err(js_error)?;
-    if !policy.puzzle_id().starts_with(prefix) {
-        let found = policy.puzzle_id();
-        return Err(js_error(format!(
-            "the model plays \"{found}\", not {puzzle}"
-        )));
-    }
-    Ok(policy)
-}
-
-/// A puzzle trainer's own options (its board, network, …) from `options`, or their defaults when
-/// it is not an object; a field of the wrong type is a readable error.
-pub(crate) fn puzzle_options<T: serde::de::DeserializeOwned + Default>(
-    options: &JsValue,
-) -> Result<T, JsValue> {
-    if !options.is_object() {
-        return Ok(T::default());
-    }
-    serde_wasm_bindgen::from_value(options.clone())
-        .map_err(|e| js_error(format!("training options: {e}")))
 }
 
 /// Takes the trainer out of its cell for an asynchronous call (put back when it ends), or says
@@ -290,10 +210,6 @@ impl<E: Environment + 'static> TrainerCell<E> {
         Ok(dqn.network_config().num_params())
     }
 
-    pub(crate) fn train_steps(&self, steps: usize) -> js_sys::Promise {
-        train_chunk_promise(self.dqn.clone(), steps, self.backend)
-    }
-
     pub(crate) fn timing_probe(
         &self,
         backend: String,
@@ -317,212 +233,6 @@ impl<E: Environment + 'static> TrainerCell<E> {
 
     pub(crate) fn fall_back_to_cpu(&self) -> Result<usize, JsValue> {
         fall_back_to_cpu(&self.dqn, itself_mut::<E>)
-    }
-}
-
-/// A DQN learning a sliding puzzle in the browser.
-#[wasm_bindgen]
-pub struct DqnTrainer {
-    /// Taken out while a chunk runs, so that a second call while one is pending is refused.
-    trainer: Rc<RefCell<Option<SlidingTrainer>>>,
-    backend: &'static str,
-}
-
-#[wasm_bindgen]
-impl DqnTrainer {
-    /// A learner with fresh weights for the `rows × cols` puzzle (goal text, or the standard goal
-    /// when empty). `options`: [`DqnConfig`]'s fields in camelCase plus `difficulty`,
-    /// `curriculum`, `reward` (`heuristic-penalty`, `steps`, `step-cost-goal-bonus`; `thesis` and
-    /// `seed003` still read), `mixed` and `uniformStarts`; an unknown reward is an error naming
-    /// the known ones. `backend`: `cpu` or `webgpu` (fails if WebGPU cannot be set up;
-    /// the worker decides what `auto` means).
-    pub async fn create(
-        rows: usize,
-        cols: usize,
-        goal: String,
-        options: JsValue,
-        backend: String,
-    ) -> Result<DqnTrainer, JsValue> {
-        let mut puzzle = SlidingPuzzle::standard(rows, cols).map_err(js_error)?;
-        if !goal.trim().is_empty() {
-            puzzle.set_goal_text(&goal).map_err(js_error)?;
-        }
-        let options: TrainerOptions = if options.is_undefined() || options.is_null() {
-            serde_json::from_str("{}").map_err(js_error)?
-        } else {
-            serde_wasm_bindgen::from_value(options)
-                .map_err(|e| js_error(format!("training options: {e}")))?
-        };
-        let reward = match options.reward.as_deref() {
-            None => RewardScheme::HeuristicPenalty,
-            Some(name) => RewardScheme::parse(name).map_err(|e| js_error(format!("reward {e}")))?,
-        };
-        let curriculum = options.curriculum.unwrap_or(true);
-        let difficulty = options
-            .difficulty
-            .unwrap_or(if curriculum { 1 } else { 10 });
-        let (device, backend) = match backend.as_str() {
-            "cpu" => (Device::flex(), "cpu"),
-            "webgpu" => (webgpu_device().await?, "webgpu"),
-            other => return Err(js_error(format!("unknown backend \"{other}\""))),
-        };
-        let mut trainer = SlidingTrainer::new(
-            &puzzle,
-            options.config,
-            reward,
-            difficulty,
-            curriculum,
-            &device,
-        )
-        .map_err(js_error)?;
-        trainer.set_mixed_difficulty(options.mixed.unwrap_or(false));
-        trainer
-            .set_uniform_starts(options.uniform_starts.unwrap_or(false))
-            .map_err(js_error)?;
-        Ok(DqnTrainer {
-            trainer: Rc::new(RefCell::new(Some(trainer))),
-            backend,
-        })
-    }
-
-    /// `cpu` or `webgpu`.
-    #[wasm_bindgen(getter)]
-    pub fn backend(&self) -> String {
-        self.backend.to_string()
-    }
-
-    /// The network's number of weights and biases.
-    #[wasm_bindgen(getter, js_name = numParams)]
-    pub fn num_params(&self) -> Result<usize, JsValue> {
-        self.with(|t| t.dqn().network_config().num_params())
-    }
-
-    fn with<T>(&self, f: impl FnOnce(&mut SlidingTrainer) -> T) -> Result<T, JsValue> {
-        let mut slot = self.trainer.borrow_mut();
-        let trainer = slot
-            .as_mut()
-            .ok_or_else(|| js_error("the trainer is busy with a chunk"))?;
-        Ok(f(trainer))
-    }
-
-    /// Trains `steps` steps; resolves to the chunk's report (`tdLoss`, `epsilon`, `evalSolvedRate`,
-    /// `solvedRate`, `episodeReturn`, `episodeLength`, `stepsPerS`, `difficulty`, `stepsDone`,
-    /// `episodesDone`, `updatesDone`, `backend`, …).
-    #[wasm_bindgen(js_name = trainSteps)]
-    pub fn train_steps(&self, steps: usize) -> js_sys::Promise {
-        let cell = self.trainer.clone();
-        let backend = self.backend;
-        wasm_bindgen_futures::future_to_promise(async move {
-            let mut trainer = take(&cell)?;
-            let stats = trainer.train_steps_async(steps).await;
-            let report = stats.map(|stats| SlidingChunkReport {
-                eval_solved_rate: stats.eval_solved_rate(),
-                difficulty: trainer.difficulty(),
-                chunk: ChunkReport::new(trainer.dqn(), stats, backend),
-            });
-            *cell.borrow_mut() = Some(trainer);
-            to_js(&report.map_err(js_error)?)
-        })
-    }
-
-    /// The current network as a model file (the format `puzzlelab sliding train` writes); resolves to
-    /// its bytes.
-    #[wasm_bindgen(js_name = saveModel)]
-    pub fn save_model(&self) -> js_sys::Promise {
-        let cell = self.trainer.clone();
-        wasm_bindgen_futures::future_to_promise(async move {
-            let trainer = take(&cell)?;
-            let policy = trainer.dqn().policy_on(&Device::flex()).await;
-            *cell.borrow_mut() = Some(trainer);
-            let policy = policy.map_err(js_error)?;
-            Ok(js_sys::Uint8Array::from(policy.to_bytes().as_slice()).into())
-        })
-    }
-
-    /// Goes on from a saved model's weights (same puzzle and network shape); Adam's moments
-    /// start again.
-    #[wasm_bindgen(js_name = loadModel)]
-    pub fn load_model(&self, bytes: &[u8]) -> Result<(), JsValue> {
-        self.with(|t| t.dqn_mut().load_weights(bytes))?
-            .map_err(js_error)
-    }
-
-    /// After WebGPU was lost (a chunk failed because the GPU stopped answering): goes on on the
-    /// CPU from the network of the last chunk; returns the steps done then.
-    #[wasm_bindgen(js_name = fallBackToCpu)]
-    pub fn fall_back_to_cpu(&self) -> Result<usize, JsValue> {
-        fall_back_to_cpu(&self.trainer, SlidingTrainer::dqn_mut)
-    }
-
-    /// The network being trained: its Q-values for `cells` (row-major labels, 0 = blank), one per
-    /// direction (up, down, left, right), computed on the training device.
-    #[wasm_bindgen(js_name = qValues)]
-    pub fn q_values(&self, cells: Vec<u8>) -> js_sys::Promise {
-        let cell = self.trainer.clone();
-        wasm_bindgen_futures::future_to_promise(async move {
-            let trainer = take(&cell)?;
-            let puzzle = trainer.puzzle();
-            let observation = Board::new(puzzle.rows(), puzzle.cols(), &cells).map(|board| {
-                let mut env = training_env(puzzle, 0);
-                crate::agent::evaluation::place(&mut env, board);
-                let mut observation = vec![0.0; trainer.dqn().network_config().observation_len];
-                crate::env::Environment::write_observation(&env, &mut observation);
-                observation
-            });
-            let values = match observation {
-                Ok(observation) => trainer
-                    .dqn()
-                    .q_values_async(&observation)
-                    .await
-                    .map_err(js_error),
-                Err(e) => Err(js_error(e)),
-            };
-            *cell.borrow_mut() = Some(trainer);
-            Ok(js_sys::Float32Array::from(values?.as_slice()).into())
-        })
-    }
-
-    /// Times the learner's gradient step by itself (`options`: `steps`, `warmupSteps`,
-    /// `readEvery`, `phases`, `phaseSteps`, `greedyMoves`; see
-    /// [`crate::agent::dqn::StepBenchmarkOptions`]); resolves to the
-    /// [`crate::agent::dqn::StepBenchmark`] (`stepsPerS`, `greedyMoveMs`, `phases`, …). Train a
-    /// chunk first, so that the replay buffer holds a batch. Moves the learner on.
-    #[wasm_bindgen(js_name = benchmarkSteps)]
-    pub fn benchmark_steps(&self, options: JsValue) -> js_sys::Promise {
-        let cell = self.trainer.clone();
-        wasm_bindgen_futures::future_to_promise(async move {
-            let options: StepBenchmarkOptions = if options.is_undefined() || options.is_null() {
-                StepBenchmarkOptions::default()
-            } else {
-                serde_wasm_bindgen::from_value(options)
-                    .map_err(|e| js_error(format!("benchmark options: {e}")))?
-            };
-            let mut trainer = take(&cell)?;
-            let result = trainer.dqn_mut().benchmark_steps(&options).await;
-            *cell.borrow_mut() = Some(trainer);
-            to_js(&result.map_err(js_error)?)
-        })
-    }
-
-    /// Times a fresh network of this trainer's shape on `backend` (`cpu` or `webgpu`): `steps`
-    /// gradient steps and `moves` greedy moves ([`crate::agent::dqn::Dqn::timing_probe`]);
-    /// resolves to `{ steps, stepsPerS, greedyMoves, greedyMoveMs }`. The trainer is left as it
-    /// is. The learning worker's *Auto* trains on the faster backend by it.
-    #[wasm_bindgen(js_name = timingProbe)]
-    pub fn timing_probe(&self, backend: String, steps: usize, moves: usize) -> js_sys::Promise {
-        timing_probe_promise(
-            self.trainer.clone(),
-            SlidingTrainer::dqn,
-            backend,
-            steps,
-            moves,
-        )
-    }
-
-    /// Sets the difficulty from the next episodes on.
-    #[wasm_bindgen(js_name = setDifficulty)]
-    pub fn set_difficulty(&self, difficulty: u32) -> Result<(), JsValue> {
-        self.with(|t| t.set_difficulty(difficulty))
     }
 }
 

@@ -33,6 +33,8 @@ pub mod dqn_sudoku;
 pub mod game2048;
 #[cfg(feature = "learn")]
 pub mod learn;
+#[cfg(feature = "learn")]
+pub mod learner;
 pub mod local_vi;
 pub mod minesweeper;
 pub mod ntuple;

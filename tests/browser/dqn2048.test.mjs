@@ -1,5 +1,5 @@
 // Mehta's RL paper's deep Q-network on the 2048 page (www/2048/dqn-panel.js, learn-client.js and
-// learn-worker.js with the learning bundle's Dqn2048Trainer / Dqn2048Model): the page loads the
+// learn-worker.js with the learning bundle's LearnerTrainer / LearnedModel): the page loads the
 // learning bundle only once the card is used; training a tiny network on the CPU moves the charts
 // and the step counter, Pause, Resume and Stop act between chunks, and Save downloads a model that
 // Load reads back; a sliding-puzzle model and a missing shipped model are refused in words (and the
@@ -148,7 +148,7 @@ describe("Mehta's RL paper's deep Q-network on the 2048 page", () => {
     assert.match(await page.locator("#agent-model").textContent(), new RegExp(`^Mehta's DQN, trained here \\(${training.steps.toLocaleString("en")} steps\\)`));
     await page.click("#agent-play");
 
-    // The saved file is a 2048 model (Dqn2048Model.fromBytes reads it) with its network and steps.
+    // The saved file is a 2048 model (LearnedModel.fromBytes reads it) with its network and steps.
     assert.equal(await loadModelFile(page, "saved.dqn", saved), "");
     assert.match(await page.locator("#d2048-play-status").textContent(), new RegExp(`^Loaded “saved\\.dqn” \\([\\d.]+ MB\\): filters 4/4, hidden 16, 2,668 parameters, ${paused.steps.toLocaleString("en")} steps trained`));
     assert.equal(await page.locator("#d2048-model").inputValue(), "file");
@@ -185,7 +185,7 @@ describe("Mehta's RL paper's deep Q-network on the 2048 page", () => {
     const refusal = await loadModelFile(page, "8puzzle.dqn", SLIDING_MODEL);
     assert.match(
       refusal,
-      /^The file "8puzzle\.dqn" could not be loaded: the model was made for puzzle sliding 3x3 goal 1,2,3,4,5,6,7,8,_, not 2048 4x4\. This is a sliding puzzle model: load it on the sliding puzzle page \(index\.html\)\.$/,
+      /^The file "8puzzle\.dqn" could not be loaded: the model plays "sliding 3x3 goal 1,2,3,4,5,6,7,8,_", not 2048\. This is a sliding puzzle model: load it on the sliding puzzle page \(index\.html\)\.$/,
     );
     assert.equal(await page.locator("#d2048-play-error").getAttribute("role"), "alert");
     assert.ok(await page.locator("#d2048-model option[value=file]").evaluate((option) => option.disabled), "no model was taken");

@@ -1,5 +1,5 @@
 // The dust page's Learn card (www/samegame/dqn-panel.js, with learn-client.js, learn-worker.js and
-// samegame/learn-jobs.js over the learning bundle's DqnDustTrainer / DqnDustModel): the page loads
+// samegame/learn-jobs.js over the learning bundle's LearnerTrainer / LearnedModel): the page loads
 // the learning bundle only once the card is used; the shipped model (www/models/dust-backups.dqn,
 // fetched) clears the page's board click by click while the exact solver finds the optimum, shown
 // beside it, and is evaluated on seeded boards beside the greedy rule; a short training run on the

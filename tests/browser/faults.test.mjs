@@ -177,8 +177,8 @@ describe("faults in the page", () => {
     const runs = [
       ["train2048", { ...small }],
       ["trainMinesweeper", { ...small, level: "beginner", layers: 2, filters: 8 }],
-      ["trainSudoku", { ...small, layers: 1, filters: 8, puzzles: 4, validationPerBin: 1 }],
-      ["trainDust", { ...small, hidden: [16, 16], validationBoards: 2 }],
+      ["trainSudoku", { ...small, layers: 1, filters: 8, puzzles: 4, validationSize: 1 }],
+      ["trainDust", { ...small, hidden: [16, 16], validationSize: 2 }],
     ];
     for (const [method, trainOptions] of runs) {
       // A worker of its own (burn sets up one WebGPU device per instance): two chunks on WebGPU,

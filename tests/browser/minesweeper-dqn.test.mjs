@@ -1,6 +1,6 @@
 // The Minesweeper page's deep Q-network card (www/minesweeper/dqn-panel.js, with learn-client.js,
-// learn-worker.js and minesweeper/learn-jobs.js over the learning bundle's DqnMinesweeperTrainer /
-// DqnMinesweeperModel): the page loads the learning bundle only once the card is used; a short
+// learn-worker.js and minesweeper/learn-jobs.js over the learning bundle's LearnerTrainer /
+// LearnedModel): the page loads the learning bundle only once the card is used; a short
 // training run on the CPU in the worker reports a finite loss and validations, and its charts draw;
 // the shipped model plays a move and a whole game on the page's board; an evaluation plays exactly
 // the games of the native `puzzlelab minesweeper eval` for the same model and seed, on its own board

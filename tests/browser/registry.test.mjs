@@ -152,7 +152,7 @@ describe("the puzzle registry", () => {
     const learnable = learnablePuzzles().map(({ id, learner }) => ({ id, learner }));
     const known = learnable.map(({ id }) => `"${id}"`).join(", ");
 
-    // The registry's classes are the learning bundle's, and each jobs module gives the worker its part.
+    // Each jobs module gives the worker its part; the classes are the learning bundle's.
     const parts = await page.evaluate(async (puzzles) => {
       const bundle = await import("../pkg/learn/puzzlelab.js");
       const found = {};
@@ -160,14 +160,20 @@ describe("the puzzle registry", () => {
         const { learnJobs } = await import(`./${puzzle.learner.jobs}`);
         const jobs = learnJobs({ puzzle, bundleReady: new Promise(() => {}), keptModel() {}, withTrainer() {}, snapshotTrained() {}, isKept() {} });
         found[puzzle.id] = {
-          model: typeof bundle[puzzle.learner.model]?.fromBytes,
-          trainer: typeof bundle[puzzle.learner.trainer]?.create,
+          model: typeof bundle.LearnedModel?.forPuzzle,
+          trainer: typeof bundle.LearnerTrainer?.create,
+          own: Object.keys(bundle).filter((name) => /^Dqn.*(Model|Trainer)$/.test(name)),
           handlers: Object.keys(jobs.handlers),
           chunkSteps: ["cpu", "webgpu"].every((backend) => ["first", "min", "max"].every((bound) => Number.isInteger(jobs.chunkSteps?.[backend]?.[bound]))),
         };
       }
       return found;
     }, learnable);
+    assert.deepEqual(
+      parts[learnable[0].id].own,
+      [],
+      "every learner trains and plays through the bundle's one LearnerTrainer and LearnedModel: no puzzle's own class is left",
+    );
     for (const { id } of learnable) {
       assert.equal(parts[id].model, "function", `${id}: its model class loads files`);
       assert.equal(parts[id].trainer, "function", `${id}: its trainer class creates trainers`);

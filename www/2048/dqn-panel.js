@@ -14,7 +14,7 @@ import { LearnCard, PERCENT_AXIS, epsilonChart, lineChart, lossChart, numberForm
 import { checkField, dqnField, numberField } from "../common/learn-form.js";
 import { reachRate } from "./stats.js";
 
-/** `puzzlelab 2048 eval --agent dqn`'s default seed (EVALUATION_SEED in src/bin/puzzlelab/dqn2048.rs, 0x2048D090). */
+/** `puzzlelab 2048 eval --agent dqn`'s default seed (EVALUATION_SEED in src/agent/dqn/game2048.rs, 0x2048D090). */
 const CLI_EVALUATION_SEED = 0x2048d090;
 /** Tiles whose reach rates the charts and the table show; 512 is read from max_tile_counts. */
 const CHART_TILES = [512, 1024, 2048];

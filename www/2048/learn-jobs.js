@@ -1,5 +1,5 @@
 // 2048's jobs in the learning worker (common/learn-worker.js loads this through the puzzle
-// registry; see its protocol): the greedy move of a kept Dqn2048Model, the seeded evaluation games
+// registry; see its protocol): the greedy move of a kept model (LearnedModel), the seeded evaluation games
 // of a model (cancellable), and the in-training evaluation of a run. Nothing here runs on import;
 // the worker hands over what the jobs need of it.
 
@@ -23,7 +23,7 @@ export function learnJobs({ bundleReady, keptModel, snapshotTrained, isKept }) {
   async function bestMove2048({ key, exponents }) {
     await bundleReady;
     const { model } = keptModel(key, "2048");
-    return { result: { move: model.bestMove(Uint8Array.from(exponents)) } };
+    return { result: { move: model.play({ exponents: Array.from(exponents) }).move } };
   }
 
   /**
@@ -38,7 +38,7 @@ export function learnJobs({ bundleReady, keptModel, snapshotTrained, isKept }) {
     for (let game = from; game < to; ) {
       const end = Math.min(to, game + GAMES_PER_TURN);
       const playing = performance.now();
-      mergeGameStats(stats, model.playGames(game, end, seed).stats);
+      mergeGameStats(stats, model.evaluate({ from: game, to: end, seed }).stats);
       timing.seconds += (performance.now() - playing) / 1000;
       game = end;
       onGames(game - from);
@@ -60,7 +60,7 @@ export function learnJobs({ bundleReady, keptModel, snapshotTrained, isKept }) {
     const job = { cancelled: false };
     evaluations.set(id, job);
     // Its own copy: training may replace (and free) the kept model between two games.
-    const model = bundle.Dqn2048Model.fromBytes(entry.bytes);
+    const model = bundle.LearnedModel.forPuzzle("2048", entry.bytes);
     const started = performance.now();
     const timing = { seconds: 0 };
     try {

@@ -1,5 +1,5 @@
 // What a batch of 2048 games reached, in JavaScript: the learning worker plays a DQN's evaluation
-// games a few at a time (Dqn2048Model.playGames) and merges their statistics here, and the page
+// games a few at a time (LearnedModel.evaluate) and merges their statistics here, and the page
 // reads reach rates from them. Mirrors GameStats and GameStats::summary in src/env/game2048/stats.rs, so
 // that a summary made here has the numbers (and names) `puzzlelab 2048 eval --agent dqn` prints.
 

@@ -132,11 +132,11 @@ export class LearnClient extends WorkerClient {
     return this.request({ type: "train", ...fields, puzzle, options, backend, continueFrom }, onProgress);
   }
 
-  // ---- sliding puzzles: the dissertation's DQN (DqnTrainer, DqnModel; sliding/learn-jobs.js) -------
+  // ---- sliding puzzles: the dissertation's DQN (LearnerTrainer, LearnedModel; sliding/learn-jobs.js) -
 
   /**
    * Solves a board with the sliding-puzzle model kept under `key`: `board` = { rows, cols, goal,
-   * cells } (labels row-major, 0 = blank). Resolves to DqnModel.solve's report ({ status, moves,
+   * cells } (labels row-major, 0 = blank). Resolves to the model's solve report (LearnedModel.play) ({ status, moves,
    * tiles, length, optimal, method, optimalLength, extraMoves, nodes, ms, … }); rejects when the
    * model was trained for another puzzle, with a message saying so.
    */
@@ -191,10 +191,10 @@ export class LearnClient extends WorkerClient {
     return this.request({ type: "snapshot", key });
   }
 
-  // ---- 2048: Mehta's DQN (Dqn2048Trainer, Dqn2048Model) --------------------------------------------
+  // ---- 2048: Mehta's DQN (LearnerTrainer, LearnedModel; 2048/learn-jobs.js) --------------------------
 
   /**
-   * Starts training Mehta's DQN on 2048: { options (Dqn2048Trainer.create's), backend, evalEvery
+   * Starts training Mehta's DQN on 2048: { options (filters, DqnConfig's fields over the paper's), backend, evalEvery
    * (steps between in-training evaluations, 0: none), evalGames, evalSeed, continueFrom }.
    * onProgress gets "backend", "started", "chunk" as for train(), and { stage: "evaluation", steps,
    * done, total } while an in-training evaluation plays, { stage: "evaluated", steps, stats,
@@ -224,18 +224,19 @@ export class LearnClient extends WorkerClient {
     return this.request({ type: "cancel-evaluation", job: id });
   }
 
-  // ---- Minesweeper (DqnMinesweeperTrainer, DqnMinesweeperModel; minesweeper/learn-jobs.js) ----------
+  // ---- Minesweeper (LearnerTrainer, LearnedModel; minesweeper/learn-jobs.js) --------------------------
 
   /**
-   * Starts training a Minesweeper DQN: { options (DqnMinesweeperTrainer.create's: the board, the
+   * Starts training a Minesweeper DQN: { options (the board (width, height, mines, firstClick, firstCell), the
    * network, DqnConfig's fields), backend, evalEvery (steps between validations, 0: none),
-   * evalGames, evalSeed, evalFirstCell, continueFrom }. onProgress gets "backend", "started",
+   * evalGames, evalSeed, continueFrom } (the validation games' first click: options.firstCell,
+   * [column, row]). onProgress gets "backend", "started",
    * "chunk" as for train(), { stage: "validating", steps, games } and { stage: "validated", steps,
    * evaluation } around each validation. Resolves when training stops, to { stopped, report,
    * backend, model }.
    */
-  trainMinesweeper({ options = {}, backend = "auto", evalEvery = 0, evalGames = 0, evalSeed = 0, evalFirstCell = 0, continueFrom = null }, { onProgress } = {}) {
-    return this.train({ puzzle: "minesweeper", options, backend, evalEvery, evalGames, evalSeed, evalFirstCell, continueFrom }, { onProgress });
+  trainMinesweeper({ options = {}, backend = "auto", evalEvery = 0, evalGames = 0, evalSeed = 0, continueFrom = null }, { onProgress } = {}) {
+    return this.train({ puzzle: "minesweeper", options, backend, evalEvery, evalGames, evalSeed, continueFrom }, { onProgress });
   }
 
   /**
@@ -256,13 +257,13 @@ export class LearnClient extends WorkerClient {
     return this.request({ type: "evaluate-minesweeper", key, width, height, mines, rule, firstCell, games, seed, solver }, onProgress);
   }
 
-  // ---- Sudoku (DqnSudokuTrainer, DqnSudokuModel; sudoku/learn-jobs.js) ------------------------------
+  // ---- Sudoku (LearnerTrainer, LearnedModel; sudoku/learn-jobs.js) ------------------------------------
 
   /**
-   * Starts training a Sudoku DQN: { options (DqnSudokuTrainer.create's: net, layers, filters,
-   * givens, puzzles, validationPerBin, DqnConfig's fields), backend, evalEvery (steps between
+   * Starts training a Sudoku DQN: { options (net, layers, filters, givens, puzzles (the pool),
+   * validationSize (puzzles a bin), DqnConfig's fields), backend, evalEvery (steps between
    * validations, 0: none), continueFrom }. onProgress gets "backend", "started" (with `setup`),
-   * "chunk" as for train(), { stage: "validating", steps } and { stage: "validated", steps, bins }
+   * "chunk" as for train(), { stage: "validating", steps } and { stage: "validated", steps, evaluation: { easy, medium, hard } }
    * around each validation. Resolves when training stops, to { stopped, report, backend, model }.
    */
   trainSudoku({ options = {}, backend = "auto", evalEvery = 0, continueFrom = null }, { onProgress } = {}) {
@@ -281,21 +282,21 @@ export class LearnClient extends WorkerClient {
   /**
    * Plays `perBin` puzzles of each of the paper's bins drawn from `seed` with `givens` with the
    * Sudoku model under `key` (the puzzles of `puzzlelab sudoku eval`); resolves to { key, info,
-   * bins: [{ bin, paper_solved_rate, puzzles, solved, solved_rate, solved_rate_95, filled_fraction,
+   * bins: [{ bin, published_solved_rate, puzzles, solved, solved_rate, solved_rate_95, filled_fraction,
    * ms_per_puzzle }], seed, perBin, ms }.
    */
   evaluateSudoku(key, { perBin, seed, givens }, { onProgress } = {}) {
     return this.request({ type: "evaluate-sudoku", key, perBin, seed, givens: Array.from(givens) }, onProgress);
   }
 
-  // ---- the dust puzzle (DqnDustTrainer, DqnDustModel; samegame/learn-jobs.js) ------------------------
+  // ---- the dust puzzle (LearnerTrainer, LearnedModel; samegame/learn-jobs.js) ------------------------
 
   /**
-   * Starts training a dust DQN: { options (DqnDustTrainer.create's: net, target, hidden,
-   * validationBoards, DqnConfig's fields), backend, evalEvery (steps between validations, 0: none),
+   * Starts training a dust DQN: { options (net, target, hidden, validationSize (boards), DqnConfig's
+   * fields), backend, evalEvery (steps between validations, 0: none),
    * continueFrom }. onProgress gets "backend", "started" (with `setup`), "chunk" as for train(),
-   * { stage: "validating", steps } and { stage: "validated", steps, clicks: { boards, mean_clicks,
-   * distribution } } around each validation. Resolves when training stops, to { stopped, report,
+   * { stage: "validating", steps } and { stage: "validated", steps, evaluation: { boards,
+   * mean_clicks, play, mean_clicks_greedy, mean_clicks_lookahead } } around each validation. Resolves when training stops, to { stopped, report,
    * backend, model }.
    */
   trainDust({ options = {}, backend = "auto", evalEvery = 0, continueFrom = null }, { onProgress } = {}) {

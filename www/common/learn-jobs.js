@@ -9,8 +9,8 @@
 // call), snapshotTrained(run), isKept(key, model) }) and keeps what it returns by puzzle id:
 //   handlers            its own request types, named after it ("play-sudoku", "evaluate-2048", …)
 //   chunkSteps          { cpu, webgpu }: { first, min, max } training steps per chunk
-//   trainerArguments    (message) => the arguments of its trainer's create before the backend
-//                       (absent: [message.options ?? {}])
+//   trainerOptions      (message) => the options of LearnerTrainer.create(puzzle, options,
+//                       backend) (absent: message.options)
 //   validate            (run, steps) => the in-training evaluation (absent: none)
 //   trainerSetup        true when its trainer holds its own validation set: `evalEvery` alone asks
 //                       for validation, and "started" carries the trainer's `setup`
@@ -29,11 +29,11 @@ export function checkSeed(seed) {
 }
 
 /**
- * Calls `use(model)` on a fresh copy of the kept `entry` (`Model.fromBytes(entry.bytes)`), freed
- * afterwards; resolves to what `use` returns.
+ * Calls `use(model)` on a fresh copy of the kept `entry` (the learning bundle's LearnedModel of its
+ * bytes), freed afterwards; resolves to what `use` returns.
  */
-export async function withModelCopy(Model, entry, use) {
-  const model = Model.fromBytes(entry.bytes);
+export async function withModelCopy(bundle, entry, use) {
+  const model = bundle.LearnedModel.forPuzzle(entry.puzzle, entry.bytes);
   try {
     return await use(model);
   } finally {
@@ -44,16 +44,17 @@ export async function withModelCopy(Model, entry, use) {
 /**
  * The in-training validation of a run (`run.evaluation`: { every, next, … }): sets the step count
  * of the next one; while the run is running, posts { stage: "validating", steps, ...said }, awaits
- * `validation(trainer)` through `withTrainer` and posts { stage: "validated", steps, [key]: what
- * it resolved to }. Skipped while the run is pausing or stopping.
+ * the trainer's evaluate(options) through `withTrainer` (LearnerTrainer.evaluate: { size, seed },
+ * both optional) and posts { stage: "validated", steps, evaluation: what it resolved to }. Skipped
+ * while the run is pausing or stopping.
  */
-export async function validateRun(run, steps, withTrainer, { key, validation, said = {} }) {
+export async function validateRun(run, steps, withTrainer, { options = {}, said = {} } = {}) {
   const { evaluation } = run;
   evaluation.next = (Math.floor(steps / evaluation.every) + 1) * evaluation.every;
   if (run.state !== "running") return;
   postProgress(run.id, { stage: "validating", steps, ...said });
-  const result = await withTrainer(run.trainer, validation);
-  postProgress(run.id, { stage: "validated", steps, [key]: result });
+  const result = await withTrainer(run.trainer, (trainer) => trainer.evaluate(options));
+  postProgress(run.id, { stage: "validated", steps, evaluation: result });
 }
 
 /** The first bytes of every DQN model file (MAGIC in src/agent/dqn/model_file.rs). */

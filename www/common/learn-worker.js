@@ -8,8 +8,9 @@
 // back.
 //
 // Every learnable puzzle of the registry (puzzles.js: sliding puzzles, 2048, Minesweeper, Sudoku,
-// the dust puzzle) shares it: its `learner` names its model and trainer classes in the bundle, the
-// key of its network being trained, and its jobs module (sliding/, 2048/, minesweeper/, sudoku/,
+// the dust puzzle) shares it: the learning bundle's one trainer and model class (LearnerTrainer,
+// LearnedModel: src/web/learner.rs) serve every puzzle. Its `learner` in the registry names the
+// key of its network being trained and its jobs module (sliding/, 2048/, minesweeper/, sudoku/,
 // samegame/learn-jobs.js, loaded from the registry; common/learn-jobs.js says what each gives). The
 // job table is keyed by the registry's puzzle id. There is no default puzzle: "load-model" and
 // "train" say `puzzle` (a request without one is refused), and a puzzle's own requests have types
@@ -22,7 +23,9 @@
 //             reported); puzzle: a learnable puzzle's id, the kind of model the file must be
 //        { type: "load-model", id, key, bytes, name, puzzle } read a model from bytes (a file the person chose)
 //        { type: "train", id, puzzle, options, backend, continueFrom?, ... }
-//             options: the puzzle's trainer's create's; backend "auto" | "webgpu" | "cpu";
+//             options: LearnerTrainer.create's (the puzzle's setup: board, network, …;
+//             validationSize; DqnConfig's fields, as `puzzlelab <puzzle> train` takes them);
+//             backend "auto" | "webgpu" | "cpu";
 //             continueFrom: the key of a kept model whose weights the trainer starts from; the
 //             network so far is kept as a model under the puzzle's trainedKey
 //        { type: "pause", id } | { type: "resume", id } | { type: "stop", id }
@@ -34,14 +37,16 @@
 //             `key`, default the run's trainedKey); answers { key, info, steps }
 //   Sliding puzzles (sliding/learn-jobs.js):
 //        { type: "train", id, puzzle: "sliding", rows, cols, goal, options, backend, continueFrom? }
-//             goal: text ("" = standard); options: DqnTrainer.create's
+//             goal: text ("" = standard); options: difficulty, curriculum, reward, mixed,
+//             uniformStarts and DqnConfig's fields (the sliding learner's setup beside the board)
 //        { type: "solve-sliding", id, key, rows, cols, goal, cells, options? }
-//             goal and cells: labels row-major (0 = blank); options: DqnModel.solve's, or with
-//             method: "bwas" DqnModel.solveBwas's (lambda, batch, maxNodes)
-//        { type: "evaluate-sliding", id, key, options }  DqnModel.evaluate's options ({ perDistance, seed })
+//             goal and cells: labels row-major (0 = blank); options: the model-guided search's
+//             (beamWidth, maxNodes, maxDepth), or with method: "bwas" batch-weighted A*'s
+//             (lambda, batch, maxNodes)
+//        { type: "evaluate-sliding", id, key, options }  the evaluation's options ({ perDistance, seed })
 //   2048 (2048/learn-jobs.js):
 //        { type: "train", id, puzzle: "2048", options, backend, continueFrom?, evalEvery, evalGames, evalSeed }
-//             options: Dqn2048Trainer.create's (DqnConfig's fields over the paper's); every evalEvery
+//             options: the 2048 setup (filters) and DqnConfig's fields over the paper's; every evalEvery
 //             steps (0: never) the network plays evalGames greedy games of the evaluation run
 //             seeded with evalSeed; the network so far is kept as the model "trained-2048"
 //        { type: "best-move-2048", id, key, exponents }   the kept 2048 model's greedy move for a board
@@ -51,10 +56,10 @@
 //        { type: "cancel-evaluation", id, job }           stops the evaluation with request id `job`
 //   Minesweeper (minesweeper/learn-jobs.js):
 //        { type: "train", id, puzzle: "minesweeper", options, backend, continueFrom?, evalEvery, evalGames,
-//             evalSeed, evalFirstCell }  options: DqnMinesweeperTrainer.create's (the board: level or width,
-//             height, mines, firstClick; net "cells" (layers, filters) or "paper"; DqnConfig's fields);
+//             evalSeed }  options: the board (level or width, height, mines, firstClick, firstCell),
+//             net "cells" (layers, filters) or "conv-dense", DqnConfig's fields;
 //             every evalEvery steps the network so far plays evalGames of the solver's boards seeded
-//             with evalSeed (first click on cell evalFirstCell); kept as the model "trained-minesweeper"
+//             with evalSeed (first click at options.firstCell); kept as the model "trained-minesweeper"
 //        { type: "best-cell-minesweeper", id, key, width, height, mines, cells }  the kept model's greedy
 //             cell for a board of cell codes (0–8 revealed, 9 covered, 10 flag, 11 "?"; resized for a
 //             fully convolutional model): { cell (−1: none left), values (a Q-value per cell) }
@@ -64,17 +69,17 @@
 //             `puzzlelab minesweeper eval` reports: win_rate, win_rate_95, guesses_per_game, …)
 //   Sudoku (sudoku/learn-jobs.js):
 //        { type: "train", id, puzzle: "sudoku", options, backend, continueFrom?, evalEvery }
-//             options: DqnSudokuTrainer.create's (net "cells" (layers, filters) or "paper"; givens,
-//             puzzles, validationPerBin; DqnConfig's fields); every evalEvery steps the network so
+//             options: net "cells" (layers, filters) or "dense"; givens, count (the pool),
+//             validationSize (puzzles a bin); DqnConfig's fields; every evalEvery steps the network so
 //             far plays the trainer's validation puzzles; kept as the model "trained-sudoku"
 //        { type: "play-sudoku", id, key, grid }  the kept model's greedy play from a grid (81 cells as
 //             text): { key, info, outcome, moves: [{ cell, digit, right, value }], firstMistake, solution }
 //        { type: "evaluate-sudoku", id, key, perBin, seed, givens }  greedy play on perBin seeded
-//             puzzles of each bin: { key, info, bins: [{ bin, paper_solved_rate, solved_rate, … }], seed, perBin, ms }
+//             puzzles of each bin: { key, info, bins: [{ bin, published_solved_rate, solved_rate, … }], seed, perBin, ms }
 //   Dust (samegame/learn-jobs.js):
 //        { type: "train", id, puzzle: "dust", options, backend, continueFrom?, evalEvery }
-//             options: DqnDustTrainer.create's (net "backups" or "blog", target "max" or "mean",
-//             hidden, validationBoards; DqnConfig's fields); every evalEvery steps the network so
+//             options: net "backups" or "batched", target "max" or "mean", hidden, validationSize
+//             (boards); DqnConfig's fields; every evalEvery steps the network so
 //             far clears the trainer's validation boards; kept as the model "trained-dust"
 //        { type: "play-dust", id, key, board }  the kept model's greedy clearing of a board (text,
 //             8 × 6): { key, info, clicks: [[col, row]], cells, values, after, cleared }
@@ -87,8 +92,7 @@
 //        { type: "progress", id, stage: "backend", message, backend, timing }  how the backend was chosen
 //                                                          (timing: "auto"'s { cpu, webgpu } timingProbe results, or null)
 //        { type: "progress", id, stage: "started", backend, adapter, numParams, chunkSteps, setup? }
-//             (setup: Sudoku's DqnSudokuTrainer.setup or dust's DqnDustTrainer.setup, what it
-//             trains and validates on)
+//             (setup: LearnerTrainer.setup for Sudoku and dust, what it trains and validates on)
 //        { type: "progress", id, stage: "chunk", report, chunkSteps, wasmBytes }  after every training
 //                                                          chunk (wasmBytes: the bundle's wasm memory)
 //        { type: "progress", id, stage: "checkpoint", key, puzzle, steps, backend, bytes }  the
@@ -101,11 +105,10 @@
 //        { type: "progress", id, stage: "evaluated", steps, stats, summary } 2048: an in-training evaluation
 //        { type: "progress", id, stage: "evaluate-2048", done, total }      2048: evaluation games played
 //        { type: "progress", id, stage: "validating", steps, games }        Minesweeper: validation games begin
-//        { type: "progress", id, stage: "validated", steps, evaluation }   Minesweeper: an in-training evaluation
+//        { type: "progress", id, stage: "validated", steps, evaluation }   Minesweeper, Sudoku, dust: an
+//             in-training evaluation (LearnerTrainer.evaluate's: the manifest's `validation`)
 //        { type: "progress", id, stage: "evaluate-minesweeper", player }    Minesweeper: "model" or "solver" plays
-//        { type: "progress", id, stage: "validated", steps, bins }         Sudoku: an in-training evaluation by bin
 //        { type: "progress", id, stage: "evaluate-sudoku", perBin }         Sudoku: the evaluation's puzzles are drawn
-//        { type: "progress", id, stage: "validated", steps, clicks }       dust: { boards, mean_clicks, distribution }
 //        { type: "progress", id, stage: "evaluate-dust", boards }           dust: the evaluation's boards are played
 //        { type: "result", id, result }
 //        { type: "error", id, message }                id null: the bundle could not be loaded
@@ -129,7 +132,7 @@ const AUTO_TIMING_STEPS = 3;
 const AUTO_TIMING_MOVES = 10;
 
 /**
- * Kept models by key: { model (the puzzle's model class: DqnModel, Dqn2048Model, …), bytes (the
+ * Kept models by key: { model (the learning bundle's LearnedModel, or the sliding puzzles' DqnModel), bytes (the
  * file), info (its info()), puzzle (the registry's id) }.
  */
 const models = new Map();
@@ -138,7 +141,7 @@ const models = new Map();
  * puzzle (the registry's id), jobs (its entry of the job table), modelKey (where its network is
  * kept as a model: the puzzle's trainedKey), backend, state ("running" | "paused" | "stopping" |
  * "stopped"), wake (resolver that ends a pause), waiters (pause/stop requests answered when the
- * loop gets there), lastReport, chunkSteps, evaluation ({ every, games, seed, firstCell, next (the
+ * loop gets there), lastReport, chunkSteps, evaluation ({ every, games, seed, next (the
  * step count that calls for the next one) } when the run validates, else null) }, or null.
  */
 let run = null;
@@ -280,14 +283,15 @@ async function loadBundle() {
 /** Fetches (with progress) or reads a model file and keeps it under `key`; resolves to its info. */
 async function loadModel(message) {
   const { id, key, url, bytes, name } = message;
-  const { puzzle } = await jobsOf(message);
+  const jobs = await jobsOf(message);
+  const { puzzle } = jobs;
   const bundle = await bundleReady;
   const started = performance.now();
   const body = url ? await download(url, id) : toBytes(bytes);
   const downloadMs = performance.now() - started;
   let model;
   try {
-    model = bundle[puzzle.learner.model].fromBytes(body);
+    model = openModel(bundle, jobs, body);
   } catch (error) {
     const what = url ? `The model at ${url}` : `The file${name ? ` "${name}"` : ""}`;
     throw new Error(`${what} could not be loaded: ${messageOf(error)}${foreignModelHint(body, puzzle.id)}`);
@@ -295,6 +299,14 @@ async function loadModel(message) {
   const info = model.info();
   keepModel(key, { model, bytes: body, info, puzzle: puzzle.id });
   return { result: { key, info, size: body.byteLength, ms: Math.round(performance.now() - started), downloadMs: Math.round(downloadMs) } };
+}
+
+/**
+ * A model of the puzzle of `jobs` (its entry of the job table) from a model file's bytes: the
+ * learning bundle's one model class, which refuses a file of another puzzle.
+ */
+function openModel(bundle, jobs, bytes) {
+  return bundle.LearnedModel.forPuzzle(jobs.puzzle.id, bytes);
 }
 
 /** Keeps `entry` under `key`, freeing the model it replaces. */
@@ -363,7 +375,7 @@ async function train(message) {
   const current = run;
   // A trainer with its own validation set (trainerSetup: Sudoku's puzzles, dust's boards) needs no games.
   if (jobs.validate && message.evalEvery > 0 && (message.evalGames > 0 || jobs.trainerSetup)) {
-    current.evaluation = { every: message.evalEvery, games: message.evalGames, seed: message.evalSeed ?? 0, firstCell: message.evalFirstCell ?? 0, next: message.evalEvery };
+    current.evaluation = { every: message.evalEvery, games: message.evalGames, seed: message.evalSeed ?? 0, next: message.evalEvery };
   }
   postProgress(id, { stage: "started", backend, adapter, numParams: trainer.numParams, chunkSteps: current.chunkSteps, ...(jobs.trainerSetup ? { setup: trainer.setup } : {}) });
 
@@ -441,14 +453,13 @@ async function fallBackToCpu(current, bounds, error) {
 async function newTrainer(message) {
   const jobs = await jobsOf(message);
   const bundle = await bundleReady;
-  const { id: puzzle, learner } = jobs.puzzle;
-  const trainerArguments = jobs.trainerArguments?.(message) ?? [message.options ?? {}];
+  const { id: puzzle } = jobs.puzzle;
   const choice = await chooseBackend(bundle, message.backend ?? "auto");
   const { adapter } = choice;
   let { backend, note } = choice;
   const create = async (on) => {
     try {
-      return await bundle[learner.trainer].create(...trainerArguments, on);
+      return await bundle.LearnerTrainer.create(puzzle, jobs.trainerOptions?.(message) ?? message.options ?? {}, on);
     } catch (error) {
       throw new Error(`The trainer could not be set up: ${messageOf(error)}`);
     }
@@ -504,7 +515,7 @@ function nextChunkSteps(steps, elapsedMs, { min, max }) {
 async function snapshotTrained(current, key = current.modelKey) {
   const bundle = await bundleReady;
   const bytes = await withTrainer(current.trainer, (t) => t.saveModel());
-  const model = bundle[current.jobs.puzzle.learner.model].fromBytes(bytes);
+  const model = openModel(bundle, current.jobs, bytes);
   const entry = { model, bytes, info: model.info(), puzzle: current.puzzle };
   keepModel(key, entry);
   current.checkpointAt = performance.now();

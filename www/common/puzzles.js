@@ -22,9 +22,9 @@
  *             widget's shadow DOM it draws into), `className` (that container's class, which the
  *             panel's style names) and `attributes` (those only this mode reads: the widget observes
  *             them before the module loads)
- *   learner   the deep Q-learner of the learning worker (null: none): `model` and `trainer` (the
- *             classes of the learning bundle, pkg/learn/), `jobs` (the module of its jobs in the
- *             learning worker, exporting learnJobs: see common/learn-jobs.js), `puzzleIds` (the
+ *   learner   the deep Q-learner of the learning worker (null: none): `jobs` (the module of its
+ *             jobs in the learning worker, exporting learnJobs: see common/learn-jobs.js; the
+ *             learning bundle's LearnerTrainer and LearnedModel train and play it), `puzzleIds` (the
  *             beginnings of the `puzzleId` its model files carry in their header: the Rust
  *             `Environment::puzzle_id` of src/env/<puzzle>/), `trainedKey` (the worker's key of the
  *             network being trained, as a model) and `shipped` (its shipped model files, or
@@ -39,8 +39,6 @@ export const PUZZLES = deepFreeze([
     docs: "docs/sliding.md",
     widget: { mode: "sliding", module: "sliding/widget-panel.js", panel: "SlidingPanel" },
     learner: {
-      model: "DqnModel",
-      trainer: "DqnTrainer",
       jobs: "sliding/learn-jobs.js",
       puzzleIds: ["sliding "],
       trainedKey: "trained",
@@ -62,8 +60,6 @@ export const PUZZLES = deepFreeze([
       attributes: ["seed", "agent", "depth", "always-two"],
     },
     learner: {
-      model: "Dqn2048Model",
-      trainer: "Dqn2048Trainer",
       jobs: "2048/learn-jobs.js",
       puzzleIds: ["2048 "],
       trainedKey: "trained-2048",
@@ -85,8 +81,6 @@ export const PUZZLES = deepFreeze([
       attributes: ["seed", "level", "width", "height", "mines", "first-click", "no-guess", "overlay", "question-marks"],
     },
     learner: {
-      model: "DqnMinesweeperModel",
-      trainer: "DqnMinesweeperTrainer",
       jobs: "minesweeper/learn-jobs.js",
       puzzleIds: ["minesweeper-"],
       trainedKey: "trained-minesweeper",
@@ -108,8 +102,6 @@ export const PUZZLES = deepFreeze([
       attributes: ["size", "difficulty", "seed", "pencil"],
     },
     learner: {
-      model: "DqnSudokuModel",
-      trainer: "DqnSudokuTrainer",
       jobs: "sudoku/learn-jobs.js",
       puzzleIds: ["sudoku-"],
       trainedKey: "trained-sudoku",
@@ -124,8 +116,6 @@ export const PUZZLES = deepFreeze([
     docs: "docs/samegame.md",
     widget: { mode: "dust", module: "samegame/widget-panel.js", panel: "ClustersPanel", part: "dust", className: "clusters", attributes: ["seed"] },
     learner: {
-      model: "DqnDustModel",
-      trainer: "DqnDustTrainer",
       jobs: "samegame/learn-jobs.js",
       puzzleIds: ["dust-"],
       trainedKey: "trained-dust",

@@ -16,7 +16,7 @@ import { FieldError, percent } from "../common/card-helpers.js";
 import { LearnCard, PERCENT_AXIS, epsilonChart, lineChart, lossChart, numberFormat, plural } from "../common/learn-card.js";
 import { choiceField, dqnField, numberField } from "../common/learn-form.js";
 
-/** The validation boards' seed (VALIDATION_SEED in src/bin/puzzlelab/dqn_minesweeper.rs); evaluations use 0, the CLI's default. */
+/** The validation boards' seed (MinesweeperLearner's VALIDATION_SEED in src/agent/dqn/minesweeper.rs); evaluations use 0, the CLI's default. */
 const VALIDATION_SEED = 0x4d1e5eed;
 
 /** The card's description (common/learn-card.js says what each part is). */
@@ -64,12 +64,14 @@ export const MINES_DQN = {
       // The per-cell network learns each cell's log-odds of surviving (cross-entropy), the recipe
       // of the shipped model (docs/minesweeper.md, "Learners").
       const cells = options.net === "cells" ? { layers, filters, survivalLogits: true } : {};
+      // Validation games click first where the page's first click would go ([column, row]).
+      const first = firstCell(board);
+      const at = [first % board.width, Math.floor(first / board.width)];
       return {
-        options: { width: board.width, height: board.height, mines: board.mines, firstClick: board.rule, ...options, ...cells },
+        options: { width: board.width, height: board.height, mines: board.mines, firstClick: board.rule, firstCell: at, ...options, ...cells },
         evalEvery,
         evalGames,
         evalSeed: VALIDATION_SEED,
-        evalFirstCell: firstCell(board),
       };
     },
   },

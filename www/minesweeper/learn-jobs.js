@@ -1,5 +1,5 @@
 // Minesweeper's jobs in the learning worker (common/learn-worker.js loads this through the puzzle
-// registry; see its protocol): the greedy cell of a kept DqnMinesweeperModel for the page's board,
+// registry; see its protocol): the greedy cell of a kept model (LearnedModel) for the page's board,
 // the evaluation of a model and of the solver on the same seeded boards, and the validation games
 // of a training run. Nothing here runs on import; the worker hands over what the jobs need of it.
 
@@ -21,9 +21,8 @@ export function learnJobs({ bundleReady, keptModel, withTrainer }) {
     await bundleReady;
     const { model } = keptModel(key, "minesweeper");
     const codes = Uint8Array.from(cells);
-    const cell = model.bestCell(width, height, mines, codes);
-    const values = Array.from(model.qValues(width, height, mines, codes));
-    return { result: { cell, values } };
+    const { cell, values } = model.play({ width, height, mines, cells: Array.from(codes) });
+    return { result: { cell, values: Array.from(values) } };
   }
 
   /**
@@ -36,9 +35,9 @@ export function learnJobs({ bundleReady, keptModel, withTrainer }) {
     checkCount(games, MAX_GAMES, "games");
     checkSeed(seed);
     const started = performance.now();
-    return withModelCopy(bundle.DqnMinesweeperModel, entry, async (model) => {
+    return withModelCopy(bundle, entry, async (model) => {
       postProgress(id, { stage: "evaluate-minesweeper", player: "model" });
-      const played = model.playGames(width, height, mines, rule, firstCell, games, seed);
+      const played = model.evaluate({ width, height, mines, rule, firstCell, games, seed });
       let solved = null;
       if (solver) {
         postProgress(id, { stage: "evaluate-minesweeper", player: "solver" });
@@ -50,17 +49,14 @@ export function learnJobs({ bundleReady, keptModel, withTrainer }) {
   }
 
   /**
-   * The in-training evaluation of a run (`run.evaluation`: { every, games, seed, firstCell, next }):
-   * the network so far plays the validation boards; the page gets { stage: "validated", steps,
-   * evaluation }. Skipped while the run is pausing or stopping.
+   * The in-training evaluation of a run (`run.evaluation`: { every, games, seed, next }): the
+   * network so far plays the validation boards (their first click is the trainer's firstCell); the
+   * page gets { stage: "validated", steps, evaluation }. Skipped while the run is pausing or
+   * stopping.
    */
   function validate(run, steps) {
-    const { games, seed, firstCell } = run.evaluation;
-    return validateRun(run, steps, withTrainer, {
-      key: "evaluation",
-      validation: (trainer) => trainer.evaluate(games, seed, firstCell),
-      said: { games },
-    });
+    const { games, seed } = run.evaluation;
+    return validateRun(run, steps, withTrainer, { options: { size: games, seed }, said: { games } });
   }
 
   return {

@@ -21,7 +21,7 @@ import { choiceField, dqnField, numberField, textField } from "../common/learn-f
 import { ClustersSolver, SolveCancelled } from "./solver-client.js";
 
 /**
- * Each learner's settings as DqnDustTrainer takes them by default (backups_config and batched_config in
+ * Each learner's settings as the learning bundle's trainer takes them by default (backups_config and batched_config in
  * src/agent/dqn/dust.rs, with hidden layers a tab trains): switching the network fills them in.
  */
 const NET_DEFAULTS = {
@@ -77,7 +77,7 @@ export const DUST_DQN = {
         dqnField("epsilon-min", backups["epsilon-min"]),
         dqnField("seed", 0),
         dqnField("eval-every", 50),
-        numberField("eval-boards", "Validation boards", 100, "count", 10_000, "validationBoards"),
+        numberField("eval-boards", "Validation boards", 100, "count", 10_000, "validationSize"),
       ],
     },
     nets: { defaults: NET_DEFAULTS },
@@ -107,8 +107,8 @@ export const DUST_DQN = {
       card.charts.length.add(0, stepsDone, episodeLength ?? null);
       card.charts.return.add(0, stepsDone, episodeReturn ?? null);
     },
-    started: ({ setup }, text) => `${layersText(setup?.hidden)}, ${text}; validation on ${plural(setup?.validationBoards ?? 0, "board")}`,
-    validated: (card, { steps, clicks }) => {
+    started: ({ setup }, text) => `${layersText(setup?.hidden)}, ${text}; validation on ${plural(setup?.validationSize ?? 0, "board")}`,
+    validated: (card, { steps, evaluation: clicks }) => {
       card.charts.clicks.add(0, steps, clicks.mean_clicks);
       return { steps, clicks };
     },

@@ -1,12 +1,12 @@
 // The dust puzzle's jobs in the learning worker (common/learn-worker.js loads this through the
-// puzzle registry; see its protocol): a kept DqnDustModel's greedy clearing of the page's board,
+// puzzle registry; see its protocol): a kept model's (LearnedModel) greedy clearing of the page's board,
 // its evaluation on seeded boards beside the greedy rule's, and the validation of a training run.
 // Nothing here runs on import; the worker hands over what the jobs need of it.
 
 import { checkCount, checkSeed, validateRun, withModelCopy } from "../common/learn-jobs.js";
 import { postProgress } from "../common/worker-protocol.js";
 
-/** The most boards one evaluation plays (DqnDustModel.evaluate's limit). */
+/** The most boards one evaluation plays (LearnedModel.evaluate's limit for dust). */
 const MAX_BOARDS = 10_000;
 
 /**
@@ -18,7 +18,7 @@ export function learnJobs({ bundleReady, keptModel, withTrainer }) {
   /** "play-dust": the model's greedy clicks on `board` (text, 8 × 6) until it is cleared. */
   async function play({ key, board }) {
     const entry = (await bundleReady, keptModel(key, "dust"));
-    return { result: { key, info: entry.info, ...entry.model.play(String(board)) } };
+    return { result: { key, info: entry.info, ...entry.model.play({ board: String(board) }) } };
   }
 
   /** "evaluate-dust": greedy clearings of `boards` seeded boards, beside the greedy rule's. */
@@ -27,20 +27,21 @@ export function learnJobs({ bundleReady, keptModel, withTrainer }) {
     checkSeed(seed);
     const [bundle, started] = [await bundleReady, performance.now()];
     const entry = keptModel(key, "dust");
-    return withModelCopy(bundle.DqnDustModel, entry, async (model) => {
+    return withModelCopy(bundle, entry, async (model) => {
       postProgress(id, { stage: "evaluate-dust", boards });
       await new Promise((resolve) => setTimeout(resolve, 0));
-      return { result: { key, info: entry.info, ...model.evaluate(boards, seed), ms: Math.round(performance.now() - started) } };
+      return { result: { key, info: entry.info, ...model.evaluate({ boards, seed }), ms: Math.round(performance.now() - started) } };
     });
   }
 
   /**
    * The in-training evaluation of a run (`run.evaluation`: { every, next }): the network so far
-   * clears the trainer's validation boards; the page gets { stage: "validated", steps, clicks
-   * ({ boards, mean_clicks, distribution }) }. Skipped while the run is pausing or stopping.
+   * clears the trainer's validation boards; the page gets { stage: "validated", steps, evaluation
+   * ({ boards, mean_clicks, play, mean_clicks_greedy, mean_clicks_lookahead }) }. Skipped while
+   * the run is pausing or stopping.
    */
   function validate(run, steps) {
-    return validateRun(run, steps, withTrainer, { key: "clicks", validation: (trainer) => trainer.evaluate() });
+    return validateRun(run, steps, withTrainer);
   }
 
   return {
@@ -54,7 +55,7 @@ export function learnJobs({ bundleReady, keptModel, withTrainer }) {
       webgpu: { first: 2, min: 1, max: 50 },
     },
     validate,
-    /** The trainer plays its own validation boards (DqnDustTrainer.setup). */
+    /** The trainer plays its own validation boards (LearnerTrainer.setup). */
     trainerSetup: true,
   };
 }

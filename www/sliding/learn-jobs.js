@@ -1,7 +1,7 @@
 // Sliding puzzles' jobs in the learning worker (common/learn-worker.js loads this through the puzzle
-// registry; see its protocol): a kept DqnModel's solve of the page's board (greedy, guided search or
-// batch-weighted A*), its evaluation by exact optimal distance, and the trainer's arguments
-// (the board's rows, columns and goal). Nothing here runs on import; the worker hands over what the
+// registry; see its protocol): a kept model's (LearnedModel) solve of the page's board (greedy,
+// guided search or batch-weighted A*), its evaluation by exact optimal distance, and the trainer's
+// setup (the board's size and goal). Nothing here runs on import; the worker hands over what the
 // jobs need of it.
 
 import { goalLabels } from "../common/learn-client.js";
@@ -22,10 +22,9 @@ export function learnJobs({ bundleReady, keptModel }) {
     const entry = keptModel(key, "sliding");
     const problem = misfit(entry.info, rows, cols, goal);
     if (problem) throw new Error(problem);
-    // options.method "bwas": batch-weighted A* (its options: lambda, batch, maxNodes).
-    const { method, ...rest } = options ?? {};
-    const board = Uint8Array.from(cells);
-    const result = method === "bwas" ? entry.model.solveBwas(board, rest) : entry.model.solve(board, options ?? undefined);
+    // options.method "bwas": batch-weighted A* (its options: lambda, batch, maxNodes); else the
+    // greedy moves, then the model-guided beam search (beamWidth, maxNodes, maxDepth).
+    const result = entry.model.play({ ...(options ?? {}), cells: Array.from(cells) });
     return { result };
   }
 
@@ -57,8 +56,11 @@ export function learnJobs({ bundleReady, keptModel }) {
       cpu: { first: 200, min: 20, max: 500 },
       webgpu: { first: 5, min: 1, max: 50 },
     },
-    /** DqnTrainer.create's: rows, cols, the goal as text ("" = standard), the options. */
-    trainerArguments: ({ rows, cols, goal, options }) => [rows, cols, goal ?? "", options ?? {}],
+    /**
+     * The trainer's options: the board ("RxC", the goal as text, "" or none = standard) with the
+     * page's (difficulty, curriculum, reward, mixed, uniformStarts, DqnConfig's fields).
+     */
+    trainerOptions: ({ rows, cols, goal, options }) => ({ ...(options ?? {}), size: `${rows}x${cols}`, ...(goal ? { goal } : {}) }),
   };
 }
 

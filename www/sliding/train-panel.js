@@ -78,13 +78,17 @@ export const SLIDING_TRAINING = {
       return { rows, cols, goal: "", options };
     },
     continueFrom: {
-      // A shipped model's manifest (`puzzlelab sliding train`'s record) adds its reward and mixed
-      // difficulties; without one: the dissertation's reward, one difficulty at a time.
-      fill: ({ info, manifest }) => ({
-        size: `${info.rows}x${info.cols}`,
-        hidden: (info.network?.hidden ?? []).join(","),
-        ...(manifest ? { reward: REWARD_NAMES[manifest.reward] ?? manifest.reward, mixed: manifest.mixed_difficulty === true, "uniform-starts": manifest.uniform_starts === true } : {}),
-      }),
+      // A shipped model's manifest (`puzzlelab sliding train`'s record: its `setup`, or in older
+      // manifests the same fields at the top level) adds its reward and mixed difficulties;
+      // without one: the dissertation's reward, one difficulty at a time.
+      fill: ({ info, manifest }) => {
+        const setup = manifest?.setup ?? manifest;
+        return {
+          size: `${info.rows}x${info.cols}`,
+          hidden: (info.network?.hidden ?? []).join(","),
+          ...(setup ? { reward: REWARD_NAMES[setup.reward] ?? setup.reward, mixed: (setup.mixed ?? setup.mixed_difficulty) === true, "uniform-starts": setup.uniform_starts === true } : {}),
+        };
+      },
       mismatch: ({ info }, { rows, cols }) =>
         info.rows === rows && info.cols === cols
           ? ""
@@ -92,7 +96,8 @@ export const SLIDING_TRAINING = {
     },
   },
   saveName: (steps, { rows, cols }) => `dqn-${rows}x${cols}.dqn`,
-  stats: { validation: [["difficulty", "Difficulty"]], render: ({ report }) => (report ? { difficulty: String(report.difficulty) } : {}) },
+  // The chunk report's `setup` is the learner's after the chunk: the curriculum's difficulty.
+  stats: { validation: [["difficulty", "Difficulty"]], render: ({ report }) => (report ? { difficulty: String(report.setup?.difficulty) } : {}) },
   charts: {
     list: [
       lossChart(),
@@ -103,14 +108,15 @@ export const SLIDING_TRAINING = {
     ],
   },
   training: {
-    report: ({ charts: { solved, difficulty } }, { stepsDone: x, evalSolvedRate, solvedRate, difficulty: level }) => {
+    report: ({ charts: { solved, difficulty } }, { stepsDone: x, evalSolvedRate, solvedRate, setup }) => {
+      const level = setup?.difficulty;
       if (evalSolvedRate !== null && evalSolvedRate !== undefined) solved.add(0, x, evalSolvedRate * 100);
       solved.add(1, x, solvedRate === null ? null : solvedRate * 100);
       difficulty.add(0, x, level);
       solved.canvas.dataset.evaluations = String(solved.pointCount(0));
     },
     status: ({ report }) =>
-      report?.evalSolvedRate !== null && report?.evalSolvedRate !== undefined ? ` Last evaluation: ${Math.round(report.evalSolvedRate * 100)}% solved at difficulty ${report.difficulty}.` : "",
+      report?.evalSolvedRate !== null && report?.evalSolvedRate !== undefined ? ` Last evaluation: ${Math.round(report.evalSolvedRate * 100)}% solved at difficulty ${report.setup?.difficulty}.` : "",
     stoppedText: "The trained network is now the model: solve the board with it, evaluate it, or Save it.",
     pausedText: ". The network so far is the model: solve or evaluate with it, Save it, or Resume.",
   },
@@ -416,11 +422,12 @@ export class TrainPanel {
       if (model?.key !== entry.url) return;
       model.manifest = manifest;
       if (this.#elements.continue.checked) this.#training.fillFromModel(model);
-      const evaluation = manifest?.evaluation;
+      // Its last validation (`validation`; `evaluation` in older manifests).
+      const evaluation = manifest?.validation ?? manifest?.evaluation;
       if (!Array.isArray(evaluation?.rows) || evaluation.rows.length === 0) return;
       if (!evaluation.rows.every((row) => row !== null && typeof row === "object")) throw new Error("its evaluation rows are not rows");
       const perDistance = evaluation.settings?.perDistance ?? evaluation.settings?.per_distance;
-      const steps = manifest.evaluation_step ?? manifest.steps;
+      const steps = manifest.evaluation_step ?? manifest.training_curve?.at(-1)?.step ?? manifest.steps;
       this.#showEvaluation(
         evaluation,
         `From the model's manifest (not run here): ${numberFormat.format(field(evaluation.overall, "positions"))} positions` +

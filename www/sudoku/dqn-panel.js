@@ -15,6 +15,7 @@
 import { FieldError, percent } from "../common/card-helpers.js";
 import { LearnCard, PERCENT_AXIS, barChart, epsilonChart, lineChart, lossChart, numberFormat, plural } from "../common/learn-card.js";
 import { choiceField, dqnField, numberField, textField } from "../common/learn-form.js";
+import { binList } from "./bins.js";
 
 /** Mehta's DQN's published solved rates in its bins, easy, medium, hard (GuessBin::published_solved_rate). */
 const PUBLISHED_SOLVED_RATES = [0.07, 0.021, 0.012];
@@ -63,7 +64,7 @@ export const SUDOKU_DQN = {
         dqnField("epsilon-min", 0.05),
         dqnField("warmup", 4),
         dqnField("eval-every", 100),
-        numberField("eval-per-bin", "Validation puzzles a bin", 10, "count", 1000, "validationPerBin"),
+        numberField("eval-per-bin", "Validation puzzles a bin", 10, "count", 1000, "validationSize"),
       ],
     },
     nets: { defaults: NET_DEFAULTS, locked: { dense: ["layers", "filters"] } },
@@ -76,7 +77,7 @@ export const SUDOKU_DQN = {
     setup: [["puzzles", "Puzzles"]],
     render: ({ validation, setup }) => ({
       ...(validation ? { solved: validation.bins.map((bin) => (bin.puzzles ? percent(bin.solved_rate) : "–")).join(" · ") } : {}),
-      ...(setup ? { puzzles: `${numberFormat.format(setup.puzzles)} · validation ${setup.validation.join("/")}` } : {}),
+      ...(setup ? { puzzles: `${numberFormat.format(setup.count)} · validation ${numberFormat.format(setup.validationSize)} a bin` } : {}),
     }),
   },
   charts: {
@@ -94,7 +95,8 @@ export const SUDOKU_DQN = {
     ],
   },
   training: {
-    validated: (card, { steps, bins }) => {
+    validated: (card, { steps, evaluation }) => {
+      const bins = binList(evaluation);
       const rate = (bin) => (bin.puzzles ? 100 * bin.solved_rate : null);
       bins.forEach((bin, index) => card.charts.solved.add(index, steps, rate(bin)));
       card.charts.published.setData(

@@ -1,10 +1,11 @@
 // Sudoku's jobs in the learning worker (common/learn-worker.js loads this through the puzzle
-// registry; see its protocol): a kept DqnSudokuModel's greedy play from the page's grid, its
+// registry; see its protocol): a kept model's (LearnedModel) greedy play from the page's grid, its
 // evaluation on seeded puzzles of each of the paper's bins, and the validation of a training run.
 // Nothing here runs on import; the worker hands over what the jobs need of it.
 
 import { checkCount, checkSeed, validateRun, withModelCopy } from "../common/learn-jobs.js";
 import { postProgress } from "../common/worker-protocol.js";
+import { binList } from "./bins.js";
 
 /** The most puzzles of a bin one evaluation plays (generating them takes a moment each). */
 const MAX_PER_BIN = 2_000;
@@ -20,7 +21,7 @@ export function learnJobs({ bundleReady, keptModel, withTrainer }) {
   async function play({ key, grid }) {
     await bundleReady;
     const { model, info } = keptModel(key, "sudoku");
-    return { result: { key, info, ...model.play(String(grid)) } };
+    return { result: { key, info, ...model.play({ grid: String(grid) }) } };
   }
 
   /** "evaluate-sudoku": greedy play on `perBin` seeded puzzles of each bin, beside the paper's rates. */
@@ -30,21 +31,21 @@ export function learnJobs({ bundleReady, keptModel, withTrainer }) {
     checkCount(perBin, MAX_PER_BIN, "puzzles a bin");
     checkSeed(seed);
     const started = performance.now();
-    return withModelCopy(bundle.DqnSudokuModel, entry, async (model) => {
+    return withModelCopy(bundle, entry, async (model) => {
       postProgress(id, { stage: "evaluate-sudoku", perBin });
       await new Promise((resolve) => setTimeout(resolve, 0));
-      const bins = model.evaluate(perBin, seed, Uint32Array.from(givens));
+      const bins = binList(model.evaluate({ perBin, seed, givens: Array.from(givens) }));
       return { result: { key, info: entry.info, bins, seed, perBin, ms: Math.round(performance.now() - started) } };
     });
   }
 
   /**
    * The in-training evaluation of a run (`run.evaluation`: { every, next }): the network so far
-   * plays the trainer's validation puzzles; the page gets { stage: "validated", steps, bins }.
-   * Skipped while the run is pausing or stopping.
+   * plays the trainer's validation puzzles; the page gets { stage: "validated", steps, evaluation:
+   * { easy, medium, hard } }. Skipped while the run is pausing or stopping.
    */
   function validate(run, steps) {
-    return validateRun(run, steps, withTrainer, { key: "bins", validation: (trainer) => trainer.evaluate() });
+    return validateRun(run, steps, withTrainer);
   }
 
   return {
@@ -58,7 +59,8 @@ export function learnJobs({ bundleReady, keptModel, withTrainer }) {
       webgpu: { first: 2, min: 1, max: 50 },
     },
     validate,
-    /** The trainer draws its own validation puzzles (DqnSudokuTrainer.setup). */
+    /** The trainer draws its own validation puzzles (LearnerTrainer.setup). */
     trainerSetup: true,
   };
 }
+

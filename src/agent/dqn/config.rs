@@ -186,6 +186,10 @@ pub enum DqnError {
     /// The configuration cannot run.
     #[error("invalid DQN configuration: {0}")]
     InvalidConfig(String),
+    /// A puzzle learner's setup (its board, network, reward, …) is not one it can train: the
+    /// message says what to give instead.
+    #[error("{0}")]
+    InvalidSetup(String),
     /// Reading or writing a model file failed.
     #[error("cannot read or write the model file: {0}")]
     Io(#[from] std::io::Error),

@@ -467,3 +467,162 @@ mod tests {
         }
     }
 }
+
+/// Boards played side by side in an evaluation (one forward pass a click for all).
+const EVAL_BATCH: usize = 200;
+
+/// What a dust run is set up with (the manifest's `setup`).
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+#[serde(default)]
+pub struct DustSetup {
+    /// `backups` (puzzlelab's full backups) or `batched` (the blog's batched DQN).
+    pub net: String,
+    /// The next position's value in the TD target: `max` or `mean` (the blog's).
+    pub target: String,
+}
+
+impl Default for DustSetup {
+    fn default() -> Self {
+        DustSetup {
+            net: "backups".into(),
+            target: "max".into(),
+        }
+    }
+}
+
+/// Greedy and one-step-lookahead play on the validation boards.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct DustEvaluation {
+    /// Boards played.
+    pub boards: usize,
+    /// Clicks a board the way the learner plays (`play`).
+    pub mean_clicks: f64,
+    /// `lookahead` (puzzlelab's learner) or `greedy` (the blog's).
+    pub play: &'static str,
+    /// Clicks a board, greedily.
+    pub mean_clicks_greedy: f64,
+    /// Clicks a board, with one step of lookahead.
+    pub mean_clicks_lookahead: f64,
+}
+
+/// The dust puzzle's deep Q-learner ([`super::PuzzleLearner`]).
+pub struct DustLearner;
+
+impl super::PuzzleLearner for DustLearner {
+    type Env = Clusters;
+    type Setup = DustSetup;
+    type Validation = Vec<Board>;
+    type Evaluation = DustEvaluation;
+
+    const PUZZLE: &'static str = "dust";
+    const NAME: &'static str = "the dust puzzle";
+    const NETWORKS: &'static [super::NetworkChoice] = &[
+        super::NetworkChoice {
+            name: "backups",
+            aliases: &[],
+            about: "puzzlelab's full backups of every legal click of boards from every stage of a game",
+        },
+        super::NetworkChoice {
+            name: "batched",
+            aliases: &["blog"],
+            about: "the batched DQN of the dust-puzzle blog post (one-hot 8x6x6 in, one Q-value per cell out)",
+        },
+    ];
+    const VALIDATION_SEED: u64 = VALIDATION_SEED;
+    const VALIDATION_SIZE: usize = 100;
+
+    fn network(setup: &DustSetup) -> Result<&'static super::NetworkChoice, DqnError> {
+        super::network_named(Self::NETWORKS, &setup.net)
+    }
+
+    fn config(setup: &DustSetup) -> Result<DqnConfig, DqnError> {
+        let config = match Self::network(setup)?.name {
+            "batched" => batched_config(vec![1500; 5]),
+            _ => backups_config(vec![512, 512, 512]),
+        };
+        let mean_next_q = match setup.target.as_str() {
+            "max" => false,
+            "mean" => true,
+            other => {
+                return Err(DqnError::InvalidSetup(format!(
+                    "unknown target \"{other}\": max or mean"
+                )))
+            }
+        };
+        Ok(DqnConfig {
+            mean_next_q,
+            ..config
+        })
+    }
+
+    /// The learner is told by its settings (full backups are puzzlelab's), so that a model
+    /// resumes from its own record.
+    fn settle(setup: &mut DustSetup, config: &mut DqnConfig) -> Result<(), DqnError> {
+        setup.net = if config.full_backups {
+            "backups"
+        } else {
+            "batched"
+        }
+        .into();
+        setup.target = if config.mean_next_q { "mean" } else { "max" }.into();
+        Ok(())
+    }
+
+    fn environments(setup: &DustSetup) -> Result<Box<dyn FnMut() -> Clusters>, DqnError> {
+        Ok(match Self::network(setup)?.name {
+            "batched" => Box::new(one_hot_env),
+            _ => Box::new(backups_env),
+        })
+    }
+
+    fn validation(_: &DustSetup, size: usize, seed: u64) -> Result<Vec<Board>, DqnError> {
+        Ok(seeded_boards(seed, size))
+    }
+
+    fn validation_len(validation: &Vec<Board>) -> usize {
+        validation.len()
+    }
+
+    fn evaluate(policy: &QPolicy, boards: &Vec<Board>) -> Result<DustEvaluation, DqnError> {
+        let mean = |clicks: Vec<Vec<usize>>| {
+            clicks.iter().map(Vec::len).sum::<usize>() as f64 / clicks.len().max(1) as f64
+        };
+        let greedy = mean(play_greedy(policy, boards, EVAL_BATCH)?);
+        let lookahead = mean(play_lookahead(policy, boards, EVAL_BATCH)?);
+        let with_lookahead = plays_with_lookahead(policy);
+        Ok(DustEvaluation {
+            boards: boards.len(),
+            mean_clicks: if with_lookahead { lookahead } else { greedy },
+            play: if with_lookahead {
+                "lookahead"
+            } else {
+                "greedy"
+            },
+            mean_clicks_greedy: greedy,
+            mean_clicks_lookahead: lookahead,
+        })
+    }
+
+    fn summary(e: &DustEvaluation) -> String {
+        format!(
+            "{} boards: {:.3} clicks a board greedily, {:.3} with one step of lookahead",
+            e.boards, e.mean_clicks_greedy, e.mean_clicks_lookahead
+        )
+    }
+
+    fn reward(setup: &DustSetup, config: &DqnConfig) -> String {
+        let reward = match setup.net.as_str() {
+            "batched" => "click cost (the blog post's): +10 for the click that clears the board, -10 for an empty cell, -1 otherwise",
+            _ => "click cost (the blog post's: +10 clearing, -1 a click); piles only; starts from every stage of games of greedy or random clicks",
+        };
+        format!(
+            "{reward}; dense layers {:?}, TD target from the {} of the next Q-values",
+            config.hidden, setup.target
+        )
+    }
+
+    fn fit(policy: &QPolicy, _: &DustSetup) -> Result<QPolicy, DqnError> {
+        env_for(policy)?;
+        Ok(policy.clone())
+    }
+}

@@ -1,22 +1,21 @@
 //! The pair-convolution deep Q-network on 2048 ([`pair_conv_config`]), as Mehta's RL paper for
 //! constraint-satisfaction games sets it up: the one-hot 4 × 4 × 16 board, two levels of (1, 2)
 //! and (2, 1) convolutions ([`PairConvConfig::game2048`]), a dense layer, one Q-value per move,
-//! trained by [`Dqn`] on the paper's shaped reward ([`Reward2048::WeightedFeatures`]). Shared by
+//! trained by [`Dqn`](super::Dqn) on the paper's shaped reward ([`Reward2048::WeightedFeatures`]). Shared by
 //! `puzzlelab 2048 train` and the page's training worker, so that both train the same way;
 //! evaluated by whole games like the n-tuple agent (reach rates of 2048, 4096, …).
 //!
 //! What the paper gives and what puzzlelab chooses where it is silent:
 //! - the paper: learning rate 5·10⁻⁴ (decayed in steps of 0.9; puzzlelab keeps it constant), γ 0.9,
 //!   ε from 0.9 multiplied by 0.995 every 2,500 iterations (puzzlelab: ×0.9995 per finished game,
-//!   floored at 0.01, since [`Dqn`] decays ε by episode), replay 100,000, 200,000 episodes;
+//!   floored at 0.01, since [`Dqn`](super::Dqn) decays ε by episode), replay 100,000, 200,000 episodes;
 //! - puzzlelab: batch 64, the dense layer 256 wide (the paper names only the concatenation),
 //!   illegal moves masked (the paper does not say what a move that changes nothing does; a masked
 //!   agent never wastes one), games of the original rules (a 4 one time in ten).
 
-use super::{best_allowed, Dqn, DqnConfig, DqnError, DqnStats, PairConvConfig, QPolicy};
+use super::{best_allowed, DqnConfig, DqnError, PairConvConfig, QPolicy};
 use crate::env::game2048::{game_seed, Game2048, Game2048Config, GameStats, Reward2048};
 use crate::env::Environment;
-use burn::tensor::Device;
 
 /// The pair-convolution network and its learner's settings: the hyper-parameters of Mehta's RL
 /// paper for constraint-satisfaction games (see the module docs for what puzzlelab chose where it
@@ -37,7 +36,7 @@ pub fn pair_conv_config() -> DqnConfig {
         max_episode_steps: 100_000,
         warmup_episodes: 10,
         mask_actions: true,
-        // Evaluation is by whole games ([`Game2048Trainer::evaluate`]), not by "solved".
+        // Evaluation is by whole games ([`Game2048Learner`]'s), not by "solved".
         eval_interval_episodes: 0,
         ..DqnConfig::default()
     }
@@ -52,53 +51,10 @@ pub fn training_rules() -> Game2048Config {
     }
 }
 
-/// A deep Q-learner playing 2048.
-pub struct Game2048Trainer {
-    dqn: Dqn<Game2048>,
-    rules: Game2048Config,
-}
-
-impl Game2048Trainer {
-    /// A learner with fresh weights on `device`, playing games of `rules`.
-    pub fn new(
-        config: DqnConfig,
-        rules: Game2048Config,
-        device: &Device,
-    ) -> Result<Self, DqnError> {
-        let dqn = Dqn::new(|| Game2048::new(rules), config, device)?;
-        Ok(Game2048Trainer { dqn, rules })
-    }
-
-    /// The learner.
-    pub fn dqn(&self) -> &Dqn<Game2048> {
-        &self.dqn
-    }
-
-    /// The learner, to load weights or resume.
-    pub fn dqn_mut(&mut self) -> &mut Dqn<Game2048> {
-        &mut self.dqn
-    }
-
-    /// The rules of the training games.
-    pub fn rules(&self) -> Game2048Config {
-        self.rules
-    }
-
-    /// [`Dqn::train_steps`]: `steps` moves of the training games, one gradient step each.
-    pub fn train_steps(&mut self, steps: usize) -> DqnStats {
-        self.dqn.train_steps(steps)
-    }
-
-    /// [`Game2048Trainer::train_steps`] without blocking (WebGPU in a browser).
-    pub async fn train_steps_async(&mut self, steps: usize) -> Result<DqnStats, DqnError> {
-        self.dqn.train_steps_async(steps).await
-    }
-}
-
 /// Plays games `games.start..games.end` of the run seeded with `seed` (the same games as
 /// [`crate::env::game2048::play_games`] plays with that seed) with `policy`'s greedy legal move,
 /// all at once so that each move is one batched forward pass. Play on the CPU
-/// ([`Dqn::policy`] or [`Dqn::policy_on`] with `Device::flex()`).
+/// ([`Dqn::policy`](super::Dqn::policy) or [`Dqn::policy_on`](super::Dqn::policy_on) with `Device::flex()`).
 pub fn play_greedy_games(
     policy: &QPolicy,
     rules: Game2048Config,
@@ -147,4 +103,142 @@ pub fn play_greedy_games(
         stats.record(game);
     }
     stats
+}
+
+/// The evaluation games' seed (training runs' validations, and `2048 eval --agent dqn` unless
+/// told another).
+pub const EVALUATION_SEED: u64 = 0x2048_D090;
+
+/// What a 2048 run is set up with (the manifest's `setup`; older ones recorded the rules as
+/// `training_rules`).
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+#[serde(default)]
+pub struct Game2048Setup {
+    /// The two convolution levels' filters (default 128, 128).
+    pub filters: Option<Vec<usize>>,
+    /// The training games' chance of a 4 (the original game's 0.1).
+    #[serde(alias = "fourProbability")]
+    pub four_probability: f64,
+    /// What a training step rewards (Mehta's weighted board features).
+    pub reward: Reward2048,
+}
+
+impl Default for Game2048Setup {
+    fn default() -> Self {
+        let rules = training_rules();
+        Game2048Setup {
+            filters: None,
+            four_probability: rules.four_probability,
+            reward: rules.reward,
+        }
+    }
+}
+
+impl Game2048Setup {
+    /// The training games' rules.
+    pub fn rules(&self) -> Game2048Config {
+        Game2048Config {
+            four_probability: self.four_probability,
+            reward: self.reward,
+        }
+    }
+}
+
+/// 2048's deep Q-learner ([`super::PuzzleLearner`]): Mehta's network and reward; evaluated by
+/// whole games of the original rules.
+pub struct Game2048Learner;
+
+impl super::PuzzleLearner for Game2048Learner {
+    type Env = Game2048;
+    type Setup = Game2048Setup;
+    /// The games and their seed.
+    type Validation = (u64, u64);
+    type Evaluation = crate::env::game2048::GameSummary;
+
+    const PUZZLE: &'static str = "2048";
+    const NAME: &'static str = "2048";
+    const NETWORKS: &'static [super::NetworkChoice] = &[super::NetworkChoice {
+        name: "pair-conv",
+        aliases: &[],
+        about: "the 2048 network of Mehta's RL paper (one-hot 4x4x16, (1,2)/(2,1) convolutions on two levels, a dense layer)",
+    }];
+    const VALIDATION_SEED: u64 = EVALUATION_SEED;
+    const VALIDATION_SIZE: usize = 100;
+    const EPISODES: &'static str = "games";
+    const OLDER_SETUP_KEY: Option<&'static str> = Some("training_rules");
+
+    fn network(_: &Game2048Setup) -> Result<&'static super::NetworkChoice, DqnError> {
+        Ok(&Self::NETWORKS[0])
+    }
+
+    fn config(setup: &Game2048Setup) -> Result<DqnConfig, DqnError> {
+        let defaults = pair_conv_config();
+        let conv = match setup.filters.as_deref() {
+            None => defaults.conv.clone(),
+            Some(&[filters1, filters2]) => Some(PairConvConfig {
+                filters1,
+                filters2,
+                ..PairConvConfig::game2048()
+            }),
+            Some(_) => {
+                return Err(DqnError::InvalidSetup(
+                    "the filters are two numbers, F1,F2".into(),
+                ))
+            }
+        };
+        Ok(DqnConfig { conv, ..defaults })
+    }
+
+    fn environments(setup: &Game2048Setup) -> Result<Box<dyn FnMut() -> Game2048>, DqnError> {
+        let rules = setup.rules();
+        Ok(Box::new(move || Game2048::new(rules)))
+    }
+
+    fn validation(_: &Game2048Setup, size: usize, seed: u64) -> Result<(u64, u64), DqnError> {
+        Ok((size as u64, seed))
+    }
+
+    fn validation_len(validation: &(u64, u64)) -> usize {
+        validation.0 as usize
+    }
+
+    fn evaluate(
+        policy: &QPolicy,
+        &(games, seed): &(u64, u64),
+    ) -> Result<Self::Evaluation, DqnError> {
+        policy.check_fits(&Game2048::new(Game2048Config::default()))?;
+        let started = crate::clock::seconds();
+        let stats = play_greedy_games(policy, Game2048Config::default(), 0..games, seed);
+        Ok(stats.summary(crate::clock::seconds() - started))
+    }
+
+    fn summary(summary: &Self::Evaluation) -> String {
+        let reach: Vec<String> = ["1024", "2048", "4096"]
+            .iter()
+            .map(|t| {
+                format!(
+                    "{t} {:.1}%",
+                    100.0 * summary.reach.get(*t).copied().unwrap_or(0.0)
+                )
+            })
+            .collect();
+        format!(
+            "{} games (greedy, original rules): mean score {:.0}, {}",
+            summary.games,
+            summary.mean_score,
+            reach.join(", ")
+        )
+    }
+
+    fn reward(setup: &Game2048Setup, _: &DqnConfig) -> String {
+        format!(
+            "{} (a 4 with probability {})",
+            setup.reward.name(),
+            setup.four_probability
+        )
+    }
+
+    fn default_file(_: &Game2048Setup) -> Result<String, DqnError> {
+        Ok("2048-dqn.dqn".into())
+    }
 }

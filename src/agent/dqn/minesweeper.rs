@@ -199,3 +199,188 @@ fn is_guess(env: &Minesweeper, cell: usize) -> bool {
     }
     analyse(&layout, cells).map_or(true, |analysis| analysis.probabilities[cell] > 0.0)
 }
+
+/// Games played side by side in an evaluation (one forward pass a move for all).
+const EVAL_BATCH: usize = 100;
+
+/// What a Minesweeper run is set up with (the manifest's `setup`; older ones said `rules`).
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+#[serde(default)]
+pub struct MinesSetup {
+    /// The board's columns, rows and mines (default: beginner).
+    pub width: usize,
+    /// Rows.
+    pub height: usize,
+    /// Mines.
+    pub mines: usize,
+    /// What the first click is promised.
+    #[serde(alias = "firstClick")]
+    pub first_click: FirstClick,
+    /// Where validation games click first: `[column, row]`.
+    #[serde(alias = "firstCell")]
+    pub first_cell: [usize; 2],
+    /// `cells` (puzzlelab's fully convolutional network) or `conv-dense` (Mehta's).
+    pub net: String,
+    /// `cells`: 3 × 3 convolution layers (default 5) and filters per layer (default 32).
+    pub layers: Option<usize>,
+    /// Filters per layer.
+    pub filters: Option<usize>,
+    /// `cells`: fit each cell's log-odds of not losing by cross-entropy
+    /// ([`DqnConfig::survival_logits`]).
+    pub survival: bool,
+}
+
+impl Default for MinesSetup {
+    fn default() -> Self {
+        let layout = crate::env::minesweeper::Level::Beginner.layout();
+        MinesSetup {
+            width: layout.width,
+            height: layout.height,
+            mines: layout.mines,
+            first_click: FirstClick::Safe,
+            first_cell: [0, 0],
+            net: "cells".into(),
+            layers: None,
+            filters: None,
+            survival: false,
+        }
+    }
+}
+
+impl MinesSetup {
+    /// The board's size and mines.
+    pub fn layout(&self) -> Layout {
+        Layout::new(self.width, self.height, self.mines)
+    }
+
+    /// The game's rules as the network sees them.
+    pub fn rules(&self) -> Result<MinesConfig, DqnError> {
+        let layout = self.layout();
+        layout
+            .check(self.first_click)
+            .map_err(|e| DqnError::InvalidSetup(e.to_string()))?;
+        Ok(
+            match <MinesweeperLearner as super::PuzzleLearner>::network(self)?.name {
+                "conv-dense" => conv_dense_rules(layout, self.first_click),
+                _ => cells_rules(layout, self.first_click),
+            },
+        )
+    }
+
+    /// The validation games' first click.
+    pub fn first(&self) -> Result<FirstCell, DqnError> {
+        let [column, row] = self.first_cell;
+        if column >= self.width || row >= self.height {
+            return Err(DqnError::InvalidSetup(format!(
+                "the first cell ({column}, {row}) is not on the {} × {} board",
+                self.width, self.height
+            )));
+        }
+        Ok(FirstCell::At(column, row))
+    }
+}
+
+/// Minesweeper's deep Q-learner ([`super::PuzzleLearner`]).
+pub struct MinesweeperLearner;
+
+impl super::PuzzleLearner for MinesweeperLearner {
+    type Env = Minesweeper;
+    type Setup = MinesSetup;
+    /// The rules, the first click, the games and their seed.
+    type Validation = (MinesConfig, FirstCell, usize, u64);
+    type Evaluation = Evaluation;
+
+    const PUZZLE: &'static str = "minesweeper";
+    const NAME: &'static str = "Minesweeper";
+    const NETWORKS: &'static [super::NetworkChoice] = &[
+        super::NetworkChoice {
+            name: "cells",
+            aliases: &[],
+            about: "puzzlelab's fully convolutional network (any board size)",
+        },
+        super::NetworkChoice {
+            name: "conv-dense",
+            aliases: &["paper"],
+            about: "convolutions flattened into a dense layer (the network of Mehta's RL paper)",
+        },
+    ];
+    const VALIDATION_SEED: u64 = 0x4D1E_5EED;
+    const VALIDATION_SIZE: usize = 500;
+    const EPISODES: &'static str = "games";
+    const OLDER_SETUP_KEY: Option<&'static str> = Some("rules");
+
+    fn network(setup: &MinesSetup) -> Result<&'static super::NetworkChoice, DqnError> {
+        super::network_named(Self::NETWORKS, &setup.net)
+    }
+
+    fn config(setup: &MinesSetup) -> Result<DqnConfig, DqnError> {
+        let layout = setup.layout();
+        Ok(match Self::network(setup)?.name {
+            "conv-dense" => conv_dense_config(&layout),
+            _ => DqnConfig {
+                survival_logits: setup.survival,
+                ..cells_config(
+                    &layout,
+                    setup.layers.unwrap_or(5),
+                    setup.filters.unwrap_or(32),
+                )
+            },
+        })
+    }
+
+    fn settle(setup: &mut MinesSetup, config: &mut DqnConfig) -> Result<(), DqnError> {
+        setup.net = Self::network(setup)?.name.into();
+        // Backing up every covered cell is the cells learner itself, not an option laid over it.
+        config.backup_visited = setup.net == "cells";
+        setup.first()?;
+        setup.rules()?;
+        Ok(())
+    }
+
+    fn environments(setup: &MinesSetup) -> Result<Box<dyn FnMut() -> Minesweeper>, DqnError> {
+        let template =
+            Minesweeper::new(setup.rules()?).map_err(|e| DqnError::InvalidSetup(e.to_string()))?;
+        Ok(Box::new(move || template.clone()))
+    }
+
+    fn validation(
+        setup: &MinesSetup,
+        size: usize,
+        seed: u64,
+    ) -> Result<Self::Validation, DqnError> {
+        Ok((setup.rules()?, setup.first()?, size, seed))
+    }
+
+    fn validation_len(validation: &Self::Validation) -> usize {
+        validation.2
+    }
+
+    fn evaluate(policy: &QPolicy, v: &Self::Validation) -> Result<Evaluation, DqnError> {
+        evaluate_policy(policy, v.0, v.1, v.2, v.3, EVAL_BATCH)
+    }
+
+    fn summary(e: &Evaluation) -> String {
+        format!(
+            "{} games: won {:.1}% [{:.1}, {:.1}], {:.1} guesses a game",
+            e.games,
+            100.0 * e.win_rate,
+            100.0 * e.win_rate_95[0],
+            100.0 * e.win_rate_95[1],
+            e.guesses_per_game
+        )
+    }
+
+    fn reward(setup: &MinesSetup, _: &DqnConfig) -> String {
+        match setup.rules().map(|r| r.reward) {
+            Ok(MinesReward::Progress) => "progress (Mehta's): win +cells, loss -cells, progress +1, known cell -0.5, blind guess -0.5",
+            _ => "win +1, loss -1, else 0",
+        }
+        .into()
+    }
+
+    fn fit(policy: &QPolicy, setup: &MinesSetup) -> Result<QPolicy, DqnError> {
+        let env =
+            Minesweeper::new(setup.rules()?).map_err(|e| DqnError::InvalidSetup(e.to_string()))?;
+        fit_policy(policy, &env)
+    }
+}

@@ -16,6 +16,7 @@
 //! | `checkpoint.rs` | the policy out of a learner ([`Dqn::policy`]) and a saved one back in ([`Dqn::load_weights`], [`Dqn::resume`]) |
 //! | `policy.rs` | a trained network at play: [`QPolicy`], [`best_allowed`], greedy rollouts, [`evaluate`] |
 //! | `model_file.rs` | the model file: [`ModelHeader`], [`MODEL_FORMAT_VERSION`], [`QPolicy::to_bytes`] / [`QPolicy::from_bytes`] |
+//! | `puzzle_learner.rs` | a puzzle's learner described once ([`PuzzleLearner`]): its environments, networks, settings, validation and manifest, for the CLI's and the page's one trainer |
 //! | `probe.rs` | checking a device: [`device_probe`], [`DeviceProbe`] |
 //! | `matmul.rs` | the dense layers' matrix product on WebGPU: burn's, or cubek's tiled kernel through a backend extension ([`TiledMatmul`]) when [`race_products`] finds it faster |
 //! | `bench.rs` | timing the gradient step and single operations on a device: [`Dqn::benchmark_steps`], [`op_benchmark`], and *Auto*'s [`Dqn::timing_probe`] |
@@ -68,6 +69,7 @@ mod checkpoint;
 mod model_file;
 mod policy;
 mod probe;
+mod puzzle_learner;
 
 mod bench;
 mod matmul;
@@ -93,5 +95,6 @@ pub use model_file::{ModelHeader, MODEL_FORMAT_VERSION};
 pub use network::{PairConv, PairConvConfig, QNetwork, QNetworkConfig};
 pub use policy::{best_allowed, evaluate, Evaluation, QPolicy, TrainingRecord};
 pub use probe::{device_probe, DeviceProbe};
+pub use puzzle_learner::{model_description, network_named, NetworkChoice, PuzzleLearner};
 pub use replay::{Batch, ReplayBuffer, Transition};
 pub use schedule::{epsilon_at, Curriculum};

@@ -250,3 +250,224 @@ pub fn evaluate_bins(
         .map(|(&bin, puzzles)| Ok((bin, evaluate_policy(policy, puzzles, batch)?)))
         .collect()
 }
+
+/// Puzzles played side by side in an evaluation (one forward pass a move for all).
+const EVAL_BATCH: usize = 50;
+/// Puzzles drawn at most for each one a validation bin wants (hard ones are about one in
+/// thirty): a bin may come out short rather than the run waiting.
+const DRAWS_PER_BIN_PUZZLE: usize = 200;
+/// The numbers of givens puzzles are drawn with unless told otherwise.
+pub const DEFAULT_GIVENS: [usize; 5] = [22, 23, 24, 26, 28];
+
+/// What a Sudoku run is set up with (the manifest's `setup`; older ones said `puzzles`).
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+#[serde(default)]
+pub struct SudokuSetup {
+    /// `cells` (puzzlelab's network shared by all actions) or `dense` (Mehta's).
+    pub net: String,
+    /// Training puzzles in the pool.
+    #[serde(alias = "puzzles")]
+    pub count: usize,
+    /// Numbers of givens to draw each puzzle with (one of them a puzzle).
+    pub givens: Vec<usize>,
+    /// The pool's seed (`TRAINING_SEED` + the run's seed unless given).
+    #[serde(alias = "poolSeed")]
+    pub seed: Option<u64>,
+    /// `cells`: hidden 1 × 1 layers (default 2) and units per layer (default 32).
+    pub layers: Option<usize>,
+    /// Units per layer.
+    pub filters: Option<usize>,
+}
+
+impl Default for SudokuSetup {
+    fn default() -> Self {
+        SudokuSetup {
+            net: "cells".into(),
+            count: 200,
+            givens: DEFAULT_GIVENS.to_vec(),
+            seed: None,
+            layers: None,
+            filters: None,
+        }
+    }
+}
+
+/// One bin's evaluation beside the rate Mehta's RL paper published for it.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct BinEvaluation {
+    /// The network's play.
+    #[serde(flatten)]
+    pub evaluation: SudokuEvaluation,
+    /// The paper's solved rate for the bin.
+    pub published_solved_rate: f64,
+}
+
+/// An evaluation on the three bins of puzzles (easy, medium, hard by the exact solver's guesses).
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct SudokuBins {
+    /// Fewer than 3 guesses.
+    pub easy: BinEvaluation,
+    /// 3 to 5.
+    pub medium: BinEvaluation,
+    /// 6 or more.
+    pub hard: BinEvaluation,
+}
+
+impl SudokuBins {
+    /// `policy`'s greedy play on `bins` (easy, medium, hard).
+    pub fn of(policy: &QPolicy, bins: &[Vec<Grid>; 3]) -> Result<SudokuBins, DqnError> {
+        let mut results =
+            evaluate_bins(policy, bins, EVAL_BATCH)?
+                .into_iter()
+                .map(|(bin, evaluation)| BinEvaluation {
+                    evaluation,
+                    published_solved_rate: bin.published_solved_rate(),
+                });
+        let mut next = || results.next().expect("three bins");
+        Ok(SudokuBins {
+            easy: next(),
+            medium: next(),
+            hard: next(),
+        })
+    }
+}
+
+/// Numbers of givens a 9 × 9 puzzle with one solution can have here (17 to 80), or an error.
+fn check_givens(givens: &[usize]) -> Result<(), DqnError> {
+    if givens.is_empty() {
+        return Err(DqnError::InvalidSetup(
+            "give at least one number of givens".into(),
+        ));
+    }
+    match givens.iter().find(|&&g| !(17..=80).contains(&g)) {
+        Some(g) => Err(DqnError::InvalidSetup(format!(
+            "{g} givens: a 9 × 9 puzzle here has 17 to 80"
+        ))),
+        None => Ok(()),
+    }
+}
+
+/// Sudoku's deep Q-learner ([`super::PuzzleLearner`]).
+pub struct SudokuLearner;
+
+impl super::PuzzleLearner for SudokuLearner {
+    type Env = SudokuEnv;
+    type Setup = SudokuSetup;
+    /// Easy, medium and hard puzzles.
+    type Validation = [Vec<Grid>; 3];
+    type Evaluation = SudokuBins;
+
+    const PUZZLE: &'static str = "sudoku";
+    const NAME: &'static str = "Sudoku";
+    const NETWORKS: &'static [super::NetworkChoice] = &[
+        super::NetworkChoice {
+            name: "cells",
+            aliases: &[],
+            about: "puzzlelab's network shared by all 810 actions over per-action features",
+        },
+        super::NetworkChoice {
+            name: "dense",
+            aliases: &["paper"],
+            about:
+                "one dense layer 810 -> 810 on the one-hot grid (the network of Mehta's RL paper)",
+        },
+    ];
+    const VALIDATION_SEED: u64 = crate::env::sudoku::VALIDATION_SEED;
+    const VALIDATION_SIZE: usize = 10;
+    const OLDER_SETUP_KEY: Option<&'static str> = Some("puzzles");
+
+    fn network(setup: &SudokuSetup) -> Result<&'static super::NetworkChoice, DqnError> {
+        super::network_named(Self::NETWORKS, &setup.net)
+    }
+
+    fn config(setup: &SudokuSetup) -> Result<DqnConfig, DqnError> {
+        Ok(match Self::network(setup)?.name {
+            "dense" => dense_config(),
+            _ => cells_config(setup.layers.unwrap_or(2), setup.filters.unwrap_or(32)),
+        })
+    }
+
+    fn settle(setup: &mut SudokuSetup, config: &mut DqnConfig) -> Result<(), DqnError> {
+        setup.net = Self::network(setup)?.name.into();
+        check_givens(&setup.givens)?;
+        if !(1..=100_000).contains(&setup.count) {
+            return Err(DqnError::InvalidSetup(
+                "training puzzles: 1 to 100,000".into(),
+            ));
+        }
+        setup.seed = Some(
+            setup
+                .seed
+                .unwrap_or(crate::env::sudoku::TRAINING_SEED + config.seed),
+        );
+        // Backing up every legal digit as log-odds is the cells learner itself.
+        let cells = setup.net == "cells";
+        config.backup_visited = cells;
+        config.survival_logits = cells;
+        Ok(())
+    }
+
+    fn environments(setup: &SudokuSetup) -> Result<Box<dyn FnMut() -> SudokuEnv>, DqnError> {
+        let seed = setup.seed.unwrap_or(crate::env::sudoku::TRAINING_SEED);
+        let pool = crate::env::sudoku::training_puzzles(seed, setup.count, &setup.givens);
+        if pool.is_empty() {
+            return Err(DqnError::InvalidSetup(
+                "no training puzzle could be generated".into(),
+            ));
+        }
+        let dense = Self::network(setup)?.name == "dense";
+        Ok(Box::new(move || match dense {
+            true => dense_env(pool.clone()),
+            false => cells_env(pool.clone()),
+        }))
+    }
+
+    fn validation(setup: &SudokuSetup, size: usize, seed: u64) -> Result<[Vec<Grid>; 3], DqnError> {
+        check_givens(&setup.givens)?;
+        Ok(crate::env::sudoku::binned_puzzles(
+            seed,
+            size,
+            &setup.givens,
+            size * DRAWS_PER_BIN_PUZZLE,
+        ))
+    }
+
+    fn validation_len(validation: &[Vec<Grid>; 3]) -> usize {
+        validation.iter().map(Vec::len).sum()
+    }
+
+    fn evaluate(policy: &QPolicy, validation: &[Vec<Grid>; 3]) -> Result<SudokuBins, DqnError> {
+        SudokuBins::of(policy, validation)
+    }
+
+    fn summary(e: &SudokuBins) -> String {
+        [("easy", &e.easy), ("medium", &e.medium), ("hard", &e.hard)]
+            .iter()
+            .map(|(name, bin)| {
+                format!(
+                    "{name} {:.1}% of {} ({:.2} filled)",
+                    100.0 * bin.evaluation.solved_rate,
+                    bin.evaluation.puzzles,
+                    bin.evaluation.filled_fraction
+                )
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
+    fn reward(setup: &SudokuSetup, _: &DqnConfig) -> String {
+        match setup.net.as_str() {
+            "dense" | "paper" => {
+                "progress (Mehta's): progress +1, no progress -1, a broken rule -2 (162 moves at most)"
+            }
+            _ => "a right digit +1, a wrong one -1 and the episode ends (fitted as log-odds)",
+        }
+        .into()
+    }
+
+    fn fit(policy: &QPolicy, _: &SudokuSetup) -> Result<QPolicy, DqnError> {
+        let empty = Grid::parse(&".".repeat(81)).expect("an empty 9 × 9 grid");
+        env_for(policy, vec![empty])?;
+        Ok(policy.clone())
+    }
+}

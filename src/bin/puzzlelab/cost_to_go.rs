@@ -253,7 +253,7 @@ pub fn eval(args: &CostToGoEvalArgs, command: &str) -> Result<()> {
         args.batch >= 1 && args.max_nodes >= 1,
         "--batch and --max-nodes must be at least 1"
     );
-    let policy = crate::dqn_sliding::read_model(&args.model)?;
+    let policy = crate::learner::read_policy(&args.model)?;
     let settings = BwasSettings {
         lambda: args.lambda,
         batch: args.batch,

@@ -12,6 +12,15 @@ use clap::{Args, ValueEnum};
 pub const NEEDS_LEARN: &str =
     "this needs the deep-learning build: cargo build --release --features learn";
 
+/// The name a value of a `--flag` takes on the command line (and a manifest records).
+pub fn flag_value<T: ValueEnum>(value: &T) -> String {
+    value
+        .to_possible_value()
+        .expect("every value is named")
+        .get_name()
+        .to_string()
+}
+
 /// The deep Q-learner's hyper-parameters (each trainer has its own defaults).
 #[derive(Args, Debug, Clone)]
 pub struct DqnArgs {

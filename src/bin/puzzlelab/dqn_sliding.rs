@@ -1,20 +1,24 @@
 //! `train`, `eval`, `bench-dqn` and `solve --algo dqn` with `--features learn`: the sliding
-//! puzzles' set-up of the deep Q-learner (`agent::dqn::sliding`), run by the shared training
-//! driver, evaluated against exact optimal lengths.
+//! puzzles' deep Q-learner (`agent::dqn::sliding`'s `SlidingLearner`), trained by the trainer
+//! every learnable puzzle shares (`learner.rs`) on a validation set this file makes (optimal
+//! lengths from the exact table, or on 4 × 4 from the shipped pattern databases), evaluated
+//! against exact optimal lengths.
 
 use crate::dqn::{BenchDqnArgs, DqnArgs, EvalArgs, EvaluationArgs, RewardArg, TrainArgs};
-use crate::files::{self, machine, print_json, write_atomically, write_json};
-use crate::manifest::{open_to_resume, refuse_changes_on_resume, DqnRun};
+use crate::files::{self, machine, print_json};
+use crate::learner::TrainRequest;
 use crate::sliding::{
     load_databases, repository_file, unreachable_goal, BoardArgs, SolveArgs, SolveLine,
     STANDARD_DATABASES,
 };
-use crate::training::{self, show, ChunkedTraining};
-use anyhow::{anyhow, ensure, Context, Result};
+use anyhow::{anyhow, ensure, Result};
 use burn::tensor::Device;
 use puzzlelab::agent::bwas::{bwas, BwasSettings};
-use puzzlelab::agent::dqn::sliding::{puzzle_of, training_env, SlidingTrainer, MAX_WALK};
-use puzzlelab::agent::dqn::{Dqn, DqnConfig, QPolicy, MODEL_FORMAT_VERSION};
+use puzzlelab::agent::dqn::sliding::{
+    puzzle_of, training_env, SlidingLearner, SlidingSetup, SlidingTrainer, SlidingValidation,
+    MAX_WALK,
+};
+use puzzlelab::agent::dqn::{DqnConfig, QPolicy};
 use puzzlelab::agent::evaluation::{
     evaluate_by_distance, exact_positions, model_solve, q_heuristic, EvaluationSettings,
     EvaluationTable, ModelSolution,
@@ -71,12 +75,6 @@ impl DqnArgs {
         config.validate()?;
         Ok(config)
     }
-}
-
-/// Reads a DQN model file.
-pub fn read_model(path: &str) -> Result<QPolicy> {
-    let bytes = std::fs::read(path).with_context(|| format!("{path}: cannot read"))?;
-    QPolicy::from_bytes(&bytes, &Device::flex()).with_context(|| path.to_string())
 }
 
 /// Optimal lengths of positions: the exact table on boards of at most 9 cells; on 4×4, IDA*
@@ -194,7 +192,7 @@ fn evaluate_model(
 /// `puzzlelab sliding eval --model F`: the evaluation table as JSON (stdout) and text (stderr).
 pub fn eval(args: &EvalArgs) -> Result<()> {
     let path = &args.model;
-    let policy = read_model(path)?;
+    let policy = crate::learner::read_policy(path)?;
     let puzzle = puzzle_of(&policy).map_err(anyhow::Error::msg)?;
     let settings = args.evaluation.settings(&puzzle, args.seed);
     let table = evaluate_model(&policy, &puzzle, &settings)?;
@@ -324,7 +322,7 @@ pub fn solve_with_model(args: &SolveArgs, text: &str) -> Result<String> {
         .model
         .as_deref()
         .ok_or_else(|| anyhow!("--algo dqn needs --model FILE"))?;
-    let policy = read_model(path)?;
+    let policy = crate::learner::read_policy(path)?;
     let puzzle = &if args.board.given() {
         args.board.puzzle(Some(text))?
     } else {
@@ -374,258 +372,66 @@ pub fn solve_with_model(args: &SolveArgs, text: &str) -> Result<String> {
     Ok(serde_json::to_string(&line).expect("reports serialise"))
 }
 
-/// The architecture as the manifest describes it.
-#[derive(Serialize)]
-struct Architecture {
-    kind: &'static str,
-    observation_len: usize,
-    hidden: Vec<usize>,
-    num_actions: usize,
-    parameters: usize,
-}
-
-/// A sliding-puzzle DQN model's manifest.
-#[derive(Serialize)]
-struct SlidingManifest<'a> {
-    #[serde(flatten)]
-    run: DqnRun<'a>,
-    what: String,
-    puzzle: String,
-    size: String,
-    goal: String,
-    architecture: Architecture,
-    reward: &'static str,
-    mixed_difficulty: bool,
-    uniform_starts: bool,
-    curriculum: bool,
-    difficulty: u32,
-    resume: &'static str,
-    evaluation_step: Option<usize>,
-    evaluation: Option<&'a EvaluationTable>,
-}
-
-/// What the manifest keeps between runs of a resumed training.
-struct Progress {
-    /// The latest evaluation table and the step it was made at.
-    evaluation: Option<(usize, EvaluationTable)>,
-    curriculum: bool,
-    difficulty: u32,
-    reward: RewardScheme,
-    mixed: bool,
-    uniform_starts: bool,
-    wall_seconds: f64,
-    commands: Vec<String>,
-}
-
-/// A sliding-puzzle training run, as the driver steps it.
-struct SlidingRun {
-    trainer: SlidingTrainer,
-    puzzle: SlidingPuzzle,
-    progress: Progress,
-    settings: EvaluationSettings,
-    out: String,
-    target: usize,
-}
-
-impl SlidingRun {
-    fn dqn(&self) -> &Dqn<SlidingEnv> {
-        self.trainer.dqn()
-    }
-}
-
-impl ChunkedTraining for SlidingRun {
-    fn done(&self) -> u64 {
-        self.dqn().steps_done() as u64
-    }
-
-    fn train_chunk(&mut self, units: u64) -> Result<String> {
-        let stats = self.trainer.train_steps(units as usize);
-        self.progress.difficulty = self.trainer.difficulty();
-        Ok(format!(
-            "step {}/{} | loss/td {} | epsilon {:.3} | difficulty {} | solved {} | eval {} | final distance {} | {:.0} steps/s",
-            self.dqn().steps_done(),
-            self.target,
-            show(stats.td_loss),
-            stats.epsilon,
-            self.progress.difficulty,
-            show(stats.solved_rate),
-            show(stats.eval_solved_rate()),
-            show(stats.eval_final_distance),
-            stats.steps_per_s
-        ))
-    }
-
-    fn evaluate(&mut self) -> Result<()> {
-        let evaluation = evaluate_model(&self.dqn().policy(), &self.puzzle, &self.settings)?;
-        eprint!("{}", evaluation.to_text());
-        self.progress.evaluation = Some((self.dqn().steps_done(), evaluation));
-        Ok(())
-    }
-
-    fn save(&mut self, finished: bool, wall_seconds: f64) -> Result<()> {
-        self.progress.wall_seconds = wall_seconds;
-        let (dqn, puzzle, progress, out) =
-            (self.trainer.dqn(), &self.puzzle, &self.progress, &self.out);
-        let policy = dqn.policy();
-        write_atomically(out, &policy.to_bytes())?;
-        let network = dqn.network_config();
-        let manifest = SlidingManifest {
-            run: DqnRun::new(out, dqn, wall_seconds, &progress.commands, finished),
-            what: format!("puzzlelab DQN model (format version {MODEL_FORMAT_VERSION})"),
-            puzzle: policy.puzzle_id().to_string(),
-            size: format!("{}x{}", puzzle.rows(), puzzle.cols()),
-            goal: puzzle.format(puzzle.goal()),
-            architecture: Architecture {
-                kind: "MLP, ReLU between dense layers",
-                observation_len: network.observation_len,
-                hidden: network.hidden.clone(),
-                num_actions: network.num_actions,
-                parameters: network.num_params(),
-            },
-            reward: progress.reward.name(),
-            mixed_difficulty: progress.mixed,
-            uniform_starts: progress.uniform_starts,
-            curriculum: progress.curriculum,
-            difficulty: progress.difficulty,
-            resume: "weights, steps, episodes (ε, episode seeds), difficulty; Adam's moments, the replay buffer and the curriculum's streak start again",
-            evaluation_step: progress.evaluation.as_ref().map(|(step, _)| *step),
-            evaluation: progress.evaluation.as_ref().map(|(_, table)| table),
-        };
-        write_json(&format!("{out}.json"), &manifest)
-    }
-}
-
-/// `puzzlelab sliding train`: trains in chunks with a progress line each, checkpoints, evaluates.
+/// `puzzlelab sliding train`: the sliding learner's setup from the flags (or, with `--resume`,
+/// from the manifest, where only the walks' difficulty, `--mixed` and `--uniform-starts` may
+/// change), validated by optimal distance, through the trainer every learnable puzzle shares.
 pub fn train(args: &TrainArgs, command: &str) -> Result<()> {
-    let resume = args.run.resume.clone();
     let board = &args.board;
-    let mut recorded = vec![
+    let recorded = vec![
         ("--size", board.size.is_some()),
         ("--goal", board.goal.is_some()),
         ("--preset", board.preset.is_some()),
         ("--curriculum", args.curriculum),
         ("--reward", args.reward.is_some()),
     ];
-    // The learning rate may change on resume: a lower rate to go on at.
-    recorded.extend(
-        args.dqn
-            .recorded()
-            .into_iter()
-            .filter(|(f, _)| *f != "--lr"),
-    );
-    refuse_changes_on_resume(resume.is_some(), &recorded)?;
-    let (puzzle, config, mut progress, bytes) = match &resume {
-        Some(path) => {
-            let (bytes, policy, manifest) = open_to_resume(path)?;
-            let record = policy.training().expect("checked by open_to_resume");
-            let reward = match manifest.reward.as_deref() {
-                None => RewardScheme::HeuristicPenalty,
-                Some(name) => RewardScheme::from_name(name)
-                    .ok_or_else(|| anyhow!("{path}.json: unknown reward \"{name}\""))?,
-            };
-            let progress = Progress {
-                evaluation: None,
-                curriculum: manifest.curriculum,
-                difficulty: manifest.difficulty.unwrap_or(1),
-                reward,
-                mixed: manifest.mixed_difficulty,
-                uniform_starts: manifest.uniform_starts,
-                wall_seconds: manifest.wall_seconds,
-                commands: manifest.commands,
-            };
-            let config = DqnConfig {
-                learning_rate: args.dqn.lr.unwrap_or(record.config.learning_rate),
-                ..record.config.clone()
-            };
-            config.validate()?;
-            (
-                puzzle_of(&policy).map_err(anyhow::Error::msg)?,
-                config,
-                progress,
-                Some(bytes),
-            )
+    // The validation's positions need the puzzle: the resumed model's, or the flags'.
+    let puzzle = match &args.run.resume {
+        Some(path) => puzzle_of(&crate::learner::read_policy(path)?).map_err(anyhow::Error::msg)?,
+        None => BoardArgs {
+            size: Some(board.size.clone().unwrap_or_else(|| "3".into())),
+            ..board.clone()
         }
-        None => {
-            let board = BoardArgs {
-                size: Some(board.size.clone().unwrap_or_else(|| "3".into())),
-                ..board.clone()
-            };
-            let default_difficulty = if args.curriculum { 1 } else { 10 };
-            let progress = Progress {
-                evaluation: None,
-                curriculum: args.curriculum,
-                difficulty: args.difficulty.unwrap_or(default_difficulty),
-                reward: args
-                    .reward
-                    .map_or(RewardScheme::HeuristicPenalty, RewardArg::scheme),
-                mixed: args.mixed,
-                uniform_starts: args.uniform_starts,
-                wall_seconds: 0.0,
-                commands: Vec::new(),
-            };
-            let config = args.dqn.config(DqnConfig::default())?;
-            (board.puzzle(None)?, config, progress, None)
-        }
+        .puzzle(None)?,
     };
-    progress.commands.push(command.to_string());
-    let default_out = format!("dqn-{}x{}.dqn", puzzle.rows(), puzzle.cols());
-    let out = args.run.out.clone().or(resume).unwrap_or(default_out);
-    let target = args
-        .run
-        .steps
-        .ok_or_else(|| anyhow!("sliding train needs --steps N (in all)"))?;
     let settings = args.evaluation.settings(&puzzle, None);
-    if bytes.is_some() {
-        // Where episodes start may change between runs (the manifest records it); the
-        // learner's configuration may not.
-        if let Some(difficulty) = args.difficulty {
-            progress.difficulty = difficulty;
-        }
-        progress.mixed |= args.mixed;
-        progress.uniform_starts |= args.uniform_starts;
-    }
-    let mut trainer = SlidingTrainer::new(
-        &puzzle,
-        config,
-        progress.reward,
-        progress.difficulty,
-        progress.curriculum,
-        &Device::flex(),
-    )?;
-    trainer.set_mixed_difficulty(progress.mixed);
-    trainer.set_uniform_starts(progress.uniform_starts).map_err(|_| {
-        anyhow!("--uniform-starts goes with --mixed (half the episodes start uniformly, half by mixed walks)")
-    })?;
-    if let Some(bytes) = &bytes {
-        trainer.dqn_mut().resume(bytes)?;
-        eprintln!(
-            "sliding train: resuming at step {} (difficulty {})",
-            trainer.dqn().steps_done(),
-            progress.difficulty
-        );
-    }
-    eprintln!(
-        "sliding train: {} with {} parameters, to step {target}, writing {out}",
-        trainer.dqn().policy().puzzle_id(),
-        trainer.dqn().network_config().num_params()
-    );
-    let wall_before = progress.wall_seconds;
-    let mut run = SlidingRun {
-        trainer,
-        puzzle,
-        progress,
+    let optimal = OptimalLengths::for_puzzle(&puzzle)?;
+    let validation = SlidingValidation {
+        positions: positions(&puzzle, &optimal, &settings)?,
+        puzzle: puzzle.clone(),
         settings,
-        out,
-        target,
     };
-    let wall_seconds = training::run(&mut run, args.run.plan(target), wall_before)?;
-    training::report_written(
-        "sliding train",
-        &run.out,
-        run.dqn().steps_done(),
-        wall_seconds,
-    );
-    Ok(())
+    let setup = SlidingSetup {
+        size: format!("{}x{}", puzzle.rows(), puzzle.cols()),
+        goal: Some(puzzle.format(puzzle.goal())),
+        difficulty: args.difficulty,
+        curriculum: args.curriculum,
+        mixed: args.mixed,
+        uniform_starts: args.uniform_starts,
+        reward: args
+            .reward
+            .map_or(RewardScheme::HeuristicPenalty, RewardArg::scheme)
+            .name()
+            .into(),
+        streak: None,
+    };
+    // Where episodes start may change between runs (the manifest records it); the learner's
+    // configuration may not.
+    let on_resume = |recorded: &mut SlidingSetup| {
+        if args.difficulty.is_some() {
+            recorded.difficulty = args.difficulty;
+        }
+        recorded.mixed |= args.mixed;
+        recorded.uniform_starts |= args.uniform_starts;
+    };
+    crate::learner::train::<SlidingLearner>(
+        setup,
+        TrainRequest {
+            recorded,
+            validation: Some(validation),
+            on_resume: Some(Box::new(on_resume)),
+            ..TrainRequest::new(&args.dqn, &args.run, 0, command)
+        },
+    )
 }
 
 /// `puzzlelab sliding bench-dqn`: training steps/s and greedy-move latency of the dissertation's network

@@ -238,7 +238,7 @@ pub fn train(args: &DustValueTrainArgs, command: &str) -> Result<()> {
         return crate::files::write_json(&format!("{}.json", args.value.out), &manifest);
     }
     // The finished model on the validation boards, as `dust eval --play auto` plays it.
-    let policy = crate::dqn_sliding::read_model(&args.value.out)?;
+    let policy = crate::learner::read_policy(&args.value.out)?;
     let boards = seeded_boards(VALIDATION_SEED, args.eval_boards);
     let clock = Instant::now();
     let clicks = play(&policy, &boards, 1)?;

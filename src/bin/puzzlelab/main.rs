@@ -22,6 +22,7 @@ mod dqn_sudoku;
 mod dust_value;
 mod files;
 mod game2048;
+mod learner;
 mod local_vi;
 mod manifest;
 mod minesweeper;

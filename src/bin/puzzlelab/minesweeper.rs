@@ -6,7 +6,7 @@ use clap::{Args, Subcommand, ValueEnum};
 use puzzlelab::clock;
 use puzzlelab::env::minesweeper::{
     evaluate, game_seed, play_solver_game, Cell, FirstCell, FirstClick, GameResult, Layout, Level,
-    Minefield, MinesConfig, Status, Strategy,
+    Minefield, Status, Strategy,
 };
 use puzzlelab::rng::Rng;
 use serde_json::json;
@@ -248,12 +248,7 @@ fn eval(args: &EvalArgs) -> Result<()> {
                 .model
                 .as_deref()
                 .ok_or_else(|| anyhow!("--agent dqn needs --model FILE"))?;
-            let rules = MinesConfig {
-                first_click: rule,
-                ..MinesConfig::new(layout)
-            };
-            let first = FirstCell::At(first % layout.width, first / layout.width);
-            crate::dqn_minesweeper::eval_model(model, rules, first, args.games, args.seed)?
+            crate::dqn_minesweeper::eval_model(model, layout, rule, first, args.games, args.seed)?
         }
     };
     let agent = match args.agent {

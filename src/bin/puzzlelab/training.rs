@@ -71,7 +71,7 @@ pub fn dqn_progress(
     episodes: (&str, usize),
 ) -> String {
     format!(
-        "step {steps}/{target} | loss {} | epsilon {:.3} | {} {} | return {} | {:.0} steps/s",
+        "step {steps}/{target} | loss/td {} | epsilon {:.3} | {} {} | return {} | {:.0} steps/s",
         show(stats.td_loss),
         stats.epsilon,
         episodes.0,

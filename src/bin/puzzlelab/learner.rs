@@ -1,0 +1,334 @@
+//! Every learnable puzzle's `train` and `eval --agent dqn` (`--features learn`), built once over
+//! its learner's description ([`PuzzleLearner`]): a puzzle's own file only turns its flags into
+//! the description's setup. One progress line per chunk, validations and checkpoints on their
+//! boundaries (the driver of `training.rs`), the model and its manifest (`MODEL.json`: the run,
+//! the setup, the reward, the curve, the validation), and `--resume` from any of them.
+
+#![cfg_attr(not(feature = "learn"), allow(dead_code))]
+
+#[cfg(feature = "learn")]
+pub use learn::{eval_model, read_policy, train, TrainRequest};
+
+#[cfg(feature = "learn")]
+mod learn {
+    use crate::dqn::{DqnArgs, RunArgs};
+    use crate::files::{read_manifest, write_atomically, write_json};
+    use crate::manifest::{open_to_resume, refuse_changes_on_resume, DqnRun, ResumeRecord};
+    use crate::training::{self, ChunkedTraining};
+    use anyhow::{anyhow, Context, Result};
+    use burn::tensor::Device;
+    use puzzlelab::agent::dqn::{model_description, Dqn, DqnConfig, PuzzleLearner, QPolicy};
+
+    /// A change to a recorded setup.
+    pub type SetupChange<'a, L> = Box<dyn FnOnce(&mut <L as PuzzleLearner>::Setup) + 'a>;
+
+    /// What a puzzle's `train` hands the shared trainer besides its setup.
+    pub struct TrainRequest<'a, L: PuzzleLearner> {
+        pub dqn: &'a DqnArgs,
+        pub run: &'a RunArgs,
+        /// The puzzle's own flags that the model records (refused beside `--resume`).
+        pub recorded: Vec<(&'static str, bool)>,
+        /// Games (boards, puzzles a bin) of each validation.
+        pub validation_size: usize,
+        /// The validation set, when the puzzle's command makes its own (the sliding 4 × 4's
+        /// optimal lengths come from pattern databases, a file); else the learner's.
+        pub validation: Option<L::Validation>,
+        /// What `--resume` may change of the recorded setup (the sliding walks' difficulty).
+        pub on_resume: Option<SetupChange<'a, L>>,
+        /// A model whose weights (and network) the run starts from.
+        pub init: Option<&'a str>,
+        /// The command line, recorded in the manifest.
+        pub command: &'a str,
+    }
+
+    impl<'a, L: PuzzleLearner> TrainRequest<'a, L> {
+        /// A request with the run's and the learner's flags, `size` games a validation.
+        pub fn new(
+            dqn: &'a DqnArgs,
+            run: &'a RunArgs,
+            validation_size: usize,
+            command: &'a str,
+        ) -> Self {
+            TrainRequest {
+                dqn,
+                run,
+                recorded: Vec::new(),
+                validation_size,
+                validation: None,
+                on_resume: None,
+                init: None,
+                command,
+            }
+        }
+    }
+    use serde::Serialize;
+    use serde_json::{json, Map, Value};
+
+    /// A run of learner `L`, as the driver steps it.
+    struct LearnerRun<L: PuzzleLearner> {
+        dqn: Dqn<L::Env>,
+        setup: L::Setup,
+        validation: L::Validation,
+        out: String,
+        target: usize,
+        commands: Vec<String>,
+        curve: Vec<Value>,
+        evaluation: Option<L::Evaluation>,
+    }
+
+    /// A model's manifest.
+    #[derive(Serialize)]
+    #[serde(bound = "")]
+    struct Manifest<'a, L: PuzzleLearner> {
+        #[serde(flatten)]
+        run: DqnRun<'a>,
+        what: String,
+        puzzle: String,
+        setup: &'a L::Setup,
+        reward: String,
+        parameters: usize,
+        training_curve: &'a [Value],
+        validation_seed: u64,
+        validation_size: usize,
+        validation: Option<&'a L::Evaluation>,
+        resume: &'static str,
+    }
+
+    impl<L: PuzzleLearner> ChunkedTraining for LearnerRun<L> {
+        fn done(&self) -> u64 {
+            self.dqn.steps_done() as u64
+        }
+
+        fn train_chunk(&mut self, units: u64) -> Result<String> {
+            let stats = self.dqn.train_steps(units as usize);
+            let mut line = training::dqn_progress(
+                self.dqn.steps_done(),
+                self.target,
+                &stats,
+                (L::EPISODES, self.dqn.episodes_done()),
+            );
+            if let Some(note) = L::after_chunk(&mut self.setup, &mut self.dqn, &stats) {
+                line = format!("{line} | {note}");
+            }
+            Ok(line)
+        }
+
+        fn evaluate(&mut self) -> Result<()> {
+            let evaluation = L::evaluate(&self.dqn.policy(), &self.validation)?;
+            eprintln!("validation: {}", L::summary(&evaluation));
+            let mut point = Map::new();
+            point.insert("step".into(), json!(self.dqn.steps_done()));
+            point.insert("episodes".into(), json!(self.dqn.episodes_done()));
+            if let Value::Object(fields) = serde_json::to_value(&evaluation)? {
+                point.extend(fields);
+            }
+            self.curve.push(Value::Object(point));
+            self.evaluation = Some(evaluation);
+            Ok(())
+        }
+
+        fn save(&mut self, finished: bool, wall_seconds: f64) -> Result<()> {
+            let policy = self.dqn.policy();
+            write_atomically(&self.out, &policy.to_bytes())?;
+            let manifest = Manifest::<L> {
+                run: DqnRun::new(&self.out, &self.dqn, wall_seconds, &self.commands, finished),
+                what: model_description::<L>(&self.setup)?,
+                puzzle: policy.puzzle_id().to_string(),
+                setup: &self.setup,
+                reward: L::reward(&self.setup, self.dqn.config()),
+                parameters: self.dqn.network_config().num_params(),
+                training_curve: &self.curve,
+                validation_seed: L::VALIDATION_SEED,
+                validation_size: L::validation_len(&self.validation),
+                validation: self.evaluation.as_ref(),
+                resume:
+                    "weights, steps, episodes (ε); Adam's moments and the replay buffer start again",
+            };
+            write_json(&format!("{}.json", self.out), &manifest)
+        }
+    }
+
+    /// The setup a manifest records (under `setup`, or the learner's older key).
+    fn recorded_setup<L: PuzzleLearner>(path: &str) -> Result<L::Setup> {
+        let manifest: Value = read_manifest(path)?;
+        let value = [Some("setup"), L::OLDER_SETUP_KEY]
+            .into_iter()
+            .flatten()
+            .find_map(|key| match key {
+                "" => Some(manifest.clone()),
+                key => manifest.get(key).cloned(),
+            })
+            .unwrap_or(json!({}));
+        serde_json::from_value(value).with_context(|| format!("{path}.json: the setup"))
+    }
+
+    /// A model file on the CPU.
+    pub fn read_policy(path: &str) -> Result<QPolicy> {
+        let bytes = std::fs::read(path).with_context(|| format!("{path}: cannot read"))?;
+        QPolicy::from_bytes(&bytes, &Device::flex()).with_context(|| path.to_string())
+    }
+
+    /// `puzzlelab <puzzle> train`: `setup` from the puzzle's flags (or, with `--resume`, from the
+    /// manifest), the learner's settings under the flags, then the chunked run.
+    pub fn train<L: PuzzleLearner>(setup: L::Setup, request: TrainRequest<L>) -> Result<()> {
+        let label = format!("{} train", L::PUZZLE);
+        let resume = request.run.resume.clone();
+        let mut recorded = request.recorded;
+        // The learning rate may change on --resume (a schedule: go on at a lower rate).
+        recorded.extend(
+            request
+                .dqn
+                .recorded()
+                .into_iter()
+                .filter(|(f, _)| *f != "--lr"),
+        );
+        refuse_changes_on_resume(resume.is_some(), &recorded)?;
+        let (mut setup, mut config, record, bytes) = match &resume {
+            Some(path) => {
+                let (bytes, policy, record) = open_to_resume(path)?;
+                let training = policy.training().expect("checked by open_to_resume");
+                let mut config = training.config.clone();
+                if let Some(lr) = request.dqn.lr {
+                    config.learning_rate = lr;
+                }
+                let mut setup = recorded_setup::<L>(path)?;
+                if let Some(change) = request.on_resume {
+                    change(&mut setup);
+                }
+                (setup, config, record, Some(bytes))
+            }
+            None => {
+                let defaults = L::config(&setup)?;
+                (
+                    setup,
+                    request.dqn.config(defaults)?,
+                    ResumeRecord::default(),
+                    None,
+                )
+            }
+        };
+        L::settle(&mut setup, &mut config)?;
+        let target = request
+            .run
+            .steps
+            .ok_or_else(|| anyhow!("{label} needs --steps N (in all)"))?;
+        let init = match request.init {
+            Some(path) => {
+                let fitted =
+                    L::fit(&read_policy(path)?, &setup).with_context(|| path.to_string())?;
+                let network = fitted.network_config();
+                config = DqnConfig {
+                    hidden: network.hidden.clone(),
+                    conv: network.conv.clone(),
+                    grid: network.grid.clone(),
+                    ..config
+                };
+                Some(fitted.to_bytes())
+            }
+            None => None,
+        };
+        config.validate()?;
+        let started = std::time::Instant::now();
+        let validation = match request.validation {
+            Some(validation) => validation,
+            None => L::validation(&setup, request.validation_size, L::VALIDATION_SEED)?,
+        };
+        let mut dqn = Dqn::new(L::environments(&setup)?, config, &Device::flex())?;
+        if let Some(weights) = &init {
+            dqn.load_weights(weights)?;
+        }
+        if let Some(bytes) = &bytes {
+            dqn.resume(bytes)?;
+            eprintln!("{label}: resuming at step {}", dqn.steps_done());
+        }
+        L::start(&setup, &mut dqn)?;
+        let out = match (request.run.out.clone(), resume) {
+            (Some(out), _) | (None, Some(out)) => out,
+            (None, None) => L::default_file(&setup)?,
+        };
+        eprintln!(
+            "{label}: {} network, {} parameters, {} validation games, set up in {:.1} s; to step {target}, writing {out}",
+            L::network(&setup)?.name,
+            dqn.network_config().num_params(),
+            L::validation_len(&validation),
+            started.elapsed().as_secs_f64()
+        );
+        let mut commands = record.commands;
+        commands.push(request.command.to_string());
+        let mut run = LearnerRun::<L> {
+            dqn,
+            setup,
+            validation,
+            out,
+            target,
+            commands,
+            curve: record.training_curve,
+            evaluation: None,
+        };
+        let wall_seconds = training::run(&mut run, request.run.plan(target), record.wall_seconds)?;
+        training::report_written(&label, &run.out, run.dqn.steps_done(), wall_seconds);
+        Ok(())
+    }
+
+    /// `puzzlelab <puzzle> eval --agent dqn`: the model at `path` (fitted to `setup`'s board)
+    /// plays `size` validation games drawn from `seed`.
+    pub fn eval_model<L: PuzzleLearner>(
+        path: &str,
+        setup: &L::Setup,
+        size: usize,
+        seed: u64,
+    ) -> Result<L::Evaluation> {
+        let policy = L::fit(&read_policy(path)?, setup).with_context(|| path.to_string())?;
+        let validation = L::validation(setup, size, seed)?;
+        L::evaluate(&policy, &validation).with_context(|| path.to_string())
+    }
+}
+
+#[cfg(all(test, feature = "learn"))]
+mod tests {
+    use clap::ValueEnum;
+    use puzzlelab::agent::dqn::{dust, minesweeper, sudoku, PuzzleLearner};
+
+    /// Every value `--net` takes, aliases included, sorted.
+    fn flag_values<T: ValueEnum>() -> Vec<String> {
+        let mut names: Vec<String> = T::value_variants()
+            .iter()
+            .flat_map(|v| {
+                let value = v.to_possible_value().expect("named");
+                value
+                    .get_name_and_aliases()
+                    .map(str::to_string)
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        names.sort();
+        names
+    }
+
+    /// Every network name the learner reads, aliases included, sorted.
+    fn network_names<L: PuzzleLearner>() -> Vec<String> {
+        let mut names: Vec<String> = L::NETWORKS
+            .iter()
+            .flat_map(|n| std::iter::once(n.name).chain(n.aliases.iter().copied()))
+            .map(str::to_string)
+            .collect();
+        names.sort();
+        names
+    }
+
+    #[test]
+    fn each_net_flag_offers_exactly_its_learners_networks() {
+        assert_eq!(
+            flag_values::<crate::dqn_minesweeper::NetArg>(),
+            network_names::<minesweeper::MinesweeperLearner>()
+        );
+        assert_eq!(
+            flag_values::<crate::dqn_sudoku::NetArg>(),
+            network_names::<sudoku::SudokuLearner>()
+        );
+        assert_eq!(
+            flag_values::<crate::dqn_dust::NetArg>(),
+            network_names::<dust::DustLearner>()
+        );
+    }
+}
