@@ -35,6 +35,8 @@
 //   game-retry   {} the person pressed "Try again" or "New game" on an overlay: the host starts one
 //   game-reset   { game } a new game (or an undone move) was drawn
 
+import { attachBoardShadow, defineBoard, describeBoard, fireEvent, replaceGame, setAriaDisabled } from "../common/board-element.js";
+
 
 /** Directions in action order: DIRECTIONS[i] is the Rust `Move` with index i (src/env/game2048/board.rs). */
 export const DIRECTIONS = ["up", "right", "down", "left"];
@@ -294,14 +296,6 @@ const STYLE = `
   transform: translate(-50%, -50%);
   animation: fade-in 200ms ease;
 }
-.visually-hidden {
-  position: absolute;
-  width: 1px;
-  height: 1px;
-  overflow: hidden;
-  clip: rect(0 0 0 0);
-  white-space: nowrap;
-}
 @media (prefers-reduced-motion: reduce) {
   .tile { transition: none; }
   .tile.new .face, .tile.merged .face, .gain, .overlay, .hint { animation: none; }
@@ -325,9 +319,9 @@ export class Game2048Board extends HTMLElement {
 
   constructor() {
     super();
-    const shadow = this.attachShadow({ mode: "open" });
-    shadow.innerHTML = `
-      <style>${STYLE}</style>
+    this.#parts = attachBoardShadow(this, {
+      style: STYLE,
+      markup: `
       <div class="header" part="header">
         <div class="scores">
           <div class="score-box" part="score"><span class="label">Score</span><span class="value" data-score>0</span></div>
@@ -348,27 +342,25 @@ export class Game2048Board extends HTMLElement {
             <button type="button" data-action="retry">Try again</button>
           </div>
         </div>
-      </div>
-      <div class="visually-hidden" role="status" aria-live="polite" aria-atomic="true"></div>`;
-    const part = (selector) => shadow.querySelector(selector);
-    this.#parts = {
-      score: part("[data-score]"),
-      scoreBox: part("[part=score]"),
-      best: part("[data-best]"),
-      bestBox: part("[part=best]"),
-      frame: part(".frame"),
-      grid: part(".grid"),
-      hint: part(".hint"),
-      note: part(".note"),
-      overlay: part(".overlay"),
-      title: part(".overlay .title"),
-      detail: part(".overlay .detail"),
-      keepGoing: part("[data-action=keep-going]"),
-      retry: part("[data-action=retry]"),
-      live: part("[role=status]"),
-    };
+      </div>`,
+      parts: {
+        score: "[data-score]",
+        scoreBox: "[part=score]",
+        best: "[data-best]",
+        bestBox: "[part=best]",
+        frame: ".frame",
+        grid: ".grid",
+        hint: ".hint",
+        note: ".note",
+        overlay: ".overlay",
+        title: ".overlay .title",
+        detail: ".overlay .detail",
+        keepGoing: "[data-action=keep-going]",
+        retry: "[data-action=retry]",
+      },
+    });
     this.#parts.keepGoing.addEventListener("click", () => this.keepGoing());
-    this.#parts.retry.addEventListener("click", () => this.#emit("game-retry", {}));
+    this.#parts.retry.addEventListener("click", () => fireEvent(this, "game-retry", {}));
     this.#parts.note.addEventListener("animationend", () => (this.#parts.note.hidden = true));
     this.addEventListener("keydown", (event) => this.#onKeyDown(event));
     const frame = this.#parts.frame;
@@ -378,13 +370,11 @@ export class Game2048Board extends HTMLElement {
   }
 
   connectedCallback() {
-    if (!this.hasAttribute("tabindex")) this.tabIndex = 0;
-    if (!this.hasAttribute("role")) this.setAttribute("role", "group");
-    this.setAttribute("aria-roledescription", "2048 board");
-    if (!this.hasAttribute("aria-label")) this.setAttribute("aria-label", "2048");
-    if (!this.hasAttribute("aria-description")) {
-      this.setAttribute("aria-description", "Arrow keys or W A S D slide every tile; equal tiles that meet merge. Swipe on a touch screen.");
-    }
+    describeBoard(this, {
+      kind: "2048 board",
+      label: "2048",
+      description: "Arrow keys or W A S D slide every tile; equal tiles that meet merge. Swipe on a touch screen.",
+    });
   }
 
   disconnectedCallback() {
@@ -396,8 +386,7 @@ export class Game2048Board extends HTMLElement {
   }
 
   set game(game) {
-    if (this.#game && this.#game !== game) this.#game.free();
-    this.#game = game;
+    this.#game = replaceGame(this.#game, game);
     this.#won = Boolean(game) && game.maxTile >= WIN_TILE;
     this.#redraw();
   }
@@ -410,15 +399,6 @@ export class Game2048Board extends HTMLElement {
     this.#best = value === null || value === undefined ? null : Number(value);
     this.#parts.bestBox.hidden = this.#best === null;
     this.#parts.best.textContent = numberFormat.format(this.#best ?? 0);
-  }
-
-  get locked() {
-    return this.hasAttribute("locked");
-  }
-
-  set locked(value) {
-    this.toggleAttribute("locked", Boolean(value));
-    this.setAttribute("aria-disabled", String(Boolean(value)));
   }
 
   get slideMs() {
@@ -455,7 +435,7 @@ export class Game2048Board extends HTMLElement {
     this.#animate(report, duration);
     this.#showScore(report.score, report.gained, duration > 0);
     this.#reflect();
-    this.#emit("game-move", {
+    fireEvent(this, "game-move", {
       direction: report.direction,
       gained: report.gained,
       score: report.score,
@@ -469,11 +449,11 @@ export class Game2048Board extends HTMLElement {
       this.#won = true;
       this.#reflect();
       this.#showWin(source, report);
-      this.#emit("game-won", { score: report.score, moves: report.moves, source });
+      fireEvent(this, "game-won", { score: report.score, moves: report.moves, source });
     }
     if (report.over) {
       this.#showGameOver(report);
-      this.#emit("game-over", { score: report.score, moves: report.moves, maxTile: report.maxTile });
+      fireEvent(this, "game-over", { score: report.score, moves: report.moves, maxTile: report.maxTile });
     }
     return report;
   }
@@ -525,7 +505,7 @@ export class Game2048Board extends HTMLElement {
       if (game.isOver()) this.#showGameOver({ score: game.score, maxTile: game.maxTile, moves: game.moves });
     }
     this.#reflect();
-    this.#emit("game-reset", { game });
+    fireEvent(this, "game-reset", { game });
   }
 
   #newTile(cell, exponent, kind = "") {
@@ -699,10 +679,6 @@ export class Game2048Board extends HTMLElement {
     this.focus({ preventScroll: true, focusVisible: false });
     this.move(direction, "user");
   }
-
-  #emit(type, detail) {
-    this.dispatchEvent(new CustomEvent(type, { bubbles: true, composed: true, detail }));
-  }
 }
 
-if (!customElements.get("game2048-board")) customElements.define("game2048-board", Game2048Board);
+defineBoard("game2048-board", Game2048Board, ["locked"], setAriaDisabled);

@@ -3,6 +3,7 @@
 // panel's options.
 
 import { errorMessage } from "../common/wasm.js";
+import { GamePanel, parseStart } from "../common/game-panel.js";
 import { AttributeError, DEFAULT_SPEED, checkModel, parseControls, parseSeed, parseSpeed } from "../common/widget-attributes.js";
 import { networkFromUrl, shippedNetwork, AgentRunner } from "./agent.js";
 import { ARROWS, DIRECTIONS, randomSeed } from "./game.js";
@@ -44,17 +45,7 @@ export function optionsFromAttributes(element, previous, apply, api) {
     autoplay: element.hasAttribute("autoplay"),
   };
   apply(["seed"], () => (options.seed = parseSeed(element.getAttribute("seed"))));
-  apply(["start"], () => {
-    const start = (element.getAttribute("start") ?? "").trim();
-    if (start) {
-      try {
-        api.Game2048.fromText(start, 0, false).free();
-      } catch (error) {
-        throw new AttributeError("start", start, errorMessage(error));
-      }
-    }
-    options.start = start;
-  });
+  apply(["start"], () => (options.start = parseStart(element, (start) => api.Game2048.fromText(start, 0, false).free())));
   apply(["agent"], () => {
     const agent = (element.getAttribute("agent") ?? "").trim().toLowerCase();
     if (agent && !AGENTS_2048.includes(agent)) {
@@ -74,29 +65,13 @@ export function optionsFromAttributes(element, previous, apply, api) {
   return options;
 }
 
-const WIDGET_STYLE = `
-.game2048 { display: flex; flex-direction: column; gap: 10px; }
-game2048-board { display: block; width: 100%; }
-game2048-board button { height: 32px; padding: 0 10px; }
-.game2048 .agent-controls { display: flex; flex-wrap: wrap; align-items: center; gap: 6px; }
-`;
-
 /**
- * What <puzzle-widget puzzle="2048"> shows: the board, its buttons and the agent. widget.js reads
- * and checks the attributes and calls `configure`; this class owns the game and the agent runner.
- * `emit(type, detail)` fires the widget's events; `setStatus(text)` and `showError(message)` write
- * its status and error lines.
+ * What <puzzle-widget puzzle="2048"> shows: the board, its buttons and the agent (a GamePanel,
+ * common/game-panel.js); this class owns the game and the agent runner.
  */
-export class Game2048Panel {
+export class Game2048Panel extends GamePanel {
   #root;
-  #board;
   #runner;
-  #buttons;
-  #emit;
-  #setStatus;
-  #showError;
-  #api;
-  #options = null;
   /** The seed of the game shown. */
   #seed = 0;
   /** Whether the status line shows a hint (cleared by the next move). */
@@ -104,62 +79,54 @@ export class Game2048Panel {
   /** The agent in use: { key, promise } (key: "ntuple" or a model URL). */
   #agent = null;
 
-  constructor(container, { api, emit, setStatus, showError }) {
-    this.#api = api;
-    this.#emit = emit;
-    this.#setStatus = setStatus;
-    this.#showError = showError;
-    container.innerHTML = `
-      <style>${WIDGET_STYLE}</style>
-      <game2048-board part="board">
-        <button type="button" slot="actions" part="button new" data-action="new">New game</button>
-        <button type="button" slot="actions" part="button undo" data-action="undo">Undo</button>
-      </game2048-board>
-      <div class="agent-controls" part="controls">
-        <button type="button" part="button hint" data-action="hint">Hint</button>
-        <button type="button" part="button play" class="primary" data-action="play">Play</button>
-        <button type="button" part="button step" data-action="step">Step</button>
-      </div>`;
+  constructor(container, host) {
+    super(container, host, {
+      name: "game2048",
+      controls: "agent-controls",
+      style: `
+game2048-board { display: block; width: 100%; }
+game2048-board button { height: 32px; padding: 0 10px; }
+`,
+      buttons: [
+        ["new", "New game", { slot: "actions" }],
+        ["undo", "Undo", { slot: "actions" }],
+        ["hint", "Hint"],
+        ["play", "Play", { primary: true }],
+        ["step", "Step"],
+      ],
+      clicks: {
+        undo: () => this.#undo(),
+        play: () => (this.#runner.playing ? this.pause() : this.play().catch(() => {})),
+        step: () => this.#runner.step().catch(() => {}),
+      },
+    });
     this.#root = container;
-    this.#board = container.querySelector("game2048-board");
-    const button = (action) => container.querySelector(`[data-action=${action}]`);
-    this.#buttons = { new: button("new"), undo: button("undo"), hint: button("hint"), play: button("play"), step: button("step") };
-    this.#runner = new AgentRunner(this.#board, () => this.#loadAgent());
+    this.#runner = new AgentRunner(this.board, () => this.#loadAgent());
 
-    this.#buttons.new.addEventListener("click", () => this.newGame());
-    this.#buttons.undo.addEventListener("click", () => this.#undo());
-    this.#buttons.hint.addEventListener("click", () => this.hint().catch(() => {}));
-    this.#buttons.play.addEventListener("click", () => (this.#runner.playing ? this.pause() : this.play().catch(() => {})));
-    this.#buttons.step.addEventListener("click", () => this.#runner.step().catch(() => {}));
-    this.#board.addEventListener("game-retry", () => this.newGame());
-    this.#board.addEventListener("game-move", (event) => {
+    this.board.addEventListener("game-retry", () => this.newGame());
+    this.board.addEventListener("game-move", (event) => {
       const { source, ...detail } = event.detail;
       if (source === "user") {
         this.#runner.pause();
-        this.#showError(null);
+        this.showError(null);
       }
       // A hint is about the board before this move.
       if (this.#hinted) {
         this.#hinted = false;
-        this.#setStatus("");
+        this.setStatus("");
       }
-      this.#emit("move", { ...detail, source: source === "user" ? "user" : "agent" });
+      this.emit("move", { ...detail, source: source === "user" ? "user" : "agent" });
       this.#renderButtons();
     });
-    this.#board.addEventListener("game-won", (event) => this.#emit("won", { score: event.detail.score, moves: event.detail.moves }));
-    this.#board.addEventListener("game-over", (event) => this.#emit("gameover", event.detail));
-    this.#board.addEventListener("game-reset", () => this.#renderButtons());
+    this.board.addEventListener("game-won", (event) => this.emit("won", { score: event.detail.score, moves: event.detail.moves }));
+    this.board.addEventListener("game-over", (event) => this.emit("gameover", event.detail));
+    this.board.addEventListener("game-reset", () => this.#renderButtons());
     this.#runner.addEventListener("change", () => this.#renderButtons());
     this.#runner.addEventListener("error", (event) => {
-      this.#setStatus("");
-      this.#showError(event.detail.message);
-      this.#emit("error", { message: event.detail.message, attribute: null });
+      this.setStatus("");
+      this.showError(event.detail.message);
+      this.emit("error", { message: event.detail.message, attribute: null });
     });
-  }
-
-  /** The inner <game2048-board>. */
-  get board() {
-    return this.#board;
   }
 
   /**
@@ -168,8 +135,8 @@ export class Game2048Panel {
    * play), autoplay }. A new game starts when seed, start or alwaysTwo changed (or at the first call).
    */
   configure(options) {
-    const previous = this.#options;
-    this.#options = options;
+    const previous = this.options;
+    this.options = options;
     const agentKey = options.agent ? options.model || options.agent : null;
     if (this.#agent?.key !== agentKey) {
       this.#runner.pause();
@@ -193,15 +160,15 @@ export class Game2048Panel {
 
   /** A new game; `fromAttributes`: the attributes' game (their `start` board, when given). */
   #startGame(seed, { fromAttributes = false } = {}) {
-    const options = this.#options;
+    const options = this.options;
     this.#runner.pause();
-    this.#showError(null);
-    this.#setStatus("");
+    this.showError(null);
+    this.setStatus("");
     const chosenSeed = seed ?? randomSeed();
-    this.#board.game =
+    this.board.game =
       fromAttributes && options.start
-        ? this.#api.Game2048.fromText(options.start, chosenSeed, options.alwaysTwo)
-        : new this.#api.Game2048(chosenSeed, options.alwaysTwo);
+        ? this.api.Game2048.fromText(options.start, chosenSeed, options.alwaysTwo)
+        : new this.api.Game2048(chosenSeed, options.alwaysTwo);
     this.#seed = chosenSeed;
     if (options.autoplay && options.agent) this.play().catch(() => {});
   }
@@ -210,23 +177,23 @@ export class Game2048Panel {
   setBoard(text) {
     let game;
     try {
-      game = this.#api.Game2048.fromText(String(text), randomSeed(), this.#options.alwaysTwo);
+      game = this.api.Game2048.fromText(String(text), randomSeed(), this.options.alwaysTwo);
     } catch (error) {
       throw new Error(errorMessage(error));
     }
     this.#runner.pause();
-    this.#board.game = game;
+    this.board.game = game;
   }
 
   /** Plays a move as a person would; false when it changes nothing. */
   move(direction) {
     if (!DIRECTIONS.includes(direction)) throw new Error(`unknown direction "${direction}": use ${DIRECTIONS.join(", ")}`);
-    return Boolean(this.#board.move(direction, "user")?.moved);
+    return Boolean(this.board.move(direction, "user")?.moved);
   }
 
   async play() {
     this.#requireAgent();
-    this.#showError(null);
+    this.showError(null);
     await this.#runner.play();
   }
 
@@ -239,15 +206,15 @@ export class Game2048Panel {
     this.#requireAgent();
     const direction = await this.#runner.hint();
     if (direction) {
-      this.#board.showHint(direction);
-      this.#setStatus(`Hint: ${ARROWS[direction]} ${direction}`);
+      this.board.showHint(direction);
+      this.setStatus(`Hint: ${ARROWS[direction]} ${direction}`);
       this.#hinted = true;
     }
     return direction;
   }
 
   get state() {
-    const game = this.#board.game;
+    const game = this.board.game;
     if (!game) return null;
     return {
       puzzle: "2048",
@@ -256,7 +223,7 @@ export class Game2048Panel {
       moves: game.moves,
       maxTile: game.maxTile,
       over: game.isOver(),
-      won: this.#board.hasAttribute("won"),
+      won: this.board.hasAttribute("won"),
       seed: this.#seed,
       playing: this.#runner.playing,
     };
@@ -268,24 +235,24 @@ export class Game2048Panel {
   }
 
   #requireAgent() {
-    if (!this.#options?.agent) {
+    if (!this.options?.agent) {
       const message = 'this widget has no agent: add agent="ntuple"';
-      this.#showError(message);
+      this.showError(message);
       throw new Error(message);
     }
   }
 
   #loadAgent() {
-    const options = this.#options;
+    const options = this.options;
     const key = options.model || options.agent;
     if (this.#agent?.key !== key) {
       const showProgress = ({ loaded, total }) => {
-        if (total > 0) this.#setStatus(`Loading the network… ${Math.floor((100 * loaded) / total)}%`);
+        if (total > 0) this.setStatus(`Loading the network… ${Math.floor((100 * loaded) / total)}%`);
       };
-      this.#setStatus("Loading the network…");
+      this.setStatus("Loading the network…");
       const promise = (options.model ? networkFromUrl(options.model, { onProgress: showProgress }) : shippedNetwork({ onProgress: showProgress })).then(
         (agent) => {
-          this.#setStatus("");
+          this.setStatus("");
           return agent;
         },
         (error) => {
@@ -300,27 +267,27 @@ export class Game2048Panel {
 
   #undo() {
     this.#runner.pause();
-    this.#board.undo();
+    this.board.undo();
   }
 
   #renderButtons() {
-    const options = this.#options;
+    const options = this.options;
     if (!options) return;
     const controls = options.controls;
-    const game = this.#board.game;
+    const game = this.board.game;
     const hasAgent = Boolean(options.agent);
-    this.#buttons.new.hidden = !controls.has("new");
-    this.#buttons.undo.hidden = !controls.has("undo");
-    this.#buttons.undo.disabled = !game || game.undoDepth === 0;
-    this.#buttons.hint.hidden = !(hasAgent && controls.has("hint"));
-    this.#buttons.play.hidden = !(hasAgent && controls.has("play"));
-    this.#buttons.step.hidden = this.#buttons.play.hidden;
+    this.buttons.new.hidden = !controls.has("new");
+    this.buttons.undo.hidden = !controls.has("undo");
+    this.buttons.undo.disabled = !game || game.undoDepth === 0;
+    this.buttons.hint.hidden = !(hasAgent && controls.has("hint"));
+    this.buttons.play.hidden = !(hasAgent && controls.has("play"));
+    this.buttons.step.hidden = this.buttons.play.hidden;
     const over = !game || game.isOver();
-    this.#buttons.hint.disabled = over;
-    this.#buttons.step.disabled = over;
-    this.#buttons.play.disabled = over && !this.#runner.playing;
-    this.#buttons.play.textContent = this.#runner.playing ? "Pause" : "Play";
-    this.#root.querySelector(".agent-controls").hidden = this.#buttons.hint.hidden && this.#buttons.play.hidden;
-    this.#board.toggleAttribute("data-agent-playing", this.#runner.playing);
+    this.buttons.hint.disabled = over;
+    this.buttons.step.disabled = over;
+    this.buttons.play.disabled = over && !this.#runner.playing;
+    this.buttons.play.textContent = this.#runner.playing ? "Pause" : "Play";
+    this.#root.querySelector(".agent-controls").hidden = this.buttons.hint.hidden && this.buttons.play.hidden;
+    this.board.toggleAttribute("data-agent-playing", this.#runner.playing);
   }
 }

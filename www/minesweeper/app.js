@@ -10,6 +10,7 @@
 
 import "./board.js";
 import { percent } from "./board.js";
+import { SpeedSlider, randomSeed, showError } from "../common/page-controls.js";
 import { errorMessage, loadWasm } from "../common/wasm.js";
 
 /** Solver speeds in moves per second, one per step of the speed slider. */
@@ -49,16 +50,13 @@ const elements = {
   solverError: $("#solver-error"),
   dqn: $("#dqn"),
 };
+const speed = new SpeedSlider(elements.speed, elements.speedValue, SPEEDS, "moves/s");
 
 let api = null;
 let seed = 0;
 let playing = 0;
 /** The deep Q-network card (minesweeper/dqn-panel.js), once mounted. */
 let dqnPanel = null;
-
-function randomSeed() {
-  return Math.floor(Math.random() * 2 ** 32);
-}
 
 /** Reads #seed=N&level=… from the URL. */
 function fromHash() {
@@ -76,11 +74,6 @@ function layout() {
   const level = elements.level.value;
   if (level in LEVELS) return LEVELS[level];
   return [elements.width, elements.height, elements.mines].map((input) => Number(input.value));
-}
-
-function showError(element, message) {
-  element.textContent = message;
-  element.hidden = !message;
 }
 
 /** Starts a game with the form's settings; an invalid custom size keeps the current game and says why. */
@@ -195,7 +188,7 @@ function play() {
       stopSolver();
       return;
     }
-    playing = setTimeout(tick, 1000 / SPEEDS[Number(elements.speed.value)]);
+    playing = setTimeout(tick, speed.intervalMs);
   };
   playing = setTimeout(tick, 0);
 }
@@ -214,7 +207,7 @@ function mountDqnPanel() {
       return game ? { width: game.width, height: game.height, mines: game.mines, rule: elements.firstClick.value } : null;
     },
     stopSolver,
-    speedMs: () => 1000 / SPEEDS[Number(elements.speed.value)],
+    speedMs: () => speed.intervalMs,
   };
   import("./dqn-panel.js")
     .then((module) => {
@@ -227,10 +220,6 @@ function mountDqnPanel() {
       elements.dqn.append(note);
       console.warn(`minesweeper/dqn-panel.js: ${errorMessage(error)}`);
     });
-}
-
-function showSpeed() {
-  elements.speedValue.textContent = `${SPEEDS[Number(elements.speed.value)]} moves/s`;
 }
 
 elements.level.addEventListener("change", () => {
@@ -250,7 +239,6 @@ elements.overlay.addEventListener("change", () => (elements.board.overlay = elem
 elements.hint.addEventListener("click", () => hint());
 elements.step.addEventListener("click", () => step());
 elements.play.addEventListener("click", () => play());
-elements.speed.addEventListener("input", showSpeed);
 elements.board.addEventListener("mines-move", (event) => {
   // A no-guess board is drawn at the first reveal: say how long that took.
   const game = elements.board.game;
@@ -270,7 +258,7 @@ elements.board.addEventListener("mines-lost", () => {
 
 try {
   api = await loadWasm();
-  showSpeed();
+  speed.show();
   const wanted = fromHash();
   elements.custom.hidden = elements.level.value !== "custom";
   newGame(wanted ?? randomSeed());

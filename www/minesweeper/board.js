@@ -18,6 +18,8 @@
 // The face button restarts (event mines-restart). The counter shows mines minus flags; the timer
 // runs from the first reveal to the end.
 // Attributes reflected for styling and tests: status (ready, playing, won, lost).
+
+import { GameClock, attachBoardShadow, defineBoard, describeBoard, fireEvent, replaceGame } from "../common/board-element.js";
 // Events (bubbling, composed):
 //   mines-move     { action: "reveal" | "chord" | "flag", cell, revealed, exploded, status, source }
 //   mines-won      { seconds, source }        mines-lost { cell, seconds, source }
@@ -70,7 +72,6 @@ const STYLE = `
   .timer { font: 700 20px/1 ui-monospace, monospace; min-width: 3.2em; padding: 4px 6px; border-radius: 6px;
     background: #1d2433; color: #ff5a4f; text-align: center; }
   :host([locked]) .grid { cursor: progress; }
-  .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
   @media (prefers-color-scheme: dark) {
     :host { color: #e6e9ef; }
     .frame { background: #2b3240; box-shadow: inset 0 0 0 1px #454e60; }
@@ -105,9 +106,7 @@ export class MinesBoard extends HTMLElement {
   #parts;
   #buttons = [];
   #cursor = 0;
-  #startedAt = 0;
-  #endedAt = 0;
-  #timer = 0;
+  #clock = new GameClock(() => this.#drawBar());
   #press = null;
   #hint = null;
   /** The solver's analysis of the position shown, kept until the next move (focus, hints and
@@ -117,9 +116,9 @@ export class MinesBoard extends HTMLElement {
 
   constructor() {
     super();
-    const shadow = this.attachShadow({ mode: "open" });
-    shadow.innerHTML = `
-      <style>${STYLE}</style>
+    this.#parts = attachBoardShadow(this, {
+      style: STYLE,
+      markup: `
       <div class="frame" part="frame">
         <div class="bar" part="bar">
           <span class="counter" part="counter" title="Mines left (mines minus flags)" aria-label="Mines left">0</span>
@@ -127,18 +126,10 @@ export class MinesBoard extends HTMLElement {
           <span class="timer" part="timer" title="Seconds" aria-label="Seconds">0</span>
         </div>
         <div class="scroll"><div class="grid" part="grid" role="grid"></div></div>
-      </div>
-      <div class="visually-hidden" role="status" aria-live="polite" aria-atomic="true"></div>`;
-    const part = (selector) => shadow.querySelector(selector);
-    this.#parts = {
-      counter: part(".counter"),
-      face: part(".face"),
-      timer: part(".timer"),
-      grid: part(".grid"),
-      scroll: part(".scroll"),
-      live: part("[role=status]"),
-    };
-    this.#parts.face.addEventListener("click", () => this.#emit("mines-restart", {}));
+      </div>`,
+      parts: { counter: ".counter", face: ".face", timer: ".timer", grid: ".grid", scroll: ".scroll" },
+    });
+    this.#parts.face.addEventListener("click", () => fireEvent(this, "mines-restart", {}));
     const grid = this.#parts.grid;
     grid.addEventListener("contextmenu", (event) => {
       event.preventDefault();
@@ -155,21 +146,16 @@ export class MinesBoard extends HTMLElement {
   }
 
   connectedCallback() {
-    if (!this.hasAttribute("tabindex")) this.tabIndex = 0;
-    if (!this.hasAttribute("role")) this.setAttribute("role", "group");
-    this.setAttribute("aria-roledescription", "Minesweeper board");
-    if (!this.hasAttribute("aria-label")) this.setAttribute("aria-label", "Minesweeper");
-    if (!this.hasAttribute("aria-description")) {
-      this.setAttribute(
-        "aria-description",
+    describeBoard(this, {
+      kind: "Minesweeper board",
+      label: "Minesweeper",
+      description:
         "Arrow keys move, space reveals, F flags. Click reveals, right click or a long press flags; clicking a satisfied number reveals its other neighbours.",
-      );
-    }
+    });
   }
 
   disconnectedCallback() {
-    clearInterval(this.#timer);
-    this.#timer = 0;
+    this.#clock.suspend();
   }
 
   attributeChangedCallback() {
@@ -181,39 +167,18 @@ export class MinesBoard extends HTMLElement {
   }
 
   set game(game) {
-    if (this.#game && this.#game !== game) this.#game.free();
-    this.#game = game;
+    this.#game = replaceGame(this.#game, game);
     this.#analysis = null;
-    this.#startedAt = 0;
-    this.#endedAt = 0;
+    this.#clock.reset();
     this.#hint = null;
     this.#cursor = 0;
-    clearInterval(this.#timer);
-    this.#timer = 0;
     this.#build();
     this.#drawCells();
   }
 
-  get locked() {
-    return this.hasAttribute("locked");
-  }
-
-  set locked(value) {
-    this.toggleAttribute("locked", Boolean(value));
-  }
-
-  get overlay() {
-    return this.hasAttribute("overlay");
-  }
-
-  set overlay(value) {
-    this.toggleAttribute("overlay", Boolean(value));
-  }
-
   /** Seconds on the timer. */
   get seconds() {
-    if (!this.#startedAt) return 0;
-    return Math.floor(((this.#endedAt || performance.now()) - this.#startedAt) / 1000);
+    return this.#clock.seconds;
   }
 
   /** Reveals `cell`, or chords when it is a revealed number; returns the move's report (null if nothing could be done). */
@@ -249,24 +214,16 @@ export class MinesBoard extends HTMLElement {
     const game = this.#game;
     this.#hint = null;
     this.#analysis = null;
-    if (detail.action !== "flag" && !this.#startedAt) {
-      this.#startedAt = performance.now();
-      this.#timer = setInterval(() => this.#drawBar(), 1000);
-    }
-    const over = game.status === "won" || game.status === "lost";
-    if (over && !this.#endedAt) {
-      this.#endedAt = performance.now();
-      clearInterval(this.#timer);
-      this.#timer = 0;
-    }
+    if (detail.action !== "flag" && !this.#clock.started) this.#clock.start();
+    if (game.status === "won" || game.status === "lost") this.#clock.stop();
     this.#drawCells();
-    this.#emit("mines-move", detail);
+    fireEvent(this, "mines-move", detail);
     if (game.status === "won" && detail.action !== "flag") {
       this.#parts.live.textContent = `Cleared in ${this.seconds} seconds.`;
-      this.#emit("mines-won", { seconds: this.seconds, source: detail.source });
+      fireEvent(this, "mines-won", { seconds: this.seconds, source: detail.source });
     } else if (game.status === "lost" && detail.action !== "flag") {
       this.#parts.live.textContent = "A mine went off.";
-      this.#emit("mines-lost", { cell: game.exploded, seconds: this.seconds, source: detail.source });
+      fireEvent(this, "mines-lost", { cell: game.exploded, seconds: this.seconds, source: detail.source });
     }
   }
 
@@ -452,10 +409,6 @@ export class MinesBoard extends HTMLElement {
     }
     event.preventDefault();
   }
-
-  #emit(type, detail) {
-    this.dispatchEvent(new CustomEvent(type, { detail, bubbles: true, composed: true }));
-  }
 }
 
-if (!customElements.get("mines-board")) customElements.define("mines-board", MinesBoard);
+defineBoard("mines-board", MinesBoard, ["locked", "overlay"]);

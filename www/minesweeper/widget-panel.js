@@ -3,6 +3,7 @@
 // the Minesweeper attributes read into the panel's options.
 
 import { errorMessage } from "../common/wasm.js";
+import { GamePanel, cellName, parseStart } from "../common/game-panel.js";
 import { AttributeError, DEFAULT_SPEED, parseControls, parseSeed, parseSpeed } from "../common/widget-attributes.js";
 import { percent } from "./board.js";
 
@@ -62,17 +63,7 @@ export function optionsFromAttributes(element, previous, apply, api) {
     options.layout = layout;
   });
   apply(["seed"], () => (options.seed = parseSeed(element.getAttribute("seed"))));
-  apply(["start"], () => {
-    const start = (element.getAttribute("start") ?? "").trim();
-    if (start) {
-      try {
-        api.MinesGame.fromText(start).free();
-      } catch (error) {
-        throw new AttributeError("start", start, errorMessage(error));
-      }
-    }
-    options.start = start;
-  });
+  apply(["start"], () => (options.start = parseStart(element, (start) => api.MinesGame.fromText(start).free())));
   apply(["speed"], () => (options.speed = parseSpeed(element.getAttribute("speed"))));
   apply(["controls"], () => {
     options.controls = parseControls(element.getAttribute("controls"), CONTROLS_MINES, DEFAULT_CONTROLS_MINES);
@@ -80,123 +71,83 @@ export function optionsFromAttributes(element, previous, apply, api) {
   return options;
 }
 
-const WIDGET_STYLE = `
-.mines { display: flex; flex-direction: column; gap: 10px; align-items: stretch; }
-.mines mines-board { display: block; max-width: 100%; }
-.mines .mines-controls { display: flex; flex-wrap: wrap; align-items: center; gap: 6px; }
-.mines .mines-controls label { display: inline-flex; align-items: center; gap: 4px; font-size: 13px; }
-`;
-
 /**
- * What <puzzle-widget puzzle="minesweeper"> shows: the board, its buttons and the solver.
- * widget.js reads and checks the attributes and calls `configure`; this class owns the game.
- * `emit(type, detail)` fires the widget's events; `setStatus(text)` and `showError(message)` write
- * its status and error lines.
+ * What <puzzle-widget puzzle="minesweeper"> shows: the board, its buttons and the solver (a
+ * GamePanel, common/game-panel.js); this class owns the game.
  */
-export class MinesPanel {
-  #board;
-  #buttons;
-  #emit;
-  #setStatus;
-  #showError;
-  #api;
-  #options = null;
+export class MinesPanel extends GamePanel {
   #seed = 0;
   #playing = 0;
 
-  constructor(container, { api, emit, setStatus, showError }) {
-    this.#api = api;
-    this.#emit = emit;
-    this.#setStatus = setStatus;
-    this.#showError = showError;
-    container.innerHTML = `
-      <style>${WIDGET_STYLE}</style>
-      <mines-board part="board"></mines-board>
-      <div class="mines-controls" part="controls">
-        <button type="button" part="button new" data-action="new">New game</button>
-        <button type="button" part="button hint" data-action="hint">Hint</button>
-        <button type="button" part="button play" class="primary" data-action="play">Solver plays</button>
-        <label part="overlay"><input type="checkbox" data-action="overlay" /> Odds</label>
-      </div>`;
-    this.#board = container.querySelector("mines-board");
-    const button = (action) => container.querySelector(`[data-action=${action}]`);
-    this.#buttons = { new: button("new"), hint: button("hint"), play: button("play"), overlay: button("overlay") };
-    this.#buttons.new.addEventListener("click", () => this.newGame());
-    this.#buttons.hint.addEventListener("click", () => this.hint().catch(() => {}));
-    this.#buttons.play.addEventListener("click", () => (this.#playing ? this.pause() : this.play()));
-    this.#buttons.overlay.addEventListener("change", () => (this.#board.overlay = this.#buttons.overlay.checked));
-    this.#board.addEventListener("mines-restart", (event) => {
+  constructor(container, host) {
+    super(container, host, {
+      name: "mines",
+      style: `
+.mines mines-board { display: block; max-width: 100%; }
+.mines .mines-controls label { display: inline-flex; align-items: center; gap: 4px; font-size: 13px; }
+`,
+      buttons: [["new", "New game"], ["hint", "Hint"], ["play", "Solver plays", { primary: true }]],
+      moreControls: `<label part="overlay"><input type="checkbox" data-action="overlay" /> Odds</label>`,
+      clicks: { play: () => (this.#playing ? this.pause() : this.play()) },
+      // The board's own events, renamed as the widget's.
+      events: [["mines-move", "move"], ["mines-won", "won"], ["mines-lost", "lost"]],
+    });
+    this.buttons.overlay.addEventListener("change", () => (this.board.overlay = this.buttons.overlay.checked));
+    this.board.addEventListener("mines-restart", (event) => {
       event.stopPropagation();
       this.newGame();
     });
-    // The board's own events, renamed as the widget's (move, won, lost).
-    for (const [from, to] of [["mines-move", "move"], ["mines-won", "won"], ["mines-lost", "lost"]]) {
-      this.#board.addEventListener(from, (event) => {
-        event.stopPropagation();
-        this.#emit(to, event.detail);
-      });
-    }
-  }
-
-  /** The inner <mines-board>. */
-  get board() {
-    return this.#board;
   }
 
   /** Applies options (from optionsFromAttributes); a change of board starts a new game. */
   configure(options) {
-    const previous = this.#options;
-    this.#options = options;
-    const key = (o) => JSON.stringify([o.layout, o.rule, o.seed, o.start, o.noGuess]);
-    if (!previous || key(previous) !== key(options)) this.newGame(options.seed);
-    this.#board.overlay = options.overlay;
-    this.#buttons.overlay.checked = options.overlay;
-    this.#board.toggleAttribute("question-marks", options.questionMarks);
-    this.#buttons.new.hidden = !options.controls.has("new");
-    this.#buttons.hint.hidden = !options.controls.has("hint");
-    this.#buttons.play.hidden = !options.controls.has("play");
-    this.#buttons.overlay.parentElement.hidden = !options.controls.has("overlay");
-    if (options.autoplay && !this.#playing && this.#board.game?.status !== "won" && this.#board.game?.status !== "lost") this.play();
+    if (this.takeOptions(options, (o) => [o.layout, o.rule, o.seed, o.start, o.noGuess])) this.newGame(options.seed);
+    this.board.overlay = options.overlay;
+    this.buttons.overlay.checked = options.overlay;
+    this.board.toggleAttribute("question-marks", options.questionMarks);
+    this.showControls(["new", "hint", "play"]);
+    this.buttons.overlay.parentElement.hidden = !options.controls.has("overlay");
+    if (options.autoplay && !this.#playing && this.board.game?.status !== "won" && this.board.game?.status !== "lost") this.play();
   }
 
   /** A new game: seeded with `seed`, else the `start` board, else a random seed. */
   newGame(seed = null) {
     this.pause();
-    const options = this.#options;
+    const options = this.options;
     let game;
     if (seed === null && options.start) {
-      game = this.#api.MinesGame.fromText(options.start);
+      game = this.api.MinesGame.fromText(options.start);
     } else {
       this.#seed = seed ?? options.seed ?? Math.floor(Math.random() * 2 ** 32);
-      game = new this.#api.MinesGame(...options.layout, options.rule, this.#seed, options.noGuess);
+      game = new this.api.MinesGame(...options.layout, options.rule, this.#seed, options.noGuess);
     }
-    this.#board.game = game;
-    this.#showError(null);
-    this.#setStatus("");
+    this.board.game = game;
+    this.showError(null);
+    this.setStatus("");
     if (options.autoplay) this.play();
   }
 
   /** Shows a board text (see MinesGame.fromText); throws its Error and keeps the game when invalid. */
   setBoard(text) {
-    const game = this.#api.MinesGame.fromText(String(text));
+    const game = this.api.MinesGame.fromText(String(text));
     this.pause();
-    this.#board.game = game;
-    this.#setStatus("");
+    this.board.game = game;
+    this.setStatus("");
   }
 
   /** Resolves to the solver's next cell ({ cell, reason, probability, ... }, also ringed), or null. */
   async hint() {
-    const game = this.#board.game;
+    const game = this.board.game;
     try {
       const choice = game.hint();
-      this.#board.showHint(choice);
+      this.board.showHint(choice);
       if (choice) {
-        const where = `row ${Math.floor(choice.cell / game.width) + 1}, column ${(choice.cell % game.width) + 1}`;
-        this.#setStatus(choice.reason === "certain" ? `${where} is certainly safe.` : `Best guess: ${where}, ${percent(choice.probability)} chance of a mine.`);
+        const where = cellName(choice.cell, game.width);
+        this.setStatus(choice.reason === "certain" ? `${where} is certainly safe.` : `Best guess: ${where}, ${percent(choice.probability)} chance of a mine.`);
       }
       return choice;
     } catch (error) {
-      this.#showError(errorMessage(error));
+      this.showError(errorMessage(error));
       throw error;
     }
   }
@@ -204,10 +155,10 @@ export class MinesPanel {
   /** The solver plays, `speed` moves a second, until the game ends or pause(). */
   async play() {
     if (this.#playing) return;
-    this.#buttons.play.textContent = "Stop";
-    this.#board.locked = true;
+    this.buttons.play.textContent = "Stop";
+    this.board.locked = true;
     const tick = () => {
-      const game = this.#board.game;
+      const game = this.board.game;
       if (!game || game.status === "won" || game.status === "lost") {
         this.pause();
         return;
@@ -217,8 +168,8 @@ export class MinesPanel {
         this.pause();
         return;
       }
-      this.#board.reveal(choice.cell, "solver");
-      this.#playing = setTimeout(tick, 1000 / this.#options.speed);
+      this.board.reveal(choice.cell, "solver");
+      this.#playing = setTimeout(tick, 1000 / this.options.speed);
     };
     this.#playing = setTimeout(tick, 0);
   }
@@ -227,12 +178,12 @@ export class MinesPanel {
   pause() {
     clearTimeout(this.#playing);
     this.#playing = 0;
-    this.#buttons.play.textContent = "Solver plays";
-    this.#board.locked = false;
+    this.buttons.play.textContent = "Solver plays";
+    this.board.locked = false;
   }
 
   get state() {
-    const game = this.#board.game;
+    const game = this.board.game;
     if (!game) return null;
     return {
       puzzle: "minesweeper",

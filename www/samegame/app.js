@@ -13,6 +13,7 @@
 
 import "./board.js";
 import { ClustersSolver, SolveCancelled } from "./solver-client.js";
+import { SpeedSlider, randomSeed, showError } from "../common/page-controls.js";
 import { errorMessage, loadWasm } from "../common/wasm.js";
 
 /** Solver playback speeds in clicks per second, one per step of the speed slider. */
@@ -65,6 +66,7 @@ const elements = {
   solverError: $("#solver-error"),
   dqn: $("#dqn"),
 };
+const speed = new SpeedSlider(elements.speed, elements.speedValue, SPEEDS, "clicks/s");
 
 let api = null;
 const solver = new ClustersSolver();
@@ -79,15 +81,6 @@ let boardVersion = 0;
 /** The Learn card (samegame/dqn-panel.js) once mounted, and whether its model is playing the board. */
 let dqnPanel = null;
 let modelPlaying = false;
-
-function randomSeed() {
-  return Math.floor(Math.random() * 2 ** 32);
-}
-
-function showError(element, message) {
-  element.textContent = message;
-  element.hidden = !message;
-}
 
 /** Board text from the URL's form (rows separated by "-", "/" or ","). */
 function textFromUrl(value) {
@@ -328,9 +321,8 @@ function play(cells) {
     }
     next += 1;
     // Slow playback lets each click's animation finish; fast playback overlaps them.
-    const speed = SPEEDS[Number(elements.speed.value)];
-    if (speed <= SETTLE_SPEED) await elements.board.settled;
-    if (playing) playing = setTimeout(tick, 1000 / speed);
+    if (speed.perSecond <= SETTLE_SPEED) await elements.board.settled;
+    if (playing) playing = setTimeout(tick, speed.intervalMs);
   };
   playing = setTimeout(tick, 0);
   updateButtons();
@@ -382,10 +374,6 @@ function endText(clicks, known) {
 
 // ---- wiring ---------------------------------------------------------------------------------------
 
-function showSpeed() {
-  elements.speedValue.textContent = `${SPEEDS[Number(elements.speed.value)]} clicks/s`;
-}
-
 async function copyLink() {
   const url = new URL(shareHash(), location.href).href;
   history.replaceState(null, "", shareHash());
@@ -409,7 +397,6 @@ elements.applyText.addEventListener("click", () => showText());
 elements.hint.addEventListener("click", () => hint());
 elements.solve.addEventListener("click", () => solve());
 elements.cancel.addEventListener("click", () => cancel());
-elements.speed.addEventListener("input", showSpeed);
 elements.board.addEventListener("clusters-move", (event) => {
   if (event.detail.action !== "click" || !event.detail.over) elements.endStatus.textContent = "";
   if (event.detail.source === "user") elements.solverStatus.textContent = "";
@@ -431,7 +418,7 @@ async function mountLearnCard() {
     const { mountDustDqnPanel } = await import("./dqn-panel.js");
     dqnPanel = mountDustDqnPanel(elements.dqn, {
       board: elements.board,
-      speedMs: () => 1000 / SPEEDS[Number(elements.speed.value)],
+      speedMs: () => speed.intervalMs,
       onPlaying: (on) => {
         modelPlaying = on;
         updateButtons();
@@ -445,7 +432,7 @@ async function mountLearnCard() {
 
 try {
   api = await loadWasm();
-  showSpeed();
+  speed.show();
   fromHash();
   mountLearnCard();
   document.documentElement.dataset.ready = "true";

@@ -21,6 +21,8 @@
 //   clusters-over   { clicks, score, cleared, piles, source }
 //   clusters-hover  { cell, size, points, legal } (null fields when the pointer leaves the piles)
 
+import { attachBoardShadow, defineBoard, fireEvent, replaceGame } from "../common/board-element.js";
+
 /** Pile colours 1–9 (index 0 unused); they mirror no Rust constant: Rust numbers colours only. */
 export const COLOURS = [null, "#e5484d", "#3e63dd", "#30a46c", "#f5b90a", "#8e4ec6", "#f76b15", "#12a594", "#d6409f", "#8d6e4c"];
 
@@ -92,8 +94,15 @@ export class ClustersBoard extends HTMLElement {
 
   constructor() {
     super();
-    const shadow = this.attachShadow({ mode: "open" });
-    shadow.innerHTML = `<style>${STYLE}</style>
+    ({
+      grid: this.#grid,
+      counts: this.#counts,
+      info: this.#info,
+      badge: this.#badge,
+      end: this.#end,
+    } = attachBoardShadow(this, {
+      style: STYLE,
+      markup: `
       <div class="frame" part="frame">
         <div class="counts" part="counts"></div>
         <div class="wrap">
@@ -102,12 +111,10 @@ export class ClustersBoard extends HTMLElement {
           <div class="end" hidden><span></span></div>
         </div>
         <div class="group-info" part="group-info" aria-live="polite"></div>
-      </div>`;
-    this.#grid = shadow.querySelector(".grid");
-    this.#counts = shadow.querySelector(".counts");
-    this.#info = shadow.querySelector(".group-info");
-    this.#badge = shadow.querySelector(".badge");
-    this.#end = shadow.querySelector(".end");
+      </div>`,
+      parts: { grid: ".grid", counts: ".counts", info: ".group-info", badge: ".badge", end: ".end" },
+      live: false,
+    }));
     this.#grid.addEventListener("pointerover", (event) => this.#hover(this.#cellOf(event.target)));
     this.#grid.addEventListener("focusin", (event) => this.#hover(this.#cellOf(event.target)));
     this.#grid.addEventListener("pointerleave", () => this.#hover(null));
@@ -127,8 +134,7 @@ export class ClustersBoard extends HTMLElement {
   }
 
   set game(game) {
-    if (this.#game && this.#game !== game) this.#game.free();
-    this.#game = game;
+    this.#game = replaceGame(this.#game, game);
     this.#hint = null;
     this.#render();
   }
@@ -156,8 +162,8 @@ export class ClustersBoard extends HTMLElement {
     this.#animate(report);
     this.#hoverAfterMove();
     const detail = { action: "click", cell, ...report, source };
-    this.#emit("clusters-move", detail);
-    if (report.over) this.#emit("clusters-over", { clicks: report.clicks, score: report.score, cleared: report.cleared, piles: game.piles, source });
+    fireEvent(this, "clusters-move", detail);
+    if (report.over) fireEvent(this, "clusters-over", { clicks: report.clicks, score: report.score, cleared: report.cleared, piles: game.piles, source });
     return report;
   }
 
@@ -282,7 +288,7 @@ export class ClustersBoard extends HTMLElement {
     this.#hint = null;
     this.#render();
     const game = this.#game;
-    this.#emit("clusters-move", { action, cell: null, cells: [], moved: [], points: 0, score: game.score, clicks: game.clicks, over: game.isOver, cleared: game.isCleared, source });
+    fireEvent(this, "clusters-move", { action, cell: null, cells: [], moved: [], points: 0, score: game.score, clicks: game.clicks, over: game.isOver, cleared: game.isCleared, source });
   }
 
   #showCounts() {
@@ -317,7 +323,7 @@ export class ClustersBoard extends HTMLElement {
     if (!group) {
       this.#info.textContent = "";
       this.#badge.hidden = true;
-      if (cell === null) this.#emit("clusters-hover", { cell: null, size: null, points: null, legal: null });
+      if (cell === null) fireEvent(this, "clusters-hover", { cell: null, size: null, points: null, legal: null });
       return;
     }
     this.#group = group.cells;
@@ -339,7 +345,7 @@ export class ClustersBoard extends HTMLElement {
     this.#badge.classList.toggle("below", row === 0);
     this.#badge.style.top = `${(row * 100) / game.height}%`;
     this.#badge.hidden = !pile;
-    this.#emit("clusters-hover", { cell, size: group.size, points: group.points, legal: group.legal });
+    fireEvent(this, "clusters-hover", { cell, size: group.size, points: group.points, legal: group.legal });
   }
 
   /** After a move the pointer may rest over another pile: show that one's group. */
@@ -384,10 +390,6 @@ export class ClustersBoard extends HTMLElement {
       }
     }
   }
-
-  #emit(type, detail) {
-    this.dispatchEvent(new CustomEvent(type, { bubbles: true, composed: true, detail }));
-  }
 }
 
-if (!customElements.get("clusters-board")) customElements.define("clusters-board", ClustersBoard);
+defineBoard("clusters-board", ClustersBoard);

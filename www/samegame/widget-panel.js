@@ -4,7 +4,8 @@
 // samegame/solver-worker.js, and the attributes read into the panel's options.
 
 import { errorMessage } from "../common/wasm.js";
-import { AttributeError, parseControls, parseSeed, parseSpeed } from "../common/widget-attributes.js";
+import { GamePanel, cellName, parseStart } from "../common/game-panel.js";
+import { parseControls, parseSeed, parseSpeed } from "../common/widget-attributes.js";
 import "./board.js";
 import { ClustersSolver, SolveCancelled } from "./solver-client.js";
 
@@ -35,17 +36,7 @@ export function optionsFromAttributes(element, previous, apply, api) {
     controls: previous?.controls ?? new Set(CONTROLS_CLUSTERS),
   };
   apply(["seed"], () => (options.seed = parseSeed(element.getAttribute("seed"))));
-  apply(["start"], () => {
-    const start = (element.getAttribute("start") ?? "").trim();
-    if (start) {
-      try {
-        api.ClustersGame.fromText(rules, boardText(start)).free();
-      } catch (error) {
-        throw new AttributeError("start", start, errorMessage(error));
-      }
-    }
-    options.start = start;
-  });
+  apply(["start"], () => (options.start = parseStart(element, (start) => api.ClustersGame.fromText(rules, boardText(start)).free())));
   apply(["speed"], () => (options.speed = parseSpeed(element.getAttribute("speed"))));
   apply(["controls"], () => {
     options.controls = parseControls(element.getAttribute("controls"), CONTROLS_CLUSTERS);
@@ -53,125 +44,88 @@ export function optionsFromAttributes(element, previous, apply, api) {
   return options;
 }
 
-const WIDGET_STYLE = `
-.clusters { display: flex; flex-direction: column; gap: 10px; align-items: stretch; }
-.clusters clusters-board { display: block; width: 100%; }
-.clusters .clusters-controls { display: flex; flex-wrap: wrap; align-items: center; gap: 6px; }
-`;
-
 /**
  * What <puzzle-widget puzzle="dust"> and puzzle="samegame" show: the board, its buttons and the
- * solver. widget.js reads and checks the attributes and calls `configure`; this class owns the
- * game. `emit(type, detail)` fires the widget's events; `setStatus(text)` and `showError(message)`
- * write its status and error lines.
+ * solver (a GamePanel, common/game-panel.js); this class owns the game.
  */
-export class ClustersPanel {
-  #board;
-  #buttons;
-  #emit;
-  #setStatus;
-  #showError;
-  #api;
-  #options = null;
+export class ClustersPanel extends GamePanel {
   #seed = null;
   #solver = new ClustersSolver();
   #playing = 0;
   #solving = false;
 
-  constructor(container, { api, emit, setStatus, showError }) {
-    this.#api = api;
-    this.#emit = emit;
-    this.#setStatus = setStatus;
-    this.#showError = showError;
-    container.innerHTML = `
-      <style>${WIDGET_STYLE}</style>
-      <clusters-board part="board"></clusters-board>
-      <div class="clusters-controls" part="controls">
-        <button type="button" part="button new" data-action="new">New</button>
-        <button type="button" part="button undo" data-action="undo">Undo</button>
-        <button type="button" part="button restart" data-action="restart">Restart</button>
-        <button type="button" part="button hint" data-action="hint">Hint</button>
-        <button type="button" part="button solve" class="primary" data-action="solve">Solve</button>
-      </div>`;
-    this.#board = container.querySelector("clusters-board");
-    const button = (action) => container.querySelector(`[data-action=${action}]`);
-    this.#buttons = Object.fromEntries(CONTROLS_CLUSTERS.map((name) => [name, button(name)]));
-    this.#buttons.new.addEventListener("click", () => this.newGame(Math.floor(Math.random() * 2 ** 32)));
-    this.#buttons.undo.addEventListener("click", () => this.undo());
-    this.#buttons.restart.addEventListener("click", () => this.restart());
-    this.#buttons.hint.addEventListener("click", () => this.hint().catch(() => {}));
-    this.#buttons.solve.addEventListener("click", () => (this.#solving || this.#playing ? this.pause() : this.solve().catch(() => {})));
-    // The board's own events, renamed as the widget's (move, over).
-    for (const [from, to] of [["clusters-move", "move"], ["clusters-over", "over"]]) {
-      this.#board.addEventListener(from, (event) => {
-        event.stopPropagation();
-        if (from === "clusters-over") this.#setStatus(this.#endText(event.detail));
-        this.#emit(to, event.detail);
-      });
-    }
-  }
-
-  /** The inner <clusters-board>. */
-  get board() {
-    return this.#board;
+  constructor(container, host) {
+    super(container, host, {
+      name: "clusters",
+      style: ".clusters clusters-board { display: block; width: 100%; }",
+      buttons: [["new", "New"], ["undo", "Undo"], ["restart", "Restart"], ["hint", "Hint"], ["solve", "Solve", { primary: true }]],
+      clicks: {
+        new: () => this.newGame(Math.floor(Math.random() * 2 ** 32)),
+        undo: () => this.undo(),
+        restart: () => this.restart(),
+        solve: () => (this.#solving || this.#playing ? this.pause() : this.solve().catch(() => {})),
+      },
+      // The board's own events, renamed as the widget's.
+      events: [["clusters-move", "move"], ["clusters-over", "over"]],
+      onEvent: (type, event) => {
+        if (type === "over") this.setStatus(this.#endText(event.detail));
+      },
+    });
   }
 
   /** Applies options (from optionsFromAttributes); a change of board starts a new game. */
   configure(options) {
-    const previous = this.#options;
-    this.#options = options;
-    const key = (o) => JSON.stringify([o.rules, o.seed, o.start]);
     // A start board comes before the seed; New then draws random boards.
-    if (!previous || key(previous) !== key(options)) this.newGame(options.start ? null : options.seed);
-    for (const name of CONTROLS_CLUSTERS) this.#buttons[name].hidden = !options.controls.has(name);
+    if (this.takeOptions(options, (o) => [o.rules, o.seed, o.start])) this.newGame(options.start ? null : options.seed);
+    this.showControls(CONTROLS_CLUSTERS);
   }
 
   /** A new game: seeded with `seed`, else the `start` board, else the `seed` attribute's, else a random one. */
   newGame(seed = null) {
     this.pause();
-    const options = this.#options;
+    const options = this.options;
     let game;
     if (seed === null && options.start) {
-      game = this.#api.ClustersGame.fromText(options.rules, boardText(options.start));
+      game = this.api.ClustersGame.fromText(options.rules, boardText(options.start));
       this.#seed = null;
     } else {
       this.#seed = seed ?? options.seed ?? Math.floor(Math.random() * 2 ** 32);
-      game = new this.#api.ClustersGame(options.rules, this.#seed);
+      game = new this.api.ClustersGame(options.rules, this.#seed);
     }
-    this.#board.game = game;
-    this.#showError(null);
-    this.#setStatus("");
+    this.board.game = game;
+    this.showError(null);
+    this.setStatus("");
   }
 
   /** Shows a board text (see ClustersGame.fromText); throws its Error and keeps the game when invalid. */
   setBoard(text) {
-    const game = this.#api.ClustersGame.fromText(this.#options.rules, boardText(String(text)));
+    const game = this.api.ClustersGame.fromText(this.options.rules, boardText(String(text)));
     this.pause();
-    this.#board.game = game;
+    this.board.game = game;
     this.#seed = null;
-    this.#setStatus("");
+    this.setStatus("");
   }
 
   undo() {
     if (this.#solving || this.#playing) return false;
-    return this.#board.undo("user");
+    return this.board.undo("user");
   }
 
   restart() {
     if (this.#solving || this.#playing) return;
-    this.#board.restart("user");
-    this.#setStatus("");
+    this.board.restart("user");
+    this.setStatus("");
   }
 
   /** Resolves to the hint ({ cell, group, clicksLeft, optimal, lineScore, method }, ringed), or null. */
   async hint() {
-    const game = this.#board.game;
+    const game = this.board.game;
     try {
       const found = game.hint();
-      this.#board.showHint(found);
+      this.board.showHint(found);
       if (found) {
-        const where = `row ${Math.floor(found.cell / game.width) + 1}, column ${(found.cell % game.width) + 1}`;
-        this.#setStatus(
+        const where = cellName(found.cell, game.width);
+        this.setStatus(
           found.method === "greedy"
             ? `Click ${where}: it leaves the fewest groups.`
             : game.rules === "dust"
@@ -181,7 +135,7 @@ export class ClustersPanel {
       }
       return found;
     } catch (error) {
-      this.#showError(errorMessage(error));
+      this.showError(errorMessage(error));
       throw error;
     }
   }
@@ -193,31 +147,31 @@ export class ClustersPanel {
    * SolveCancelled on pause().
    */
   async solve() {
-    const game = this.#board.game;
+    const game = this.board.game;
     if (!game || game.isOver || this.#solving || this.#playing) throw new Error("Nothing to solve now.");
     const rules = game.rules;
     const seconds = SOLVE_SECONDS[rules];
     this.#solving = true;
-    this.#board.locked = true;
-    this.#buttons.solve.textContent = "Stop";
-    this.#showError(null);
+    this.board.locked = true;
+    this.buttons.solve.textContent = "Stop";
+    this.showError(null);
     let found;
     try {
       if (rules === "dust") {
-        this.#setStatus("Searching…");
-        found = await this.#solver.exact(rules, game.toText(), seconds, ({ depth, best }) => this.#setStatus(`Searching: at least ${depth} clicks, best found ${best}…`));
-        this.#setStatus(`${found.cells.length} clicks${found.optimal ? ", the fewest" : ` (best found in ${seconds} s)`}.`);
+        this.setStatus("Searching…");
+        found = await this.#solver.exact(rules, game.toText(), seconds, ({ depth, best }) => this.setStatus(`Searching: at least ${depth} clicks, best found ${best}…`));
+        this.setStatus(`${found.cells.length} clicks${found.optimal ? ", the fewest" : ` (best found in ${seconds} s)`}.`);
       } else {
-        this.#setStatus(`Searching for ${seconds} s…`);
+        this.setStatus(`Searching for ${seconds} s…`);
         found = await this.#solver.search(rules, game.toText(), "nrpa", seconds, Math.floor(Math.random() * 2 ** 32), ({ best }) =>
-          this.#setStatus(`Searching for ${seconds} s: best game so far ${best} points…`),
+          this.setStatus(`Searching for ${seconds} s: best game so far ${best} points…`),
         );
-        this.#setStatus(`Best game found: ${found.score} more points${found.cleared ? ", board cleared" : ""}.`);
+        this.setStatus(`Best game found: ${found.score} more points${found.cleared ? ", board cleared" : ""}.`);
       }
     } catch (error) {
       this.#solving = false;
       this.pause();
-      if (!(error instanceof SolveCancelled)) this.#showError(errorMessage(error));
+      if (!(error instanceof SolveCancelled)) this.showError(errorMessage(error));
       throw error;
     }
     this.#solving = false;
@@ -233,16 +187,16 @@ export class ClustersPanel {
         return;
       }
       try {
-        this.#board.click(cells[next], "solver");
+        this.board.click(cells[next], "solver");
       } catch (error) {
         this.pause();
-        this.#showError(errorMessage(error));
+        this.showError(errorMessage(error));
         return;
       }
       next += 1;
       // Slow playback lets each click's animation finish; fast playback overlaps them.
-      if (this.#options.speed <= 4) await this.#board.settled;
-      if (this.#playing) this.#playing = setTimeout(tick, 1000 / this.#options.speed);
+      if (this.options.speed <= 4) await this.board.settled;
+      if (this.#playing) this.#playing = setTimeout(tick, 1000 / this.options.speed);
     };
     this.#playing = setTimeout(tick, 0);
   }
@@ -253,8 +207,8 @@ export class ClustersPanel {
     this.#playing = 0;
     if (this.#solver.busy) this.#solver.cancel();
     this.#solving = false;
-    this.#board.locked = false;
-    this.#buttons.solve.textContent = "Solve";
+    this.board.locked = false;
+    this.buttons.solve.textContent = "Solve";
   }
 
   /** Plays the solver (as solve()); resolves once it has started searching. */
@@ -264,14 +218,14 @@ export class ClustersPanel {
   }
 
   #endText({ clicks, score, cleared, piles }) {
-    if (this.#board.game.rules === "samegame") {
+    if (this.board.game.rules === "samegame") {
       return cleared ? `Cleared! Score ${score} in ${clicks} clicks.` : `No groups left: score ${score}, ${piles} piles left.`;
     }
     return `Cleared in ${clicks} clicks.`;
   }
 
   get state() {
-    const game = this.#board.game;
+    const game = this.board.game;
     if (!game) return null;
     return {
       puzzle: game.rules,

@@ -28,6 +28,8 @@
 //   board-solved detail { source, moveCount } when a move turns the board into the goal
 //   board-reset  detail { puzzle } when a new puzzle is shown or the board is redrawn
 
+import { attachBoardShadow, defineBoard, describeBoard, fireEvent, replaceGame, setAriaDisabled } from "../common/board-element.js";
+
 /** Deltas of a blank move as [row, column]; mirrors the direction names of `Puzzle.moveBlank`. */
 const BLANK_STEP = {
   up: [-1, 0],
@@ -207,14 +209,6 @@ const STYLE = `
 .goal-grid span.tile-cell.sun { background: #f59e0b; color: #7c2d12; }
 .goal-grid span.tile-cell.moon { background: #334155; color: #e0e7ff; }
 .goal-grid span.tile-cell.subgoal { background: #f59e0b; color: #451a03; }
-.visually-hidden {
-  position: absolute;
-  width: 1px;
-  height: 1px;
-  overflow: hidden;
-  clip: rect(0 0 0 0);
-  white-space: nowrap;
-}
 @media (prefers-reduced-motion: reduce) {
   .tile, .face { transition: none; }
   .banner { animation: none; }
@@ -242,9 +236,15 @@ class SlidingBoard extends HTMLElement {
 
   constructor() {
     super();
-    const shadow = this.attachShadow({ mode: "open" });
-    shadow.innerHTML = `
-      <style>${STYLE}</style>
+    ({
+      grid: this.#grid,
+      banner: this.#banner,
+      moves: this.#movesOutput,
+      goalGrid: this.#goalGrid,
+      live: this.#liveRegion,
+    } = attachBoardShadow(this, {
+      style: STYLE,
+      markup: `
       <div class="frame" part="frame">
         <div class="grid" part="grid"></div>
         <div class="banner" part="banner" hidden>Solved!</div>
@@ -252,13 +252,9 @@ class SlidingBoard extends HTMLElement {
       <div class="bar" part="bar">
         <span class="moves" part="moves">Moves: <strong>0</strong></span>
         <span class="goal" part="goal" aria-hidden="true">Goal <span class="goal-grid"></span></span>
-      </div>
-      <div class="visually-hidden" role="status" aria-live="polite" aria-atomic="true"></div>`;
-    this.#grid = shadow.querySelector(".grid");
-    this.#banner = shadow.querySelector(".banner");
-    this.#movesOutput = shadow.querySelector(".moves strong");
-    this.#goalGrid = shadow.querySelector(".goal-grid");
-    this.#liveRegion = shadow.querySelector("[role=status]");
+      </div>`,
+      parts: { grid: ".grid", banner: ".banner", moves: ".moves strong", goalGrid: ".goal-grid" },
+    }));
 
     this.addEventListener("keydown", (event) => this.#onKeyDown(event));
     this.#grid.addEventListener("click", (event) => this.#onClick(event));
@@ -268,15 +264,10 @@ class SlidingBoard extends HTMLElement {
   }
 
   connectedCallback() {
-    if (!this.hasAttribute("tabindex")) this.tabIndex = 0;
-    if (!this.hasAttribute("role")) this.setAttribute("role", "group");
-    this.setAttribute("aria-roledescription", "sliding puzzle");
-    if (!this.hasAttribute("aria-description")) {
-      this.setAttribute(
-        "aria-description",
-        "Arrow keys or W A S D slide a tile into the gap; click or tap a tile in the gap's row or column to slide it.",
-      );
-    }
+    describeBoard(this, {
+      kind: "sliding puzzle",
+      description: "Arrow keys or W A S D slide a tile into the gap; click or tap a tile in the gap's row or column to slide it.",
+    });
     this.#updateLabel();
   }
 
@@ -285,8 +276,7 @@ class SlidingBoard extends HTMLElement {
   }
 
   set puzzle(puzzle) {
-    if (this.#puzzle && this.#puzzle !== puzzle) this.#puzzle.free();
-    this.#puzzle = puzzle;
+    this.#puzzle = replaceGame(this.#puzzle, puzzle);
     this.#moveCount = 0;
     this.refresh();
   }
@@ -297,15 +287,6 @@ class SlidingBoard extends HTMLElement {
 
   get solved() {
     return Boolean(this.#puzzle?.isSolved());
-  }
-
-  get locked() {
-    return this.hasAttribute("locked");
-  }
-
-  set locked(value) {
-    this.toggleAttribute("locked", Boolean(value));
-    this.setAttribute("aria-disabled", String(Boolean(value)));
   }
 
   get slideMs() {
@@ -385,7 +366,7 @@ class SlidingBoard extends HTMLElement {
     this.#drawHighlight();
     this.#updateLabel();
     this.#updateState(null);
-    this.dispatchEvent(new CustomEvent("board-reset", { bubbles: true, composed: true, detail: { puzzle } }));
+    fireEvent(this, "board-reset", { puzzle });
   }
 
   /** Moves the blank on behalf of a program (the solution player); false into a wall. */
@@ -472,22 +453,8 @@ class SlidingBoard extends HTMLElement {
     this.setAttribute("moves", String(this.#moveCount));
     const solved = this.#puzzle.isSolved();
     this.#updateState(source, solved && !wasSolved);
-    this.dispatchEvent(
-      new CustomEvent("board-move", {
-        bubbles: true,
-        composed: true,
-        detail: { moves, source, moveCount: this.#moveCount, solved },
-      }),
-    );
-    if (solved && !wasSolved) {
-      this.dispatchEvent(
-        new CustomEvent("board-solved", {
-          bubbles: true,
-          composed: true,
-          detail: { source, moveCount: this.#moveCount },
-        }),
-      );
-    }
+    fireEvent(this, "board-move", { moves, source, moveCount: this.#moveCount, solved });
+    if (solved && !wasSolved) fireEvent(this, "board-solved", { source, moveCount: this.#moveCount });
   }
 
   #place(tile, index) {
@@ -554,6 +521,6 @@ class SlidingBoard extends HTMLElement {
   }
 }
 
-if (!customElements.get("sliding-board")) customElements.define("sliding-board", SlidingBoard);
+defineBoard("sliding-board", SlidingBoard, ["locked"], setAriaDisabled);
 
 export { SlidingBoard, BLANK_STEP, BLANK_MOVE_FOR_KEY, OPPOSITE_DIRECTION };

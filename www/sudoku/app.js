@@ -12,6 +12,7 @@ import "./board.js";
 import { clock } from "./board.js";
 import { GaPanel } from "./ga-panel.js";
 import { LEVELS_BY_SIZE } from "./levels.js";
+import { randomSeed, showError } from "../common/page-controls.js";
 import { errorMessage, loadWasm } from "../common/wasm.js";
 
 const $ = (selector) => document.querySelector(selector);
@@ -41,15 +42,6 @@ let api = null;
 let dqnPanel = null;
 /** Generations started; a slower one that finishes after a newer one is dropped. */
 let generation = 0;
-
-function randomSeed() {
-  return Math.floor(Math.random() * 2 ** 32);
-}
-
-function showError(element, message) {
-  element.textContent = message;
-  element.hidden = !message;
-}
 
 /** Fills the difficulty menu with the levels `size` can have (Rust's ranges), keeping the choice when it can. */
 function showLevels(wanted = elements.difficulty.value) {

@@ -33,6 +33,8 @@
 //                    digit, source }
 //   sudoku-solved  { seconds, source }
 
+import { GameClock, attachBoardShadow, defineBoard, describeBoard, fireEvent, replaceGame } from "../common/board-element.js";
+
 const STYLE = `
   :host { display: inline-block; font: 15px/1.3 system-ui, sans-serif; color: #1d2433; outline: none;
     --given: #1d2433; --entered: #2554c7; --line: #1d2433; --thin: #b5bccb; --cell-bg: #fff;
@@ -84,7 +86,6 @@ const STYLE = `
   .pad button[aria-pressed="true"] { background: #2554c7; color: #fff; border-color: #2554c7; }
   .pad button:disabled { opacity: 0.4; cursor: default; }
   :host([locked]) .grid { cursor: progress; }
-  .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
   @media (prefers-color-scheme: dark) {
     :host { color: #e6e9ef; --given: #e6e9ef; --entered: #8fb3ff; --line: #c9ced8; --thin: #4a5366; --cell-bg: #1f2430;
       --selected: #3a4f80; --peer: #262d3b; --same: #33446b; --conflict: #ff6b61; --hint: #4a3f1c; }
@@ -137,17 +138,15 @@ export class SudokuBoard extends HTMLElement {
   #selected = 0;
   #hint = null;
   #mistakes = new Set();
-  #startedAt = 0;
-  #endedAt = 0;
-  #timer = 0;
+  #clock = new GameClock(() => this.#drawBar());
   /** Whether write() is placing a program's digit (pencil mode and the lock do not apply). */
   #writing = false;
 
   constructor() {
     super();
-    const shadow = this.attachShadow({ mode: "open" });
-    shadow.innerHTML = `
-      <style>${STYLE}</style>
+    this.#parts = attachBoardShadow(this, {
+      style: STYLE,
+      markup: `
       <div class="frame" part="frame">
         <div class="bar" part="bar">
           <span class="timer" part="timer" title="Time" aria-label="Time">0:00</span>
@@ -158,17 +157,9 @@ export class SudokuBoard extends HTMLElement {
           <div class="solved" hidden><span></span></div>
         </div>
         <div class="pad" part="pad"><div class="digits"></div><div class="tools"></div></div>
-      </div>
-      <div class="visually-hidden" role="status" aria-live="polite" aria-atomic="true"></div>`;
-    const part = (selector) => shadow.querySelector(selector);
-    this.#parts = {
-      timer: part(".timer"),
-      mode: part(".mode"),
-      grid: part(".grid"),
-      solved: part(".solved"),
-      pad: part(".pad"),
-      live: part("[role=status]"),
-    };
+      </div>`,
+      parts: { timer: ".timer", mode: ".mode", grid: ".grid", solved: ".solved", pad: ".pad" },
+    });
     this.#parts.grid.addEventListener("click", (event) => {
       const button = event.target.closest?.(".cell");
       if (!button) return;
@@ -180,22 +171,16 @@ export class SudokuBoard extends HTMLElement {
   }
 
   connectedCallback() {
-    if (!this.hasAttribute("tabindex")) this.tabIndex = 0;
-    if (!this.hasAttribute("role")) this.setAttribute("role", "group");
-    this.setAttribute("aria-roledescription", "Sudoku board");
-    if (!this.hasAttribute("aria-label")) this.setAttribute("aria-label", "Sudoku");
-    if (!this.hasAttribute("aria-description")) {
-      this.setAttribute(
-        "aria-description",
-        "Arrow keys move, digits place, Shift and a digit or P for pencil marks, Backspace clears, Control Z undoes, Control Y redoes.",
-      );
-    }
-    if (this.#startedAt && !this.#endedAt && !this.#timer) this.#timer = setInterval(() => this.#drawBar(), 1000);
+    describeBoard(this, {
+      kind: "Sudoku board",
+      label: "Sudoku",
+      description: "Arrow keys move, digits place, Shift and a digit or P for pencil marks, Backspace clears, Control Z undoes, Control Y redoes.",
+    });
+    this.#clock.resume();
   }
 
   disconnectedCallback() {
-    clearInterval(this.#timer);
-    this.#timer = 0;
+    this.#clock.suspend();
   }
 
   attributeChangedCallback() {
@@ -208,25 +193,20 @@ export class SudokuBoard extends HTMLElement {
   }
 
   set game(game) {
-    if (this.#game && this.#game !== game) this.#game.free();
-    this.#game = game;
+    this.#game = replaceGame(this.#game, game);
     this.#undo = [];
     this.#redo = [];
     this.#hint = null;
     this.#mistakes = new Set();
     this.#selected = 0;
-    clearInterval(this.#timer);
-    this.#timer = 0;
-    this.#startedAt = 0;
-    this.#endedAt = 0;
+    this.#clock.reset();
     if (game) {
       const n = game.size;
       this.#marks = new Uint16Array(n * n);
       this.#givens = game.givens();
       this.#peers = Array.from({ length: n * n }, (_, cell) => peersOf(cell, n, game.boxRows, game.boxCols));
-      this.#startedAt = performance.now();
-      if (game.isSolved()) this.#endedAt = this.#startedAt;
-      else this.#timer = setInterval(() => this.#drawBar(), 1000);
+      this.#clock.start();
+      if (game.isSolved()) this.#clock.stop();
     }
     this.#build();
     this.#draw();
@@ -241,22 +221,6 @@ export class SudokuBoard extends HTMLElement {
     if (!Number.isInteger(cell) || cell < 0 || cell >= cells) return;
     this.#selected = cell;
     this.#draw();
-  }
-
-  get pencil() {
-    return this.hasAttribute("pencil");
-  }
-
-  set pencil(value) {
-    this.toggleAttribute("pencil", Boolean(value));
-  }
-
-  get locked() {
-    return this.hasAttribute("locked");
-  }
-
-  set locked(value) {
-    this.toggleAttribute("locked", Boolean(value));
   }
 
   get marks() {
@@ -277,8 +241,7 @@ export class SudokuBoard extends HTMLElement {
 
   /** Seconds on the timer. */
   get seconds() {
-    if (!this.#startedAt) return 0;
-    return Math.floor(((this.#endedAt || performance.now()) - this.#startedAt) / 1000);
+    return this.#clock.seconds;
   }
 
   /**
@@ -406,16 +369,12 @@ export class SudokuBoard extends HTMLElement {
     this.#hint = null;
     this.#mistakes = new Set();
     const solved = game.isSolved();
-    if (solved && !this.#endedAt) {
-      this.#endedAt = performance.now();
-      clearInterval(this.#timer);
-      this.#timer = 0;
-    }
+    if (solved) this.#clock.stop();
     this.#draw();
-    this.#emit("sudoku-move", detail);
+    fireEvent(this, "sudoku-move", detail);
     if (solved) {
       this.#parts.live.textContent = `Solved in ${clock(this.seconds)}.`;
-      this.#emit("sudoku-solved", { seconds: this.seconds, source: detail.source });
+      fireEvent(this, "sudoku-solved", { seconds: this.seconds, source: detail.source });
     }
   }
 
@@ -599,10 +558,6 @@ export class SudokuBoard extends HTMLElement {
     }
     event.preventDefault();
   }
-
-  #emit(type, detail) {
-    this.dispatchEvent(new CustomEvent(type, { detail, bubbles: true, composed: true }));
-  }
 }
 
-if (!customElements.get("sudoku-board")) customElements.define("sudoku-board", SudokuBoard);
+defineBoard("sudoku-board", SudokuBoard, ["pencil", "locked"]);

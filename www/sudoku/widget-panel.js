@@ -3,6 +3,7 @@
 // candidates and check buttons, and the Sudoku attributes read into the panel's options.
 
 import { errorMessage } from "../common/wasm.js";
+import { GamePanel, parseStart } from "../common/game-panel.js";
 import { AttributeError, parseControls, parseSeed } from "../common/widget-attributes.js";
 import { LEVELS_BY_SIZE } from "./levels.js";
 import "./board.js";
@@ -40,162 +41,108 @@ export function optionsFromAttributes(element, previous, apply, api) {
     options.difficulty = difficulty;
   });
   apply(["seed"], () => (options.seed = parseSeed(element.getAttribute("seed"))));
-  apply(["start"], () => {
-    const start = (element.getAttribute("start") ?? "").trim();
-    if (start) {
-      try {
-        api.SudokuGame.parse(start).free();
-      } catch (error) {
-        throw new AttributeError("start", start, errorMessage(error));
-      }
-    }
-    options.start = start;
-  });
+  apply(["start"], () => (options.start = parseStart(element, (start) => api.SudokuGame.parse(start).free())));
   apply(["controls"], () => {
     options.controls = parseControls(element.getAttribute("controls"), CONTROLS_SUDOKU);
   });
   return options;
 }
 
-const WIDGET_STYLE = `
-.sudoku { display: flex; flex-direction: column; gap: 10px; align-items: stretch; }
-.sudoku sudoku-board { display: block; width: 100%; }
-.sudoku .sudoku-controls { display: flex; flex-wrap: wrap; align-items: center; gap: 6px; }
-`;
-
 /**
- * What <puzzle-widget puzzle="sudoku"> shows: the grid, its pad and the help buttons. widget.js
- * reads and checks the attributes and calls `configure`; this class owns the game. `emit(type,
- * detail)` fires the widget's events; `setStatus(text)` and `showError(message)` write its status
- * and error lines.
+ * What <puzzle-widget puzzle="sudoku"> shows: the grid, its pad and the help buttons (a
+ * GamePanel, common/game-panel.js); this class owns the game.
  */
-export class SudokuPanel {
-  #board;
-  #buttons;
-  #emit;
-  #setStatus;
-  #showError;
-  #api;
-  #options = null;
-
-  constructor(container, { api, emit, setStatus, showError }) {
-    this.#api = api;
-    this.#emit = emit;
-    this.#setStatus = setStatus;
-    this.#showError = showError;
-    container.innerHTML = `
-      <style>${WIDGET_STYLE}</style>
-      <sudoku-board part="board"></sudoku-board>
-      <div class="sudoku-controls" part="controls">
-        <button type="button" part="button new" data-action="new">New</button>
-        <button type="button" part="button hint" class="primary" data-action="hint">Hint</button>
-        <button type="button" part="button candidates" data-action="candidates">Candidates</button>
-        <button type="button" part="button check" data-action="check">Check</button>
-      </div>`;
-    this.#board = container.querySelector("sudoku-board");
-    const button = (action) => container.querySelector(`[data-action=${action}]`);
-    this.#buttons = { new: button("new"), hint: button("hint"), candidates: button("candidates"), check: button("check") };
-    this.#buttons.new.addEventListener("click", () => this.newGame());
-    this.#buttons.hint.addEventListener("click", () => this.hint().catch(() => {}));
-    this.#buttons.candidates.addEventListener("click", () => this.#board.fillCandidates("user"));
-    this.#buttons.check.addEventListener("click", () => this.check());
-    // The board's own events, renamed as the widget's (move, solved).
-    for (const [from, to] of [["sudoku-move", "move"], ["sudoku-solved", "solved"]]) {
-      this.#board.addEventListener(from, (event) => {
-        event.stopPropagation();
-        if (to === "move") this.#setStatus("");
-        if (to === "solved") this.#setStatus(`Solved in ${this.#board.seconds} s.`);
-        this.#emit(to, event.detail);
-      });
-    }
-  }
-
-  /** The inner <sudoku-board>. */
-  get board() {
-    return this.#board;
+export class SudokuPanel extends GamePanel {
+  constructor(container, host) {
+    super(container, host, {
+      name: "sudoku",
+      style: ".sudoku sudoku-board { display: block; width: 100%; }",
+      buttons: [["new", "New"], ["hint", "Hint", { primary: true }], ["candidates", "Candidates"], ["check", "Check"]],
+      clicks: { candidates: () => this.board.fillCandidates("user"), check: () => this.check() },
+      // The board's own events, renamed as the widget's.
+      events: [["sudoku-move", "move"], ["sudoku-solved", "solved"]],
+      onEvent: (type) => this.setStatus(type === "solved" ? `Solved in ${this.board.seconds} s.` : ""),
+    });
   }
 
   /** Applies options (from optionsFromAttributes); a change of puzzle starts a new game. */
   configure(options) {
-    const previous = this.#options;
-    this.#options = options;
-    const key = (o) => JSON.stringify([o.size, o.difficulty, o.seed, o.start]);
-    if (!previous || key(previous) !== key(options)) this.newGame(options.seed);
-    this.#board.pencil = options.pencil;
-    for (const name of CONTROLS_SUDOKU) this.#buttons[name].hidden = !options.controls.has(name);
+    if (this.takeOptions(options, (o) => [o.size, o.difficulty, o.seed, o.start])) this.newGame(options.seed);
+    this.board.pencil = options.pencil;
+    this.showControls(CONTROLS_SUDOKU);
   }
 
   /** A new game: the `start` puzzle (unless a seed is given), else a generated one seeded with `seed` (random when null). */
   newGame(seed = null) {
-    const options = this.#options;
+    const options = this.options;
     let game;
     try {
       if (seed === null && options.start) {
-        game = this.#api.SudokuGame.parse(options.start);
+        game = this.api.SudokuGame.parse(options.start);
       } else {
-        game = this.#api.SudokuGame.generate(options.size, options.difficulty, seed ?? Math.floor(Math.random() * 2 ** 32));
+        game = this.api.SudokuGame.generate(options.size, options.difficulty, seed ?? Math.floor(Math.random() * 2 ** 32));
       }
     } catch (error) {
-      this.#showError(errorMessage(error));
+      this.showError(errorMessage(error));
       return;
     }
-    this.#board.game = game;
-    this.#showError(null);
-    this.#setStatus(this.#ratingText());
+    this.board.game = game;
+    this.showError(null);
+    this.setStatus(this.#ratingText());
   }
 
   /** Shows a puzzle text (see SudokuGame.parse); throws its Error and keeps the game when invalid. */
   setBoard(text) {
-    const game = this.#api.SudokuGame.parse(String(text));
-    this.#board.game = game;
-    this.#showError(null);
-    this.#setStatus(this.#ratingText());
+    const game = this.api.SudokuGame.parse(String(text));
+    this.board.game = game;
+    this.showError(null);
+    this.setStatus(this.#ratingText());
   }
 
   #ratingText() {
-    const rating = this.#board.game.rate();
+    const rating = this.board.game.rate();
     return `Rating ${rating.rating.toFixed(1)}${rating.difficulty ? ` (${rating.difficulty})` : ""}`;
   }
 
   /** Resolves to the hint's steps (SudokuGame.hint; also highlighted and named in the status line). */
   async hint() {
-    const game = this.#board.game;
+    const game = this.board.game;
     try {
       if (game.conflicts().length > 0) throw new Error("equal digits share a row, column or box: take one out first");
       const steps = game.isSolved() ? [] : game.hint();
-      this.#board.showHint(steps);
+      this.board.showHint(steps);
       const last = steps.at(-1);
-      this.#setStatus(last ? last.explanation : game.isSolved() ? "Solved." : "None of the solver's techniques applies.");
-      this.#showError(null);
+      this.setStatus(last ? last.explanation : game.isSolved() ? "Solved." : "None of the solver's techniques applies.");
+      this.showError(null);
       return steps;
     } catch (error) {
-      this.#board.showMistakes(game.mistakes());
-      this.#showError(errorMessage(error));
+      this.board.showMistakes(game.mistakes());
+      this.showError(errorMessage(error));
       throw error;
     }
   }
 
   /** Strikes through the player's digits that are not the solution's; returns their cells. */
   check() {
-    const wrong = Array.from(this.#board.game.mistakes());
-    this.#board.showMistakes(wrong);
-    this.#setStatus(wrong.length === 0 ? "No mistakes so far." : `${wrong.length} wrong (struck through).`);
+    const wrong = Array.from(this.board.game.mistakes());
+    this.board.showMistakes(wrong);
+    this.setStatus(wrong.length === 0 ? "No mistakes so far." : `${wrong.length} wrong (struck through).`);
     return wrong;
   }
 
   get state() {
-    const game = this.#board.game;
+    const game = this.board.game;
     if (!game) return null;
     return {
       puzzle: "sudoku",
       size: game.size,
       givens: Array.from(game.givens()),
       cells: Array.from(game.cells()),
-      marks: this.#board.marks,
+      marks: this.board.marks,
       puzzleText: game.puzzleText(),
       text: game.text(),
       solved: game.isSolved(),
-      seconds: this.#board.seconds,
+      seconds: this.board.seconds,
       seed: game.seed ?? null,
     };
   }
