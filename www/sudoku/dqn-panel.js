@@ -74,10 +74,11 @@ export const SUDOKU_DQN = {
   saveName: (steps, { options }) => `sudoku-${options.net}-${steps}steps.dqn`,
   stats: {
     validation: [["solved", "Solved (easy · medium · hard)"]],
-    setup: [["puzzles", "Puzzles"]],
+    setup: [["puzzles", "Puzzles: pool · validation"]],
     render: ({ validation, setup }) => ({
       ...(validation ? { solved: validation.bins.map((bin) => (bin.puzzles ? percent(bin.solved_rate) : "–")).join(" · ") } : {}),
-      ...(setup ? { puzzles: `${numberFormat.format(setup.count)} · validation ${numberFormat.format(setup.validationSize)} a bin` } : {}),
+      // The pool, and the validation puzzles asked for in each bin (easy/medium/hard).
+      ...(setup ? { puzzles: `${numberFormat.format(setup.count)} · ${Array(3).fill(numberFormat.format(setup.validationSize)).join("/")}` } : {}),
     }),
   },
   charts: {
