@@ -90,10 +90,6 @@ struct GamesRequest {
 impl WebLearner for Game2048Learner {
     type Opened = QPolicy;
 
-    fn owns(puzzle_id: &str) -> bool {
-        puzzle_id.starts_with("2048 ")
-    }
-
     fn open(policy: QPolicy) -> Result<QPolicy, JsValue> {
         policy
             .check_fits(&Game2048::new(Game2048Config::default()))

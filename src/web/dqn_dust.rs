@@ -100,10 +100,6 @@ struct About {
 impl WebLearner for DustLearner {
     type Opened = QPolicy;
 
-    fn owns(puzzle_id: &str) -> bool {
-        puzzle_id.starts_with("dust-")
-    }
-
     fn open(policy: QPolicy) -> Result<QPolicy, JsValue> {
         env_for(&policy).map_err(js_error)?;
         Ok(policy)

@@ -174,10 +174,6 @@ struct About {
 impl WebLearner for MinesweeperLearner {
     type Opened = OpenedModel;
 
-    fn owns(puzzle_id: &str) -> bool {
-        puzzle_id.starts_with("minesweeper-")
-    }
-
     fn open(policy: QPolicy) -> Result<OpenedModel, JsValue> {
         let board = model_board(policy.puzzle_id()).ok_or_else(|| {
             js_error(format!(

@@ -312,10 +312,6 @@ pub struct OpenedSliding {
 impl WebLearner for SlidingLearner {
     type Opened = OpenedSliding;
 
-    fn owns(puzzle_id: &str) -> bool {
-        puzzle_id.starts_with("sliding ")
-    }
-
     fn open(policy: QPolicy) -> Result<OpenedSliding, JsValue> {
         let puzzle = puzzle_of(&policy).map_err(js_error)?;
         let env = training_env(&puzzle, 0);

@@ -133,10 +133,6 @@ struct About {
 impl WebLearner for SudokuLearner {
     type Opened = QPolicy;
 
-    fn owns(puzzle_id: &str) -> bool {
-        puzzle_id.starts_with("sudoku-")
-    }
-
     fn open(policy: QPolicy) -> Result<QPolicy, JsValue> {
         // A model whose network does not fit its environment would fail at the first move.
         let full = random_solution(Shape::CLASSIC, &mut Rng::new(0));

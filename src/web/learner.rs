@@ -22,8 +22,11 @@ use wasm_bindgen::prelude::*;
 
 /// How a puzzle's model plays for the page, beside its learner's description.
 pub trait WebLearner: PuzzleLearner {
-    /// Whether `puzzle_id` (a model file's header) is one of this learner's.
-    fn owns(puzzle_id: &str) -> bool;
+    /// Whether `puzzle_id` (a model file's header) is one of this learner's: the registry's
+    /// model prefix of its puzzle ([`crate::puzzles::for_model`]).
+    fn owns(puzzle_id: &str) -> bool {
+        crate::puzzles::for_model(puzzle_id).is_some_and(|p| p.id == Self::PUZZLE)
+    }
     /// Checks a model of this puzzle and keeps what `play` and `evaluate` need of it.
     fn open(policy: QPolicy) -> Result<Self::Opened, JsValue>;
     /// A model ready to play (fitted caches, the board it was made for).
