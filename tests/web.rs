@@ -716,7 +716,7 @@ async fn the_dust_dqn_trains_validates_and_its_model_clears_boards() {
     let e = LearnedModel::from_bytes(&bytes[..100]).err().unwrap();
     assert!(message(e).contains("corrupt"));
     let e = LearnedModel::for_puzzle("sudoku", &bytes).err().unwrap();
-    assert!(message(e).contains("not sudoku"));
+    assert!(message(e).contains("not Sudoku"));
 
     // Seeded boards, beside the greedy rule on the same boards.
     let seeded =
