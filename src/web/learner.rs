@@ -22,11 +22,6 @@ use wasm_bindgen::prelude::*;
 
 /// How a puzzle's model plays for the page, beside its learner's description.
 pub trait WebLearner: PuzzleLearner {
-    /// Whether `puzzle_id` (a model file's header) is one of this learner's: the registry's
-    /// model prefix of its puzzle ([`crate::puzzles::for_model`]).
-    fn owns(puzzle_id: &str) -> bool {
-        crate::puzzles::for_model(puzzle_id).is_some_and(|p| p.id == Self::PUZZLE)
-    }
     /// Checks a model of this puzzle and keeps what `play` and `evaluate` need of it.
     fn open(policy: QPolicy) -> Result<Self::Opened, JsValue>;
     /// A model ready to play (fitted caches, the board it was made for).
@@ -496,45 +491,24 @@ impl LearnedModel {
     /// wrong with a damaged one, or that a sliding-puzzle model belongs to the sliding page.
     #[wasm_bindgen(js_name = fromBytes)]
     pub fn from_bytes(bytes: &[u8]) -> Result<LearnedModel, JsValue> {
-        let policy = QPolicy::from_bytes(bytes, &Device::flex()).map_err(js_error)?;
-        let id = policy.puzzle_id().to_string();
-        macro_rules! open {
-            ($learner:ty) => {
-                if <$learner as WebLearner>::owns(&id) {
-                    return Ok(LearnedModel {
-                        inner: Box::new(Model::<$learner> {
-                            opened: <$learner as WebLearner>::open(policy)?,
-                        }),
-                    });
-                }
-            };
-        }
-        for puzzle in crate::puzzles::PUZZLES {
-            for_each_learner!(puzzle.id, open, ());
-        }
-        Err(js_error(format!(
-            "the model plays \"{id}\", which no learner here ({}) plays",
-            learnable()
-        )))
+        LearnedModel::open(QPolicy::from_bytes(bytes, &Device::flex()).map_err(js_error)?)
     }
 
     /// Opens a model file as a model of `puzzle`, refusing one of another puzzle.
     #[wasm_bindgen(js_name = forPuzzle)]
     pub fn for_puzzle(puzzle: &str, bytes: &[u8]) -> Result<LearnedModel, JsValue> {
         let policy = QPolicy::from_bytes(bytes, &Device::flex()).map_err(js_error)?;
-        let id = policy.puzzle_id();
-        macro_rules! check {
-            ($learner:ty) => {
-                match <$learner as WebLearner>::owns(id) {
-                    true => Ok(()),
-                    false => Err(<$learner as PuzzleLearner>::NAME),
-                }
-            };
-        }
-        if let Err(name) = for_each_learner!(puzzle, check, Err(puzzle)) {
+        if puzzle_of(policy.puzzle_id()) != puzzle {
+            macro_rules! name {
+                ($learner:ty) => {
+                    <$learner as PuzzleLearner>::NAME
+                };
+            }
+            let name = for_each_learner!(puzzle, name, puzzle);
+            let id = policy.puzzle_id();
             return Err(js_error(format!("the model plays \"{id}\", not {name}")));
         }
-        LearnedModel::from_bytes(bytes)
+        LearnedModel::open(policy)
     }
 
     /// The registry id of the puzzle it plays.
@@ -595,6 +569,36 @@ fn check_size(size: usize) -> Result<(), JsValue> {
             "validation games (boards, puzzles a bin): 1 to {MAX_VALIDATION}"
         ))),
     }
+}
+
+impl LearnedModel {
+    /// `policy` opened by the learner of the puzzle its header names.
+    fn open(policy: QPolicy) -> Result<LearnedModel, JsValue> {
+        macro_rules! open {
+            ($learner:ty) => {
+                Ok(LearnedModel {
+                    inner: Box::new(Model::<$learner> {
+                        opened: <$learner as WebLearner>::open(policy)?,
+                    }),
+                })
+            };
+        }
+        let id = policy.puzzle_id().to_string();
+        for_each_learner!(
+            puzzle_of(&id),
+            open,
+            Err(js_error(format!(
+                "the model plays \"{id}\", which no learner here ({}) plays",
+                learnable()
+            )))
+        )
+    }
+}
+
+/// The registry id of the puzzle a model file's header (`puzzle_id`) names, by its model prefix
+/// ([`crate::puzzles::for_model`]); "" when it names none.
+fn puzzle_of(puzzle_id: &str) -> &'static str {
+    crate::puzzles::for_model(puzzle_id).map_or("", |p| p.id)
 }
 
 /// `request` read as `T` (a field of the wrong type is a readable error).
