@@ -15,7 +15,7 @@ use puzzlelab::agent::ntuple::{NTupleNetwork, Precision, TupleSet};
 use puzzlelab::checksum::fnv1a;
 use puzzlelab::env::game2048::Board as Board2048;
 use puzzlelab::env::minesweeper::{FirstCell, FirstClick, Layout, Level, Minefield};
-use puzzlelab::env::samegame::{Board as ClustersBoard, Rules};
+use puzzlelab::env::samegame::{Board as SameGameBoard, Rules};
 use puzzlelab::env::sliding::pdb::{Partition, PdbHeuristic};
 use puzzlelab::env::sliding::{parse_size, SlidingPuzzle};
 use puzzlelab::env::sudoku::Grid;
@@ -111,16 +111,16 @@ fn all_text_parsers(text: &str) -> Result<(), TestCaseError> {
         Err(e) => clear(e.to_string())?,
     }
     for rules in [Rules::dust(), Rules::samegame()] {
-        match ClustersBoard::parse(rules, text) {
+        match SameGameBoard::parse(rules, text) {
             Ok(board) => prop_assert_eq!(
-                ClustersBoard::parse(rules, &board.to_text()).ok(),
+                SameGameBoard::parse(rules, &board.to_text()).ok(),
                 Some(board)
             ),
             Err(e) => clear(e.to_string())?,
         }
-        match ClustersBoard::parse_any(rules, text) {
+        match SameGameBoard::parse_any(rules, text) {
             Ok(board) => prop_assert_eq!(
-                ClustersBoard::parse_any(rules, &board.to_text()).ok(),
+                SameGameBoard::parse_any(rules, &board.to_text()).ok(),
                 Some(board)
             ),
             Err(e) => clear(e.to_string())?,
@@ -152,8 +152,8 @@ fn valid_texts() -> &'static [String] {
                 .to_string(),
             "2 2 4 0\n0 8 0 0\n16 0 0 2\n0 0 0 4".to_string(),
             game.to_text(),
-            ClustersBoard::random(Rules::dust(), 5).unwrap().to_text(),
-            ClustersBoard::random(Rules::samegame(), 5)
+            SameGameBoard::random(Rules::dust(), 5).unwrap().to_text(),
+            SameGameBoard::random(Rules::samegame(), 5)
                 .unwrap()
                 .to_text(),
             "4x4".to_string(),

@@ -497,23 +497,25 @@ fn sudoku_ga_runs_like_the_cli_and_refuses_what_it_cannot_use() {
 }
 
 #[wasm_bindgen_test]
-fn clusters_game_clicks_closes_undoes_hints_and_solves() {
-    use puzzlelab::web::samegame::ClustersGame;
+fn samegame_handle_clicks_closes_undoes_hints_and_solves() {
+    use puzzlelab::web::samegame::SameGameHandle;
     // Bad rules, seeds and board texts: readable errors.
-    let e = ClustersGame::new("tetris", 1.0).err().unwrap();
+    let e = SameGameHandle::new("tetris", 1.0).err().unwrap();
     assert!(message(e).contains("use dust or samegame"));
-    let e = ClustersGame::new("dust", 1.5).err().unwrap();
+    let e = SameGameHandle::new("dust", 1.5).err().unwrap();
     assert!(message(e).contains("whole number"));
-    let e = ClustersGame::from_text("dust", "12x\n123\n").err().unwrap();
+    let e = SameGameHandle::from_text("dust", "12x\n123\n")
+        .err()
+        .unwrap();
     assert!(message(e).contains("unexpected character 'x' at row 1, column 3"));
-    let e = ClustersGame::from_text("dust", "1..\n123\n1.3\n")
+    let e = SameGameHandle::from_text("dust", "1..\n123\n1.3\n")
         .err()
         .unwrap();
     assert!(message(e).contains("floats over an empty cell"));
 
     // Dust, by hand: 6 wide, the cut between columns 3 and 4 (1-based). Column 2's two piles go in
     // two clicks; the second empties it and column 1 closes in toward the middle (to the right).
-    let mut game = ClustersGame::from_text("dust", "21....\n123456\n").unwrap();
+    let mut game = SameGameHandle::from_text("dust", "21....\n123456\n").unwrap();
     assert_eq!(
         (game.width(), game.height(), game.rules()),
         (6, 2, "dust".into())
@@ -547,7 +549,7 @@ fn clusters_game_clicks_closes_undoes_hints_and_solves() {
 
     // The hint and the exact solver agree on the fewest clicks of a small board; the solver calls
     // back and plays to an empty board.
-    let game = ClustersGame::from_text("dust", "1122\n1212\n2211\n").unwrap();
+    let game = SameGameHandle::from_text("dust", "1122\n1212\n2211\n").unwrap();
     let hint = game.hint().unwrap();
     assert_eq!(field(&hint, "optimal").as_bool(), Some(true));
     assert_eq!(field(&hint, "clicksLeft").as_f64(), Some(3.0));
@@ -556,13 +558,13 @@ fn clusters_game_clicks_closes_undoes_hints_and_solves() {
     let cells: Vec<usize> = serde_wasm_bindgen::from_value(field(&solution, "cells")).unwrap();
     assert_eq!(cells.len(), 3);
     assert_eq!(field(&solution, "optimal").as_bool(), Some(true));
-    let mut replay = ClustersGame::from_text("dust", &game.to_text()).unwrap();
+    let mut replay = SameGameHandle::from_text("dust", &game.to_text()).unwrap();
     for cell in cells {
         replay.click(cell).unwrap();
     }
     assert!(replay.is_cleared());
     // A board too large for the exact solver: the hint is the greedy click, Solve says why not.
-    let large = ClustersGame::from_text("dust", &"1212121212\n".repeat(8)).unwrap();
+    let large = SameGameHandle::from_text("dust", &"1212121212\n".repeat(8)).unwrap();
     assert!(!large.exact_supported());
     let hint = large.hint().unwrap();
     assert_eq!(
@@ -574,7 +576,7 @@ fn clusters_game_clicks_closes_undoes_hints_and_solves() {
             .contains("at most 64 cells")
     );
     // A callback that says stop: the best clearing found, not proved.
-    let seeded = ClustersGame::new("dust", 3.0).unwrap();
+    let seeded = SameGameHandle::new("dust", 3.0).unwrap();
     let stop = js_sys::Function::new_with_args("p", "return false;");
     let stopped = seeded.solve_fewest_clicks(&stop, 0.0).unwrap();
     assert_eq!(field(&stopped, "optimal").as_bool(), Some(false));
@@ -585,7 +587,7 @@ fn clusters_game_clicks_closes_undoes_hints_and_solves() {
     );
 
     // SameGame: a group of one is refused, groups score (n − 2)², the search's moves replay.
-    let mut same = ClustersGame::new("samegame", 5.0).unwrap();
+    let mut same = SameGameHandle::new("samegame", 5.0).unwrap();
     assert_eq!((same.width(), same.height(), same.min_group()), (15, 15, 2));
     let single = (0..225)
         .find(|&c| field(&same.group(c).unwrap(), "size").as_f64() == Some(1.0))
@@ -616,7 +618,7 @@ fn clusters_game_clicks_closes_undoes_hints_and_solves() {
 #[wasm_bindgen_test]
 async fn the_dust_dqn_trains_validates_and_its_model_clears_boards() {
     use puzzlelab::web::learner::{LearnedModel, LearnerTrainer};
-    use puzzlelab::web::samegame::ClustersGame;
+    use puzzlelab::web::samegame::SameGameHandle;
     use wasm_bindgen_futures::JsFuture;
 
     let options = |json: &str| js_sys::JSON::parse(json).unwrap();
@@ -692,7 +694,7 @@ async fn the_dust_dqn_trains_validates_and_its_model_clears_boards() {
     let info = model.info().unwrap();
     assert_eq!(field(&info, "net").as_string().unwrap(), "backups");
     assert_eq!(field(&info, "target").as_string().unwrap(), "mean");
-    let mut game = ClustersGame::new("dust", 3.0).unwrap();
+    let mut game = SameGameHandle::new("dust", 3.0).unwrap();
     let board = |text: &str| options(&format!("{{\"board\": {text:?}}}"));
     let played = model.play(board(&game.to_text())).unwrap();
     assert_eq!(field(&played, "cleared").as_bool(), Some(true));
@@ -735,7 +737,7 @@ async fn the_dust_dqn_trains_validates_and_its_model_clears_boards() {
     use puzzlelab::agent::dqn::dust_value::DustValue;
     let values = CostToGo::new(DustValue::new(), &[8], 1).policy().to_bytes();
     let model = LearnedModel::from_bytes(&values).unwrap();
-    let game = ClustersGame::new("dust", 4.0).unwrap();
+    let game = SameGameHandle::new("dust", 4.0).unwrap();
     let played = model.play(board(&game.to_text())).unwrap();
     assert_eq!(field(&played, "cleared").as_bool(), Some(true));
     let values: Vec<f32> = serde_wasm_bindgen::from_value(field(&played, "values")).unwrap();

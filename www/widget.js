@@ -392,7 +392,7 @@ export class PuzzleWidget extends HTMLElement {
     return this.#ready.promise;
   }
 
-  /** The inner <sliding-board> (for the puzzlelab page); a 2048 widget's <game2048-board>, a Minesweeper widget's <mines-board>, a Sudoku widget's <sudoku-board>, a dust or SameGame widget's <clusters-board>. */
+  /** The inner <sliding-board> (for the puzzlelab page); a 2048 widget's <game2048-board>, a Minesweeper widget's <mines-board>, a Sudoku widget's <sudoku-board>, a dust or SameGame widget's <samegame-board>. */
   get board() {
     return this.#game()?.board ?? this.#sliding.board;
   }

@@ -1,8 +1,8 @@
-//! The dust puzzle and SameGame in the page: a game handle ([`ClustersGame`]) that the board
+//! The dust puzzle and SameGame in the page: a game handle ([`SameGameHandle`]) that the board
 //! view plays on (groups under the pointer, clicks with what fell and closed, undo, restart, the
 //! board text), a hint, and the two solvers the solver worker runs on it: the exact fewest
-//! clicks with progress and a stop ([`ClustersGame::solve_fewest_clicks`]) and SameGame's Monte
-//! Carlo searches with a time budget ([`ClustersGame::search_score`]).
+//! clicks with progress and a stop ([`SameGameHandle::solve_fewest_clicks`]) and SameGame's Monte
+//! Carlo searches with a time budget ([`SameGameHandle::search_score`]).
 //!
 //! Cells travel as a `Uint8Array`, row-major, row 0 at the top: 0 empty, 1 to 9 a colour.
 
@@ -103,7 +103,7 @@ struct SearchReport {
 /// A game of the dust puzzle or SameGame as the page plays it: the board, the clicks so far (with
 /// a history for undo) and the score.
 #[wasm_bindgen]
-pub struct ClustersGame {
+pub struct SameGameHandle {
     start: Board,
     board: Board,
     /// The board and score before each click so far.
@@ -125,9 +125,9 @@ fn whole_number(seed: f64) -> Result<u64, JsValue> {
     }
 }
 
-impl ClustersGame {
-    fn with_board(board: Board, seed: Option<u64>) -> ClustersGame {
-        ClustersGame {
+impl SameGameHandle {
+    fn with_board(board: Board, seed: Option<u64>) -> SameGameHandle {
+        SameGameHandle {
             start: board.clone(),
             board,
             history: Vec::new(),
@@ -169,24 +169,24 @@ impl ClustersGame {
 }
 
 #[wasm_bindgen]
-impl ClustersGame {
+impl SameGameHandle {
     /// A random board under the named rules ("dust": 8 × 6, 5 colours, fewest clicks; "samegame":
     /// 15 × 15, 5 colours, score); `seed` (a whole number) fixes it.
     #[wasm_bindgen(constructor)]
-    pub fn new(rules: &str, seed: f64) -> Result<ClustersGame, JsValue> {
+    pub fn new(rules: &str, seed: f64) -> Result<SameGameHandle, JsValue> {
         let rules = rules_named(rules)?;
         let seed = whole_number(seed)?;
         let board = Board::random(rules, seed).map_err(js_error)?;
-        Ok(ClustersGame::with_board(board, Some(seed)))
+        Ok(SameGameHandle::with_board(board, Some(seed)))
     }
 
     /// A game from a board text under the named rules' other settings (rows top first, `1`–`9`
     /// colours, `.` empty; any size up to 30 × 30): an error says what is wrong with the text.
     #[wasm_bindgen(js_name = fromText)]
-    pub fn from_text(rules: &str, text: &str) -> Result<ClustersGame, JsValue> {
+    pub fn from_text(rules: &str, text: &str) -> Result<SameGameHandle, JsValue> {
         let rules = rules_named(rules)?;
         let board = Board::parse_any(rules, text).map_err(js_error)?;
-        Ok(ClustersGame::with_board(board, None))
+        Ok(SameGameHandle::with_board(board, None))
     }
 
     /// "dust" or "samegame".
@@ -264,7 +264,7 @@ impl ClustersGame {
     }
 
     /// Whether the exact solver takes this board (dust rules, at most 64 cells, 8 rows and 7
-    /// colours); false with the reason in [`ClustersGame::exact_refusal`].
+    /// colours); false with the reason in [`SameGameHandle::exact_refusal`].
     #[wasm_bindgen(getter, js_name = exactSupported)]
     pub fn exact_supported(&self) -> bool {
         crate::env::samegame::exact_supports(&self.board).is_ok()
@@ -334,7 +334,7 @@ impl ClustersGame {
         self.score = 0;
     }
 
-    /// The board as text (what [`ClustersGame::from_text`] reads).
+    /// The board as text (what [`SameGameHandle::from_text`] reads).
     #[wasm_bindgen(js_name = toText)]
     pub fn to_text(&self) -> String {
         self.board.to_text()

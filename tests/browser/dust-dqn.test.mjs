@@ -61,7 +61,7 @@ describe("the Learn card on the dust page", () => {
     assert.equal(await page.locator("#ddqn-play").textContent(), "Play the shipped model");
     const clicks = [];
     await page.exposeFunction("recordClick", (detail) => clicks.push(detail));
-    await page.evaluate(() => document.querySelector("#game").addEventListener("clusters-move", (event) => window.recordClick(event.detail)));
+    await page.evaluate(() => document.querySelector("#game").addEventListener("samegame-move", (event) => window.recordClick(event.detail)));
     await setRange(page, "#speed", 5); // 32 clicks a second
 
     await page.click("#ddqn-play");

@@ -268,7 +268,7 @@ describe('<puzzle-widget puzzle="dust"> and puzzle="samegame"', () => {
     assert.deepEqual([same.puzzle, same.width, same.height, same.seed, same.cells.length], ["samegame", 15, 15, 4, 225]);
     const expected = await page.evaluate(async () => {
       const api = await import("../pkg/puzzlelab.js");
-      const game = new api.ClustersGame("dust", 4);
+      const game = new api.SameGameHandle("dust", 4);
       const cells = Array.from(game.cells());
       game.free();
       return cells;
@@ -276,7 +276,7 @@ describe('<puzzle-widget puzzle="dust"> and puzzle="samegame"', () => {
     assert.deepEqual(dust.cells, expected);
 
     // A click in the dust widget removes the group; the move event says so; undo() takes it back.
-    await page.locator("#dust >> clusters-board >> .pile[data-cell='44']").click();
+    await page.locator("#dust >> samegame-board >> .pile[data-cell='44']").click();
     dust = await state("dust");
     assert.equal(dust.clicks, 1);
     const move = await page.evaluate(() => window.clusterEvents.find((e) => e.type === "move"));

@@ -114,7 +114,7 @@ export const PUZZLES = deepFreeze([
     page: "samegame.html",
     nav: "Dust · SameGame",
     docs: "docs/samegame.md",
-    widget: { mode: "dust", module: "samegame/widget-panel.js", panel: "ClustersPanel", part: "dust", className: "clusters", attributes: ["seed"] },
+    widget: { mode: "dust", module: "samegame/widget-panel.js", panel: "SameGamePanel", part: "dust", className: "samegame", attributes: ["seed"] },
     learner: {
       jobs: "samegame/learn-jobs.js",
       puzzleIds: ["dust-"],
@@ -128,7 +128,7 @@ export const PUZZLES = deepFreeze([
     page: "samegame.html",
     nav: "Dust · SameGame",
     docs: "docs/samegame.md",
-    widget: { mode: "samegame", module: "samegame/widget-panel.js", panel: "ClustersPanel", part: "samegame", className: "clusters", attributes: ["seed"] },
+    widget: { mode: "samegame", module: "samegame/widget-panel.js", panel: "SameGamePanel", part: "samegame", className: "samegame", attributes: ["seed"] },
     learner: null,
   },
 ]);

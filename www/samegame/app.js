@@ -1,4 +1,4 @@
-// The dust and SameGame page (samegame.html): the board (<clusters-board> from samegame/board.js),
+// The dust and SameGame page (samegame.html): the board (<samegame-board> from samegame/board.js),
 // the board card (rules, new board, restart, undo, a link to the board, a board from text) and the
 // solver card (a hint; Solve: the exact fewest clicks for dust, NRPA or nested Monte Carlo search
 // for SameGame, in samegame/solver-worker.js with progress and Cancel, then played click by click).
@@ -12,7 +12,7 @@
 // cannot be read is explained and a random board is shown instead.
 
 import "./board.js";
-import { ClustersSolver, SolveCancelled } from "./solver-client.js";
+import { SameGameSolver, SolveCancelled } from "./solver-client.js";
 import { SpeedSlider, randomSeed, showError } from "../common/page-controls.js";
 import { errorMessage, loadWasm } from "../common/wasm.js";
 
@@ -69,7 +69,7 @@ const elements = {
 const speed = new SpeedSlider(elements.speed, elements.speedValue, SPEEDS, "clicks/s");
 
 let api = null;
-const solver = new ClustersSolver();
+const solver = new SameGameSolver();
 /** The optimum of dust boards by start text, once proved: { clicks, optimal, lowerBound }. */
 const optima = new Map();
 /** The solution being played: a timer id, or 0. */
@@ -107,7 +107,7 @@ function showRules() {
   document.title = `${r.title} — puzzlelab`;
 }
 
-/** Shows `game` (a ClustersGame); `hash` is the URL that brings the same board back. */
+/** Shows `game` (a SameGameHandle); `hash` is the URL that brings the same board back. */
 function show(game, hash) {
   stopAll();
   boardVersion += 1;
@@ -135,7 +135,7 @@ function shareHash(game = elements.board.game) {
 function newBoard(seed = randomSeed()) {
   let game;
   try {
-    game = new api.ClustersGame(rules(), seed);
+    game = new api.SameGameHandle(rules(), seed);
   } catch (error) {
     showError(elements.boardError, errorMessage(error));
     return;
@@ -148,7 +148,7 @@ function newBoard(seed = randomSeed()) {
 function showText(text = elements.boardText.value) {
   let game;
   try {
-    game = api.ClustersGame.fromText(rules(), text);
+    game = api.SameGameHandle.fromText(rules(), text);
   } catch (error) {
     showError(elements.boardError, `This board cannot be used: ${errorMessage(error)}`);
     return false;
@@ -397,12 +397,12 @@ elements.applyText.addEventListener("click", () => showText());
 elements.hint.addEventListener("click", () => hint());
 elements.solve.addEventListener("click", () => solve());
 elements.cancel.addEventListener("click", () => cancel());
-elements.board.addEventListener("clusters-move", (event) => {
+elements.board.addEventListener("samegame-move", (event) => {
   if (event.detail.action !== "click" || !event.detail.over) elements.endStatus.textContent = "";
   if (event.detail.source === "user") elements.solverStatus.textContent = "";
   updateButtons();
 });
-elements.board.addEventListener("clusters-over", (event) => gameOver(event.detail));
+elements.board.addEventListener("samegame-over", (event) => gameOver(event.detail));
 // A link followed or a hash typed in: show that board (the page's own updates use replaceState).
 window.addEventListener("hashchange", () => {
   if (api) fromHash();

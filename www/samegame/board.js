@@ -1,25 +1,25 @@
-// The dust puzzle and SameGame in the browser: the board view <clusters-board>. The rules live in
-// Rust (src/env/samegame/, through the ClustersGame handle of src/web/samegame.rs); this file draws
+// The dust puzzle and SameGame in the browser: the board view <samegame-board>. The rules live in
+// Rust (src/env/samegame/, through the SameGameHandle handle of src/web/samegame.rs); this file draws
 // the piles, shows the group under the pointer, and animates a click: the group goes, the piles
 // above fall, then the empty columns close (toward the centre for dust, to the left for SameGame).
 //
-// <clusters-board>: self-contained (its own shadow DOM and styles).
-//   board.game = g          hand over a ClustersGame handle (the board owns it and frees the previous)
+// <samegame-board>: self-contained (its own shadow DOM and styles).
+//   board.game = g          hand over a SameGameHandle handle (the board owns it and frees the previous)
 //   board.game              the handle shown (null before the first)
 //   board.click(cell, source = "program")   clicks a pile as a person would (animated); returns
-//                           ClustersGame.click's report, or throws its Error (nothing changes)
+//                           SameGameHandle.click's report, or throws its Error (nothing changes)
 //   board.undo(source), board.restart(source)   take back the last click / go back to the start
-//   board.showHint(hint)    rings ClustersGame.hint's group until the next move (null clears)
+//   board.showHint(hint)    rings SameGameHandle.hint's group until the next move (null clears)
 //   board.settled           a Promise that resolves once the running animations have finished
 //   board.locked            while true (attribute `locked`), a person's clicks are ignored
 // Input: hover (or focus) a pile to see its group, its size and (SameGame) the points it earns;
 // click (Enter, Space) removes it. Keys: arrows move between piles, U or Ctrl+Z undoes.
 // Attributes reflected for styling and tests: rules (dust, samegame), status (playing, over, cleared).
 // Events (bubbling, composed):
-//   clusters-move   { action: "click" | "undo" | "restart", cell, cells, moved, points, score,
+//   samegame-move   { action: "click" | "undo" | "restart", cell, cells, moved, points, score,
 //                     clicks, over, cleared, source }
-//   clusters-over   { clicks, score, cleared, piles, source }
-//   clusters-hover  { cell, size, points, legal } (null fields when the pointer leaves the piles)
+//   samegame-over   { clicks, score, cleared, piles, source }
+//   samegame-hover  { cell, size, points, legal } (null fields when the pointer leaves the piles)
 
 import { attachBoardShadow, defineBoard, fireEvent, replaceGame } from "../common/board-element.js";
 
@@ -75,7 +75,7 @@ const STYLE = `
 
 const reducedMotion = () => globalThis.matchMedia?.("(prefers-reduced-motion: reduce)").matches ?? false;
 
-export class ClustersBoard extends HTMLElement {
+export class SameGameBoard extends HTMLElement {
   #game = null;
   #grid;
   #counts;
@@ -154,7 +154,7 @@ export class ClustersBoard extends HTMLElement {
     return Promise.all([...this.#running]).then(() => {});
   }
 
-  /** Clicks `cell` (animated); ClustersGame.click's report, or throws its Error. */
+  /** Clicks `cell` (animated); SameGameHandle.click's report, or throws its Error. */
   click(cell, source = "program") {
     const game = this.#game;
     const report = game.click(cell);
@@ -162,8 +162,8 @@ export class ClustersBoard extends HTMLElement {
     this.#animate(report);
     this.#hoverAfterMove();
     const detail = { action: "click", cell, ...report, source };
-    fireEvent(this, "clusters-move", detail);
-    if (report.over) fireEvent(this, "clusters-over", { clicks: report.clicks, score: report.score, cleared: report.cleared, piles: game.piles, source });
+    fireEvent(this, "samegame-move", detail);
+    if (report.over) fireEvent(this, "samegame-over", { clicks: report.clicks, score: report.score, cleared: report.cleared, piles: game.piles, source });
     return report;
   }
 
@@ -181,7 +181,7 @@ export class ClustersBoard extends HTMLElement {
     this.#afterJump("restart", source);
   }
 
-  /** Rings the hinted group (ClustersGame.hint's answer) until the next move; null clears it. */
+  /** Rings the hinted group (SameGameHandle.hint's answer) until the next move; null clears it. */
   showHint(hint) {
     this.#hint = hint;
     for (const [cell, pile] of this.#piles) pile.classList.toggle("hint", Boolean(hint?.group.includes(cell)));
@@ -288,7 +288,7 @@ export class ClustersBoard extends HTMLElement {
     this.#hint = null;
     this.#render();
     const game = this.#game;
-    fireEvent(this, "clusters-move", { action, cell: null, cells: [], moved: [], points: 0, score: game.score, clicks: game.clicks, over: game.isOver, cleared: game.isCleared, source });
+    fireEvent(this, "samegame-move", { action, cell: null, cells: [], moved: [], points: 0, score: game.score, clicks: game.clicks, over: game.isOver, cleared: game.isCleared, source });
   }
 
   #showCounts() {
@@ -323,7 +323,7 @@ export class ClustersBoard extends HTMLElement {
     if (!group) {
       this.#info.textContent = "";
       this.#badge.hidden = true;
-      if (cell === null) fireEvent(this, "clusters-hover", { cell: null, size: null, points: null, legal: null });
+      if (cell === null) fireEvent(this, "samegame-hover", { cell: null, size: null, points: null, legal: null });
       return;
     }
     this.#group = group.cells;
@@ -345,7 +345,7 @@ export class ClustersBoard extends HTMLElement {
     this.#badge.classList.toggle("below", row === 0);
     this.#badge.style.top = `${(row * 100) / game.height}%`;
     this.#badge.hidden = !pile;
-    fireEvent(this, "clusters-hover", { cell, size: group.size, points: group.points, legal: group.legal });
+    fireEvent(this, "samegame-hover", { cell, size: group.size, points: group.points, legal: group.legal });
   }
 
   /** After a move the pointer may rest over another pile: show that one's group. */
@@ -392,4 +392,4 @@ export class ClustersBoard extends HTMLElement {
   }
 }
 
-defineBoard("clusters-board", ClustersBoard);
+defineBoard("samegame-board", SameGameBoard);

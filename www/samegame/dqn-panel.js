@@ -11,14 +11,14 @@
 //   import { mountDustDqnPanel } from "./dqn-panel.js";
 //   const card = mountDustDqnPanel(document.querySelector("#dqn"), { board, speedMs, onPlaying });
 //
-// `api`: `board` (the page's <clusters-board>), `speedMs()` (the pause between two clicks while a
+// `api`: `board` (the page's <samegame-board>), `speedMs()` (the pause between two clicks while a
 // model plays, default 250 ms), `onPlaying(on)` (the page locks its own buttons while a model
 // plays), `optimumSeconds` (the exact solver's budget, default 5).
 
 import { FieldError } from "../common/card-helpers.js";
 import { LearnCard, barChart, lineChart, lossChart, numberFormat, plural } from "../common/learn-card.js";
 import { choiceField, dqnField, numberField, textField } from "../common/learn-form.js";
-import { ClustersSolver, SolveCancelled } from "./solver-client.js";
+import { SameGameSolver, SolveCancelled } from "./solver-client.js";
 
 /**
  * Each learner's settings as the learning bundle's trainer takes them by default (backups_config and batched_config in
@@ -173,7 +173,7 @@ async function play(card) {
   card.root.dataset.optimum = "";
   const text = game.toText();
   const seconds = card.api.optimumSeconds ?? 5;
-  solver ??= new ClustersSolver();
+  solver ??= new SameGameSolver();
   if (solver.busy) solver.cancel();
   const optimum = game.exactSupported ? solver.exact("dust", text, seconds, () => {}) : Promise.resolve(null);
   optimum.catch(() => {});

@@ -14,7 +14,7 @@ export class SolveCancelled extends Error {
   }
 }
 
-export class ClustersSolver {
+export class SameGameSolver {
   #client = null;
   /** The running job's reject, or null. */
   #reject = null;

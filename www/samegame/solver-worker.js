@@ -1,6 +1,6 @@
 // Module Web Worker of the dust puzzle and SameGame (samegame/solver-client.js starts it): the
 // exact fewest-clicks solver and SameGame's Monte Carlo searches (src/env/samegame/ through
-// ClustersGame of src/web/samegame.rs, in the core bundle pkg/), one job at a time.
+// SameGameHandle of src/web/samegame.rs, in the core bundle pkg/), one job at a time.
 //
 // The exact solver is one call into wasm that calls back every 65,536 positions: the worker posts
 // progress from the callback and stops the search (answering the best clearing found, not proved
@@ -31,7 +31,7 @@ serveRequests({ exact, search });
 async function exact({ id, rules, text, seconds }) {
   const api = await apiReady;
   if (!(seconds > 0)) throw new Error("The time limit must be above 0 seconds.");
-  const game = api.ClustersGame.fromText(rules, text);
+  const game = api.SameGameHandle.fromText(rules, text);
   try {
     const started = performance.now();
     const deadline = started + seconds * 1000;
@@ -48,7 +48,7 @@ async function exact({ id, rules, text, seconds }) {
 
 async function search({ id, rules, text, algo, seconds, seed }) {
   const api = await apiReady;
-  const game = api.ClustersGame.fromText(rules, text);
+  const game = api.SameGameHandle.fromText(rules, text);
   try {
     const started = performance.now();
     const progress = ({ best, playouts }) => {

@@ -1,13 +1,13 @@
 // The dust and SameGame modes of <puzzle-widget puzzle="dust"> and <puzzle-widget
 // puzzle="samegame"> (widget.js imports this module only when a widget first shows one of them):
-// the board (<clusters-board>), its buttons (new, undo, restart, hint, solve), the solver in
+// the board (<samegame-board>), its buttons (new, undo, restart, hint, solve), the solver in
 // samegame/solver-worker.js, and the attributes read into the panel's options.
 
 import { errorMessage } from "../common/wasm.js";
 import { GamePanel, cellName, parseStart } from "../common/game-panel.js";
 import { parseControls, parseSeed, parseSpeed } from "../common/widget-attributes.js";
 import "./board.js";
-import { ClustersSolver, SolveCancelled } from "./solver-client.js";
+import { SameGameSolver, SolveCancelled } from "./solver-client.js";
 
 /** The buttons of a dust or SameGame widget (all shown when `controls` is absent). */
 const CONTROLS_CLUSTERS = ["new", "undo", "restart", "hint", "solve"];
@@ -36,7 +36,7 @@ export function optionsFromAttributes(element, previous, apply, api) {
     controls: previous?.controls ?? new Set(CONTROLS_CLUSTERS),
   };
   apply(["seed"], () => (options.seed = parseSeed(element.getAttribute("seed"))));
-  apply(["start"], () => (options.start = parseStart(element, (start) => api.ClustersGame.fromText(rules, boardText(start)).free())));
+  apply(["start"], () => (options.start = parseStart(element, (start) => api.SameGameHandle.fromText(rules, boardText(start)).free())));
   apply(["speed"], () => (options.speed = parseSpeed(element.getAttribute("speed"))));
   apply(["controls"], () => {
     options.controls = parseControls(element.getAttribute("controls"), CONTROLS_CLUSTERS);
@@ -48,16 +48,16 @@ export function optionsFromAttributes(element, previous, apply, api) {
  * What <puzzle-widget puzzle="dust"> and puzzle="samegame" show: the board, its buttons and the
  * solver (a GamePanel, common/game-panel.js); this class owns the game.
  */
-export class ClustersPanel extends GamePanel {
+export class SameGamePanel extends GamePanel {
   #seed = null;
-  #solver = new ClustersSolver();
+  #solver = new SameGameSolver();
   #playing = 0;
   #solving = false;
 
   constructor(container, host) {
     super(container, host, {
-      name: "clusters",
-      style: ".clusters clusters-board { display: block; width: 100%; }",
+      name: "samegame",
+      style: ".samegame samegame-board { display: block; width: 100%; }",
       buttons: [["new", "New"], ["undo", "Undo"], ["restart", "Restart"], ["hint", "Hint"], ["solve", "Solve", { primary: true }]],
       clicks: {
         new: () => this.newGame(Math.floor(Math.random() * 2 ** 32)),
@@ -66,7 +66,7 @@ export class ClustersPanel extends GamePanel {
         solve: () => (this.#solving || this.#playing ? this.pause() : this.solve().catch(() => {})),
       },
       // The board's own events, renamed as the widget's.
-      events: [["clusters-move", "move"], ["clusters-over", "over"]],
+      events: [["samegame-move", "move"], ["samegame-over", "over"]],
       onEvent: (type, event) => {
         if (type === "over") this.setStatus(this.#endText(event.detail));
       },
@@ -86,20 +86,20 @@ export class ClustersPanel extends GamePanel {
     const options = this.options;
     let game;
     if (seed === null && options.start) {
-      game = this.api.ClustersGame.fromText(options.rules, boardText(options.start));
+      game = this.api.SameGameHandle.fromText(options.rules, boardText(options.start));
       this.#seed = null;
     } else {
       this.#seed = seed ?? options.seed ?? Math.floor(Math.random() * 2 ** 32);
-      game = new this.api.ClustersGame(options.rules, this.#seed);
+      game = new this.api.SameGameHandle(options.rules, this.#seed);
     }
     this.board.game = game;
     this.showError(null);
     this.setStatus("");
   }
 
-  /** Shows a board text (see ClustersGame.fromText); throws its Error and keeps the game when invalid. */
+  /** Shows a board text (see SameGameHandle.fromText); throws its Error and keeps the game when invalid. */
   setBoard(text) {
-    const game = this.api.ClustersGame.fromText(this.options.rules, boardText(String(text)));
+    const game = this.api.SameGameHandle.fromText(this.options.rules, boardText(String(text)));
     this.pause();
     this.board.game = game;
     this.#seed = null;

@@ -21,10 +21,10 @@
 //! puzzlelab's learner keeps the network's input and output but learns the way DeepCubeA does:
 //! every gradient step draws fresh boards of every stage of a game (a random board after a
 //! uniformly drawn number of the clicks of a whole game of greedy or random clicks:
-//! [`Clusters::with_start_clicks`]) and backs up
+//! [`SameGameEnv::with_start_clicks`]) and backs up
 //! **every legal click** of each ([`DqnConfig::full_backups`]) with γ = 1 and the blog's rewards,
 //! so that Q(s, a) learns 10 minus the clicks still needed after `a`; only piles may be clicked.
-//! It sees the blog's planes and three more ([`ClustersObservation::Features`]: each pile's group
+//! It sees the blog's planes and three more ([`SameGameObservation::Features`]: each pile's group
 //! size, the groups and colours left), what the greedy rule counts.
 //! Greedy play then picks the click with the fewest clicks left.
 //!
@@ -34,7 +34,7 @@
 
 use super::{best_allowed, DqnConfig, DqnError, QPolicy};
 use crate::env::minesweeper::game_seed;
-use crate::env::samegame::{Board, Clusters, ClustersObservation, Rules};
+use crate::env::samegame::{Board, Rules, SameGameEnv, SameGameObservation};
 use crate::env::Environment;
 use std::collections::BTreeMap;
 
@@ -119,11 +119,11 @@ pub fn batched_config(hidden: Vec<usize>) -> DqnConfig {
     }
 }
 
-/// The dust puzzle with the one-hot observation ([`ClustersObservation::OneHot`]) and the
-/// click-cost rewards ([`ClustersReward::ClickCost`](crate::env::samegame::ClustersReward)),
+/// The dust puzzle with the one-hot observation ([`SameGameObservation::OneHot`]) and the
+/// click-cost rewards ([`SameGameReward::ClickCost`](crate::env::samegame::SameGameReward)),
 /// as the dust-puzzle blog post sets it up: [`batched_config`]'s environment.
-pub fn one_hot_env() -> Clusters {
-    Clusters::new(Rules::dust()).expect("the dust rules are valid")
+pub fn one_hot_env() -> SameGameEnv {
+    SameGameEnv::new(Rules::dust()).expect("the dust rules are valid")
 }
 
 /// puzzlelab's learner (see the module docs) with `hidden` layers.
@@ -145,27 +145,27 @@ pub fn backups_config(hidden: Vec<usize>) -> DqnConfig {
 }
 
 /// puzzlelab's learner's environment: the blog's rewards, the one-hot planes with the features
-/// ([`ClustersObservation::Features`]), its starts taken from every stage of a game.
-pub fn backups_env() -> Clusters {
+/// ([`SameGameObservation::Features`]), its starts taken from every stage of a game.
+pub fn backups_env() -> SameGameEnv {
     one_hot_env()
-        .with_observation(ClustersObservation::Features)
+        .with_observation(SameGameObservation::Features)
         .with_start_clicks(BACKUP_START_CLICKS)
 }
 
 /// The environment a model plays in (the blog's observation, or the features or the counts when
 /// the model's puzzle id says so), checked against the model (a value network's one output
 /// accepted).
-pub fn env_for(policy: &QPolicy) -> Result<Clusters, DqnError> {
+pub fn env_for(policy: &QPolicy) -> Result<SameGameEnv, DqnError> {
     let one_hot = one_hot_env();
     let counts = one_hot
         .clone()
-        .with_observation(ClustersObservation::Counts);
+        .with_observation(SameGameObservation::Counts);
     let env = if policy.puzzle_id() == one_hot.puzzle_id() {
         one_hot
     } else if policy.puzzle_id() == counts.puzzle_id() {
         counts
     } else {
-        one_hot.with_observation(ClustersObservation::Features)
+        one_hot.with_observation(SameGameObservation::Features)
     };
     policy.check_fits_or_values(&env)?;
     Ok(env)
@@ -173,7 +173,7 @@ pub fn env_for(policy: &QPolicy) -> Result<Clusters, DqnError> {
 
 /// What a player of `policy` works with: the environment it plays in, the observation's length,
 /// the number of actions, and scratch for the mask and the observations.
-type Player = (Clusters, usize, usize, Vec<bool>, Vec<f32>);
+type Player = (SameGameEnv, usize, usize, Vec<bool>, Vec<f32>);
 
 fn player(policy: &QPolicy) -> Result<Player, DqnError> {
     let template = env_for(policy)?;
@@ -232,7 +232,7 @@ pub fn play_greedy(
     }
     let (template, n, a, mut allowed, mut observations) = player(policy)?;
     play_batched(boards, batch, |live| {
-        let envs: Vec<Clusters> = live
+        let envs: Vec<SameGameEnv> = live
             .iter()
             .map(|board| {
                 let mut env = template.clone();
@@ -297,7 +297,7 @@ pub fn play_lookahead(
     let (template, n, a, mut allowed, mut observations) = player(policy)?;
     play_batched(boards, batch, |live| {
         // Every group's board after it, of every live board.
-        let mut options: Vec<Vec<(usize, Clusters)>> = Vec::with_capacity(live.len());
+        let mut options: Vec<Vec<(usize, SameGameEnv)>> = Vec::with_capacity(live.len());
         observations.clear();
         for board in live {
             let mut after_groups = Vec::new();
@@ -356,7 +356,7 @@ pub fn play_beam(
         let mut found: Option<Vec<usize>> = None;
         while found.is_none() && !layer.is_empty() {
             let mut seen = std::collections::HashSet::new();
-            let mut next: Vec<(Clusters, Vec<usize>)> = Vec::new();
+            let mut next: Vec<(SameGameEnv, Vec<usize>)> = Vec::new();
             'layer: for (b, path) in &layer {
                 for group in b.moves() {
                     let mut after = b.clone();
@@ -509,7 +509,7 @@ pub struct DustEvaluation {
 pub struct DustLearner;
 
 impl super::PuzzleLearner for DustLearner {
-    type Env = Clusters;
+    type Env = SameGameEnv;
     type Setup = DustSetup;
     type Validation = Vec<Board>;
     type Evaluation = DustEvaluation;
@@ -568,7 +568,7 @@ impl super::PuzzleLearner for DustLearner {
         Ok(())
     }
 
-    fn environments(setup: &DustSetup) -> Result<Box<dyn FnMut() -> Clusters>, DqnError> {
+    fn environments(setup: &DustSetup) -> Result<Box<dyn FnMut() -> SameGameEnv>, DqnError> {
         Ok(match Self::network(setup)?.name {
             "batched" => Box::new(one_hot_env),
             _ => Box::new(backups_env),

@@ -6,34 +6,34 @@
 //! (after three clicks in 0.1–1.2 s, natively). So the examples come from boards part-played by a
 //! mix of greedy and random clicks ([`draw_example`], in `env::samegame` with the data lines), each solved exactly under a node budget;
 //! the network has to carry what it learns there back to the whole board. It reads
-//! [`ClustersObservation::Counts`] (the one-hot planes, each pile's group size, and the counts
+//! [`SameGameObservation::Counts`] (the one-hot planes, each pile's group size, and the counts
 //! of groups, piles and colours, all as 0/1 inputs) and gives minus the clicks left, so that a
 //! beam search keeping the boards it values most ([`super::dust::play_beam`]) plays with it.
 
 use super::cost_to_go::{CostToGoSamples, ValueEncoding};
-use crate::env::samegame::{read_data, Board, Clusters, ClustersObservation, Rules};
+use crate::env::samegame::{read_data, Board, Rules, SameGameEnv, SameGameObservation};
 use crate::env::Environment;
 
 pub use crate::env::samegame::{data_line, draw_example, ExampleSettings};
 
-/// The value network's input: the dust environment's [`ClustersObservation::Counts`].
+/// The value network's input: the dust environment's [`SameGameObservation::Counts`].
 #[derive(Clone, Debug)]
 pub struct DustValue {
-    template: Clusters,
+    template: SameGameEnv,
 }
 
 impl DustValue {
     /// The encoding of dust boards (8 × 6, 5 colours, closing toward the centre).
     pub fn new() -> DustValue {
         DustValue {
-            template: Clusters::new(Rules::dust())
+            template: SameGameEnv::new(Rules::dust())
                 .expect("the dust rules are valid")
-                .with_observation(ClustersObservation::Counts),
+                .with_observation(SameGameObservation::Counts),
         }
     }
 
     /// The environment the network's input comes from.
-    pub fn env(&self) -> &Clusters {
+    pub fn env(&self) -> &SameGameEnv {
         &self.template
     }
 }

@@ -1,4 +1,4 @@
-//! The board under its rules ([`Rules`], in `rules.rs`): clusters, removal, the fall, the closing of empty
+//! The board under its rules ([`Rules`], in `rules.rs`): groups, removal, the fall, the closing of empty
 //! columns (toward the centre for the dust puzzle, to the left for SameGame), the end of the game,
 //! seeded boards, canonical forms and the board text.
 
@@ -388,7 +388,7 @@ impl Board {
     /// each left to right) and, on a board of even width closing toward the centre, the smaller
     /// of it and its mirror image. Neither changes the fewest clicks (the rules treat colours
     /// alike, and the centre closing of an even width is symmetric): what
-    /// [`ClustersObservation::Counts`](super::ClustersObservation::Counts) encodes, so that a value
+    /// [`SameGameObservation::Counts`](super::SameGameObservation::Counts) encodes, so that a value
     /// network learns one value for all of them.
     pub fn canonical(&self) -> Board {
         let rules = self.rules;

@@ -8,7 +8,7 @@ use crate::env::{Environment, Step};
 /// What a step earns.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
-pub enum ClustersReward {
+pub enum SameGameReward {
     /// −1 for every click, +10 for the click that clears the board, −10 for a click on an empty
     /// cell (or a group too small): the rewards of the dust-puzzle blog post (docs/sources.md).
     /// Serialized `click-cost`; the name written before the rename, `blog`, still reads.
@@ -21,7 +21,7 @@ pub enum ClustersReward {
 /// What the agent sees.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
-pub enum ClustersObservation {
+pub enum SameGameObservation {
     /// The blog's one-hot planes: empty, then one per colour.
     OneHot,
     /// The one-hot planes and three more: each pile's group size (/ 16, at most 1), the number
@@ -38,49 +38,49 @@ pub enum ClustersObservation {
     Counts,
 }
 
-/// Planes [`ClustersObservation::Features`] adds to the one-hot ones.
+/// Planes [`SameGameObservation::Features`] adds to the one-hot ones.
 const FEATURE_PLANES: usize = 3;
-/// Planes [`ClustersObservation::Counts`] adds to the one-hot ones.
+/// Planes [`SameGameObservation::Counts`] adds to the one-hot ones.
 const SIZE_PLANES: usize = 4;
-/// The most groups of one colour [`ClustersObservation::Counts`] tells apart.
+/// The most groups of one colour [`SameGameObservation::Counts`] tells apart.
 const COLOUR_GROUPS: usize = 16;
 
 /// The puzzle as an environment. Action `row · width + col` clicks that cell (row 0 at the top).
 #[derive(Clone, Debug)]
-pub struct Clusters {
+pub struct SameGameEnv {
     rules: Rules,
-    reward: ClustersReward,
+    reward: SameGameReward,
     board: Board,
     start_clicks: usize,
-    observation: ClustersObservation,
+    observation: SameGameObservation,
 }
 
-impl Clusters {
+impl SameGameEnv {
     /// An environment under `rules` (checked), with the reward its objective suggests
-    /// ([`ClustersReward::ClickCost`] for clicks, the points for the score), reset with seed 0.
-    pub fn new(rules: Rules) -> Result<Clusters, BoardError> {
+    /// ([`SameGameReward::ClickCost`] for clicks, the points for the score), reset with seed 0.
+    pub fn new(rules: Rules) -> Result<SameGameEnv, BoardError> {
         let board = Board::random(rules, 0)?;
         let reward = match rules.objective {
-            Objective::Clicks => ClustersReward::ClickCost,
-            Objective::Score => ClustersReward::Score,
+            Objective::Clicks => SameGameReward::ClickCost,
+            Objective::Score => SameGameReward::Score,
         };
-        Ok(Clusters {
+        Ok(SameGameEnv {
             rules,
             reward,
             board,
             start_clicks: 0,
-            observation: ClustersObservation::OneHot,
+            observation: SameGameObservation::OneHot,
         })
     }
 
     /// The same environment with another observation.
-    pub fn with_observation(mut self, observation: ClustersObservation) -> Clusters {
+    pub fn with_observation(mut self, observation: SameGameObservation) -> SameGameEnv {
         self.observation = observation;
         self
     }
 
     /// The same environment with another reward scheme.
-    pub fn with_reward(mut self, reward: ClustersReward) -> Clusters {
+    pub fn with_reward(mut self, reward: SameGameReward) -> SameGameEnv {
         self.reward = reward;
         self
     }
@@ -90,7 +90,7 @@ impl Clusters {
     /// left) and hands over the board after a number of its clicks drawn uniformly from 0 to
     /// `clicks` (or the game's length), so that a learner drawing fresh starts sees boards of
     /// every stage of a game, its last click included (0: the random full board).
-    pub fn with_start_clicks(mut self, clicks: usize) -> Clusters {
+    pub fn with_start_clicks(mut self, clicks: usize) -> SameGameEnv {
         self.start_clicks = clicks;
         self
     }
@@ -120,18 +120,18 @@ impl Clusters {
         self.rules.colours as usize
             + 1
             + match self.observation {
-                ClustersObservation::OneHot => 0,
-                ClustersObservation::Features => FEATURE_PLANES,
-                ClustersObservation::Counts => SIZE_PLANES,
+                SameGameObservation::OneHot => 0,
+                SameGameObservation::Features => FEATURE_PLANES,
+                SameGameObservation::Counts => SIZE_PLANES,
             }
     }
 
-    /// Inputs after the planes ([`ClustersObservation::Counts`]'s one-hot counts; 0 otherwise).
+    /// Inputs after the planes ([`SameGameObservation::Counts`]'s one-hot counts; 0 otherwise).
     fn tail_len(&self) -> usize {
         let cells = self.rules.width * self.rules.height;
         let colours = self.rules.colours as usize;
         match self.observation {
-            ClustersObservation::Counts => 2 * (cells + 1) + colours + 1 + colours * COLOUR_GROUPS,
+            SameGameObservation::Counts => 2 * (cells + 1) + colours + 1 + colours * COLOUR_GROUPS,
             _ => 0,
         }
     }
@@ -148,7 +148,7 @@ pub fn write_one_hot(cells: &[u8], colours: u8, out: &mut [f32]) {
     }
 }
 
-impl Environment for Clusters {
+impl Environment for SameGameEnv {
     type State = Vec<u8>;
 
     fn num_actions(&self) -> usize {
@@ -205,11 +205,11 @@ impl Environment for Clusters {
         };
         let over = self.board.is_over();
         let reward = match (self.reward, &removal) {
-            (ClustersReward::ClickCost, None) => -10.0,
-            (ClustersReward::ClickCost, Some(_)) if self.board.is_empty() => 10.0,
-            (ClustersReward::ClickCost, Some(_)) => -1.0,
-            (ClustersReward::Score, None) => 0.0,
-            (ClustersReward::Score, Some(r)) => {
+            (SameGameReward::ClickCost, None) => -10.0,
+            (SameGameReward::ClickCost, Some(_)) if self.board.is_empty() => 10.0,
+            (SameGameReward::ClickCost, Some(_)) => -1.0,
+            (SameGameReward::Score, None) => 0.0,
+            (SameGameReward::Score, Some(r)) => {
                 let gained = super::board::group_score(r.cells.len())
                     + if self.board.is_empty() {
                         super::board::CLEAR_BONUS
@@ -242,7 +242,7 @@ impl Environment for Clusters {
 
     fn write_observation(&self, out: &mut [f32]) {
         let canonical;
-        let board = if self.observation == ClustersObservation::Counts {
+        let board = if self.observation == SameGameObservation::Counts {
             canonical = self.board.canonical();
             &canonical
         } else {
@@ -251,7 +251,7 @@ impl Environment for Clusters {
         let cells = board.cells();
         let one_hot = cells.len() * (self.rules.colours as usize + 1);
         write_one_hot(cells, self.rules.colours, &mut out[..one_hot]);
-        if self.observation == ClustersObservation::Features {
+        if self.observation == SameGameObservation::Features {
             let planes = &mut out[one_hot..];
             let plane = cells.len();
             let groups = self.board.groups();
@@ -270,7 +270,7 @@ impl Environment for Clusters {
             planes[2 * plane..3 * plane]
                 .fill(self.board.colours_left() as f32 / self.rules.colours as f32);
         }
-        if self.observation == ClustersObservation::Counts {
+        if self.observation == SameGameObservation::Counts {
             let rest = &mut out[one_hot..];
             rest.fill(0.0);
             let plane = cells.len();
@@ -305,9 +305,9 @@ impl Environment for Clusters {
 
     fn puzzle_id(&self) -> String {
         match self.observation {
-            ClustersObservation::OneHot => self.rules.id(),
-            ClustersObservation::Features => format!("{}-features", self.rules.id()),
-            ClustersObservation::Counts => format!("{}-counts", self.rules.id()),
+            SameGameObservation::OneHot => self.rules.id(),
+            SameGameObservation::Features => format!("{}-features", self.rules.id()),
+            SameGameObservation::Counts => format!("{}-counts", self.rules.id()),
         }
     }
 
@@ -324,11 +324,11 @@ mod tests {
 
     #[test]
     fn the_click_cost_reward_serializes_by_its_behaviour_and_reads_its_older_name() {
-        let value = serde_json::to_value(ClustersReward::ClickCost).unwrap();
+        let value = serde_json::to_value(SameGameReward::ClickCost).unwrap();
         assert_eq!(value, "click-cost");
         for name in ["click-cost", "blog"] {
-            let reward: ClustersReward = serde_json::from_value(serde_json::json!(name)).unwrap();
-            assert_eq!(reward, ClustersReward::ClickCost, "{name}");
+            let reward: SameGameReward = serde_json::from_value(serde_json::json!(name)).unwrap();
+            assert_eq!(reward, SameGameReward::ClickCost, "{name}");
         }
     }
 }

@@ -1,5 +1,5 @@
 //! The dust puzzle and SameGame: one board ([`Board`]) under two rule sets ([`Rules::dust`],
-//! [`Rules::samegame`]), the game as an environment ([`Clusters`]), the exact solver of the
+//! [`Rules::samegame`]), the game as an environment ([`SameGameEnv`]), the exact solver of the
 //! fewest clicks ([`solve_fewest_clicks`]) and SameGame's Monte Carlo searches
 //! ([`nested_search`], [`nrpa`]).
 //!
@@ -23,7 +23,7 @@ pub use board::{
     closed_positions, group_score, Board, BoardError, Closing, Objective, Removal, Rules,
     CLEAR_BONUS, MAX_COLOURS, MAX_SIDE,
 };
-pub use environment::{write_one_hot, Clusters, ClustersObservation, ClustersReward};
+pub use environment::{write_one_hot, SameGameEnv, SameGameObservation, SameGameReward};
 pub use exact::{
     exact_supports, solve_fewest_clicks, ExactError, ExactLimits, ExactProgress, ExactSolution,
     EXACT_MAX_CELLS, EXACT_MAX_COLOURS, EXACT_MAX_HEIGHT,

@@ -251,7 +251,7 @@ impl Rules {
             "samegame".to_string()
         } else {
             format!(
-                "clusters-min{}-{}-{}",
+                "samegame-min{}-{}-{}",
                 self.min_group,
                 self.closing.name(),
                 match self.objective {

@@ -168,9 +168,9 @@ fn random_boards_are_seeded() {
 
 #[test]
 fn both_rule_sets_keep_the_environment_contract() {
-    check_env(|| Clusters::new(Rules::dust()).unwrap(), 30, 200).unwrap();
+    check_env(|| SameGameEnv::new(Rules::dust()).unwrap(), 30, 200).unwrap();
     check_env(
-        || Clusters::new(Rules::samegame().with_size(8, 8)).unwrap(),
+        || SameGameEnv::new(Rules::samegame().with_size(8, 8)).unwrap(),
         30,
         200,
     )
@@ -180,12 +180,18 @@ fn both_rule_sets_keep_the_environment_contract() {
 #[test]
 fn starts_after_clicks_are_seeded_boards_of_every_stage() {
     check_env(
-        || Clusters::new(Rules::dust()).unwrap().with_start_clicks(48),
+        || {
+            SameGameEnv::new(Rules::dust())
+                .unwrap()
+                .with_start_clicks(48)
+        },
         30,
         200,
     )
     .unwrap();
-    let mut env = Clusters::new(Rules::dust()).unwrap().with_start_clicks(48);
+    let mut env = SameGameEnv::new(Rules::dust())
+        .unwrap()
+        .with_start_clicks(48);
     let mut piles = std::collections::BTreeSet::new();
     let mut last_groups = 0;
     for seed in 0..200 {
@@ -206,7 +212,7 @@ fn starts_after_clicks_are_seeded_boards_of_every_stage() {
         "some are late in a game: {piles:?}"
     );
     // Without start clicks a reset is the seed's random board.
-    let mut plain = Clusters::new(Rules::dust()).unwrap();
+    let mut plain = SameGameEnv::new(Rules::dust()).unwrap();
     plain.reset(3);
     assert_eq!(plain.board(), &Board::random(Rules::dust(), 3).unwrap());
 }
@@ -214,9 +220,9 @@ fn starts_after_clicks_are_seeded_boards_of_every_stage() {
 #[test]
 fn the_features_add_group_sizes_and_the_groups_and_colours_left() {
     let rules = Rules::dust().with_size(2, 2);
-    let mut env = Clusters::new(rules)
+    let mut env = SameGameEnv::new(rules)
         .unwrap()
-        .with_observation(ClustersObservation::Features);
+        .with_observation(SameGameObservation::Features);
     env.set_board(Board::parse(rules, ".1\n21\n").unwrap());
     assert_eq!(env.channels(), 9);
     assert_eq!(env.puzzle_id(), "dust-2x2-c5-features");
@@ -234,9 +240,9 @@ fn the_features_add_group_sizes_and_the_groups_and_colours_left() {
     assert_eq!(plane(8), [2.0 / 5.0; 4], "colours left");
     check_env(
         || {
-            Clusters::new(Rules::dust())
+            SameGameEnv::new(Rules::dust())
                 .unwrap()
-                .with_observation(ClustersObservation::Features)
+                .with_observation(SameGameObservation::Features)
         },
         20,
         100,
@@ -246,7 +252,7 @@ fn the_features_add_group_sizes_and_the_groups_and_colours_left() {
 
 #[test]
 fn the_click_cost_reward_charges_a_click_and_pays_the_clearing_one() {
-    let mut env = Clusters::new(Rules::dust().with_size(2, 1)).unwrap();
+    let mut env = SameGameEnv::new(Rules::dust().with_size(2, 1)).unwrap();
     env.set_board(Board::parse(Rules::dust().with_size(2, 1), "12\n").unwrap());
     let s = env.step(0);
     assert_eq!((s.reward, s.terminated), (-1.0, false));
@@ -487,9 +493,9 @@ fn canonical_boards_ignore_colour_names_and_the_mirror_image_and_keep_the_fewest
 
 #[test]
 fn the_counts_observation_is_all_zeros_and_ones_and_the_same_for_equivalent_boards() {
-    let env = Clusters::new(Rules::dust())
+    let env = SameGameEnv::new(Rules::dust())
         .unwrap()
-        .with_observation(ClustersObservation::Counts);
+        .with_observation(SameGameObservation::Counts);
     // 10 planes of 48 cells, groups and piles left (0–48), colours left (0–5), 5 × 16 groups.
     assert_eq!(env.observation_len(), 480 + 49 + 49 + 6 + 80);
     assert_eq!(env.puzzle_id(), "dust-8x6-c5-counts");
