@@ -214,9 +214,9 @@ describe("Mehta's RL paper's deep Q-network on the 2048 page", () => {
   test("and the sliding-puzzle page refuses a 2048 model the same way", options, async () => {
     const page = await session.newPage();
     await page.setInputFiles("#dqn-file", { name: "2048-dqn-tiny.dqn", mimeType: "application/octet-stream", buffer: TINY_MODEL });
-    await page.locator("#dqn-error").waitFor({ state: "visible", timeout: 45_000 });
+    await page.locator("#dqn-play-error").waitFor({ state: "visible", timeout: 45_000 });
     assert.equal(
-      await page.locator("#dqn-error").textContent(),
+      await page.locator("#dqn-play-error").textContent(),
       'The file "2048-dqn-tiny.dqn" could not be loaded: the model plays "2048 4x4", not a sliding puzzle. This is a 2048 model: load it on the 2048 page (2048.html).',
     );
     assert.deepEqual(page.errors, []);

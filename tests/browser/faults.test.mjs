@@ -161,7 +161,7 @@ describe("faults in the page", () => {
     // Nothing is lost: Pause keeps the network as the model, and Save downloads it.
     await page.click("#dqn-pause");
     await page.waitForFunction(() => document.querySelector("#dqn").dataset.state === "paused", null, { timeout: 30_000 });
-    assert.equal(await page.locator("#dqn-model").getAttribute("data-source"), "trained");
+    assert.equal(await page.locator("#dqn-model-line").getAttribute("data-source"), "trained");
     const [download] = await Promise.all([page.waitForEvent("download"), page.click("#dqn-save")]);
     const saved = readFileSync(await download.path());
     assert.equal(saved.subarray(0, 13).toString("latin1"), "puzzlelab-dqn");

@@ -241,9 +241,9 @@ describe("hostile input in the page", () => {
         beforeGoto: (page) => page.route("**/www/models/dqn-index.json", (route) => route.fulfill({ status: 200, ...body })),
       });
       await waitForApp(page);
-      await page.waitForFunction(() => /could not be listed/.test(document.querySelector("#dqn-solve-status")?.textContent ?? ""), null, { timeout: 30_000 });
-      assert.match(await page.locator("#dqn-solve-status").textContent(), /The pretrained models could not be listed \(.+\); load a model file instead\./, what);
-      assert.ok(await page.locator("#dqn-load-pretrained").isDisabled(), `${what}: nothing to load`);
+      await page.waitForFunction(() => /could not be listed/.test(document.querySelector("#dqn-play-status")?.textContent ?? ""), null, { timeout: 30_000 });
+      assert.match(await page.locator("#dqn-play-status").textContent(), /The shipped models could not be listed \(.+\); load a model file instead\./, what);
+      assert.ok(await page.locator("#dqn-load-shipped").isDisabled(), `${what}: nothing to load`);
       // The page plays on: a tile beside the blank moves.
       const board = await readBoard(page);
       const blank = board.model.indexOf(0);
@@ -267,17 +267,17 @@ describe("hostile input in the page", () => {
         beforeGoto: (page) => page.route("**/www/models/8puzzle.dqn.json", (route) => route.fulfill({ status: 200, ...body })),
       });
       await waitForApp(page);
-      await page.waitForFunction(() => !document.querySelector("#dqn-load-pretrained").disabled && document.querySelector("#dqn-shipped").value, null, { timeout: 30_000 });
+      await page.waitForFunction(() => !document.querySelector("#dqn-load-shipped").disabled && document.querySelector("#dqn-shipped").value, null, { timeout: 30_000 });
       await page.selectOption("#dqn-shipped", "8puzzle.dqn");
-      await page.click("#dqn-load-pretrained");
-      await page.waitForFunction(() => /Loaded 8puzzle\.dqn/.test(document.querySelector("#dqn-solve-status").textContent), null, { timeout: 60_000 });
+      await page.click("#dqn-load-shipped");
+      await page.waitForFunction(() => /Loaded 8puzzle\.dqn/.test(document.querySelector("#dqn-play-status").textContent), null, { timeout: 60_000 });
       // The manifest is read after the model: give it the time a fetch takes here.
       await page.waitForTimeout(500);
       const status = await page.locator("#dqn-eval-status").textContent();
       if (refused) assert.match(status, /^The model's manifest could not be read \(.+\); Evaluate measures the model here\.$/, what);
       else assert.equal(status, "", `${what}: nothing from it is shown`);
       assert.equal(await page.locator("#dqn-evaluation").getAttribute("data-rows"), null, `${what}: no evaluation table from it`);
-      assert.equal(await page.locator("#dqn-model").getAttribute("data-source"), "shipped", `${what}: the model is loaded`);
+      assert.equal(await page.locator("#dqn-model-line").getAttribute("data-source"), "shipped", `${what}: the model is loaded`);
       assert.deepEqual(broken(page), [], what);
       await page.context().close();
     }

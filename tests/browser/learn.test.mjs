@@ -99,8 +99,8 @@ describe("deep Q-learning in the page", () => {
     // Settings the shipped model was not trained with: its manifest puts the thesis's back.
     await fillTrainingForm(page, { reward: "steps", checks: { mixed: true } });
 
-    await page.click("#dqn-load-pretrained");
-    await page.waitForFunction(() => document.querySelector("#dqn-model").dataset.source === "shipped", null, { timeout: 60_000 });
+    await page.click("#dqn-load-shipped");
+    await page.waitForFunction(() => document.querySelector("#dqn-model-line").dataset.source === "shipped", null, { timeout: 60_000 });
     const seen = await page.evaluate(() => window.progressSeen);
     assert.ok(seen.some((text) => /8puzzle\.dqn.*\d+%/.test(text)), `the model's download showed its progress (${JSON.stringify(seen.slice(-3))})`);
     assert.ok(page.requests.includes("/pkg/learn/puzzlelab_bg.wasm"), "the learning bundle is loaded now");
@@ -108,11 +108,11 @@ describe("deep Q-learning in the page", () => {
     const { architecture, hyperparameters } = SHIPPED_MANIFEST;
     const layers = architecture.hidden.join("-");
     const parameters = architecture.parameters.toLocaleString("en");
-    assert.ok((await page.locator("#dqn-model").textContent()).includes(`3 × 3 · hidden layers ${layers} · ${parameters} parameters`));
+    assert.ok((await page.locator("#dqn-model-line").textContent()).includes(`3 × 3 · hidden layers ${layers} · ${parameters} parameters`));
     assert.ok(await page.locator("#dqn-progress").isHidden(), "the progress box goes once the model is in");
     // The manifest's evaluation is drawn without running anything: 31 distances.
     await page.waitForFunction(() => document.querySelector("#dqn-evaluation").dataset.rows === "31");
-    assert.match(await page.locator("#dqn-eval-note").textContent(), /From the model's manifest.*620 positions/);
+    assert.match(await page.locator("#dqn-eval-status").textContent(), /From the model's manifest.*620 positions/);
     assert.ok((await canvasInk(page, "#dqn-chart-eval-solved")) > 1000, "the solved-% chart is drawn");
     await page.check("#dqn-continue");
     assert.equal(await page.inputValue("#dqn-reward"), "steps", "the manifest's reward");
@@ -131,7 +131,7 @@ describe("deep Q-learning in the page", () => {
     assert.equal(Number(solution.optimalLength), 20, "the exact table knows the shuffle's distance");
     assert.ok(Number(solution.length) >= 20, `a solution is never shorter than the optimum (${solution.length})`);
     assert.ok(["greedy", "beam-search"].includes(solution.method));
-    assert.match(await page.locator("#dqn-solve-status").textContent(), /The DQN model \((greedy|beam search)\) found a \d+-move solution/);
+    assert.match(await page.locator("#dqn-play-status").textContent(), /The DQN model \((greedy|beam search)\) found a \d+-move solution/);
     assert.ok(await page.locator("#stats").isHidden(), "the search result no longer describes the player's solution");
     await waitUntilPlayedAndSolved(page, Number(solution.length));
     const end = await readBoard(page);
@@ -142,7 +142,7 @@ describe("deep Q-learning in the page", () => {
     await page.selectOption("#size", "2x3");
     assert.match(await page.locator("#dqn-fit").textContent(), /This model solves 3 × 3 boards with the goal 1,2,3,4,5,6,7,8,_; this board is 2 × 3/);
     await page.click("#dqn-solve");
-    await page.waitForFunction(() => /this board is 2 × 3/.test(document.querySelector("#dqn-solve-status").textContent));
+    await page.waitForFunction(() => /this board is 2 × 3/.test(document.querySelector("#dqn-play-status").textContent));
     assert.equal(await page.locator("#player [data-player=position]").textContent(), "No solution loaded");
     assert.deepEqual(page.errors, []);
   });
@@ -187,7 +187,7 @@ describe("deep Q-learning in the page", () => {
     await page.waitForTimeout(1_500);
     assert.equal((await readTraining(page)).steps, paused.steps, "no steps while paused");
     assert.match(paused.status, /^Paused at [\d,]+ steps/);
-    assert.equal(await page.locator("#dqn-model").getAttribute("data-source"), "trained", "the network so far is the model");
+    assert.equal(await page.locator("#dqn-model-line").getAttribute("data-source"), "trained", "the network so far is the model");
     assert.ok(await page.locator("#dqn-resume").isEnabled());
     assert.ok(await page.locator("#dqn-pause").isDisabled());
     assert.ok(await page.locator("#dqn-hidden").isDisabled(), "the form is locked while a run exists");
@@ -212,8 +212,8 @@ describe("deep Q-learning in the page", () => {
     await page.fill("#dqn-per-distance", "3");
     await page.click("#dqn-evaluate");
     await page.waitForFunction(() => document.querySelector("#dqn-evaluation").dataset.rows === "21", null, { timeout: 30_000 });
-    assert.match(await page.locator("#dqn-eval-note").textContent(), /Measured here: 63 positions \(3 per distance\)/);
-    assert.equal(await page.locator("#dqn-eval-table tbody tr").count(), 22, "a row per distance and one for all");
+    assert.match(await page.locator("#dqn-eval-status").textContent(), /Measured here: 63 positions \(3 per distance\)/);
+    assert.equal(await page.locator("#dqn-distance-table tbody tr").count(), 22, "a row per distance and one for all");
 
     const longestGap = await page.evaluate(() => (clearInterval(window.gapTimer), window.longestGap));
     assert.ok(longestGap < 1_000, `the page never froze (longest pause of its timers: ${Math.round(longestGap)} ms)`);
@@ -375,10 +375,10 @@ describe("deep Q-learning in the page", () => {
     const page = await session.newPage();
     const shipped = await readFile(SHIPPED_MODEL);
     const load = async (name, buffer) => {
-      await page.evaluate(() => (document.querySelector("#dqn-error").hidden = true));
+      await page.evaluate(() => (document.querySelector("#dqn-play-error").hidden = true));
       await page.setInputFiles("#dqn-file", { name, mimeType: "application/octet-stream", buffer });
-      await page.locator("#dqn-error").waitFor({ state: "visible", timeout: 30_000 });
-      return page.locator("#dqn-error").textContent();
+      await page.locator("#dqn-play-error").waitFor({ state: "visible", timeout: 30_000 });
+      return page.locator("#dqn-play-error").textContent();
     };
     assert.match(
       await load("truncated.dqn", shipped.subarray(0, 1000)),
@@ -388,19 +388,19 @@ describe("deep Q-learning in the page", () => {
     flipped[flipped.length - 100] ^= 0x40;
     assert.match(await load("flipped.dqn", flipped), /^The file "flipped\.dqn" could not be loaded: corrupt DQN model: the weights do not match their checksum/);
     assert.match(await load("notes.txt", Buffer.from("not a model")), /could not be loaded: not a puzzlelab DQN model \(it does not start with "puzzlelab-dqn"\)/);
-    assert.equal(await page.locator("#dqn-error").getAttribute("role"), "alert");
-    assert.equal(await page.locator("#dqn-model").getAttribute("data-source"), "", "no model was taken");
-    assert.ok(await page.locator("#dqn-solve").isDisabled());
+    assert.equal(await page.locator("#dqn-play-error").getAttribute("role"), "alert");
+    assert.equal(await page.locator("#dqn-model-line").getAttribute("data-source"), "", "no model was taken");
+    assert.ok(await page.locator("#dqn-model option[value=file]").evaluate((option) => option.disabled), "the file choice stays empty");
 
-    await page.evaluate(() => (document.querySelector("#dqn-error").hidden = true));
+    await page.evaluate(() => (document.querySelector("#dqn-play-error").hidden = true));
     await page.fill("#dqn-url", "models/missing.dqn");
     await page.click("#dqn-load-url");
-    await page.locator("#dqn-error").waitFor({ state: "visible" });
-    assert.match(await page.locator("#dqn-error").textContent(), /models\/missing\.dqn answered HTTP 404/);
+    await page.locator("#dqn-play-error").waitFor({ state: "visible" });
+    assert.match(await page.locator("#dqn-play-error").textContent(), /models\/missing\.dqn answered HTTP 404/);
 
     // The intact file loads, and the next Start would go on from it.
     await page.setInputFiles("#dqn-file", { name: "8puzzle.dqn", mimeType: "application/octet-stream", buffer: shipped });
-    await page.waitForFunction(() => document.querySelector("#dqn-model").dataset.source === "file");
+    await page.waitForFunction(() => document.querySelector("#dqn-model-line").dataset.source === "file");
     assert.ok(await page.locator("#dqn-continue").isChecked());
     assert.equal(await page.inputValue("#dqn-hidden"), SHIPPED_MANIFEST.architecture.hidden.join(","));
     assert.equal(await page.inputValue("#dqn-size"), "3x3");
@@ -416,11 +416,11 @@ describe("<puzzle-widget solver=\"dqn\">", () => {
 
   test("batch-weighted A* over the shipped 8-puzzle model solves one of the hardest boards, never below the optimum", slow, async () => {
     const page = await session.newPage(hashFor(3, 3, "8,6,7,2,5,4,3,_,1"));
-    await page.click("#dqn-load-pretrained");
-    await page.waitForFunction(() => document.querySelector("#dqn-model").dataset.source === "shipped", null, { timeout: 60_000 });
+    await page.click("#dqn-load-shipped");
+    await page.waitForFunction(() => document.querySelector("#dqn-model-line").dataset.source === "shipped", null, { timeout: 60_000 });
     await page.selectOption("#dqn-search", "bwas");
     await page.click("#dqn-solve");
-    await page.waitForFunction(() => !document.querySelector("#dqn-solve-stats").hidden || /could not|no way/.test(document.querySelector("#dqn-solve-status").textContent), null, { timeout: 60_000 });
+    await page.waitForFunction(() => !document.querySelector("#dqn-solve-stats").hidden || /could not|no way/.test(document.querySelector("#dqn-play-status").textContent), null, { timeout: 60_000 });
     const stats = await page.evaluate(() => ({ ...document.querySelector("#dqn-solve-stats").dataset }));
     assert.equal(stats.method, "bwas");
     assert.equal(stats.status, "solved");
@@ -442,14 +442,14 @@ describe("<puzzle-widget solver=\"dqn\">", () => {
 
     const page = await session.newPage(hashFor(4, 4, start));
     await page.selectOption("#dqn-shipped", "15puzzle-values.dqn");
-    await page.click("#dqn-load-pretrained");
-    await page.waitForFunction(() => document.querySelector("#dqn-model").dataset.source === "shipped", null, { timeout: 60_000 });
-    assert.equal(await page.locator("#dqn-model").getAttribute("data-values"), "true");
-    assert.match(await page.locator("#dqn-model").textContent(), /value network \(moves left\)/);
+    await page.click("#dqn-load-shipped");
+    await page.waitForFunction(() => document.querySelector("#dqn-model-line").dataset.source === "shipped", null, { timeout: 60_000 });
+    assert.equal(await page.locator("#dqn-model-line").getAttribute("data-values"), "true");
+    assert.match(await page.locator("#dqn-model-line").textContent(), /value network \(moves left\)/);
     assert.ok(await page.locator("#dqn-continue").isDisabled(), "the Q-learner cannot start from a value network");
     assert.equal(await page.inputValue("#dqn-search"), "bwas", "the search is chosen for it");
     await page.click("#dqn-solve");
-    await page.waitForFunction(() => !document.querySelector("#dqn-solve-stats").hidden || /could not|no way/.test(document.querySelector("#dqn-solve-status").textContent), null, { timeout: 90_000 });
+    await page.waitForFunction(() => !document.querySelector("#dqn-solve-stats").hidden || /could not|no way/.test(document.querySelector("#dqn-play-status").textContent), null, { timeout: 90_000 });
     const stats = await page.evaluate(() => ({ ...document.querySelector("#dqn-solve-stats").dataset }));
     assert.equal(stats.method, "bwas");
     assert.equal(stats.status, "solved");

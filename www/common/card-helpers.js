@@ -1,5 +1,5 @@
 // Small pieces the training cards share (2048/train-panel.js, the n-tuple network; learn-card.js,
-// every puzzle's Learn card; sliding/train-panel.js, the sliding puzzles' DQN): the cards'
+// every puzzle's Learn card, and the puzzles' descriptions of it): the cards'
 // stylesheet, their elements by id, reading number fields with a message that names
 // the field, error lines, progress boxes, downloads and file choosers, and the way they write
 // percents, sizes and durations. run-controls.js and evaluation-table.js build on them.

@@ -2,8 +2,9 @@
 // agents, 2048/dqn-panel.js Mehta's DQN): one evaluation over seeded games at a time, with
 // "Preparing…" and then "N of M games" in a progress box, a Cancel that stops it after the
 // current game, a status and an error line, and a table of results, newest first, whose rows keep
-// their report (data-report) and whose data-rows counts them. What is evaluated, and what its
-// row and its sentence say, stay in the card.
+// their report (data-report) and whose data-rows counts them; an evaluation made elsewhere (a
+// shipped model's manifest) is shown the same way. What is evaluated, and what its row and its
+// sentence say, stay in the card.
 
 import { duration, hideAlerts, hideProgress, markField, showAlert, showDownload, showProgress } from "./card-helpers.js";
 
@@ -119,7 +120,7 @@ export class EvaluationTable {
     this.showProgress("Preparing…", null);
     this.#render();
     try {
-      const { report, entry = report, cells, status } = await play(options, {
+      const shown = await play(options, {
         request: (promise) => {
           job.request = promise;
           this.#render();
@@ -128,9 +129,8 @@ export class EvaluationTable {
         progress: (done, total) => this.showProgress(`${numberFormat.format(done)} of ${numberFormat.format(total)} games`, total ? done / total : 0),
         elapsed: () => duration(performance.now() - started),
       });
-      this.#reports.push(entry);
-      this.#addRow(cells, report);
-      this.setStatus(status);
+      this.#job = null;
+      this.show(shown);
     } catch (error) {
       const cancelled = cancelledText(error);
       if (cancelled === null) this.showError(error.message);
@@ -140,6 +140,17 @@ export class EvaluationTable {
       hideProgress(this.#progress);
       this.#render();
     }
+  }
+
+  /**
+   * Shows an evaluation made elsewhere (a shipped model's, read from its manifest) as run() shows
+   * one: { report, entry, cells, status }.
+   */
+  show({ report, entry = report, cells, status }) {
+    this.#reports.push(entry);
+    this.#addRow(cells, report);
+    this.setStatus(status);
+    this.#render();
   }
 
   /** Cancels the running evaluation through cancelRequest(id) (it stops after its current game). */

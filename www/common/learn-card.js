@@ -1,6 +1,6 @@
 // The Learn card: one card for every puzzle's deep Q-network, configured per puzzle by a small
 // description (2048/dqn-panel.js, minesweeper/dqn-panel.js, sudoku/dqn-panel.js,
-// samegame/dqn-panel.js). It trains in the learning worker (learn-client.js; WebGPU or the CPU),
+// samegame/dqn-panel.js, sliding/train-panel.js). It trains in the learning worker (learn-client.js; WebGPU or the CPU),
 // and a model — the network trained here, a file, or the shipped one — plays the page's board and
 // is evaluated. Nothing heavy happens when it mounts: the worker and the learning bundle load when
 // one of its buttons is first used.
@@ -14,7 +14,9 @@
 //   - the run (run-controls.js): Train, Pause, Resume, Stop, Save; the statistics (steps,
 //     episodes, TD loss, ε, steps/s, the puzzle's validation numbers, backend, parameters) and the
 //     charts, the TD loss, ε and speed drawn here, the puzzle's own from its hooks;
-//   - the models (model-sources.js): the model line, the model choice, Load…, Load the shipped model;
+//   - the models (model-sources.js): the model line, the model choice (with the choice among the
+//     shipped models where several ship), Load…, a model's URL where the description asks for it,
+//     Load the shipped model (its manifest read after it where the description uses it);
 //   - playing: the puzzle's buttons, the play status and error lines, ask() for the worker's answer
 //     and playLoop() for moves on the page's board, one at a time, until done or Stop;
 //   - evaluating (evaluation-table.js): the puzzle's fields, Evaluate (Cancel where the worker can
@@ -22,9 +24,10 @@
 // For tests the card carries data-state (the run's) and data-playing, its statistics data-steps,
 // data-loss, data-backend and data-validations, and each line chart data-points.
 //
-// The description (every hook gets the card; see the four puzzles' files):
-//   puzzle           its id in the registry (puzzles.js: its title, its shipped model, the worker's
-//                    key of its trained network); every request to the worker names it
+// The description (every hook gets the card; see the five puzzles' files):
+//   puzzle           its id in the registry (puzzles.js: its title, its shipped model or index of
+//                    shipped models, the worker's key of its trained network); every request to the
+//                    worker names it
 //   prefix           element ids start with PREFIX- (and classes PREFIX-card, PREFIX-fields, …)
 //   cli              { train, eval }: the commands that train the shipped model and read a saved one
 //   intro            HTML: what is trained, and how
@@ -35,7 +38,9 @@
 //           request(values, card) → the train request's own part ({ options, evalEvery, … }),
 //           starting(settings) (words after "Starting on the CPU"),
 //           continueFrom: { fill(model) → values by id (its network; its training settings are filled
-//           by option name), mismatch(model, settings) → why it cannot go on from `model`, or "" } }
+//           by option name; a shipped model's `manifest` once read), mismatch(model, settings) → why it
+//           cannot go on from `model`, or "", shipped (also from the shipped model, not only a file),
+//           accepts(info) → whether the trainer can go on from it at all (default: yes) } }
 //   saveName(steps, settings)        the saved file's name
 //   stats: { episodes: [id, label], validation: [[id, label]], setup: [[id, label]],
 //            render({ report, validation, setup }) → texts by id }
@@ -45,9 +50,17 @@
 //               "Training on …" (or status({ report, validation })), validating(progress) → words while
 //               it runs, stoppedText, pausedText (after "Stopped after N steps." and "Paused at N steps") }
 //   modelText(info)  a model in words
-//   play: { heading, help, html (after the play status), lock(card, on) (default: api.board.locked),
+//   modelUrl         (optional) a URL field and Load URL beside Load… (its placeholder: an example URL)
+//   loaded(card, model)  (optional) told when a model was loaded: { source ("file" | "shipped"), info, file (a File, when
+//                    read from the disk) }
+//   play: { heading, help, html (after the play status), fields (learn-form.js; beside the model choice: how it plays),
+//           lock(card, on) (default: api.board.locked),
+//           render(card) (the puzzle's play markup after the card's state: the chosen model, the board),
 //           buttons: [{ id, label (text, or by model choice), title, toggle, available(api), run(card) }] }
-//   evaluation: { heading, label, fields, help, columns, cancellable, read(card), run(card, chosen, values, ctx) }
+//   evaluation: { heading, label, fields, help, columns, cancellable, read(card), run(card, chosen, values, ctx),
+//                 html (the puzzle's own markup after the results and charts: a breakdown of the last one),
+//                 manifest(card, manifest, model) → a shipped model's evaluation from its manifest, shown
+//                 as run() returns it (a row, its status) without running anything, or null (none in it) }
 // The training half (form, run, statistics, training charts) is learn-training.js's.
 
 import { chooseFilesWith, elementsByPrefix, hideAlerts, megabytes, renderCard, showAlert, writeModelLine } from "./card-helpers.js";
@@ -56,7 +69,7 @@ import { EvaluationTable, evaluationResultsHtml } from "./evaluation-table.js";
 import { fieldHtml, fieldsHtml, readFields } from "./learn-form.js";
 import { LearnTraining } from "./learn-training.js";
 import { ModelSources, modelChoiceHtml } from "./model-sources.js";
-import { trainedModelKey } from "./learn-client.js";
+import { shippedModels, trainedModelKey } from "./learn-client.js";
 import { byId, wwwUrl } from "./puzzles.js";
 import { backendFieldHtml, backendHelpHtml, cardLearnClient, learnRunHtml } from "./run-controls.js";
 
@@ -100,7 +113,7 @@ export const speedChart = (layout) =>
 /** The card's HTML after its heading; `title` is the puzzle's name, `shippedUrl` its shipped model. */
 function cardHtml(config, { title, shippedUrl }) {
   const { prefix: p, form, stats, charts, play, evaluation, cli } = config;
-  const file = fileName(shippedUrl);
+  const shippedFrom = shippedUrl ? `www/models/${fileName(shippedUrl)}` : "the chosen one";
   const runStats = [
     ["steps", "Steps"],
     stats.episodes ?? ["episodes", "Episodes"],
@@ -140,13 +153,14 @@ function cardHtml(config, { title, shippedUrl }) {
 </div>
 
 <h3 class="subheading">${play.heading}</h3>
-${modelChoiceHtml(p)}
+${modelChoiceHtml(p, fieldsHtml(p, play.fields ?? []))}
 <div class="buttons">
   ${playButtons.join("\n  ")}
   <button id="${p}-load" type="button" title="Load a ${title} DQN model file (.dqn)">Load…</button>
-  <button id="${p}-load-shipped" type="button" title="Fetch the model trained by ${cli.train} (www/models/${file})">Load the shipped model</button>
+  <button id="${p}-load-shipped" type="button" title="Fetch the model trained by ${cli.train} (${shippedFrom})">Load the shipped model</button>
   <input id="${p}-file" type="file" accept=".dqn,application/octet-stream" aria-label="${title} DQN model file" hidden />
 </div>
+${config.modelUrl ? modelUrlHtml(p, config.modelUrl) : ""}
 <p id="${p}-play-status" class="status" role="status" aria-live="polite"></p>
 ${play.html ?? ""}
 <p id="${p}-play-error" class="error" role="alert" hidden></p>
@@ -162,13 +176,33 @@ ${play.help ? `<p class="help">${play.help}</p>` : ""}
 </div>
 <p class="help">${evaluation.help}</p>
 ${evaluationResultsHtml(p, evaluation.columns)}
-${(charts.evaluation ?? []).map(canvas).join("\n")}
+${evaluationChartsHtml((charts.evaluation ?? []).map(canvas))}
+${evaluation.html ?? ""}
 `;
+}
+
+/** The evaluation's charts: one as it is, several side by side. */
+function evaluationChartsHtml(canvases) {
+  return canvases.length > 1 ? `<div class="chart-grid learn-eval-charts">\n  ${canvases.join("\n  ")}\n</div>` : canvases.join("\n");
+}
+
+/** A model's URL field (`PREFIX-url`, `placeholder` an example) and its Load URL button (`PREFIX-load-url`). */
+function modelUrlHtml(p, placeholder) {
+  return `<div class="load-row pair learn-url">
+  <label class="field"><span class="field-label">or a model's URL</span><input id="${p}-url" type="text" placeholder="${placeholder}" spellcheck="false" autocomplete="off" /></label>
+  <button id="${p}-load-url" type="button">Load URL</button>
+</div>`;
 }
 
 /** "2048-dqn.dqn": the last part of a URL's path. */
 function fileName(url) {
   return new URL(url).pathname.split("/").at(-1);
+}
+
+/** A shipped model by its URL alone (model-sources.js's entry): its manifest beside it (NAME.dqn.json). */
+function shippedEntry(url) {
+  const file = fileName(url);
+  return { url, file, title: file, manifestUrl: `${url}.json` };
 }
 
 // ---- the card ---------------------------------------------------------------------------------------
@@ -191,6 +225,8 @@ export class LearnCard {
   /** The model playing the board ({ timer, done }) or null; whether the worker is being asked about a model. */
   #playing = null;
   #asking = false;
+  /** The network trained here as a model (its info once the run stopped or paused), or null. */
+  #trainedInfo = null;
 
   constructor(container, config, api = {}) {
     const { prefix, puzzle } = config;
@@ -199,7 +235,8 @@ export class LearnCard {
     this.#root = container;
     this.#config = config;
     this.#api = api ?? {};
-    const shippedUrl = this.#api.shippedUrl ?? wwwUrl(learner.shipped[0]);
+    // The shipped models: the registry's file (or the page's), or the registry's index of several.
+    const shippedUrl = learner.shippedIndex && !this.#api.shippedUrl ? null : String(this.#api.shippedUrl ?? wwwUrl(learner.shipped[0]));
     const body = renderCard(container, { cardClass: "learn-card", bodyClass: `t2048-body learn-body ${prefix}-body`, html: cardHtml(config, { title, shippedUrl }) });
     container.classList.add(`${prefix}-card`);
     const elements = { form: body.querySelector("form"), continueField: body.querySelector(".learn-continue"), ...elementsByPrefix(body, prefix) };
@@ -217,39 +254,62 @@ export class LearnCard {
       owner: this,
       hooks: {
         trained: (trained) => {
-          this.#sources.trained = trained;
+          this.#sources.trained = trained && { ...trained, info: this.#trainedInfo };
           this.#renderModels();
         },
-        started: (text) => this.#setModelLine("The network trained here", text, "trained"),
-        model: (info, how) => how === "stopped" && this.#setModelLine("The network trained here", info, "trained"),
-        continueFrom: () => (elements.continue?.checked && this.#sources.file ? { key: this.#sources.keys.file, ...this.#sources.file } : null),
+        started: (text) => {
+          this.#trainedInfo = null;
+          this.#setModelLine("The network trained here", text, "trained");
+        },
+        model: (info, how) => {
+          this.#trainedInfo = info;
+          if (how === "stopped") this.#setModelLine("The network trained here", info, "trained");
+        },
+        continueFrom: () => (elements.continue?.checked ? this.#continuable() : null),
       },
     });
     this.#evaluations = new EvaluationTable(elements, { render });
+    const readsManifest = Boolean(config.evaluation.manifest || config.form.continueFrom?.shipped);
     this.#sources = new ModelSources({
       client: () => this.#client(),
       select: elements.model,
+      shippedSelect: elements.shipped,
       puzzle,
       keys: { trained: trainedModelKey(puzzle), file: `file-${puzzle}`, shipped: `shipped-${puzzle}`, play: `play-${puzzle}` },
-      shippedUrl,
+      shippedList: shippedUrl ? [shippedEntry(shippedUrl)] : shippedModels(),
       download,
-      missingText: `There is no shipped ${title} DQN model on this server (models/${fileName(shippedUrl)}): train one here, or load a model file.`,
-      onShipped: (loaded) => {
-        this.#setModelLine("The shipped model", loaded.info, "shipped");
-        this.setPlayStatus(`The shipped model is loaded (${megabytes(loaded.size)}): ${config.modelText(loaded.info)}.`);
+      missingText: (entry) => `There is no shipped ${title} DQN model on this server (models/${entry.file}): train one here, or load a model file.`,
+      onShipped: (loaded, entry) => {
+        this.#setModelLine(this.#sources.several ? `The shipped model “${entry.title}”` : "The shipped model", loaded.info, "shipped");
+        this.setPlayStatus(`Loaded ${entry.file} (${megabytes(loaded.size)}): ${config.modelText(loaded.info)}.`);
         this.#renderModels();
+        config.loaded?.(this, { source: "shipped", info: loaded.info });
       },
+      onManifest: readsManifest ? (entry, manifest, error) => this.#manifestRead(entry, manifest, error) : null,
     });
+    this.#sources
+      .listed()
+      .catch((error) => this.setPlayStatus(`The shipped models could not be listed (${error.message}); load a model file instead.`))
+      .finally(render);
 
     const on = (element, type, listener) => element.addEventListener(type, listener);
     if (elements.continue) {
       on(elements.continue, "change", () => {
-        if (elements.continue.checked && this.#sources.file) this.#training.fillFromModel(this.#sources.file);
+        const model = this.#continuable();
+        if (elements.continue.checked && model) this.#training.fillFromModel(model);
         render();
       });
     }
     chooseFilesWith(elements.load, elements.file, (file) => this.loadFile(file));
     on(elements.loadShipped, "click", () => this.loadShipped().catch(() => {}));
+    if (elements.loadUrl) {
+      on(elements.loadUrl, "click", () => this.loadUrl(elements.url.value));
+      on(elements.url, "keydown", (event) => {
+        if (event.key !== "Enter") return;
+        event.preventDefault();
+        this.loadUrl(elements.url.value);
+      });
+    }
     for (const button of config.play.buttons) {
       const element = this.#element(button.id);
       element.hidden = button.available ? !button.available(this.#api) : false;
@@ -257,6 +317,7 @@ export class LearnCard {
     }
     on(elements.evaluate, "click", () => this.evaluate());
     on(elements.evalCancel, "click", () => this.cancelEvaluation());
+    on(elements.shipped, "change", render);
     on(elements.model, "change", render);
     this.boardChanged();
   }
@@ -293,6 +354,11 @@ export class LearnCard {
     return this.#training.run.state;
   }
 
+  /** The training half (learn-training.js): its run (state, status line), fill(), fillFromModel(). */
+  get training() {
+    return this.#training;
+  }
+
   /** The evaluation reports so far, oldest first. */
   get evaluations() {
     return this.#evaluations.reports;
@@ -321,12 +387,38 @@ export class LearnCard {
     this.clearPlayError();
     try {
       const loaded = await this.#sources.loadFile(file);
-      this.#setModelLine(`Loaded “${file.name}”`, loaded.info, "file");
-      this.setPlayStatus(`Loaded “${file.name}” (${megabytes(loaded.size)}): ${this.#config.modelText(loaded.info)}.`);
+      this.#fileLoaded(`“${file.name}”`, loaded, file);
     } catch (error) {
       this.showPlayError(error.message);
     }
     this.#renderModels();
+  }
+
+  /** Fetches a model file from a URL (relative to the page; the description's modelUrl field) as the loaded file. */
+  async loadUrl(text) {
+    this.clearPlayError();
+    const wanted = String(text ?? "").trim();
+    let url = null;
+    try {
+      url = wanted ? new URL(wanted, this.#root.ownerDocument.baseURI).href : null;
+    } catch {
+      return this.showPlayError(`“${wanted}” is not a URL.`);
+    }
+    if (!url) return this.showPlayError(`Enter the URL of a model file (.dqn), such as ${this.#config.modelUrl}.`);
+    try {
+      this.#fileLoaded(wanted, await this.#sources.loadUrl(url, wanted), null);
+    } catch (error) {
+      this.showPlayError(error.message);
+    }
+    this.#renderModels();
+  }
+
+  /** A model file (`file` when read from the disk) or a URL's was loaded as `name`: the model line, the play status, the description's loaded(). */
+  #fileLoaded(name, loaded, file) {
+    this.#setModelLine(`Loaded ${name}`, loaded.info, "file");
+    this.setPlayStatus(`Loaded ${name} (${megabytes(loaded.size)}): ${this.#config.modelText(loaded.info)}.`);
+    this.#renderModels();
+    this.#config.loaded?.(this, { source: "file", info: loaded.info, file });
   }
 
   /** Fetches the shipped model into the worker once and chooses it; resolves to its info (a failure is said and rejects). */
@@ -349,6 +441,44 @@ export class LearnCard {
    */
   chosen({ forPlay = false } = {}) {
     return this.#sources.chosen({ forPlay });
+  }
+
+  /** The chosen model's info where it is known without asking the worker (the run's once it stopped or paused), else null. */
+  get chosenInfo() {
+    return this.#sources.chosenInfo;
+  }
+
+  /**
+   * The loaded model the next run can go on from ({ key, name, info, source, manifest }), or null:
+   * the file, or (form.continueFrom.shipped) the fetched shipped model, the chosen one where both are.
+   */
+  #continuable() {
+    const continueFrom = this.#config.form.continueFrom;
+    if (!continueFrom) return null;
+    const sources = this.#sources;
+    const file = sources.file ? { key: sources.keys.file, source: "file", ...sources.file } : null;
+    const shipped = continueFrom.shipped ? sources.fetchedShipped : null;
+    return (this.#elements.model.value === "shipped" ? shipped ?? file : file ?? shipped) ?? null;
+  }
+
+  /**
+   * A fetched shipped model's manifest (or why it could not be read): the form takes it where the
+   * next run goes on from that model, and the description's evaluation.manifest shows what it says.
+   */
+  #manifestRead(entry, manifest, error) {
+    if (this.#sources.shippedEntry !== entry) return;
+    const chosen = this.#sources.fetchedShipped;
+    if (chosen && this.#elements.continue?.checked && this.#continuable()?.key === chosen.key) this.#training.fillFromModel(chosen);
+    const show = this.#config.evaluation.manifest;
+    if (!show) return;
+    const unread = (reason) => this.#evaluations.setStatus(`The model's manifest could not be read (${reason}); Evaluate measures the model here.`);
+    if (error) return unread(error.message);
+    try {
+      const shown = show(this, manifest, chosen);
+      if (shown) this.#evaluations.show(shown);
+    } catch (failure) {
+      unread(failure.message);
+    }
   }
 
   #setModelLine(title, what, source) {
@@ -512,10 +642,14 @@ export class LearnCard {
     const elements = this.#elements;
     if (!this.#training || !this.#sources || !this.#evaluations) return;
     this.#training.render();
-    const file = this.#sources.file;
+    const from = this.#continuable();
     if (elements.continueField) {
-      elements.continueField.hidden = !file;
-      if (file) elements.continueLabel.textContent = `Start from its weights (“${file.name}”)`;
+      // A model the trainer cannot go on from (continueFrom.accepts) is shown, its box disabled.
+      const accepted = Boolean(from) && (config.form.continueFrom.accepts?.(from.info) ?? true);
+      elements.continueField.hidden = !from;
+      elements.continue.disabled = !accepted || this.#training.run.active;
+      if (!accepted) elements.continue.checked = false;
+      if (from) elements.continueLabel.textContent = `Start from its weights (${from.source === "file" ? `“${from.name}”` : "the shipped model"})`;
     }
     const haveModel = this.#sources.haveChosen;
     const playing = Boolean(this.#playing);
@@ -529,9 +663,12 @@ export class LearnCard {
       element.textContent = button.toggle && playing ? "Stop" : label;
     }
     elements.model.disabled = playing || asking || evaluating;
+    elements.shipped.disabled = playing || asking || evaluating;
+    elements.loadShipped.disabled = !this.#sources.shippedEntry;
     elements.evaluate.disabled = evaluating || !haveModel;
     elements.evalCancel.disabled = !this.#evaluations.cancellable;
     for (const { id } of config.evaluation.fields) this.#element(id).disabled = evaluating;
     this.#root.dataset.playing = String(playing);
+    config.play.render?.(this);
   }
 }

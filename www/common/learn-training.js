@@ -3,9 +3,8 @@
 // trains (WebGPU or the CPU, a fall-back in the middle), the statistics (steps, episodes, TD loss,
 // ε, steps/s, the puzzle's own numbers, backend, parameters) and the charts (the TD loss, ε and speed
 // drawn here, the puzzle's own from its hooks). It works on elements that are already there: the
-// ones learn-card.js writes for every puzzle, or the sliding page's card in index.html
-// (sliding/train-panel.js). What the card does with the network (its model line, its model
-// choice) it is told through `hooks`.
+// ones learn-card.js writes for every puzzle. What the card does with the network (its model
+// line, its model choice) it is told through `hooks`.
 //
 //   const training = new LearnTraining(root, { config, elements, client, render, owner, hooks });
 //

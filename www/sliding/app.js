@@ -9,7 +9,7 @@ import "../widget.js";
 import { SolutionPlayer } from "./player.js";
 import { SolveCancelled } from "./solver-client.js";
 import { sharedSolverPool } from "./solver-pool.js";
-import { initTrainPanel } from "./train-panel.js";
+import { mountSlidingDqnCard } from "./train-panel.js";
 import {
   ALGORITHM_NAMES,
   DEFAULT_DIFFICULTY,
@@ -128,7 +128,7 @@ async function main() {
   window.addEventListener("hashchange", () => {
     if (!solving) applyHash();
   });
-  initTrainPanel(elements.dqn, {
+  mountSlidingDqnCard(elements.dqn, {
     board,
     player,
     isBusy: () => solving !== null,

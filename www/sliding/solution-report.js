@@ -1,7 +1,7 @@
 // The report of a model's solution in the page's "Deep Q-learning" card (train-panel.js): the
 // Moves, Method, Optimal and Time lines (section#dqn #dqn-solve-stats, whose dataset holds status,
 // length, method, optimalLength and, when the page's solver found the optimum, optimumBy), the
-// card's status sentence, and the solution played on the page's player. Where the learning worker
+// card's play status sentence, and the solution played on the page's player. Where the learning worker
 // does not know the optimum (boards over 9 cells), the page's own optimal solver finds it while
 // the solution plays.
 
@@ -19,8 +19,10 @@ export class SolutionReport {
 
   /**
    * `root`: section#dqn; `stats`: its #dqn-solve-stats; `player`: the page's SolutionPlayer;
-   * `onSolution(text)`: told when a solution is shown; `findOptimum(puzzle, signal)`: see
-   * TrainPanel (null: none); `setStatus(text)`: the card's solve status line.
+   * `onSolution(text)`: told when a solution is shown; `findOptimum(puzzle, signal)` (null: none):
+   * the page's optimal solver on the board as it is when called, a promise of { length (null when
+   * it gave up), solver (its name) }, or null when no optimal solver suits the board;
+   * `setStatus(text)`: the card's play status line.
    */
   constructor(root, { stats, player, onSolution = () => {}, findOptimum = null, setStatus }) {
     this.#root = root;
