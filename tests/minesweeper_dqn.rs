@@ -143,3 +143,41 @@ fn a_short_training_run_wins_more_games_than_the_untrained_network() {
         100.0 * after
     );
 }
+
+#[test]
+fn an_opened_model_chooses_a_covered_cell_on_any_board_size_and_refuses_what_it_cannot_play() {
+    use puzzlelab::agent::dqn::minesweeper::MinesweeperModel;
+    use puzzlelab::env::minesweeper::{Cell, Layout};
+    let model = MinesweeperModel::open(learner(small_cells(5), Level::Beginner).policy()).unwrap();
+    assert_eq!(model.layout(), Level::Beginner.layout());
+    assert!(model.any_size());
+    // A 5 × 4 board (not the model's 9 × 9): a revealed corner, a flag, the rest covered.
+    let layout = Layout::new(5, 4, 3);
+    let mut cells = vec![Cell::Covered; 20];
+    cells[0] = Cell::Revealed(1);
+    cells[7] = Cell::Flagged;
+    let (values, chosen) = model.choose(layout, &cells).unwrap();
+    assert_eq!(values.len(), 20);
+    let chosen = chosen.unwrap();
+    assert_eq!(
+        cells[chosen],
+        Cell::Covered,
+        "never a revealed cell or a flag"
+    );
+    let best = (0..20)
+        .filter(|&c| cells[c] == Cell::Covered)
+        .max_by(|&a, &b| values[a].total_cmp(&values[b]))
+        .unwrap();
+    assert_eq!(chosen, best, "the greedy cell");
+    // Nothing left to reveal.
+    let done = vec![Cell::Revealed(0); 20];
+    assert_eq!(model.choose(layout, &done).unwrap().1, None);
+    let short = model.choose(layout, &cells[..19]).unwrap_err();
+    assert_eq!(short.to_string(), "a 5 × 4 board has 20 cells, not 19");
+    let other = model.policy().resized(9, 9, "sudoku-9x9-features").unwrap();
+    let refused = MinesweeperModel::open(other).err().unwrap();
+    assert_eq!(
+        refused.to_string(),
+        "the model plays \"sudoku-9x9-features\", not Minesweeper"
+    );
+}

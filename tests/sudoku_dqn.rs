@@ -112,3 +112,58 @@ fn a_short_training_run_solves_more_puzzles_than_the_untrained_network() {
     assert!(env_for(&wrong, bins[0].clone()).is_ok());
     assert_eq!(wrong.puzzle_id(), "sudoku-9x9");
 }
+
+#[test]
+fn greedy_play_from_a_grid_judges_every_move_against_the_solution() {
+    use puzzlelab::agent::dqn::sudoku::play_from;
+    use puzzlelab::agent::dqn::DqnError;
+    let puzzle = Grid::parse(EASY).unwrap();
+    let untrained = |cells: bool| {
+        let (config, make): (_, fn(Vec<Grid>) -> puzzlelab::env::sudoku::SudokuEnv) = match cells {
+            true => (cells_config(1, 8), cells_env),
+            false => (dense_config(), dense_env),
+        };
+        Dqn::new(|| make(vec![puzzle.clone()]), config, &Device::flex())
+            .unwrap()
+            .policy()
+    };
+    for cells in [true, false] {
+        let play = play_from(&untrained(cells), &puzzle).unwrap();
+        let solution = Grid::parse(&play.solution).unwrap();
+        assert!(solution.is_solved());
+        assert!(["solved", "mistake", "stuck", "limit"].contains(&play.outcome));
+        for (i, step) in play.moves.iter().enumerate() {
+            if step.digit != 0 {
+                assert_eq!(
+                    step.right,
+                    step.digit == solution.get(step.cell),
+                    "move {i}"
+                );
+            }
+        }
+        let first_wrong = play.moves.iter().position(|m| m.digit != 0 && !m.right);
+        assert_eq!(play.first_mistake, first_wrong);
+        if cells {
+            // The cells network places legal digits only, and a wrong one ends the game.
+            assert!(play
+                .moves
+                .iter()
+                .all(|m| m.digit != 0 && puzzle.get(m.cell) == 0));
+            assert_eq!(play.outcome == "mistake", first_wrong.is_some());
+        }
+    }
+    let policy = untrained(true);
+    let small = Grid::parse("1...............").unwrap();
+    let refused = play_from(&policy, &small).unwrap_err();
+    assert!(matches!(refused, DqnError::InvalidPosition(_)));
+    assert_eq!(
+        refused.to_string(),
+        "the model plays 9 × 9 Sudoku, not 4 × 4"
+    );
+    let empty = Grid::parse(&".".repeat(81)).unwrap();
+    let refused = play_from(&policy, &empty).unwrap_err();
+    assert_eq!(
+        refused.to_string(),
+        "this position has more than one solution"
+    );
+}

@@ -90,6 +90,27 @@ pub trait Environment {
     }
 }
 
+/// [`Environment::after`] of an environment that is cheap to clone: a clone, stepped.
+pub fn cloned_after<E: Environment + Clone>(env: &E, action: usize) -> Option<(E, Step)> {
+    let mut next = env.clone();
+    let step = next.step(action);
+    Some((next, step))
+}
+
+/// Tests that a serde name (a reward's, an encoding's) is written by behaviour and that the
+/// older names still read: `value` writes as `name` and reads back from it and from `older`.
+#[cfg(test)]
+pub(crate) fn assert_named<T>(value: T, name: &str, older: &[&str])
+where
+    T: serde::Serialize + serde::de::DeserializeOwned + PartialEq + std::fmt::Debug,
+{
+    assert_eq!(serde_json::to_value(&value).unwrap(), name);
+    for spelling in std::iter::once(&name).chain(older) {
+        let read: T = serde_json::from_value(serde_json::json!(spelling)).unwrap();
+        assert_eq!(read, value, "{spelling}");
+    }
+}
+
 /// Wraps an environment with a step limit: the step that reaches the limit reports `truncated`.
 #[derive(Clone, Debug)]
 pub struct TimeLimit<E> {

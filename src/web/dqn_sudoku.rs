@@ -1,112 +1,19 @@
 //! Sudoku's part of the learning bundle's one trainer and model class (`web::learner`): how a
 //! saved network (`agent::dqn::sudoku`: puzzlelab's network shared by all 810 actions, or Mehta's
-//! one dense layer) plays greedily from the page's grid (its moves, and where it went wrong) and
-//! seeded puzzles binned as Mehta's paper bins them. Grids travel as text (81 cells, `.` or `0`
-//! empty).
+//! one dense layer) plays greedily from the page's grid (`play_from`: its moves, and where it
+//! went wrong) and seeded puzzles binned as Mehta's paper bins them. Grids travel as text (81
+//! cells, `.` or `0` empty).
 
 use super::learner::{request_of, seed_of, WebLearner};
 use super::{js_error, to_js};
-use crate::agent::dqn::sudoku::{env_for, SudokuLearner, SudokuSetup};
-use crate::agent::dqn::{best_allowed, PuzzleLearner, QPolicy};
-use crate::env::sudoku::{random_solution, search, Grid, Shape};
-use crate::env::Environment;
+use crate::agent::dqn::sudoku::{env_for, play_from, SudokuLearner, SudokuSetup};
+use crate::agent::dqn::{PuzzleLearner, QPolicy};
+use crate::env::sudoku::{random_solution, Grid, Shape};
 use crate::rng::Rng;
 use wasm_bindgen::prelude::*;
 
 /// The most puzzles a bin of an evaluation may ask for.
 const MAX_PER_BIN: usize = 10_000;
-
-/// One move of the model on a board.
-#[derive(serde::Serialize)]
-#[serde(rename_all = "camelCase")]
-struct Move {
-    cell: usize,
-    /// The digit written; 0 erases (only the dense network erases).
-    digit: u8,
-    /// Whether it is the solution's digit (an erase: whether the cell held a wrong one).
-    right: bool,
-    /// The network's value of the move (the cells network: the log-odds that it is right).
-    value: f32,
-}
-
-/// How the model's play on a board ended.
-#[derive(serde::Serialize)]
-#[serde(rename_all = "camelCase")]
-struct Play {
-    /// `solved`, `mistake` (the cells network: a wrong digit ends the game), `stuck` (no digit
-    /// fits an empty cell) or `limit` (162 moves, the paper's limit).
-    outcome: &'static str,
-    moves: Vec<Move>,
-    /// The index in `moves` of the first wrong digit, if any.
-    first_mistake: Option<usize>,
-    /// The puzzle's solution, 81 digits as text, to say what the right digit was.
-    solution: String,
-}
-
-fn play_grid(policy: &QPolicy, grid: &str) -> Result<JsValue, JsValue> {
-    let grid = Grid::parse(grid).map_err(js_error)?;
-    if grid.shape() != Shape::CLASSIC {
-        let size = grid.shape().size;
-        return Err(js_error(format!(
-            "the model plays 9 × 9 Sudoku, not {size} × {size}"
-        )));
-    }
-    let found = search(&grid, 2);
-    let solution = match (found.count, found.solution) {
-        (1, Some(solution)) => solution,
-        (0, _) | (_, None) => {
-            return Err(js_error(
-                "this position has no solution: a digit on the board is wrong",
-            ))
-        }
-        _ => return Err(js_error("this position has more than one solution")),
-    };
-    let mut env = env_for(policy, vec![grid]).map_err(js_error)?;
-    let values_per_cell = Shape::CLASSIC.size + 1;
-    let mut observation = vec![0.0; env.observation_len()];
-    let mut allowed = vec![false; env.num_actions()];
-    let (mut moves, mut first_mistake) = (Vec::new(), None);
-    let outcome = loop {
-        if env.grid().is_solved() {
-            break "solved";
-        }
-        if env.is_lost() {
-            break "mistake";
-        }
-        if moves.len() >= crate::env::sudoku::MOVE_LIMIT {
-            break "limit";
-        }
-        env.action_mask(&mut allowed);
-        if !allowed.contains(&true) {
-            break "stuck";
-        }
-        env.write_observation(&mut observation);
-        let values = policy.q_values(&observation);
-        let action = best_allowed(&values, &allowed);
-        let (cell, digit) = (action / values_per_cell, (action % values_per_cell) as u8);
-        let right = if digit == 0 {
-            env.grid().get(cell) != solution.get(cell)
-        } else {
-            digit == solution.get(cell)
-        };
-        if digit != 0 && !right && first_mistake.is_none() {
-            first_mistake = Some(moves.len());
-        }
-        env.step(action);
-        moves.push(Move {
-            cell,
-            digit,
-            right,
-            value: values[action],
-        });
-    };
-    to_js(&Play {
-        outcome,
-        moves,
-        first_mistake,
-        solution: solution.to_line(),
-    })
-}
 
 /// A grid to play from: `{grid}` (81 cells as text).
 #[derive(serde::Deserialize)]
@@ -158,7 +65,8 @@ impl WebLearner for SudokuLearner {
     /// grid is not 9 × 9 or has no single solution (a digit on it is wrong, or too few givens).
     fn play_position(policy: &QPolicy, request: JsValue) -> Result<JsValue, JsValue> {
         let PlayRequest { grid } = request_of(request)?;
-        play_grid(policy, &grid)
+        let grid = Grid::parse(&grid).map_err(js_error)?;
+        to_js(&play_from(policy, &grid).map_err(js_error)?)
     }
 
     /// `{perBin, seed, givens}`: the puzzles of `puzzlelab sudoku eval --seed --per-bin --givens`

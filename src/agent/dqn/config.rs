@@ -190,6 +190,10 @@ pub enum DqnError {
     /// message says what to give instead.
     #[error("{0}")]
     InvalidSetup(String),
+    /// A position the model cannot play (another size, no single solution, …): the message says
+    /// why.
+    #[error("{0}")]
+    InvalidPosition(String),
     /// Reading or writing a model file failed.
     #[error("cannot read or write the model file: {0}")]
     Io(#[from] std::io::Error),

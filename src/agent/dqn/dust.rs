@@ -517,16 +517,8 @@ impl super::PuzzleLearner for DustLearner {
     const PUZZLE: &'static str = "dust";
     const NAME: &'static str = "the dust puzzle";
     const NETWORKS: &'static [super::NetworkChoice] = &[
-        super::NetworkChoice {
-            name: "backups",
-            aliases: &[],
-            about: "puzzlelab's full backups of every legal click of boards from every stage of a game",
-        },
-        super::NetworkChoice {
-            name: "batched",
-            aliases: &["blog"],
-            about: "the batched DQN of the dust-puzzle blog post (one-hot 8x6x6 in, one Q-value per cell out)",
-        },
+        super::NetworkChoice::new("backups", "puzzlelab's full backups of every legal click of boards from every stage of a game"),
+        super::NetworkChoice::new("batched", "the batched DQN of the dust-puzzle blog post (one-hot 8x6x6 in, one Q-value per cell out)").formerly(&["blog"]),
     ];
     const VALIDATION_SEED: u64 = VALIDATION_SEED;
     const VALIDATION_SIZE: usize = 100;

@@ -157,11 +157,7 @@ impl super::PuzzleLearner for Game2048Learner {
 
     const PUZZLE: &'static str = "2048";
     const NAME: &'static str = "2048";
-    const NETWORKS: &'static [super::NetworkChoice] = &[super::NetworkChoice {
-        name: "pair-conv",
-        aliases: &[],
-        about: "the 2048 network of Mehta's RL paper (one-hot 4x4x16, (1,2)/(2,1) convolutions on two levels, a dense layer)",
-    }];
+    const NETWORKS: &'static [super::NetworkChoice] = &[super::NetworkChoice::new("pair-conv", "the 2048 network of Mehta's RL paper (one-hot 4x4x16, (1,2)/(2,1) convolutions on two levels, a dense layer)")];
     const VALIDATION_SEED: u64 = EVALUATION_SEED;
     const VALIDATION_SIZE: usize = 100;
     const EPISODES: &'static str = "games";

@@ -19,10 +19,11 @@
 use super::{best_allowed, DqnConfig, DqnError, GridConvConfig, QPolicy};
 use crate::clock;
 use crate::env::minesweeper::{
-    analyse, certain_safe, Evaluation, FirstCell, FirstClick, Layout, MinesConfig, MinesReward,
-    Minesweeper, Observation, Status,
+    analyse, certain_safe, Cell, Evaluation, FirstCell, FirstClick, Layout, MinesConfig,
+    MinesReward, Minesweeper, Observation, Status,
 };
 use crate::env::Environment;
+use std::cell::RefCell;
 
 /// Convolutions flattened into a dense layer ([`GridConvConfig::conv_dense`]) for a board of
 /// `layout`'s size, every cell choosable, with the settings of Mehta's RL paper (see the module
@@ -200,6 +201,142 @@ fn is_guess(env: &Minesweeper, cell: usize) -> bool {
     analyse(&layout, cells).map_or(true, |analysis| analysis.probabilities[cell] > 0.0)
 }
 
+/// A saved Minesweeper model, opened: the board its puzzle id names
+/// (`minesweeper-{w}x{h}-{mines}-{encoding}`), and the policy fitted to the last board size it
+/// was asked about (a fully convolutional model plays any size).
+pub struct MinesweeperModel {
+    policy: QPolicy,
+    layout: Layout,
+    observation: Observation,
+    /// `(width, height, policy)`.
+    fitted: RefCell<Option<(usize, usize, QPolicy)>>,
+}
+
+impl MinesweeperModel {
+    /// Opens `policy`; refused when its puzzle id is not a Minesweeper board's or its network
+    /// does not fit its own board (it would fail at the first move).
+    pub fn open(policy: QPolicy) -> Result<MinesweeperModel, DqnError> {
+        let (layout, observation) = Self::board_of(policy.puzzle_id()).ok_or_else(|| {
+            DqnError::InvalidSetup(format!(
+                "the model plays \"{}\", not Minesweeper",
+                policy.puzzle_id()
+            ))
+        })?;
+        let model = MinesweeperModel {
+            policy,
+            layout,
+            observation,
+            fitted: RefCell::new(None),
+        };
+        let env = Minesweeper::new(model.rules(layout, FirstClick::None))
+            .map_err(|e| DqnError::InvalidSetup(e.to_string()))?;
+        model.policy.check_fits(&env)?;
+        Ok(model)
+    }
+
+    /// The board and encoding of a puzzle id `minesweeper-{w}x{h}-{mines}-{encoding}`.
+    fn board_of(puzzle_id: &str) -> Option<(Layout, Observation)> {
+        let mut parts = puzzle_id.strip_prefix("minesweeper-")?.split('-');
+        let (width, height) = parts.next()?.split_once('x')?;
+        let mines = parts.next()?.parse().ok()?;
+        let observation = match parts.next()? {
+            "condensed" => Observation::Condensed,
+            "onehot" => Observation::OneHot,
+            _ => return None,
+        };
+        let layout = Layout::new(width.parse().ok()?, height.parse().ok()?, mines);
+        Some((layout, observation))
+    }
+
+    /// The network.
+    pub fn policy(&self) -> &QPolicy {
+        &self.policy
+    }
+
+    /// The board it was made for.
+    pub fn layout(&self) -> Layout {
+        self.layout
+    }
+
+    /// Whether it plays any board size (one Q-value per cell from its neighbourhood).
+    pub fn any_size(&self) -> bool {
+        (self.policy.network_config().grid.as_ref()).is_some_and(|g| g.per_cell)
+    }
+
+    /// The rules of a game of `layout` under `rule` as the model sees it (its encoding).
+    pub fn rules(&self, layout: Layout, rule: FirstClick) -> MinesConfig {
+        MinesConfig {
+            layout,
+            first_click: rule,
+            observation: self.observation,
+            reward: MinesReward::Outcome,
+        }
+    }
+
+    /// The model for a board of `layout`: itself, or resized when it is fully convolutional.
+    fn fitted(&self, layout: Layout) -> Result<QPolicy, DqnError> {
+        if let Some((w, h, policy)) = self.fitted.borrow().as_ref() {
+            if (*w, *h) == (layout.width, layout.height) {
+                return Ok(policy.clone());
+            }
+        }
+        let env = Minesweeper::new(self.rules(layout, FirstClick::None))
+            .map_err(|e| DqnError::InvalidSetup(e.to_string()))?;
+        let policy = fit_policy(&self.policy, &env)?;
+        *self.fitted.borrow_mut() = Some((layout.width, layout.height, policy.clone()));
+        Ok(policy)
+    }
+
+    /// The Q-value of every cell of a position of `layout` (the expected reward of revealing
+    /// it: near +1 a winning reveal, near −1 a mine) and the greedy cell among the covered and
+    /// "?" ones (never a flag; `None` when none is left).
+    pub fn choose(
+        &self,
+        layout: Layout,
+        cells: &[Cell],
+    ) -> Result<(Vec<f32>, Option<usize>), DqnError> {
+        layout
+            .check(FirstClick::None)
+            .map_err(|e| DqnError::InvalidPosition(e.to_string()))?;
+        if cells.len() != layout.cells() {
+            return Err(DqnError::InvalidPosition(format!(
+                "a {} × {} board has {} cells, not {}",
+                layout.width,
+                layout.height,
+                layout.cells(),
+                cells.len()
+            )));
+        }
+        let policy = self.fitted(layout)?;
+        let mut observation = vec![0.0; self.observation.channels() * cells.len()];
+        self.observation.write(cells, &mut observation);
+        let values = policy.q_values(&observation);
+        let allowed: Vec<bool> = (cells.iter())
+            .map(|c| matches!(c, Cell::Covered | Cell::Marked))
+            .collect();
+        let cell = allowed
+            .contains(&true)
+            .then(|| best_allowed(&values, &allowed));
+        Ok((values, cell))
+    }
+
+    /// [`evaluate_policy`] of the model on seeded games of `layout` under `rule`.
+    pub fn evaluate(
+        &self,
+        layout: Layout,
+        rule: FirstClick,
+        first: FirstCell,
+        games: usize,
+        seed: u64,
+    ) -> Result<Evaluation, DqnError> {
+        layout
+            .check(rule)
+            .map_err(|e| DqnError::InvalidSetup(e.to_string()))?;
+        let rules = self.rules(layout, rule);
+        evaluate_policy(&self.policy, rules, first, games, seed, EVAL_BATCH)
+    }
+}
+
 /// Games played side by side in an evaluation (one forward pass a move for all).
 const EVAL_BATCH: usize = 100;
 
@@ -293,16 +430,15 @@ impl super::PuzzleLearner for MinesweeperLearner {
     const PUZZLE: &'static str = "minesweeper";
     const NAME: &'static str = "Minesweeper";
     const NETWORKS: &'static [super::NetworkChoice] = &[
-        super::NetworkChoice {
-            name: "cells",
-            aliases: &[],
-            about: "puzzlelab's fully convolutional network (any board size)",
-        },
-        super::NetworkChoice {
-            name: "conv-dense",
-            aliases: &["paper"],
-            about: "convolutions flattened into a dense layer (the network of Mehta's RL paper)",
-        },
+        super::NetworkChoice::new(
+            "cells",
+            "puzzlelab's fully convolutional network (any board size)",
+        ),
+        super::NetworkChoice::new(
+            "conv-dense",
+            "convolutions flattened into a dense layer (the network of Mehta's RL paper)",
+        )
+        .formerly(&["paper"]),
     ];
     const VALIDATION_SEED: u64 = 0x4D1E_5EED;
     const VALIDATION_SIZE: usize = 500;

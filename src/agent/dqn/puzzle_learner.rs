@@ -26,6 +26,22 @@ pub struct NetworkChoice {
     pub about: &'static str,
 }
 
+impl NetworkChoice {
+    /// The network `name`, `about` it in a sentence, with no former names.
+    pub const fn new(name: &'static str, about: &'static str) -> NetworkChoice {
+        NetworkChoice {
+            name,
+            aliases: &[],
+            about,
+        }
+    }
+
+    /// The same, also read under its former names.
+    pub const fn formerly(self, aliases: &'static [&'static str]) -> NetworkChoice {
+        NetworkChoice { aliases, ..self }
+    }
+}
+
 /// Finds `name` among `networks` by name or alias; the error lists the names.
 pub fn network_named(
     networks: &'static [NetworkChoice],

@@ -20,16 +20,52 @@ pub struct Transition<'a> {
     pub next_mask: &'a [bool],
 }
 
+/// Where the rows of a ring of `capacity` rows go: appended while it fills, then over the
+/// oldest.
+#[derive(Clone, Copy, Debug, Default)]
+struct Ring {
+    capacity: usize,
+    /// Rows held.
+    len: usize,
+    /// The slot of the next row (`len` while the ring fills).
+    next: usize,
+}
+
+impl Ring {
+    fn new(capacity: usize) -> Ring {
+        Ring {
+            capacity,
+            ..Ring::default()
+        }
+    }
+
+    /// The slot the next row takes (the oldest row's once full), counted as written.
+    fn take(&mut self) -> usize {
+        let slot = self.next;
+        self.len = (self.len + 1).min(self.capacity);
+        self.next = (slot + 1) % self.capacity.max(1);
+        slot
+    }
+}
+
+/// Writes `row` as row `slot` of `rows` (rows of `row.len()` values), appending it when `slot`
+/// is the first row past the end.
+fn put<T: Copy>(rows: &mut Vec<T>, slot: usize, row: &[T]) {
+    let at = slot * row.len();
+    if at == rows.len() {
+        rows.extend_from_slice(row);
+    } else {
+        rows[at..at + row.len()].copy_from_slice(row);
+    }
+}
+
 /// Uniform experience replay (Lin 1992): a ring of the last `capacity` transitions, stored as
 /// flat arrays, growing as it fills.
 #[derive(Clone, Debug)]
 pub struct ReplayBuffer {
-    capacity: usize,
+    ring: Ring,
     observation_len: usize,
     num_actions: usize,
-    len: usize,
-    /// Where the next transition goes once the buffer is full.
-    next: usize,
     observations: Vec<f32>,
     next_observations: Vec<f32>,
     actions: Vec<usize>,
@@ -122,11 +158,9 @@ impl ReplayBuffer {
     /// An empty buffer for `capacity` transitions of these sizes.
     pub fn new(capacity: usize, observation_len: usize, num_actions: usize) -> Self {
         ReplayBuffer {
-            capacity,
+            ring: Ring::new(capacity),
             observation_len,
             num_actions,
-            len: 0,
-            next: 0,
             observations: Vec::new(),
             next_observations: Vec::new(),
             actions: Vec::new(),
@@ -148,17 +182,17 @@ impl ReplayBuffer {
 
     /// Transitions held.
     pub fn len(&self) -> usize {
-        self.len
+        self.ring.len
     }
 
     /// Whether no transition is held.
     pub fn is_empty(&self) -> bool {
-        self.len == 0
+        self.ring.len == 0
     }
 
     /// Transitions held at most.
     pub fn capacity(&self) -> usize {
-        self.capacity
+        self.ring.capacity
     }
 
     /// Stores a transition, pushing out the oldest when full.
@@ -167,32 +201,16 @@ impl ReplayBuffer {
         assert_eq!(t.observation.len(), n);
         assert_eq!(t.next_observation.len(), n);
         assert_eq!(t.next_mask.len(), a);
-        let slot = if self.len < self.capacity {
-            self.len
-        } else {
-            self.next
-        };
+        let slot = self.ring.take();
         if let Some(tree) = &mut self.priorities {
             tree.set(slot, self.max_priority);
         }
-        if self.len < self.capacity {
-            self.observations.extend_from_slice(t.observation);
-            self.next_observations.extend_from_slice(t.next_observation);
-            self.actions.push(t.action);
-            self.rewards.push(t.reward);
-            self.terminated.push(t.terminated);
-            self.next_masks.extend_from_slice(t.next_mask);
-            self.len += 1;
-        } else {
-            let i = self.next;
-            self.observations[i * n..(i + 1) * n].copy_from_slice(t.observation);
-            self.next_observations[i * n..(i + 1) * n].copy_from_slice(t.next_observation);
-            self.actions[i] = t.action;
-            self.rewards[i] = t.reward;
-            self.terminated[i] = t.terminated;
-            self.next_masks[i * a..(i + 1) * a].copy_from_slice(t.next_mask);
-        }
-        self.next = (self.next + 1) % self.capacity;
+        put(&mut self.observations, slot, t.observation);
+        put(&mut self.next_observations, slot, t.next_observation);
+        put(&mut self.actions, slot, &[t.action]);
+        put(&mut self.rewards, slot, &[t.reward]);
+        put(&mut self.terminated, slot, &[t.terminated]);
+        put(&mut self.next_masks, slot, t.next_mask);
     }
 
     /// Fills `out` with `size` transitions drawn uniformly (with replacement).
@@ -201,7 +219,7 @@ impl ReplayBuffer {
     /// If the buffer is empty.
     pub fn sample(&self, size: usize, rng: &mut Rng, out: &mut Batch) {
         assert!(!self.is_empty(), "sampling an empty replay buffer");
-        let indices: Vec<usize> = (0..size).map(|_| rng.below(self.len)).collect();
+        let indices: Vec<usize> = (0..size).map(|_| rng.below(self.ring.len)).collect();
         self.gather(&indices, out);
         out.weights.clear();
         out.weights.resize(size, 1.0);
@@ -224,7 +242,7 @@ impl ReplayBuffer {
         let indices: Vec<usize> = (0..size)
             .map(|k| {
                 let mass = ((k as f64 + rng.unit()) * slice).min(total * (1.0 - 1e-12));
-                tree.find(mass).min(self.len - 1)
+                tree.find(mass).min(self.ring.len - 1)
             })
             .collect();
         self.gather(&indices, out);
@@ -232,7 +250,7 @@ impl ReplayBuffer {
             .iter()
             .map(|&i| {
                 let probability = (tree.get(i) / total).max(f64::MIN_POSITIVE);
-                (self.len as f64 * probability).powf(-(beta as f64))
+                (self.ring.len as f64 * probability).powf(-(beta as f64))
             })
             .collect();
         let largest = weights.iter().copied().fold(f64::MIN_POSITIVE, f64::max);
@@ -292,11 +310,9 @@ impl ReplayBuffer {
 /// [`DqnConfig::backup_visited`]: super::DqnConfig::backup_visited
 #[derive(Clone, Debug, Default)]
 pub(super) struct LabelBuffer {
-    capacity: usize,
+    ring: Ring,
     observation_len: usize,
     num_actions: usize,
-    len: usize,
-    next: usize,
     /// `[len, observation_len]`.
     observations: Vec<f32>,
     /// `[len, num_actions]`: the reward of each action (0 where not backed up).
@@ -317,7 +333,7 @@ impl LabelBuffer {
     /// An empty buffer for `capacity` states of these sizes (allocated as it fills).
     pub(super) fn new(capacity: usize, observation_len: usize, num_actions: usize) -> Self {
         LabelBuffer {
-            capacity,
+            ring: Ring::new(capacity),
             observation_len,
             num_actions,
             ..LabelBuffer::default()
@@ -326,7 +342,7 @@ impl LabelBuffer {
 
     /// States held.
     pub(super) fn len(&self) -> usize {
-        self.len
+        self.ring.len
     }
 
     /// Stores a state with its actions' rewards and which were backed up, pushing out the oldest
@@ -334,18 +350,10 @@ impl LabelBuffer {
     pub(super) fn push(&mut self, observation: &[f32], rewards: &[f32], backed_up: &[f32]) {
         let (n, a) = (self.observation_len, self.num_actions);
         assert!(observation.len() == n && rewards.len() == a && backed_up.len() == a);
-        if self.len < self.capacity {
-            self.observations.extend_from_slice(observation);
-            self.rewards.extend_from_slice(rewards);
-            self.backed_up.extend_from_slice(backed_up);
-            self.len += 1;
-        } else {
-            let i = self.next;
-            self.observations[i * n..(i + 1) * n].copy_from_slice(observation);
-            self.rewards[i * a..(i + 1) * a].copy_from_slice(rewards);
-            self.backed_up[i * a..(i + 1) * a].copy_from_slice(backed_up);
-        }
-        self.next = (self.next + 1) % self.capacity.max(1);
+        let slot = self.ring.take();
+        put(&mut self.observations, slot, observation);
+        put(&mut self.rewards, slot, rewards);
+        put(&mut self.backed_up, slot, backed_up);
     }
 
     /// Fills `out` with `size` states drawn uniformly (with replacement).
@@ -353,13 +361,13 @@ impl LabelBuffer {
     /// # Panics
     /// If the buffer is empty.
     pub(super) fn sample(&self, size: usize, rng: &mut Rng, out: &mut LabelBatch) {
-        assert!(self.len > 0, "sampling an empty buffer");
+        assert!(self.ring.len > 0, "sampling an empty buffer");
         let (n, a) = (self.observation_len, self.num_actions);
         out.observations.clear();
         out.rewards.clear();
         out.backed_up.clear();
         for _ in 0..size {
-            let i = rng.below(self.len);
+            let i = rng.below(self.ring.len);
             out.observations
                 .extend_from_slice(&self.observations[i * n..(i + 1) * n]);
             out.rewards

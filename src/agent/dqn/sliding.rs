@@ -296,11 +296,7 @@ impl super::PuzzleLearner for SlidingLearner {
 
     const PUZZLE: &'static str = "sliding";
     const NAME: &'static str = "a sliding puzzle";
-    const NETWORKS: &'static [super::NetworkChoice] = &[super::NetworkChoice {
-        name: "mlp",
-        aliases: &[],
-        about: "the N-puzzle DQN dissertation's network (one-hot board, dense layers with ReLU, a Q-value per move)",
-    }];
+    const NETWORKS: &'static [super::NetworkChoice] = &[super::NetworkChoice::new("mlp", "the N-puzzle DQN dissertation's network (one-hot board, dense layers with ReLU, a Q-value per move)")];
     const VALIDATION_SEED: u64 = 0xE7A1;
     /// Positions at each optimal distance.
     const VALIDATION_SIZE: usize = 20;

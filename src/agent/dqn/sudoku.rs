@@ -35,7 +35,7 @@ use super::{best_allowed, DqnConfig, DqnError, GridConvConfig, QPolicy};
 use crate::clock;
 use crate::env::minesweeper::wilson_95;
 use crate::env::sudoku::{
-    Grid, GuessBin, Shape, SudokuEnv, SudokuObservation, SudokuReward, FEATURES, MOVE_LIMIT,
+    search, Grid, GuessBin, Shape, SudokuEnv, SudokuObservation, SudokuReward, FEATURES, MOVE_LIMIT,
 };
 use crate::env::Environment;
 
@@ -122,6 +122,106 @@ pub fn env_for(policy: &QPolicy, puzzles: Vec<Grid>) -> Result<SudokuEnv, DqnErr
     };
     policy.check_fits(&env)?;
     Ok(env)
+}
+
+/// One move of a model's greedy play from a grid ([`play_from`]).
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SudokuMove {
+    /// The cell, 0–80 in reading order.
+    pub cell: usize,
+    /// The digit written; 0 erases (only the dense network erases).
+    pub digit: u8,
+    /// Whether it is the solution's digit (an erase: whether the cell held a wrong one).
+    pub right: bool,
+    /// The network's value of the move (the cells network: the log-odds that it is right).
+    pub value: f32,
+}
+
+/// How a model's greedy play from a grid went ([`play_from`]).
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SudokuPlay {
+    /// `solved`, `mistake` (the cells network: a wrong digit ends the game), `stuck` (no digit
+    /// fits an empty cell) or `limit` ([`MOVE_LIMIT`] moves).
+    pub outcome: &'static str,
+    /// The moves, in order.
+    pub moves: Vec<SudokuMove>,
+    /// The index in `moves` of the first wrong digit, if any.
+    pub first_mistake: Option<usize>,
+    /// The grid's solution, 81 digits as text, to say what the right digit was.
+    pub solution: String,
+}
+
+/// Plays `grid` (givens and digits placed) greedily with the model until the grid is solved, a
+/// wrong digit ends it (the cells network), no digit fits an empty cell, or [`MOVE_LIMIT`]
+/// moves, judging each move against the grid's solution. Refused when the grid is not 9 × 9 or
+/// has no single solution (a digit on it is wrong, or too few givens).
+pub fn play_from(policy: &QPolicy, grid: &Grid) -> Result<SudokuPlay, DqnError> {
+    if grid.shape() != Shape::CLASSIC {
+        let size = grid.shape().size;
+        return Err(DqnError::InvalidPosition(format!(
+            "the model plays 9 × 9 Sudoku, not {size} × {size}"
+        )));
+    }
+    let found = search(grid, 2);
+    let solution = match (found.count, found.solution) {
+        (1, Some(solution)) => solution,
+        (0, _) | (_, None) => {
+            return Err(DqnError::InvalidPosition(
+                "this position has no solution: a digit on the board is wrong".into(),
+            ))
+        }
+        _ => {
+            return Err(DqnError::InvalidPosition(
+                "this position has more than one solution".into(),
+            ))
+        }
+    };
+    let mut env = env_for(policy, vec![grid.clone()])?;
+    let values_per_cell = Shape::CLASSIC.size + 1;
+    let mut observation = vec![0.0; env.observation_len()];
+    let mut allowed = vec![false; env.num_actions()];
+    let (mut moves, mut first_mistake) = (Vec::new(), None);
+    let outcome = loop {
+        if env.grid().is_solved() {
+            break "solved";
+        }
+        if env.is_lost() {
+            break "mistake";
+        }
+        if moves.len() >= MOVE_LIMIT {
+            break "limit";
+        }
+        env.action_mask(&mut allowed);
+        if !allowed.contains(&true) {
+            break "stuck";
+        }
+        env.write_observation(&mut observation);
+        let values = policy.q_values(&observation);
+        let action = best_allowed(&values, &allowed);
+        let (cell, digit) = (action / values_per_cell, (action % values_per_cell) as u8);
+        let right = match digit {
+            0 => env.grid().get(cell) != solution.get(cell),
+            _ => digit == solution.get(cell),
+        };
+        if digit != 0 && !right && first_mistake.is_none() {
+            first_mistake = Some(moves.len());
+        }
+        env.step(action);
+        moves.push(SudokuMove {
+            cell,
+            digit,
+            right,
+            value: values[action],
+        });
+    };
+    Ok(SudokuPlay {
+        outcome,
+        moves,
+        first_mistake,
+        solution: solution.to_line(),
+    })
 }
 
 /// What greedy play on a set of puzzles found.
@@ -360,17 +460,15 @@ impl super::PuzzleLearner for SudokuLearner {
     const PUZZLE: &'static str = "sudoku";
     const NAME: &'static str = "Sudoku";
     const NETWORKS: &'static [super::NetworkChoice] = &[
-        super::NetworkChoice {
-            name: "cells",
-            aliases: &[],
-            about: "puzzlelab's network shared by all 810 actions over per-action features",
-        },
-        super::NetworkChoice {
-            name: "dense",
-            aliases: &["paper"],
-            about:
-                "one dense layer 810 -> 810 on the one-hot grid (the network of Mehta's RL paper)",
-        },
+        super::NetworkChoice::new(
+            "cells",
+            "puzzlelab's network shared by all 810 actions over per-action features",
+        ),
+        super::NetworkChoice::new(
+            "dense",
+            "one dense layer 810 -> 810 on the one-hot grid (the network of Mehta's RL paper)",
+        )
+        .formerly(&["paper"]),
     ];
     const VALIDATION_SEED: u64 = crate::env::sudoku::VALIDATION_SEED;
     const VALIDATION_SIZE: usize = 10;

@@ -228,16 +228,9 @@ pub fn data(args: &DataArgs, command: &str) -> Result<()> {
     Ok(())
 }
 
-/// `puzzlelab sliding cost-to-go train` in a build without burn.
-#[cfg(not(feature = "learn"))]
-pub fn train(_: &TrainArgs, _: &str) -> Result<()> {
-    bail!(crate::dqn::NEEDS_LEARN)
-}
-
-/// `puzzlelab sliding cost-to-go eval` in a build without burn.
-#[cfg(not(feature = "learn"))]
-pub fn eval(_: &CostToGoEvalArgs, _: &str) -> Result<()> {
-    bail!(crate::dqn::NEEDS_LEARN)
+needs_learn! {
+    "sliding cost-to-go train": fn train(&TrainArgs, &str) -> ();
+    "sliding cost-to-go eval": fn eval(&CostToGoEvalArgs, &str) -> ();
 }
 
 /// `puzzlelab sliding cost-to-go eval`.

@@ -45,14 +45,9 @@ pub struct EvalArgs {
 #[cfg(feature = "learn")]
 pub use learn::{eval, train};
 
-#[cfg(not(feature = "learn"))]
-pub fn train(_: &TrainArgs, _: &str) -> anyhow::Result<()> {
-    anyhow::bail!("2048 train: {}", crate::dqn::NEEDS_LEARN)
-}
-
-#[cfg(not(feature = "learn"))]
-pub fn eval(_: &EvalArgs) -> anyhow::Result<()> {
-    anyhow::bail!("2048 eval --agent dqn: {}", crate::dqn::NEEDS_LEARN)
+needs_learn! {
+    "2048 train": fn train(&TrainArgs, &str) -> ();
+    "2048 eval --agent dqn": fn eval(&EvalArgs) -> ();
 }
 
 #[cfg(feature = "learn")]

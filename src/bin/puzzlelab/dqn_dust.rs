@@ -69,14 +69,9 @@ pub struct TrainArgs {
 #[cfg(feature = "learn")]
 pub use learn::{dqn_clicks, train};
 
-#[cfg(not(feature = "learn"))]
-pub fn train(_: &TrainArgs, _: &str) -> anyhow::Result<()> {
-    anyhow::bail!("dust train: {}", crate::dqn::NEEDS_LEARN)
-}
-
-#[cfg(not(feature = "learn"))]
-pub fn dqn_clicks(_: &str, _: &[Board], _: PlayArg, _: usize) -> anyhow::Result<Vec<Vec<usize>>> {
-    anyhow::bail!("dust eval --agent dqn: {}", crate::dqn::NEEDS_LEARN)
+needs_learn! {
+    "dust train": fn train(&TrainArgs, &str) -> ();
+    "dust eval --agent dqn": fn dqn_clicks(&str, &[Board], PlayArg, usize) -> Vec<Vec<usize>>;
 }
 
 #[cfg(feature = "learn")]

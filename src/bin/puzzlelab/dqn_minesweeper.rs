@@ -60,21 +60,9 @@ pub struct TrainArgs {
 #[cfg(feature = "learn")]
 pub use learn::{eval_model, train};
 
-#[cfg(not(feature = "learn"))]
-pub fn train(_: &TrainArgs, _: &str) -> anyhow::Result<()> {
-    anyhow::bail!("minesweeper train: {}", crate::dqn::NEEDS_LEARN)
-}
-
-#[cfg(not(feature = "learn"))]
-pub fn eval_model(
-    _: &str,
-    _: puzzlelab::env::minesweeper::Layout,
-    _: puzzlelab::env::minesweeper::FirstClick,
-    _: usize,
-    _: usize,
-    _: u64,
-) -> anyhow::Result<puzzlelab::env::minesweeper::Evaluation> {
-    anyhow::bail!("minesweeper eval --agent dqn: {}", crate::dqn::NEEDS_LEARN)
+needs_learn! {
+    "minesweeper train": fn train(&TrainArgs, &str) -> ();
+    "minesweeper eval --agent dqn": fn eval_model(&str, puzzlelab::env::minesweeper::Layout, puzzlelab::env::minesweeper::FirstClick, usize, usize, u64) -> puzzlelab::env::minesweeper::Evaluation;
 }
 
 #[cfg(feature = "learn")]

@@ -81,14 +81,9 @@ pub struct EvalArgs {
 #[cfg(feature = "learn")]
 pub use learn::{eval, train};
 
-#[cfg(not(feature = "learn"))]
-pub fn train(_: &TrainArgs, _: &str) -> anyhow::Result<()> {
-    anyhow::bail!("sudoku train: {}", crate::dqn::NEEDS_LEARN)
-}
-
-#[cfg(not(feature = "learn"))]
-pub fn eval(_: &EvalArgs) -> anyhow::Result<()> {
-    anyhow::bail!("sudoku eval: {}", crate::dqn::NEEDS_LEARN)
+needs_learn! {
+    "sudoku train": fn train(&TrainArgs, &str) -> ();
+    "sudoku eval": fn eval(&EvalArgs) -> ();
 }
 
 #[cfg(feature = "learn")]

@@ -170,10 +170,8 @@ pub struct DustValueTrainArgs {
     pub eval_boards: usize,
 }
 
-/// `puzzlelab dust value-train` in a build without burn.
-#[cfg(not(feature = "learn"))]
-pub fn train(_: &DustValueTrainArgs, _: &str) -> Result<()> {
-    anyhow::bail!(crate::dqn::NEEDS_LEARN)
+needs_learn! {
+    "dust value-train": fn train(&DustValueTrainArgs, &str) -> ();
 }
 
 #[cfg(feature = "learn")]

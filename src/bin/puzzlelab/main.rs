@@ -10,6 +10,18 @@
 //! [`manifest`] the manifests written beside models, [`files`] file and machine helpers.
 //! `puzzlelab <puzzle> --help` lists a puzzle's verbs.
 
+/// Without the `learn` feature the deep-learning commands keep their flags and help, and say
+/// how to build them when run: `needs_learn! { "sudoku eval": fn eval(&EvalArgs) -> (); }`
+/// writes that function for builds without burn.
+macro_rules! needs_learn {
+    ($($what:literal: fn $name:ident($($arg:ty),*) -> $ret:ty;)*) => {$(
+        #[cfg(not(feature = "learn"))]
+        pub fn $name($(_: $arg),*) -> anyhow::Result<$ret> {
+            anyhow::bail!("{}: {}", $what, crate::dqn::NEEDS_LEARN)
+        }
+    )*};
+}
+
 mod bench;
 mod cost_to_go;
 mod dqn;

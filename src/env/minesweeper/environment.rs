@@ -239,9 +239,7 @@ impl Environment for Minesweeper {
     }
 
     fn after(&self, action: usize) -> Option<(Self, Step)> {
-        let mut next = self.clone();
-        let step = next.step(action);
-        Some((next, step))
+        crate::env::cloned_after(self, action)
     }
 }
 
@@ -251,11 +249,6 @@ mod tests {
 
     #[test]
     fn the_progress_reward_serializes_by_its_behaviour_and_reads_its_older_name() {
-        let value = serde_json::to_value(MinesReward::Progress).unwrap();
-        assert_eq!(value, "progress");
-        for name in ["progress", "mehta"] {
-            let reward: MinesReward = serde_json::from_value(serde_json::json!(name)).unwrap();
-            assert_eq!(reward, MinesReward::Progress, "{name}");
-        }
+        crate::env::assert_named(MinesReward::Progress, "progress", &["mehta"]);
     }
 }

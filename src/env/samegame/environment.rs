@@ -312,9 +312,7 @@ impl Environment for SameGameEnv {
     }
 
     fn after(&self, action: usize) -> Option<(Self, Step)> {
-        let mut next = self.clone();
-        let step = next.step(action);
-        Some((next, step))
+        crate::env::cloned_after(self, action)
     }
 }
 
@@ -324,11 +322,6 @@ mod tests {
 
     #[test]
     fn the_click_cost_reward_serializes_by_its_behaviour_and_reads_its_older_name() {
-        let value = serde_json::to_value(SameGameReward::ClickCost).unwrap();
-        assert_eq!(value, "click-cost");
-        for name in ["click-cost", "blog"] {
-            let reward: SameGameReward = serde_json::from_value(serde_json::json!(name)).unwrap();
-            assert_eq!(reward, SameGameReward::ClickCost, "{name}");
-        }
+        crate::env::assert_named(SameGameReward::ClickCost, "click-cost", &["blog"]);
     }
 }

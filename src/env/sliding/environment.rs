@@ -217,9 +217,7 @@ impl Environment for SlidingEnv {
     }
 
     fn after(&self, action: usize) -> Option<(SlidingEnv, Step)> {
-        let mut next = self.clone();
-        let step = next.step(action);
-        Some((next, step))
+        crate::env::cloned_after(self, action)
     }
 
     fn validate(&self) -> Result<(), String> {

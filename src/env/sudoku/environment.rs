@@ -393,8 +393,6 @@ impl Environment for SudokuEnv {
     }
 
     fn after(&self, action: usize) -> Option<(Self, Step)> {
-        let mut next = self.clone();
-        let step = next.step(action);
-        Some((next, step))
+        crate::env::cloned_after(self, action)
     }
 }
