@@ -60,22 +60,53 @@ struct Cli {
     command: Command,
 }
 
-#[derive(Subcommand, Debug)]
-enum Command {
+/// The nouns, a puzzle each, in the registry's order (a test holds them to
+/// [`puzzlelab::puzzles::PUZZLES`]): each line gives the noun's arguments and what runs them, so
+/// a new puzzle's commands are its module and one line here.
+macro_rules! nouns {
+    ($($(#[$meta:meta])* $noun:ident($args:ty) => $run:expr,)*) => {
+        /// A puzzle's commands.
+        #[derive(Subcommand, Debug)]
+        enum Noun {
+            $($(#[$meta])* $noun($args),)*
+        }
+
+        impl Noun {
+            fn run(self, command_line: &str) -> anyhow::Result<ExitCode> {
+                match self {
+                    $(Noun::$noun(args) => ($run)(&args, command_line),)*
+                }
+            }
+        }
+    };
+}
+
+nouns! {
     /// Sliding-tile puzzles (8-puzzle, 15-puzzle, any board up to 5x5, sun/moon): search, DQN,
     /// local value iteration, the cost-to-go network.
-    Sliding(sliding::SlidingArgs),
+    Sliding(sliding::SlidingArgs) => sliding::run,
     /// 2048: the n-tuple network, expectimax, the DQN.
     #[command(name = "2048")]
-    Game2048(game2048::Game2048Args),
+    Game2048(game2048::Game2048Args) => |a, line| done(game2048::run(a, line)),
     /// Minesweeper: the exact probability solver, no-guess boards, the DQN.
-    Minesweeper(minesweeper::MinesweeperArgs),
+    Minesweeper(minesweeper::MinesweeperArgs) => |a, line| done(minesweeper::run(a, line)),
     /// Sudoku: the exact solver, rater, generator, genetic algorithm, the DQN.
-    Sudoku(sudoku::SudokuArgs),
+    Sudoku(sudoku::SudokuArgs) => |a, line| done(sudoku::run(a, line)),
     /// The dust puzzle (clear the board in the fewest clicks): exact solver, DQN, value network.
-    Dust(samegame::DustArgs),
+    Dust(samegame::DustArgs) => |a, line| done(samegame::run_dust(a, line)),
     /// SameGame (score points): nested Monte Carlo search and NRPA.
-    Samegame(samegame::SameGameArgs),
+    Samegame(samegame::SameGameArgs) => |a, _| done(samegame::run_samegame(a)),
+}
+
+/// A command that succeeds with exit status 0.
+fn done(result: anyhow::Result<()>) -> anyhow::Result<ExitCode> {
+    result.map(|()| ExitCode::SUCCESS)
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    #[command(flatten)]
+    Noun(Noun),
 
     // The flat spellings of earlier versions, hidden; each says its new name on stderr.
     #[command(hide = true)]
@@ -115,8 +146,8 @@ impl Command {
     fn renamed(self) -> Option<(&'static str, &'static str, Command)> {
         use game2048::{Game2048Args, Game2048Command, NtupleArgs, NtupleCommand};
         use sliding::{SlidingArgs, SlidingCommand};
-        let slide = |command| Command::Sliding(SlidingArgs { command });
-        let game = |command| Command::Game2048(Game2048Args { command });
+        let slide = |command| Command::Noun(Noun::Sliding(SlidingArgs { command }));
+        let game = |command| Command::Noun(Noun::Game2048(Game2048Args { command }));
         Some(match self {
             Command::Solve(a) => ("solve", "sliding solve", slide(SlidingCommand::Solve(a))),
             Command::Table(a) => ("table", "sliding table", slide(SlidingCommand::Table(a))),
@@ -173,26 +204,15 @@ impl Command {
                     depth: 2,
                 })),
             ),
-            Command::Sliding(_)
-            | Command::Game2048(_)
-            | Command::Minesweeper(_)
-            | Command::Sudoku(_)
-            | Command::Dust(_)
-            | Command::Samegame(_) => return None,
+            Command::Noun(_) => return None,
         })
     }
 }
 
 /// Runs a command; an old spelling says its new name in one line on stderr, then runs as it.
 fn run(command: Command, command_line: &str) -> anyhow::Result<ExitCode> {
-    let done = |result: anyhow::Result<()>| result.map(|()| ExitCode::SUCCESS);
     match command {
-        Command::Sliding(args) => sliding::run(&args, command_line),
-        Command::Game2048(args) => done(game2048::run(&args, command_line)),
-        Command::Minesweeper(args) => done(minesweeper::run(&args, command_line)),
-        Command::Sudoku(args) => done(sudoku::run(&args, command_line)),
-        Command::Dust(args) => done(samegame::run_dust(&args, command_line)),
-        Command::Samegame(args) => done(samegame::run_samegame(&args)),
+        Command::Noun(noun) => noun.run(command_line),
         old => {
             let (old, new, command) = old.renamed().expect("a noun ran above");
             eprintln!(
