@@ -16,13 +16,9 @@
 // left out with a note when missing).
 
 import { spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
-import { mkdir, writeFile } from "node:fs/promises";
-import { cpus, homedir } from "node:os";
-import { dirname, join } from "node:path";
-import { chromium } from "playwright-core";
-import { CHROMIUM_ARGS, CHROMIUM_PATH, REPOSITORY_ROOT } from "../tests/browser/helpers.mjs";
-import { startServer } from "./serve.mjs";
+import { join } from "node:path";
+import { REPOSITORY_ROOT } from "../tests/browser/helpers.mjs";
+import { runPageBenchmark } from "./page-benchmark.mjs";
 
 const args = Object.fromEntries(
   process.argv.slice(2).reduce((pairs, arg, i, all) => (arg.startsWith("--") ? [...pairs, [arg.slice(2), all[i + 1]]] : pairs), []),
@@ -38,12 +34,6 @@ const RUNS = [
   { level: "expert", layout: [30, 16, 99], rule: "opening", first: [3, 3] },
 ];
 
-function nativeBinary() {
-  if (args.native) return args.native;
-  const dirs = [process.env.CARGO_TARGET_DIR, join(homedir(), ".cache", "puzzlelab", "target"), join(REPOSITORY_ROOT, "target")];
-  return dirs.filter(Boolean).map((d) => join(d, "release", "puzzlelab")).find((p) => existsSync(p)) ?? null;
-}
-
 function native(binary, run) {
   const result = spawnSync(
     binary,
@@ -54,23 +44,8 @@ function native(binary, run) {
   return JSON.parse(result.stdout);
 }
 
-const server = await startServer(0);
-const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
-const report = {
-  benchmark: "minesweeper solver",
-  date: new Date().toISOString(),
-  machine: { cpus: cpus().length, model: cpus()[0]?.model, browser: `Chromium ${browser.version()}` },
-  games,
-  seed,
-  runs: [],
-  notes: [],
-};
-try {
-  const page = await browser.newPage();
-  await page.goto(new URL("/www/minesweeper.html", server.url).href);
-  await page.waitForFunction(() => document.documentElement.dataset.ready === "true");
-  const binary = nativeBinary();
-  if (!binary) report.notes.push("no release puzzlelab binary: the native side was left out");
+const benchmark = { benchmark: "minesweeper solver", page: "/www/minesweeper.html", fields: { games, seed, runs: [] }, native: args.native, out };
+await runPageBenchmark(benchmark, async ({ page, report, binary }) => {
   for (const run of RUNS) {
     const [width, height, mines] = run.layout;
     const firstCell = run.first[1] * width + run.first[0];
@@ -110,10 +85,4 @@ try {
   }, overlayPositions);
   report.overlay = { level: "expert", ...overlay };
   console.error(`overlay on expert: mean ${overlay.meanMs.toFixed(2)} ms, largest ${overlay.maxMs.toFixed(2)} ms over ${overlay.positions} positions`);
-} finally {
-  await browser.close();
-  await server.close();
-}
-await mkdir(dirname(out), { recursive: true });
-await writeFile(out, `${JSON.stringify(report, null, 2)}\n`);
-console.log(out);
+});

@@ -13,14 +13,11 @@
 // else $HOME/.cache/puzzlelab/target, else target/; left out with a note when missing).
 
 import { spawnSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
-import { mkdir, writeFile } from "node:fs/promises";
-import { cpus, homedir } from "node:os";
-import { basename, dirname, join } from "node:path";
+import { readFileSync } from "node:fs";
+import { basename, join } from "node:path";
 import { gunzipSync } from "node:zlib";
-import { chromium } from "playwright-core";
-import { CHROMIUM_ARGS, CHROMIUM_PATH, REPOSITORY_ROOT } from "../tests/browser/helpers.mjs";
-import { startServer } from "./serve.mjs";
+import { REPOSITORY_ROOT } from "../tests/browser/helpers.mjs";
+import { runPageBenchmark } from "./page-benchmark.mjs";
 
 const argv = process.argv.slice(2);
 const files = argv.flatMap((arg, i) => (arg === "--file" ? [argv[i + 1]] : []));
@@ -33,12 +30,6 @@ const repeat = Number(option("repeat") ?? 5);
 if (files.length === 0) {
   const data = join(REPOSITORY_ROOT, "data", "sudoku");
   files.push(...["tdoku_17_clue_49158.txt.gz", "magictour_top1465.txt", "forum_hardest_1106.txt"].map((f) => join(data, f)));
-}
-
-function nativeBinary() {
-  if (option("native")) return option("native");
-  const dirs = [process.env.CARGO_TARGET_DIR, join(homedir(), ".cache", "puzzlelab", "target"), join(REPOSITORY_ROOT, "target")];
-  return dirs.filter(Boolean).map((d) => join(d, "release", "puzzlelab")).find((p) => existsSync(p)) ?? null;
 }
 
 /// The puzzles of a file as one string of digits (81 a puzzle, 0 empty), as the CLI reads them.
@@ -57,23 +48,9 @@ function bestAndMedian(rates) {
   return { best: sorted[0], median: sorted[Math.floor(sorted.length / 2)] };
 }
 
-const server = await startServer(0);
-const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
-const report = {
-  benchmark: "sudoku exact solver",
-  date: new Date().toISOString(),
-  machine: { cpus: cpus().length, model: cpus()[0]?.model, browser: `Chromium ${browser.version()}` },
-  solutions_looked_for: 2,
-  repeat,
-  files: [],
-  notes: [],
-};
-try {
-  const page = await browser.newPage();
-  await page.goto(new URL("/www/sudoku.html", server.url).href);
-  await page.waitForFunction(() => document.documentElement.dataset.ready === "true");
-  const binary = nativeBinary();
-  if (!binary) report.notes.push("no release puzzlelab binary: the native side was left out");
+const fields = { solutions_looked_for: 2, repeat, files: [] };
+const benchmark = { benchmark: "sudoku exact solver", page: "/www/sudoku.html", fields, native: option("native"), out };
+await runPageBenchmark(benchmark, async ({ page, report, binary }) => {
   for (const file of files) {
     const { count, digits: text } = digits(file);
     const browserRun = await page.evaluate(
@@ -106,10 +83,4 @@ try {
         (entry.native ? `, native ${Math.round(entry.native.best)}/s, ratio ${entry.browserOverNative.toFixed(2)}` : ""),
     );
   }
-} finally {
-  await browser.close();
-  await server.close();
-}
-await mkdir(dirname(out), { recursive: true });
-await writeFile(out, `${JSON.stringify(report, null, 2)}\n`);
-console.log(out);
+});

@@ -4,47 +4,28 @@
 
 mod common;
 
-use common::{fails_with, manifest, puzzlelab, scratch, succeeds};
+use common::{args, fails_with, manifest, puzzlelab, scratch, succeeds};
 use serde_json::Value;
+
+/// Writes `model` with its last byte flipped to `to`; returns the bytes written.
+fn write_damaged_copy(model: &str, to: &str) -> Vec<u8> {
+    let mut bytes = std::fs::read(model).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 0x55;
+    std::fs::write(to, &bytes).unwrap();
+    bytes
+}
 
 #[test]
 fn trains_evaluates_resumes_and_solves_a_tiny_2x3_model() {
     let dir = scratch("dqn_cli_train");
     let model = dir.join("tiny.dqn").to_string_lossy().to_string();
-    let train = [
-        "sliding",
-        "train",
-        "--size",
-        "2x3",
-        "--steps",
-        "1500",
-        "--seed",
-        "1",
-        "--hidden",
-        "32,32",
-        "--lr",
-        "1e-3",
-        "--batch",
-        "32",
-        "--replay",
-        "5000",
-        "--warmup",
-        "5",
-        "--difficulty",
-        "3",
-        "--chunk",
-        "500",
-        "--checkpoint-every",
-        "1000",
-        "--eval-every",
-        "1000",
-        "--per-distance",
-        "2",
-        "--prioritized",
-        "--out",
-        &model,
-    ];
-    let out = succeeds(&train);
+    let out = succeeds(&args(
+        "sliding train --size 2x3 --steps 1500 --seed 1 --hidden 32,32 --lr 1e-3 --batch 32 \
+         --replay 5000 --warmup 5 --difficulty 3 --chunk 500 --checkpoint-every 1000 \
+         --eval-every 1000 --per-distance 2 --prioritized --out {}",
+        &[&model],
+    ));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(
         stderr.lines().filter(|l| l.starts_with("step ")).count(),
@@ -113,18 +94,10 @@ fn trains_evaluates_resumes_and_solves_a_tiny_2x3_model() {
     );
 
     // eval re-evaluates the file.
-    let out = succeeds(&[
-        "sliding",
-        "eval",
-        "--model",
-        &model,
-        "--per-distance",
-        "1",
-        "--seed",
-        "5",
-        "--uniform-positions",
-        "7",
-    ]);
+    let out = succeeds(&args(
+        "sliding eval --model {} --per-distance 1 --seed 5 --uniform-positions 7",
+        &[&model],
+    ));
     let report: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(report["steps"], 1500);
     assert_eq!(report["evaluation"]["overall"]["positions"], 21);
@@ -142,25 +115,16 @@ fn trains_evaluates_resumes_and_solves_a_tiny_2x3_model() {
     // --resume goes on from the recorded steps, with the recorded configuration; only the
     // learning rate may change (a schedule).
     fails_with(
-        &[
-            "sliding", "train", "--resume", &model, "--steps", "2000", "--gamma", "0.5",
-        ],
+        &args(
+            "sliding train --resume {} --steps 2000 --gamma 0.5",
+            &[&model],
+        ),
         "--gamma cannot change them",
     );
-    let out = succeeds(&[
-        "sliding",
-        "train",
-        "--resume",
-        &model,
-        "--steps",
-        "2000",
-        "--chunk",
-        "500",
-        "--per-distance",
-        "1",
-        "--lr",
-        "5e-4",
-    ]);
+    let out = succeeds(&args(
+        "sliding train --resume {} --steps 2000 --chunk 500 --per-distance 1 --lr 5e-4",
+        &[&model],
+    ));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("resuming at step 1500"), "{stderr}");
     assert!(stderr.contains("step 2000/2000"), "{stderr}");
@@ -172,16 +136,10 @@ fn trains_evaluates_resumes_and_solves_a_tiny_2x3_model() {
     assert!((lr - 5e-4).abs() < 1e-9, "{lr}");
 
     // solve --algo dqn: one move from the goal.
-    let out = succeeds(&[
-        "sliding",
-        "solve",
-        "--algo",
-        "dqn",
-        "--model",
-        &model,
-        "1 2 3 4 0 5",
-    ]);
-    let solved: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let solved = common::json(&succeeds(&args(
+        "sliding solve --algo dqn --model {} {}",
+        &[&model, "1 2 3 4 0 5"],
+    )));
     assert_eq!(solved["status"], "solved", "{solved}");
     assert_eq!(solved["optimal_length"], 1);
     assert_eq!(
@@ -191,24 +149,14 @@ fn trains_evaluates_resumes_and_solves_a_tiny_2x3_model() {
 
     // A model for another puzzle, and a damaged copy, are refused with a clear message.
     fails_with(
-        &[
-            "sliding",
-            "solve",
-            "--algo",
-            "dqn",
-            "--model",
-            &model,
-            "--size",
-            "3",
-            "1 2 3 4 5 6 7 0 8",
-        ],
+        &args(
+            "sliding solve --algo dqn --model {} --size 3 {}",
+            &[&model, "1 2 3 4 5 6 7 0 8"],
+        ),
         "the model was made for puzzle",
     );
-    let mut bytes = std::fs::read(&model).unwrap();
-    let last = bytes.len() - 1;
-    bytes[last] ^= 0x55;
     let damaged = dir.join("damaged.dqn").to_string_lossy().to_string();
-    std::fs::write(&damaged, &bytes).unwrap();
+    let mut bytes = write_damaged_copy(&model, &damaged);
     fails_with(
         &["sliding", "eval", "--model", &damaged],
         "the weights do not match their checksum",
@@ -227,56 +175,31 @@ fn files_that_are_not_models_are_refused() {
     let path = dir.join("notes.dqn");
     std::fs::write(&path, "hello").unwrap();
     let path = path.to_string_lossy().to_string();
+    for refused in [
+        args("sliding eval --model {}", &[&path]),
+        args(
+            "sliding solve --algo dqn --model {} {}",
+            &[&path, "1 2 3 4 0 5"],
+        ),
+        args("sliding train --resume {} --steps 10", &[&path]),
+    ] {
+        fails_with(&refused, "not a puzzlelab DQN model");
+    }
+    let nowhere = "/nonexistent/model.dqn";
+    fails_with(&args("sliding eval --model {}", &[nowhere]), nowhere);
     fails_with(
-        &["sliding", "eval", "--model", &path],
-        "not a puzzlelab DQN model",
-    );
-    fails_with(
-        &[
-            "sliding",
-            "solve",
-            "--algo",
-            "dqn",
-            "--model",
-            &path,
-            "1 2 3 4 0 5",
-        ],
-        "not a puzzlelab DQN model",
-    );
-    fails_with(
-        &["sliding", "train", "--resume", &path, "--steps", "10"],
-        "not a puzzlelab DQN model",
-    );
-    fails_with(
-        &["sliding", "eval", "--model", "/nonexistent/model.dqn"],
-        "/nonexistent/model.dqn",
-    );
-    fails_with(
-        &["sliding", "train", "--size", "2x3"],
+        &args("sliding train --size 2x3", &[]),
         "train needs --steps N",
     );
 }
 
 /// A 2×3 model of 50 steps with an 8-unit layer, written to `path` (and its manifest beside it).
 fn train_tiny_sliding_model(path: &str) {
-    succeeds(&[
-        "sliding",
-        "train",
-        "--size",
-        "2x3",
-        "--steps",
-        "50",
-        "--hidden",
-        "8",
-        "--warmup",
-        "1",
-        "--batch",
-        "8",
-        "--per-distance",
-        "1",
-        "--out",
-        path,
-    ]);
+    succeeds(&args(
+        "sliding train --size 2x3 --steps 50 --hidden 8 --warmup 1 --batch 8 --per-distance 1 \
+         --out {}",
+        &[path],
+    ));
 }
 
 #[test]
@@ -308,12 +231,10 @@ fn damaged_manifests_are_refused_with_a_message_when_resuming() {
         ),
         ("not UTF-8", vec![0xff, 0xfe, 0x00, 0x7b]),
     ];
+    let resume = args("sliding train --resume {} --steps 60", &[&model]);
     for (what, body) in hostile {
         std::fs::write(format!("{model}.json"), body).unwrap();
-        let out = fails_with(
-            &["sliding", "train", "--resume", &model, "--steps", "60"],
-            "m.dqn.json",
-        );
+        let out = fails_with(&resume, "m.dqn.json");
         assert_ne!(
             out.status.code(),
             Some(101),
@@ -321,10 +242,7 @@ fn damaged_manifests_are_refused_with_a_message_when_resuming() {
         );
     }
     std::fs::remove_file(format!("{model}.json")).unwrap();
-    fails_with(
-        &["sliding", "train", "--resume", &model, "--steps", "60"],
-        "cannot read (needed to resume)",
-    );
+    fails_with(&resume, "cannot read (needed to resume)");
 }
 
 #[test]
@@ -332,32 +250,11 @@ fn the_step_reward_mixed_difficulties_and_target_interval_are_recorded_and_kept_
     let dir = scratch("steps-mixed");
     let model = dir.join("steps.dqn").to_string_lossy().to_string();
     let common = ["--chunk", "200", "--per-distance", "1"];
-    let mut train = vec![
-        "sliding",
-        "train",
-        "--size",
-        "2x3",
-        "--steps",
-        "400",
-        "--hidden",
-        "16",
-        "--batch",
-        "16",
-        "--warmup",
-        "2",
-        "--difficulty",
-        "6",
-        "--mixed",
-        "--reward",
-        "steps",
-        "--gamma",
-        "0.99",
-        "--mask",
-        "--target-every",
-        "250",
-        "--out",
-        &model,
-    ];
+    let mut train = args(
+        "sliding train --size 2x3 --steps 400 --hidden 16 --batch 16 --warmup 2 --difficulty 6 \
+         --mixed --reward steps --gamma 0.99 --mask --target-every 250 --out {}",
+        &[&model],
+    );
     train.extend(common);
     succeeds(&train);
     let m = manifest(&model);
@@ -365,34 +262,23 @@ fn the_step_reward_mixed_difficulties_and_target_interval_are_recorded_and_kept_
     assert_eq!(m["setup"]["mixed"], true);
     assert_eq!(m["hyperparameters"]["targetUpdateInterval"], 250);
     fails_with(
-        &[
-            "sliding",
-            "train",
-            "--resume",
-            &model,
-            "--steps",
-            "600",
-            "--target-every",
-            "10",
-        ],
+        &args(
+            "sliding train --resume {} --steps 600 --target-every 10",
+            &[&model],
+        ),
         "--target-every cannot change them",
     );
     fails_with(
-        &[
-            "sliding", "train", "--resume", &model, "--steps", "600", "--reward", "thesis",
-        ],
+        &args(
+            "sliding train --resume {} --steps 600 --reward thesis",
+            &[&model],
+        ),
         "--reward cannot change them",
     );
-    let mut resume = vec![
-        "sliding",
-        "train",
-        "--resume",
-        &model,
-        "--steps",
-        "600",
-        "--difficulty",
-        "8",
-    ];
+    let mut resume = args(
+        "sliding train --resume {} --steps 600 --difficulty 8",
+        &[&model],
+    );
     resume.extend(common);
     succeeds(&resume);
     let m = manifest(&model);
@@ -409,9 +295,7 @@ fn the_step_reward_mixed_difficulties_and_target_interval_are_recorded_and_kept_
     );
     assert_eq!(m["hyperparameters"]["targetUpdateInterval"], 250);
     fails_with(
-        &[
-            "sliding", "train", "--size", "2x3", "--steps", "10", "--reward", "sparse",
-        ],
+        &args("sliding train --size 2x3 --steps 10 --reward sparse", &[]),
         "[possible values: heuristic-penalty, steps, step-cost-goal-bonus]",
     );
 
@@ -421,7 +305,7 @@ fn the_step_reward_mixed_difficulties_and_target_interval_are_recorded_and_kept_
     let old = text.replace("\"reward\": \"steps\"", "\"reward\": \"thesis\"");
     assert_ne!(old, text, "the manifest names its reward");
     std::fs::write(format!("{model}.json"), old).unwrap();
-    let mut resume = vec!["sliding", "train", "--resume", &model, "--steps", "700"];
+    let mut resume = args("sliding train --resume {} --steps 700", &[&model]);
     resume.extend(common);
     succeeds(&resume);
     assert_eq!(manifest(&model)["reward"], "heuristic-penalty");
@@ -437,7 +321,7 @@ fn the_step_reward_mixed_difficulties_and_target_interval_are_recorded_and_kept_
         old.insert(key.into(), setup[key].clone());
     }
     std::fs::write(format!("{model}.json"), serde_json::to_string(&m).unwrap()).unwrap();
-    let mut resume = vec!["sliding", "train", "--resume", &model, "--steps", "800"];
+    let mut resume = args("sliding train --resume {} --steps 800", &[&model]);
     resume.extend(common);
     succeeds(&resume);
     let m = manifest(&model);
@@ -456,30 +340,11 @@ fn full_backups_and_uniform_starts_are_recorded_and_kept_on_resume() {
     let dir = scratch("full-backups");
     let model = dir.join("full.dqn").to_string_lossy().to_string();
     let common = ["--chunk", "100", "--per-distance", "1"];
-    let mut train = vec![
-        "sliding",
-        "train",
-        "--size",
-        "2x3",
-        "--steps",
-        "200",
-        "--hidden",
-        "16",
-        "--batch",
-        "16",
-        "--reward",
-        "steps",
-        "--gamma",
-        "1",
-        "--mask",
-        "--full-backups",
-        "--mixed",
-        "--uniform-starts",
-        "--difficulty",
-        "6",
-        "--out",
-        &model,
-    ];
+    let mut train = args(
+        "sliding train --size 2x3 --steps 200 --hidden 16 --batch 16 --reward steps --gamma 1 \
+         --mask --full-backups --mixed --uniform-starts --difficulty 6 --out {}",
+        &[&model],
+    );
     train.extend(common);
     let out = succeeds(&train);
     let stderr = String::from_utf8_lossy(&out.stderr);
@@ -490,18 +355,13 @@ fn full_backups_and_uniform_starts_are_recorded_and_kept_on_resume() {
     assert_eq!(m["setup"]["mixed"], true);
     assert_eq!(m["steps"], 200);
     fails_with(
-        &[
-            "sliding",
-            "train",
-            "--resume",
-            &model,
-            "--steps",
-            "300",
-            "--prioritized",
-        ],
+        &args(
+            "sliding train --resume {} --steps 300 --prioritized",
+            &[&model],
+        ),
         "--prioritized cannot change them",
     );
-    let mut resume = vec!["sliding", "train", "--resume", &model, "--steps", "300"];
+    let mut resume = args("sliding train --resume {} --steps 300", &[&model]);
     resume.extend(common);
     succeeds(&resume);
     let m = manifest(&model);
@@ -510,40 +370,21 @@ fn full_backups_and_uniform_starts_are_recorded_and_kept_on_resume() {
     assert_eq!(m["steps"], 300);
 
     fails_with(
-        &[
-            "sliding",
-            "train",
-            "--size",
-            "2x3",
-            "--steps",
-            "10",
-            "--uniform-starts",
-        ],
+        &args("sliding train --size 2x3 --steps 10 --uniform-starts", &[]),
         "uniform starts go with mixed difficulties",
     );
     fails_with(
-        &[
-            "sliding",
-            "train",
-            "--size",
-            "2x3",
-            "--steps",
-            "10",
-            "--full-backups",
-            "--prioritized",
-        ],
+        &args(
+            "sliding train --size 2x3 --steps 10 --full-backups --prioritized",
+            &[],
+        ),
         "prioritised replay does not apply",
     );
     fails_with(
-        &[
-            "sliding",
-            "train",
-            "--resume",
-            &model,
-            "--steps",
-            "400",
-            "--full-backups",
-        ],
+        &args(
+            "sliding train --resume {} --steps 400 --full-backups",
+            &[&model],
+        ),
         "--full-backups cannot change them",
     );
 }
@@ -552,28 +393,11 @@ fn full_backups_and_uniform_starts_are_recorded_and_kept_on_resume() {
 fn the_2048_dqn_trains_resumes_and_evaluates_from_the_command_line() {
     let dir = scratch("dqn-2048");
     let model = dir.join("tiny.dqn").to_string_lossy().to_string();
-    let out = succeeds(&[
-        "2048",
-        "train",
-        "--steps",
-        "300",
-        "--chunk",
-        "150",
-        "--filters",
-        "4,4",
-        "--hidden",
-        "16",
-        "--batch",
-        "16",
-        "--warmup",
-        "1",
-        "--eval-games",
-        "2",
-        "--seed",
-        "4",
-        "--out",
-        &model,
-    ]);
+    let out = succeeds(&args(
+        "2048 train --steps 300 --chunk 150 --filters 4,4 --hidden 16 --batch 16 --warmup 1 \
+         --eval-games 2 --seed 4 --out {}",
+        &[&model],
+    ));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(
         stderr.lines().filter(|l| l.starts_with("step ")).count(),
@@ -604,30 +428,16 @@ fn the_2048_dqn_trains_resumes_and_evaluates_from_the_command_line() {
     assert_eq!(m["steps"], 300);
     assert_eq!(m["training_curve"].as_array().unwrap().len(), 1);
 
-    let out = succeeds(&[
-        "2048",
-        "train",
-        "--resume",
-        &model,
-        "--steps",
-        "450",
-        "--chunk",
-        "150",
-        "--eval-games",
-        "2",
-    ]);
+    let out = succeeds(&args(
+        "2048 train --resume {} --steps 450 --chunk 150 --eval-games 2",
+        &[&model],
+    ));
     assert!(String::from_utf8_lossy(&out.stderr).contains("resuming at step 300"));
     fails_with(
-        &[
-            "2048",
-            "train",
-            "--resume",
-            &model,
-            "--steps",
-            "600",
-            "--filters",
-            "8,8",
-        ],
+        &args(
+            "2048 train --resume {} --steps 600 --filters 8,8",
+            &[&model],
+        ),
         "--filters cannot change them",
     );
     let m = manifest(&model);
@@ -638,10 +448,8 @@ fn the_2048_dqn_trains_resumes_and_evaluates_from_the_command_line() {
     assert_eq!(m["training_curve"].as_array().unwrap().len(), 2);
 
     let eval = |seed: &str| -> Value {
-        let out = succeeds(&[
-            "2048", "eval", "--agent", "dqn", "--model", &model, "--games", "3", "--seed", seed,
-        ]);
-        serde_json::from_slice(&out.stdout).unwrap()
+        let line = "2048 eval --agent dqn --model {} --games 3 --seed {}";
+        common::json(&succeeds(&args(line, &[&model, seed])))
     };
     let (a, b) = (eval("5"), eval("5"));
     assert_eq!(a["summary"]["games"], 3);
@@ -654,7 +462,7 @@ fn the_2048_dqn_trains_resumes_and_evaluates_from_the_command_line() {
     let sliding = dir.join("sliding.dqn").to_string_lossy().to_string();
     train_tiny_sliding_model(&sliding);
     fails_with(
-        &["2048", "eval", "--agent", "dqn", "--model", &sliding],
+        &args("2048 eval --agent dqn --model {}", &[&sliding]),
         "2048",
     );
 }
@@ -663,28 +471,11 @@ fn the_2048_dqn_trains_resumes_and_evaluates_from_the_command_line() {
 fn the_minesweeper_dqn_trains_resumes_and_plays_any_board_from_the_command_line() {
     let dir = scratch("dqn-minesweeper");
     let model = dir.join("cells.dqn").to_string_lossy().to_string();
-    let out = succeeds(&[
-        "minesweeper",
-        "train",
-        "--level",
-        "beginner",
-        "--layers",
-        "2",
-        "--filters",
-        "8",
-        "--envs",
-        "2",
-        "--steps",
-        "200",
-        "--chunk",
-        "100",
-        "--eval-games",
-        "20",
-        "--seed",
-        "3",
-        "--out",
-        &model,
-    ]);
+    let out = succeeds(&args(
+        "minesweeper train --level beginner --layers 2 --filters 8 --envs 2 --steps 200 \
+         --chunk 100 --eval-games 20 --seed 3 --out {}",
+        &[&model],
+    ));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("validation: 20 games: won"), "{stderr}");
     assert!(
@@ -703,50 +494,24 @@ fn the_minesweeper_dqn_trains_resumes_and_plays_any_board_from_the_command_line(
     assert_eq!(m["validation"]["games"], 20);
     assert_eq!(m["steps"], 200);
 
-    let out = succeeds(&[
-        "minesweeper",
-        "train",
-        "--resume",
-        &model,
-        "--steps",
-        "300",
-        "--chunk",
-        "100",
-        "--eval-games",
-        "10",
-    ]);
+    let out = succeeds(&args(
+        "minesweeper train --resume {} --steps 300 --chunk 100 --eval-games 10",
+        &[&model],
+    ));
     assert!(String::from_utf8_lossy(&out.stderr).contains("resuming at step 200"));
     fails_with(
-        &[
-            "minesweeper",
-            "train",
-            "--resume",
-            &model,
-            "--steps",
-            "400",
-            "--layers",
-            "3",
-        ],
+        &args(
+            "minesweeper train --resume {} --steps 400 --layers 3",
+            &[&model],
+        ),
         "--layers cannot change",
     );
     assert_eq!(manifest(&model)["steps"], 300);
 
     // The same model plays expert boards (fully convolutional), on the solver's seeded games.
     let eval = |level: &str| {
-        common::json(&succeeds(&[
-            "minesweeper",
-            "eval",
-            "--agent",
-            "dqn",
-            "--model",
-            &model,
-            "--level",
-            level,
-            "--games",
-            "30",
-            "--seed",
-            "8",
-        ]))
+        let line = "minesweeper eval --agent dqn --model {} --level {} --games 30 --seed 8";
+        common::json(&succeeds(&args(line, &[&model, level])))
     };
     let expert = eval("expert");
     assert_eq!(expert["agent"], "dqn");
@@ -756,24 +521,11 @@ fn the_minesweeper_dqn_trains_resumes_and_plays_any_board_from_the_command_line(
 
     // The conv-dense network (Mehta's) is tied to its board; `--net paper` is its former name.
     let conv_dense = dir.join("conv-dense.dqn").to_string_lossy().to_string();
-    succeeds(&[
-        "minesweeper",
-        "train",
-        "--net",
-        "paper",
-        "--level",
-        "beginner",
-        "--steps",
-        "30",
-        "--chunk",
-        "30",
-        "--replay",
-        "500",
-        "--eval-games",
-        "5",
-        "--out",
-        &conv_dense,
-    ]);
+    succeeds(&args(
+        "minesweeper train --net paper --level beginner --steps 30 --chunk 30 --replay 500 \
+         --eval-games 5 --out {}",
+        &[&conv_dense],
+    ));
     let m = manifest(&conv_dense);
     assert_eq!(
         m["hyperparameters"]["grid"]["layers"],
@@ -788,62 +540,30 @@ fn the_minesweeper_dqn_trains_resumes_and_plays_any_board_from_the_command_line(
         .replace("\"setup\":", "\"rules\":");
     assert_ne!(old, text, "the manifest names its network");
     std::fs::write(format!("{conv_dense}.json"), old).unwrap();
-    let out = succeeds(&[
-        "minesweeper",
-        "train",
-        "--resume",
-        &conv_dense,
-        "--steps",
-        "40",
-        "--chunk",
-        "10",
-        "--eval-games",
-        "5",
-    ]);
+    let out = succeeds(&args(
+        "minesweeper train --resume {} --steps 40 --chunk 10 --eval-games 5",
+        &[&conv_dense],
+    ));
     assert!(String::from_utf8_lossy(&out.stderr).contains("resuming at step 30"));
     assert_eq!(manifest(&conv_dense)["setup"]["net"], "conv-dense");
     fails_with(
-        &[
-            "minesweeper",
-            "eval",
-            "--agent",
-            "dqn",
-            "--model",
-            &conv_dense,
-            "--level",
-            "expert",
-            "--games",
-            "2",
-        ],
+        &args(
+            "minesweeper eval --agent dqn --model {} --level expert --games 2",
+            &[&conv_dense],
+        ),
         "the model was made for",
     );
     fails_with(
-        &[
-            "minesweeper",
-            "eval",
-            "--agent",
-            "dqn",
-            "--level",
-            "beginner",
-        ],
+        &args("minesweeper eval --agent dqn --level beginner", &[]),
         "--agent dqn needs --model FILE",
     );
-    let corrupt = dir.join("corrupt.dqn");
-    let mut bytes = std::fs::read(&model).unwrap();
-    let last = bytes.len() - 1;
-    bytes[last] ^= 0x55;
-    std::fs::write(&corrupt, bytes).unwrap();
+    let corrupt = dir.join("corrupt.dqn").to_string_lossy().to_string();
+    write_damaged_copy(&model, &corrupt);
     fails_with(
-        &[
-            "minesweeper",
-            "eval",
-            "--agent",
-            "dqn",
-            "--model",
-            &corrupt.to_string_lossy(),
-            "--level",
-            "beginner",
-        ],
+        &args(
+            "minesweeper eval --agent dqn --model {} --level beginner",
+            &[&corrupt],
+        ),
         "checksum",
     );
 }
@@ -852,30 +572,11 @@ fn the_minesweeper_dqn_trains_resumes_and_plays_any_board_from_the_command_line(
 fn the_sudoku_dqn_trains_resumes_and_evaluates_by_bin_from_the_command_line() {
     let dir = scratch("dqn-sudoku");
     let model = dir.join("cells.dqn").to_string_lossy().to_string();
-    let out = succeeds(&[
-        "sudoku",
-        "train",
-        "--net",
-        "cells",
-        "--filters",
-        "8",
-        "--puzzles",
-        "30",
-        "--givens",
-        "26,28",
-        "--steps",
-        "60",
-        "--chunk",
-        "30",
-        "--batch",
-        "8",
-        "--eval-per-bin",
-        "3",
-        "--seed",
-        "5",
-        "--out",
-        &model,
-    ]);
+    let out = succeeds(&args(
+        "sudoku train --net cells --filters 8 --puzzles 30 --givens 26,28 --steps 60 --chunk 30 \
+         --batch 8 --eval-per-bin 3 --seed 5 --out {}",
+        &[&model],
+    ));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("validation: easy"), "{stderr}");
     let m = manifest(&model);
@@ -895,31 +596,17 @@ fn the_sudoku_dqn_trains_resumes_and_evaluates_by_bin_from_the_command_line() {
     }
     assert_eq!(m["steps"], 60);
 
-    let out = succeeds(&[
-        "sudoku",
-        "train",
-        "--resume",
-        &model,
-        "--steps",
-        "90",
-        "--chunk",
-        "30",
-        "--eval-per-bin",
-        "2",
-    ]);
+    let out = succeeds(&args(
+        "sudoku train --resume {} --steps 90 --chunk 30 --eval-per-bin 2",
+        &[&model],
+    ));
     assert!(String::from_utf8_lossy(&out.stderr).contains("resuming at step 60"));
     assert_eq!(manifest(&model)["steps"], 90);
     fails_with(
-        &[
-            "sudoku",
-            "train",
-            "--resume",
-            &model,
-            "--steps",
-            "120",
-            "--filters",
-            "16",
-        ],
+        &args(
+            "sudoku train --resume {} --steps 120 --filters 16",
+            &[&model],
+        ),
         "--filters cannot change",
     );
     fails_with(&["sudoku", "train", "--net", "cells"], "--steps");
@@ -928,18 +615,8 @@ fn the_sudoku_dqn_trains_resumes_and_evaluates_by_bin_from_the_command_line() {
     fails_with(&["sudoku", "train", "--net", "paper"], "--steps");
 
     let eval = || {
-        common::json(&succeeds(&[
-            "sudoku",
-            "eval",
-            "--model",
-            &model,
-            "--per-bin",
-            "4",
-            "--seed",
-            "9",
-            "--givens",
-            "26",
-        ]))
+        let line = "sudoku eval --model {} --per-bin 4 --seed 9 --givens 26";
+        common::json(&succeeds(&args(line, &[&model])))
     };
     let report = eval();
     assert_eq!(report["puzzle"], "sudoku-9x9-features");
@@ -953,67 +630,34 @@ fn the_sudoku_dqn_trains_resumes_and_evaluates_by_bin_from_the_command_line() {
     }
 
     // Puzzles from a file, binned by the solver's guesses; a bad line names itself.
-    let file = dir.join("puzzles.txt");
+    let file = dir.join("puzzles.txt").to_string_lossy().to_string();
     std::fs::write(
         &file,
         "# two puzzles\n..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..\n\n",
     )
     .unwrap();
-    let from_file = common::json(&succeeds(&[
-        "sudoku",
-        "eval",
-        "--model",
-        &model,
-        "--file",
-        &file.to_string_lossy(),
-    ]));
-    assert_eq!(from_file["bins"]["easy"]["puzzles"], 1);
-    std::fs::write(&file, "12345\n").unwrap();
-    fails_with(
-        &[
-            "sudoku",
-            "eval",
-            "--model",
-            &model,
-            "--file",
-            &file.to_string_lossy(),
-        ],
-        "puzzles.txt:1",
+    let from_file = args("sudoku eval --model {} --file {}", &[&model, &file]);
+    assert_eq!(
+        common::json(&succeeds(&from_file))["bins"]["easy"]["puzzles"],
+        1
     );
+    std::fs::write(&file, "12345\n").unwrap();
+    fails_with(&from_file, "puzzles.txt:1");
 
     // A model of another puzzle, and a damaged one, are refused.
-    let other = dir.join("other.dqn");
-    succeeds(&[
-        "minesweeper",
-        "train",
-        "--level",
-        "beginner",
-        "--layers",
-        "1",
-        "--filters",
-        "4",
-        "--steps",
-        "10",
-        "--chunk",
-        "10",
-        "--eval-games",
-        "2",
-        "--out",
-        &other.to_string_lossy(),
-    ]);
+    let other = dir.join("other.dqn").to_string_lossy().to_string();
+    succeeds(&args(
+        "minesweeper train --level beginner --layers 1 --filters 4 --steps 10 --chunk 10 \
+         --eval-games 2 --out {}",
+        &[&other],
+    ));
     fails_with(
-        &["sudoku", "eval", "--model", &other.to_string_lossy()],
+        &args("sudoku eval --model {}", &[&other]),
         "sudoku-9x9 or sudoku-9x9-features",
     );
-    let corrupt = dir.join("corrupt.dqn");
-    let mut bytes = std::fs::read(&model).unwrap();
-    let last = bytes.len() - 1;
-    bytes[last] ^= 0x55;
-    std::fs::write(&corrupt, bytes).unwrap();
-    fails_with(
-        &["sudoku", "eval", "--model", &corrupt.to_string_lossy()],
-        "checksum",
-    );
+    let corrupt = dir.join("corrupt.dqn").to_string_lossy().to_string();
+    write_damaged_copy(&model, &corrupt);
+    fails_with(&args("sudoku eval --model {}", &[&corrupt]), "checksum");
 }
 
 #[test]
@@ -1025,9 +669,10 @@ fn the_dust_dqns_train_resume_and_play_seeded_boards_from_the_command_line() {
         args.extend_from_slice(extra);
         succeeds(&args)
     };
-    let out = train(&[
-        "--hidden", "16,16", "--batch", "8", "--steps", "30", "--seed", "2", "--out", &model,
-    ]);
+    let out = train(&args(
+        "--hidden 16,16 --batch 8 --steps 30 --seed 2 --out {}",
+        &[&model],
+    ));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("validation: 5 boards"), "{stderr}");
     let m = manifest(&model);
@@ -1055,19 +700,17 @@ fn the_dust_dqns_train_resume_and_play_seeded_boards_from_the_command_line() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("resuming at step 30"));
     assert_eq!(manifest(&model)["steps"], 45);
     fails_with(
-        &[
-            "dust", "train", "--resume", &model, "--steps", "60", "--hidden", "8",
-        ],
+        &args("dust train --resume {} --steps 60 --hidden 8", &[&model]),
         "--hidden cannot change",
     );
 
     // The batched DQN (the blog's learner) with its mean target: replayed play of many games at
     // once. `--net blog` is its former name.
     let batched = dir.join("batched.dqn").to_string_lossy().to_string();
-    train(&[
-        "--net", "blog", "--target", "mean", "--hidden", "16", "--envs", "20", "--batch", "20",
-        "--replay", "40", "--steps", "6", "--out", &batched,
-    ]);
+    train(&args(
+        "--net blog --target mean --hidden 16 --envs 20 --batch 20 --replay 40 --steps 6 --out {}",
+        &[&batched],
+    ));
     let m = manifest(&batched);
     assert_eq!(
         m["setup"]["net"], "batched",
@@ -1081,22 +724,8 @@ fn the_dust_dqns_train_resume_and_play_seeded_boards_from_the_command_line() {
 
     // Play among the piles clears every board; the same boards give the same clicks.
     let eval_with = |extra: &[&str]| {
-        let mut args = vec![
-            "dust",
-            "eval",
-            "--agent",
-            "dqn",
-            "--model",
-            &model,
-            "--boards",
-            "6",
-            "--seed",
-            "9",
-            "--compare",
-            "false",
-        ];
-        args.extend_from_slice(extra);
-        common::json(&succeeds(&args))
+        let line = "dust eval --agent dqn --model {} --boards 6 --seed 9 --compare false";
+        common::json(&succeeds(&[&args(line, &[&model])[..], extra].concat()))
     };
     let eval = |play: &str| eval_with(&["--play", play]);
     let boards_counted = |report: &Value| -> u64 {
@@ -1130,22 +759,11 @@ fn the_dust_dqns_train_resume_and_play_seeded_boards_from_the_command_line() {
 #[test]
 fn batch_weighted_astar_over_the_shipped_8_puzzle_network_solves_uniform_positions() {
     let model = concat!(env!("CARGO_MANIFEST_DIR"), "/www/models/8puzzle.dqn");
-    let report = common::json(&succeeds(&[
-        "sliding",
-        "eval",
-        "--model",
-        model,
-        "--per-distance",
-        "1",
-        "--uniform-positions",
-        "20",
-        "--seed",
-        "11",
-        "--bwas-lambda",
-        "1",
-        "--bwas-batch",
-        "10",
-    ]));
+    let report = common::json(&succeeds(&args(
+        "sliding eval --model {} --per-distance 1 --uniform-positions 20 --seed 11 \
+         --bwas-lambda 1 --bwas-batch 10",
+        &[model],
+    )));
     let bwas = &report["bwas_uniform"];
     assert_eq!(bwas["positions"], 20);
     assert_eq!(bwas["solved"], 20, "{bwas}");
@@ -1155,20 +773,14 @@ fn batch_weighted_astar_over_the_shipped_8_puzzle_network_solves_uniform_positio
     assert!(bwas["optimal"].as_u64().unwrap() >= 15, "{bwas}");
     assert_eq!(bwas["settings"]["batch"], 10);
     fails_with(
-        &["sliding", "eval", "--model", model, "--bwas-lambda", "1"],
+        &args("sliding eval --model {} --bwas-lambda 1", &[model]),
         "--uniform-positions",
     );
     fails_with(
-        &[
-            "sliding",
-            "eval",
-            "--model",
-            model,
-            "--uniform-positions",
-            "2",
-            "--bwas-lambda",
-            "0",
-        ],
+        &args(
+            "sliding eval --model {} --uniform-positions 2 --bwas-lambda 0",
+            &[model],
+        ),
         "above 0",
     );
 }
@@ -1180,17 +792,8 @@ fn cost_to_go_data_train_resume_and_eval_end_to_end() {
     let (data, model) = (path("paths.txt"), path("values.dqn"));
     // `cost-to-go data` for `positions` solutions drawn from `seed`, into the data file.
     let make_data = |positions: &'static str, seed: &'static str| {
-        [
-            "sliding",
-            "cost-to-go",
-            "data",
-            "--positions",
-            positions,
-            "--seed",
-            seed,
-            "--out",
-            &data,
-        ]
+        let line = "sliding cost-to-go data --positions {} --seed {} --out {}";
+        args(line, &[positions, seed, &data])
     };
     // Three optimal solutions, then two more: the file is continued, not redone.
     succeeds(&make_data("3", "5"));
@@ -1216,29 +819,15 @@ fn cost_to_go_data_train_resume_and_eval_end_to_end() {
 
     let train_args =
         |hidden: &'static str, epochs: &'static str, batch: &'static str, resume: bool| {
-            let mut args = vec![
-                "sliding",
-                "cost-to-go",
-                "train",
-                "--data",
-                &data,
-                "--validation",
-                &data,
-                "--hidden",
-                hidden,
-                "--epochs",
-                epochs,
-                "--batch",
-                batch,
-                "--seed",
-                "1",
-                "--out",
-                &model,
-            ];
+            let mut train = args(
+                "sliding cost-to-go train --data {} --validation {} --hidden {} --epochs {} \
+                 --batch {} --seed 1 --out {}",
+                &[&data, &data, hidden, epochs, batch, &model],
+            );
             if resume {
-                args.push("--resume");
+                train.push("--resume");
             }
-            args
+            train
         };
     let train = |hidden: &'static str, epochs: &'static str, resume: bool| {
         puzzlelab(&train_args(hidden, epochs, "32", resume))
@@ -1274,53 +863,27 @@ fn cost_to_go_data_train_resume_and_eval_end_to_end() {
     assert!(!done.status.success(), "3 epochs are done already");
 
     // The value network plays through the searches that read Q-networks.
-    let out = succeeds(&[
-        "sliding",
-        "cost-to-go",
-        "eval",
-        "--model",
-        &model,
-        "--positions",
-        "2",
-        "--seed",
-        "3",
-        "--max-nodes",
-        "20000",
-        "--record",
-        "check",
-    ]);
-    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let report = common::json(&succeeds(&args(
+        "sliding cost-to-go eval --model {} --positions 2 --seed 3 --max-nodes 20000 \
+         --record check",
+        &[&model],
+    )));
     assert_eq!(report["positions"], 2);
     assert_eq!(manifest(&model)["evaluations"]["check"]["seed"], 3);
     // `solve --algo dqn` takes a value network (it used to refuse its single output).
-    let solved = succeeds(&[
-        "sliding",
-        "solve",
-        "--algo",
-        "dqn",
-        "--model",
-        &model,
-        "--size",
-        "4x4",
-        "1,2,3,4,5,6,7,8,9,10,11,12,13,14,_,15",
-    ]);
-    let solved: Value = serde_json::from_slice(&solved.stdout).unwrap();
+    let solved = common::json(&succeeds(&args(
+        "sliding solve --algo dqn --model {} --size 4x4 1,2,3,4,5,6,7,8,9,10,11,12,13,14,_,15",
+        &[&model],
+    )));
     assert_eq!(solved["length"], 1, "{solved}");
 
     let bad = path("bad.txt");
     std::fs::write(&bad, "1,2,3,4,5,6,7,8,9,10,11,12,13,14,_,15 l\n").unwrap();
     fails_with(
-        &[
-            "sliding",
-            "cost-to-go",
-            "train",
-            "--data",
-            &bad,
-            "--validation",
-            &data,
-            "--out",
-            &path("x.dqn"),
-        ],
+        &args(
+            "sliding cost-to-go train --data {} --validation {} --out {}",
+            &[&bad, &data, &path("x.dqn")],
+        ),
         "line 1: the moves do not reach the goal",
     );
 }

@@ -5,11 +5,7 @@
 
 mod common;
 
-use common::{fails_with, json, manifest, scratch, succeeds};
-
-fn as_strs(args: &[String]) -> Vec<&str> {
-    args.iter().map(String::as_str).collect()
-}
+use common::{args, fails_with, json, manifest, scratch, succeeds};
 
 #[test]
 fn dust_value_data_train_resume_and_beam_play_end_to_end() {
@@ -17,24 +13,11 @@ fn dust_value_data_train_resume_and_beam_play_end_to_end() {
     let path = |name: &str| dir.join(name).to_string_lossy().to_string();
     let (data, validation, model) = (path("train.txt"), path("valid.txt"), path("value.dqn"));
     let make_data = |examples: &'static str, seed: &'static str, out: &str| {
-        succeeds(&[
-            "dust",
-            "value-data",
-            "--examples",
-            examples,
-            "--seed",
-            seed,
-            "--fewest",
-            "6",
-            "--most",
-            "9",
-            "--max-nodes",
-            "400000",
-            "--threads",
-            "2",
-            "--out",
-            out,
-        ])
+        succeeds(&args(
+            "dust value-data --examples {} --seed {} --fewest 6 --most 9 --max-nodes 400000 \
+             --threads 2 --out {}",
+            &[examples, seed, out],
+        ))
     };
     // Four examples, then six: the file is continued, its lines kept.
     make_data("4", "1", &data);
@@ -53,16 +36,7 @@ fn dust_value_data_train_resume_and_beam_play_end_to_end() {
     indices.sort();
     assert_eq!(indices, (0..6).collect::<Vec<_>>());
     fails_with(
-        &[
-            "dust",
-            "value-data",
-            "--examples",
-            "8",
-            "--seed",
-            "2",
-            "--out",
-            &data,
-        ],
+        &args("dust value-data --examples 8 --seed 2 --out {}", &[&data]),
         "another --seed or other settings",
     );
     make_data("3", "2", &validation);
@@ -70,16 +44,10 @@ fn dust_value_data_train_resume_and_beam_play_end_to_end() {
     let foreign = path("notes.txt");
     std::fs::write(&foreign, "some notes\nno newline at the end").unwrap();
     fails_with(
-        &[
-            "dust",
-            "value-data",
-            "--examples",
-            "2",
-            "--seed",
-            "1",
-            "--out",
-            &foreign,
-        ],
+        &args(
+            "dust value-data --examples 2 --seed 1 --out {}",
+            &[&foreign],
+        ),
         "is not a file of `dust value-data`",
     );
     assert_eq!(
@@ -88,31 +56,14 @@ fn dust_value_data_train_resume_and_beam_play_end_to_end() {
     );
 
     // `dust value-train` on these files with a batch of `batch` (and `extra` flags).
-    let train_args = |batch: &'static str, extra: &[&'static str]| -> Vec<String> {
-        let mut args: Vec<String> = [
-            "dust",
-            "value-train",
-            "--data",
-            &data,
-            "--validation",
-            &validation,
-            "--hidden",
-            "32,32",
-            "--batch",
-            batch,
-            "--out",
-            &model,
-        ]
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
-        args.extend(extra.iter().map(|s| s.to_string()));
-        args
+    let train_args = |batch: &'static str, extra: &[&'static str]| {
+        let line = "dust value-train --data {} --validation {} --hidden 32,32 --batch {} --out {}";
+        [&args(line, &[&data, &validation, batch, &model])[..], extra].concat()
     };
     let train = |extra: &[&'static str]| {
         let mut flags = vec!["--eval-boards", "3"];
         flags.extend_from_slice(extra);
-        succeeds(&as_strs(&train_args("16", &flags)))
+        succeeds(&train_args("16", &flags))
     };
     train(&["--epochs", "2"]);
     let m = manifest(&model);
@@ -136,14 +87,14 @@ fn dust_value_data_train_resume_and_beam_play_end_to_end() {
     train(&["--epochs", "3", "--resume"]);
     assert_eq!(manifest(&model)["epochs_done"], 3);
     fails_with(
-        &as_strs(&train_args("8", &["--epochs", "4", "--resume"])),
+        &train_args("8", &["--epochs", "4", "--resume"]),
         "--resume goes on with the same flags",
     );
     // Resumed without boards played: the errors on held-out positions stand alone.
-    succeeds(&as_strs(&train_args(
+    succeeds(&train_args(
         "16",
         &["--epochs", "4", "--resume", "--eval-boards", "0"],
-    )));
+    ));
     let m = manifest(&model);
     assert_eq!(m["epochs_done"], 4);
     assert!(m["validation_boards"].is_null() && m["validation_positions"].is_null());
@@ -152,22 +103,8 @@ fn dust_value_data_train_resume_and_beam_play_end_to_end() {
     // The value network plays by a beam search: auto is the default width, lookahead a beam of
     // one; every board is cleared, and the same boards give the same clicks.
     let eval = |extra: &[&str]| {
-        let mut args = vec![
-            "dust",
-            "eval",
-            "--agent",
-            "dqn",
-            "--model",
-            &model,
-            "--boards",
-            "2",
-            "--seed",
-            "9",
-            "--compare",
-            "false",
-        ];
-        args.extend_from_slice(extra);
-        json(&succeeds(&args))
+        let line = "dust eval --agent dqn --model {} --boards 2 --seed 9 --compare false";
+        json(&succeeds(&[&args(line, &[&model])[..], extra].concat()))
     };
     let auto = eval(&["--play", "auto"]);
     // Two boards counted, both cleared: a board left uncleared would count as 0 clicks, and no
@@ -194,10 +131,10 @@ fn dust_value_data_train_resume_and_beam_play_end_to_end() {
     let narrow = eval(&["--play", "beam", "--beam-width", "1"]);
     assert_eq!(one["mean_clicks"], narrow["mean_clicks"]);
     fails_with(
-        &[
-            "dust", "eval", "--agent", "dqn", "--model", &model, "--boards", "2", "--play",
-            "greedy",
-        ],
+        &args(
+            "dust eval --agent dqn --model {} --boards 2 --play greedy",
+            &[&model],
+        ),
         "a value network gives no value per click",
     );
 }

@@ -3,35 +3,20 @@
 
 mod common;
 
+use common::sliding::shipped_pdb;
 use common::{fails_with, json, json_lines, succeeds};
 use puzzlelab::agent::local_vi::{LocalValueIteration, LocalViConfig};
-use puzzlelab::env::sliding::pdb::PdbHeuristic;
 use puzzlelab::env::sliding::solve::SlidingSolver;
-use puzzlelab::env::sliding::{Board, SlidingPuzzle};
+use puzzlelab::env::sliding::SlidingPuzzle;
 use puzzlelab::rng::Rng;
 use puzzlelab::search::Limits;
 use std::rc::Rc;
-
-/// The shipped 6-6-3 databases for the standard goal.
-fn shipped_databases(goal: &Board) -> PdbHeuristic {
-    use std::io::Read;
-    let path = format!(
-        "{}/www/models/pdb-4x4-6-6-3-standard.pdb.gz",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let raw = std::fs::read(&path).unwrap();
-    let mut bytes = Vec::new();
-    flate2::read::GzDecoder::new(&raw[..])
-        .read_to_end(&mut bytes)
-        .unwrap();
-    PdbHeuristic::from_bytes(&bytes, goal).unwrap()
-}
 
 #[test]
 fn fifteen_puzzle_solutions_reach_the_goal_and_are_never_shorter_than_the_optimum() {
     let puzzle = SlidingPuzzle::standard(4, 4).unwrap();
     let learner = LocalValueIteration::build(&puzzle, LocalViConfig::default()).unwrap();
-    let databases = Rc::new(shipped_databases(puzzle.goal()));
+    let databases = Rc::new(shipped_pdb("pdb-4x4-6-6-3-standard.pdb.gz", puzzle.goal()));
     let mut rng = Rng::new(2026);
     let mut longer = 0;
     for walk in (4..=60).step_by(2) {

@@ -2,6 +2,9 @@
 //! their measured inconsistency stated), Korf's instances solved at their known optimal lengths within the test
 //! budget, solutions that replay, and saved files that load, or fail with a reason.
 
+mod common;
+
+use common::sliding::shipped_pdb;
 use puzzlelab::env::sliding::pdb::{Partition, PdbFileError, PdbHeuristic, PdbSearch};
 use puzzlelab::env::sliding::{Board, Direction, Heuristic, HeuristicTables, SlidingPuzzle};
 use puzzlelab::rng::Rng;
@@ -228,18 +231,6 @@ fn other_goals_partitions_and_saved_files() {
     .is_err());
 }
 
-/// Reads a shipped `.pdb.gz` file.
-fn shipped(file: &str, goal: &Board) -> PdbHeuristic {
-    use std::io::Read;
-    let path = format!("{}/www/models/{file}", env!("CARGO_MANIFEST_DIR"));
-    let raw = std::fs::read(&path).unwrap();
-    let mut bytes = Vec::new();
-    flate2::read::GzDecoder::new(&raw[..])
-        .read_to_end(&mut bytes)
-        .unwrap();
-    PdbHeuristic::from_bytes(&bytes, goal).unwrap()
-}
-
 #[test]
 fn the_shipped_databases_load_match_their_index_and_manifests_and_solve_korf_instances() {
     let root = env!("CARGO_MANIFEST_DIR");
@@ -264,7 +255,7 @@ fn the_shipped_databases_load_match_their_index_and_manifests_and_solve_korf_ins
             entry["bytes"].as_u64().unwrap()
         );
         let puzzle = SlidingPuzzle::with_goal_text(4, 4, entry["goal"].as_str().unwrap()).unwrap();
-        let h = Rc::new(shipped(file, puzzle.goal()));
+        let h = Rc::new(shipped_pdb(file, puzzle.goal()));
         assert_eq!(h.partition(), Partition::SixSixThree);
         assert!(h.has_mirror());
         assert_eq!(

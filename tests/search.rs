@@ -1,21 +1,13 @@
 //! Search cross-checks: BFS, A* and IDA* against exact tables and each other; the the A*/GA coursework
 //! document's start/goal pairs; unsolvable pairs; budgets and cancellation; the 15-puzzle.
 
+mod common;
+
+use common::sliding::solve;
 use puzzlelab::env::sliding::solve::{ExactDistances, SlidingSearch, SlidingSolver};
 use puzzlelab::env::sliding::{Board, Heuristic, HeuristicTables, SlidingPuzzle};
 use puzzlelab::rng::Rng;
 use puzzlelab::search::{run_to_end, Algorithm, IdaStar, Limits, Outcome};
-
-fn solve(
-    puzzle: &SlidingPuzzle,
-    start: Board,
-    algorithm: Algorithm,
-    heuristic: Heuristic,
-) -> puzzlelab::env::sliding::solve::SolveReport {
-    let mut solver =
-        SlidingSolver::new(puzzle, start, algorithm, heuristic, Limits::default()).unwrap();
-    solver.run_to_end(u64::MAX, |_| true)
-}
 
 fn replays_to_goal(
     puzzle: &SlidingPuzzle,

@@ -1,6 +1,9 @@
 //! Weighted A*: within w × the optimum against exact tables (3×3) and IDA* (4×4), identical to A*
 //! at weight 1, honest about its guarantee in the report, and fast enough on 5×5 boards.
 
+mod common;
+
+use common::sliding::solve;
 use puzzlelab::env::sliding::solve::{
     ExactDistances, SlidingSearch, SlidingSolver, SolveError, SolveReport, DEFAULT_WEIGHT,
 };
@@ -88,19 +91,11 @@ fn weighted_astar_stays_within_w_times_the_optimum_on_15_puzzles() {
     let puzzle = SlidingPuzzle::standard(4, 4).unwrap();
     let tables = HeuristicTables::new(puzzle.goal());
     let mut rng = Rng::new(1968);
+    let linear = Heuristic::LinearConflict;
     for difficulty in [16, 20, 24, 28, 30, 32] {
-        let start = puzzle.random_walk(difficulty, 10_000, &mut rng, |b| {
-            tables.estimate(b, Heuristic::LinearConflict)
-        });
-        let mut ida = SlidingSolver::new(
-            &puzzle,
-            start,
-            Algorithm::IdaStar,
-            Heuristic::LinearConflict,
-            Limits::default(),
-        )
-        .unwrap();
-        let optimum = ida.run_to_end(u64::MAX, |_| true).length as u32;
+        let start =
+            puzzle.random_walk(difficulty, 10_000, &mut rng, |b| tables.estimate(b, linear));
+        let optimum = solve(&puzzle, start, Algorithm::IdaStar, linear).length as u32;
         for heuristic in [Heuristic::Manhattan, Heuristic::LinearConflict] {
             for weight in WEIGHTS {
                 let report = weighted(&puzzle, start, heuristic, weight, 3_000_000);
@@ -205,15 +200,12 @@ fn weights_are_checked_and_named() {
     let report = weighted(&puzzle, start, Heuristic::Manhattan, 1.23456, 1000);
     assert_eq!(report.weight, Some(1.235));
     // Asked for by name alone, weighted A* runs with the default weight.
-    let mut solver = SlidingSolver::new(
+    let report = solve(
         &puzzle,
         start,
         Algorithm::WeightedAStar,
         Heuristic::Manhattan,
-        Limits::default(),
-    )
-    .unwrap();
-    let report = solver.run_to_end(u64::MAX, |_| true);
+    );
     assert_eq!(report.weight, Some(DEFAULT_WEIGHT));
     assert_eq!((report.length, report.lower_bound), (2, 2));
     assert!(report.optimal, "proven by meeting the lower bound");
@@ -225,15 +217,7 @@ fn weights_are_checked_and_named() {
     assert_eq!(json["algorithm"], "wastar");
     // The optimal algorithms report no weight.
     for algorithm in [Algorithm::Bfs, Algorithm::AStar, Algorithm::IdaStar] {
-        let mut solver = SlidingSolver::new(
-            &puzzle,
-            start,
-            algorithm,
-            Heuristic::Manhattan,
-            Limits::default(),
-        )
-        .unwrap();
-        let report = solver.run_to_end(u64::MAX, |_| true);
+        let report = solve(&puzzle, start, algorithm, Heuristic::Manhattan);
         assert_eq!((report.weight, report.lower_bound), (None, 2));
         assert!(report.optimal);
         assert!(serde_json::to_value(&report).unwrap()["weight"].is_null());

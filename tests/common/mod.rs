@@ -1,5 +1,6 @@
-//! What the command-line tests share: running `puzzlelab` (with or without standard input),
-//! reading its JSON, checking failures, scratch directories and manifests.
+//! What the tests share: running `puzzlelab` (with or without standard input) on arguments
+//! written as one line, reading its JSON, checking failures, scratch directories and manifests;
+//! and, in `sliding`, searches run to their end and the shipped pattern databases.
 // Each test file uses some of these helpers, never all.
 #![allow(dead_code)]
 
@@ -7,6 +8,23 @@ use serde_json::Value;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
+
+pub mod sliding;
+
+/// The arguments of `line`, split at white space, with each `{}` in it replaced by the next of
+/// `values` (which may hold white space: paths, boards). Panics when the counts differ.
+pub fn args<'a>(line: &'a str, values: &[&'a str]) -> Vec<&'a str> {
+    let mut values = values.iter();
+    let args = line
+        .split_whitespace()
+        .map(|word| match word {
+            "{}" => *values.next().expect("a value for every {}"),
+            word => word,
+        })
+        .collect();
+    assert!(values.next().is_none(), "a {{}} for every value: {line}");
+    args
+}
 
 /// Runs `puzzlelab args` with `stdin` as its standard input.
 pub fn puzzlelab_with_input(args: &[&str], stdin: &str) -> Output {
