@@ -34,6 +34,23 @@ pub struct BwasSettings {
     pub parity_offset: Option<f32>,
 }
 
+impl BwasSettings {
+    /// The settings, or what is wrong with them in words: λ above 0 and at most 10, a batch and
+    /// a node budget of at least 1, a parity offset from −10 to 10.
+    pub fn checked(self) -> Result<BwasSettings, String> {
+        if !(self.lambda.is_finite() && self.lambda > 0.0 && self.lambda <= 10.0) {
+            return Err("λ must be a number above 0 and at most 10".into());
+        }
+        if (self.parity_offset).is_some_and(|o| !(o.is_finite() && (-10.0..=10.0).contains(&o))) {
+            return Err("the parity offset must be a number from −10 to 10".into());
+        }
+        if self.batch == 0 || self.max_nodes == 0 {
+            return Err("the batch and the node budget must be at least 1".into());
+        }
+        Ok(self)
+    }
+}
+
 /// `estimate + offset` rounded down to the nearest whole number (at least 0) with the parity of
 /// every path from `board` to `goal`: that of the blank's row and column steps to its goal cell.
 pub fn parity_rounded(board: &Board, goal: &Board, estimate: f32, offset: f32) -> f32 {

@@ -368,6 +368,64 @@ pub fn model_solve(
     }
 }
 
+/// A model's solution as the CLI and the page report it: the solve report (its moves checked by
+/// replaying them), how it was found, and the optimum where it is known.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct ModelSolveReport {
+    /// The moves, their tiles and length, whether they reach the goal and are optimal.
+    #[serde(flatten)]
+    pub report: crate::env::sliding::solve::SolveReport,
+    /// `greedy`, `beam-search` or `bwas`.
+    pub method: &'static str,
+    /// The position's optimal number of moves, where known (boards of at most 9 cells).
+    pub optimal_length: Option<u32>,
+    /// Moves over the optimum of a solution (`None`: not solved, or the optimum is unknown).
+    pub extra_moves: Option<i64>,
+}
+
+impl ModelSolveReport {
+    /// The report of `moves` (none: the search gave up) from `start` to `goal`, found by `method`
+    /// after expanding `nodes`, against `optimal_length`.
+    pub fn new(
+        start: &Board,
+        goal: &Board,
+        (method, moves, nodes): (&'static str, Option<Vec<Direction>>, usize),
+        optimal_length: Option<u32>,
+    ) -> ModelSolveReport {
+        use crate::env::sliding::solve::{SolveReport, SolveStatus};
+        let mut report =
+            SolveReport::from_moves(start, moves.unwrap_or_default(), goal, false, "dqn");
+        report.nodes = nodes as u64;
+        let solved = report.status == SolveStatus::Solved;
+        report.optimal = solved && Some(report.length as u32) == optimal_length;
+        let extra_moves =
+            (optimal_length.filter(|_| solved)).map(|d| report.length as i64 - d as i64);
+        ModelSolveReport {
+            report,
+            method,
+            optimal_length,
+            extra_moves,
+        }
+    }
+}
+
+impl ModelSolution {
+    /// Its report from `start` to `goal` against `optimal_length` ([`ModelSolveReport::new`]).
+    pub fn report(
+        self,
+        start: &Board,
+        goal: &Board,
+        optimal_length: Option<u32>,
+    ) -> ModelSolveReport {
+        ModelSolveReport::new(
+            start,
+            goal,
+            (self.method, self.moves, self.nodes),
+            optimal_length,
+        )
+    }
+}
+
 /// How a model did on one position: the greedy policy's and the model-guided solver's extra moves
 /// over the optimum (`None`: not solved).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

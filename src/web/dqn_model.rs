@@ -11,9 +11,9 @@ use crate::agent::dqn::sliding::{puzzle_of, training_env, SlidingLearner, Slidin
 use crate::agent::dqn::QPolicy;
 use crate::agent::evaluation::{
     evaluate_position, exact_positions, model_solve, q_heuristic, EvaluationSettings,
-    EvaluationTally,
+    EvaluationTally, ModelSolution, ModelSolveReport,
 };
-use crate::env::sliding::solve::{ExactDistances, SolveReport, SolveStatus};
+use crate::env::sliding::solve::{ExactDistances, SolveReport};
 use crate::env::sliding::{Board, SlidingPuzzle};
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -88,7 +88,7 @@ impl SlidingModel {
         let clock = web_time::Instant::now();
         let found = model_solve(&self.policy, &mut self.env, start, &settings);
         let ms = clock.elapsed().as_secs_f64() * 1000.0;
-        self.solution(start, found.moves, found.nodes, found.method, ms)
+        self.solution(start, found, ms)
     }
 
     /// Solves `cells` with DeepCubeA's batch-weighted A* over the network's estimate of the moves
@@ -127,26 +127,14 @@ impl SlidingModel {
         } else {
             DEFAULT_LAMBDA_Q
         });
-        if !(lambda.is_finite() && lambda > 0.0 && lambda <= 10.0) {
-            return Err(js_error("λ must be a number above 0 and at most 10"));
-        }
-        if options
-            .parity_offset
-            .is_some_and(|o| !(o.is_finite() && (-10.0..=10.0).contains(&o)))
-        {
-            return Err(js_error(
-                "the parity offset must be a number from −10 to 10",
-            ));
-        }
-        if options.batch == 0 || options.max_nodes == 0 {
-            return Err(js_error("the batch and the node budget must be at least 1"));
-        }
         let settings = BwasSettings {
             lambda,
             batch: options.batch.min(10_000),
             max_nodes: options.max_nodes.min(50_000_000),
             parity_offset: options.parity_offset,
-        };
+        }
+        .checked()
+        .map_err(js_error)?;
         let goal = *self.puzzle.goal();
         let clock = web_time::Instant::now();
         let (policy, env) = (&self.policy, &mut self.env);
@@ -154,29 +142,22 @@ impl SlidingModel {
             q_heuristic(policy, env, boards)
         });
         let ms = clock.elapsed().as_secs_f64() * 1000.0;
-        self.solution(start, found.moves, found.nodes, "bwas", ms)
+        let found = ModelSolution {
+            method: "bwas",
+            moves: found.moves,
+            nodes: found.nodes,
+        };
+        self.solution(start, found, ms)
     }
 
-    /// A solve's report: the moves found (none: gave up), against the optimum where it is known.
+    /// A solve's report: the moves found (none: gave up), against the optimum where it is known,
+    /// and the milliseconds it took.
     fn solution(
         &mut self,
         start: Board,
-        moves: Option<Vec<crate::env::sliding::Direction>>,
-        nodes: usize,
-        method: &'static str,
+        found: ModelSolution,
         ms: f64,
     ) -> Result<JsValue, JsValue> {
-        let optimal_length = self.exact().and_then(|e| e.distance(&start));
-        let mut report = SolveReport::from_moves(
-            &start,
-            moves.unwrap_or_default(),
-            self.puzzle.goal(),
-            false,
-            "dqn",
-        );
-        report.nodes = nodes as u64;
-        let solved = report.status == SolveStatus::Solved;
-        report.optimal = solved && Some(report.length as u32) == optimal_length;
         #[derive(serde::Serialize)]
         #[serde(rename_all = "camelCase")]
         struct Solution {
@@ -187,9 +168,13 @@ impl SlidingModel {
             extra_moves: Option<i64>,
             ms: f64,
         }
-        let extra_moves = optimal_length
-            .filter(|_| solved)
-            .map(|d| report.length as i64 - d as i64);
+        let optimal_length = self.exact().and_then(|e| e.distance(&start));
+        let ModelSolveReport {
+            report,
+            method,
+            optimal_length,
+            extra_moves,
+        } = found.report(&start, self.puzzle.goal(), optimal_length);
         to_js(&Solution {
             report,
             method,

@@ -435,17 +435,12 @@ impl SameGameHandle {
         };
         let mut stopped = false;
         let mut callback = |p: ExactProgress| {
-            let report = js_sys::Object::new();
-            let set = |key: &str, value: f64| {
-                js_sys::Reflect::set(&report, &key.into(), &value.into()).ok();
-            };
-            set("nodes", p.nodes as f64);
-            set("depth", p.depth as f64);
-            set("best", p.best as f64);
-            let go_on = progress
-                .call1(&JsValue::NULL, &report)
-                .map(|answer| answer.as_bool() != Some(false))
-                .unwrap_or(false);
+            let numbers = [
+                ("nodes", p.nodes as f64),
+                ("depth", p.depth as f64),
+                ("best", p.best as f64),
+            ];
+            let go_on = go_on(progress, &numbers);
             stopped |= !go_on;
             go_on
         };
@@ -488,20 +483,12 @@ impl SameGameHandle {
             ..McLimits::new(seconds, 2)
         };
         let mut callback = |p: McProgress| {
-            let Some(progress) = &progress else {
-                return true;
-            };
-            let report = js_sys::Object::new();
-            let set = |key: &str, value: f64| {
-                js_sys::Reflect::set(&report, &key.into(), &value.into()).ok();
-            };
-            set("best", p.best as f64);
-            set("playouts", p.playouts as f64);
-            set("seconds", p.seconds);
-            progress
-                .call1(&JsValue::NULL, &report)
-                .map(|answer| answer.as_bool() != Some(false))
-                .unwrap_or(false)
+            let numbers = [
+                ("best", p.best as f64),
+                ("playouts", p.playouts as f64),
+                ("seconds", p.seconds),
+            ];
+            (progress.as_ref()).is_none_or(|progress| go_on(progress, &numbers))
         };
         let found = match algo {
             "nrpa" => nrpa(&self.board, limits, &mut callback),
@@ -520,4 +507,14 @@ impl SameGameHandle {
             seconds: found.seconds,
         })
     }
+}
+
+/// Calls a search's `progress` with `{name: number, …}`; whether to go on (anything but `false`;
+/// a callback that throws stops the search).
+fn go_on(progress: &js_sys::Function, numbers: &[(&str, f64)]) -> bool {
+    let report = js_sys::Object::new();
+    for &(name, value) in numbers {
+        js_sys::Reflect::set(&report, &name.into(), &value.into()).ok();
+    }
+    (progress.call1(&JsValue::NULL, &report)).is_ok_and(|answer| answer.as_bool() != Some(false))
 }

@@ -238,21 +238,15 @@ needs_learn! {
 pub fn eval(args: &CostToGoEvalArgs, command: &str) -> Result<()> {
     use puzzlelab::agent::bwas::BwasSettings;
     ensure!(args.positions >= 1, "--positions must be at least 1");
-    ensure!(
-        args.lambda.is_finite() && args.lambda > 0.0 && args.lambda <= 10.0,
-        "--lambda must be a number above 0 and at most 10"
-    );
-    ensure!(
-        args.batch >= 1 && args.max_nodes >= 1,
-        "--batch and --max-nodes must be at least 1"
-    );
-    let policy = crate::learner::read_policy(&args.model)?;
     let settings = BwasSettings {
         lambda: args.lambda,
         batch: args.batch,
         max_nodes: args.max_nodes,
         parity_offset: None,
-    };
+    }
+    .checked()
+    .map_err(|e| anyhow::anyhow!("--lambda, --batch, --max-nodes: {e}"))?;
+    let policy = crate::learner::read_policy(&args.model)?;
     // The manifest is read first: a missing one fails before minutes of search.
     let manifest: Option<serde_json::Value> = match &args.record {
         Some(_) => Some(crate::files::read_manifest(&args.model)?),

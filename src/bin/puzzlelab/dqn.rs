@@ -12,6 +12,28 @@ use clap::{Args, ValueEnum};
 pub const NEEDS_LEARN: &str =
     "this needs the deep-learning build: cargo build --release --features learn";
 
+/// The size of a `--net cells` network, the one network shared by every cell (Minesweeper: 3x3
+/// convolutions; Sudoku: 1x1 layers over each (cell, digit)); unset, the learner's defaults.
+#[derive(Args, Debug, Clone)]
+pub struct CellsNetArgs {
+    /// --net cells: hidden layers.
+    #[arg(long)]
+    pub layers: Option<usize>,
+    /// --net cells: filters (units) per layer.
+    #[arg(long)]
+    pub filters: Option<usize>,
+}
+
+impl CellsNetArgs {
+    /// Which of the flags were given (what a resume may not change).
+    pub fn recorded(&self) -> Vec<(&'static str, bool)> {
+        vec![
+            ("--layers", self.layers.is_some()),
+            ("--filters", self.filters.is_some()),
+        ]
+    }
+}
+
 /// The name a value of a `--flag` takes on the command line (and a manifest records).
 pub fn flag_value<T: ValueEnum>(value: &T) -> String {
     value

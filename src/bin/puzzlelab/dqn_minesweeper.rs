@@ -3,7 +3,7 @@
 
 #![cfg_attr(not(feature = "learn"), allow(dead_code))]
 
-use crate::dqn::{DqnArgs, RunArgs};
+use crate::dqn::{CellsNetArgs, DqnArgs, RunArgs};
 use crate::minesweeper::BoardArgs;
 use clap::{Args, ValueEnum};
 
@@ -34,12 +34,8 @@ pub struct TrainArgs {
     /// The network and learner.
     #[arg(long, value_enum, default_value = "cells")]
     pub net: NetArg,
-    /// --net cells: 3x3 convolution layers.
-    #[arg(long)]
-    pub layers: Option<usize>,
-    /// --net cells: filters per layer.
-    #[arg(long)]
-    pub filters: Option<usize>,
+    #[command(flatten)]
+    pub cells: CellsNetArgs,
     /// --net cells: fit each cell's log-odds of not losing by cross-entropy instead of its
     /// reward by squared error (a two-atom categorical DQN; DqnConfig::survival_logits).
     #[arg(long)]
@@ -90,16 +86,12 @@ mod learn {
     pub fn train(args: &TrainArgs, command: &str) -> Result<()> {
         let (layout, rule, first) = args.board.resolve()?;
         let setup = MinesSetup {
-            layers: args.layers,
-            filters: args.filters,
+            layers: args.cells.layers,
+            filters: args.cells.filters,
             survival: args.survival,
             ..setup(layout, rule, first, &crate::dqn::flag_value(&args.net))
         };
-        let recorded = vec![
-            ("--layers", args.layers.is_some()),
-            ("--filters", args.filters.is_some()),
-            ("--survival", args.survival),
-        ];
+        let recorded = [args.cells.recorded(), vec![("--survival", args.survival)]].concat();
         learner::train::<MinesweeperLearner>(
             setup,
             TrainRequest {

@@ -21,10 +21,10 @@ use puzzlelab::agent::dqn::sliding::{
 use puzzlelab::agent::dqn::{DqnConfig, QPolicy};
 use puzzlelab::agent::evaluation::{
     evaluate_by_distance, exact_positions, model_solve, q_heuristic, EvaluationSettings,
-    EvaluationTable, ModelSolution,
+    EvaluationTable, ModelSolveReport,
 };
 use puzzlelab::env::sliding::pdb::{Partition, PdbHeuristic};
-use puzzlelab::env::sliding::solve::{ExactDistances, SlidingSolver, SolveReport, SolveStatus};
+use puzzlelab::env::sliding::solve::{ExactDistances, SlidingSolver};
 use puzzlelab::env::sliding::{
     Board, Heuristic, HeuristicTables, RewardScheme, SlidingEnv, SlidingPuzzle,
 };
@@ -195,24 +195,24 @@ pub fn eval(args: &EvalArgs) -> Result<()> {
     let policy = crate::learner::read_policy(path)?;
     let puzzle = puzzle_of(&policy).map_err(anyhow::Error::msg)?;
     let settings = args.evaluation.settings(&puzzle, args.seed);
+    let bwas_settings = match args.bwas_lambda {
+        Some(lambda) => {
+            ensure!(
+                args.uniform_positions.is_some(),
+                "--bwas-lambda solves the --uniform-positions N positions: give both"
+            );
+            let settings = BwasSettings {
+                lambda,
+                batch: args.bwas_batch,
+                max_nodes: args.bwas_max_nodes,
+                parity_offset: args.bwas_parity_offset,
+            };
+            Some(settings.checked().map_err(|e| anyhow!("--bwas-*: {e}"))?)
+        }
+        None => None,
+    };
     let table = evaluate_model(&policy, &puzzle, &settings)?;
     eprint!("{}", table.to_text());
-    if let Some(lambda) = args.bwas_lambda {
-        ensure!(
-            args.uniform_positions.is_some(),
-            "--bwas-lambda solves the --uniform-positions N positions: give both"
-        );
-        ensure!(
-            lambda.is_finite() && lambda > 0.0 && lambda <= 10.0,
-            "--bwas-lambda must be a number above 0 and at most 10"
-        );
-        ensure!(args.bwas_batch >= 1, "--bwas-batch must be at least 1");
-        ensure!(
-            args.bwas_parity_offset
-                .is_none_or(|o| o.is_finite() && (-10.0..=10.0).contains(&o)),
-            "--bwas-parity-offset must be a number from -10 to 10"
-        );
-    }
     let (mut uniform, mut bwas) = (None, None);
     if let Some(count) = args.uniform_positions {
         let optimal = OptimalLengths::for_puzzle(&puzzle)?;
@@ -222,13 +222,7 @@ pub fn eval(args: &EvalArgs) -> Result<()> {
         eprintln!("{count} uniformly random positions:");
         eprint!("{}", table.to_text());
         uniform = Some(table);
-        if let Some(lambda) = args.bwas_lambda {
-            let bwas_settings = BwasSettings {
-                lambda,
-                batch: args.bwas_batch,
-                max_nodes: args.bwas_max_nodes,
-                parity_offset: args.bwas_parity_offset,
-            };
+        if let Some(bwas_settings) = bwas_settings {
             let report = bwas_report(&policy, &mut env, &positions, &bwas_settings);
             eprintln!("batch-weighted A*: {report}");
             bwas = Some(report);
@@ -303,15 +297,12 @@ fn bwas_report(
     })
 }
 
-/// What `solve --algo dqn` adds to the solve report.
+/// What `solve --algo dqn` reports: the model's solution and the model file.
 #[derive(Serialize)]
-struct ModelSolveReport<'a> {
+struct ModelSolveLine<'a> {
     #[serde(flatten)]
-    report: SolveReport,
-    method: &'a str,
+    report: ModelSolveReport,
     model: &'a str,
-    optimal_length: Option<u32>,
-    extra_moves: Option<i64>,
 }
 
 /// `puzzlelab sliding solve --algo dqn --model F`: greedy play, then beam search if greedy fails.
@@ -341,32 +332,12 @@ pub fn solve_with_model(args: &SolveArgs, text: &str) -> Result<String> {
     };
     let settings = evaluation.settings(puzzle, None);
     let clock = Instant::now();
-    let ModelSolution {
-        method,
-        moves,
-        nodes,
-    } = model_solve(&policy, &mut env, start, &settings);
+    let found = model_solve(&policy, &mut env, start, &settings);
     let ms = clock.elapsed().as_secs_f64() * 1000.0;
     let optimal_length = ExactDistances::build(puzzle.goal()).and_then(|e| e.distance(&start));
-    let mut report = SolveReport::from_moves(
-        &start,
-        moves.unwrap_or_default(),
-        puzzle.goal(),
-        false,
-        "dqn",
-    );
-    report.nodes = nodes as u64;
-    let solved = report.status == SolveStatus::Solved;
-    report.optimal = solved && Some(report.length as u32) == optimal_length;
-    let extra_moves = optimal_length
-        .filter(|_| solved)
-        .map(|d| report.length as i64 - d as i64);
-    let report = ModelSolveReport {
-        report,
-        method,
+    let report = ModelSolveLine {
+        report: found.report(&start, puzzle.goal(), optimal_length),
         model: path,
-        optimal_length,
-        extra_moves,
     };
     let line = SolveLine::new(report, ms, text, puzzle, &start);
     Ok(serde_json::to_string(&line).expect("reports serialise"))

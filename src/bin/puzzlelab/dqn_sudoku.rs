@@ -3,7 +3,7 @@
 
 #![cfg_attr(not(feature = "learn"), allow(dead_code))]
 
-use crate::dqn::{DqnArgs, RunArgs};
+use crate::dqn::{CellsNetArgs, DqnArgs, RunArgs};
 use clap::{Args, ValueEnum};
 
 /// Which network and learner.
@@ -39,12 +39,8 @@ pub struct TrainArgs {
     /// The network and learner.
     #[arg(long, value_enum, default_value = "cells")]
     pub net: NetArg,
-    /// --net cells: hidden 1x1 layers.
-    #[arg(long)]
-    pub layers: Option<usize>,
-    /// --net cells: units per layer.
-    #[arg(long)]
-    pub filters: Option<usize>,
+    #[command(flatten)]
+    pub cells: CellsNetArgs,
     /// Training puzzles (drawn from --seed; validation and reports use other seeds).
     #[arg(long, default_value_t = 2_000)]
     pub puzzles: usize,
@@ -104,13 +100,10 @@ mod learn {
             count: args.puzzles,
             givens: args.set.givens.clone(),
             seed: None,
-            layers: args.layers,
-            filters: args.filters,
+            layers: args.cells.layers,
+            filters: args.cells.filters,
         };
-        let recorded = vec![
-            ("--layers", args.layers.is_some()),
-            ("--filters", args.filters.is_some()),
-        ];
+        let recorded = args.cells.recorded();
         learner::train::<SudokuLearner>(
             setup,
             TrainRequest {
