@@ -887,3 +887,77 @@ fn cost_to_go_data_train_resume_and_eval_end_to_end() {
         "line 1: the moves do not reach the goal",
     );
 }
+
+#[test]
+fn a_run_killed_between_its_model_and_its_manifest_resumes_from_a_matching_pair() {
+    let dir = scratch("dqn_cli_kill");
+    let model = dir.join("killed.dqn").to_string_lossy().to_string();
+    let train = "sliding train --size 2x3 --steps 900 --seed 3 --hidden 16 --batch 16 \
+                 --replay 2000 --warmup 5 --difficulty 3 --chunk 300 --checkpoint-every 300 \
+                 --eval-every 100000 --per-distance 1 --out {}";
+    // Killed right after the second checkpoint's model is in place, before its manifest.
+    let killed = std::process::Command::new(env!("CARGO_BIN_EXE_puzzlelab"))
+        .args(args(train, &[&model]))
+        .env("PUZZLELAB_FAULT", "between-model-and-manifest:2")
+        .output()
+        .unwrap();
+    assert_eq!(
+        killed.status.code(),
+        Some(137),
+        "the fault hook stops the run"
+    );
+    let bytes = std::fs::read(&model).unwrap();
+    let behind = manifest(&model);
+    assert_eq!(
+        behind["steps"], 300,
+        "the manifest is one checkpoint behind its model"
+    );
+    let checksum = format!("{:016x}", puzzlelab::checksum::fnv1a(&bytes));
+    assert_ne!(behind["model_fnv1a"], checksum.as_str());
+
+    // Resuming finishes the interrupted write: the model's own manifest, not the older one.
+    let resumed = succeeds(&args(
+        "sliding train --steps 1200 --chunk 300 --checkpoint-every 300 --eval-every 100000 \
+         --per-distance 1 --resume {} --out {}",
+        &[&model, &model],
+    ));
+    let stderr = String::from_utf8_lossy(&resumed.stderr);
+    assert!(
+        stderr.contains("finished the write a stopped run left"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("step 900 ") || stderr.contains("step 900/"),
+        "it goes on from the model's 600 steps, not the manifest's 300:\n{stderr}"
+    );
+    let m = manifest(&model);
+    assert_eq!(m["steps"], 1200);
+    let bytes = std::fs::read(&model).unwrap();
+    assert_eq!(
+        m["model_fnv1a"],
+        format!("{:016x}", puzzlelab::checksum::fnv1a(&bytes)).as_str(),
+        "the manifest records the checksum of the model beside it"
+    );
+
+    // A model that is not the manifest's (another run's) is refused, with which is newer.
+    let other = dir.join("other.dqn").to_string_lossy().to_string();
+    succeeds(&args(
+        "sliding train --size 2x3 --steps 300 --seed 4 --hidden 16 --batch 16 --replay 2000 \
+         --warmup 5 --difficulty 3 --chunk 300 --eval-every 100000 --per-distance 1 --out {}",
+        &[&other],
+    ));
+    std::fs::copy(&other, &model).unwrap();
+    let refused = fails_with(
+        &args(
+            "sliding train --steps 1500 --resume {} --out {}",
+            &[&model, &model],
+        ),
+        "does not match its manifest",
+    );
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        stderr.contains(&format!("{model} was written after {model}.json"))
+            && stderr.contains("train again without --resume"),
+        "{stderr}"
+    );
+}

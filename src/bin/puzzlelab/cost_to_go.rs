@@ -409,7 +409,6 @@ pub fn train_value<E: puzzlelab::agent::dqn::cost_to_go::ValueEncoding>(
     if let (Some(asked), Some(extra)) = (asked.as_object_mut(), extra_hyperparameters.as_object()) {
         asked.extend(extra.clone());
     }
-    let manifest_path = format!("{}.json", args.out);
     let (mut learner, mut manifest, first_epoch) = if args.resume {
         let manifest: Value = crate::files::read_manifest(&args.out)?;
         let epochs_done = manifest["epochs_done"]
@@ -541,8 +540,7 @@ pub fn train_value<E: puzzlelab::agent::dqn::cost_to_go::ValueEncoding>(
                 "epoch": epoch + 1, "lr": lr, "loss": round(loss, 5), "seconds": round(seconds, 1),
                 "validation": errors,
             }));
-        crate::files::write_atomically(&args.out, &learner.policy().to_bytes())?;
-        crate::files::write_json(&manifest_path, &manifest)?;
+        crate::files::write_model_and_manifest(&args.out, &learner.policy().to_bytes(), &manifest)?;
     }
     crate::files::print_json(&manifest);
     Ok(())

@@ -95,12 +95,105 @@ pub fn print_json(value: &impl Serialize) {
     );
 }
 
-/// The manifest `FILE.json` written beside a model or network `path`, which resuming needs.
+/// The manifest's field that holds the checksum (FNV-1a, 16 hex digits) of the model file it
+/// describes: a manifest and a model that disagree are found, not trusted.
+pub const MODEL_CHECKSUM: &str = "model_fnv1a";
+
+/// The checksum [`MODEL_CHECKSUM`] records for a model file's bytes.
+fn model_checksum(bytes: &[u8]) -> String {
+    format!("{:016x}", puzzlelab::checksum::fnv1a(bytes))
+}
+
+/// Writes a model file and its manifest (`path`.json, which records the model's checksum) as a
+/// pair that a reader always finds matching: both go to temporary files first, then the model is
+/// renamed into place, then the manifest. A run killed between the two renames leaves the new
+/// manifest as `path.json.partial`, which [`read_manifest`] puts in place; killed before them,
+/// the previous pair stands. Test hook: `PUZZLELAB_FAULT=between-model-and-manifest:N` ends the
+/// process between the two renames of the Nth pair a run writes, as a kill would.
+pub fn write_model_and_manifest(path: &str, model: &[u8], manifest: &impl Serialize) -> Result<()> {
+    static WRITTEN: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let mut manifest = serde_json::to_value(manifest).expect("manifests serialise");
+    if let Some(fields) = manifest.as_object_mut() {
+        fields.insert(MODEL_CHECKSUM.into(), model_checksum(model).into());
+    }
+    let text = serde_json::to_string_pretty(&manifest).expect("manifests serialise") + "\n";
+    let manifest_path = format!("{path}.json");
+    let model_partial = format!("{path}.partial");
+    let manifest_partial = format!("{manifest_path}.partial");
+    std::fs::write(&model_partial, model)
+        .with_context(|| format!("{model_partial}: cannot write"))?;
+    std::fs::write(&manifest_partial, text)
+        .with_context(|| format!("{manifest_partial}: cannot write"))?;
+    std::fs::rename(&model_partial, path).with_context(|| format!("{path}: cannot write"))?;
+    let written = WRITTEN.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+    let fault = std::env::var("PUZZLELAB_FAULT").unwrap_or_default();
+    if fault == format!("between-model-and-manifest:{written}") {
+        eprintln!("puzzlelab: stopped between {path} and its manifest ({fault})");
+        std::process::exit(137);
+    }
+    std::fs::rename(&manifest_partial, &manifest_path)
+        .with_context(|| format!("{manifest_path}: cannot write"))
+}
+
+/// The manifest `FILE.json` written beside a model or network `path`, which resuming needs,
+/// checked against the model: when it records the model's checksum ([`MODEL_CHECKSUM`]; older
+/// manifests do not) the model file must match it. A manifest whose write a killed run left
+/// unfinished (`path.json.partial`, matching the model) is put in place first; any other
+/// mismatch is refused, saying which file is newer and what to do.
 pub fn read_manifest<T: DeserializeOwned>(path: &str) -> Result<T> {
     let manifest_path = format!("{path}.json");
-    let text = std::fs::read_to_string(&manifest_path)
-        .with_context(|| format!("{manifest_path}: cannot read (needed to resume)"))?;
-    serde_json::from_str(&text).with_context(|| format!("{manifest_path}: not a manifest"))
+    let partial = format!("{manifest_path}.partial");
+    let read = |manifest_path: &str| -> Result<serde_json::Value> {
+        let text = std::fs::read_to_string(manifest_path)
+            .with_context(|| format!("{manifest_path}: cannot read (needed to resume)"))?;
+        serde_json::from_str(&text).with_context(|| format!("{manifest_path}: not a manifest"))
+    };
+    let found = read(&manifest_path);
+    // The checksum the model must have: the manifest's, or (no manifest yet, a pending one
+    // beside it) none it can have.
+    let expected = match &found {
+        Ok(manifest) => manifest.get(MODEL_CHECKSUM).and_then(|v| v.as_str()),
+        Err(_) if std::path::Path::new(&partial).exists() => Some(""),
+        Err(_) => None,
+    };
+    if let Some(expected) = expected {
+        let model = std::fs::read(path).with_context(|| format!("{path}: cannot read"))?;
+        let actual = model_checksum(&model);
+        if expected != actual {
+            let pending = (read(&partial).ok())
+                .filter(|p| p.get(MODEL_CHECKSUM).and_then(|v| v.as_str()) == Some(&actual));
+            if let Some(pending) = pending {
+                std::fs::rename(&partial, &manifest_path)
+                    .with_context(|| format!("{manifest_path}: cannot write"))?;
+                eprintln!(
+                    "puzzlelab: {manifest_path}: finished the write a stopped run left (the \
+                     manifest of the model now in {path})"
+                );
+                return serde_json::from_value(pending)
+                    .with_context(|| format!("{manifest_path}: not a manifest"));
+            }
+            if found.is_ok() {
+                anyhow::bail!(
+                    "{path} does not match its manifest {manifest_path}: the manifest records a \
+                     model with checksum {expected}, the file's is {actual} ({}). Resume from a \
+                     model and a manifest written together (a run's last checkpoint, or copies \
+                     of both), or train again without --resume",
+                    newer(path, &manifest_path)
+                );
+            }
+        }
+    }
+    serde_json::from_value(found?).with_context(|| format!("{manifest_path}: not a manifest"))
+}
+
+/// Which of two files was written last, in words.
+fn newer(a: &str, b: &str) -> String {
+    let modified = |p: &str| std::fs::metadata(p).and_then(|m| m.modified()).ok();
+    match (modified(a), modified(b)) {
+        (Some(ta), Some(tb)) if ta > tb => format!("{a} was written after {b}"),
+        (Some(ta), Some(tb)) if tb > ta => format!("{b} was written after {a}"),
+        _ => "they were written at the same time".into(),
+    }
 }
 
 /// A short description of this machine: OS, architecture, CPU model and core count.

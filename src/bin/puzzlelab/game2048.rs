@@ -2,7 +2,7 @@
 //! expectimax over it, random play, or a DQN's greedy play) and `ntuple train` (TD(0) on
 //! afterstates, Szubert & Jaśkowski 2014); `train` is the DQN's ([`crate::dqn2048`]).
 
-use crate::files::{self, gzip_for, machine, read_maybe_gzip, write_atomically};
+use crate::files::{self, gzip_for, machine, read_maybe_gzip};
 use crate::manifest::ResumeRecord;
 use crate::training::{self, ChunkedTraining, Plan};
 use anyhow::{anyhow, bail, Context, Result};
@@ -303,7 +303,6 @@ impl ChunkedTraining for NTupleRun {
         let raw = network.to_bytes(precision);
         let raw_bytes = raw.len();
         let bytes = gzip_for(out, raw);
-        write_atomically(out, &bytes)?;
         let set = network.tuple_set();
         let trained = network.games_trained();
         let manifest = NTupleManifest {
@@ -346,7 +345,7 @@ impl ChunkedTraining for NTupleRun {
             }),
             puzzlelab_version: env!("CARGO_PKG_VERSION"),
         };
-        files::write_json(&format!("{out}.json"), &manifest)
+        files::write_model_and_manifest(out, &bytes, &manifest)
     }
 }
 

@@ -12,7 +12,7 @@ pub use learn::{eval_model, read_policy, train, TrainRequest};
 #[cfg(feature = "learn")]
 mod learn {
     use crate::dqn::{DqnArgs, RunArgs};
-    use crate::files::{read_manifest, write_atomically, write_json};
+    use crate::files::{read_manifest, write_model_and_manifest};
     use crate::manifest::{open_to_resume, refuse_changes_on_resume, DqnRun, ResumeRecord};
     use crate::training::{self, ChunkedTraining};
     use anyhow::{anyhow, Context, Result};
@@ -129,7 +129,6 @@ mod learn {
 
         fn save(&mut self, finished: bool, wall_seconds: f64) -> Result<()> {
             let policy = self.dqn.policy();
-            write_atomically(&self.out, &policy.to_bytes())?;
             let manifest = Manifest::<L> {
                 run: DqnRun::new(&self.out, &self.dqn, wall_seconds, &self.commands, finished),
                 what: model_description::<L>(&self.setup)?,
@@ -144,7 +143,7 @@ mod learn {
                 resume:
                     "weights, steps, episodes (ε); Adam's moments and the replay buffer start again",
             };
-            write_json(&format!("{}.json", self.out), &manifest)
+            write_model_and_manifest(&self.out, &policy.to_bytes(), &manifest)
         }
     }
 
