@@ -1,7 +1,8 @@
 // What the puzzles' jobs in the learning worker (sliding/, 2048/, minesweeper/, sudoku/ and
 // samegame/learn-jobs.js) do alike: check an evaluation's count and seed, play on a copy of a kept
-// model (training may replace, and free, the kept one meanwhile), run a training run's validation
-// when it is due, and say what a refused model file is.
+// model (training may replace, and free, the kept one meanwhile), answer an evaluation request
+// with the model's info and the time taken, run a training run's validation when it is due, and
+// say what a refused model file is.
 //
 // Every learnable puzzle of the registry (puzzles.js) names its jobs module (`learner.jobs`), which
 // exports learnJobs(worker); learn-worker.js calls it once with what the jobs need of the worker
@@ -42,6 +43,26 @@ export async function withModelCopy(bundle, entry, use) {
 }
 
 /**
+ * An evaluation job ("evaluate-minesweeper", "evaluate-sudoku", "evaluate-dust") over what the
+ * worker lends the jobs (`bundleReady`, `keptModel`): once the bundle is ready, takes the kept
+ * model `key` of `puzzle`, checks the request's `count` (checkCount: 1 to `max` `what`) and
+ * `seed`, and awaits `play(model, bundle)` on a copy of the model (withModelCopy). Resolves to the
+ * job's answer: { result: { key, info (the kept model's), ...what `play` resolved to, ms (the
+ * time from the checks to the end of play) } }.
+ */
+export async function evaluateKeptModel({ bundleReady, keptModel }, { key, puzzle, count, max, what, seed }, play) {
+  const bundle = await bundleReady;
+  const entry = keptModel(key, puzzle);
+  checkCount(count, max, what);
+  checkSeed(seed);
+  const started = performance.now();
+  return withModelCopy(bundle, entry, async (model) => {
+    const played = await play(model, bundle);
+    return { result: { key, info: entry.info, ...played, ms: Math.round(performance.now() - started) } };
+  });
+}
+
+/**
  * The in-training validation of a run (`run.evaluation`: { every, next, … }): sets the step count
  * of the next one; while the run is running, posts { stage: "validating", steps, ...said }, awaits
  * the trainer's evaluate(options) through `withTrainer` (LearnerTrainer.evaluate: { size, seed },
@@ -55,6 +76,15 @@ export async function validateRun(run, steps, withTrainer, { options = {}, said 
   postProgress(run.id, { stage: "validating", steps, ...said });
   const result = await withTrainer(run.trainer, (trainer) => trainer.evaluate(options));
   postProgress(run.id, { stage: "validated", steps, evaluation: result });
+}
+
+/**
+ * The jobs' `validate` and `trainerSetup` for a trainer that holds its own validation set (Sudoku's
+ * puzzles, dust's boards): each validation is the trainer's evaluate() on that set (validateRun with
+ * no options), and "started" carries the trainer's `setup`.
+ */
+export function ownValidation(withTrainer) {
+  return { validate: (run, steps) => validateRun(run, steps, withTrainer), trainerSetup: true };
 }
 
 /** The first bytes of every DQN model file (MAGIC in src/agent/dqn/model_file.rs). */

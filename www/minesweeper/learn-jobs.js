@@ -3,7 +3,7 @@
 // the evaluation of a model and of the solver on the same seeded boards, and the validation games
 // of a training run. Nothing here runs on import; the worker hands over what the jobs need of it.
 
-import { checkCount, checkSeed, validateRun, withModelCopy } from "../common/learn-jobs.js";
+import { evaluateKeptModel, validateRun } from "../common/learn-jobs.js";
 import { postProgress } from "../common/worker-protocol.js";
 
 /** The most games one evaluation plays (the solver's expert games take tens of ms each). */
@@ -30,12 +30,8 @@ export function learnJobs({ bundleReady, keptModel, withTrainer }) {
    * boards; a progress message says which is playing.
    */
   async function evaluate({ id, key, width, height, mines, rule, firstCell, games, seed, solver = false }) {
-    const bundle = await bundleReady;
-    const entry = keptModel(key, "minesweeper");
-    checkCount(games, MAX_GAMES, "games");
-    checkSeed(seed);
-    const started = performance.now();
-    return withModelCopy(bundle, entry, async (model) => {
+    const request = { key, puzzle: "minesweeper", count: games, max: MAX_GAMES, what: "games", seed };
+    return evaluateKeptModel({ bundleReady, keptModel }, request, async (model, bundle) => {
       postProgress(id, { stage: "evaluate-minesweeper", player: "model" });
       const played = model.evaluate({ width, height, mines, rule, firstCell, games, seed });
       let solved = null;
@@ -44,7 +40,7 @@ export function learnJobs({ bundleReady, keptModel, withTrainer }) {
         await new Promise((resolve) => setTimeout(resolve, 0));
         solved = bundle.minesweeperSolverEval(width, height, mines, rule, firstCell, games, seed);
       }
-      return { result: { key, info: entry.info, model: played, solver: solved, ms: Math.round(performance.now() - started) } };
+      return { model: played, solver: solved };
     });
   }
 

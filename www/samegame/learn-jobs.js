@@ -3,7 +3,7 @@
 // its evaluation on seeded boards beside the greedy rule's, and the validation of a training run.
 // Nothing here runs on import; the worker hands over what the jobs need of it.
 
-import { checkCount, checkSeed, validateRun, withModelCopy } from "../common/learn-jobs.js";
+import { evaluateKeptModel, ownValidation } from "../common/learn-jobs.js";
 import { postProgress } from "../common/worker-protocol.js";
 
 /** The most boards one evaluation plays (LearnedModel.evaluate's limit for dust). */
@@ -23,25 +23,12 @@ export function learnJobs({ bundleReady, keptModel, withTrainer }) {
 
   /** "evaluate-dust": greedy clearings of `boards` seeded boards, beside the greedy rule's. */
   async function evaluate({ id, key, boards, seed }) {
-    checkCount(boards, MAX_BOARDS, "boards");
-    checkSeed(seed);
-    const [bundle, started] = [await bundleReady, performance.now()];
-    const entry = keptModel(key, "dust");
-    return withModelCopy(bundle, entry, async (model) => {
+    const request = { key, puzzle: "dust", count: boards, max: MAX_BOARDS, what: "boards", seed };
+    return evaluateKeptModel({ bundleReady, keptModel }, request, async (model) => {
       postProgress(id, { stage: "evaluate-dust", boards });
       await new Promise((resolve) => setTimeout(resolve, 0));
-      return { result: { key, info: entry.info, ...model.evaluate({ boards, seed }), ms: Math.round(performance.now() - started) } };
+      return model.evaluate({ boards, seed });
     });
-  }
-
-  /**
-   * The in-training evaluation of a run (`run.evaluation`: { every, next }): the network so far
-   * clears the trainer's validation boards; the page gets { stage: "validated", steps, evaluation
-   * ({ boards, mean_clicks, play, mean_clicks_greedy, mean_clicks_lookahead }) }. Skipped while
-   * the run is pausing or stopping.
-   */
-  function validate(run, steps) {
-    return validateRun(run, steps, withTrainer);
   }
 
   return {
@@ -54,8 +41,12 @@ export function learnJobs({ bundleReady, keptModel, withTrainer }) {
       cpu: { first: 5, min: 1, max: 1000 },
       webgpu: { first: 2, min: 1, max: 50 },
     },
-    validate,
-    /** The trainer plays its own validation boards (LearnerTrainer.setup). */
-    trainerSetup: true,
+    /**
+     * The in-training evaluation of a run (`run.evaluation`: { every, next }): the network so far
+     * clears the trainer's own validation boards (LearnerTrainer.setup); the page gets { stage:
+     * "validated", steps, evaluation ({ boards, mean_clicks, play, mean_clicks_greedy,
+     * mean_clicks_lookahead }) }. Skipped while the run is pausing or stopping.
+     */
+    ...ownValidation(withTrainer),
   };
 }

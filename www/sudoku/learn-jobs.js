@@ -3,7 +3,7 @@
 // evaluation on seeded puzzles of each of the paper's bins, and the validation of a training run.
 // Nothing here runs on import; the worker hands over what the jobs need of it.
 
-import { checkCount, checkSeed, validateRun, withModelCopy } from "../common/learn-jobs.js";
+import { evaluateKeptModel, ownValidation } from "../common/learn-jobs.js";
 import { postProgress } from "../common/worker-protocol.js";
 import { binList } from "./bins.js";
 
@@ -26,26 +26,13 @@ export function learnJobs({ bundleReady, keptModel, withTrainer }) {
 
   /** "evaluate-sudoku": greedy play on `perBin` seeded puzzles of each bin, beside the paper's rates. */
   async function evaluate({ id, key, perBin, seed, givens }) {
-    const bundle = await bundleReady;
-    const entry = keptModel(key, "sudoku");
-    checkCount(perBin, MAX_PER_BIN, "puzzles a bin");
-    checkSeed(seed);
-    const started = performance.now();
-    return withModelCopy(bundle, entry, async (model) => {
+    const request = { key, puzzle: "sudoku", count: perBin, max: MAX_PER_BIN, what: "puzzles a bin", seed };
+    return evaluateKeptModel({ bundleReady, keptModel }, request, async (model) => {
       postProgress(id, { stage: "evaluate-sudoku", perBin });
       await new Promise((resolve) => setTimeout(resolve, 0));
       const bins = binList(model.evaluate({ perBin, seed, givens: Array.from(givens) }));
-      return { result: { key, info: entry.info, bins, seed, perBin, ms: Math.round(performance.now() - started) } };
+      return { bins, seed, perBin };
     });
-  }
-
-  /**
-   * The in-training evaluation of a run (`run.evaluation`: { every, next }): the network so far
-   * plays the trainer's validation puzzles; the page gets { stage: "validated", steps, evaluation:
-   * { easy, medium, hard } }. Skipped while the run is pausing or stopping.
-   */
-  function validate(run, steps) {
-    return validateRun(run, steps, withTrainer);
   }
 
   return {
@@ -58,9 +45,13 @@ export function learnJobs({ bundleReady, keptModel, withTrainer }) {
       cpu: { first: 5, min: 1, max: 1000 },
       webgpu: { first: 2, min: 1, max: 50 },
     },
-    validate,
-    /** The trainer draws its own validation puzzles (LearnerTrainer.setup). */
-    trainerSetup: true,
+    /**
+     * The in-training evaluation of a run (`run.evaluation`: { every, next }): the network so far
+     * plays the validation puzzles the trainer drew (LearnerTrainer.setup); the page gets { stage:
+     * "validated", steps, evaluation: { easy, medium, hard } }. Skipped while the run is pausing
+     * or stopping.
+     */
+    ...ownValidation(withTrainer),
   };
 }
 
