@@ -668,3 +668,60 @@ fn full_backups_refuse_prioritized_replay_and_environments_without_copies() {
     .expect("refused");
     assert!(err.to_string().contains("copied after a move"), "{err}");
 }
+
+/// Scoring every position at once follows each greedy play exactly: the same positions solved,
+/// with the same extra moves, as playing each of the 2×3 board's 360 positions one by one, with
+/// and without the action mask, and under a move limit.
+#[test]
+fn scoring_every_position_agrees_with_playing_each_one() {
+    use puzzlelab::agent::evaluation::{greedy_solve, score_every_position};
+    let mut env = sliding(2, 3, 4);
+    let exact = ExactDistances::build(env.puzzle().goal()).unwrap();
+    for mask in [true, false] {
+        let config = DqnConfig {
+            mask_actions: mask,
+            ..small_config(5)
+        };
+        let mut dqn = Dqn::new(|| sliding(2, 3, 4), config, &Device::flex()).unwrap();
+        dqn.train_steps(1_500);
+        let policy = dqn.policy();
+        for max_moves in [50, 8] {
+            let score = score_every_position(&policy, &mut env, &exact, max_moves).unwrap();
+            let (mut solved, mut extra_moves, mut by_distance) = (0, Vec::new(), vec![[0, 0]; 22]);
+            for rank in 0..720 {
+                let board = exact.unrank(rank);
+                let Some(distance) = exact.distance(&board) else {
+                    continue;
+                };
+                let play = greedy_solve(&policy, &mut env, board, max_moves);
+                by_distance[distance as usize][0] += 1;
+                if play.terminated {
+                    let extra = play.actions.len() - distance as usize;
+                    solved += 1;
+                    by_distance[distance as usize][1] += 1;
+                    if extra_moves.len() <= extra {
+                        extra_moves.resize(extra + 1, 0);
+                    }
+                    extra_moves[extra] += 1;
+                }
+            }
+            assert_eq!(score.positions, 360);
+            assert_eq!(
+                score.solved, solved,
+                "mask {mask}, at most {max_moves} moves"
+            );
+            assert_eq!(
+                score.extra_moves, extra_moves,
+                "mask {mask}, at most {max_moves}"
+            );
+            assert_eq!(
+                score.by_distance, by_distance,
+                "mask {mask}, at most {max_moves}"
+            );
+            assert!(
+                0 < solved && solved < 360,
+                "a policy between the extremes: {solved}"
+            );
+        }
+    }
+}

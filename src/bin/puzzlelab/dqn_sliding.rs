@@ -20,8 +20,8 @@ use puzzlelab::agent::dqn::sliding::{
 };
 use puzzlelab::agent::dqn::{DqnConfig, QPolicy};
 use puzzlelab::agent::evaluation::{
-    evaluate_by_distance, exact_positions, model_solve, q_heuristic, EvaluationSettings,
-    EvaluationTable, ModelSolveReport,
+    evaluate_by_distance, exact_positions, model_solve, q_heuristic, score_every_position,
+    EvaluationSettings, EvaluationTable, ModelSolveReport,
 };
 use puzzlelab::env::sliding::pdb::{Partition, PdbHeuristic};
 use puzzlelab::env::sliding::solve::{ExactDistances, SlidingSolver};
@@ -228,6 +228,25 @@ pub fn eval(args: &EvalArgs) -> Result<()> {
             bwas = Some(report);
         }
     }
+    let every_position = match args.every_position {
+        true => {
+            let exact = ExactDistances::build(puzzle.goal())
+                .ok_or_else(|| anyhow!("--every-position needs a board of at most 9 cells"))?;
+            let mut env = training_env(&puzzle, 0);
+            let score = score_every_position(&policy, &mut env, &exact, settings.greedy_max_moves)
+                .map_err(anyhow::Error::msg)?;
+            eprintln!(
+                "every position: {} of {} solved greedily ({:.3}%), {} optimal, {:.3}% extra moves",
+                score.solved,
+                score.positions,
+                score.solved_percent,
+                score.optimal,
+                score.extra_moves_percent
+            );
+            Some(score)
+        }
+        false => None,
+    };
     print_json(&json!({
         "model": path,
         "puzzle": policy.puzzle_id(),
@@ -235,6 +254,7 @@ pub fn eval(args: &EvalArgs) -> Result<()> {
         "evaluation": table,
         "uniform_evaluation": uniform,
         "bwas_uniform": bwas,
+        "every_position": every_position,
     }));
     Ok(())
 }
