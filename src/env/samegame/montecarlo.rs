@@ -540,22 +540,47 @@ pub fn nested_search(
         run: Run::new(&start, &limits, progress),
         top: limits.level.max(1),
     };
+    best_of_restarts(&start, &mut search)
+}
+
+/// A Monte Carlo search that starts again until its time is up.
+trait Restarted<'a> {
+    /// Its run: the clock, the playouts, the time budget.
+    fn run(&self) -> &Run<'a>;
+    /// One search from `start`: the best game's score and clicks.
+    fn once(&mut self, start: &Fast) -> (u32, Vec<u16>);
+}
+
+impl<'a> Restarted<'a> for Nmcs<'a> {
+    fn run(&self) -> &Run<'a> {
+        &self.run
+    }
+
+    fn once(&mut self, start: &Fast) -> (u32, Vec<u16>) {
+        self.search(start, self.top)
+    }
+}
+
+/// Runs `search` again and again from `start` until its time is up; the best game found.
+fn best_of_restarts<'a>(start: &Fast, search: &mut impl Restarted<'a>) -> McResult {
     let mut best: Option<(u32, Vec<u16>)> = None;
     loop {
-        let found = search.search(&start, limits.level.max(1));
+        let found = search.once(start);
         if best.as_ref().is_none_or(|b| found.0 > b.0) {
             best = Some(found);
         }
-        if search.out_of_time() {
+        if search.run().out_of_time() {
             break;
         }
     }
-    let best = best.expect("one search ran");
-    result(&start, &best.1, search.run.playouts, &search.run.clock)
+    let (_, anchors) = best.expect("one search ran");
+    result(start, &anchors, search.run().playouts, &search.run().clock)
 }
 
 struct Nrpa<'a> {
     run: Run<'a>,
+    /// The level the search is started at.
+    top: u32,
     iterations: u32,
     /// `exp` of the bias added to the weight of a move of the tabu colour.
     tabu_factor: f64,
@@ -694,24 +719,25 @@ pub fn nrpa(
     let start = Fast::from_board(board);
     let mut search = Nrpa {
         run: Run::new(&start, &limits, progress),
+        top: limits.level.max(1),
         iterations: limits.iterations.max(1),
         tabu_factor: limits.tabu_bias.exp(),
         probs: Vec::new(),
         exp: Vec::new(),
     };
-    let mut best: Option<(u32, Vec<u16>)> = None;
-    loop {
-        let mut policy = vec![0.0; start.codes()];
-        let line = search.level(&start, limits.level.max(1), &mut policy);
-        if best.as_ref().is_none_or(|b| line.score > b.0) {
-            best = Some((line.score, line.anchors));
-        }
-        if search.out_of_time() {
-            break;
-        }
+    best_of_restarts(&start, &mut search)
+}
+
+impl<'a> Restarted<'a> for Nrpa<'a> {
+    fn run(&self) -> &Run<'a> {
+        &self.run
     }
-    let best = best.expect("one search ran");
-    result(&start, &best.1, search.run.playouts, &search.run.clock)
+
+    fn once(&mut self, start: &Fast) -> (u32, Vec<u16>) {
+        let mut policy = vec![0.0; start.codes()];
+        let line = self.level(start, self.top, &mut policy);
+        (line.score, line.anchors)
+    }
 }
 
 #[cfg(test)]
