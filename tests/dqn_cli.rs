@@ -111,6 +111,28 @@ fn trains_evaluates_resumes_and_solves_a_tiny_2x3_model() {
         .iter()
         .all(|r| (1..=21).contains(&r["optimal"].as_u64().unwrap())));
     assert!(String::from_utf8_lossy(&out.stderr).contains("greedy solved"));
+    assert!(report["every_position"].is_null(), "only when asked");
+
+    // --every-position: the greedy policy on all 360 positions of the 2×3 board.
+    let out = succeeds(&args(
+        "sliding eval --model {} --per-distance 1 --every-position",
+        &[&model],
+    ));
+    let every = &common::json(&out)["every_position"];
+    assert_eq!(every["positions"], 360);
+    let by_distance = every["by_distance"].as_array().unwrap();
+    assert_eq!(by_distance.len(), 22, "distances 0 to 21");
+    let column = |i: usize| -> u64 { by_distance.iter().map(|r| r[i].as_u64().unwrap()).sum() };
+    assert_eq!(
+        (column(0), column(1)),
+        (360, every["solved"].as_u64().unwrap())
+    );
+    let histogram: u64 = (every["extra_moves"].as_array().unwrap().iter())
+        .map(|n| n.as_u64().unwrap())
+        .sum();
+    assert_eq!(histogram, every["solved"].as_u64().unwrap());
+    assert_eq!(every["extra_moves"][0], every["optimal"]);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("every position: "));
 
     // --resume goes on from the recorded steps, with the recorded configuration; only the
     // learning rate may change (a schedule).
