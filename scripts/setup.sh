@@ -2,8 +2,8 @@
 # Installs, when missing, what building the page and running the tests need on a fresh Debian
 # machine: the wasm32 Rust target, wasm-bindgen-cli at exactly Cargo.lock's version, the npm
 # packages of package.json (playwright-core, binaryen's wasm-opt, TensorFlow.js for
-# scripts/bench-webml.mjs only), and with --browser Debian's
-# Chromium. Safe to run again: each step is skipped when already done.
+# scripts/bench-webml.mjs only), and with --browser (the suite) Debian's Chromium and Mesa's
+# software Vulkan driver (lavapipe). Safe to run again: each step is skipped when already done.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -23,9 +23,16 @@ if [ ! -d node_modules/playwright-core ] || [ ! -d node_modules/binaryen ] || [ 
   npm ci --no-audit --no-fund
 fi
 
-if [ "${1:-}" = "--browser" ] && [ ! -x /usr/bin/chromium ]; then
-  sudo=""
-  [ "$(id -u)" = 0 ] || sudo="sudo"
-  $sudo apt-get update
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y --no-install-recommends chromium
+# The suite's extras: Debian's Chromium for the browser tests, and Mesa's software Vulkan driver
+# (lavapipe) for the native GPU training test (tests/gpu.rs).
+if [ "${1:-}" = "--browser" ]; then
+  missing=()
+  [ -x /usr/bin/chromium ] || missing+=(chromium)
+  ls /usr/share/vulkan/icd.d/lvp_icd*.json >/dev/null 2>&1 || missing+=(mesa-vulkan-drivers)
+  if [ "${#missing[@]}" -gt 0 ]; then
+    sudo=""
+    [ "$(id -u)" = 0 ] || sudo="sudo"
+    $sudo apt-get update
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y --no-install-recommends "${missing[@]}"
+  fi
 fi

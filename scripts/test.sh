@@ -39,6 +39,9 @@ echo "learn test files: ${learn_tests[*]}"
 [ "${#learn_tests[@]}" -gt 0 ] || { echo "no learn test file found" >&2; exit 1; }
 cargo test --features learn --lib "${learn_tests[@]}"
 
+step "native GPU training (--features gpu, on lavapipe)"
+cargo test --features gpu --test gpu
+
 step "wasm API tests (Node)"
 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
   cargo test --target wasm32-unknown-unknown --test web

@@ -983,3 +983,15 @@ fn a_run_killed_between_its_model_and_its_manifest_resumes_from_a_matching_pair(
         "{stderr}"
     );
 }
+
+/// A build without the GPU feature says how to get one.
+#[cfg(not(feature = "gpu"))]
+#[test]
+fn training_on_the_gpu_needs_the_gpu_build() {
+    fails_with(
+        &[
+            "sliding", "train", "--size", "2x3", "--steps", "10", "--device", "gpu",
+        ],
+        "--device gpu needs the GPU build: cargo build --release --features gpu",
+    );
+}

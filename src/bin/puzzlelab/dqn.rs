@@ -143,6 +143,22 @@ pub struct RunArgs {
     /// replay buffer start again.
     #[arg(long, value_name = "FILE")]
     pub resume: Option<String>,
+    /// Where the networks train: the CPU, the GPU (burn's wgpu backend over Vulkan, Metal or
+    /// DX12; a binary built with --features gpu), or the GPU when one answers, else the CPU. The
+    /// model file is the same whichever trained it.
+    #[arg(long, value_enum, default_value = "cpu")]
+    pub device: DeviceArg,
+}
+
+/// Where a run trains (`--device`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum DeviceArg {
+    /// burn's CPU backend.
+    Cpu,
+    /// burn's wgpu backend on the machine's GPU.
+    Gpu,
+    /// The GPU when one answers, else the CPU.
+    Auto,
 }
 
 impl RunArgs {
@@ -271,6 +287,9 @@ pub struct BenchDqnArgs {
     /// The learner's seed.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
+    /// Where the networks train (as `train --device`).
+    #[arg(long, value_enum, default_value = "cpu")]
+    pub device: DeviceArg,
 }
 
 #[cfg(feature = "learn")]

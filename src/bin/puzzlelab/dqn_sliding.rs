@@ -12,7 +12,6 @@ use crate::sliding::{
     STANDARD_DATABASES,
 };
 use anyhow::{anyhow, ensure, Result};
-use burn::tensor::Device;
 use puzzlelab::agent::bwas::{bwas, BwasSettings};
 use puzzlelab::agent::dqn::sliding::{
     puzzle_of, training_env, SlidingLearner, SlidingSetup, SlidingTrainer, SlidingValidation,
@@ -429,6 +428,7 @@ pub fn train(args: &TrainArgs, command: &str) -> Result<()> {
 /// on the CPU backend, on 3×3 and 4×4, as JSON on stdout.
 pub fn bench_dqn(args: &BenchDqnArgs) -> Result<()> {
     let steps = args.steps;
+    let (device, device_name) = crate::learner::training_device(args.device)?;
     let mut cases = Vec::new();
     for size in [3, 4] {
         let puzzle = SlidingPuzzle::standard(size, size)?;
@@ -444,7 +444,7 @@ pub fn bench_dqn(args: &BenchDqnArgs) -> Result<()> {
             RewardScheme::HeuristicPenalty,
             10,
             false,
-            &Device::flex(),
+            &device,
         )?;
         // Fill the buffer past a batch so that every timed step also takes a gradient step.
         while trainer.dqn().updates_done() < 10 {
@@ -478,8 +478,11 @@ pub fn bench_dqn(args: &BenchDqnArgs) -> Result<()> {
         }));
     }
     print_json(&json!({
-        "what": "puzzlelab sliding bench-dqn: the N-puzzle DQN dissertation's network (batch 100, Adam) on burn's CPU backend (flex)",
-        "backend": "cpu (flex)",
+        "what": "puzzlelab sliding bench-dqn: the N-puzzle DQN dissertation's network (batch 100, Adam)",
+        "backend": match device_name {
+            "GPU" => "gpu (burn's wgpu backend)",
+            _ => "cpu (flex)",
+        },
         "machine": machine(),
         "build": files::build(),
         "date": files::utc_now(),

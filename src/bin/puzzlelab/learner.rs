@@ -7,11 +7,11 @@
 #![cfg_attr(not(feature = "learn"), allow(dead_code))]
 
 #[cfg(feature = "learn")]
-pub use learn::{eval_model, read_policy, train, TrainRequest};
+pub use learn::{eval_model, read_policy, train, training_device, TrainRequest};
 
 #[cfg(feature = "learn")]
 mod learn {
-    use crate::dqn::{DqnArgs, RunArgs};
+    use crate::dqn::{DeviceArg, DqnArgs, RunArgs};
     use crate::files::{read_manifest, write_model_and_manifest};
     use crate::manifest::{open_to_resume, refuse_changes_on_resume, DqnRun, ResumeRecord};
     use crate::training::{self, ChunkedTraining};
@@ -74,6 +74,8 @@ mod learn {
         commands: Vec<String>,
         curve: Vec<Value>,
         evaluation: Option<L::Evaluation>,
+        /// Where it trains (`cpu` or `gpu`).
+        device: &'static str,
     }
 
     /// A model's manifest.
@@ -92,6 +94,8 @@ mod learn {
         validation_size: usize,
         validation: Option<&'a L::Evaluation>,
         resume: &'static str,
+        /// Where the last command trained it (`cpu` or `gpu`); the file is the same either way.
+        device: &'static str,
     }
 
     impl<L: PuzzleLearner> ChunkedTraining for LearnerRun<L> {
@@ -142,6 +146,7 @@ mod learn {
                 validation: self.evaluation.as_ref(),
                 resume:
                     "weights, steps, episodes (ε); Adam's moments and the replay buffer start again",
+                device: self.device,
             };
             write_model_and_manifest(&self.out, &policy.to_bytes(), &manifest)
         }
@@ -159,6 +164,34 @@ mod learn {
             })
             .unwrap_or(json!({}));
         serde_json::from_value(value).with_context(|| format!("{path}.json: the setup"))
+    }
+
+    /// The device `--device` asks for, and its name in words (`CPU`, `GPU`).
+    pub fn training_device(arg: DeviceArg) -> Result<(Device, &'static str)> {
+        match arg {
+            DeviceArg::Cpu => Ok((Device::flex(), "CPU")),
+            DeviceArg::Gpu => Ok((gpu()?, "GPU")),
+            DeviceArg::Auto => match gpu() {
+                Ok(device) => Ok((device, "GPU")),
+                Err(error) => {
+                    eprintln!("--device auto: training on the CPU ({error:#})");
+                    Ok((Device::flex(), "CPU"))
+                }
+            },
+        }
+    }
+
+    /// burn's wgpu backend on this machine's GPU (Vulkan, Metal or DX12).
+    #[cfg(feature = "webgpu")]
+    fn gpu() -> Result<Device> {
+        Device::wgpu_options()
+            .init()
+            .map_err(|e| anyhow!("no GPU answered burn's wgpu backend: {e}"))
+    }
+
+    #[cfg(not(feature = "webgpu"))]
+    fn gpu() -> Result<Device> {
+        anyhow::bail!("--device gpu needs the GPU build: cargo build --release --features gpu")
     }
 
     /// A model file on the CPU.
@@ -232,7 +265,8 @@ mod learn {
             Some(validation) => validation,
             None => L::validation(&setup, request.validation_size, L::VALIDATION_SEED)?,
         };
-        let mut dqn = Dqn::new(L::environments(&setup)?, config, &Device::flex())?;
+        let (device, device_name) = training_device(request.run.device)?;
+        let mut dqn = Dqn::new(L::environments(&setup)?, config, &device)?;
         if let Some(weights) = &init {
             dqn.load_weights(weights)?;
         }
@@ -246,7 +280,7 @@ mod learn {
             (None, None) => L::default_file(&setup)?,
         };
         eprintln!(
-            "{label}: {} network, {} parameters, {} validation games, set up in {:.1} s; to step {target}, writing {out}",
+            "{label}: {} network, {} parameters, {} validation games, set up in {:.1} s; to step {target} on the {device_name}, writing {out}",
             L::network(&setup)?.name,
             dqn.network_config().num_params(),
             L::validation_len(&validation),
@@ -263,6 +297,10 @@ mod learn {
             commands,
             curve: record.training_curve,
             evaluation: None,
+            device: match device_name {
+                "GPU" => "gpu",
+                _ => "cpu",
+            },
         };
         let wall_seconds = training::run(&mut run, request.run.plan(target), record.wall_seconds)?;
         training::report_written(&label, &run.out, run.dqn.steps_done(), wall_seconds);
