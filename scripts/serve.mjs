@@ -6,6 +6,10 @@
 //   PORT=0 node scripts/serve.mjs       # any free port
 //
 // Tests import { startServer } and call startServer(0).
+//
+// Every response allows any origin to read it (CORS: Access-Control-Allow-Origin: *, and
+// Cross-Origin-Resource-Policy: cross-origin), as a host of the widget must for pages on other
+// origins to load widget.js, its modules, workers, wasm and models (docs/widget.md).
 
 import { createServer } from "node:http";
 import { createReadStream } from "node:fs";
@@ -45,8 +49,18 @@ function fileForPath(root, urlPath) {
   return candidate;
 }
 
-async function handle(root, request, response) {
+/** What every response says: anyone may read it (CORS), and `extra` (a test's Content-Security-Policy). */
+function commonHeaders(extra) {
+  return { "Access-Control-Allow-Origin": "*", "Cross-Origin-Resource-Policy": "cross-origin", ...extra };
+}
+
+async function handle(root, request, response, extraHeaders) {
+  for (const [name, value] of Object.entries(commonHeaders(extraHeaders))) response.setHeader(name, value);
   const { pathname } = new URL(request.url, "http://localhost");
+  if (request.method === "OPTIONS") {
+    response.writeHead(204, { Allow: "GET, HEAD, OPTIONS", "Access-Control-Allow-Methods": "GET, HEAD", "Access-Control-Max-Age": "86400" }).end();
+    return;
+  }
   if (request.method !== "GET" && request.method !== "HEAD") {
     response.writeHead(405, { Allow: "GET, HEAD" }).end();
     return;
@@ -87,12 +101,13 @@ async function handle(root, request, response) {
 }
 
 /**
- * Starts the server on 127.0.0.1 (`port` 0 picks a free one).
- * Resolves to { url, port, close } where url is the page address (…/www/) and close() stops it.
+ * Starts the server on 127.0.0.1 (`port` 0 picks a free one) for the files under `root`; `headers`
+ * go on every response besides the CORS ones.
+ * Resolves to { url, port, origin, close } where url is the page address (…/www/) and close() stops it.
  */
-export function startServer(port = 8080, root = REPOSITORY_ROOT) {
+export function startServer(port = 8080, root = REPOSITORY_ROOT, { headers = {} } = {}) {
   const server = createServer((request, response) => {
-    handle(root, request, response).catch(() => {
+    handle(root, request, response, headers).catch(() => {
       if (!response.headersSent) response.writeHead(500);
       response.end();
     });
@@ -103,6 +118,7 @@ export function startServer(port = 8080, root = REPOSITORY_ROOT) {
       const actualPort = server.address().port;
       resolvePromise({
         url: `http://127.0.0.1:${actualPort}/www/`,
+        origin: `http://127.0.0.1:${actualPort}`,
         port: actualPort,
         close: () =>
           new Promise((done) => {

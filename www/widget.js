@@ -137,6 +137,7 @@
  * error, status. While it works, the element has the attributes `ready` (loaded) and `solving`.
  */
 
+import { adoptStyle } from "./common/style-sheets.js";
 import { errorMessage, loadWasm } from "./common/wasm.js";
 import { AttributeError } from "./common/widget-attributes.js";
 import { DEFAULT_WIDGET_MODE, widgetModes, wwwUrl } from "./common/puzzles.js";
@@ -291,7 +292,6 @@ svg { display: block; width: 16px; height: 16px; fill: currentColor; }
 `;
 
 const TEMPLATE = `
-<style>${STYLE}</style>
 <div class="widget" part="widget">
   ${SLIDING_BOARD_MARKUP}
   ${Object.values(GAME_MODES).map(({ className, part }) => `<div class="${className}" part="${part}" hidden></div>`).join("\n  ")}
@@ -327,6 +327,7 @@ export class PuzzleWidget extends HTMLElement {
   constructor() {
     super();
     const shadow = this.attachShadow({ mode: "open" });
+    adoptStyle(shadow, STYLE);
     shadow.innerHTML = TEMPLATE;
     const part = (selector) => shadow.querySelector(selector);
     this.#parts = {

@@ -3,6 +3,8 @@
 // board sets when it joins a page, boolean properties reflected as attributes, the game handle a
 // board owns, the clock of the boards that time their games, their events and their definition.
 
+import { adoptStyle } from "./style-sheets.js";
+
 /** The live region a board announces its moves in (for screen readers only), and its style. */
 const LIVE_REGION = `
       <div class="visually-hidden" role="status" aria-live="polite" aria-atomic="true"></div>`;
@@ -10,14 +12,14 @@ const LIVE_REGION_STYLE = `
   .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }`;
 
 /**
- * Gives `board` its (open) shadow root: `style`, then `markup`, then, with `live`, the live region.
+ * Gives `board` its (open) shadow root: `style` (an adopted sheet: adoptStyle), then `markup`, then, with `live`, the live region.
  * Returns the elements it will use: by name, the first that each selector of `parts` selects, and
  * the live region as `live`.
  */
 export function attachBoardShadow(board, { style, markup, parts, live = true }) {
   const shadow = board.attachShadow({ mode: "open" });
-  shadow.innerHTML = `
-      <style>${style}${live ? LIVE_REGION_STYLE : ""}</style>${markup}${live ? LIVE_REGION : ""}`;
+  adoptStyle(shadow, `${style}${live ? LIVE_REGION_STYLE : ""}`);
+  shadow.innerHTML = `${markup}${live ? LIVE_REGION : ""}`;
   const found = Object.fromEntries(Object.entries(parts).map(([name, selector]) => [name, shadow.querySelector(selector)]));
   if (live) found.live = shadow.lastElementChild;
   return found;

@@ -3,6 +3,7 @@
 // buttons, holds the widget's callbacks and passes the board's events on as the widget's, and the
 // reading of the `start` attribute, which each checks with its own game's parser.
 
+import { adoptStyle } from "./style-sheets.js";
 import { errorMessage } from "./wasm.js";
 import { AttributeError } from "./widget-attributes.js";
 
@@ -65,13 +66,15 @@ export class GamePanel {
     const inRow = buttons.filter(([, , options]) => !options?.slot);
     const row = (markup) => markup.map((line) => `\n        ${line}`).join("");
     container.innerHTML = `
-      <style>
-.${name} { display: flex; flex-direction: column; gap: 10px; align-items: stretch; }
-.${name} .${controls} { display: flex; flex-wrap: wrap; align-items: center; gap: 6px; }
-${style}</style>
       <${name}-board part="board">${slotted.length > 0 ? `${row(slotted.map(buttonMarkup))}\n      ` : ""}</${name}-board>
       <div class="${controls}" part="controls">${row([...inRow.map(buttonMarkup), moreControls].filter(Boolean))}
       </div>`;
+    adoptStyle(
+      container.getRootNode(),
+      `.${name} { display: flex; flex-direction: column; gap: 10px; align-items: stretch; }
+.${name} .${controls} { display: flex; flex-wrap: wrap; align-items: center; gap: 6px; }
+${style}`,
+    );
     this.#board = container.querySelector(`${name}-board`);
     this.#buttons = Object.fromEntries(Array.from(container.querySelectorAll("[data-action]"), (element) => [element.dataset.action, element]));
     const actions = { new: () => this.newGame(), hint: () => this.hint().catch(() => {}), ...clicks };

@@ -13,6 +13,27 @@
 // (answers requests with handlers), announceReady, postProgress and postCancelled. Nothing here
 // runs on import.
 
+/**
+ * A module worker running the script at `url`, wherever that script is hosted. A page may only
+ * start a worker from its own origin, so when `url` is on another origin (the widget loaded from a
+ * CDN or the project's site into an author's page) the worker is started from a one-line `blob:`
+ * module on the page's origin that imports the real script: the real script then runs with its own
+ * URL as import.meta.url, so it finds its wasm and files next to itself. The host must send CORS
+ * headers (docs/widget.md), and a page with a Content-Security-Policy must allow `blob:` in
+ * worker-src.
+ */
+export function startModuleWorker(url, options = {}) {
+  const href = new URL(url, globalThis.document?.baseURI ?? globalThis.location.href).href;
+  if (new URL(href).origin === globalThis.location.origin) return new Worker(href, { ...options, type: "module" });
+  const shim = URL.createObjectURL(new Blob([`import ${JSON.stringify(href)};\n`], { type: "text/javascript" }));
+  const worker = new Worker(shim, { ...options, type: "module" });
+  // The worker has fetched its shim once it says anything (or fails); then the blob can go.
+  const revoke = () => URL.revokeObjectURL(shim);
+  worker.addEventListener("message", revoke, { once: true });
+  worker.addEventListener("error", revoke, { once: true });
+  return worker;
+}
+
 /** The message of whatever was thrown (the wasm bundles throw Error objects; be lenient anyway). */
 export function errorMessage(error) {
   if (error instanceof Error) return error.message;
@@ -84,7 +105,7 @@ export class WorkerClient extends EventTarget {
     let started = false;
     ready.promise.then(() => (started = true), () => {});
     this.#ready = ready.promise;
-    const worker = new Worker(this.#workerUrl, { type: "module" });
+    const worker = startModuleWorker(this.#workerUrl);
     this.#worker = worker;
     worker.addEventListener("message", ({ data }) => this.#worker === worker && this.#onMessage(data, ready));
     worker.addEventListener("error", (event) => {

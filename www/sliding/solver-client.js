@@ -4,7 +4,7 @@
 // control quickly, by terminating the worker if it does not answer in time. solver-pool.js shares
 // a few of these among everything on a page that solves.
 
-import { isCancelled } from "../common/worker-protocol.js";
+import { isCancelled, startModuleWorker } from "../common/worker-protocol.js";
 import { shippedDatabaseFile } from "./pdb-files.js";
 
 /** How long a cancel may wait for the worker to stop between chunks before it is terminated. */
@@ -116,7 +116,7 @@ export class SolverClient extends EventTarget {
   }
 
   #start() {
-    const worker = new Worker(this.#workerUrl, { type: "module" });
+    const worker = startModuleWorker(this.#workerUrl);
     this.#worker = worker;
     this.#pdbStates.clear();
     if (this.#preparing) worker.postMessage(this.#preparing);
