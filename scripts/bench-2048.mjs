@@ -118,7 +118,7 @@ const chromiumResults = {};
 let browserName = "";
 try {
   const page = await browser.newPage();
-  await page.goto(server.url);
+  await page.goto(new URL("sliding.html", server.url).href);
   browserName = `Chromium ${browser.version()} (headless)`;
   for (const { agent, depth: d, games: n } of agents) {
     const started = Date.now();

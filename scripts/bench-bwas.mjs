@@ -64,7 +64,7 @@ while (positions.length < count) {
 const server = await startServer(0);
 const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
 const page = await browser.newPage();
-await page.goto(server.url);
+await page.goto(new URL("sliding.html", server.url).href);
 const solves = await page.evaluate(
   async ({ positions, lambda, model }) => {
     const { sharedLearnClient } = await import("./common/learn-client.js");

@@ -82,7 +82,7 @@ const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless:
 const chromiumResults = {};
 try {
   const page = await browser.newPage();
-  await page.goto(server.url);
+  await page.goto(new URL("sliding.html", server.url).href);
   const version = browser.version();
   for (const [backend, n] of [["cpu", steps], ["webgpu", webgpuSteps]].filter(([b]) => backends.includes(b))) {
     const bundleUrl = new URL("../pkg/learn/puzzlelab.js", server.url).href;

@@ -85,7 +85,7 @@ const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless:
 try {
   const page = await browser.newPage();
   page.on("console", (message) => console.error(message.text()));
-  await page.goto(server.url);
+  await page.goto(new URL("sliding.html", server.url).href);
   const engine = await page.evaluate(() => navigator.userAgent);
   const wasm = { engine, sets: {} };
   const comparison = { sets: {} };

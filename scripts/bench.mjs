@@ -32,7 +32,7 @@ const server = await startServer(0);
 const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
 try {
   const page = await browser.newPage();
-  await page.goto(server.url);
+  await page.goto(new URL("sliding.html", server.url).href);
   const wasm = await page.evaluate(async (positions) => {
     const api = await import(new URL("../pkg/puzzlelab.js", location.href).href);
     await api.default();

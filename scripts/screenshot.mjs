@@ -1,5 +1,5 @@
 // Writes docs/images/page.png, the README's picture of the page: starts the static server of
-// scripts/serve.mjs on a free port, opens /www/index.html in Debian's Chromium (never a downloaded
+// scripts/serve.mjs on a free port, opens /www/sliding.html in Debian's Chromium (never a downloaded
 // browser) with the browser tests' flags, shuffles, solves, and photographs the page once the
 // solution is shown. Needs the wasm bundles in pkg/ (./scripts/serve.sh or ./scripts/test.sh builds them).
 //
@@ -20,7 +20,7 @@ const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless:
 try {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
-  await page.goto(new URL("/www/index.html", server.url).href);
+  await page.goto(new URL("/www/sliding.html", server.url).href);
   await page.waitForFunction(
     () => document.documentElement.dataset.ready === "true" || !document.querySelector("#load-error")?.hidden,
     null,

@@ -38,7 +38,7 @@ pub const PUZZLES: &[PuzzleEntry] = &[
     PuzzleEntry {
         id: "sliding",
         title: "Sliding puzzles",
-        page: "www/index.html",
+        page: "www/sliding.html",
         docs: "docs/sliding.md",
         learner: Some(LearnerEntry {
             model_prefix: "sliding",

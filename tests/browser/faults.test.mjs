@@ -335,7 +335,7 @@ describe("faults in the page", () => {
   test("pattern databases cut halfway: the worker builds 5-5-5 instead and says why", options, async () => {
     const shipped = readFileSync(join(REPOSITORY_ROOT, "www/models/pdb-4x4-6-6-3-blank-first.pdb.gz"));
     const goal = standardGoalText(4, 4);
-    const page = await session.open(`/www/index.html${hashFor(4, 4, goal, goal)}`, {}, {
+    const page = await session.open(`/www/sliding.html${hashFor(4, 4, goal, goal)}`, {}, {
       beforeGoto: (page) =>
         page.route("**/*.pdb.gz", (route) =>
           route.fulfill({ status: 200, contentType: "application/octet-stream", body: shipped.subarray(0, Math.floor(shipped.length / 2)) }),

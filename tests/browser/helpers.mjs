@@ -64,12 +64,12 @@ export async function startSession() {
       return open(new URL(path, server.url).href, contextOptions, beforeGoto);
     },
     /**
-     * Opens the page (optionally with a "#…" hash) in a new context and waits until the app
+     * Opens the sliding page (optionally with a "#…" hash) in a new context and waits until the app
      * finished starting. Page errors are collected in page.errors. `beforeGoto(page)` may set up
      * routes or init scripts before the page loads.
      */
     async newPage(hash = "", contextOptions = {}, { beforeGoto } = {}) {
-      const page = await open(server.url + hash, contextOptions, beforeGoto);
+      const page = await open(`${server.url}sliding.html${hash}`, contextOptions, beforeGoto);
       await waitForApp(page);
       return page;
     },

@@ -58,7 +58,7 @@ function broken(page) {
 }
 
 const PAGES = [
-  { path: "/www/index.html", keys: ["size", "start", "goal", "preset"] },
+  { path: "/www/sliding.html", keys: ["size", "start", "goal", "preset"] },
   { path: "/www/minesweeper.html", keys: ["seed", "level", "first-click", "no-guess"] },
   { path: "/www/samegame.html", keys: ["rules", "board", "seed"] },
   { path: "/www/sudoku.html", keys: ["puzzle", "digits", "size", "difficulty", "seed"] },
@@ -168,7 +168,7 @@ describe("hostile input in the page", () => {
 
   test("hostile board texts are refused with a message and the board stays", options, async () => {
     const random = generator(99);
-    const page = await session.open("/www/index.html");
+    const page = await session.open("/www/sliding.html");
     await waitForApp(page);
     const before = await readBoard(page);
     let refused = 0;
@@ -237,7 +237,7 @@ describe("hostile input in the page", () => {
       ["a number", json("1e400")],
     ];
     for (const [what, body] of indexes) {
-      const page = await session.open("/www/index.html", {}, {
+      const page = await session.open("/www/sliding.html", {}, {
         beforeGoto: (page) => page.route("**/www/models/dqn-index.json", (route) => route.fulfill({ status: 200, ...body })),
       });
       await waitForApp(page);
@@ -263,7 +263,7 @@ describe("hostile input in the page", () => {
       ["null", json("null"), false],
     ];
     for (const [what, body, refused] of manifests) {
-      const page = await session.open("/www/index.html", {}, {
+      const page = await session.open("/www/sliding.html", {}, {
         beforeGoto: (page) => page.route("**/www/models/8puzzle.dqn.json", (route) => route.fulfill({ status: 200, ...body })),
       });
       await waitForApp(page);

@@ -544,7 +544,7 @@ describe("without WebGPU", () => {
     const errors = [];
     page.on("pageerror", (error) => errors.push(error.message));
     page.on("console", (message) => message.type() === "error" && errors.push(message.text()));
-    await page.goto(server.url);
+    await page.goto(new URL("sliding.html", server.url).href);
     await waitForApp(page);
     await fillTrainingForm(page, { size: "2x2", backend: "auto", fields: { hidden: "8", warmup: 2 } });
     await page.click("#dqn-start");

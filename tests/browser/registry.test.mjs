@@ -12,7 +12,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
 import { REPOSITORY_ROOT, TEST_TIMEOUT_MS, startSession, waitForApp } from "./helpers.mjs";
-import { DEFAULT_WIDGET_MODE, PUZZLES, byId, learnablePuzzles, puzzleOfModel, sitePages } from "../../www/common/puzzles.js";
+import { DEFAULT_WIDGET_MODE, HOME, OFFERS, PUZZLES, byId, learnablePuzzles, puzzleOfModel, sitePages } from "../../www/common/puzzles.js";
 import { PUZZLE_KINDS } from "../../www/common/widget-attributes.js";
 
 const options = { timeout: TEST_TIMEOUT_MS };
@@ -83,14 +83,13 @@ describe("the puzzle registry", () => {
 
   test("every puzzle's page loads, and its nav lists every page with its own marked", options, async () => {
     session ??= await startSession();
-    const expected = sitePages();
+    const expected = [{ ...HOME, puzzles: [] }, ...sitePages()];
     assert.deepEqual(expected.flatMap((entry) => entry.puzzles).sort(), PUZZLES.map((puzzle) => puzzle.id).sort(), "every puzzle has its page");
-    // A page per puzzle, once (dust and SameGame share theirs), one after the other in one tab.
+    // The home page, then a page per puzzle, once (dust and SameGame share theirs), one after the other in one tab.
     let page = null;
     for (const own of expected) {
-      const puzzle = byId(own.puzzles[0]);
-      if (page) await page.goto(new URL(puzzle.page, session.url).href);
-      else page = await session.open(`/www/${puzzle.page}`);
+      if (page) await page.goto(new URL(own.page, session.url).href);
+      else page = await session.open(`/www/${own.page}`);
       await waitForApp(page);
       const nav = await page.evaluate(() =>
         [...document.querySelectorAll("nav.site-nav a")].map((link) => ({
@@ -102,13 +101,62 @@ describe("the puzzle registry", () => {
       assert.deepEqual(
         nav,
         expected.map((entry) => ({ label: entry.nav, path: `/www/${entry.page}`, current: entry === own ? "page" : null })),
-        `the nav of ${puzzle.page}`,
+        `the nav of ${own.page}`,
       );
       // Every link leads to a page that is there.
       const statuses = await page.evaluate((paths) => Promise.all(paths.map((path) => fetch(path, { method: "HEAD" }).then((response) => response.status))), nav.map((link) => link.path));
-      assert.deepEqual(statuses, nav.map(() => 200), `the links of ${puzzle.page}`);
-      assert.deepEqual(page.errors, [], puzzle.page);
+      assert.deepEqual(statuses, nav.map(() => 200), `the links of ${own.page}`);
+      assert.deepEqual(page.errors, [], own.page);
     }
+    await page.context().close();
+  });
+
+  test("the home page: a live board, a sentence, what its page offers and a link for every puzzle; an old sliding link goes on", options, async () => {
+    session ??= await startSession();
+    const page = await session.open("/www/");
+    await waitForApp(page);
+    await page.waitForFunction(() => [...document.querySelectorAll("puzzle-widget")].every((widget) => widget.hasAttribute("ready")), null, { timeout: 45_000 });
+    const cards = await page.evaluate(() =>
+      [...document.querySelectorAll("#puzzles > li")].map((card) => {
+        const widget = card.querySelector("puzzle-widget");
+        const boards = [...widget.shadowRoot.querySelectorAll("*")].filter((element) => element.localName.endsWith("-board"));
+        return {
+          puzzle: card.dataset.puzzle,
+          mode: widget.getAttribute("puzzle"),
+          boardWidth: Math.max(0, ...boards.map((board) => board.getBoundingClientRect().width)),
+          error: widget.shadowRoot.querySelector("[part=error]").hidden ? "" : widget.shadowRoot.querySelector("[part=error]").textContent,
+          text: card.querySelector("p").textContent,
+          offers: [...card.querySelectorAll("[data-offer]")].map((offer) => offer.dataset.offer),
+          links: [...card.querySelectorAll("a")].map((link) => link.href),
+        };
+      }),
+    );
+    assert.deepEqual(cards.map((card) => card.puzzle), PUZZLES.map((puzzle) => puzzle.id), "a card per puzzle, in the registry's order");
+    for (const [index, card] of cards.entries()) {
+      const puzzle = PUZZLES[index];
+      assert.equal(card.mode, puzzle.widget.mode);
+      assert.ok(card.boardWidth > 100, `${puzzle.id}: its live board is shown (${card.boardWidth} px)`);
+      assert.equal(card.error, "", `${puzzle.id}: no error`);
+      assert.equal(card.text, puzzle.home.blurb);
+      assert.deepEqual(card.offers, puzzle.home.offers);
+      assert.ok(card.offers.every((offer) => offer in OFFERS));
+      assert.ok(card.links.length === 2 && card.links.every((link) => link === new URL(puzzle.home.link, session.url).href), `${puzzle.id}: links to its page`);
+      assert.equal(card.offers.includes("train"), Boolean(puzzle.learner), `${puzzle.id}: offers training exactly when it learns`);
+    }
+    // The boards are live: the 8-puzzle solves.
+    const solution = await page.evaluate(() => document.querySelector("#puzzles > li[data-puzzle=sliding] puzzle-widget").solve());
+    assert.ok(solution.optimal);
+    // The links at the foot lead somewhere.
+    const foot = await page.evaluate(() => [...document.querySelectorAll(".home-links a, .home-start a")].map((link) => new URL(link.href).pathname));
+    const statuses = await page.evaluate((paths) => Promise.all(paths.map((path) => fetch(path, { method: "HEAD" }).then((response) => response.status))), foot);
+    assert.deepEqual(statuses, foot.map(() => 200), `the links: ${foot}`);
+    assert.deepEqual(page.errors, []);
+
+    // A link of the old form (the sliding page was index.html) opens the sliding page with its position.
+    await page.goto(new URL("index.html#size=2x3&start=4,1,2,_,5,3", session.url).href);
+    await page.waitForURL(/sliding\.html#size=2x3&start=/);
+    await waitForApp(page);
+    assert.deepEqual(await page.evaluate(() => document.querySelector("#board").state.board), [4, 1, 2, 0, 5, 3]);
     await page.context().close();
   });
 

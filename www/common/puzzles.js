@@ -22,6 +22,10 @@
  *             widget's shadow DOM it draws into), `className` (that container's class, which the
  *             panel's style names) and `attributes` (those only this mode reads: the widget observes
  *             them before the module loads)
+ *   home      its card on the home page (index.html, home.js): `link` (where the card leads: its
+ *             page, with a hash for a rule set), `blurb` (one sentence for a newcomer), `offers`
+ *             (what a visitor can do there, any of OFFERS' keys) and `preview` (the attributes of
+ *             the card's live <puzzle-widget>)
  *   learner   the deep Q-learner of the learning worker (null: none): `jobs` (the module of its
  *             jobs in the learning worker, exporting learnJobs: see common/learn-jobs.js; the
  *             learning bundle's LearnerTrainer and LearnedModel train and play it), `puzzleIds` (the
@@ -34,10 +38,16 @@ export const PUZZLES = deepFreeze([
   {
     id: "sliding",
     title: "sliding puzzle",
-    page: "index.html",
+    page: "sliding.html",
     nav: "Sliding puzzles",
     docs: "docs/sliding.md",
     widget: { mode: "sliding", module: "sliding/widget-panel.js", panel: "SlidingPanel" },
+    home: {
+      link: "sliding.html",
+      blurb: "The 8- and 15-puzzle: slide the tiles home, or watch A*, IDA* with pattern databases, Q-learning and a deep Q-network find the way.",
+      offers: ["play", "solve", "watch", "train"],
+      preview: { size: "3", controls: "shuffle solve" },
+    },
     learner: {
       jobs: "sliding/learn-jobs.js",
       puzzleIds: ["sliding "],
@@ -58,6 +68,12 @@ export const PUZZLES = deepFreeze([
       part: "game2048",
       className: "game2048",
       attributes: ["seed", "agent", "depth", "always-two"],
+    },
+    home: {
+      link: "2048.html",
+      blurb: "Merge equal tiles to reach 2048, or watch an n-tuple network that taught itself the game play it.",
+      offers: ["play", "watch", "train"],
+      preview: { agent: "ntuple", seed: "2048", controls: "new hint play" },
     },
     learner: {
       jobs: "2048/learn-jobs.js",
@@ -80,6 +96,12 @@ export const PUZZLES = deepFreeze([
       className: "mines",
       attributes: ["seed", "level", "width", "height", "mines", "first-click", "no-guess", "overlay", "question-marks"],
     },
+    home: {
+      link: "minesweeper.html",
+      blurb: "Clear the field without a blast, with an exact probability solver that shows every cell’s odds.",
+      offers: ["play", "solve", "watch", "train"],
+      preview: { level: "beginner", seed: "7", controls: "new hint play" },
+    },
     learner: {
       jobs: "minesweeper/learn-jobs.js",
       puzzleIds: ["minesweeper-"],
@@ -101,6 +123,12 @@ export const PUZZLES = deepFreeze([
       className: "sudoku",
       attributes: ["size", "difficulty", "seed", "pencil"],
     },
+    home: {
+      link: "sudoku.html",
+      blurb: "Fill the grid with pencil marks and undo, and get hints that name the technique behind each step.",
+      offers: ["play", "solve", "watch", "train"],
+      preview: { size: "4", seed: "1", controls: "new hint check" },
+    },
     learner: {
       jobs: "sudoku/learn-jobs.js",
       puzzleIds: ["sudoku-"],
@@ -115,6 +143,12 @@ export const PUZZLES = deepFreeze([
     nav: "Dust · SameGame",
     docs: "docs/samegame.md",
     widget: { mode: "dust", module: "samegame/widget-panel.js", panel: "SameGamePanel", part: "dust", className: "samegame", attributes: ["seed"] },
+    home: {
+      link: "samegame.html#rules=dust",
+      blurb: "Clear the board in the fewest clicks; an exact solver proves the optimum on small boards.",
+      offers: ["play", "solve", "watch", "train"],
+      preview: { seed: "3", controls: "new undo solve" },
+    },
     learner: {
       jobs: "samegame/learn-jobs.js",
       puzzleIds: ["dust-"],
@@ -129,9 +163,26 @@ export const PUZZLES = deepFreeze([
     nav: "Dust · SameGame",
     docs: "docs/samegame.md",
     widget: { mode: "samegame", module: "samegame/widget-panel.js", panel: "SameGamePanel", part: "samegame", className: "samegame", attributes: ["seed"] },
+    home: {
+      link: "samegame.html#rules=samegame",
+      blurb: "Remove groups of one colour for the highest score, against nested Monte Carlo search.",
+      offers: ["play", "solve"],
+      preview: { seed: "3", controls: "new undo hint" },
+    },
     learner: null,
   },
 ]);
+
+/** The home page (home/home.js draws its cards from the registry) and its nav link's label. */
+export const HOME = deepFreeze({ page: "index.html", nav: "Home" });
+
+/** What a visitor can do on a puzzle's page (a registry entry's `home.offers`), in words. */
+export const OFFERS = deepFreeze({
+  play: "Play",
+  solve: "Watch it solved",
+  watch: "Watch a trained agent",
+  train: "Train an agent in your tab",
+});
 
 /** The widget mode of a <puzzle-widget> without a `puzzle` attribute (its panel is widget.js's own). */
 export const DEFAULT_WIDGET_MODE = "sliding";

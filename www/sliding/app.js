@@ -3,7 +3,7 @@
 // other sites embed), driven from here through its Puzzle handle and its inner <sliding-board>;
 // the solver pool and the player each live in their own module, and the deep Q-learning card in
 // train-panel.js (its worker starts only when that card is used); this file only connects them to
-// the controls in index.html.
+// the controls in sliding.html.
 
 import "../widget.js";
 import { SolutionPlayer } from "./player.js";

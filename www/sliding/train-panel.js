@@ -1,4 +1,4 @@
-// The sliding page's "Deep Q-learning" card (index.html, section#dqn): the dissertation's DQN on the
+// The sliding page's "Deep Q-learning" card (sliding.html, section#dqn): the dissertation's DQN on the
 // shared Learn card (common/learn-card.js). What is the sliding puzzles' own: the form (the
 // dissertation's hyper-parameters, `puzzlelab sliding train`'s reward and mixed difficulties), the
 // training's solved % and difficulty, the shipped models of www/models/dqn-index.json (a value

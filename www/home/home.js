@@ -1,0 +1,64 @@
+// The home page (index.html): a card per puzzle of the registry (common/puzzles.js), each with a
+// live <puzzle-widget> of its mode, one sentence, what a visitor can do on its page and a link
+// there; the site nav (common/site-nav.js). A link of the old home (the sliding page used to be
+// index.html, so shared links such as index.html#size=4x4&start=… still circulate) goes on to the
+// sliding page with its hash.
+
+import "../common/site-nav.js";
+import { OFFERS, PUZZLES, wwwUrl } from "../common/puzzles.js";
+
+/** Hash keys of the sliding page's shared links. */
+const SLIDING_LINK_KEYS = ["size", "start", "goal", "preset"];
+
+/** The sliding page with this page's hash, when the hash is a sliding link; else null. */
+export function slidingLinkTarget(hash = location.hash) {
+  const keys = hash.replace(/^#/, "").split("&").map((pair) => pair.split("=")[0]);
+  return keys.some((key) => SLIDING_LINK_KEYS.includes(key)) ? `sliding.html${hash}` : null;
+}
+
+/** A card's list item for `puzzle`. */
+function puzzleCard(puzzle) {
+  const { link, blurb, offers, preview } = puzzle.home;
+  const item = document.createElement("li");
+  item.className = "card home-puzzle";
+  item.dataset.puzzle = puzzle.id;
+  const heading = document.createElement("h2");
+  const anchor = document.createElement("a");
+  anchor.href = wwwUrl(link).href;
+  anchor.textContent = puzzle.nav.includes("·") ? puzzle.title.replace(/^./, (c) => c.toUpperCase()) : puzzle.nav;
+  heading.append(anchor);
+  const widget = document.createElement("puzzle-widget");
+  widget.setAttribute("puzzle", puzzle.widget.mode);
+  for (const [name, value] of Object.entries(preview)) widget.setAttribute(name, value);
+  const text = document.createElement("p");
+  text.textContent = blurb;
+  const list = document.createElement("ul");
+  list.className = "home-offers";
+  list.setAttribute("aria-label", "On its page");
+  for (const offer of offers) {
+    const entry = document.createElement("li");
+    entry.textContent = OFFERS[offer];
+    entry.dataset.offer = offer;
+    list.append(entry);
+  }
+  const open = document.createElement("a");
+  open.className = "button home-open";
+  open.href = anchor.href;
+  open.textContent = `Open ${anchor.textContent}`;
+  item.append(heading, widget, text, list, open);
+  return item;
+}
+
+const target = slidingLinkTarget();
+if (target) {
+  location.replace(target);
+} else {
+  document.getElementById("puzzles").replaceChildren(...PUZZLES.map(puzzleCard));
+  import("../widget.js")
+    .then(() => (document.documentElement.dataset.ready = "true"))
+    .catch((error) => {
+      const banner = document.getElementById("load-error");
+      banner.textContent = `The puzzles could not load: ${error.message}`;
+      banner.hidden = false;
+    });
+}
