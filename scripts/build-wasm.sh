@@ -56,3 +56,6 @@ case "${1:-core}" in
   all) build core pkg && build learn pkg/learn --features webgpu ;;
   *) echo "usage: $0 [core|learn|all]" >&2; exit 2 ;;
 esac
+# The checksums browsers keep the files under between visits (www/common/asset-cache.js), for a
+# host that copies www/ and pkg/ (scripts/serve.mjs computes them afresh on every request).
+node scripts/asset-index.mjs > pkg/asset-index.json

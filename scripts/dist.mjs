@@ -2,7 +2,8 @@
 // A release an author can host: the widget (www/widget.js and every module it loads, found by
 // following its imports, its workers and the registry's modules), the WebAssembly bundles (pkg/,
 // pkg/learn/) and the models (www/models/), in a versioned folder and a .tar.gz of it, with
-// integrity.json: each file's SHA-384 as Subresource Integrity ("sha384-…"), and the lines to embed it.
+// integrity.json: each file's SHA-384 as Subresource Integrity ("sha384-…"), the lines to embed it,
+// and pkg/asset-index.json (the checksums browsers keep the files under: www/common/asset-cache.js).
 // No page of the site goes in: a host serves only what <puzzle-widget> needs.
 //
 //   node scripts/dist.mjs [--out DIR]      # DIR/puzzlelab-<version>/ and DIR/puzzlelab-<version>.tar.gz
@@ -14,6 +15,7 @@ import { createHash } from "node:crypto";
 import { cp, mkdir, readFile, readdir, rm, stat, writeFile } from "node:fs/promises";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { INDEX_PATH, assetIndex } from "./asset-index.mjs";
 
 const ROOT = resolve(fileURLToPath(new URL("..", import.meta.url)));
 
@@ -101,6 +103,8 @@ export async function buildRelease(out) {
     hashes[path] = integrity(await readFile(join(ROOT, path)));
   }
   const widgetIntegrity = hashes["www/widget.js"];
+  // The release's own asset index: browsers keep its files under these checksums between visits.
+  await writeFile(join(folder, INDEX_PATH), `${JSON.stringify(await assetIndex(folder, files))}\n`);
   await writeFile(
     join(folder, "integrity.json"),
     `${JSON.stringify({ name, files: hashes }, null, 2)}\n`,

@@ -13,9 +13,11 @@
 
 import { createServer } from "node:http";
 import { createReadStream } from "node:fs";
+import { Transform } from "node:stream";
 import { stat } from "node:fs/promises";
 import { extname, join, normalize, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
+import { INDEX_PATH, assetIndex } from "./asset-index.mjs";
 
 const REPOSITORY_ROOT = resolve(fileURLToPath(new URL("..", import.meta.url)));
 
@@ -54,7 +56,23 @@ function commonHeaders(extra) {
   return { "Access-Control-Allow-Origin": "*", "Cross-Origin-Resource-Policy": "cross-origin", ...extra };
 }
 
-async function handle(root, request, response, extraHeaders) {
+/**
+ * A stream that passes bytes on at `bytesPerSecond` (a slow host, for scripts/bench-visits.mjs).
+ */
+function throttled(bytesPerSecond) {
+  const started = Date.now();
+  let sent = 0;
+  return new Transform({
+    transform(chunk, _encoding, done) {
+      sent += chunk.length;
+      const due = started + (1000 * sent) / bytesPerSecond;
+      setTimeout(() => done(null, chunk), Math.max(0, due - Date.now()));
+    },
+  });
+}
+
+async function handle(root, request, response, extraHeaders, throttle) {
+  if (throttle) await new Promise((resolve) => setTimeout(resolve, throttle.latencyMs));
   for (const [name, value] of Object.entries(commonHeaders(extraHeaders))) response.setHeader(name, value);
   const { pathname } = new URL(request.url, "http://localhost");
   if (request.method === "OPTIONS") {
@@ -67,6 +85,14 @@ async function handle(root, request, response, extraHeaders) {
   }
   if (pathname === "/") {
     response.writeHead(302, { Location: "/www/" }).end();
+    return;
+  }
+  if (pathname === `/${INDEX_PATH}`) {
+    // The asset index of the files as they are now (scripts/asset-index.mjs), so that a browser's
+    // kept copies follow every edit.
+    const body = JSON.stringify(await assetIndex(root));
+    response.writeHead(200, { "Content-Type": MIME_TYPES[".json"], "Cache-Control": "no-store" });
+    response.end(request.method === "HEAD" ? undefined : body);
     return;
   }
   let file = fileForPath(root, pathname);
@@ -94,7 +120,9 @@ async function handle(root, request, response, extraHeaders) {
       response.end();
       return;
     }
-    createReadStream(file).pipe(response);
+    const body = createReadStream(file);
+    if (throttle) body.pipe(throttled(throttle.bytesPerSecond)).pipe(response);
+    else body.pipe(response);
   } catch {
     response.writeHead(404, { "Content-Type": "text/plain; charset=utf-8" }).end("not found");
   }
@@ -102,12 +130,13 @@ async function handle(root, request, response, extraHeaders) {
 
 /**
  * Starts the server on 127.0.0.1 (`port` 0 picks a free one) for the files under `root`; `headers`
- * go on every response besides the CORS ones.
+ * go on every response besides the CORS ones; `throttle` ({ latencyMs, bytesPerSecond }) makes it
+ * a slow host (benchmarks only).
  * Resolves to { url, port, origin, close } where url is the page address (…/www/) and close() stops it.
  */
-export function startServer(port = 8080, root = REPOSITORY_ROOT, { headers = {} } = {}) {
+export function startServer(port = 8080, root = REPOSITORY_ROOT, { headers = {}, throttle = null } = {}) {
   const server = createServer((request, response) => {
-    handle(root, request, response, headers).catch(() => {
+    handle(root, request, response, headers, throttle).catch(() => {
       if (!response.headersSent) response.writeHead(500);
       response.end();
     });

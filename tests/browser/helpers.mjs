@@ -39,7 +39,9 @@ export async function startSession() {
   const contexts = [];
   /** Opens `url` in a new context; page errors are collected in page.errors. */
   async function open(url, contextOptions, beforeGoto) {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, ...contextOptions });
+    // The site's service worker (www/service-worker.js) is off unless a test asks for it: with it,
+    // page.route() would not see the requests it answers. tests/browser/offline.test.mjs turns it on.
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, serviceWorkers: "block", ...contextOptions });
     contexts.push(context);
     const page = await context.newPage();
     page.errors = [];

@@ -57,12 +57,14 @@ describe("the release archive", () => {
     assert.match(name, /^puzzlelab-\d+\.\d+\.\d+$/);
     const root = join(unpacked, name);
     const files = await listFiles(root);
-    for (const needed of ["www/widget.js", "www/common/worker-protocol.js", "www/sliding/solver-worker.js", "www/common/learn-worker.js", "pkg/puzzlelab_bg.wasm", "pkg/learn/puzzlelab_bg.wasm", "www/models/dqn-index.json", "www/models/pdb-index.json", "integrity.json", "EMBED.txt"]) {
+    for (const needed of ["pkg/asset-index.json", "www/widget.js", "www/common/worker-protocol.js", "www/sliding/solver-worker.js", "www/common/learn-worker.js", "pkg/puzzlelab_bg.wasm", "pkg/learn/puzzlelab_bg.wasm", "www/models/dqn-index.json", "www/models/pdb-index.json", "integrity.json", "EMBED.txt"]) {
       assert.ok(files.includes(needed), `${needed} is in the archive`);
     }
     assert.deepEqual(files.filter((path) => path.endsWith(".html") || path.endsWith("/app.js")), [], "no page of the site");
     const { files: hashes } = JSON.parse(await readFile(join(root, "integrity.json"), "utf8"));
-    assert.deepEqual(Object.keys(hashes).sort(), files.filter((path) => path !== "integrity.json" && path !== "EMBED.txt"));
+    assert.deepEqual(Object.keys(hashes).sort(), files.filter((path) => !["integrity.json", "EMBED.txt", "pkg/asset-index.json"].includes(path)));
+    const { files: kept } = JSON.parse(await readFile(join(root, "pkg/asset-index.json"), "utf8"));
+    assert.deepEqual(Object.keys(kept).sort(), Object.keys(hashes).sort(), "the asset index lists every file of the release");
     for (const [path, hash] of Object.entries(hashes)) {
       const actual = `sha384-${createHash("sha384").update(await readFile(join(root, path))).digest("base64")}`;
       assert.equal(actual, hash, path);

@@ -2,13 +2,16 @@
 // databases), the solver worker and the training workers (model and network files). Plain module,
 // no DOM: it works in the page, in workers and in scripts that run in a page (scripts/bench-pdb.mjs).
 
+import { keptFetch } from "./asset-cache.js";
+
 /**
- * The body of `url` as a Uint8Array; `onProgress({ loaded, total })` follows the download: once
- * when the answer came (loaded 0), then after every chunk (total 0 when the server does not
- * say). An answer other than 2xx throws "URL answered HTTP 404".
+ * The body of `url` as a Uint8Array (the host's files are kept between visits: asset-cache.js);
+ * `onProgress({ loaded, total })` follows the download: once when the answer came (loaded 0),
+ * then after every chunk (total 0 when the server does not say). An answer other than 2xx throws
+ * "URL answered HTTP 404".
  */
 export async function fetchBytes(url, onProgress = () => {}) {
-  const response = await fetch(url);
+  const response = await keptFetch(url);
   if (!response.ok) throw new Error(`${url} answered HTTP ${response.status}`);
   const total = Number(response.headers.get("Content-Length")) || 0;
   if (!response.body) return new Uint8Array(await response.arrayBuffer());

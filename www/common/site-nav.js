@@ -1,5 +1,5 @@
 // The pages' nav, drawn from the puzzle registry (puzzles.js): the home page (index.html), then a
-// link per puzzle page, the page shown marked aria-current="page". Every page loads this module and has an empty
+// link per puzzle page, the page shown marked aria-current="page"; and the site's service worker. Every page loads this module and has an empty
 //   <nav class="site-nav" aria-label="Puzzles" data-puzzle="<its puzzle's id>"></nav>
 // which it fills on import; base.css gives the links their look.
 
@@ -27,3 +27,17 @@ function pageOfLocation() {
 }
 
 for (const nav of document.querySelectorAll("nav.site-nav")) renderSiteNav(nav);
+
+// The site's pages keep their files for the next visit and for offline use (service-worker.js).
+// A browser without module service workers, or a page that is not a secure context, works as
+// before.
+// What this page loaded before the worker controlled it (its first visit) is handed to the worker
+// to keep as well.
+navigator.serviceWorker
+  ?.register(wwwUrl("service-worker.js"), { type: "module", scope: wwwUrl("./").href })
+  .then(() => navigator.serviceWorker.ready)
+  .then((registration) => {
+    const loaded = [location.href, ...performance.getEntriesByType("resource").map((entry) => entry.name)];
+    registration.active?.postMessage({ type: "keep", urls: loaded });
+  })
+  .catch(() => {});

@@ -1,8 +1,10 @@
-// Loads the puzzlelab WebAssembly module once per realm (page or worker) and hands out its API.
+// Loads the puzzlelab WebAssembly module once per realm (page or worker) and hands out its API
+// (kept between visits: asset-cache.js).
 // The path is resolved against this file, so the page, the worker and an embedding site that
 // copies www/ and pkg/ side by side all find the same module.
 
 import init, * as api from "../../pkg/puzzlelab.js";
+import { keptFetch } from "./asset-cache.js";
 
 let loading = null;
 
@@ -11,7 +13,7 @@ let loading = null;
  * instantiated; later calls reuse the same instance.
  */
 export function loadWasm() {
-  loading ??= init({ module_or_path: new URL("../../pkg/puzzlelab_bg.wasm", import.meta.url) }).then(
+  loading ??= init({ module_or_path: keptFetch(new URL("../../pkg/puzzlelab_bg.wasm", import.meta.url)) }).then(
     () => api,
   );
   return loading;

@@ -1,10 +1,12 @@
 // The home page (index.html): a card per puzzle of the registry (common/puzzles.js), each with a
 // live <puzzle-widget> of its mode, one sentence, what a visitor can do on its page and a link
-// there; the site nav (common/site-nav.js). A link of the old home (the sliding page used to be
+// there; the site nav (common/site-nav.js); what this browser keeps of the site (asset-cache.js),
+// listed, with a control that forgets it. A link of the old home (the sliding page used to be
 // index.html, so shared links such as index.html#size=4x4&start=… still circulate) goes on to the
 // sliding page with its hash.
 
 import "../common/site-nav.js";
+import { clearKept, keptFiles } from "../common/asset-cache.js";
 import { OFFERS, PUZZLES, wwwUrl } from "../common/puzzles.js";
 
 /** Hash keys of the sliding page's shared links. */
@@ -49,13 +51,44 @@ function puzzleCard(puzzle) {
   return item;
 }
 
+/** "12.3 MB". */
+function megabytes(bytes) {
+  return `${(bytes / 1e6).toFixed(1)} MB`;
+}
+
+/** Lists the kept files (#kept-list) and their total (#kept-summary). */
+export async function showKept() {
+  const files = await keptFiles();
+  const total = files.reduce((sum, file) => sum + file.bytes, 0);
+  document.getElementById("kept-summary").textContent =
+    files.length === 0 ? "Nothing is kept yet." : `${files.length} files kept, ${megabytes(total)}.`;
+  document.getElementById("kept-list").replaceChildren(
+    ...files.map((file) => {
+      const item = document.createElement("li");
+      item.textContent = `${file.path} · ${megabytes(file.bytes)}${file.current ? "" : " (an older version)"}`;
+      return item;
+    }),
+  );
+  document.getElementById("kept-clear").disabled = files.length === 0;
+  return files;
+}
+
+document.getElementById("kept-clear").addEventListener("click", async () => {
+  await clearKept();
+  await showKept();
+});
+document.getElementById("kept-details").addEventListener("toggle", () => showKept());
+
 const target = slidingLinkTarget();
 if (target) {
   location.replace(target);
 } else {
   document.getElementById("puzzles").replaceChildren(...PUZZLES.map(puzzleCard));
   import("../widget.js")
-    .then(() => (document.documentElement.dataset.ready = "true"))
+    .then(() => {
+      document.documentElement.dataset.ready = "true";
+      showKept();
+    })
     .catch((error) => {
       const banner = document.getElementById("load-error");
       banner.textContent = `The puzzles could not load: ${error.message}`;

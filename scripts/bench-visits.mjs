@@ -1,0 +1,126 @@
+#!/usr/bin/env node
+// First visit against second visit (www/common/asset-cache.js, www/service-worker.js), in Debian's
+// Chromium, from a slow host (scripts/serve.mjs throttled: 40 ms before each answer, then 25 Mbit/s
+// per file, no compression; the page, its workers and the service worker alike): the time to a
+// playable board and the time to a loaded model, on the site's sliding
+// page (service worker) and on an author's page of another origin that embeds the widget (the
+// widget's own keeping, no service worker). Each run is a fresh browser profile: visit 1, wait
+// until the files are kept, visit 2. Writes JSON on stdout (medians and every run).
+//
+//   node scripts/bench-visits.mjs [--runs N]      # default 3 runs; needs pkg/ built
+
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { chromium } from "playwright-core";
+import { startServer } from "./serve.mjs";
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../tests/browser/helpers.mjs";
+import { authorPage } from "../tests/browser/author-page.mjs";
+import { cpus } from "node:os";
+
+const THROTTLE = { latencyMs: 40, bytesPerSecond: 25e6 / 8 };
+const runsAt = process.argv.indexOf("--runs");
+const RUNS = runsAt > 0 ? Number(process.argv[runsAt + 1]) : 3;
+
+const server = await startServer(0, undefined, { throttle: THROTTLE });
+const folder = await mkdtemp(join(tmpdir(), "puzzlelab-visits-"));
+await writeFile(join(folder, "index.html"), authorPage(`${server.origin}/www/widget.js`));
+const author = await startServer(0, folder);
+const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
+const browserVersion = browser.version();
+
+
+/** Milliseconds `work` takes. */
+async function timed(work) {
+  const start = performance.now();
+  await work();
+  return performance.now() - start;
+}
+
+/** The sliding page: to a playable board (the page says it is ready), then a solve by the shipped 8-puzzle model. */
+async function sitePage(context) {
+  const page = await context.newPage();
+  const board = await timed(async () => {
+    await page.goto(`${server.url}sliding.html#size=3x3&start=1,2,3,4,5,6,_,7,8`);
+    await page.waitForFunction(() => document.documentElement.dataset.ready === "true", null, { timeout: 120_000 });
+  });
+  const model = await timed(() =>
+    page.evaluate(async () => {
+      const widget = document.querySelector("#board");
+      widget.setAttribute("solver", "dqn");
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      return widget.solve();
+    }),
+  );
+  return { page, board_ms: board, model_ms: model };
+}
+
+/** The author's page: to every widget ready, then the model widget's solve. */
+async function embeddedPage(context) {
+  const page = await context.newPage();
+  const board = await timed(async () => {
+    await page.goto(`${author.origin}/index.html`);
+    await page.waitForFunction(() => [...document.querySelectorAll("puzzle-widget")].every((widget) => widget.hasAttribute("ready")), null, { timeout: 120_000 });
+  });
+  const model = await timed(() => page.evaluate(() => document.getElementById("dqn").solve()));
+  return { page, board_ms: board, model_ms: model };
+}
+
+/** Waits until `page`'s origin keeps the learning bundle and the 8-puzzle model. */
+async function waitUntilKept(page, moduleUrl) {
+  await page.waitForFunction(
+    async (url) => {
+      const { keptFiles } = await import(url);
+      const kept = new Set((await keptFiles()).map((file) => file.path));
+      return kept.has("pkg/learn/puzzlelab_bg.wasm") && kept.has("www/models/8puzzle.dqn") && kept.has("pkg/puzzlelab_bg.wasm");
+    },
+    moduleUrl,
+    { timeout: 120_000, polling: 500 },
+  );
+}
+
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+const results = {};
+for (const [name, visit] of [["site", sitePage], ["embedded", embeddedPage]]) {
+  const runs = [];
+  for (let run = 0; run < RUNS; run += 1) {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const first = await visit(context);
+    await waitUntilKept(first.page, `${server.origin}/www/common/asset-cache.js`);
+    await first.page.close();
+    const second = await visit(context);
+    await second.page.close();
+    await context.close();
+    runs.push({ first: { board_ms: first.board_ms, model_ms: first.model_ms }, second: { board_ms: second.board_ms, model_ms: second.model_ms } });
+  }
+  const pick = (visitName, key) => median(runs.map((run) => run[visitName][key]));
+  results[name] = {
+    first_board_ms: pick("first", "board_ms"),
+    second_board_ms: pick("second", "board_ms"),
+    board_speedup: pick("first", "board_ms") / pick("second", "board_ms"),
+    first_model_ms: pick("first", "model_ms"),
+    second_model_ms: pick("second", "model_ms"),
+    model_speedup: pick("first", "model_ms") / pick("second", "model_ms"),
+    runs,
+  };
+}
+
+await browser.close();
+await server.close();
+await author.close();
+await rm(folder, { recursive: true, force: true });
+console.log(
+  JSON.stringify(
+    {
+      what: "first vs second visit: time to a playable board and to a solve by the shipped 8-puzzle model (medians of runs, each a fresh profile)",
+      host: "scripts/serve.mjs throttled: 40 ms before each answer, then 25 Mbit/s per file, no compression",
+      runs: RUNS,
+      machine: `${cpus()[0]?.model ?? "unknown"} × ${cpus().length}, Chromium ${browserVersion}`,
+      date: new Date().toISOString(),
+      ...results,
+    },
+    null,
+    2,
+  ),
+);

@@ -1,0 +1,160 @@
+// Second visits and offline (www/common/asset-cache.js, www/service-worker.js): after one visit to
+// the sliding page that solved with the shipped neural model, the files are kept under their
+// checksums, and with the network gone the page loads again, plays, solves by search and by the
+// model. The home page lists what is kept and forgets it. A widget embedded on another origin (no
+// service worker there) keeps the WebAssembly and the model too: its second visit downloads
+// neither. A file whose checksum changes is fetched again.
+
+import assert from "node:assert/strict";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, test } from "node:test";
+import { chromium } from "playwright-core";
+import { startServer } from "../../scripts/serve.mjs";
+import { authorPage } from "./author-page.mjs";
+import { CHROMIUM_ARGS, CHROMIUM_PATH, TEST_TIMEOUT_MS, waitForApp } from "./helpers.mjs";
+
+const slow = { timeout: 4 * TEST_TIMEOUT_MS };
+/** 2 moves from the 3×3 goal. */
+const NEAR_GOAL = "#size=3x3&start=1,2,3,4,5,6,_,7,8";
+
+let server;
+let browser;
+let folder;
+let authorServer;
+
+before(async () => {
+  server = await startServer(0);
+  folder = await mkdtemp(join(tmpdir(), "puzzlelab-offline-"));
+  browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
+}, slow);
+
+after(async () => {
+  await browser?.close().catch(() => {});
+  await server?.close();
+  await authorServer?.close();
+  if (folder) await rm(folder, { recursive: true, force: true });
+}, slow);
+
+/** A page of a new context (service workers allowed) whose errors go to page.errors. */
+async function newPage(context) {
+  const page = await context.newPage();
+  page.errors = [];
+  page.on("pageerror", (error) => page.errors.push(error.message));
+  page.on("console", (message) => message.type() === "error" && page.errors.push(message.text()));
+  return page;
+}
+
+/** Solves the sliding page's board with `solver`; resolves to the solution's detail. */
+function solveWith(page, solver) {
+  return page.evaluate((name) => {
+    const board = document.querySelector("#board");
+    board.setAttribute("solver", name);
+    return new Promise((resolve) => setTimeout(resolve, 0)).then(() => board.solve());
+  }, solver);
+}
+
+describe("second visits and offline", () => {
+  test("after one visit the sliding page loads, plays and solves (search and model) offline; the home page lists what is kept and forgets it", slow, async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await newPage(context);
+    await page.goto(`${server.url}sliding.html${NEAR_GOAL}`);
+    await waitForApp(page);
+    await page.evaluate(() => navigator.serviceWorker.ready);
+    // A search solve and a model solve load the solver worker, the learning bundle and the model.
+    assert.equal((await solveWith(page, "astar")).length, 2);
+    assert.equal((await solveWith(page, "dqn")).length, 2);
+    // Kept in the background once each file's checksum is checked.
+    const wanted = ["www/sliding.html", "www/widget.js", "pkg/puzzlelab_bg.wasm", "pkg/learn/puzzlelab_bg.wasm", "www/models/8puzzle.dqn", "www/sliding/solver-worker.js"];
+    await page.waitForFunction(
+      async (paths) => {
+        const { keptFiles } = await import("./common/asset-cache.js");
+        const kept = new Set((await keptFiles()).map((file) => file.path));
+        return paths.every((path) => kept.has(path));
+      },
+      wanted,
+      { timeout: 60_000, polling: 500 },
+    );
+    // The home page, visited once online, so that it too is there offline.
+    await page.goto(server.url);
+    await waitForApp(page);
+
+    await context.setOffline(true);
+    await page.goto(`${server.url}sliding.html${NEAR_GOAL}`);
+    await waitForApp(page);
+    assert.equal((await solveWith(page, "astar")).length, 2, "search offline");
+    const model = await solveWith(page, "dqn");
+    assert.deepEqual([model.length, model.optimal], [2, true], "the model offline");
+    const before = await page.evaluate(() => document.querySelector("#board").state.moves);
+    await page.locator("#board sliding-board .tile[data-index='7']").click();
+    assert.equal(await page.evaluate(() => document.querySelector("#board").state.moves), before + 1, "plays offline");
+
+    // The home page offline: it lists the kept files, and Forget them empties the list.
+    await page.goto(server.url);
+    await waitForApp(page);
+    await page.click("#kept-details summary");
+    await page.waitForFunction(() => document.querySelectorAll("#kept-list li").length > 0);
+    const listed = await page.locator("#kept-list li").allTextContents();
+    for (const path of wanted) assert.ok(listed.some((line) => line.startsWith(`${path} · `)), `${path} is listed`);
+    assert.match(await page.locator("#kept-summary").textContent(), /^\d+ files kept, \d+\.\d MB\.$/);
+    await page.click("#kept-clear");
+    await page.waitForFunction(() => document.querySelector("#kept-summary").textContent === "Nothing is kept yet.");
+    assert.equal(await page.locator("#kept-list li").count(), 0);
+    assert.equal(await page.locator("#kept-clear").isDisabled(), true);
+    assert.deepEqual(page.errors.filter((message) => !/Failed to load resource|ERR_INTERNET_DISCONNECTED/.test(message)), []);
+    await context.close();
+  });
+
+  test("a widget embedded on another origin keeps the WebAssembly and the model: the second visit downloads neither", slow, async () => {
+    await writeFile(join(folder, "index.html"), authorPage(`${server.origin}/www/widget.js`));
+    authorServer = await startServer(0, folder);
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const downloads = [];
+    context.on("request", (request) => {
+      const { pathname } = new URL(request.url());
+      if (/\.(wasm|dqn|gz)$/.test(pathname)) downloads.push(pathname);
+    });
+    const visit = async () => {
+      const page = await newPage(context);
+      await page.goto(`${authorServer.origin}/index.html`);
+      await page.waitForFunction(() => [...document.querySelectorAll("puzzle-widget")].every((widget) => widget.hasAttribute("ready")), null, { timeout: 60_000 });
+      const solution = await page.evaluate(() => document.getElementById("dqn").solve());
+      assert.equal(solution.length, 2);
+      assert.equal((await page.evaluate(() => document.getElementById("fifteen").solve())).length, 2);
+      return page;
+    };
+    const first = await visit();
+    for (const path of ["/pkg/puzzlelab_bg.wasm", "/pkg/learn/puzzlelab_bg.wasm", "/www/models/8puzzle.dqn", "/www/models/pdb-4x4-6-6-3-standard.pdb.gz"]) {
+      assert.ok(downloads.includes(path), `the first visit downloads ${path}`);
+    }
+    // Kept on the author's origin once checked.
+    await first.waitForFunction(
+      async (host) => {
+        const { keptFiles } = await import(`${host}/www/common/asset-cache.js`);
+        return (await keptFiles()).length >= 4;
+      },
+      server.origin,
+      { timeout: 60_000, polling: 500 },
+    );
+    await first.close();
+    downloads.length = 0;
+    const second = await visit();
+    assert.deepEqual(downloads, [], "the second visit downloads no WebAssembly, model or database");
+    assert.deepEqual(second.errors, []);
+    await second.close();
+
+    // The host's core bundle changes (its checksum in the index): the next visit fetches it again.
+    await context.route("**/pkg/asset-index.json", async (route) => {
+      const response = await route.fetch();
+      const index = await response.json();
+      index.files["pkg/puzzlelab_bg.wasm"] = "0".repeat(64);
+      await route.fulfill({ response, json: index });
+    });
+    downloads.length = 0;
+    const third = await visit();
+    assert.ok(downloads.length > 0 && downloads.every((path) => path === "/pkg/puzzlelab_bg.wasm"), `only the changed file is downloaded (by the page and each worker that loads it): ${downloads}`);
+    assert.deepEqual(third.errors, []);
+    await context.close();
+  });
+});

@@ -1,0 +1,41 @@
+// The site's service worker (registered by common/site-nav.js on every page of the site, scope
+// www/): every file of the host's asset index (pkg/asset-index.json) that a page or its workers
+// load — pages, modules, WebAssembly, models — comes from the files kept under their checksums
+// (common/asset-cache.js), else from the network and is then kept. A page load reads the index
+// afresh (offline: the last one read), so a changed file is fetched again; after one visit the
+// site works offline. Anything not in the index (another origin, a file the host does not list)
+// goes to the network untouched. What a page loaded before this worker controlled it, the page lists
+// in a message ({ type: "keep", urls }): those files are kept too, with the rest of the site's code
+// (SITE_CODE), so that after one visit every page plays and solves offline.
+
+import { assetIndex, dropOutdated, keepFiles, keptFetch } from "./common/asset-cache.js";
+
+/** What a first visit keeps of the site beyond what the page loaded: its code, pages and core bundle (about 1.5 MB); the learning bundle and the models are kept when they are first used. */
+const SITE_CODE = (path) => !path.startsWith("www/models/") && !path.startsWith("pkg/learn/");
+
+self.addEventListener("install", () => self.skipWaiting());
+
+self.addEventListener("activate", (event) => event.waitUntil(self.clients.claim()));
+
+// A page lists what it loaded before this worker controlled it: kept too, where the index lists it,
+// and the rest of the site's code with it, so that every page works offline after one visit.
+self.addEventListener("message", (event) => {
+  if (event.data?.type !== "keep" || !Array.isArray(event.data.urls)) return;
+  const own = event.data.urls.filter((url) => typeof url === "string" && new URL(url).origin === self.location.origin);
+  event.waitUntil(Promise.all(own.map((url) => keptFetch(url.split("#")[0]).catch(() => {}))).then(() => keepFiles(SITE_CODE)));
+});
+
+self.addEventListener("fetch", (event) => {
+  const { request } = event;
+  if (request.method !== "GET" || new URL(request.url).origin !== self.location.origin) return;
+  if (request.mode === "navigate") {
+    event.respondWith(
+      assetIndex({ refresh: true }).then((index) => {
+        if (index) event.waitUntil(dropOutdated());
+        return keptFetch(request);
+      }),
+    );
+    return;
+  }
+  event.respondWith(keptFetch(request));
+});
