@@ -3,9 +3,13 @@
 // removes the group and the piles settle where the rules say (a hand-made board from the URL: the
 // fall, then the columns closing toward the centre), the DOM's piles end where the game's cells
 // are, undo restores, a solve on a small board proves the fewest clicks and plays to an empty
-// board, a long solve shows progress and cancels, reduced motion means no animation, a bad board
-// text in the URL is explained and a random board stays usable, and both widgets play.
-// Screenshots: target/screenshots/dust.png and samegame.png.
+// board, the default solve of a full board says within seconds what it found and its lower bound
+// and the status follows the playback to its end or its stop, Prove it searches with no time
+// limit, a long solve shows progress and cancels, U undoes after the board is cleared (the focus
+// stays on the board; the page takes U too, but not from a text field), reduced motion means no
+// animation, a bad board text in the URL is explained and a random board stays usable, and both
+// widgets play.
+// Screenshots: target/screenshots/dust.png, dust-solved.png and samegame.png.
 
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
@@ -53,6 +57,32 @@ async function readBoard(page, selector = "#game") {
 }
 
 const pile = (page, cell, selector = "#game") => page.locator(selector).locator(`.pile[data-cell="${cell}"]`);
+
+/** Sets the solver's playback speed slider to step `value` (5: the fastest, 2: the default). */
+async function setSpeed(page, value) {
+  await page.locator("#speed").evaluate((input, value) => {
+    input.value = value;
+    input.dispatchEvent(new Event("input"));
+  }, String(value));
+}
+
+/** Waits until the solver's status matches `pattern` (a RegExp) and returns its text. */
+async function waitForStatus(page, pattern, timeout = 30_000) {
+  await page.waitForFunction(([source, flags]) => new RegExp(source, flags).test(document.querySelector("#solver-status").textContent), [pattern.source, pattern.flags], { timeout });
+  return page.textContent("#solver-status");
+}
+
+/** What a dust solve that ran out of time says of its answer: the best clearing, the lower bound. */
+const UNPROVED = /Best found: (\d+) clicks\. It can't be done in fewer than (\d+); not yet proved that \1 is the fewest\./;
+
+/** Where the keyboard focus is: on the board (a pile's cell, or "grid"), or outside it (null). */
+const focusOnBoard = (page) =>
+  page.evaluate(() => {
+    const board = document.querySelector("#game");
+    if (document.activeElement !== board) return null;
+    const active = board.shadowRoot.activeElement;
+    return active?.classList.contains("pile") ? Number(active.dataset.cell) : active?.classList.contains("grid") ? "grid" : null;
+  });
 
 describe("Dust and SameGame in the page", () => {
   let session;
@@ -117,18 +147,137 @@ describe("Dust and SameGame in the page", () => {
 
   test("Solve proves the fewest clicks of a small board and plays it to an empty board", options, async () => {
     const page = await openPage(session, "#rules=dust&board=1122-1212-2211");
-    await page.locator("#speed").evaluate((input) => {
-      input.value = "5";
-      input.dispatchEvent(new Event("input"));
-    });
+    await setSpeed(page, 5);
     await page.click("#solve");
     await page.waitForFunction(() => document.querySelector("#game").getAttribute("status") === "cleared", null, { timeout: 20_000 });
     const board = await readBoard(page);
     assert.equal(board.clicks, 3);
     assert.ok(board.cells.every((c) => c === 0));
     assert.equal(board.dom.filter((c) => c !== 0).length, 0);
-    assert.match(await page.textContent("#solver-status"), /^3 clicks, the fewest \(proved/);
+    // Once the line is played the status says so; a proved answer needs no Prove it.
+    const status = await waitForStatus(page, /^Played to the end/);
+    assert.match(status, /^Played to the end: board cleared in 3 clicks\. Fewest clicks: 3, proved \(.+ positions searched in \d+\.\d s\)\.$/);
+    assert.equal(await page.locator("#prove").isVisible(), false);
     await page.waitForFunction(() => /the fewest possible \(proved\)/.test(document.querySelector("#end-status").textContent));
+    assert.deepEqual(page.errors, []);
+  });
+
+  test("the default solve of a full board says what it found within seconds, plays it to the end and says so; U then undoes", options, async () => {
+    // Seed 0's board is not proved within 8 s in Chromium: the default limit ends the search.
+    const page = await openPage(session, "#rules=dust&seed=0");
+    assert.equal(await page.locator("#seconds").inputValue(), "3");
+    const started = Date.now();
+    await page.click("#solve");
+    const playing = await waitForStatus(page, /Playing it…$/);
+    const waited = Date.now() - started;
+    // A 3 s search (the worker stops at its first report past the limit) and the worker's start.
+    assert.ok(waited < 15_000, `the default solve took ${waited} ms`);
+    const [, best, bound] = playing.match(new RegExp(`^${UNPROVED.source} Playing it…$`));
+    assert.ok(Number(bound) < Number(best), playing);
+    assert.equal(await page.locator("#prove").isVisible(), false);
+
+    // The status changes to the outcome when the playback ends.
+    const ended = await waitForStatus(page, /^Played to the end/);
+    assert.equal(ended, `Played to the end: board cleared in ${best} clicks. ${playing.replace(/ Playing it…$/, "")} Prove it searches on from the same position until the fewest is proved (it may take minutes).`);
+    let board = await readBoard(page);
+    assert.equal(board.status, "cleared");
+    assert.equal(board.clicks, Number(best));
+    assert.equal(await page.locator("#prove").isVisible(), true);
+    // The end compares with what the solve found, without another search.
+    assert.equal(await page.textContent("#end-status"), `Cleared in ${best} clicks: as few as the solver's best (it can't be done in fewer than ${bound}; not yet proved that ${best} is the fewest).`);
+    // The screenshot: the cleared board, the end's comparison and the solver's status in view.
+    await page.locator("#solver-status").scrollIntoViewIfNeeded();
+    await page.screenshot({ path: await screenshotPath("dust-solved.png") });
+
+    // Solve's button went while searching, so the focus is on no control: the page takes U.
+    assert.equal(await focusOnBoard(page), null);
+    await page.keyboard.press("u");
+    board = await readBoard(page);
+    assert.equal(board.clicks, Number(best) - 1);
+    assert.equal(board.status, "playing");
+    await page.keyboard.press("Control+z");
+    assert.equal((await readBoard(page)).clicks, Number(best) - 2);
+    // A move of the player's ends what Prove it would search from.
+    assert.equal(await page.locator("#prove").isVisible(), false);
+    assert.deepEqual(page.errors, []);
+  });
+
+  test("a stopped playback says where it stopped; Prove it searches from the same position until proved", options, async () => {
+    // Seed 3's board is proved in about half a million positions (3 s here): a limit of half a
+    // second (an option added for the test) leaves it unproved on any machine.
+    const page = await openPage(session, "#rules=dust&seed=3");
+    await page.locator("#seconds").evaluate((select) => {
+      select.add(new Option("0.5 s", "0.5"));
+      select.value = "0.5";
+    });
+    await page.click("#solve");
+    const playing = await waitForStatus(page, /Playing it…$/);
+    const [, best, bound] = playing.match(UNPROVED);
+    await page.waitForFunction(() => document.querySelector("#game").game.clicks >= 2, null, { timeout: 20_000 });
+    await page.click("#cancel");
+    const played = (await readBoard(page)).clicks;
+    assert.equal(
+      await page.textContent("#solver-status"),
+      `Stopped after ${played} of ${best} clicks. ${playing.replace(/ Playing it…$/, "")} Prove it searches on from the same position until the fewest is proved (it may take minutes).`,
+    );
+
+    // Prove it takes back the clicks played and searches with no time limit.
+    await setSpeed(page, 5);
+    await page.click("#prove");
+    assert.equal((await readBoard(page)).clicks, 0);
+    assert.match(await page.textContent("#solver-status"), /^Searching until the fewest clicks are proved \(it may take minutes; Cancel stops it\)/);
+    assert.equal(await page.locator("#prove").isVisible(), false);
+    assert.equal(await page.locator("#cancel").isVisible(), true);
+    const proved = await waitForStatus(page, /Fewest clicks: \d+, proved/, 50_000);
+    const fewest = Number(proved.match(/Fewest clicks: (\d+), proved/)[1]);
+    assert.ok(Number(bound) <= fewest && fewest <= Number(best), `${bound} ≤ ${fewest} ≤ ${best}`);
+    await waitForStatus(page, /^Played to the end: board cleared/);
+    assert.equal((await readBoard(page)).clicks, fewest);
+    await page.waitForFunction(() => /the fewest possible \(proved\)/.test(document.querySelector("#end-status").textContent));
+    assert.equal(await page.locator("#prove").isVisible(), false);
+    assert.deepEqual(page.errors, []);
+  });
+
+  test("U undoes after the board is cleared: the focus stays on the board, and a text field keeps its U", options, async () => {
+    // Column 1 holds a 1 over a 2, column 2 a 1.
+    const page = await openPage(session, "#rules=dust&board=1.-21");
+    await pile(page, 2).focus();
+    // The 2 goes: the 1 above falls into its cell and has the focus, its group ringed.
+    await page.keyboard.press("Enter");
+    let board = await readBoard(page);
+    assert.deepEqual(board.cells, [0, 0, 1, 1]);
+    assert.equal(await focusOnBoard(page), 2);
+    assert.deepEqual(board.highlighted, [2, 3]);
+    // The last group goes: the grid keeps the focus.
+    await page.keyboard.press("Enter");
+    board = await readBoard(page);
+    assert.equal(board.status, "cleared");
+    assert.equal(await focusOnBoard(page), "grid");
+    await page.keyboard.press("u");
+    board = await readBoard(page);
+    assert.deepEqual(board.cells, [0, 0, 1, 1]);
+    assert.equal(await focusOnBoard(page), 2);
+    await page.keyboard.press("u");
+    board = await readBoard(page);
+    assert.deepEqual(board.cells, [1, 0, 2, 1]);
+    assert.equal(board.clicks, 0);
+    assert.equal(await focusOnBoard(page), 2);
+
+    // Cleared by the mouse this time; from the grid an arrow goes to the nearest pile.
+    await pile(page, 3).click();
+    assert.equal(await focusOnBoard(page), "grid");
+    await page.keyboard.press("ArrowLeft");
+    assert.equal(await focusOnBoard(page), 2);
+    await page.keyboard.press("Enter");
+    await page.keyboard.press("Enter");
+    assert.equal((await readBoard(page)).status, "cleared");
+
+    // In the board text box U is a letter, not an undo.
+    await page.click(".board-text summary");
+    await page.locator("#board-text").focus();
+    await page.keyboard.press("u");
+    assert.equal((await readBoard(page)).clicks, 3);
+    assert.match(await page.locator("#board-text").inputValue(), /u$/);
     assert.deepEqual(page.errors, []);
   });
 
@@ -137,7 +286,7 @@ describe("Dust and SameGame in the page", () => {
     const page = await openPage(session, "#rules=dust&seed=0");
     await page.selectOption("#seconds", "60");
     await page.click("#solve");
-    await page.waitForFunction(() => /^Searching: no clearing in fewer than \d+ clicks; best found \d+; .+ positions\.$/.test(document.querySelector("#solver-status").textContent), null, { timeout: 20_000 });
+    await waitForStatus(page, /^Searching: best found \d+ clicks; it can't be done in fewer than \d+; .+ positions in \d+ s\.$/, 20_000);
     assert.equal(await page.locator("#game").getAttribute("locked"), "");
     await page.click("#cancel");
     assert.equal(await page.textContent("#solver-status"), "Cancelled.");
@@ -192,23 +341,24 @@ describe("Dust and SameGame in the page", () => {
   test("SameGame: Solve searches for its time budget and plays its best game to the end", options, async () => {
     const page = await openPage(session, "#rules=samegame&seed=8");
     await page.selectOption("#algo", "nmcs");
-    await page.selectOption("#seconds", "5");
-    await page.locator("#speed").evaluate((input) => {
-      input.value = "5";
-      input.dispatchEvent(new Event("input"));
-    });
+    await page.selectOption("#seconds", "3");
+    await setSpeed(page, 5);
     await page.click("#solve");
-    assert.match(await page.textContent("#solver-status"), /^Searching \(NMCS\): \d+ of 5 s(; best game so far \d+ points \(.+ playouts\))?…$/);
+    assert.match(await page.textContent("#solver-status"), /^Searching \(NMCS\): \d+ of 3 s(; best game so far \d+ points \(.+ playouts\))?…$/);
     // The best score so far shows while the search runs.
     await page.waitForFunction(() => /best game so far \d+ points/.test(document.querySelector("#solver-status").textContent), null, { timeout: 20_000 });
     const live = Number((await page.textContent("#solver-status")).match(/best game so far (\d+) points/)[1]);
-    await page.waitForFunction(() => /^Best game found/.test(document.querySelector("#solver-status").textContent), null, { timeout: 20_000 });
-    const said = Number((await page.textContent("#solver-status")).match(/^Best game found: (\d+) more points/)[1]);
+    const found = await waitForStatus(page, /Best game found/, 20_000);
+    const said = Number(found.match(/Best game found: (\d+) more points/)[1]);
     assert.ok(said >= live, `the game played (${said}) is at least the best seen while searching (${live})`);
     await page.waitForFunction(() => document.querySelector("#game").getAttribute("status") !== "playing", null, { timeout: 30_000 });
     const end = await page.evaluate(() => ({ score: document.querySelector("#game").game.score, text: document.querySelector("#end-status").textContent }));
     assert.equal(end.score, said);
     assert.match(end.text, new RegExp(`score ${said}`));
+    // Once the game is played the status says how it ended; SameGame has nothing to prove.
+    const ended = await waitForStatus(page, /^Played to the end/);
+    assert.match(ended, new RegExp(`^Played to the end: (board cleared|no group of two is left), score ${said}[ .].*Best game found: ${said} more points`));
+    assert.equal(await page.locator("#prove").isVisible(), false);
     const board = await readBoard(page);
     assert.deepEqual(board.dom, board.cells);
     assert.deepEqual(page.errors, []);

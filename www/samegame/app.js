@@ -1,11 +1,16 @@
 // The dust and SameGame page (samegame.html): the board (<samegame-board> from samegame/board.js),
 // the board card (rules, new board, restart, undo, a link to the board, a board from text) and the
 // solver card (a hint; Solve: the exact fewest clicks for dust, NRPA or nested Monte Carlo search
-// for SameGame, in samegame/solver-worker.js with progress and Cancel, then played click by click).
-// When a dust board is cleared the page compares the clicks with the optimum: the one a solve
-// proved, else it asks the exact solver (within the time limit) in the worker. Under the dust
-// rules the Learn card (samegame/dqn-panel.js, loaded when the page has started) trains a deep
-// Q-network, plays the board with it beside the optimum and evaluates it.
+// for SameGame, in samegame/solver-worker.js with progress and Cancel, then played click by click;
+// a dust solve that ran out of time says its best clearing and its lower bound, and Prove it
+// searches again from the same position with no time limit). When a dust board is cleared the
+// page compares the clicks with the optimum: what a solve of the start board found, else it asks
+// the exact solver (within the time limit) in the worker. Under the dust rules the Learn card
+// (samegame/dqn-panel.js, loaded when the page has started) trains a deep Q-network, plays the
+// board with it beside the optimum and evaluates it.
+//
+// Keys: U or Ctrl+Z undoes anywhere on the page while no text field has the focus (the board
+// handles them itself while it has the focus).
 //
 // The URL holds the board: samegame.html#rules=dust&board=<rows top first, "-" between rows>, or
 // #rules=samegame&seed=42 for a random one (the same seed, the same board). A board text that
@@ -26,7 +31,7 @@ const RULES = {
     title: "Dust",
     help: "Any pile can be clicked: its whole group of one colour goes. Empty columns close toward the dashed cut in the middle (each half closes in). Clear the board in as few clicks as you can.",
     solverHelp:
-      "The exact solver (iterative deepening with a transposition table and one click per colour left as its bound) finds the fewest clicks and proves it, or, past the time limit, plays the best clearing it found. Hint: the first click of a quick search.",
+      "The exact solver (iterative deepening with a transposition table and one click per colour left as its bound) searches for the fewest clicks within the time limit, then plays the best clearing it found and says whether it is proved the fewest; Prove it searches on until it is (on a full board it may take minutes). Hint: the first click of a quick search.",
   },
   samegame: {
     title: "SameGame",
@@ -59,6 +64,7 @@ const elements = {
   seconds: $("#seconds"),
   hint: $("#hint"),
   solve: $("#solve"),
+  prove: $("#prove"),
   cancel: $("#cancel"),
   speed: $("#speed"),
   speedValue: $("#speed-value"),
@@ -70,10 +76,19 @@ const speed = new SpeedSlider(elements.speed, elements.speedValue, SPEEDS, "clic
 
 let api = null;
 const solver = new SameGameSolver();
-/** The optimum of dust boards by start text, once proved: { clicks, optimal, lowerBound }. */
+/**
+ * What the solves of dust boards from their start found, by start text: { clicks, optimal,
+ * lowerBound } (the best clearing and lower bound of every search of that board).
+ */
 const optima = new Map();
 /** The solution being played: a timer id, or 0. */
 let playing = 0;
+/**
+ * The last solve's answer, from its search until a move that is not the solver's: { summary (what
+ * it found, in words), cells, played (how many of them are on the board), clicks (the board's
+ * clicks when the search started), optimal }, or null.
+ */
+let lastSolve = null;
 /** Whether a person's Solve is searching (the end-of-game comparison runs in the same worker). */
 let solving = false;
 /** Bumped by every new board: answers about an older board are dropped. */
@@ -111,6 +126,7 @@ function showRules() {
 function show(game, hash) {
   stopAll();
   boardVersion += 1;
+  lastSolve = null;
   elements.board.game = game;
   elements.rules.value = game.rules;
   showRules();
@@ -184,6 +200,8 @@ function updateButtons() {
   elements.hint.disabled = busy || !game || game.isOver;
   elements.solve.disabled = busy || !game || game.isOver;
   elements.solve.hidden = solving;
+  // Prove it: after a dust solve that ran out of time, once its line has been played or stopped.
+  elements.prove.hidden = busy || !lastSolve || lastSolve.optimal || !game || game.rules !== "dust";
   elements.cancel.hidden = !busy;
   elements.board.locked = busy;
   elements.solver.dataset.state = solving ? "solving" : playing ? "playing" : "idle";
@@ -232,42 +250,52 @@ function stopAll() {
 
 function cancel() {
   const wasSolving = solving;
+  const wasPlaying = playing !== 0;
   stopAll();
-  elements.solverStatus.textContent = wasSolving ? "Cancelled." : "Stopped.";
+  if (wasSolving) elements.solverStatus.textContent = "Cancelled.";
+  else if (wasPlaying && lastSolve) elements.solverStatus.textContent = playedText(`Stopped after ${lastSolve.played} of ${plural(lastSolve.cells.length, "click")}.`);
+  else elements.solverStatus.textContent = "Stopped.";
+}
+
+function plural(n, word) {
+  return `${n} ${n === 1 ? word : `${word}s`}`;
 }
 
 function formatNodes(n) {
   return n >= 1e6 ? `${(n / 1e6).toFixed(1)} M` : n >= 1e3 ? `${(n / 1e3).toFixed(0)} k` : String(n);
 }
 
-async function solve() {
+/**
+ * Searches from the board shown for the time limit chosen (`seconds`: null searches a dust board
+ * until the fewest clicks are proved), then plays what it found.
+ */
+async function solve(seconds = Number(elements.seconds.value)) {
   const game = elements.board.game;
   if (!game || game.isOver || solving || playing) return;
   // The end-of-game comparison may be using the worker: a person's Solve comes first.
   if (solver.busy) solver.cancel();
   solving = true;
+  lastSolve = null;
   const version = boardVersion;
-  const seconds = Number(elements.seconds.value);
   const text = game.toText();
-  const fromStart = game.clicks === 0;
+  const clicks = game.clicks;
   showError(elements.solverError, "");
   elements.board.showHint(null);
   let found;
+  let summary;
   let timer = 0;
   try {
     if (game.rules === "dust") {
       if (!game.exactSupported) throw new Error(game.exactRefusal);
-      const promise = solver.exact("dust", text, seconds, ({ nodes, depth, best }) => {
-        elements.solverStatus.textContent = `Searching: no clearing in fewer than ${depth} clicks; best found ${best}; ${formatNodes(nodes)} positions.`;
+      const searching = seconds === null ? "Searching until the fewest clicks are proved (it may take minutes; Cancel stops it)" : "Searching";
+      const promise = solver.exact("dust", text, seconds, ({ nodes, depth, best, ms }) => {
+        elements.solverStatus.textContent = `${searching}: best found ${best} clicks; it can't be done in fewer than ${depth}; ${formatNodes(nodes)} positions in ${(ms / 1000).toFixed(0)} s.`;
       });
       updateButtons();
-      elements.solverStatus.textContent = "Searching…";
+      elements.solverStatus.textContent = `${searching}…`;
       found = await promise;
-      const length = found.cells.length;
-      if (fromStart && found.optimal) optima.set(text, { clicks: length, optimal: true });
-      elements.solverStatus.textContent = found.optimal
-        ? `${length} clicks, the fewest (proved; ${formatNodes(found.nodes)} positions, ${(found.ms / 1000).toFixed(1)} s). Playing it…`
-        : `${length} clicks, the best found in ${seconds} s (at least ${found.lowerBound} needed, not proved the fewest). Playing it…`;
+      if (clicks === 0) remember(text, found);
+      summary = exactText(found);
     } else {
       const algo = elements.algo.value;
       let best = null;
@@ -285,7 +313,7 @@ async function solve() {
       timer = setInterval(tick, 500);
       found = await promise;
       clearInterval(timer);
-      elements.solverStatus.textContent = `Best game found: ${found.score} more points${found.cleared ? ", board cleared" : ""} (${formatNodes(found.playouts)} playouts in ${found.seconds.toFixed(1)} s). Playing it…`;
+      summary = `Best game found: ${found.score} more points${found.cleared ? ", board cleared" : ""} (${formatNodes(found.playouts)} playouts in ${found.seconds.toFixed(1)} s).`;
     }
   } catch (error) {
     clearInterval(timer);
@@ -299,33 +327,70 @@ async function solve() {
   }
   if (version !== boardVersion) return;
   solving = false;
-  play(found.cells);
+  lastSolve = { summary, cells: found.cells, played: 0, clicks, optimal: game.rules === "dust" && found.optimal };
+  play(lastSolve);
 }
 
-/** Plays `cells` one click at a time at the chosen speed. */
-function play(cells) {
-  let next = 0;
+/** What the exact solver's answer `found` says, in a player's words. */
+function exactText(found) {
+  const length = found.cells.length;
+  if (found.optimal) return `Fewest clicks: ${length}, proved (${formatNodes(found.nodes)} positions searched in ${(found.ms / 1000).toFixed(1)} s).`;
+  return `Best found: ${length} clicks. It can't be done in fewer than ${found.lowerBound}; not yet proved that ${length} is the fewest.`;
+}
+
+/** The last solve's answer after `outcome` (how its playback ended), and what Prove it would do. */
+function playedText(outcome) {
+  const prove = lastSolve.optimal || elements.board.game.rules !== "dust" ? "" : " Prove it searches on from the same position until the fewest is proved (it may take minutes).";
+  return `${outcome} ${lastSolve.summary}${prove}`;
+}
+
+/** Plays the solve's cells one click at a time at the chosen speed; the status then says how it ended. */
+function play(solved) {
+  const { cells } = solved;
+  elements.solverStatus.textContent = `${solved.summary} Playing it…`;
   const tick = async () => {
-    if (next >= cells.length) {
-      stopPlaying();
-      updateButtons();
-      return;
-    }
     try {
-      elements.board.click(cells[next], "solver");
+      elements.board.click(cells[solved.played], "solver");
     } catch (error) {
       stopPlaying();
       updateButtons();
       showError(elements.solverError, errorMessage(error));
+      elements.solverStatus.textContent = playedText(`Stopped after ${solved.played} of ${plural(cells.length, "click")}.`);
       return;
     }
-    next += 1;
+    solved.played += 1;
     // Slow playback lets each click's animation finish; fast playback overlaps them.
     if (speed.perSecond <= SETTLE_SPEED) await elements.board.settled;
-    if (playing) playing = setTimeout(tick, speed.intervalMs);
+    if (!playing) return;
+    if (solved.played < cells.length) {
+      playing = setTimeout(tick, speed.intervalMs);
+      return;
+    }
+    stopPlaying();
+    updateButtons();
+    elements.solverStatus.textContent = playedText(`Played to the end: ${outcomeText(elements.board.game)}`);
   };
   playing = setTimeout(tick, 0);
   updateButtons();
+}
+
+/** How the game shown stands once a solve's line has been played. */
+function outcomeText(game) {
+  if (game.rules === "dust") return game.isCleared ? `board cleared in ${plural(game.clicks, "click")}.` : `${plural(game.piles, "pile")} left.`;
+  if (game.isCleared) return `board cleared, score ${game.score}.`;
+  return game.isOver ? `no group of two is left, score ${game.score} with ${plural(game.piles, "pile")} left.` : `score ${game.score}.`;
+}
+
+/**
+ * Prove it: the last dust solve ran out of time; the board goes back to the position it searched
+ * (taking back the clicks played since) and the solver searches again with no time limit.
+ */
+function prove() {
+  const from = lastSolve;
+  if (!from || from.optimal || solving) return;
+  stopPlaying();
+  while (elements.board.game.clicks > from.clicks) elements.board.undo("solver");
+  solve(null);
 }
 
 // ---- the end of a game ----------------------------------------------------------------------------
@@ -348,9 +413,7 @@ async function gameOver({ clicks, score, cleared, piles }) {
     const seconds = Number(elements.seconds.value);
     elements.endStatus.textContent = `${said} Asking the exact solver for the fewest (up to ${seconds} s)…`;
     try {
-      const found = await solver.exact("dust", start, seconds, () => {});
-      known = { clicks: found.cells.length, optimal: found.optimal, lowerBound: found.lowerBound };
-      if (found.optimal) optima.set(start, known);
+      known = remember(start, await solver.exact("dust", start, seconds, () => {}));
     } catch (error) {
       if (version === boardVersion && game.isOver) elements.endStatus.textContent = error instanceof SolveCancelled ? said : `${said} (${errorMessage(error)})`;
       return;
@@ -361,15 +424,41 @@ async function gameOver({ clicks, score, cleared, piles }) {
   elements.endStatus.textContent = endText(clicks, known);
 }
 
+/**
+ * Keeps what a search of the start board `start` found beside what earlier ones did (the shorter
+ * clearing, the higher lower bound; a proved optimum stays) and returns what is now known.
+ */
+function remember(start, found) {
+  const before = optima.get(start);
+  if (before?.optimal) return before;
+  let known = { clicks: found.cells.length, optimal: found.optimal, lowerBound: found.lowerBound };
+  if (before && !found.optimal) known = { clicks: Math.min(before.clicks, known.clicks), optimal: false, lowerBound: Math.max(before.lowerBound, known.lowerBound) };
+  optima.set(start, known);
+  return known;
+}
+
 /** What the page says of `clicks` against the optimum known. */
 function endText(clicks, known) {
   if (known.optimal) {
     if (clicks <= known.clicks) return `Cleared in ${clicks} clicks: the fewest possible (proved).`;
     const more = clicks - known.clicks;
-    return `Cleared in ${clicks} clicks; the fewest is ${known.clicks} (proved): ${more} ${more === 1 ? "click" : "clicks"} more.`;
+    return `Cleared in ${clicks} clicks; the fewest is ${known.clicks} (proved): ${plural(more, "click")} more.`;
   }
-  if (clicks <= known.clicks) return `Cleared in ${clicks} clicks: as few as the solver found in its time (it needs at least ${known.lowerBound}; the fewest is not proved).`;
-  return `Cleared in ${clicks} clicks; the solver found ${known.clicks} in its time (at least ${known.lowerBound} are needed; the fewest is not proved).`;
+  const bound = `it can't be done in fewer than ${known.lowerBound}; not yet proved that ${known.clicks} is the fewest`;
+  if (clicks <= known.clicks) return `Cleared in ${clicks} clicks: as few as the solver's best (${bound}).`;
+  return `Cleared in ${clicks} clicks; the solver's best is ${known.clicks} (${bound}).`;
+}
+
+/** U or Ctrl+Z undoes while no text field has the focus (the board handles them itself when focused). */
+function onKeyDown(event) {
+  if (event.defaultPrevented || event.altKey) return;
+  const control = event.ctrlKey || event.metaKey;
+  const undo = (control && !event.shiftKey && event.key.toLowerCase() === "z") || (!control && event.key.toLowerCase() === "u");
+  if (!undo) return;
+  const target = event.target;
+  if (target instanceof HTMLElement && (target.isContentEditable || target.closest("textarea, select, input:not([type=range], [type=checkbox], [type=radio], [type=button])"))) return;
+  event.preventDefault();
+  if (!elements.board.locked) elements.board.undo("user");
 }
 
 // ---- wiring ---------------------------------------------------------------------------------------
@@ -396,10 +485,13 @@ elements.share.addEventListener("click", () => copyLink());
 elements.applyText.addEventListener("click", () => showText());
 elements.hint.addEventListener("click", () => hint());
 elements.solve.addEventListener("click", () => solve());
+elements.prove.addEventListener("click", () => prove());
 elements.cancel.addEventListener("click", () => cancel());
 elements.board.addEventListener("samegame-move", (event) => {
   if (event.detail.action !== "click" || !event.detail.over) elements.endStatus.textContent = "";
   if (event.detail.source === "user") elements.solverStatus.textContent = "";
+  // Prove it searches the position the last solve did: only the solver's own clicks may follow it.
+  if (event.detail.source !== "solver") lastSolve = null;
   updateButtons();
 });
 elements.board.addEventListener("samegame-over", (event) => gameOver(event.detail));
@@ -407,6 +499,7 @@ elements.board.addEventListener("samegame-over", (event) => gameOver(event.detai
 window.addEventListener("hashchange", () => {
   if (api) fromHash();
 });
+document.addEventListener("keydown", onKeyDown);
 
 /**
  * The Learn card: its module loads after the page has started, and the learning worker and bundle

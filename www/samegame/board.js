@@ -13,7 +13,9 @@
 //   board.settled           a Promise that resolves once the running animations have finished
 //   board.locked            while true (attribute `locked`), a person's clicks are ignored
 // Input: hover (or focus) a pile to see its group, its size and (SameGame) the points it earns;
-// click (Enter, Space) removes it. Keys: arrows move between piles, U or Ctrl+Z undoes.
+// click (Enter, Space) removes it. Keys: arrows move between piles, U or Ctrl+Z undoes. The keyboard
+// focus stays on the board when its pile goes (a click, an undo, the last pile cleared): on the
+// pile now at the same cell, else on the grid itself, from where the arrows go to the nearest pile.
 // Attributes reflected for styling and tests: rules (dust, samegame), status (playing, over, cleared).
 // Events (bubbling, composed):
 //   samegame-move   { action: "click" | "undo" | "restart", cell, cells, moved, points, score,
@@ -52,6 +54,7 @@ const STYLE = `
   .pile.small::before { filter: grayscale(0.4); }
   .pile.hint::after { content: ""; position: absolute; inset: 1px; border: 3px solid #111827; border-radius: 26%; }
   .pile:focus-visible { outline: 3px solid #f59e0b; outline-offset: -3px; z-index: 1; }
+  .grid:focus-visible { outline: 3px solid #f59e0b; outline-offset: 2px; }
   .badge { position: absolute; z-index: 2; pointer-events: none; transform: translate(-50%, -110%);
     background: #111827; color: #fff; font: 700 12px/1 system-ui, sans-serif; padding: 4px 7px; border-radius: 999px;
     white-space: nowrap; }
@@ -87,6 +90,8 @@ export class SameGameBoard extends HTMLElement {
   /** The cells highlighted as the hovered group. */
   #group = [];
   #hovered = null;
+  /** The cell the keyboard focus was last on: the grid's own focus starts the arrows from there. */
+  #cursor = 0;
   #hint = null;
   #locked = false;
   /** Animations running (their `finished` promises). */
@@ -115,8 +120,14 @@ export class SameGameBoard extends HTMLElement {
       parts: { grid: ".grid", counts: ".counts", info: ".group-info", badge: ".badge", end: ".end" },
       live: false,
     }));
+    // Focusable by script only: it keeps the focus when the focused pile goes.
+    this.#grid.tabIndex = -1;
     this.#grid.addEventListener("pointerover", (event) => this.#hover(this.#cellOf(event.target)));
-    this.#grid.addEventListener("focusin", (event) => this.#hover(this.#cellOf(event.target)));
+    this.#grid.addEventListener("focusin", (event) => {
+      const cell = this.#cellOf(event.target);
+      if (cell !== null) this.#cursor = cell;
+      this.#hover(cell);
+    });
     this.#grid.addEventListener("pointerleave", () => this.#hover(null));
     this.#grid.addEventListener("focusout", (event) => {
       if (!this.#grid.contains(event.relatedTarget)) this.#hover(null);
@@ -158,8 +169,10 @@ export class SameGameBoard extends HTMLElement {
   click(cell, source = "program") {
     const game = this.#game;
     const report = game.click(cell);
+    const focused = this.#focusedCell();
     this.#hint = null;
     this.#animate(report);
+    if (focused !== null && !this.#pileFocused()) this.#refocus(focused);
     this.#hoverAfterMove();
     const detail = { action: "click", cell, ...report, source };
     fireEvent(this, "samegame-move", detail);
@@ -195,6 +208,7 @@ export class SameGameBoard extends HTMLElement {
   // ---- drawing ------------------------------------------------------------------------------------
 
   #render() {
+    const focused = this.#focusedCell();
     for (const animation of this.#grid.getAnimations({ subtree: true })) animation.cancel();
     this.#running.clear();
     this.#grid.replaceChildren();
@@ -217,6 +231,7 @@ export class SameGameBoard extends HTMLElement {
     this.#hover(null);
     this.#showCounts();
     if (this.#hint) this.showHint(this.#hint);
+    if (focused !== null) this.#refocus(focused);
   }
 
   #newPile(cell, colour) {
@@ -308,6 +323,42 @@ export class SameGameBoard extends HTMLElement {
 
   // ---- hover, focus and keys ----------------------------------------------------------------------
 
+  /**
+   * The cell of the focused pile (the grid itself focused: the cell last focused), or null when
+   * the focus is not on the board.
+   */
+  #focusedCell() {
+    const active = this.shadowRoot.activeElement;
+    if (active === this.#grid) return this.#cursor;
+    return active?.classList?.contains("pile") ? Number(active.dataset.cell) : null;
+  }
+
+  /** Whether a pile still on the board has the focus. */
+  #pileFocused() {
+    const active = this.shadowRoot.activeElement;
+    return Boolean(active?.classList?.contains("pile") && !active.disabled && active.isConnected);
+  }
+
+  /** Focuses the pile at `cell`, else (none there) the grid, remembering `cell` for the arrows. */
+  #refocus(cell) {
+    const pile = this.#piles.get(cell);
+    (pile && !pile.disabled ? pile : this.#grid).focus({ preventScroll: true });
+    this.#cursor = cell;
+  }
+
+  /** The pile nearest `cell` (rows and columns apart, added), or null on an empty board. */
+  #nearestPile(cell) {
+    const { width } = this.#game;
+    let nearest = null;
+    let distance = Infinity;
+    for (const [at, pile] of this.#piles) {
+      if (pile.disabled) continue;
+      const d = Math.abs((at % width) - (cell % width)) + Math.abs(Math.floor(at / width) - Math.floor(cell / width));
+      if (d < distance) [nearest, distance] = [pile, d];
+    }
+    return nearest;
+  }
+
   #cellOf(target) {
     const pile = target?.closest?.(".pile");
     return pile && !pile.disabled ? Number(pile.dataset.cell) : null;
@@ -374,8 +425,15 @@ export class SameGameBoard extends HTMLElement {
       return;
     }
     const step = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] }[event.key];
+    if (!step) return;
+    // From the grid itself (its focused pile went), an arrow goes to the pile nearest where it was.
+    if (event.target === this.#grid) {
+      event.preventDefault();
+      this.#nearestPile(this.#cursor)?.focus();
+      return;
+    }
     const from = this.#cellOf(event.target);
-    if (!step || from === null) return;
+    if (from === null) return;
     event.preventDefault();
     let col = from % game.width;
     let row = Math.floor(from / game.width);

@@ -24,8 +24,9 @@ export class SameGameSolver {
   }
 
   /**
-   * The fewest clicks that clear board text `text` under `rules`, stopping after `seconds` with
-   * the best clearing found: { cells, optimal, lowerBound, nodes, table, stopped, ms }.
+   * The fewest clicks that clear board text `text` under `rules`, stopping after `seconds` (null:
+   * no limit, until they are proved) with the best clearing found: { cells, optimal, lowerBound,
+   * nodes, table, stopped, ms }.
    * onProgress({ nodes, depth, best, ms }) every 65,536 positions.
    */
   exact(rules, text, seconds, onProgress) {

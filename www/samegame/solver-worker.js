@@ -4,13 +4,15 @@
 //
 // The exact solver is one call into wasm that calls back every 65,536 positions: the worker posts
 // progress from the callback and stops the search (answering the best clearing found, not proved
-// optimal) once its time limit is past. The Monte Carlo searches are one call with a time budget
-// that calls back about every quarter of a second with the best score so far, posted as progress.
+// optimal) once its time limit is past; with no limit (seconds null) it runs until it has proved
+// the fewest. The Monte Carlo searches are one call with a time budget that calls back about
+// every quarter of a second with the best score so far, posted as progress.
 // A person's Cancel cannot reach a worker inside a call, so the client terminates the worker and
 // starts another (as the sliding solver's client does with a worker that does not answer in time).
 //
 // Protocol (common/worker-protocol.js's; every request gets exactly one "result" or "error"):
 //   in : { type: "exact", id, rules, text, seconds }      the fewest clicks from board text `text`
+//                                                          (seconds null: no time limit)
 //        { type: "search", id, rules, text, algo ("nrpa" | "nmcs"), seconds, seed }
 //   out: { type: "ready" }                                 the core bundle is loaded
 //        { type: "progress", id, nodes, depth, best, ms }  exact: best = clicks of the best clearing
@@ -30,11 +32,11 @@ serveRequests({ exact, search });
 
 async function exact({ id, rules, text, seconds }) {
   const api = await apiReady;
-  if (!(seconds > 0)) throw new Error("The time limit must be above 0 seconds.");
+  if (seconds !== null && !(seconds > 0)) throw new Error("The time limit must be above 0 seconds.");
   const game = api.SameGameHandle.fromText(rules, text);
   try {
     const started = performance.now();
-    const deadline = started + seconds * 1000;
+    const deadline = seconds === null ? Infinity : started + seconds * 1000;
     const result = game.solveFewestClicks(({ nodes, depth, best }) => {
       const now = performance.now();
       postProgress(id, { nodes, depth, best, ms: now - started });
