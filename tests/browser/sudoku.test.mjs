@@ -1,10 +1,13 @@
 // Sudoku in the page (www/sudoku.html) and in <puzzle-widget puzzle="sudoku">: a puzzle from the
 // URL, digits and pencil marks typed with the keyboard (marks clear when a digit goes in the cell
 // or a peer), a conflict shown, undo and redo, the hint naming the technique that
-// `puzzlelab sudoku rate --steps` names for the same puzzle and highlighting its box, candidates
-// filled on request, bad pasted puzzles refused beside the box with the board unchanged, a
-// generated puzzle rated within its level, the solved state, and the widget played by keys.
-// Screenshots: target/screenshots/sudoku.png (desktop, a hint shown) and sudoku-phone.png.
+// `puzzlelab sudoku rate --steps` names for the same puzzle and highlighting its box, a hint of
+// seven steps shown one step at a time (More) in view at 1280 × 900 with only the pencil marks the
+// player has struck, candidates filled on request, a cell and the whole solution revealed, bad
+// pasted puzzles refused beside the box with the board unchanged, a generated puzzle rated within
+// its level, the solved state (marked as helped after a hint or a reveal), and the widget played
+// by keys. Screenshots: target/screenshots/sudoku.png (desktop, a hint shown),
+// sudoku-revealed.png (desktop, the solution revealed) and sudoku-phone.png.
 
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
@@ -22,6 +25,13 @@ const PUZZLE = "1...94.....7..........63971...4..7.6..9.1.5..4.3..6...95824.....
 const SOLUTION = "165794382397128465842563971581432796629817543473956218958241637734685129216379854";
 /** Box 1 (rows 1–3, columns 1–3). */
 const BOX_1 = [0, 1, 2, 9, 10, 11, 18, 19, 20];
+/**
+ * `#size=9&difficulty=hard&seed=4`'s puzzle and a position of it (its singles followed) where the
+ * hint takes seven steps: a naked pair, a hidden pair, two pointings, a naked pair and an XY-wing
+ * remove candidates, and a hidden single then places 8 at r5c2.
+ */
+const LONG_HINT_PUZZLE = "8..3.6...92.4...5.....2...3.5...71....9...3....42...6.4...7.....7...1.24...6.4..1";
+const LONG_HINT_DIGITS = "847356219923418.5....72948335...71....91.53....42.3.6.4.1.72....7..31.24...6.4..1";
 
 async function openSudoku(session, hash = `#puzzle=${PUZZLE}`, contextOptions = {}) {
   const page = await session.open(PAGE + hash, contextOptions);
@@ -41,19 +51,62 @@ async function readBoard(page, selector = "#game") {
         marks: marks ? [...marks.children].map((span) => span.textContent).filter(Boolean).map(Number) : [],
         classes: cell.className.split(" "),
         label: cell.getAttribute("aria-label"),
+        // The pencil marks struck through (a hint removes them).
+        removed: [...cell.querySelectorAll(".marks .removed")].map((span) => Number(span.textContent)),
       };
     });
+    const solved = board.shadowRoot.querySelector(".solved");
     return {
       cells,
       text: board.game.text(),
       status: board.getAttribute("status"),
       marks: board.marks,
-      solvedShown: getComputedStyle(board.shadowRoot.querySelector(".solved")).display !== "none",
+      help: board.help,
+      solvedShown: getComputedStyle(solved).display !== "none",
+      solvedText: solved.innerText.replace(/\s+/g, " ").trim(),
     };
   }, selector);
 }
 
 const withClass = (board, name) => board.cells.flatMap((cell, i) => (cell.classes.includes(name) ? [i] : []));
+
+/** The hint box as it reads: whether it shows, each paragraph's text by its class, the More button's label (null when hidden). */
+async function readHint(page) {
+  return page.evaluate(() => {
+    const box = document.querySelector("#hint-box");
+    const more = document.querySelector("#hint-more");
+    const text = (className) => box.querySelector(`.${className}`)?.textContent ?? null;
+    return {
+      shown: !box.hidden,
+      head: text("hint-head"),
+      technique: text("technique"),
+      idea: text("hint-idea"),
+      reason: text("hint-reason"),
+      place: text("hint-place"),
+      struck: text("hint-struck"),
+      named: text("hint-named"),
+      more: more.hidden ? null : more.textContent,
+    };
+  });
+}
+
+/** The steps SudokuGame.hint gives for `puzzle` with `digits` shown, from a handle of the test's own. */
+async function hintSteps(page, puzzle, digits) {
+  return page.evaluate(
+    async ([puzzle, digits]) => {
+      const api = await import("../pkg/puzzlelab.js");
+      const game = api.SudokuGame.parse(puzzle);
+      game.restore(Uint8Array.from(digits, (c) => (c >= "1" && c <= "9" ? Number(c) : 0)));
+      const steps = game.hint();
+      game.free();
+      return steps;
+    },
+    [puzzle, digits],
+  );
+}
+
+/** The cells `step` shades (its units' cells), sorted. */
+const unitCellsOf = (step) => [...new Set(step.unitCells.flat())].sort((a, b) => a - b);
 
 async function clickCell(page, cell, selector = "#game") {
   await page.locator(selector).locator(`.cell[data-cell="${cell}"]`).click();
@@ -147,10 +200,17 @@ describe("Sudoku in the page", () => {
   test("the hint names the CLI's technique and highlights its box; candidates fill the marks", options, async () => {
     const page = await openSudoku(session);
     await page.click("#hint");
-    const steps = page.locator("#hint-steps li");
-    assert.equal(await steps.count(), 1);
-    assert.equal(await steps.locator(".technique").textContent(), "hidden single (box)");
-    assert.equal(await steps.textContent(), "hidden single (box) (1.2): 9 can go in only one cell of box 1; place 9 at r2c2.");
+    assert.deepEqual(await readHint(page), {
+      shown: true,
+      head: "Step 1 of 1: hidden single (box) (rating 1.2)",
+      technique: "hidden single (box)",
+      idea: "A digit with only one empty cell left for it in a box goes there.",
+      reason: "Here: 9 can go in only one cell of box 1.",
+      place: "So 9 goes in r2c2 (ringed in green): type 9.",
+      struck: null,
+      named: null,
+      more: null,
+    });
     let board = await readBoard(page);
     assert.deepEqual(withClass(board, "hint-unit"), BOX_1);
     assert.deepEqual(withClass(board, "hint-target"), [10]);
@@ -161,8 +221,13 @@ describe("Sudoku in the page", () => {
     board = await readBoard(page);
     assert.equal(board.cells[10].digit, 9);
     assert.deepEqual(withClass(board, "hint-unit"), []);
+    assert.equal((await readHint(page)).shown, false, "a digit placed takes the hint away");
     await page.click("#hint");
-    assert.match(await steps.textContent(), /^hidden single \(box\) \(1\.2\): 7 can go in only one cell of box 2; place 7 at r1c4\.$/);
+    const second = await readHint(page);
+    assert.equal(second.head, "Step 1 of 1: hidden single (box) (rating 1.2)");
+    assert.equal(second.reason, "Here: 7 can go in only one cell of box 2.");
+    assert.equal(second.place, "So 7 goes in r1c4 (ringed in green): type 7.");
+    assert.equal((await readBoard(page)).help.hints, 2, "two hints asked for, at two positions");
 
     // Candidates: every empty cell's marks are what the rules leave (checked against a fresh handle).
     await page.click("#candidates");
@@ -212,22 +277,195 @@ describe("Sudoku in the page", () => {
     }, medium);
     assert.equal(step.technique, "direct hidden pair");
     page = await openSudoku(session, `#puzzle=${medium}&digits=${digits}`);
+    assert.equal(step.explanation, "direct hidden pair: in column 2, digits 46 fit only cells r5c2 r8c2; place 3 at r5c9; remove 3 from r5c2.");
     await page.click("#hint");
-    const items = page.locator("#hint-steps li");
-    assert.equal(await items.count(), 1);
-    assert.equal(await items.locator(".technique").textContent(), "direct hidden pair");
-    assert.equal(
-      await items.textContent(),
-      "direct hidden pair (2.0): in column 2, digits 46 fit only cells r5c2 r8c2; place 3 at r5c9; remove 3 from r5c2.",
-    );
+    // The box words the step's reasoning, what it places, and the candidate it removes (not
+    // pencilled here, so named and not struck).
+    assert.deepEqual(await readHint(page), {
+      shown: true,
+      head: "Step 1 of 1: direct hidden pair (rating 2.0)",
+      technique: "direct hidden pair",
+      idea: "When two digits fit only the same two cells of a row, column or box, no other digit can go there — and that leaves some digit a single cell.",
+      reason: "Here: in column 2, digits 46 fit only cells r5c2 r8c2.",
+      place: "So 3 goes in r5c9 (ringed in green): type 3.",
+      struck: null,
+      named: "It rules out 3 in r5c2: not among your pencil marks, so nothing is struck for it.",
+      more: null,
+    });
     // Its cells are the pair's, its unit column 2, and the digit goes in r5c9 (cell 44).
     assert.deepEqual(step.cells, [37, 64]);
     assert.deepEqual(step.placements, [[44, 3]]);
-    const board = await readBoard(page);
+    let board = await readBoard(page);
     assert.deepEqual(withClass(board, "hint-cell"), [...step.cells].sort((a, b) => a - b));
-    assert.deepEqual(withClass(board, "hint-unit"), [...new Set(step.unitCells.flat())].sort((a, b) => a - b));
+    assert.deepEqual(withClass(board, "hint-unit"), unitCellsOf(step));
     assert.deepEqual(withClass(board, "hint-target"), step.placements.map(([cell]) => cell));
+    assert.deepEqual(board.cells.flatMap((cell) => cell.removed), [], "no pencil mark to strike");
+    // Pencil the 3 in r5c2 (a move that leaves the digits): the hint stays, the 3 is struck.
+    await clickCell(page, 37);
+    await page.keyboard.press("Shift+Digit3");
+    const hint = await readHint(page);
+    assert.equal(hint.struck, "Cross out the pencil marks struck through: 3 from r5c2.");
+    assert.equal(hint.named, null);
+    board = await readBoard(page);
+    assert.deepEqual(board.cells[37].removed, [3]);
+    assert.deepEqual(withClass(board, "hint-target"), [44]);
+    assert.deepEqual(withClass(board, "selected"), [37], "redrawn, the hint leaves the selection where the player put it");
+    assert.equal(board.help.hints, 1);
     assert.deepEqual(page.errors, []);
+  });
+
+  test("a long hint shows one step at a time, More shows the next; only pencilled marks are struck; in view at 1280 × 900", options, async () => {
+    const page = await openSudoku(session, `#puzzle=${LONG_HINT_PUZZLE}&digits=${LONG_HINT_DIGITS}`);
+    const steps = await hintSteps(page, LONG_HINT_PUZZLE, LONG_HINT_DIGITS);
+    assert.deepEqual(
+      steps.map((step) => step.technique),
+      ["naked pair", "hidden pair", "pointing", "pointing", "naked pair", "XY-wing", "hidden single (line)"],
+    );
+    assert.ok(steps.slice(0, -1).every((step) => step.placements.length === 0 && step.eliminations.length > 0));
+    assert.deepEqual(steps.at(-1).placements, [[37, 8]]);
+    const inView = () =>
+      page.evaluate(() => {
+        const box = document.querySelector("#hint-box").getBoundingClientRect();
+        return { scrollY: window.scrollY, top: box.top, bottom: box.bottom, height: window.innerHeight };
+      });
+
+    await page.click("#hint");
+    for (let index = 0; index < steps.length; index++) {
+      const step = steps[index];
+      const hint = await readHint(page);
+      assert.equal(hint.head, `Step ${index + 1} of 7: ${step.technique} (rating ${step.rating.toFixed(1)})`);
+      assert.ok(hint.idea.length > 20, `the idea of ${step.technique} in plain words`);
+      assert.equal(hint.reason, `Here: ${step.explanation.slice(step.technique.length + 2).split("; ")[0]}.`);
+      // Only this step's highlights: its units, its cells, and a target only on the step that places.
+      const board = await readBoard(page);
+      assert.deepEqual(withClass(board, "hint-unit"), unitCellsOf(step), `step ${index + 1}'s units`);
+      assert.deepEqual(withClass(board, "hint-cell"), [...step.cells].sort((a, b) => a - b), `step ${index + 1}'s cells`);
+      assert.deepEqual(withClass(board, "hint-target"), step.placements.map(([cell]) => cell));
+      // No pencil marks: nothing is struck on the grid, the eliminations are named.
+      assert.deepEqual(board.cells.flatMap((cell) => cell.removed), []);
+      assert.equal(hint.struck, null);
+      if (step.eliminations.length > 0) {
+        const named = step.eliminations.map(([cell, digit]) => `${digit} in r${Math.floor(cell / 9) + 1}c${(cell % 9) + 1}`).join(", ");
+        assert.equal(hint.named, `It rules out ${named}: not among your pencil marks, so nothing is struck for ${step.eliminations.length === 1 ? "it" : "them"}.`);
+      }
+      // The hint's words are in view, the page not scrolled.
+      const view = await inView();
+      assert.equal(view.scrollY, 0);
+      assert.ok(view.top >= 0 && view.bottom <= view.height, `the hint box (${view.top}–${view.bottom} px) within 1280 × ${view.height}`);
+      if (index + 1 < steps.length) {
+        assert.equal(hint.place, null);
+        assert.equal(hint.more, `More: step ${index + 2} of 7`);
+        assert.deepEqual(withClass(board, "selected"), [0], "a step that places nothing leaves the selection");
+        await page.click("#hint-more");
+      } else {
+        assert.equal(hint.place, "So 8 goes in r5c2 (ringed in green): type 8.");
+        assert.equal(hint.more, null, "no More after the step that places a digit");
+        assert.deepEqual(withClass(board, "selected"), [37], "the cell to fill is selected");
+      }
+    }
+    // One hint, however many steps; asked again at the same position: step 1 again, not counted again.
+    let board = await readBoard(page);
+    assert.equal(board.help.hints, 1);
+    await page.click("#hint");
+    assert.equal((await readHint(page)).head, "Step 1 of 7: naked pair (rating 3.0)");
+    assert.equal((await readBoard(page)).help.hints, 1);
+
+    // Pencil 8 in r4c5 (cell 31) and 3 in r5c5 (cell 40): step 1 removes 8 and 9 from r4c5 and 8
+    // from r5c5. The pencilled 8 is struck, the others are named; the 3 stays as it was.
+    await clickCell(page, 31);
+    await page.keyboard.press("Shift+Digit8");
+    await clickCell(page, 40);
+    await page.keyboard.press("Shift+Digit3");
+    let hint = await readHint(page);
+    assert.equal(hint.head, "Step 1 of 7: naked pair (rating 3.0)");
+    assert.equal(hint.struck, "Cross out the pencil marks struck through: 8 from r4c5.");
+    assert.equal(hint.named, "It also rules out 9 in r4c5, 8 in r5c5: not among your pencil marks, so nothing is struck for them.");
+    board = await readBoard(page);
+    assert.deepEqual(board.cells.flatMap((cell, i) => cell.removed.map((digit) => [i, digit])), [[31, 8]]);
+    assert.deepEqual(board.cells[40].marks, [3]);
+    // Candidates filled: every elimination of the step is pencilled, so every one is struck.
+    await page.click("#candidates");
+    hint = await readHint(page);
+    assert.equal(hint.struck, "Cross out the pencil marks struck through: 8 from r4c5, 9 from r4c5, 8 from r5c5.");
+    assert.equal(hint.named, null);
+    board = await readBoard(page);
+    assert.deepEqual(board.cells.flatMap((cell, i) => cell.removed.map((digit) => [i, digit])), [[31, 8], [31, 9], [40, 8]]);
+    // A digit placed takes the hint away.
+    await clickCell(page, 37);
+    await page.keyboard.press("8");
+    assert.equal((await readHint(page)).shown, false);
+    assert.deepEqual(withClass(await readBoard(page), "hint-cell"), []);
+    assert.deepEqual(page.errors, []);
+  });
+
+  test("reveal the selected cell or the whole solution; a solve with help says so", options, async () => {
+    const page = await openSudoku(session);
+    // r1c4 (cell 3) holds a pencil 6; r1c2 (cell 1, solution 6) is revealed: the 6 leaves the marks of its row.
+    await clickCell(page, 3);
+    await page.keyboard.press("Shift+Digit6");
+    await clickCell(page, 1);
+    await page.click("#reveal-cell");
+    let board = await readBoard(page);
+    assert.equal(board.cells[1].digit, Number(SOLUTION[1]));
+    assert.deepEqual(board.cells[3].marks, []);
+    assert.equal(await page.locator("#board-status").textContent(), `Revealed: ${SOLUTION[1]} at row 1, column 2.`);
+    assert.deepEqual(board.help, { hints: 0, revealed: 1, solution: false, written: 0 });
+    // A wrong digit in r1c3 (cell 2) is replaced by the solution's; undo takes the reveal back (one move).
+    const wrong = SOLUTION[2] === "2" ? "3" : "2";
+    await clickCell(page, 2);
+    await page.keyboard.press(wrong);
+    await page.click("#reveal-cell");
+    assert.equal((await readBoard(page)).cells[2].digit, Number(SOLUTION[2]));
+    await page.keyboard.press("Control+z");
+    assert.equal((await readBoard(page)).cells[2].digit, Number(wrong));
+    await page.keyboard.press("Control+y");
+    // A given, or a digit that is right already: nothing to reveal, and the page says why.
+    await clickCell(page, 0);
+    await page.click("#reveal-cell");
+    assert.equal(await page.locator("#board-status").textContent(), "row 1, column 1 is a given: select an empty cell (or one of your digits) to reveal it.");
+    await clickCell(page, 1);
+    await page.click("#reveal-cell");
+    assert.equal(await page.locator("#board-status").textContent(), `The ${SOLUTION[1]} at row 1, column 2 is the solution's already.`);
+    board = await readBoard(page);
+    assert.deepEqual(board.help, { hints: 0, revealed: 2, solution: false, written: 0 });
+
+    // A hint, then the whole solution: solved, and both the grid and the status say how.
+    await page.click("#hint");
+    await page.click("#reveal-solution");
+    board = await readBoard(page);
+    assert.equal(board.text, SOLUTION);
+    assert.equal(board.status, "solved");
+    assert.equal(board.solvedShown, true);
+    // Revealed: the two cells above, then every other empty cell.
+    assert.deepEqual(board.help, { hints: 1, revealed: PUZZLE.split(".").length - 1, solution: true, written: 0 });
+    assert.match(board.solvedText, /^Solved in \d+:\d\d with 1 hint · solution revealed$/);
+    assert.match(
+      await page.locator("#board-status").textContent(),
+      /^Solved in \d+:\d\d · with 1 hint · solution revealed \(helped: not an unaided solve\)\.$/,
+    );
+    assert.equal((await readHint(page)).shown, false);
+    await page.screenshot({ path: await screenshotPath("sudoku-revealed.png") });
+    // Solved: Reveal does nothing more.
+    await page.click("#reveal-cell");
+    assert.equal(await page.locator("#board-status").textContent(), "The puzzle is solved.");
+    assert.equal((await readBoard(page)).help.revealed, PUZZLE.split(".").length - 1);
+
+    // The last cell revealed: solved with one cell revealed. A new puzzle starts without help.
+    const last = PUZZLE.lastIndexOf(".");
+    const digits = SOLUTION.slice(0, last) + "." + SOLUTION.slice(last + 1);
+    const almost = await openSudoku(session, `#puzzle=${PUZZLE}&digits=${digits}`);
+    await clickCell(almost, last);
+    await almost.click("#reveal-cell");
+    assert.match(await almost.locator("#board-status").textContent(), /^Solved in \d+:\d\d · 1 cell revealed \(helped: not an unaided solve\)\.$/);
+    assert.match((await readBoard(almost)).solvedText, /^Solved in \d+:\d\d 1 cell revealed$/);
+    await almost.click("#new-puzzle");
+    await almost.waitForFunction(() => document.querySelector("#game").game.text().includes("."));
+    assert.deepEqual((await readBoard(almost)).help, { hints: 0, revealed: 0, solution: false, written: 0 });
+    // The last digit written by a program (as the Learn card's model writes its digits): helped too.
+    const played = await openSudoku(session, `#puzzle=${PUZZLE}&digits=${digits}`);
+    await played.evaluate(([digit, cell]) => document.querySelector("#game").write(digit, cell, "dqn"), [Number(SOLUTION[last]), last]);
+    assert.match(await played.locator("#board-status").textContent(), /^Solved in \d+:\d\d · 1 digit by a program \(helped: not an unaided solve\)\.$/);
+    assert.deepEqual([...page.errors, ...almost.errors, ...played.errors], []);
   });
 
   test("bad pasted puzzles are explained beside the box and change nothing", options, async () => {
@@ -308,6 +546,7 @@ describe("Sudoku in the page", () => {
     assert.equal(board.status, "solved");
     assert.equal(board.solvedShown, true);
     assert.match(await page.locator("#board-status").textContent(), /^Solved in \d+:\d\d!$/);
+    assert.match(board.solvedText, /^Solved in \d+:\d\d$/, "an unaided solve: no help named");
     // Solved: keys and the pad do nothing more; the timer has stopped.
     const seconds = await page.evaluate(() => document.querySelector("#game").seconds);
     await page.keyboard.press("Backspace");
@@ -315,6 +554,14 @@ describe("Sudoku in the page", () => {
     assert.equal((await readBoard(page)).text, SOLUTION);
     await page.waitForTimeout(1100);
     assert.equal(await page.evaluate(() => document.querySelector("#game").seconds), seconds);
+    // The same last digit after a hint: the grid and the status say the solve had help.
+    const hinted = await openSudoku(session, `#puzzle=${PUZZLE}&digits=${digits}`);
+    await hinted.click("#hint");
+    assert.equal((await readHint(hinted)).place, `So ${SOLUTION[last]} goes in r9c8 (ringed in green): type ${SOLUTION[last]}.`);
+    await hinted.keyboard.press(SOLUTION[last]);
+    assert.equal((await readBoard(hinted)).status, "solved");
+    assert.match((await readBoard(hinted)).solvedText, /^Solved in \d+:\d\d with 1 hint$/);
+    assert.match(await hinted.locator("#board-status").textContent(), /^Solved in \d+:\d\d · with 1 hint \(helped: not an unaided solve\)\.$/);
     // A link whose digits change a given keeps the puzzle and says why the digits were left out.
     const changed = await openSudoku(session, `#puzzle=${PUZZLE}&digits=${SOLUTION.slice(0, 80)}5`);
     assert.equal((await readBoard(changed)).text, PUZZLE);
@@ -322,16 +569,16 @@ describe("Sudoku in the page", () => {
       await changed.locator("#board-status").textContent(),
       "The link's digits were left out: row 9, column 9 must hold the given 4",
     );
-    assert.deepEqual([...page.errors, ...changed.errors], []);
+    assert.deepEqual([...page.errors, ...hinted.errors, ...changed.errors], []);
   });
 
   test("screenshots: desktop with a hint, and a phone", options, async () => {
-    const page = await openSudoku(session, `#puzzle=${PUZZLE}`);
-    await clickCell(page, 3);
-    await page.keyboard.press("Shift+Digit2");
-    await page.keyboard.press("Shift+Digit7");
+    // The seven-step hint's second step (a hidden pair) with every candidate pencilled: its marks struck.
+    const page = await openSudoku(session, `#puzzle=${LONG_HINT_PUZZLE}&digits=${LONG_HINT_DIGITS}`);
     await page.click("#candidates");
     await page.click("#hint");
+    await page.click("#hint-more");
+    assert.equal((await readHint(page)).head, "Step 2 of 7: hidden pair (rating 3.4)");
     await page.evaluate(() => window.scrollTo(0, 0));
     await page.screenshot({ path: await screenshotPath("sudoku.png") });
     const phone = await openSudoku(session, "#size=9&difficulty=medium&seed=3", { viewport: { width: 390, height: 844 } });
@@ -398,8 +645,11 @@ describe('<puzzle-widget puzzle="sudoku">', () => {
       ([puzzle]) => document.querySelector("#sudoku").setState(puzzle),
       [SOLUTION.slice(0, 80) + "."],
     );
+    await page.click("#sudoku [data-action=hint]");
     await clickCell(page, 80, "#sudoku");
     await page.keyboard.press(SOLUTION[80]);
+    assert.match(await widget.locator("[part=status]").textContent(), /^Solved in \d+ s · with 1 hint\.$/);
+    assert.match((await readBoard(page, "#sudoku")).solvedText, /^Solved in \d+:\d\d with 1 hint$/);
     const state = await page.evaluate(() => document.querySelector("#sudoku").state);
     assert.equal(state.puzzle, "sudoku");
     assert.equal(state.solved, true);

@@ -1,6 +1,7 @@
 // The Sudoku page (sudoku.html): the grid (<sudoku-board> from sudoku/board.js), the puzzle card
 // (size, difficulty, new puzzles from the generator, the rating, a link to the position, a pasted
-// puzzle), the help card (pencil mode, hint, candidates, check), the genetic-algorithm card
+// puzzle), the help card (pencil mode; the hint, one step at a time; candidates; check; reveal a
+// cell or the solution; a solve that had help says so), the genetic-algorithm card
 // (sudoku/ga-panel.js, which runs in its own worker) and the Learn card (sudoku/dqn-panel.js: a
 // deep Q-network trained in the learning worker, and a model playing the board).
 //
@@ -9,7 +10,7 @@
 // (the same seed, the same puzzle).
 
 import "./board.js";
-import { clock } from "./board.js";
+import { clock, isAssisted, solvedText } from "./board.js";
 import { GaPanel } from "./ga-panel.js";
 import { LEVELS_BY_SIZE } from "./levels.js";
 import { randomSeed, showError } from "../common/page-controls.js";
@@ -32,7 +33,11 @@ const elements = {
   hint: $("#hint"),
   candidates: $("#candidates"),
   check: $("#check"),
-  hintSteps: $("#hint-steps"),
+  revealCell: $("#reveal-cell"),
+  revealSolution: $("#reveal-solution"),
+  hintBox: $("#hint-box"),
+  hintText: $("#hint-text"),
+  hintMore: $("#hint-more"),
   hintError: $("#hint-error"),
   dqn: $("#dqn"),
 };
@@ -42,6 +47,49 @@ let api = null;
 let dqnPanel = null;
 /** Generations started; a slower one that finishes after a newer one is dropped. */
 let generation = 0;
+/**
+ * The hint shown: the solver's steps from the digits shown (`digits`, as SudokuGame.text() wrote
+ * them) and the one on the board (`step`); null when none is.
+ */
+let shownHint = null;
+
+/** Each technique's idea in plain words (the names are Technique::name's, src/env/sudoku/logic.rs). */
+const TECHNIQUE_IDEAS = {
+  "hidden single (box)": "A digit with only one empty cell left for it in a box goes there.",
+  "hidden single (line)": "A digit with only one empty cell left for it in a row or column goes there.",
+  "naked single": "A cell that sees every digit but one in its row, column and box takes that one.",
+  pointing:
+    "When a digit's cells in a box all lie in one row or column, the digit is in that part of the line, so it cannot go anywhere else in the line.",
+  "direct pointing":
+    "When a digit's cells in a box all lie in one row or column, it cannot go anywhere else in the line — and that leaves some digit a single cell.",
+  claiming:
+    "When a digit's cells in a row or column all lie in one box, the digit is in that part of the box, so it cannot go anywhere else in the box.",
+  "direct claiming":
+    "When a digit's cells in a row or column all lie in one box, it cannot go anywhere else in the box — and that leaves some digit a single cell.",
+  "naked pair": "Two cells of a row, column or box that can hold only the same two digits take those two, so no other cell of it can hold them.",
+  "naked triple": "Three cells of a row, column or box that can hold only three digits between them take those three, so no other cell of it can hold them.",
+  "naked quad": "Four cells of a row, column or box that can hold only four digits between them take those four, so no other cell of it can hold them.",
+  "hidden pair": "When two digits fit only the same two cells of a row, column or box, those cells hold them, so no other digit can go there.",
+  "hidden triple": "When three digits fit only the same three cells of a row, column or box, those cells hold them, so no other digit can go there.",
+  "hidden quad": "When four digits fit only the same four cells of a row, column or box, those cells hold them, so no other digit can go there.",
+  "direct hidden pair":
+    "When two digits fit only the same two cells of a row, column or box, no other digit can go there — and that leaves some digit a single cell.",
+  "direct hidden triple":
+    "When three digits fit only the same three cells of a row, column or box, no other digit can go there — and that leaves some digit a single cell.",
+  "X-wing":
+    "When a digit fits only the same two columns in each of two rows (or the same two rows in two columns), it takes opposite corners, so the rest of those lines cannot hold it.",
+  swordfish: "An X-wing on three lines: a digit confined to the same three columns in three rows (or the other way round) is ruled out of the rest of them.",
+  jellyfish: "An X-wing on four lines: a digit confined to the same four columns in four rows (or the other way round) is ruled out of the rest of them.",
+  "XY-wing":
+    "A two-digit cell (the pivot) sees two cells (the pincers) that share one digit each with it and a third between them: whichever the pivot holds, a pincer holds the third digit, so no cell that sees both pincers can.",
+  "XYZ-wing": "An XY-wing whose pivot may hold the third digit too: a cell that sees the pivot and both pincers cannot hold it.",
+  "unique rectangle":
+    "Four cells on two rows, two columns and two boxes must not end up holding two digits that could swap places (the puzzle would have two solutions), which rules a digit out.",
+  "bivalue universal grave":
+    "If every empty cell had just two candidates the puzzle would have two solutions, so the one cell with more holds the digit that breaks the pattern.",
+  "forcing chain": "Trying a digit in a cell leads, step by step, to a contradiction, so that digit cannot go there.",
+  "nested forcing chain": "A forcing chain whose steps need chains of their own: a digit in a cell leads to a contradiction, so it cannot go there.",
+};
 
 /** Fills the difficulty menu with the levels `size` can have (Rust's ranges), keeping the choice when it can. */
 function showLevels(wanted = elements.difficulty.value) {
@@ -67,7 +115,7 @@ function show(game, note = "", error = "") {
   elements.board.pencil = elements.pencil.checked;
   showError(elements.puzzleError, error);
   showError(elements.hintError, "");
-  elements.hintSteps.replaceChildren();
+  clearHint();
   elements.boardStatus.textContent = note;
   if (String(game.size) !== elements.size.value) {
     elements.size.value = String(game.size);
@@ -171,17 +219,86 @@ function fromHash() {
   return "";
 }
 
+/** A cell as Step::explain names it: "r2c5". */
+function cellName(cell) {
+  const size = elements.board.game.size;
+  return `r${Math.floor(cell / size) + 1}c${(cell % size) + 1}`;
+}
+
+/** "8 from r4c5, 9 from r4c5" (`word` between the digit and the cell). */
+function pairsText(pairs, word) {
+  return pairs.map(([cell, digit]) => `${digit} ${word} ${cellName(cell)}`).join(", ");
+}
+
+/** A paragraph of the hint box. */
+function paragraph(className, ...content) {
+  const p = document.createElement("p");
+  p.className = className;
+  p.append(...content);
+  return p;
+}
+
+/**
+ * Shows the step `shownHint.step` on the board (only its highlights) and in the hint box: its
+ * technique, the idea in plain words, this step's reasoning, and what to do. Eliminations are
+ * split by the player's pencil marks: those pencilled are struck through on the grid, the others
+ * only named. `options` as board.showHint's.
+ */
+function showStep(options) {
+  const board = elements.board;
+  const { steps, step: index } = shownHint;
+  const step = steps[index];
+  board.showHint([step], options);
+  const marks = board.marks;
+  const pencilled = (pair) => (marks[pair[0]] & (1 << pair[1])) !== 0;
+  const struck = step.eliminations.filter(pencilled);
+  const named = step.eliminations.filter((pair) => !pencilled(pair));
+  // Step::explain writes "<technique>: <reasoning>; <places and removes>.": the box keeps the
+  // reasoning and says what to do itself, with the player's pencil marks in mind.
+  const reasoning = step.explanation.slice(step.technique.length + 2).split("; ")[0];
+  const technique = document.createElement("strong");
+  technique.className = "technique";
+  technique.textContent = step.technique;
+  const content = [
+    paragraph("hint-head", `Step ${index + 1} of ${steps.length}: `, technique, ` (rating ${step.rating.toFixed(1)})`),
+    paragraph("hint-idea", TECHNIQUE_IDEAS[step.technique] ?? ""),
+    paragraph("hint-reason", `Here: ${reasoning}.`),
+  ];
+  for (const [cell, digit] of step.placements) {
+    content.push(paragraph("hint-place", `So ${digit} goes in ${cellName(cell)} (ringed in green): type ${digit}.`));
+  }
+  if (struck.length > 0) content.push(paragraph("hint-struck", `Cross out the pencil marks struck through: ${pairsText(struck, "from")}.`));
+  if (named.length > 0) {
+    const also = struck.length > 0 ? "It also rules out" : "It rules out";
+    content.push(paragraph("hint-named", `${also} ${pairsText(named, "in")}: not among your pencil marks, so nothing is struck for ${named.length === 1 ? "it" : "them"}.`));
+  }
+  elements.hintText.replaceChildren(...content);
+  const more = index + 1 < steps.length;
+  elements.hintMore.hidden = !more;
+  if (more) elements.hintMore.textContent = `More: step ${index + 2} of ${steps.length}`;
+  elements.hintBox.hidden = false;
+}
+
+/** Takes the hint box away (the board drops the hint's highlights itself at a move or a new game). */
+function clearHint() {
+  shownHint = null;
+  elements.hintBox.hidden = true;
+  elements.hintText.replaceChildren();
+}
+
+/** The solver's next step from the digits shown, on the board and in the hint box; More shows the steps after it. */
 function hint() {
   const board = elements.board;
   const game = board.game;
   showError(elements.hintError, "");
-  elements.hintSteps.replaceChildren();
   if (!game) return;
   if (game.isSolved()) {
+    clearHint();
     elements.boardStatus.textContent = "The puzzle is solved.";
     return;
   }
   if (game.conflicts().length > 0) {
+    clearHint();
     showError(elements.hintError, "Equal digits share a row, column or box (dashed): take one out first.");
     return;
   }
@@ -189,26 +306,60 @@ function hint() {
   try {
     steps = game.hint();
   } catch (error) {
+    clearHint();
     showError(elements.hintError, errorMessage(error));
     board.showMistakes(game.mistakes());
     return;
   }
   if (steps.length === 0) {
+    clearHint();
     showError(elements.hintError, "None of the solver's techniques applies to this position.");
     return;
   }
-  board.showHint(steps);
-  // The hint selects the cell to fill: the digit can be typed at once.
+  // Asked again at the same position: the same hint from its first step, not one more hint.
+  const again = shownHint?.digits === game.text();
+  shownHint = { steps, step: 0, digits: game.text() };
+  showStep({ counted: !again });
+  // The hint selects a cell to fill: the digit can be typed at once.
   board.focus({ preventScroll: true });
-  for (const step of steps) {
-    const item = document.createElement("li");
-    const technique = document.createElement("span");
-    technique.className = "technique";
-    technique.textContent = step.technique;
-    const colon = step.explanation.indexOf(": ");
-    item.append(technique, ` (${step.rating.toFixed(1)})`, step.explanation.slice(colon));
-    elements.hintSteps.append(item);
+}
+
+/** The hint's following step (a further step of the same hint: not counted again). */
+function moreHint() {
+  if (!shownHint || shownHint.step + 1 >= shownHint.steps.length) return;
+  shownHint.step++;
+  showStep({ counted: false });
+  // The step that places a digit selects its cell: the digit can be typed at once (More keeps
+  // the focus otherwise, for the next step).
+  if (shownHint.steps[shownHint.step].placements.length > 0) elements.board.focus({ preventScroll: true });
+}
+
+/** Writes the solution's digit in the selected cell, or says why nothing changed. */
+function revealCell() {
+  const board = elements.board;
+  const game = board.game;
+  if (!game) return;
+  const cell = board.selected;
+  const where = `row ${Math.floor(cell / game.size) + 1}, column ${(cell % game.size) + 1}`;
+  if (board.reveal(cell, "user")) {
+    if (!board.solved) elements.boardStatus.textContent = `Revealed: ${game.cells()[cell]} at ${where}.`;
+  } else {
+    elements.boardStatus.textContent = game.isSolved()
+      ? "The puzzle is solved."
+      : board.locked
+        ? "The board is locked while a model plays."
+        : game.givens()[cell] !== 0
+          ? `${where} is a given: select an empty cell (or one of your digits) to reveal it.`
+          : `The ${game.cells()[cell]} at ${where} is the solution's already.`;
   }
+  board.focus({ preventScroll: true });
+}
+
+/** Writes the whole solution in (the solved line then says it was revealed). */
+function revealSolution() {
+  const board = elements.board;
+  if (!board.game || board.revealSolution("user")) return;
+  elements.boardStatus.textContent = board.solved ? "The puzzle is solved." : "The board is locked while a model plays.";
 }
 
 function check() {
@@ -232,16 +383,25 @@ elements.newPuzzle.addEventListener("click", () => newPuzzle());
 elements.applyText.addEventListener("click", () => playText());
 elements.pencil.addEventListener("change", () => (elements.board.pencil = elements.pencil.checked));
 elements.hint.addEventListener("click", () => hint());
+elements.hintMore.addEventListener("click", () => moreHint());
+elements.revealCell.addEventListener("click", () => revealCell());
+elements.revealSolution.addEventListener("click", () => revealSolution());
 elements.candidates.addEventListener("click", () => elements.board.fillCandidates("user"));
 elements.check.addEventListener("click", () => check());
 elements.board.addEventListener("sudoku-move", () => {
-  elements.hintSteps.replaceChildren();
+  // A move that leaves the digits as they were (pencil marks) keeps the hint, redrawn with the
+  // marks as they are now; a digit placed, cleared or revealed takes it away.
+  if (shownHint?.digits === elements.board.game.text()) showStep({ counted: false, select: false });
+  else clearHint();
   showError(elements.hintError, "");
   if (!elements.board.solved) elements.boardStatus.textContent = "";
   updateLink();
 });
-elements.board.addEventListener("sudoku-solved", (event) => {
-  elements.boardStatus.textContent = `Solved in ${clock(event.detail.seconds)}!`;
+// A solve with help (hints, reveals, a model's digits) says which, and is not an unaided one.
+elements.board.addEventListener("sudoku-solved", ({ detail: { seconds, help } }) => {
+  elements.boardStatus.textContent = isAssisted(help)
+    ? `${solvedText(seconds, help)} (helped: not an unaided solve).`
+    : `Solved in ${clock(seconds)}!`;
 });
 // The pad's pencil button and the P key switch the board's mode: the checkbox follows.
 new MutationObserver(() => (elements.pencil.checked = elements.board.pencil)).observe(elements.board, {

@@ -16,22 +16,32 @@
 //   board.mark(digit, cell = selected, source)   toggles a pencil mark of an empty cell
 //   board.erase(cell = selected, source)          clears the player's digit, else the cell's marks
 //   board.fillCandidates()  every empty cell's marks become its candidates (from the digits shown)
+//   board.reveal(cell = selected, source)   writes the solution's digit in `cell` (a wrong digit
+//                           of the player's replaced; marks cleared as place() clears them);
+//                           pencil mode does not apply. Returns whether the cell changed
+//   board.revealSolution(source)   every cell not yet right gets the solution's digit (one move)
 //   board.undo(), board.redo(), board.canUndo, board.canRedo   every move above is one step
 //                           (a solved grid takes no more moves, undo included)
 //   board.marks             the pencil marks, one bit mask a cell (bit d for digit d)
-//   board.showHint(steps)   highlights what SudokuGame.hint's steps use (their units, cells, the
-//                           digits they place and the marks they remove) until the next move
+//   board.showHint(steps, { counted = true, select = true })   highlights what SudokuGame.hint's
+//                           steps use (their units, cells, the digits they place and the pencil
+//                           marks they remove, where the player has them) until the next move;
+//                           selects the cell to fill (select) and counts one hint (counted: false
+//                           for a further step of a hint already counted, or the same one redrawn)
 //   board.showMistakes(cells)  marks those cells wrong until the next move
 //   board.seconds           the timer: from the game's start until it is solved
+//   board.help              the help this game had: { hints, revealed (cells), solution (true once
+//                           revealed whole), written (digits a program wrote) }; board.assisted
+//                           is true when any of them is
 //   board.locked            while true (attribute `locked`), a person's input is ignored
 // Input: click a cell to select it, then a digit on the pad or the keyboard. Keys: arrows move,
 // 1–9 place, Shift+digit (or P to switch pencil mode) writes pencil marks, Backspace, Delete or 0
 // clear, Ctrl+Z undoes, Ctrl+Y or Ctrl+Shift+Z redoes.
 // Attributes reflected for styling and tests: status (playing, solved).
 // Events (bubbling, composed):
-//   sudoku-move    { action: "digit" | "mark" | "erase" | "candidates" | "undo" | "redo", cell,
-//                    digit, source }
-//   sudoku-solved  { seconds, source }
+//   sudoku-move    { action: "digit" | "mark" | "erase" | "candidates" | "reveal" | "undo" | "redo",
+//                    cell, digit, source } (revealSolution's: cell null, digit 0)
+//   sudoku-solved  { seconds, source, help } (help as board.help, when the last digit went in)
 
 import { GameClock, attachBoardShadow, defineBoard, describeBoard, fireEvent, replaceGame } from "../common/board-element.js";
 
@@ -75,6 +85,7 @@ const STYLE = `
   .solved[hidden] { display: none; }
   .solved span { background: rgb(22 163 74 / 0.92); color: #fff; font: 700 22px/1.3 system-ui, sans-serif;
     padding: 10px 18px; border-radius: 12px; text-align: center; }
+  .solved small { display: block; font-size: 15px; font-weight: 600; }
   .pad { display: flex; flex-direction: column; gap: 6px; }
   .pad .digits, .pad .tools { display: grid; grid-template-columns: repeat(var(--columns), 1fr); gap: 6px; }
   .pad button { all: unset; box-sizing: border-box; text-align: center; padding: 8px 0; border-radius: 8px; cursor: pointer;
@@ -102,6 +113,36 @@ export function clock(seconds) {
   const h = Math.floor(seconds / 3600);
   const two = (x) => String(x).padStart(2, "0");
   return h > 0 ? `${h}:${two(m)}:${two(s)}` : `${m}:${two(s)}`;
+}
+
+/** "1 hint", "3 hints". */
+function count(n, thing) {
+  return `${n} ${thing}${n === 1 ? "" : "s"}`;
+}
+
+/** The help a game had (board.help) in words: "with 3 hints · 2 cells revealed", "solution revealed"; "" for none. */
+export function helpText(help) {
+  const parts = [];
+  if (help.hints > 0) parts.push(`with ${count(help.hints, "hint")}`);
+  if (help.solution) parts.push("solution revealed");
+  else if (help.revealed > 0) parts.push(`${count(help.revealed, "cell")} revealed`);
+  if (help.written > 0) parts.push(`${count(help.written, "digit")} by a program`);
+  return parts.join(" · ");
+}
+
+/** What the grid says once solved: "Solved in 0:13", and the help it had ("Solved in 0:13 · with 3 hints"). */
+export function solvedText(seconds, help) {
+  return [`Solved in ${clock(seconds)}`, helpText(help)].filter(Boolean).join(" · ");
+}
+
+/** A game's help before any: board.help's shape. */
+function noHelp() {
+  return { hints: 0, revealed: 0, solution: false, written: 0 };
+}
+
+/** Whether `help` (board.help) holds any help at all. */
+export function isAssisted(help) {
+  return helpText(help) !== "";
 }
 
 /** The digits of a mask, ascending. */
@@ -138,6 +179,8 @@ export class SudokuBoard extends HTMLElement {
   #selected = 0;
   #hint = null;
   #mistakes = new Set();
+  /** The help this game had (board.help). */
+  #help = noHelp();
   #clock = new GameClock(() => this.#drawBar());
   /** Whether write() is placing a program's digit (pencil mode and the lock do not apply). */
   #writing = false;
@@ -198,6 +241,7 @@ export class SudokuBoard extends HTMLElement {
     this.#redo = [];
     this.#hint = null;
     this.#mistakes = new Set();
+    this.#help = noHelp();
     this.#selected = 0;
     this.#clock.reset();
     if (game) {
@@ -244,6 +288,16 @@ export class SudokuBoard extends HTMLElement {
     return this.#clock.seconds;
   }
 
+  /** The help this game had so far (a copy): hints shown, cells revealed, the whole solution revealed, digits a program wrote. */
+  get help() {
+    return { ...this.#help };
+  }
+
+  /** Whether the game had any help (a hint, a reveal, a program's digit). */
+  get assisted() {
+    return isAssisted(this.#help);
+  }
+
   /**
    * Writes `digit` (0 clears) into `cell` as a program's move (a model playing the board): pencil
    * mode and the lock do not apply. One step of the history, as place(); false when nothing changed.
@@ -267,6 +321,8 @@ export class SudokuBoard extends HTMLElement {
     if (!game.set(cell, digit) && this.#marks[cell] === 0) return false;
     this.#marks[cell] = 0;
     for (const peer of this.#peers[cell]) this.#marks[peer] &= ~(1 << digit);
+    // A program's digit is help (counted before the move, which may solve the grid).
+    if (this.#writing) this.#help.written++;
     this.#afterMove(before, { action: "digit", cell, digit, source });
     return true;
   }
@@ -303,6 +359,21 @@ export class SudokuBoard extends HTMLElement {
     return true;
   }
 
+  /**
+   * Writes the solution's digit in `cell` (a given or a right digit stays; a wrong one is
+   * replaced) as one move, clearing marks as place() does; pencil mode does not apply. Counted as
+   * help; false when nothing changed.
+   */
+  reveal(cell = this.#selected, source = "program") {
+    return this.#reveal([cell], source, false);
+  }
+
+  /** Writes the solution's digit in every cell not yet right (one move): the grid is then solved, and its help says so. */
+  revealSolution(source = "program") {
+    const cells = Array.from({ length: this.#buttons.length }, (_, cell) => cell);
+    return this.#reveal(cells, source, true);
+  }
+
   undo(source = "program") {
     return this.#travel(this.#undo, this.#redo, "undo", source);
   }
@@ -311,8 +382,12 @@ export class SudokuBoard extends HTMLElement {
     return this.#travel(this.#redo, this.#undo, "redo", source);
   }
 
-  /** Highlights the cells, units, placements and eliminations of a hint's steps (SudokuGame.hint). */
-  showHint(steps) {
+  /**
+   * Highlights the cells, units, placements and eliminations of a hint's steps (SudokuGame.hint):
+   * a hint counts as help unless `counted` is false (a further step of one already counted); the
+   * cell to fill is selected unless `select` is false.
+   */
+  showHint(steps, { counted = true, select = true } = {}) {
     if (!steps || steps.length === 0) {
       this.#hint = null;
     } else {
@@ -324,8 +399,9 @@ export class SudokuBoard extends HTMLElement {
         for (const [cell, digit] of step.eliminations) hint.removed.set(cell, (hint.removed.get(cell) ?? 0) | (1 << digit));
       }
       this.#hint = hint;
+      if (counted) this.#help.hints++;
       const placed = steps.at(-1).placements[0];
-      if (placed) this.#selected = placed[0];
+      if (placed && select) this.#selected = placed[0];
     }
     this.#draw();
   }
@@ -340,6 +416,31 @@ export class SudokuBoard extends HTMLElement {
     const game = this.#game;
     return Boolean(game) && (!this.locked || this.#writing) && !game.isSolved() && Number.isInteger(cell) && cell >= 0 &&
       cell < this.#buttons.length && this.#givens[cell] === 0;
+  }
+
+  /**
+   * Writes the solution's digit in those of `cells` that are playable and not right yet, as one
+   * move; `whole`: the whole solution was asked for (the move names no cell).
+   */
+  #reveal(cells, source, whole) {
+    const game = this.#game;
+    if (!game) return false;
+    const solution = game.solution();
+    const digits = game.cells();
+    const wrong = cells.filter((cell) => this.#playable(cell) && digits[cell] !== solution[cell]);
+    if (wrong.length === 0) return false;
+    const before = this.#snapshot();
+    for (const cell of wrong) {
+      const digit = solution[cell];
+      game.set(cell, digit);
+      this.#marks[cell] = 0;
+      for (const peer of this.#peers[cell]) this.#marks[peer] &= ~(1 << digit);
+    }
+    this.#help.revealed += wrong.length;
+    if (whole) this.#help.solution = true;
+    const [cell, digit] = whole ? [null, 0] : [wrong[0], solution[wrong[0]]];
+    this.#afterMove(before, { action: "reveal", cell, digit, source });
+    return true;
   }
 
   #snapshot() {
@@ -373,8 +474,8 @@ export class SudokuBoard extends HTMLElement {
     this.#draw();
     fireEvent(this, "sudoku-move", detail);
     if (solved) {
-      this.#parts.live.textContent = `Solved in ${clock(this.seconds)}.`;
-      fireEvent(this, "sudoku-solved", { seconds: this.seconds, source: detail.source });
+      this.#parts.live.textContent = `${solvedText(this.seconds, this.#help)}.`;
+      fireEvent(this, "sudoku-solved", { seconds: this.seconds, source: detail.source, help: this.help });
     }
   }
 
@@ -509,7 +610,11 @@ export class SudokuBoard extends HTMLElement {
       button.setAttribute("aria-label", `row ${row}, column ${col}: ${label}`);
     }
     this.#parts.solved.hidden = !solved;
-    this.#parts.solved.firstElementChild.textContent = `Solved in ${clock(this.seconds)}`;
+    // "Solved in 0:13", and under it the help the game had, if any.
+    const helped = helpText(this.#help);
+    const note = document.createElement("small");
+    note.textContent = helped;
+    this.#parts.solved.firstElementChild.replaceChildren(`Solved in ${clock(this.seconds)}`, ...(helped ? [note] : []));
     this.#drawBar();
     this.#drawPad();
   }

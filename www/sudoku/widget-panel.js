@@ -6,7 +6,7 @@ import { errorMessage } from "../common/wasm.js";
 import { GamePanel, parseStart } from "../common/game-panel.js";
 import { AttributeError, parseControls, parseSeed } from "../common/widget-attributes.js";
 import { LEVELS_BY_SIZE } from "./levels.js";
-import "./board.js";
+import { helpText } from "./board.js";
 
 /** The buttons of a Sudoku widget, and those shown when `controls` is absent. */
 const CONTROLS_SUDOKU = ["new", "hint", "candidates", "check"];
@@ -61,7 +61,7 @@ export class SudokuPanel extends GamePanel {
       clicks: { candidates: () => this.board.fillCandidates("user"), check: () => this.check() },
       // The board's own events, renamed as the widget's.
       events: [["sudoku-move", "move"], ["sudoku-solved", "solved"]],
-      onEvent: (type) => this.setStatus(type === "solved" ? `Solved in ${this.board.seconds} s.` : ""),
+      onEvent: (type) => this.setStatus(type === "solved" ? this.#solvedText() : ""),
     });
   }
 
@@ -97,6 +97,12 @@ export class SudokuPanel extends GamePanel {
     this.board.game = game;
     this.showError(null);
     this.setStatus(this.#ratingText());
+  }
+
+  /** "Solved in 45 s.", and the help the game had, as the grid says it: "Solved in 45 s · with 2 hints." */
+  #solvedText() {
+    const helped = helpText(this.board.help);
+    return `Solved in ${this.board.seconds} s${helped ? ` · ${helped}` : ""}.`;
   }
 
   #ratingText() {
