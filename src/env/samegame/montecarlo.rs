@@ -534,13 +534,10 @@ pub fn nested_search(
     limits: McLimits,
     progress: &mut dyn FnMut(McProgress) -> bool,
 ) -> McResult {
-    check_score_rules(board);
-    let start = Fast::from_board(board);
-    let mut search = Nmcs {
-        run: Run::new(&start, &limits, progress),
+    restarted_search(board, &limits, progress, |run| Nmcs {
+        run,
         top: limits.level.max(1),
-    };
-    best_of_restarts(&start, &mut search)
+    })
 }
 
 /// A Monte Carlo search that starts again until its time is up.
@@ -559,6 +556,20 @@ impl<'a> Restarted<'a> for Nmcs<'a> {
     fn once(&mut self, start: &Fast) -> (u32, Vec<u16>) {
         self.search(start, self.top)
     }
+}
+
+/// The search `make` builds over a run of `limits` on `board` (SameGame's scoring rules), restarted
+/// until its time is up ([`best_of_restarts`]); the best game found.
+fn restarted_search<'a, S: Restarted<'a>>(
+    board: &Board,
+    limits: &McLimits,
+    progress: &'a mut dyn FnMut(McProgress) -> bool,
+    make: impl FnOnce(Run<'a>) -> S,
+) -> McResult {
+    check_score_rules(board);
+    let start = Fast::from_board(board);
+    let mut search = make(Run::new(&start, limits, progress));
+    best_of_restarts(&start, &mut search)
 }
 
 /// Runs `search` again and again from `start` until its time is up; the best game found.
@@ -715,17 +726,14 @@ pub fn nrpa(
     limits: McLimits,
     progress: &mut dyn FnMut(McProgress) -> bool,
 ) -> McResult {
-    check_score_rules(board);
-    let start = Fast::from_board(board);
-    let mut search = Nrpa {
-        run: Run::new(&start, &limits, progress),
+    restarted_search(board, &limits, progress, |run| Nrpa {
+        run,
         top: limits.level.max(1),
         iterations: limits.iterations.max(1),
         tabu_factor: limits.tabu_bias.exp(),
         probs: Vec::new(),
         exp: Vec::new(),
-    };
-    best_of_restarts(&start, &mut search)
+    })
 }
 
 impl<'a> Restarted<'a> for Nrpa<'a> {
