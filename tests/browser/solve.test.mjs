@@ -46,19 +46,25 @@ describe("solving", () => {
     const state = await readBoard(page);
     assert.deepEqual(state.dom, [1, 2, 3, 4, 5, 6, 7, 8, 0]);
     assert.ok(state.bannerVisible);
-    assert.equal(state.moves, 0, "playback does not count as the player's moves");
+    assert.equal(state.moves, 14, "the counter counts the solution player's moves too");
 
-    // Stepping back with the keyboard on the player controls moves the board back.
+    // Stepping back with the keyboard on the player controls moves the board back (each step a move).
     await page.focus("#player [data-player=play]");
     await page.keyboard.press("ArrowLeft");
     await page.keyboard.press("ArrowLeft");
     assert.equal(await page.locator("#player [data-player=position]").textContent(), "Step 12 of 14");
-    assert.equal((await readBoard(page)).solved, false);
+    const back = await readBoard(page);
+    assert.equal(back.solved, false);
+    assert.equal(back.moves, 16);
     await page.keyboard.press("ArrowRight");
     await page.keyboard.press("End");
-    assert.equal((await readBoard(page)).solved, true);
+    const end = await readBoard(page);
+    assert.equal(end.solved, true);
+    assert.equal(end.moves, 18);
     await page.keyboard.press("Home");
-    assert.deepEqual((await readBoard(page)).dom, shuffled.dom, "Home rewinds to the shuffled start");
+    const home = await readBoard(page);
+    assert.deepEqual(home.dom, shuffled.dom, "Home rewinds to the shuffled start");
+    assert.equal(home.moves, 32);
     assert.deepEqual(page.errors, []);
   });
 
@@ -132,7 +138,8 @@ describe("solving", () => {
     await page.waitForFunction(() => /[1-9][\d,]* nodes expanded/.test(document.querySelector("#solver-progress").textContent), null, {
       timeout: 20_000,
     });
-    const firstCount = parseCount(await page.locator("#solver-progress").textContent());
+    // The count before "nodes" (parseCount would take in the seconds after it too).
+    const firstCount = parseCount((await page.locator("#solver-progress").textContent()).split("nodes")[0]);
     await page.waitForFunction(
       (count) => Number(document.querySelector("#solver-progress").textContent.split("nodes")[0].replace(/\D/g, "")) > count,
       firstCount,

@@ -12,7 +12,9 @@
 //   board.refresh()          redraw after the Puzzle was changed from outside (e.g. setBoard)
 //   board.moveBlank(dir)     move the blank "up" | "down" | "left" | "right" as a program would
 //                            (the solution player); animates, returns false into a wall
-//   board.moveCount          moves made by the person since the puzzle was set
+//   board.moveCount          tile moves since the puzzle was set, by anyone: the person, or a
+//                            program such as the solution player (a step back is a move too);
+//                            the counter under the board shows it
 //   board.solved             whether the current board is the goal
 //   board.locked             while true (attribute `locked`), input from the person is ignored
 //   board.slideMs            duration of one tile slide in milliseconds
@@ -155,36 +157,37 @@ const STYLE = `
   box-shadow: inset 0 0 0 3px var(--subgoal-ring), var(--tile-shadow);
 }
 .symbol .face { font-size: calc(min(100cqw / var(--cols), 100cqh / var(--rows)) * 0.55); }
-.banner {
-  position: absolute;
-  left: 50%;
-  top: 50%;
-  transform: translate(-50%, -50%) scale(1);
-  padding: 0.6em 1.2em;
-  border-radius: 999px;
-  background: var(--solved-color);
-  color: #fff;
-  font: 700 clamp(16px, 5cqi, 26px) / 1.2 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif;
-  white-space: nowrap;
-  box-shadow: 0 10px 30px rgb(0 0 0 / 0.25);
-  pointer-events: none;
-  animation: pop 320ms cubic-bezier(0.2, 0.9, 0.3, 1.3);
-}
-.banner[hidden] { display: none; }
-@keyframes pop {
-  from { transform: translate(-50%, -50%) scale(0.6); opacity: 0; }
-}
+/* Under the board: the move counter, the "Solved!" banner between it and the goal preview (in its
+   own column, so that it never covers a tile and the bar keeps its place while it is hidden). */
 .bar {
-  display: flex;
+  display: grid;
+  grid-template-columns: auto minmax(0, 1fr) auto;
   align-items: center;
-  justify-content: space-between;
   gap: 1.05em;
   margin-top: 0.79em;
   font: 500 0.95em/1.3 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif;
   color: inherit;
 }
+.moves { grid-column: 1; }
 .moves strong { font-variant-numeric: tabular-nums; }
+.banner {
+  grid-column: 2;
+  justify-self: center;
+  padding: 0.2em 0.8em;
+  border-radius: 1em;
+  background: var(--solved-color);
+  color: #fff;
+  font: 700 clamp(13px, 3.6cqi, 20px) / 1.1 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif;
+  text-align: center;
+  box-shadow: 0 4px 12px rgb(22 163 74 / 0.3);
+  animation: pop 320ms cubic-bezier(0.2, 0.9, 0.3, 1.3);
+}
+.banner[hidden] { display: none; }
+@keyframes pop {
+  from { transform: scale(0.6); opacity: 0; }
+}
 .goal {
+  grid-column: 3;
   display: flex;
   align-items: center;
   gap: 0.53em;
@@ -247,10 +250,10 @@ class SlidingBoard extends HTMLElement {
       markup: `
       <div class="frame" part="frame">
         <div class="grid" part="grid"></div>
-        <div class="banner" part="banner" hidden>Solved!</div>
       </div>
       <div class="bar" part="bar">
         <span class="moves" part="moves">Moves: <strong>0</strong></span>
+        <div class="banner" part="banner" hidden>Solved!</div>
         <span class="goal" part="goal" aria-hidden="true">Goal <span class="goal-grid"></span></span>
       </div>`,
       parts: { grid: ".grid", banner: ".banner", moves: ".moves strong", goalGrid: ".goal-grid" },
@@ -448,7 +451,7 @@ class SlidingBoard extends HTMLElement {
   }
 
   #afterMoves(moves, source, wasSolved) {
-    if (source === "user") this.#moveCount += moves.length;
+    this.#moveCount += moves.length;
     this.#movesOutput.textContent = String(this.#moveCount);
     this.setAttribute("moves", String(this.#moveCount));
     const solved = this.#puzzle.isSolved();

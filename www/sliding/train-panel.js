@@ -2,17 +2,18 @@
 // shared Learn card (common/learn-card.js). What is the sliding puzzles' own: the form (the
 // dissertation's hyper-parameters, `puzzlelab sliding train`'s reward and mixed difficulties), the
 // training's solved % and difficulty, the shipped models of www/models/dqn-index.json (a value
-// network among them, which the Q-learner cannot go on from), "Solve with the model" (greedy, then
-// beam search, or batch-weighted A*: the solution plays on the page's player, reported against
-// the optimum by solution-report.js), and the evaluation by exact optimal distance (solved % and
-// mean extra moves per distance, charted and tabled; a shipped model's from its manifest first).
+// network among them, which the Q-learner cannot go on from; the menu offers only those that fit
+// the page's board, and says so when none does), "Solve with the model" (greedy, then beam search,
+// or batch-weighted A*: the solution plays on the page's player, reported against the optimum by
+// solution-report.js), and the evaluation by exact optimal distance (solved % and mean extra moves
+// per distance, charted and tabled; a shipped model's from its manifest first).
 //
 //   import { mountSlidingDqnCard } from "./train-panel.js";
 //   const card = mountSlidingDqnCard(document.querySelector("#dqn"), { board, player, isBusy, onSolution, findOptimum });
 
 import { FieldError } from "../common/card-helpers.js";
 import { BarChart, LineChart } from "../common/chart.js";
-import { goalLabels } from "../common/learn-client.js";
+import { goalLabels, shippedModels } from "../common/learn-client.js";
 import { LearnCard, lineChart, lossChart, numberFormat } from "../common/learn-card.js";
 import { checkField, choiceField, dqnField, numberField, textField } from "../common/learn-form.js";
 import { SolutionReport } from "./solution-report.js";
@@ -25,6 +26,10 @@ import { SolutionReport } from "./solution-report.js";
 const REWARD_NAMES = { "thesis": "heuristic-penalty", "seed000": "heuristic-penalty", "seed003": "step-cost-goal-bonus", "seed001": "steps" };
 /** The reports of the models' solutions by card (solution-report.js). */
 const reports = new WeakMap();
+/** The shipped models of the index (learn-client.js shippedModels()) by card, once it is read. */
+const shippedLists = new WeakMap();
+/** The boards the form trains on. */
+const TRAIN_SIZES = { "3x3": "3 × 3 (8-puzzle)", "4x4": "4 × 4 (15-puzzle)", "2x2": "2 × 2", "2x3": "2 × 3", "3x2": "3 × 2" };
 /** The greedy and beam-search series of the evaluation's charts. */
 const SEARCHES = [["greedy", "--chart-1", true], ["beam search", "--chart-2", true]].map(([name, color, dots]) => ({ name, color, dots }));
 
@@ -38,7 +43,7 @@ export const SLIDING_DQN = {
   modelUrl: "models/8puzzle.dqn",
   // The options: DqnTrainer.create's camelCase, mirroring DqnConfig in src/agent/dqn/, plus `reward`, `difficulty` and the switches.
   form: {
-    fields: [choiceField("size", "Puzzle", { "3x3": "3 × 3 (8-puzzle)", "4x4": "4 × 4 (15-puzzle)", "2x2": "2 × 2", "2x3": "2 × 3", "3x2": "3 × 2" })],
+    fields: [choiceField("size", "Puzzle", TRAIN_SIZES)],
     more: {
       label: "the dissertation's defaults",
       fields: [
@@ -155,12 +160,19 @@ export const SLIDING_DQN = {
       f = λ·g + h with λ 1.2 over a Q-network, 1.08 over the 15-puzzle value network, which learned the moves left from optimal
       solutions). The solution plays on the player above.`,
     buttons: [{ id: "solve", label: "Solve with the model", run: solve }],
-    // Whether the chosen model fits the page's board, said under the buttons; a value network is marked on the model line.
+    // The shipped-model menu follows the board; whether the chosen model fits the page's board is
+    // said under the buttons (or that no shipped one does); a value network is marked on the model line.
     render: (card) => {
+      const { elements } = card;
+      const fitting = offerFittingModels(card);
       const info = card.chosenInfo;
       const puzzle = card.api.board?.puzzle;
-      card.elements.fit.textContent = info && puzzle ? misfit(info, puzzle) : "";
-      card.elements.modelLine.dataset.values = String(isValueNetwork(info));
+      const noneFits = fitting?.length === 0 ? noShippedModel(card) : "";
+      elements.fit.textContent = info && puzzle ? misfit(info, puzzle) : noneFits;
+      // Nothing to fetch from an empty menu, nor a shipped model to solve with or evaluate before one was loaded.
+      if (fitting?.length === 0) elements.loadShipped.disabled = true;
+      if (noneFits && !info) elements.solve.disabled = elements.evaluate.disabled = true;
+      elements.modelLine.dataset.values = String(isValueNetwork(info));
     },
   },
   evaluation: {
@@ -223,6 +235,14 @@ export function mountSlidingDqnCard(container, api) {
   const { player, onSolution, findOptimum } = api;
   reports.set(card, new SolutionReport(container, { stats: card.elements.solveStats, player, onSolution, findOptimum, setStatus: (text) => card.setPlayStatus(text) }));
   api.board.addEventListener("board-reset", () => card.boardChanged());
+  // The card lists the same index (and says why, when it cannot be read): its menu is then narrowed to the board.
+  shippedModels().then(
+    (models) => {
+      shippedLists.set(card, models);
+      card.boardChanged();
+    },
+    () => {},
+  );
   return card;
 }
 
@@ -234,7 +254,7 @@ async function solve(card) {
   if (!puzzle) return;
   reports.get(card).hide();
   if (isBusy?.()) return say("The page's solver is working on the board: wait for it, or cancel it.");
-  const problem = card.chosenInfo ? misfit(card.chosenInfo, puzzle) : "";
+  const problem = card.chosenInfo ? misfit(card.chosenInfo, puzzle) : noShippedModel(card);
   if (problem) return say(problem);
   if (puzzle.isSolved()) return say("The board is already solved — shuffle it first.");
   if (!puzzle.isSolvable()) return say("This start cannot reach the goal (the two have different parity).");
@@ -305,6 +325,58 @@ function misfit(info, puzzle) {
     `This model solves ${info.rows} × ${info.cols} boards with the goal ${info.goal}; ${board}. ` +
     (sameSize ? "Reset the goal under Puzzle to use it." : `Choose ${info.rows} × ${info.cols} under Puzzle → Size to use it.`)
   );
+}
+
+/** Whether a shipped model (an entry of the index) solves `puzzle`: a numbered board of its size and goal. */
+function fits(model, puzzle) {
+  if (puzzle.presetName || model.size !== `${puzzle.rows}x${puzzle.cols}`) return false;
+  const goal = Array.from(puzzle.goal());
+  const labels = goalLabels(model.goal);
+  return labels.length === goal.length && labels.every((label, i) => label === goal[i]);
+}
+
+/**
+ * Offers in the shipped-model menu only the models of the index that fit the page's board, keeping
+ * the one chosen where it still fits (else the first that does); where none fits, the menu's one
+ * entry, disabled, says so. That entry keeps the value chosen before, so that the card's shipped
+ * model (model-sources.js takes the first listed for a value it does not know) stays the one it was:
+ * the model line and the fit line keep speaking of the same model. Returns the models that fit, or
+ * null while the index is not read.
+ */
+function offerFittingModels(card) {
+  const models = shippedLists.get(card);
+  const puzzle = card.api.board?.puzzle;
+  if (!models || !puzzle) return null;
+  const fitting = models.filter((model) => fits(model, puzzle));
+  const select = card.elements.shipped;
+  const chosen = select.value;
+  const sameSize = models.some((model) => model.size === `${puzzle.rows}x${puzzle.cols}`);
+  const none = puzzle.presetName ? "None for sun & moon" : sameSize ? "None for this goal" : `None for ${puzzle.rows} × ${puzzle.cols} boards`;
+  const wanted =
+    fitting.length > 0
+      ? fitting.map(({ file, title }) => ({ value: file, text: title, disabled: false }))
+      : [{ value: chosen, text: none, disabled: true }];
+  const shown = Array.from(select.options, ({ value, textContent: text, disabled }) => ({ value, text, disabled }));
+  if (JSON.stringify(shown) !== JSON.stringify(wanted)) {
+    const document = select.ownerDocument;
+    select.replaceChildren(...wanted.map(({ value, text, disabled }) => Object.assign(document.createElement("option"), { value, textContent: text, disabled })));
+    select.value = wanted.some((option) => option.value === chosen) ? chosen : wanted[0].value;
+  }
+  return fitting;
+}
+
+/** Why no shipped model can solve the page's board, when the shipped model is the one chosen and none of the index fits it; else "". */
+function noShippedModel(card) {
+  const models = shippedLists.get(card);
+  const puzzle = card.api.board?.puzzle;
+  if (card.elements.model.value !== "shipped" || !models || !puzzle || models.some((model) => fits(model, puzzle))) return "";
+  if (puzzle.presetName) return "No shipped model fits the sun & moon preset: the DQN models solve numbered sliding puzzles only.";
+  const kinds = [...new Set(models.map((model) => `${model.size.replace("x", " × ")} boards with the goal ${model.goal}`))];
+  const size = `${puzzle.rows}x${puzzle.cols}`;
+  const sameSize = models.some((model) => model.size === size);
+  const board = `this ${puzzle.rows} × ${puzzle.cols} board${sameSize ? ` with the goal ${puzzle.goalText()}` : ""}`;
+  const instead = size in TRAIN_SIZES ? "Train one here, or load a model file." : "Load a model file for it.";
+  return `No shipped model fits ${board}: they solve ${kinds.join(" and ")}. ${instead}`;
 }
 
 /** "3 × 3 · hidden layers 250-250-250 · 136,004 parameters · 20,000 training steps". */

@@ -108,8 +108,7 @@ export class SlidingPanel {
   /** The validated `solver` attribute (null: the board's default); #solverError when invalid. */
   #solver = null;
   #solverError = null;
-  /** Tile moves since the puzzle was set, and the board as of the last one (for `move` details). */
-  #moveCount = 0;
+  /** The board as of the last tile move (for `move` details). */
   #lastBoard = [];
   /** The running solve: { controller, promise }, or null. */
   #solving = null;
@@ -144,7 +143,7 @@ export class SlidingPanel {
     this.#board.addEventListener("board-move", (event) => this.#onBoardMove(event.detail));
     this.#board.addEventListener("board-solved", (event) => {
       const source = event.detail.source === "user" ? "user" : "playback";
-      this.#host.emit("solved", { moves: this.#moveCount, source });
+      this.#host.emit("solved", { moves: event.detail.moveCount, source });
     });
     this.#renderControls();
   }
@@ -178,7 +177,7 @@ export class SlidingPanel {
       start: puzzle.startText(),
       goalText: puzzle.goalText(),
       solved: puzzle.isSolved(),
-      moves: this.#moveCount,
+      moves: this.#board.moveCount,
     };
   }
 
@@ -450,16 +449,19 @@ export class SlidingPanel {
   #onBoardReset() {
     // A new puzzle, whoever set it (this widget, or the page through `board`).
     this.cancel();
-    this.#moveCount = 0;
     this.#lastBoard = Array.from(this.#board.puzzle?.board() ?? []);
     this.#host.setSolveError(null);
     this.#host.setStatus("");
   }
 
-  /** One `move` event per tile, with the board as it was after that tile moved. */
-  #onBoardMove({ moves, source }) {
+  /**
+   * One `move` event per tile, with the board as it was after that tile moved and the board's count
+   * of tile moves (every move, by anyone) as it stood then.
+   */
+  #onBoardMove({ moves, source, moveCount }) {
     const cols = this.#board.puzzle.cols;
     const board = this.#lastBoard;
+    let count = moveCount - moves.length;
     if (source === "user") this.#host.setSolveError(null);
     for (const direction of moves) {
       const blank = board.indexOf(0);
@@ -468,12 +470,12 @@ export class SlidingPanel {
       const tile = board[from];
       board[blank] = tile;
       board[from] = 0;
-      this.#moveCount += 1;
+      count += 1;
       this.#host.emit("move", {
         direction,
         tile,
         board: [...board],
-        moves: this.#moveCount,
+        moves: count,
         source: source === "user" ? "user" : "playback",
       });
     }
