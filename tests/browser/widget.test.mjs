@@ -509,7 +509,10 @@ describe("<puzzle-widget> on a hostile page", () => {
     assert.equal(sharing.pageWasmFetches, 1, "the page instantiates the wasm once for all its widgets");
     assert.ok(workersStarted >= 1 && workersStarted <= 2, `at most two workers (${workersStarted})`);
     assert.equal(sharing.workers, workersStarted);
-    assert.equal(count("/puzzlelab_bg.wasm"), 1 + workersStarted, "one wasm fetch for the page, one per worker");
+    // At most one wasm download for the page and one per worker: a worker that starts once the
+    // page's copy is kept (common/asset-cache.js) reads it from the cache instead.
+    const wasmDownloads = count("/puzzlelab_bg.wasm");
+    assert.ok(wasmDownloads >= 1 && wasmDownloads <= 1 + workersStarted, `wasm downloads: ${wasmDownloads}`);
     assert.equal(count("/solver-worker.js"), workersStarted);
     assert.equal(count("/pdb-index.json"), 1);
     assert.equal(count("/pdb-4x4-6-6-3-standard.pdb.gz"), 1, "the databases are downloaded once for both 15-puzzles");
