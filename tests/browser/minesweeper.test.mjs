@@ -3,7 +3,10 @@
 // flags, the probability overlay colours every covered cell with the solver's probability (equal to
 // MinesGame.analyse), the hint rings a cell and says why, the solver plays
 // a game to its end, a no-guess board is won by certain hints alone, and a bad custom size or
-// board text is refused with a message while the game stays. Screenshot: target/screenshots/minesweeper.png.
+// board text is refused with a message while the game stays. The page opens on beginner with the
+// "opening" rule and remembers the player's choice of level, custom size and rule (the URL wins);
+// every board size fits its card or scrolls inside it at 1280 × 900 and on a 390 px phone; a won
+// game shows every mine flagged and 0 mines left. Screenshots: target/screenshots/minesweeper*.png.
 
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
@@ -12,10 +15,134 @@ import { TEST_TIMEOUT_MS, screenshotPath, startSession, waitForApp } from "./hel
 const options = { timeout: TEST_TIMEOUT_MS };
 const PAGE = "/www/minesweeper.html";
 
-async function openMines(session, hash) {
-  const page = await session.open(PAGE + hash);
+async function openMines(session, hash, contextOptions = {}) {
+  const page = await session.open(PAGE + hash, contextOptions);
   await waitForApp(page);
   return page;
+}
+
+/** Loads the page again in the same tab (and so with the same localStorage), with `hash`. */
+async function reopen(session, page, hash = "") {
+  // By way of a blank page: from one hash to another would not load the page again.
+  await page.goto("about:blank");
+  await page.goto(new URL(PAGE + hash, session.url).href);
+  await waitForApp(page);
+}
+
+/** The board card's settings and the game shown. */
+function readSettings(page) {
+  return page.evaluate(() => {
+    const game = document.querySelector("#game").game;
+    return {
+      level: document.querySelector("#level").value,
+      rule: document.querySelector("#first-click").value,
+      custom: document.querySelector("#custom").hidden ? null : ["#width", "#height", "#mines"].map((id) => document.querySelector(id).value),
+      game: [game.width, game.height, game.mines],
+      hash: location.hash,
+    };
+  });
+}
+
+/**
+ * Where the board sits: the card's and the scrolling box's edges (`visibleRight`: the right edge
+ * of what the box shows), how far the board scrolls sideways, the first cell's width, the boxes of
+ * the last column's cells, whether the top one is what a tap on its centre hits, and the line that
+ * says which columns are in view (null while hidden) and whether it is on the screen.
+ */
+function measureBoard(page) {
+  return page.evaluate(() => {
+    const board = document.querySelector("#game");
+    const root = board.shadowRoot;
+    const scroll = root.querySelector(".scroll");
+    const { width, height } = board.game;
+    const box = (element) => {
+      const { left, right, top, bottom, width } = element.getBoundingClientRect();
+      return { left, right, top, bottom, width };
+    };
+    const cells = [...root.querySelectorAll(".cell")];
+    const lastColumn = Array.from({ length: height }, (_, row) => cells[row * width + width - 1]);
+    const corner = box(lastColumn[0]);
+    const more = root.querySelector(".more");
+    return {
+      width,
+      viewport: innerWidth,
+      card: box(document.querySelector(".mines-card")),
+      scroll: { ...box(scroll), visibleRight: box(scroll).left + scroll.clientWidth },
+      overflow: scroll.scrollWidth - scroll.clientWidth,
+      cell: box(cells[0]).width,
+      lastColumn: lastColumn.map(box),
+      hit: root.elementFromPoint((corner.left + corner.right) / 2, (corner.top + corner.bottom) / 2) === lastColumn[0],
+      more: more.hidden ? null : more.textContent,
+      moreInView: more.getBoundingClientRect().top >= 0 && more.getBoundingClientRect().bottom <= innerHeight,
+    };
+  });
+}
+
+/** Asserts that every cell of the board's last column is in view inside the card (`where` names the case). */
+function assertLastColumnShown(shown, where) {
+  for (const [row, cell] of shown.lastColumn.entries()) {
+    const inside = cell.left >= shown.scroll.left - 0.5 && cell.right <= shown.scroll.visibleRight + 0.5;
+    assert.ok(inside, `${where}: row ${row + 1} of the last column (${cell.left}–${cell.right}) is out of the board's box (${shown.scroll.left}–${shown.scroll.visibleRight})`);
+    assert.ok(cell.right <= shown.card.right && cell.right <= shown.viewport, `${where}: row ${row + 1} of the last column ends at ${cell.right}, the card at ${shown.card.right}`);
+  }
+  assert.ok(shown.hit, `${where}: a tap on the last column's top cell hits it`);
+}
+
+/** Board sizes for the layout tests: the three levels and the largest custom board. */
+const SIZES = {
+  beginner: "level=beginner",
+  intermediate: "level=intermediate",
+  expert: "level=expert",
+  "50 × 50": "level=custom&width=50&height=50&mines=300",
+};
+
+/**
+ * Opens every board of SIZES on `screen` ({ name, contextOptions, tap, fits, shots }) and checks
+ * that the page never scrolls sideways and the cells are at least 24 px; that the boards of
+ * `screen.fits` fit their card; that the others scroll inside it, with the line over them, until
+ * the last column shows; and that a first click (a tap with `screen.tap`) near the last column
+ * reveals. The boards of `screen.shots` are photographed (minesweeper-<screen>-<size>.png).
+ */
+async function checkSizes(session, screen) {
+  const page = await openMines(session, "", screen.contextOptions);
+  for (const [size, hash] of Object.entries(SIZES)) {
+    const where = `${size} at ${screen.name} px`;
+    await reopen(session, page, `#seed=2&${hash}&first-click=opening`);
+    // The page itself never scrolls sideways (once the cards below have their styles).
+    await page.waitForFunction(() => document.documentElement.scrollWidth <= innerWidth);
+    let shown = await measureBoard(page);
+    assert.ok(shown.cell >= 24, `${where}: cells of ${shown.cell} px are big enough to tap`);
+    assert.ok(shown.scroll.left >= shown.card.left && shown.scroll.right <= shown.card.right, `${where}: the board's box is inside its card`);
+    assert.ok(shown.card.right <= shown.viewport, `${where}: the card ends at ${shown.card.right}, the screen at ${shown.viewport}`);
+    if (screen.fits.includes(size)) {
+      assert.ok(shown.overflow <= 0, `${where}: the board does not scroll (${shown.overflow} px)`);
+      assert.equal(shown.more, null, `${where}: no line about scrolling`);
+    } else {
+      // Wider than its card: it scrolls, the line over it says so (on the screen as the page
+      // opens), and at the end of the scroll the last column is in view inside the card.
+      assert.ok(shown.overflow > 0, `${where}: the board scrolls`);
+      assert.match(shown.more, new RegExp(`^Columns 1–\\d+ of ${shown.width} in view: scroll the board sideways`));
+      assert.ok(shown.moreInView, `${where}: the line about scrolling is on the screen`);
+      await page.evaluate(() => {
+        const scroll = document.querySelector("#game").shadowRoot.querySelector(".scroll");
+        scroll.scrollLeft = scroll.scrollWidth;
+      });
+      await page.waitForFunction(
+        (width) => document.querySelector("#game").shadowRoot.querySelector(".more").textContent.includes(`–${width} of ${width} in view`),
+        shown.width,
+      );
+      shown = await measureBoard(page);
+    }
+    assertLastColumnShown(shown, where);
+    // A first click (a tap on the phone) near the last column opens the board there.
+    const cell = page.locator("#game").locator(`.cell[data-cell="${4 * shown.width - 4}"]`);
+    await (screen.tap ? cell.tap() : cell.click());
+    assert.notEqual(await page.evaluate(() => document.querySelector("#game").getAttribute("status")), "ready", `${where}: the click reveals`);
+    if (screen.shots.includes(size)) {
+      await page.screenshot({ path: await screenshotPath(`minesweeper-${screen.name}-${size.replace(" × ", "x")}.png`) });
+    }
+  }
+  assert.deepEqual(page.errors, []);
 }
 
 /** The board as the DOM shows it: per cell its text and classes, plus the bar. */
@@ -165,6 +292,7 @@ describe("Minesweeper in the page", () => {
     const end = await readBoard(page);
     assert.equal(end.face, end.status === "won" ? "☻" : "☹");
     if (end.status === "lost") assert.ok(end.cells.some((c) => c.text === "✹"), "the mines are shown");
+    else assert.equal(end.counter, "0", "a won game has no mine left");
     assert.match(await page.locator("#solver-status").textContent(), /cleared the board|hit a mine/);
     assert.deepEqual(page.errors, []);
   });
@@ -187,11 +315,17 @@ describe("Minesweeper in the page", () => {
     });
     assert.equal(reasons.status, "won");
     assert.ok(reasons.seen.every((r) => r === "certain"), JSON.stringify(reasons.seen));
+    // Won: every mine (every cell still covered) shows a flag, and no mine is left.
+    const won = await readBoard(page);
+    assert.equal(won.counter, "0");
+    const covered = won.codes.flatMap((code, i) => (code >= 9 ? [i] : []));
+    assert.equal(covered.length, 40);
+    for (const i of covered) assert.deepEqual([won.cells[i].text, won.cells[i].label], ["⚑", `row ${Math.floor(i / 16) + 1}, column ${(i % 16) + 1}: flagged`]);
     assert.deepEqual(page.errors, []);
   });
 
   test("a custom size that does not fit or a bad board text is refused with a message and the game stays", options, async () => {
-    const page = await openMines(session, "#seed=9&level=beginner");
+    const page = await openMines(session, "#seed=9&level=beginner&first-click=safe");
     await clickCell(page, 0);
     const before = await readBoard(page);
     await page.selectOption("#level", "custom");
@@ -231,6 +365,156 @@ describe("Minesweeper in the page", () => {
     assert.equal(fromText.cells[2].text, "1");
     const hint = await page.evaluate(() => document.querySelector("#game").game.hint());
     assert.equal(hint.reason, "certain", "the 1s prove cells safe");
+    assert.deepEqual(page.errors, []);
+  });
+
+  test("opens on beginner with the opening rule, remembers the player's level, custom size and rule, and the URL wins", options, async () => {
+    const page = await openMines(session, "");
+    let settings = await readSettings(page);
+    assert.deepEqual([settings.level, settings.rule, settings.custom, settings.game], ["beginner", "opening", null, [9, 9, 10]]);
+    // The first click opens: no mine on it or around it, so it is a 0 and its 3 × 3 is revealed,
+    // as a MinesGame of the page's seed under the "opening" rule reveals.
+    await clickCell(page, 40);
+    const board = await readBoard(page);
+    for (const cell of [30, 31, 32, 39, 40, 41, 48, 49, 50]) assert.ok(board.codes[cell] <= 8, `cell ${cell} is revealed`);
+    assert.equal(board.codes[40], 0);
+    const seed = Number(new URLSearchParams(settings.hash.slice(1)).get("seed"));
+    const expected = await page.evaluate(async (seed) => {
+      const api = await import("../pkg/puzzlelab.js");
+      const game = new api.MinesGame(9, 9, 10, "opening", seed, false);
+      game.reveal(40);
+      const cells = Array.from(game.cells());
+      game.free();
+      return cells;
+    }, seed);
+    assert.deepEqual(board.codes, expected);
+
+    // The player's choice comes back on the next visit.
+    await page.selectOption("#level", "expert");
+    await page.selectOption("#first-click", "none");
+    await reopen(session, page);
+    settings = await readSettings(page);
+    assert.deepEqual([settings.level, settings.rule, settings.game], ["expert", "none", [30, 16, 99]]);
+    await page.selectOption("#level", "custom");
+    await page.fill("#width", "12");
+    await page.fill("#height", "10");
+    await page.fill("#mines", "20");
+    await page.locator("#mines").dispatchEvent("change");
+    await reopen(session, page);
+    settings = await readSettings(page);
+    assert.deepEqual([settings.level, settings.rule, settings.custom, settings.game], ["custom", "none", ["12", "10", "20"], [12, 10, 20]]);
+    // A custom game's link holds its size.
+    assert.match(settings.hash, /^#seed=\d+&level=custom&width=12&height=10&mines=20&first-click=none$/);
+
+    // A link's settings win, and opening it does not change what is remembered.
+    await reopen(session, page, "#seed=42&level=intermediate&first-click=safe");
+    settings = await readSettings(page);
+    assert.deepEqual([settings.level, settings.rule, settings.game], ["intermediate", "safe", [16, 16, 40]]);
+    assert.match(await page.locator("#seed-line").textContent(), /^Board seed 42 /);
+    await reopen(session, page, "#seed=4&level=custom&width=8&height=7&mines=6&first-click=safe");
+    settings = await readSettings(page);
+    assert.deepEqual([settings.level, settings.rule, settings.custom, settings.game], ["custom", "safe", ["8", "7", "6"], [8, 7, 6]]);
+    // A linked size that no game takes: beginner instead, and why.
+    await reopen(session, page, "#seed=4&level=custom&width=51&height=7&mines=6&first-click=safe");
+    settings = await readSettings(page);
+    assert.deepEqual([settings.level, settings.rule, settings.game], ["beginner", "safe", [9, 9, 10]]);
+    assert.match(await page.locator("#board-error").textContent(), /not 51 × 7\b.* A beginner game instead\.$/);
+    await reopen(session, page);
+    settings = await readSettings(page);
+    assert.deepEqual([settings.level, settings.rule, settings.game], ["custom", "none", [12, 10, 20]]);
+
+    // A remembered size that no game takes falls back to beginner and says why; unreadable
+    // storage leaves the defaults.
+    await page.evaluate(() =>
+      localStorage.setItem("puzzlelab-minesweeper-settings", JSON.stringify({ level: "custom", rule: "safe", width: "5", height: "5", mines: "30" })),
+    );
+    await reopen(session, page);
+    settings = await readSettings(page);
+    assert.deepEqual([settings.level, settings.rule, settings.game], ["beginner", "safe", [9, 9, 10]]);
+    assert.match(await page.locator("#board-error").textContent(), /30 mines do not fit on 5 × 5.* A beginner game instead\.$/);
+    await page.evaluate(() => localStorage.setItem("puzzlelab-minesweeper-settings", "{not json"));
+    await reopen(session, page);
+    settings = await readSettings(page);
+    assert.deepEqual([settings.level, settings.rule, settings.game], ["beginner", "opening", [9, 9, 10]]);
+    assert.equal(await page.locator("#board-error").isVisible(), false);
+    assert.deepEqual(page.errors, []);
+  });
+
+  test("every board size fits its card or scrolls inside it at 1280 × 900, and follows the window's width", options, async () => {
+    await checkSizes(session, {
+      name: "1280",
+      contextOptions: { viewport: { width: 1280, height: 900 } },
+      fits: ["beginner", "intermediate", "expert"],
+      shots: ["beginner", "expert", "50 × 50"],
+    });
+
+    // The cells follow the window: narrower, expert scrolls; wide again, it fits again (and the
+    // resizing never loops).
+    const page = await openMines(session, "#seed=2&level=expert");
+    await page.evaluate(() => {
+      window.boardErrors = [];
+      addEventListener("error", (event) => window.boardErrors.push(event.message));
+    });
+    const cellAndOverflow = () =>
+      page.evaluate(() => {
+        const root = document.querySelector("#game").shadowRoot;
+        const scroll = root.querySelector(".scroll");
+        return [root.querySelector(".cell").getBoundingClientRect().width, scroll.scrollWidth > scroll.clientWidth];
+      });
+    assert.deepEqual(await cellAndOverflow(), [25, false]);
+    await page.setViewportSize({ width: 1000, height: 900 });
+    await page.waitForFunction(() => !document.querySelector("#game").shadowRoot.querySelector(".more").hidden);
+    assert.deepEqual(await cellAndOverflow(), [24, true]);
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.waitForFunction(() => document.querySelector("#game").shadowRoot.querySelector(".more").hidden);
+    assert.deepEqual(await cellAndOverflow(), [25, false]);
+    assert.deepEqual(await page.evaluate(() => window.boardErrors), []);
+    assert.deepEqual(page.errors, []);
+  });
+
+  test("every board size fits its card or scrolls inside it on a 390 px phone", options, async () => {
+    await checkSizes(session, {
+      name: "390",
+      contextOptions: { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, hasTouch: true, isMobile: true },
+      tap: true,
+      fits: ["beginner"],
+      shots: ["beginner", "expert"],
+    });
+  });
+
+  test("a won game shows every mine flagged and 0 mines left; a lost one shows the mines", options, async () => {
+    const page = await openMines(session, "#seed=1&level=beginner");
+    const board = "*...\n....\n...*\n";
+    await page.click(".board-text summary");
+    await page.fill("#board-text", board);
+    await page.click("#apply-text");
+    await page.check("#question-marks");
+    // A flag on one mine, a "?" on the other; the counter counts the flag only.
+    await clickCell(page, 0, "right");
+    await clickCell(page, 11, "right");
+    await clickCell(page, 11, "right");
+    let shown = await readBoard(page);
+    assert.deepEqual([shown.cells[0].text, shown.cells[11].text, shown.counter], ["⚑", "?", "1"]);
+    // Cell 2 opens the top right; the other four safe cells one by one.
+    for (const cell of [2, 4, 8, 9, 10]) await clickCell(page, cell);
+    shown = await readBoard(page);
+    assert.deepEqual([shown.status, shown.face, shown.counter], ["won", "☻", "0"]);
+    for (const cell of [0, 11]) {
+      assert.deepEqual([shown.cells[cell].text, shown.cells[cell].label], ["⚑", `row ${cell < 4 ? 1 : 3}, column ${(cell % 4) + 1}: flagged`]);
+    }
+    assert.ok(shown.cells.every((cell) => !cell.className.includes("wrong")), "no flag is wrong");
+    assert.match(await page.locator("#board-status").textContent(), /^Cleared in \d+ s\.$/);
+
+    // Lost: the mines show as mines and the counter still counts mines minus flags.
+    await page.fill("#board-text", board);
+    await page.click("#apply-text");
+    await clickCell(page, 11, "right");
+    await clickCell(page, 0);
+    shown = await readBoard(page);
+    assert.deepEqual([shown.status, shown.face, shown.counter], ["lost", "☹", "1"]);
+    assert.equal(shown.cells[0].text, "✹");
+    assert.match(shown.cells[0].className, /exploded/);
+    assert.equal(shown.cells[11].text, "⚑");
     assert.deepEqual(page.errors, []);
   });
 });

@@ -6,7 +6,9 @@
 // puzzles and for trying the solver on a given position.
 //
 // A game's seed may come from the URL (minesweeper.html#seed=42&level=beginner: the same seed and
-// first click give the same mines); later games are seeded at random.
+// first click give the same mines); later games are seeded at random. The page opens on beginner
+// with the "opening" first-click rule; the player's own choice of level, custom size and rule is
+// remembered (localStorage) for the next visit, and the URL's settings win over it.
 
 import "./board.js";
 import { percent } from "./board.js";
@@ -20,6 +22,10 @@ const LEVELS = {
   intermediate: [16, 16, 40],
   expert: [30, 16, 99],
 };
+const LEVEL_NAMES = [...Object.keys(LEVELS), "custom"];
+const RULES = ["safe", "opening", "none"];
+/** localStorage key of the board card's last choice: { level, rule, width, height, mines } as text. */
+const SETTINGS_KEY = "puzzlelab-minesweeper-settings";
 
 const $ = (selector) => document.querySelector(selector);
 const elements = {
@@ -58,14 +64,52 @@ let playing = 0;
 /** The deep Q-network card (minesweeper/dqn-panel.js), once mounted. */
 let dqnPanel = null;
 
-/** Reads #seed=N&level=… from the URL. */
+/** Sets the board card's level, first-click rule and custom size from `settings` (text); what is missing or unknown stays. */
+function applySettings({ level, rule, width, height, mines }) {
+  if (LEVEL_NAMES.includes(level)) elements.level.value = level;
+  if (RULES.includes(rule)) elements.firstClick.value = rule;
+  for (const [input, value] of [[elements.width, width], [elements.height, height], [elements.mines, mines]]) {
+    if (typeof value === "string" && /^\d{1,4}$/.test(value)) input.value = value;
+  }
+}
+
+/** Puts the player's last choice (SETTINGS_KEY) into the board card. */
+function recallSettings() {
+  try {
+    const saved = JSON.parse(localStorage.getItem(SETTINGS_KEY));
+    if (saved && typeof saved === "object") applySettings(saved);
+  } catch {
+    // storage turned off or not readable: the page's defaults
+  }
+}
+
+/** Remembers the board card's level, first-click rule and custom size for the next visit. */
+function rememberSettings() {
+  const settings = {
+    level: elements.level.value,
+    rule: elements.firstClick.value,
+    width: elements.width.value,
+    height: elements.height.value,
+    mines: elements.mines.value,
+  };
+  try {
+    localStorage.setItem(SETTINGS_KEY, JSON.stringify(settings));
+  } catch {
+    // storage turned off or full: the choice lasts as long as the page
+  }
+}
+
+/** Reads #seed=N&level=…&first-click=… (and a custom size) from the URL; returns the seed, or null. */
 function fromHash() {
   const params = new URLSearchParams(location.hash.slice(1));
   const wanted = params.get("seed");
-  const level = params.get("level");
-  if (level && (level in LEVELS || level === "custom")) elements.level.value = level;
-  const rule = params.get("first-click");
-  if (rule && ["safe", "opening", "none"].includes(rule)) elements.firstClick.value = rule;
+  applySettings({
+    level: params.get("level"),
+    rule: params.get("first-click"),
+    width: params.get("width"),
+    height: params.get("height"),
+    mines: params.get("mines"),
+  });
   if (params.get("no-guess") === "1") elements.noGuess.checked = true;
   return wanted !== null && /^\d{1,15}$/.test(wanted) ? Number(wanted) : null;
 }
@@ -76,7 +120,10 @@ function layout() {
   return [elements.width, elements.height, elements.mines].map((input) => Number(input.value));
 }
 
-/** Starts a game with the form's settings; an invalid custom size keeps the current game and says why. */
+/**
+ * Starts a game with the form's settings and returns true; an invalid custom size keeps the
+ * current game, says why and returns false.
+ */
 function newGame(withSeed = randomSeed()) {
   stopSolver();
   const [width, height, mines] = layout();
@@ -85,7 +132,7 @@ function newGame(withSeed = randomSeed()) {
     game = new api.MinesGame(width, height, mines, elements.firstClick.value, withSeed, elements.noGuess.checked);
   } catch (error) {
     showError(elements.boardError, errorMessage(error));
-    return;
+    return false;
   }
   showError(elements.boardError, "");
   showError(elements.solverError, "");
@@ -97,7 +144,11 @@ function newGame(withSeed = randomSeed()) {
     ? "No-guess board: the mines are drawn at your first click."
     : "";
   elements.solverStatus.textContent = "";
-  const params = new URLSearchParams({ seed: String(seed), level: elements.level.value, "first-click": elements.firstClick.value });
+  const params = new URLSearchParams({ seed: String(seed), level: elements.level.value });
+  if (elements.level.value === "custom") {
+    for (const [key, value] of Object.entries({ width, height, mines })) params.set(key, String(value));
+  }
+  params.set("first-click", elements.firstClick.value);
   if (elements.noGuess.checked) params.set("no-guess", "1");
   elements.seedLine.innerHTML = "";
   const link = document.createElement("a");
@@ -106,6 +157,12 @@ function newGame(withSeed = randomSeed()) {
   elements.seedLine.append(`Board seed ${seed} (the same seed and first click give the same mines): `, link);
   history.replaceState(null, "", `#${params}`);
   dqnPanel?.boardChanged();
+  return true;
+}
+
+/** A new game with the board card's level, size or rule just chosen; remembered once a game takes it. */
+function choose() {
+  if (newGame()) rememberSettings();
 }
 
 /** Shows the board written in the text box; a mistake is explained and the game stays. */
@@ -224,14 +281,14 @@ function mountDqnPanel() {
 
 elements.level.addEventListener("change", () => {
   elements.custom.hidden = elements.level.value !== "custom";
-  newGame();
+  choose();
 });
-elements.firstClick.addEventListener("change", () => newGame());
+elements.firstClick.addEventListener("change", () => choose());
 elements.noGuess.addEventListener("change", () => newGame());
 elements.questionMarks.addEventListener("change", () =>
   elements.board.toggleAttribute("question-marks", elements.questionMarks.checked),
 );
-for (const input of [elements.width, elements.height, elements.mines]) input.addEventListener("change", () => newGame());
+for (const input of [elements.width, elements.height, elements.mines]) input.addEventListener("change", () => choose());
 elements.newGame.addEventListener("click", () => newGame());
 elements.applyText.addEventListener("click", () => showText());
 elements.board.addEventListener("mines-restart", () => newGame());
@@ -259,9 +316,17 @@ elements.board.addEventListener("mines-lost", () => {
 try {
   api = await loadWasm();
   speed.show();
-  const wanted = fromHash();
+  recallSettings();
+  const wanted = fromHash() ?? randomSeed();
   elements.custom.hidden = elements.level.value !== "custom";
-  newGame(wanted ?? randomSeed());
+  if (!newGame(wanted)) {
+    // A custom size from the URL or the last visit that no game takes: beginner instead, and why.
+    const reason = elements.boardError.textContent;
+    elements.level.value = "beginner";
+    elements.custom.hidden = true;
+    newGame(wanted);
+    showError(elements.boardError, `${reason} A beginner game instead.`);
+  }
   mountDqnPanel();
   document.documentElement.dataset.ready = "true";
 } catch (error) {

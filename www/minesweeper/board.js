@@ -16,7 +16,11 @@
 // Input: left click reveals, or chords on a number with as many flags around it; right click or a
 // long press (half a second) flags; the arrow keys move the cursor, space or Enter reveals, F flags.
 // The face button restarts (event mines-restart). The counter shows mines minus flags; the timer
-// runs from the first reveal to the end.
+// runs from the first reveal to the end. A won game shows every mine flagged and 0 mines left, as
+// Windows Minesweeper does.
+// Size: whole-pixel cells of 28 px that shrink down to 24 px (WCAG's smallest target) to fit the
+// width the board is given; a board wider than that scrolls sideways inside it, and a line over
+// it says which columns are in view.
 // Attributes reflected for styling and tests: status (ready, playing, won, lost).
 
 import { GameClock, attachBoardShadow, defineBoard, describeBoard, fireEvent, replaceGame } from "../common/board-element.js";
@@ -29,6 +33,9 @@ import { GameClock, attachBoardShadow, defineBoard, describeBoard, fireEvent, re
 export const COVERED = 9;
 export const FLAGGED = 10;
 export const MARKED = 11;
+/** Cell sizes in px: what the board asks for, and the smallest it shrinks to before it scrolls. */
+const CELL_MAX = 28;
+const CELL_MIN = 24;
 /** A press this long flags instead of revealing (touch screens). */
 const LONG_PRESS_MS = 500;
 /** Glyphs every system font has (emoji are missing on some). */
@@ -40,7 +47,8 @@ export const FACES = { ready: "☺", playing: "☺", won: "☻", lost: "☹" };
 const NUMBER_COLOURS = ["", "#1b4fd8", "#17803d", "#c81e1e", "#1e1b8a", "#7a1c1c", "#0f7c7c", "#222", "#777"];
 
 const STYLE = `
-  :host { display: inline-block; font: 15px/1.3 system-ui, sans-serif; color: #1d2433; --cell: 28px; outline: none; }
+  :host { display: inline-block; max-width: 100%; font: 15px/1.3 system-ui, sans-serif; color: #1d2433; --cell: 28px;
+    outline: none; }
   :host([hidden]) { display: none; }
   .frame { display: inline-flex; flex-direction: column; gap: 8px; padding: 10px; border-radius: 10px;
     background: #c9ced8; box-shadow: inset 0 0 0 1px #aab1bf; max-width: 100%; box-sizing: border-box; }
@@ -52,9 +60,10 @@ const STYLE = `
   .face:focus-visible { outline: 3px solid #2563eb; outline-offset: 2px; }
   .scroll { overflow: auto; max-width: 100%; }
   .grid { display: grid; gap: 1px; background: #8b93a3; border: 1px solid #8b93a3; user-select: none;
-    -webkit-user-select: none; touch-action: manipulation; width: max-content; }
+    -webkit-user-select: none; touch-action: manipulation; width: max-content; margin-inline: auto; }
   .cell { width: var(--cell); height: var(--cell); border: 0; padding: 0; margin: 0; font: 700 16px/1 system-ui, sans-serif;
     background: #e8ebf0; color: #1d2433; display: grid; place-items: center; position: relative; cursor: pointer; }
+  .more { margin: 0; font-size: 13px; text-align: center; }
   .cell.covered { background: linear-gradient(#f6f7fa, #d5dae3); }
   .cell.covered:hover { background: #fff; }
   .cell.revealed { background: #f7f8fa; cursor: default; }
@@ -125,9 +134,10 @@ export class MinesBoard extends HTMLElement {
           <button class="face" part="face" type="button" title="New game" aria-label="New game">☺</button>
           <span class="timer" part="timer" title="Seconds" aria-label="Seconds">0</span>
         </div>
+        <p class="more" part="more" hidden></p>
         <div class="scroll"><div class="grid" part="grid" role="grid"></div></div>
       </div>`,
-      parts: { counter: ".counter", face: ".face", timer: ".timer", grid: ".grid", scroll: ".scroll" },
+      parts: { bar: ".bar", counter: ".counter", face: ".face", timer: ".timer", grid: ".grid", scroll: ".scroll", more: ".more" },
     });
     this.#parts.face.addEventListener("click", () => fireEvent(this, "mines-restart", {}));
     const grid = this.#parts.grid;
@@ -143,6 +153,11 @@ export class MinesBoard extends HTMLElement {
     this.addEventListener("keydown", (event) => this.#onKeyDown(event));
     this.addEventListener("focus", () => this.#drawCells());
     this.addEventListener("blur", () => this.#drawCells());
+    // The cells follow the room the board gets, watched on the bar: as wide as that room (where
+    // it matters) and, unlike the grid's box, never resized by the cells, so that resizing them
+    // cannot loop. The line over a board wider than its room follows the scrolling.
+    new ResizeObserver(() => this.#fit()).observe(this.#parts.bar);
+    this.#parts.scroll.addEventListener("scroll", () => this.#drawMore());
   }
 
   connectedCallback() {
@@ -236,8 +251,9 @@ export class MinesBoard extends HTMLElement {
     if (!game) return;
     const { width, height } = game;
     grid.style.gridTemplateColumns = `repeat(${width}, var(--cell))`;
-    const cell = width > 30 || height > 24 ? 22 : width > 20 ? 26 : 28;
-    this.style.setProperty("--cell", `${cell}px`);
+    // The board asks for the room of CELL_MAX px cells (1 px lines between and around them) and
+    // gets as much of it as its container has; #fit sizes the cells to what it got.
+    this.#parts.scroll.style.width = `${width * (CELL_MAX + 1) + 1}px`;
     for (let row = 0; row < height; row++) {
       for (let col = 0; col < width; col++) {
         const button = document.createElement("button");
@@ -250,12 +266,45 @@ export class MinesBoard extends HTMLElement {
         this.#buttons.push(button);
       }
     }
+    this.#parts.scroll.scrollLeft = 0;
+    this.#fit();
+  }
+
+  /** Sizes the cells to the board's room: the most that fit, from CELL_MIN px (then it scrolls) to CELL_MAX. */
+  #fit() {
+    const width = this.#game?.width;
+    if (!width) return;
+    const room = this.#parts.scroll.getBoundingClientRect().width;
+    const cell = Math.max(CELL_MIN, Math.min(CELL_MAX, Math.floor((room - 1) / width) - 1));
+    this.#parts.grid.style.setProperty("--cell", `${cell}px`);
+    this.#drawMore();
+  }
+
+  /** Says which columns are in view when the board is wider than its room (hidden otherwise). */
+  #drawMore() {
+    const more = this.#parts.more;
+    const scroll = this.#parts.scroll;
+    const width = this.#game?.width ?? 0;
+    if (width === 0 || scroll.scrollWidth <= scroll.clientWidth) {
+      more.hidden = true;
+      return;
+    }
+    const box = scroll.getBoundingClientRect();
+    const shown = [];
+    for (let col = 0; col < width; col++) {
+      const cell = this.#buttons[col].getBoundingClientRect();
+      if (cell.left >= box.left - 0.5 && cell.right <= box.left + scroll.clientWidth + 0.5) shown.push(col + 1);
+    }
+    const range = shown.length === 0 ? "No column" : `Columns ${shown[0]}–${shown.at(-1)} of ${width}`;
+    more.textContent = `${range} in view: scroll the board sideways for the others.`;
+    more.hidden = false;
   }
 
   #drawBar() {
     const game = this.#game;
     if (!game) return;
-    this.#parts.counter.textContent = String(game.mines - game.flags);
+    // A won game shows every mine flagged (#drawCells), so none is left.
+    this.#parts.counter.textContent = String(game.status === "won" ? 0 : game.mines - game.flags);
     this.#parts.timer.textContent = String(Math.min(999, this.seconds));
     this.#parts.face.textContent = FACES[game.status];
   }
@@ -307,7 +356,10 @@ export class MinesBoard extends HTMLElement {
           label = "covered";
         }
         if (mines) {
-          if (mines[cell] && code !== FLAGGED) {
+          if (mines[cell] && code !== FLAGGED && status === "won") {
+            text = FLAG;
+            label = "flagged";
+          } else if (mines[cell] && code !== FLAGGED) {
             text = MINE;
             label = "mine";
           } else if (!mines[cell] && code === FLAGGED) {
