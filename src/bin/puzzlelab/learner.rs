@@ -19,6 +19,34 @@ mod learn {
     use burn::tensor::Device;
     use puzzlelab::agent::dqn::{model_description, Dqn, DqnConfig, PuzzleLearner, QPolicy};
 
+    impl DqnArgs {
+        /// `defaults` with the flags given over them (the switches only turn options on).
+        pub fn config(&self, defaults: DqnConfig) -> Result<DqnConfig> {
+            let d = defaults;
+            let config = DqnConfig {
+                hidden: self.hidden.clone().unwrap_or(d.hidden.clone()),
+                learning_rate: self.lr.unwrap_or(d.learning_rate),
+                gamma: self.gamma.unwrap_or(d.gamma),
+                batch_size: self.batch.unwrap_or(d.batch_size),
+                replay_capacity: self.replay.unwrap_or(d.replay_capacity),
+                num_envs: self.envs.unwrap_or(d.num_envs),
+                warmup_episodes: self.warmup.unwrap_or(d.warmup_episodes),
+                epsilon_decay: self.epsilon_decay.unwrap_or(d.epsilon_decay),
+                epsilon_min: self.epsilon_min.unwrap_or(d.epsilon_min),
+                target_update_interval: self.target_every.unwrap_or(d.target_update_interval),
+                double_dqn: d.double_dqn || self.double,
+                huber_loss: d.huber_loss || self.huber,
+                mask_actions: d.mask_actions || self.mask,
+                prioritized_replay: d.prioritized_replay || self.prioritized,
+                full_backups: d.full_backups || self.full_backups,
+                seed: self.seed.unwrap_or(0),
+                ..d
+            };
+            config.validate()?;
+            Ok(config)
+        }
+    }
+
     /// A change to a recorded setup.
     pub type SetupChange<'a, L> = Box<dyn FnOnce(&mut <L as PuzzleLearner>::Setup) + 'a>;
 
