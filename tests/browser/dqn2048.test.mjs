@@ -6,8 +6,10 @@
 // sliding-puzzle page refuses a 2048 model in the same way); "Watch it play" plays the model's
 // moves on the page's board; and an evaluation in the browser plays exactly the games of the native
 // `puzzlelab 2048 eval --agent dqn` for the same model and seed (fixtures/2048-dqn-native-eval.json, made
-// from fixtures/2048-dqn-tiny.dqn by the commands it lists). Tiny networks (4/4 filters, hidden 16)
-// and a few hundred steps: the machine running these may have two cores.
+// from fixtures/2048-dqn-tiny.dqn by the commands it lists). A run's start says each of its stages in
+// order in plain words (the technical details folded away). The card is folded on the page until
+// opened. Tiny networks (4/4 filters, hidden 16) and a few hundred steps: the machine running these
+// may have two cores.
 
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
@@ -25,11 +27,40 @@ const SLIDING_MODEL = await readFile(join(REPOSITORY_ROOT, "www", "models", "8pu
 /** The tiny network of these tests: its settings by field id (after "d2048-"). */
 const TINY = { filters1: 4, filters2: 4, hidden: 16, warmup: 2, batch: 16, "eval-every": 150, "eval-games": 2 };
 
-/** Opens the 2048 page in a new context, recording every request of the page and its workers. */
+/** Words of the machinery that the card's status line must not use (they belong in its technical details). */
+const JARGON = /kernel|cubek|burn|tiled|matrix|probe|adapter|swiftshader|wasm|backend|steps\/s/i;
+
+/**
+ * Opens the 2048 page in a new context, recording every request of the page and its workers, and
+ * opens the card (folded on the page, as it loads).
+ */
 async function openPage(session) {
   const page = await session.open("/www/2048.html", { acceptDownloads: true }, { beforeGoto: recordRequests });
   await page.waitForFunction(() => document.documentElement.dataset.ready === "true" && document.querySelector("#d2048-start"));
+  assert.equal(await page.locator("#dqn-2048").evaluate((card) => card.open), false, "the card is folded");
+  assert.ok(await page.locator("#d2048-start").isHidden());
+  await page.locator("#dqn-2048 > summary").click();
+  assert.ok(await page.locator("#d2048-start").isVisible(), "and opens");
   return page;
+}
+
+/**
+ * Before Train: records, in window.startLog, the stages of the start in the order the card runs
+ * them (its data-start-stage) and every text of its status line.
+ */
+async function recordStart(page) {
+  await page.evaluate(() => {
+    const card = document.querySelector("#dqn-2048");
+    const status = document.querySelector("#d2048-status");
+    const log = (window.startLog = { stages: [], texts: [] });
+    const seen = () => {
+      const stage = card.dataset.startStage;
+      if (stage && log.stages.at(-1) !== stage) log.stages.push(stage);
+      if (log.texts.at(-1) !== status.textContent) log.texts.push(status.textContent);
+    };
+    new MutationObserver(seen).observe(card, { attributes: true, attributeFilter: ["data-start-stage"] });
+    new MutationObserver(seen).observe(status, { childList: true, characterData: true, subtree: true });
+  });
 }
 
 /** What the card shows about training. */
@@ -93,6 +124,7 @@ describe("Mehta's RL paper's deep Q-network on the 2048 page", () => {
     await fillForm(page, TINY);
     await page.selectOption("#d2048-backend", "cpu");
     assert.match(await page.locator("#d2048-params").textContent(), /^2,668 parameters: small enough to train/);
+    await recordStart(page);
     await page.click("#d2048-start");
     await page.waitForFunction(
       () => Number(document.querySelector("#d2048-chart-loss").dataset.points ?? 0) >= 3 && Number(document.querySelector("#d2048-stats").dataset.validations) >= 1,
@@ -109,6 +141,14 @@ describe("Mehta's RL paper's deep Q-network on the 2048 page", () => {
     assert.ok(training.epsilon > 0 && training.epsilon < 0.9, `ε falls from 0.9 game by game (${training.epsilon})`);
     assert.ok(training.points.epsilon >= 3 && training.points.speed >= 3 && training.points.score >= 1 && training.points.reach >= 1, JSON.stringify(training.points));
     assert.match(training.status, /^Training on the CPU…( Last evaluation \(2 games at [\d,]+ steps\): mean score [\d,]+, 512 reached in [\d.]+%\.)?/);
+    // On the CPU the start has no graphics card to check: the learning code, the network, the first steps.
+    const start = await page.evaluate(() => window.startLog);
+    assert.deepEqual(start.stages, ["download", "prepare", "network", "first"]);
+    const getting = start.texts.filter((text) => text.startsWith("Getting ready"));
+    assert.match(getting[0], /^Getting ready to train \(1 of 4\): downloading the learning code/);
+    assert.ok(getting.some((text) => /^Getting ready to train \(4 of 4\): taking the first training steps on the CPU…/.test(text)), JSON.stringify(getting));
+    for (const text of start.texts) assert.doesNotMatch(text, JARGON);
+    assert.match(await page.locator("#d2048-tech-lines").textContent(), /^Getting ready took [\d.]+ s: Download the learning code [\d.]+ s; Prepare it for this browser [\d.]+ s; Build the network [\d.]+ s; Take the first training steps [\d.]+ s\.$/);
     assert.ok((await canvasInk(page, "#d2048-chart-loss")) > 1000, "the TD-loss chart has a line");
     assert.ok((await canvasInk(page, "#d2048-chart-score")) > 1000, "so does the evaluation's");
     await page.waitForFunction((steps) => Number(document.querySelector("#d2048-stats").dataset.steps) > steps, training.steps);
@@ -158,22 +198,45 @@ describe("Mehta's RL paper's deep Q-network on the 2048 page", () => {
     await page.context().close();
   });
 
-  test("Auto times this network on WebGPU and on the CPU and trains on the faster, saying both figures", slow, async () => {
+  test("Auto times this network on WebGPU and on the CPU and trains on the faster, saying both figures; its start says each stage in plain words", { timeout: 4 * TEST_TIMEOUT_MS }, async () => {
     const page = await openPage(session);
     await fillForm(page, TINY);
     await page.selectOption("#d2048-backend", "auto");
+    await recordStart(page);
     await page.click("#d2048-start");
-    await page.waitForFunction(() => Number(document.querySelector("#d2048-chart-loss").dataset.points ?? 0) >= 2, null, { timeout: 90_000 });
+    // During the start: the list of its stages, the one running said in plain words.
+    await page.waitForFunction(() => document.querySelector("#dqn-2048").dataset.startStage === "check", null, { timeout: 90_000 });
+    assert.match(await page.locator("#d2048-status").textContent(), /^Getting ready to train \(3 of 6\): checking that the graphics card \(WebGPU\) can train here…( \d+ s)?$/);
+    assert.deepEqual(await page.locator("#d2048-getting-ready li .step-label").allTextContents(), [
+      "Download the learning code",
+      "Prepare it for this browser",
+      "Check the graphics card",
+      "Build the network",
+      "Time it on the CPU and the graphics card",
+      "Take the first training steps",
+    ]);
+    // The screen around the status line, its seconds running (SwiftShader's check takes many seconds).
+    await page.locator("#d2048-status").evaluate((status) => status.scrollIntoView({ block: "center" }));
+    await page.waitForTimeout(2_200);
+    await page.screenshot({ path: await screenshotPath("2048-dqn-start.png") });
+    await page.waitForFunction(() => Number(document.querySelector("#d2048-chart-loss").dataset.points ?? 0) >= 2, null, { timeout: 180_000 });
+    const start = await page.evaluate(() => window.startLog);
+    assert.deepEqual(start.stages.filter((stage) => stage !== "move"), ["download", "prepare", "check", "network", "timing", "first"]);
     const training = await readTraining(page);
-    const choice = training.status.match(
-      /^WebGPU agrees with the CPU \(largest difference [\d.e+-]+\)\. Its matrix products use (?:cubek's tiled|burn's default) kernel \([\d.e+]+ ms a product against [\d.e+]+ ms for [^)]+\)\. Timed on this network: WebGPU ([\d.]+) steps\/s, the CPU ([\d.]+) steps\/s; training on (WebGPU|the CPU), the faster\./,
+    for (const text of [...start.texts, training.status]) assert.doesNotMatch(text, JARGON, "the status line speaks plainly");
+    const plain = training.status.match(/^The graphics card \(WebGPU\) works here\. Timed on this network, it trains at ([\d.]+) steps a second and the CPU at ([\d.]+): training on (the graphics card|the CPU), the faster\./);
+    assert.ok(plain, `the status line says both timings and the choice: ${training.status} ${training.error}`);
+    // The technical details (folded): the same figures, with the kernels' race.
+    const details = await page.locator("#d2048-tech-lines").textContent();
+    const choice = details.match(
+      /WebGPU agrees with the CPU \(largest difference [\d.e+-]+\)\. Its matrix products use (?:cubek's tiled|burn's default) kernel \([\d.e+]+ ms a product against [\d.e+]+ ms for [^)]+\)\. Timed on this network: WebGPU ([\d.]+) steps\/s, the CPU ([\d.]+) steps\/s; training on (WebGPU|the CPU), the faster\./,
     );
-    assert.ok(choice, `the card says both timings and the choice: ${training.status} ${training.error}`);
+    assert.ok(choice, `the details say both timings and the choice: ${details}`);
+    assert.deepEqual(plain.slice(1), [choice[1], choice[2], choice[3] === "WebGPU" ? "the graphics card" : "the CPU"]);
     const [webgpuRate, cpuRate] = [Number(choice[1]), Number(choice[2])];
     assert.ok(webgpuRate > 0 && cpuRate > 0, choice[0]);
     const faster = webgpuRate > cpuRate ? "webgpu" : "cpu";
     assert.equal(training.backend, faster, `trains on the faster (${choice[0]})`);
-    assert.equal(choice[3], faster === "webgpu" ? "WebGPU" : "the CPU");
     await page.click("#d2048-stop");
     await page.waitForFunction(() => document.querySelector("#dqn-2048").dataset.state === "stopped", null, { timeout: 60_000 });
     assert.deepEqual(page.errors, []);
@@ -185,7 +248,7 @@ describe("Mehta's RL paper's deep Q-network on the 2048 page", () => {
     const refusal = await loadModelFile(page, "8puzzle.dqn", SLIDING_MODEL);
     assert.match(
       refusal,
-      /^The file "8puzzle\.dqn" could not be loaded: the model plays "sliding 3x3 goal 1,2,3,4,5,6,7,8,_", not 2048\. This is a sliding puzzle model: load it on the sliding puzzle page \(index\.html\)\.$/,
+      /^The file "8puzzle\.dqn" could not be loaded: the model plays "sliding 3x3 goal 1,2,3,4,5,6,7,8,_", not 2048\. This is a sliding puzzle model: load it on the sliding puzzle page \(sliding\.html\)\.$/,
     );
     assert.equal(await page.locator("#d2048-play-error").getAttribute("role"), "alert");
     assert.ok(await page.locator("#d2048-model option[value=file]").evaluate((option) => option.disabled), "no model was taken");

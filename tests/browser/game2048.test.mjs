@@ -2,9 +2,10 @@
 // the moves the Rust rules say (checked against a Game2048 handle replaying the same seed), the
 // board the DOM shows is the game's, game over and "Try again", the best score across a reload,
 // the shipped n-tuple network downloads with progress and plays, the training card's api hands a
-// network to the agent, and the widget plays and is played. Screenshots: target/screenshots/
-// 2048-page.png (desktop, after the agent played), 2048-gameover.png and 2048-phone.png (the first
-// screen of a 390×844 phone).
+// network to the agent, the page leads with the game and the agent (the training cards folded until
+// opened), and the widget plays and is played. Screenshots: target/screenshots/2048-page.png
+// (desktop, after the agent played), 2048-first-screen.png and 2048-folded.png (1280×900: the first
+// screen, the whole page), 2048-gameover.png and 2048-phone.png (the first screen of a 390×844 phone).
 
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
@@ -355,6 +356,45 @@ describe("2048 in the page", () => {
     assert.ok((await readGame(missing)).moves >= 1);
     const unexpected = missing.errors.filter((error) => !/404|Failed to fetch dynamically imported module/.test(error));
     assert.deepEqual(unexpected, []);
+  });
+
+  test("the first screen is the game and its agent; the training cards are folded until opened (2048-first-screen.png, 2048-folded.png)", options, async () => {
+    const page = await open2048(session, `#seed=${SEED}`);
+    await page.waitForFunction(() => document.querySelector("#t2048-start") && document.querySelector("#d2048-start"));
+    const cards = ["#train-2048", "#dqn-2048"];
+    for (const card of cards) {
+      assert.equal(await page.locator(card).evaluate((element) => element.localName === "details" && !element.open), true, `${card} is folded`);
+      assert.ok(await page.locator(`${card} > summary h2`).isVisible(), `${card}: its heading shows`);
+    }
+    assert.ok(await page.locator("#t2048-start").isHidden());
+    assert.ok(await page.locator("#d2048-start").isHidden());
+    // The board and the agent's controls are on the first screen (1280×900), whole.
+    const bottoms = await page.evaluate(() =>
+      Object.fromEntries(["#game", "#agent-play", "#agent-step", "#agent-hint", "#agent-depth", "#agent-speed", "#new-game"].map((id) => [id, document.querySelector(id).getBoundingClientRect().bottom])),
+    );
+    for (const [id, bottom] of Object.entries(bottoms)) assert.ok(bottom <= 900, `${id} is on the first screen (its bottom at ${Math.round(bottom)} px)`);
+    const folded = await page.evaluate(() => document.documentElement.scrollHeight);
+    // Unfolded, the page was about 5,700 px tall at this size.
+    assert.ok(folded < 1_800, `the page is short with its cards folded (${folded} px)`);
+    await page.screenshot({ path: await screenshotPath("2048-first-screen.png") });
+    await page.screenshot({ path: await screenshotPath("2048-folded.png"), fullPage: true });
+
+    // A card opens on a click of its heading, and folds again.
+    for (const card of cards) {
+      await page.locator(`${card} > summary`).click();
+      assert.ok(await page.locator(card).evaluate((element) => element.open));
+    }
+    assert.ok(await page.locator("#t2048-start").isVisible());
+    assert.ok(await page.locator("#d2048-start").isVisible());
+    const unfolded = await page.evaluate(() => document.documentElement.scrollHeight);
+    assert.ok(unfolded > folded + 2_000, `the cards hold the rest of the page (${unfolded} px open, ${folded} px folded)`);
+    for (const card of cards) await page.locator(`${card} > summary`).click();
+    assert.equal(await page.evaluate(() => document.documentElement.scrollHeight), folded);
+    // The keys still play the game.
+    await page.keyboard.press("ArrowLeft");
+    await page.keyboard.press("ArrowUp");
+    assert.ok((await readGame(page)).moves >= 1);
+    assert.deepEqual(page.errors, []);
   });
 
   test("phone: the page fits 390 px and the board fills the width (2048-phone.png)", options, async () => {

@@ -3,6 +3,9 @@
 // plays to the goal, and its manifest sets the form's reward; training in the worker moves the
 // live charts and obeys Pause, Resume, Stop and Save, also with the step-cost reward and mixed
 // difficulties (an unknown reward is refused); WebGPU and the CPU compute the same network alike (and "auto" trains on WebGPU); a
+// run's start shows each of its stages in order (downloading and preparing the learning code,
+// checking the graphics card, building the network, timing it, the first steps) in plain words,
+// never silent for more than a second or two, the technical details folded away; a
 // damaged model file is refused with a readable message; <puzzle-widget solver="dqn"> solves with
 // the shipped model and says plainly which boards it cannot solve. A browser without WebGPU
 // (Chromium without --enable-unsafe-webgpu offers no adapter here) makes "auto" fall back to the
@@ -44,6 +47,48 @@ const SHIPPED_MANIFEST = JSON.parse(await readFile(`${SHIPPED_MODEL}.json`, "utf
  * sums taken in another order differ in their last bits (about 1e-7 of the value per addition).
  */
 const TOLERANCE = 1e-4;
+
+/** Words of the machinery that the card's status line must not use (they belong in its technical details). */
+const JARGON = /kernel|cubek|burn|tiled|matrix|probe|adapter|swiftshader|wasm|backend|steps\/s/i;
+/** The longest the status line may stay the same while a run gets ready, in ms ("a second or two"). */
+const LONGEST_SILENCE_MS = 2_500;
+
+/**
+ * Before Train: records, in window.startLog, the stages of the start in the order the card runs
+ * them (its data-start-stage) and every text of its status line with when it appeared.
+ */
+async function recordStart(page) {
+  await page.evaluate(() => {
+    const card = document.querySelector("#dqn");
+    const status = document.querySelector("#dqn-status");
+    const log = (window.startLog = { stages: [], statuses: [] });
+    const began = performance.now();
+    const seen = () => {
+      const stage = card.dataset.startStage;
+      if (stage && log.stages.at(-1) !== stage) log.stages.push(stage);
+      if (log.statuses.at(-1)?.text !== status.textContent) log.statuses.push({ at: performance.now() - began, text: status.textContent });
+    };
+    new MutationObserver(seen).observe(card, { attributes: true, attributeFilter: ["data-start-stage"] });
+    new MutationObserver(seen).observe(status, { childList: true, characterData: true, subtree: true });
+  });
+}
+
+/**
+ * What recordStart() saw once training runs: the stages, the status lines of the start (up to the
+ * first that says where it trains), and the longest time the status line stayed the same meanwhile.
+ */
+async function readStart(page) {
+  const { stages, statuses } = await page.evaluate(() => window.startLog);
+  const end = statuses.findIndex(({ text }) => /Training on /.test(text));
+  const start = statuses.slice(0, end + 1);
+  const gaps = start.slice(1).map(({ at }, i) => at - start[i].at);
+  return { stages, texts: start.map(({ text }) => text), longestSilence: Math.max(start[0].at, ...gaps) };
+}
+
+/** The card's technical details (the folded <details>): its lines as one text. */
+async function readDetails(page) {
+  return page.locator("#dqn-tech-lines").textContent();
+}
 
 /** Sets the training form: size, backend, reward and hyper-parameters by field id (after "dqn-"). */
 async function fillTrainingForm(page, { size, backend, reward, fields = {}, checks = {} }) {
@@ -317,7 +362,7 @@ describe("deep Q-learning in the page", () => {
     assert.ok(probe.finite, "no NaN or infinity on either device");
   }
 
-  test("auto checks WebGPU, times this network on both and trains on the faster; full backups run on WebGPU", slow, async () => {
+  test("auto checks WebGPU, times this network on both and trains on the faster, each stage of its start said in plain words; full backups run on WebGPU", { timeout: 4 * TEST_TIMEOUT_MS }, async () => {
     const page = await session.newPage();
 
     // "auto" checks WebGPU the same way, then times this network on both and trains on the
@@ -327,13 +372,46 @@ describe("deep Q-learning in the page", () => {
       backend: "auto",
       fields: { hidden: "16", warmup: 2, batch: 8, replay: 1000 },
     });
+    await recordStart(page);
     await page.click("#dqn-start");
-    await page.waitForFunction(() => Number(document.querySelector("#dqn-chart-speed").dataset.points ?? 0) >= 2, null, { timeout: 90_000 });
+    // The start, as it goes: the stages listed, the one running said in the status line.
+    await page.waitForFunction(() => document.querySelector("#dqn").dataset.startStage === "check", null, { timeout: 90_000 });
+    assert.ok(await page.locator("#dqn-getting-ready").isVisible(), "the stages of the start are listed");
+    assert.deepEqual(
+      await page.locator("#dqn-getting-ready li").evaluateAll((items) => items.map((item) => [item.dataset.step, item.dataset.state])),
+      [["download", "done"], ["prepare", "done"], ["check", "running"], ["network", "pending"], ["timing", "pending"], ["first", "pending"]],
+    );
+    await page.locator("#dqn").screenshot({ path: await screenshotPath("dqn-start.png") });
+    await page.waitForFunction(() => Number(document.querySelector("#dqn-chart-speed").dataset.points ?? 0) >= 2, null, { timeout: 180_000 });
+    const start = await readStart(page);
+    // Moving the network to WebGPU comes only when the timing chose it.
+    assert.deepEqual(start.stages.filter((stage) => stage !== "move"), ["download", "prepare", "check", "network", "timing", "first"], JSON.stringify(start.texts));
+    const said = (pattern) => start.texts.some((text) => pattern.test(text));
+    assert.ok(said(/^Getting ready to train \(1 of 6\): downloading the learning code: [\d.]+ MB of [\d.]+ MB \(\d+%\)/), `the download's bytes and percent: ${start.texts[1]}`);
+    for (const words of ["preparing the learning code", "checking that the graphics card", "building the network", "timing a few training steps on the CPU", "timing a few training steps on the graphics card", "taking the first training steps"]) {
+      assert.ok(said(new RegExp(`^Getting ready to train \\(\\d of \\d\\): ${words}`)), `the status line says "${words}"`);
+    }
+    for (const text of start.texts) assert.doesNotMatch(text, JARGON, "the status line speaks plainly");
+    assert.ok(start.longestSilence < LONGEST_SILENCE_MS, `the status line changed at least every ${LONGEST_SILENCE_MS} ms (longest: ${Math.round(start.longestSilence)} ms)`);
+    assert.ok(await page.locator("#dqn-getting-ready").isHidden(), "the list goes once training runs");
+
     const training = await readTraining(page);
-    const choice = training.status.match(
+    assert.doesNotMatch(training.status, JARGON, `the status line speaks plainly: ${training.status}`);
+    const plain = training.status.match(
+      /^The graphics card \(WebGPU\) works here\. Timed on this network, it trains at ([\d.e+]+) steps a second and the CPU at ([\d.e+]+): training on (the graphics card|the CPU), the faster\. Training on (?:the graphics card \(WebGPU\)|the CPU)…/,
+    );
+    assert.ok(plain, `the status line says both timings and the choice in plain words: ${training.status} ${training.error}`);
+    // The technical details, folded away: how long each stage took, the kernels' race, the figures.
+    assert.ok(await page.locator("#dqn-tech").isVisible());
+    assert.equal(await page.locator("#dqn-tech").getAttribute("open"), null, "closed until asked for");
+    const details = await readDetails(page);
+    assert.match(details, /^Getting ready took [\d.]+ s: Download the learning code [\d.]+ s; Prepare it for this browser [\d.]+ s; Check the graphics card [\d.]+ s; Build the network [\d.]+ s; Time it on the CPU and the graphics card [\d.]+ s; /);
+    const choice = details.match(
       /WebGPU agrees with the CPU \(largest difference [\d.e+-]+\)\. Its matrix products use (cubek's tiled|burn's default) kernel \(([\d.e+]+) ms a product against ([\d.e+]+) ms for [^)]+\)\. Timed on this network: WebGPU ([\d.e+]+) steps\/s, the CPU ([\d.e+]+) steps\/s; training on (WebGPU|the CPU), the faster\./,
     );
-    assert.ok(choice, `the card says both timings and the choice: ${training.status} ${training.error}`);
+    assert.ok(choice, `the details say both timings and the choice: ${details} ${training.error}`);
+    assert.deepEqual([plain[1], plain[2], plain[3]], [choice[4], choice[5], choice[6] === "WebGPU" ? "the graphics card" : "the CPU"], "the same figures in both");
+    assert.match(details, /Graphics card: .+\./, "the graphics card, as the browser names it");
     // The kernel named is the one that won the race: the tiled one only when it was faster.
     const [kernel, chosenMs, otherMs] = [choice[1], Number(choice[2]), Number(choice[3])];
     if (kernel === "cubek's tiled") assert.ok(chosenMs < otherMs, choice[0]);
@@ -547,11 +625,17 @@ describe("without WebGPU", () => {
     await page.goto(new URL("sliding.html", server.url).href);
     await waitForApp(page);
     await fillTrainingForm(page, { size: "2x2", backend: "auto", fields: { hidden: "8", warmup: 2 } });
+    await recordStart(page);
     await page.click("#dqn-start");
     await page.waitForFunction(() => Number(document.querySelector("#dqn-stats").dataset.steps ?? 0) > 0, null, { timeout: 30_000 });
     const training = await readTraining(page);
     assert.equal(training.backend, "cpu");
-    assert.match(training.status, /^WebGPU unavailable: the browser offers no WebGPU adapter \(.*\); training on the CPU\. Training on the CPU…/);
+    assert.match(training.status, /^This browser offers no graphics card to train on \(WebGPU\)\. This run trains on the CPU\. Training on the CPU…/);
+    assert.match(await readDetails(page), /WebGPU unavailable: the browser offers no WebGPU adapter \(.*\); training on the CPU\./);
+    // No timing without a graphics card: that stage is skipped.
+    const start = await readStart(page);
+    assert.deepEqual(start.stages, ["download", "prepare", "check", "network", "first"]);
+    for (const text of [...start.texts, training.status]) assert.doesNotMatch(text, JARGON);
     await page.click("#dqn-stop");
     await page.waitForFunction(() => document.querySelector("#dqn").dataset.state === "stopped", null, { timeout: 20_000 });
 

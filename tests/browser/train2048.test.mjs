@@ -236,10 +236,13 @@ describe("training 2048's n-tuple network in the page", () => {
     await page.context().close();
   });
 
-  test("the card appears on the 2048 page", { ...options, skip: !existsSync(join(REPOSITORY_ROOT, "www", "2048.html")) && "www/2048.html is not there yet" }, async () => {
+  test("the card appears on the 2048 page, folded until opened", { ...options, skip: !existsSync(join(REPOSITORY_ROOT, "www", "2048.html")) && "www/2048.html is not there yet" }, async () => {
     const page = await open(session, "/www/2048.html");
     await page.waitForFunction(() => document.querySelector("#train-2048")?.dataset.ready === "true", null, { timeout: 30_000 });
     const card = page.locator("#train-2048");
+    assert.equal(await card.evaluate((element) => element.open), false, "folded");
+    assert.ok(await card.locator("#t2048-start").isHidden());
+    await card.locator("> summary").click();
     assert.ok(await card.locator("#t2048-start").isVisible());
     assert.ok(await card.locator("#t2048-chart-score").isVisible());
     assert.equal(await page.locator("link[data-train2048]").count(), 1, "the card brought its stylesheet");

@@ -1,7 +1,7 @@
 // The 2048 page (2048.html): the board (<game2048-board> from 2048/game.js) played with keys, swipes
 // and the buttons, the best score (localStorage), the "Watch the agent" card, and the training
-// cards, which 2048/train-panel.js (the n-tuple network) and 2048/dqn-panel.js (Mehta's deep
-// Q-network) fill in when they are there.
+// cards (folded <details> under the game and the agent until opened), which 2048/train-panel.js
+// (the n-tuple network) and 2048/dqn-panel.js (Mehta's deep Q-network) fill in when they are there.
 //
 // A game's first seed may come from the URL (2048.html#seed=42: the same seed and moves give the
 // same game); later games are seeded at random. The best score counts the person's own games only:

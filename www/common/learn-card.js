@@ -11,7 +11,8 @@
 // What every card does the same way:
 //   - the form (learn-form.js): the puzzle's fields and the backend, "More settings", presets, a
 //     note under the fields, "Start from its weights" where the puzzle can go on from a file;
-//   - the run (run-controls.js): Train, Pause, Resume, Stop, Save; the statistics (steps,
+//   - the run (run-controls.js): Train, Pause, Resume, Stop, Save; its start stage by stage in
+//     plain words, the technical details folded under the status; the statistics (steps,
 //     episodes, TD loss, ε, steps/s, the puzzle's validation numbers, backend, parameters) and the
 //     charts, the TD loss, ε and speed drawn here, the puzzle's own from its hooks;
 //   - the models (model-sources.js): the model line, the model choice (with the choice among the
@@ -36,7 +37,8 @@
 //           presets: [{ id, label, title, values by id }], nets: { defaults: { NET: values }, locked: { NET: [ids] } },
 //           note(read) (the line under the fields; read(id) is a field's number),
 //           request(values, card) → the train request's own part ({ options, evalEvery, … }),
-//           starting(settings) (words after "Starting on the CPU"),
+//           starting(settings) (words after "building the network" while the run gets ready: what
+//           else the trainer sets up, such as "; generating 200 training puzzles"),
 //           continueFrom: { fill(model) → values by id (its network; its training settings are filled
 //           by option name; a shipped model's `manifest` once read), mismatch(model, settings) → why it
 //           cannot go on from `model`, or "", shipped (also from the shipped model, not only a file),

@@ -32,11 +32,15 @@ export const TRAINED_DUST_MODEL = trainedModelKey("dust");
 
 /**
  * `ready` resolves once the worker has loaded the learning bundle, and rejects with why it could
- * not; pause(), resume(), stop() and dispose() are WorkerClient's (pause and stop resolve to
- * { state, report, model }). Events (on the client, an EventTarget):
- *   "bundle-progress"  detail { loaded, total }: the learning bundle downloading (total 0: unknown)
+ * not; `bundle` says how far the loading is; pause(), resume(), stop() and dispose() are
+ * WorkerClient's (pause and stop resolve to { state, report, model }). Events (on the client, an
+ * EventTarget):
+ *   "bundle-progress"  detail { loaded, total, done }: the learning bundle downloading (total 0:
+ *                      unknown; done: the last byte is in, the worker prepares it until `ready`)
  */
 export class LearnClient extends WorkerClient {
+  /** The learning bundle in the current worker: { loaded, total, done (downloaded), ready }. */
+  #bundle = { loaded: 0, total: 0, done: false, ready: false };
   /** Models fetched by URL: key → { promise, listeners (onProgress callbacks) }. */
   #fetched = new Map();
   /**
@@ -51,9 +55,14 @@ export class LearnClient extends WorkerClient {
   constructor(workerUrl = new URL("./learn-worker.js", import.meta.url)) {
     super(workerUrl, {
       name: "learning worker",
+      readyValue: () => {
+        this.#bundle.ready = true;
+      },
       onBroadcast: (message) => {
         if (message.type === "progress" && message.stage === "bundle") {
-          this.dispatchEvent(new CustomEvent("bundle-progress", { detail: { loaded: message.loaded, total: message.total } }));
+          const { loaded, total, done } = message;
+          Object.assign(this.#bundle, { loaded, total, done });
+          this.dispatchEvent(new CustomEvent("bundle-progress", { detail: { loaded, total, done } }));
         }
       },
       onRequestProgress: (message) => {
@@ -75,6 +84,7 @@ export class LearnClient extends WorkerClient {
     });
     // The new worker gets back what the crashed one held for the page: the trained networks.
     this.addEventListener("crashed", () => {
+      this.#bundle = { loaded: 0, total: 0, done: false, ready: false };
       const fetched = [...this.#fetched.entries()];
       this.#fetched.clear();
       for (const [key, { url, puzzle }] of fetched) this.loadModelUrl(url, { key, puzzle }).catch(() => {});
@@ -83,6 +93,11 @@ export class LearnClient extends WorkerClient {
         this.request({ type: "load-model", key, bytes: bytes.slice(), name: "the last checkpoint", puzzle }).catch(() => {});
       }
     });
+  }
+
+  /** How far the worker has loaded the learning bundle: { loaded, total (0: unknown), done (downloaded), ready }. */
+  get bundle() {
+    return { ...this.#bundle };
   }
 
   /**

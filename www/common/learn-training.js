@@ -1,24 +1,27 @@
 // A Learn card's training half, the same for every puzzle: the form read into the worker's "train"
-// request (learn-form.js), Train / Pause / Resume / Stop / Save (run-controls.js), where the run
-// trains (WebGPU or the CPU, a fall-back in the middle), the statistics (steps, episodes, TD loss,
-// ε, steps/s, the puzzle's own numbers, backend, parameters) and the charts (the TD loss, ε and speed
-// drawn here, the puzzle's own from its hooks). It works on elements that are already there: the
-// ones learn-card.js writes for every puzzle. What the card does with the network (its model
-// line, its model choice) it is told through `hooks`.
+// request (learn-form.js), Train / Pause / Resume / Stop / Save (run-controls.js), the run's start
+// stage by stage in plain words (downloading and preparing the learning code, checking the graphics
+// card, building the network, timing it, the first steps: run-controls.js GettingReady), where the
+// run trains (WebGPU or the CPU, a fall-back in the middle; the technical details of that choice in
+// a closed <details>), the statistics (steps, episodes, TD loss, ε, steps/s, the puzzle's own
+// numbers, backend, parameters) and the charts (the TD loss, ε and speed drawn here, the puzzle's
+// own from its hooks). It works on elements that are already there: the ones learn-card.js writes
+// for every puzzle. What the card does with the network (its model line, its model choice) it is
+// told through `hooks`.
 //
 //   const training = new LearnTraining(root, { config, elements, client, render, owner, hooks });
 //
 // `config` is the card's description (learn-card.js lists it): puzzle, prefix, form, saveName,
 // stats, charts.list and training; its hooks get `owner` (the card: its api, elements and charts).
 // `elements` by id after PREFIX- (in camelCase), with `form`.
-// For tests: the card's data-state (the run's), the statistics' data-steps, data-loss,
-// data-backend and data-validations, and each line chart's data-points (of its first series, or of
-// series `points`).
+// For tests: the card's data-state (the run's) and data-start-stage (the stage of the start
+// running), the statistics' data-steps, data-loss, data-backend and data-validations, and each
+// line chart's data-points (of its first series, or of series `points`).
 
-import { FieldError } from "./card-helpers.js";
+import { FieldError, megabytes } from "./card-helpers.js";
 import { LineChart } from "./chart.js";
 import { fillFields, readFields, settingText } from "./learn-form.js";
-import { LearnBackend, TrainingRun } from "./run-controls.js";
+import { GettingReady, LearnBackend, TrainingRun } from "./run-controls.js";
 
 const numberFormat = new Intl.NumberFormat("en");
 
@@ -34,6 +37,8 @@ export class LearnTraining {
   #run;
   /** Where the run trains (the worker's "backend", "started" and "fallback" messages). */
   #where = new LearnBackend();
+  /** The run's start, stage by stage, until its first chunk. */
+  #gettingReady;
   /** The training charts by id. */
   charts;
   /** The network trained here: { steps } once a run has started, else null. */
@@ -64,6 +69,10 @@ export class LearnTraining {
     this.#hooks = hooks;
     this.charts = Object.fromEntries(config.charts.list.map(({ id, make }) => [id, make(root.querySelector(`#${config.prefix}-chart-${id}`))]));
     this.#run = new TrainingRun(root, elements, { panel: this, client, render, runningText: () => this.#runningText(), openDetails: true });
+    // The start's status line, while the run starts or takes its first steps (not once it pauses or stops).
+    this.#gettingReady = new GettingReady(root, elements.gettingReady, (text) => {
+      if (this.#run.state === "starting" || this.#run.state === "running") this.#run.setStatus(text);
+    });
     const on = (element, type, listener) => element.addEventListener(type, listener);
     on(elements.form, "input", () => this.#renderNote());
     on(elements.form, "change", (event) => {
@@ -97,7 +106,7 @@ export class LearnTraining {
   async start() {
     const settings = this.#run.settings(() => this.#readForm());
     if (!settings) return;
-    const { form, puzzle, training = {} } = this.#config;
+    const { puzzle, training = {} } = this.#config;
     const runId = ++this.#runId;
     for (const chart of Object.values(this.charts)) {
       if (chart instanceof LineChart) chart.clear();
@@ -111,21 +120,70 @@ export class LearnTraining {
     this.#elements.stats.dataset.validations = "0";
     this.#renderStats();
     this.#settings = settings;
-    const where = settings.backend === "cpu" ? "Starting on the CPU" : "Starting: checking WebGPU";
-    this.#run.begin(`${where}${form.starting?.(settings) ?? ""}…`);
+    this.#run.begin("");
+    const learn = this.#client();
+    const stopWatching = this.#beginStart(learn, settings, runId);
+    this.#renderDetails();
     try {
-      const final = await this.#client().train({ ...settings, puzzle }, { onProgress: (progress) => runId === this.#runId && this.#onProgress(progress) });
+      const final = await learn.train({ ...settings, puzzle }, { onProgress: (progress) => runId === this.#runId && this.#onProgress(progress) });
+      stopWatching();
       if (runId !== this.#runId) return;
+      this.#endStart();
       if (final.report) this.#lastReport = final.report;
       this.#setTrained(this.#lastReport?.stepsDone ?? 0);
       if (final.model) this.#hooks.model?.(final.model, "stopped");
       const steps = numberFormat.format(this.trained.steps);
       this.#run.stopped(`Stopped after ${steps} steps. ${training.stoppedText ?? "Let it play, evaluate it, Save it, or train again."}`);
     } catch (error) {
+      stopWatching();
       if (runId !== this.#runId) return;
+      this.#gettingReady.fail();
       this.#run.failed(error, Boolean(this.trained));
     }
     this.#hooks.trained?.(this.trained);
+  }
+
+  /**
+   * Begins the run's start (GettingReady) with the stages it will go through: the learning code's
+   * download and preparation while `learn` has not loaded it (followed here), auto's check and
+   * timing, the network, the first steps. Returns the function that stops following the download.
+   */
+  #beginStart(learn, { backend }, runId) {
+    const bundle = learn.bundle;
+    const auto = backend === "auto";
+    const stages = [...(bundle.done ? [] : ["download"]), ...(bundle.ready ? [] : ["prepare"]), ...(auto ? ["check"] : []), "network", ...(auto ? ["timing"] : []), "first"];
+    const steps = this.#gettingReady;
+    const downloaded = ({ loaded, total }) => (loaded ? `: ${megabytes(loaded)}${total ? ` of ${megabytes(total)} (${Math.floor((100 * loaded) / total)}%)` : ""}` : "");
+    steps.begin(stages);
+    if (!bundle.done) steps.enter("download", downloaded(bundle));
+    const onBundle = ({ detail }) => {
+      if (runId !== this.#runId) return;
+      if (detail.done) steps.enter("prepare");
+      else steps.enter("download", downloaded(detail));
+    };
+    learn.addEventListener("bundle-progress", onBundle);
+    // Ready: the learning code is prepared (also when it came from the browser's cache, without a download to follow).
+    const prepared = () => {
+      if (runId !== this.#runId) return;
+      steps.enter("prepare");
+      steps.complete("prepare");
+    };
+    if (!bundle.ready) learn.ready.then(prepared, () => {});
+    return () => learn.removeEventListener("bundle-progress", onBundle);
+  }
+
+  /** The start is over (the first chunk, or the run's end): its stages' times go to the technical details. */
+  #endStart() {
+    this.#gettingReady.finish();
+    this.#renderDetails();
+  }
+
+  /** The technical details: how long each stage of the start took, how the backend was chosen, the graphics card. */
+  #renderDetails() {
+    const { tech, techLines } = this.#elements;
+    const lines = [this.#gettingReady.summary, ...this.#where.details].filter(Boolean);
+    techLines.replaceChildren(...lines.map((line) => Object.assign(techLines.ownerDocument.createElement("li"), { textContent: line })));
+    tech.hidden = lines.length === 0;
   }
 
   /** Pauses after the running chunk. */
@@ -166,9 +224,12 @@ export class LearnTraining {
     const training = this.#config.training ?? {};
     const { stats } = this.#elements;
     switch (progress.stage) {
+      case "setup":
+        this.#gettingReady.enter(progress.step, this.#setupDetail(progress));
+        break;
       case "backend":
-        this.#where.note = progress.message;
-        run.setStatus(progress.message);
+        this.#where.chosen(progress);
+        this.#renderDetails();
         break;
       case "started": {
         this.#setTrained(0);
@@ -177,13 +238,15 @@ export class LearnTraining {
         const text = `${numberFormat.format(progress.numParams)} parameters, training on ${this.#where.name}`;
         this.#hooks.started?.(training.started?.(progress, text) ?? text);
         if (run.state === "starting") run.setState("running");
-        run.setStatus(this.#runningText());
+        this.#gettingReady.enter("first", ` on ${this.#where.backend === "webgpu" ? "the graphics card" : "the CPU"}`);
         this.#renderStats();
+        this.#renderDetails();
         this.#hooks.trained?.(this.trained);
         break;
       }
       case "fallback":
         this.#where.fellBack(progress, { stats, backendCell: this.#element("stat-backend") });
+        this.#renderDetails();
         run.setStatus(this.#runningText());
         break;
       case "chunk":
@@ -205,8 +268,17 @@ export class LearnTraining {
     }
   }
 
-  /** One chunk's report: into the statistics and the charts. */
+  /** Words after what a stage of the start does: where the worker builds or times the network, what the puzzle sets up with it. */
+  #setupDetail({ step, backend }) {
+    const on = backend === "webgpu" ? " on the graphics card" : backend === "cpu" ? " on the CPU" : "";
+    if (step === "timing") return on;
+    if (step === "network") return `${backend === "webgpu" ? on : ""}${this.#config.form.starting?.(this.#settings) ?? ""}`;
+    return "";
+  }
+
+  /** One chunk's report: into the statistics and the charts (the first ends the start). */
   #onReport(report) {
+    if (this.#gettingReady.running) this.#endStart();
     this.#lastReport = report;
     this.#setTrained(report.stepsDone);
     const x = report.stepsDone;

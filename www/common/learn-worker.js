@@ -86,11 +86,18 @@
 //        { type: "evaluate-dust", id, key, boards, seed }  greedy clearings of seeded boards beside
 //             the greedy rule's: { key, info, seed, boards, mean_clicks, distribution, greedy, ms }
 //   out: { type: "ready" }                            the bundle is loaded
-//        { type: "progress", id: null, stage: "bundle", loaded, total }   while the bundle downloads
+//        { type: "progress", id: null, stage: "bundle", loaded, total, done }   while the bundle downloads
+//             (done: the last byte is in; compiling and starting it follow until "ready")
 //        { type: "progress", id, stage: "download", loaded, total }       a model download
 //        { type: "progress", id, stage: "evaluate", done, total }         positions evaluated
-//        { type: "progress", id, stage: "backend", message, backend, timing }  how the backend was chosen
-//                                                          (timing: "auto"'s { cpu, webgpu } timingProbe results, or null)
+//        { type: "progress", id, stage: "setup", step, backend? }   a "train" request gets ready, step by
+//             step: "check" (auto: is WebGPU there, and does it compute what the CPU does), "network"
+//             (the trainer is built on `backend`), "timing" (auto: this network timed on `backend`),
+//             "move" (auto chose WebGPU after timing: the trainer is built again there)
+//        { type: "progress", id, stage: "backend", message, summary, backend, timing, adapter }  how the
+//             backend was chosen: `message` with the technical details, `summary` the same in plain
+//             words (timing: "auto"'s { cpu, webgpu } timingProbe results, or null; adapter: the GPU
+//             WebGPU offered, in a few words, or "")
 //        { type: "progress", id, stage: "started", backend, adapter, numParams, chunkSteps, setup? }
 //             (setup: LearnerTrainer.setup for Sudoku and dust, what it trains and validates on)
 //        { type: "progress", id, stage: "chunk", report, chunkSteps, wasmBytes }  after every training
@@ -113,6 +120,7 @@
 //        { type: "result", id, result }
 //        { type: "error", id, message }                id null: the bundle could not be loaded
 
+import { keptFetch } from "./asset-cache.js";
 import { fetchBytes } from "./download.js";
 import { foreignModelHint } from "./learn-jobs.js";
 import { byId, learnablePuzzles, puzzleOfTrainedKey, wwwUrl } from "./puzzles.js";
@@ -123,6 +131,8 @@ import { adapterName, checkWebGpu, runProbes, whyNoWebGpu } from "./webgpu-check
 const BUNDLE_URL = new URL("../../pkg/learn/puzzlelab.js", import.meta.url);
 const BUNDLE_WASM_URL = new URL("../../pkg/learn/puzzlelab_bg.wasm", import.meta.url);
 
+/** While the bundle's size is unknown, its download is reported every this many bytes. */
+const BUNDLE_REPORT_BYTES = 256 * 1024;
 /** The network goes to the page (a "checkpoint" progress message) at least this often while training. */
 const CHECKPOINT_MS = 15_000;
 /** A training chunk aims at this much wall time: short enough for Pause and Stop to answer soon. */
@@ -149,7 +159,7 @@ let run = null;
 let settingUp = false;
 /** Calls into the trainer, one after another (DqnTrainer refuses a call while a chunk is pending). */
 let trainerQueue = Promise.resolve();
-/** The outcome of the WebGPU check of "auto", once made: { ok, message, adapter }. */
+/** The outcome of the WebGPU check of "auto", once made: { ok, message, summary, adapter }. */
 let webGpuCheck = null;
 /**
  * Why WebGPU stopped answering in this worker, once it did (fallBackToCpu), else "": burn's
@@ -253,7 +263,7 @@ async function jobsOf({ type, puzzle }) {
 /** Imports the bundle's JS and instantiates its wasm, reporting the download; resolves to its exports. */
 async function loadBundle() {
   const bundle = await import(BUNDLE_URL.href);
-  const response = await fetch(BUNDLE_WASM_URL);
+  const response = await keptFetch(BUNDLE_WASM_URL);
   if (!response.ok) throw new Error(`${BUNDLE_WASM_URL.pathname} answered HTTP ${response.status}`);
   const total = Number(response.headers.get("Content-Length")) || 0;
   let loaded = 0;
@@ -262,13 +272,16 @@ async function loadBundle() {
     new TransformStream({
       transform(chunk, controller) {
         loaded += chunk.byteLength;
-        // Whole percents only.
-        const percent = total ? Math.floor((100 * loaded) / total) : -1;
-        if (percent > reported) {
-          reported = percent;
-          postProgress(null, { stage: "bundle", loaded, total });
+        // Whole percents only; every 256 kB while the size is unknown.
+        const mark = total ? Math.floor((100 * loaded) / total) : Math.floor(loaded / BUNDLE_REPORT_BYTES);
+        if (mark > reported) {
+          reported = mark;
+          postProgress(null, { stage: "bundle", loaded, total, done: false });
         }
         controller.enqueue(chunk);
+      },
+      flush() {
+        postProgress(null, { stage: "bundle", loaded, total: total || loaded, done: true });
       },
     }),
   );
@@ -448,15 +461,16 @@ async function fallBackToCpu(current, bounds, error) {
 /**
  * A trainer for a "train" request on the backend it asks for ("auto": see chooseBackend), with its
  * weights when it goes on from a kept model: { trainer, backend, adapter, jobs (the puzzle's entry
- * of the job table) }.
+ * of the job table) }. Each step of getting there is reported ({ stage: "setup", step }).
  */
 async function newTrainer(message) {
   const jobs = await jobsOf(message);
   const bundle = await bundleReady;
   const { id: puzzle } = jobs.puzzle;
-  const choice = await chooseBackend(bundle, message.backend ?? "auto");
+  const step = (name, fields = {}) => postProgress(message.id, { stage: "setup", step: name, ...fields });
+  const choice = await chooseBackend(bundle, message.backend ?? "auto", () => step("check"));
   const { adapter } = choice;
-  let { backend, note } = choice;
+  let { backend, note, summary } = choice;
   const create = async (on) => {
     try {
       return await bundle.LearnerTrainer.create(puzzle, jobs.trainerOptions?.(message) ?? message.options ?? {}, on);
@@ -464,33 +478,39 @@ async function newTrainer(message) {
       throw new Error(`The trainer could not be set up: ${messageOf(error)}`);
     }
   };
-  let trainer = await create(choice.timeBoth ? "cpu" : backend);
+  const first = choice.timeBoth ? "cpu" : backend;
+  step("network", { backend: first });
+  let trainer = await create(first);
   let timing = null;
   if (choice.timeBoth) {
     // "auto", WebGPU correct: time this very network on both, and train on the faster.
     try {
-      timing = {
-        cpu: await trainer.timingProbe("cpu", AUTO_TIMING_STEPS, AUTO_TIMING_MOVES),
-        webgpu: await trainer.timingProbe("webgpu", AUTO_TIMING_STEPS, AUTO_TIMING_MOVES),
-      };
+      step("timing", { backend: "cpu" });
+      const cpu = await trainer.timingProbe("cpu", AUTO_TIMING_STEPS, AUTO_TIMING_MOVES);
+      step("timing", { backend: "webgpu" });
+      timing = { cpu, webgpu: await trainer.timingProbe("webgpu", AUTO_TIMING_STEPS, AUTO_TIMING_MOVES) };
     } catch (error) {
       timing = null;
       note = `${note} WebGPU could not be timed (${messageOf(error)}): training on the CPU.`;
+      summary = `${summary} It could not be timed on this network, so this run trains on the CPU.`;
       backend = "cpu";
     }
     if (timing) {
       backend = timing.webgpu.stepsPerS > timing.cpu.stepsPerS ? "webgpu" : "cpu";
-      const rate = ({ stepsPerS: r }) => `${r >= 100 ? Math.round(r) : r.toPrecision(3)} steps/s`;
-      note =
-        `${note} Timed on this network: WebGPU ${rate(timing.webgpu)}, the CPU ${rate(timing.cpu)}; ` +
-        `training on ${backend === "webgpu" ? "WebGPU" : "the CPU"}, the faster.`;
+      const rate = ({ stepsPerS: r }) => `${r >= 100 ? Math.round(r) : r.toPrecision(3)}`;
+      const faster = backend === "webgpu" ? "WebGPU" : "the CPU";
+      note = `${note} Timed on this network: WebGPU ${rate(timing.webgpu)} steps/s, the CPU ${rate(timing.cpu)} steps/s; training on ${faster}, the faster.`;
+      summary =
+        `${summary} Timed on this network, it trains at ${rate(timing.webgpu)} steps a second and the CPU at ${rate(timing.cpu)}: ` +
+        `training on ${backend === "webgpu" ? "the graphics card" : "the CPU"}, the faster.`;
       if (backend === "webgpu") {
         trainer.free();
+        step("move", { backend });
         trainer = await create("webgpu");
       }
     }
   }
-  if (note) postProgress(message.id, { stage: "backend", message: note, backend, timing });
+  if (note) postProgress(message.id, { stage: "backend", message: note, summary, backend, timing, adapter });
   if (message.continueFrom) {
     try {
       trainer.loadModel(keptModel(message.continueFrom, puzzle).bytes);
@@ -611,27 +631,34 @@ async function snapshot({ key }) {
 /**
  * The backend to train on: "cpu" and "webgpu" as asked ("webgpu" fails with the reason when there
  * is none); "auto" is WebGPU only when it is there and its probe agrees with the CPU's, and then
- * the faster of the two on the run's own network (`timeBoth`: newTrainer times both).
- * Resolves to { backend, note (why, for the page), adapter (a description of the GPU), timeBoth }.
+ * the faster of the two on the run's own network (`timeBoth`: newTrainer times both); `checking()`
+ * is called as auto's check begins. Resolves to { backend, note (why, with the technical details),
+ * summary (the same in plain words), adapter (a description of the GPU), timeBoth }.
  */
-async function chooseBackend(bundle, wanted) {
-  if (wanted === "cpu") return { backend: "cpu", note: "", adapter: "" };
+async function chooseBackend(bundle, wanted, checking) {
+  if (wanted === "cpu") return { backend: "cpu", note: "", summary: "", adapter: "" };
   if (webGpuLost && wanted === "webgpu") {
     throw new Error(`WebGPU stopped answering earlier in this tab (${webGpuLost}). Reload the page to use it again, or choose the CPU or auto.`);
   }
   if (webGpuLost && wanted === "auto") {
-    return { backend: "cpu", note: "WebGPU stopped answering earlier in this tab: training on the CPU (reload the page to use WebGPU again).", adapter: "" };
+    return {
+      backend: "cpu",
+      note: "WebGPU stopped answering earlier in this tab: training on the CPU (reload the page to use WebGPU again).",
+      summary: "The graphics card (WebGPU) stopped answering earlier in this tab, so this run trains on the CPU (reload the page to try it again).",
+      adapter: "",
+    };
   }
   if (wanted === "webgpu") {
     const missing = await whyNoWebGpu();
     if (missing) throw new Error(`WebGPU is not available: ${missing}. Choose the CPU or auto.`);
-    return { backend: "webgpu", note: "", adapter: await adapterName() };
+    return { backend: "webgpu", note: "", summary: "", adapter: await adapterName() };
   }
   if (wanted !== "auto") throw new Error(`Unknown backend "${wanted}".`);
+  checking();
   webGpuCheck ??= checkWebGpu(bundle);
   const check = await webGpuCheck;
-  if (check.ok) return { backend: "webgpu", note: check.message, adapter: check.adapter, timeBoth: true };
-  return { backend: "cpu", note: `WebGPU unavailable: ${check.message}; training on the CPU.`, adapter: "" };
+  if (check.ok) return { backend: "webgpu", note: check.message, summary: check.summary, adapter: check.adapter, timeBoth: true };
+  return { backend: "cpu", note: `WebGPU unavailable: ${check.message}; training on the CPU.`, summary: `${check.summary} This run trains on the CPU.`, adapter: "" };
 }
 
 /**

@@ -6,9 +6,10 @@
 // worker reports and what it says about it stay in the card.
 //
 // For the cards that train in the learning worker (learn-client.js): LearnBackend (where a run
-// trains, as the worker's "backend" and "started" messages tell) and showBundleDownload.
+// trains, as the worker's "backend" and "started" messages tell), GettingReady (the stages of a
+// run's start, one after another, in plain words) and showBundleDownload.
 
-import { downloadBytes, hideAlerts, hideProgress, markField, megabytes, showAlert, showDownload } from "./card-helpers.js";
+import { downloadBytes, hideAlerts, hideProgress, markField, megabytes, showAlert, showDownload, showProgress } from "./card-helpers.js";
 import { sharedLearnClient } from "./learn-client.js";
 
 /** Training states in which the form is locked. */
@@ -213,16 +214,19 @@ const numberFormat = new Intl.NumberFormat("en");
 const BACKEND_NAMES = { cpu: "CPU", webgpu: "WebGPU" };
 
 /**
- * Where a run in the learning worker trains: `note` (why the backend is what it is, from the
- * "backend" message: "WebGPU unavailable: …"), `backend` ("cpu" | "webgpu") and `adapter` (from
- * "started"); empty before a run says.
+ * Where a run in the learning worker trains: `summary` (why the backend is what it is, in plain
+ * words, for the status line), `note` (the same with its technical details: the worker's "backend"
+ * message), `adapter` (the graphics card, as the browser names it), `backend` ("cpu" | "webgpu",
+ * from "started"); empty before a run says.
  */
 export class LearnBackend {
+  summary = "";
   note = "";
   backend = "";
   adapter = "";
 
   reset() {
+    this.summary = "";
     this.note = "";
     this.backend = "";
     this.adapter = "";
@@ -233,27 +237,34 @@ export class LearnBackend {
     return BACKEND_NAMES[this.backend] ?? this.backend;
   }
 
+  /** The "backend" message: how the backend was chosen, in plain words and in detail. */
+  chosen(progress) {
+    this.summary = progress.summary || progress.message;
+    this.note = progress.message;
+    this.adapter = progress.adapter ?? "";
+  }
+
   /**
    * The "started" message: its backend into the card's statistics (`stats`' data-backend, the
    * backend's cell with the adapter as its title) and its parameter count into `paramsCell`.
    */
   started(progress, { stats, backendCell, paramsCell }) {
     this.backend = progress.backend;
-    this.adapter = progress.adapter ?? "";
+    this.adapter = progress.adapter || this.adapter;
     stats.dataset.backend = progress.backend;
     backendCell.textContent = this.name;
-    backendCell.title = this.adapter;
+    backendCell.title = progress.adapter ?? "";
     paramsCell.textContent = numberFormat.format(progress.numParams);
   }
 
   /**
    * The "fallback" message (WebGPU lost in the middle of a run, training goes on on the CPU): the
-   * CPU from now on, and why, as the note and in the card's statistics (`stats`' data-backend and
-   * data-fell-back-at, the backend's cell).
+   * CPU from now on, and why, in the status line and in the card's statistics (`stats`' data-backend
+   * and data-fell-back-at, the backend's cell).
    */
   fellBack(progress, { stats, backendCell }) {
     this.backend = "cpu";
-    this.adapter = "";
+    this.summary = progress.message;
     this.note = progress.message;
     stats.dataset.backend = "cpu";
     stats.dataset.fellBackAt = String(progress.fromStep);
@@ -262,11 +273,191 @@ export class LearnBackend {
     backendCell.title = progress.message;
   }
 
-  /** The status while training runs: "NOTE Training on WebGPU (ADAPTER)…LAST" ("the CPU"). */
+  /** The status while training runs: "SUMMARY Training on the graphics card (WebGPU)…LAST" ("the CPU"). */
   runningText(last) {
-    const where = this.backend === "webgpu" ? `WebGPU${this.adapter ? ` (${this.adapter})` : ""}` : "the CPU";
-    return `${this.note ? `${this.note} ` : ""}Training on ${where}…${last}`;
+    const where = this.backend === "webgpu" ? "the graphics card (WebGPU)" : "the CPU";
+    return `${this.summary ? `${this.summary} ` : ""}Training on ${where}…${last}`;
   }
+
+  /** What the technical details say about the backend: the note and the graphics card, as lines. */
+  get details() {
+    return [this.note, this.adapter ? `Graphics card: ${this.adapter}.` : ""].filter(Boolean);
+  }
+}
+
+// ---- getting a run ready ----------------------------------------------------------------------------
+
+/**
+ * The stages of a run's start in the learning worker, in the order they come: a label for the
+ * list and what the status line says while it runs (the page's "download" and "prepare" from the
+ * learning client, the worker's "setup" steps, "first" until the first chunk's report).
+ */
+const START_STAGES = {
+  download: { label: "Download the learning code", doing: "downloading the learning code" },
+  prepare: { label: "Prepare it for this browser", doing: "preparing the learning code for this browser" },
+  check: { label: "Check the graphics card", doing: "checking that the graphics card (WebGPU) can train here" },
+  network: { label: "Build the network", doing: "building the network" },
+  timing: { label: "Time it on the CPU and the graphics card", doing: "timing a few training steps" },
+  move: { label: "Move it to the graphics card", doing: "building the network again on the graphics card, the faster" },
+  first: { label: "Take the first training steps", doing: "taking the first training steps" },
+};
+
+/** How often the stage running now updates its seconds in the list and the status line. */
+const START_TICK_MS = 250;
+
+/**
+ * A run's start, stage by stage (START_STAGES), in an ordered list (`list`: an <ol>, hidden until
+ * begin()): each stage pending, running (with its seconds so far), done (with its time), skipped
+ * or failed. `onTick(text)` gets the status line whenever it changes, at least once a second while
+ * a stage runs. The card's data-start-stage (on `root`) names the stage running, for tests.
+ */
+export class GettingReady {
+  #root;
+  #list;
+  #onTick;
+  /** The stages of this start: { id, label, doing, detail (words after `doing`), state, began, ms, item }. */
+  #stages = [];
+  /** The index of the stage running (−1 before the first). */
+  #current = -1;
+  /** Whether the start is over (finished or failed): later stages are not entered. */
+  #over = true;
+  #timer = 0;
+  #lastText = "";
+
+  constructor(root, list, onTick) {
+    this.#root = root;
+    this.#list = list;
+    this.#onTick = onTick;
+  }
+
+  /** Whether a start is under way. */
+  get running() {
+    return !this.#over;
+  }
+
+  /** A new start through the stages `ids` (START_STAGES' keys), the first of them running. */
+  begin(ids) {
+    clearInterval(this.#timer);
+    this.#stages = ids.map((id) => this.#stage(id));
+    this.#list.replaceChildren(...this.#stages.map(({ item }) => item));
+    this.#list.hidden = false;
+    this.#current = -1;
+    this.#over = false;
+    this.#lastText = "";
+    this.#timer = setInterval(() => this.#render(), START_TICK_MS);
+    this.enter(ids[0]);
+  }
+
+  /**
+   * Stage `id` runs from now on, with `detail` (words after what it does: ": 1.2 MB of 3.4 MB
+   * (35%)", " on the CPU"): the one running is done, the ones between it and `id` were skipped. A
+   * stage that was not planned comes next; one already past is not entered again.
+   */
+  enter(id, detail = "") {
+    if (this.#over) return;
+    let index = this.#stages.findIndex((stage) => stage.id === id);
+    if (index < 0) {
+      index = this.#current + 1;
+      const stage = this.#stage(id);
+      this.#stages.splice(index, 0, stage);
+      this.#list.insertBefore(stage.item, this.#stages[index + 1]?.item ?? null);
+    }
+    if (index < this.#current) return;
+    if (index > this.#current) {
+      const now = performance.now();
+      this.#close("done", now);
+      for (const stage of this.#stages.slice(this.#current + 1, index)) stage.state = "skipped";
+      this.#current = index;
+      Object.assign(this.#stages[index], { state: "running", began: now });
+      this.#root.dataset.startStage = id;
+    }
+    this.#stages[index].detail = detail;
+    this.#render();
+  }
+
+  /** Stage `id` is over, when it is the one running: the next one planned runs. */
+  complete(id) {
+    if (this.#over || this.#stages[this.#current]?.id !== id) return;
+    const next = this.#stages[this.#current + 1];
+    if (next) this.enter(next.id);
+    else this.finish();
+  }
+
+  /** The start is over: the stage running is done, and the list goes. */
+  finish() {
+    if (this.#end("done")) this.#list.hidden = true;
+  }
+
+  /** The start failed in the stage running: it is marked so, and the list stays to show where. */
+  fail() {
+    if (this.#end("failed")) this.#render();
+  }
+
+  /** "Getting ready took 34 s: Download the learning code 1.2 s; …" once the start is over, else "". */
+  get summary() {
+    const done = this.#stages.filter(({ state }) => state === "done");
+    if (!this.#over || !done.length) return "";
+    const total = done.reduce((sum, { ms }) => sum + ms, 0);
+    return `Getting ready took ${seconds(total)}: ${done.map(({ label, ms }) => `${label} ${seconds(ms)}`).join("; ")}.`;
+  }
+
+  /** The status line while a stage runs: "Getting ready to train (3 of 6): checking … 12 s", else "". */
+  get text() {
+    const stage = this.#over ? null : this.#stages[this.#current];
+    if (!stage) return "";
+    const elapsed = Math.floor((performance.now() - stage.began) / 1000);
+    return `Getting ready to train (${this.#current + 1} of ${this.#stages.length}): ${stage.doing}${stage.detail}…${elapsed >= 1 ? ` ${elapsed} s` : ""}`;
+  }
+
+  /** A stage of START_STAGES, pending, with its list item. */
+  #stage(id) {
+    const { label, doing } = START_STAGES[id];
+    const item = this.#list.ownerDocument.createElement("li");
+    const [name, note] = ["step-label", "step-note"].map((className) => Object.assign(item.ownerDocument.createElement("span"), { className }));
+    name.textContent = label;
+    item.append(name, " ", note);
+    item.dataset.step = id;
+    return { id, label, doing, detail: "", state: "pending", began: 0, ms: 0, item };
+  }
+
+  /** Ends the stage running as `state` ("done" or "failed") at `now`. */
+  #close(state, now) {
+    const stage = this.#stages[this.#current];
+    if (!stage) return;
+    stage.state = state;
+    stage.ms = now - stage.began;
+  }
+
+  /** Ends the start, the stage running as `state`; false when it was over already. */
+  #end(state) {
+    if (this.#over) return false;
+    this.#close(state, performance.now());
+    this.#over = true;
+    clearInterval(this.#timer);
+    delete this.#root.dataset.startStage;
+    return true;
+  }
+
+  /** The list's items after their stages, and the status line when it changed. */
+  #render() {
+    const now = performance.now();
+    for (const stage of this.#stages) {
+      const { item, state } = stage;
+      item.dataset.state = state;
+      // A download says how far it is; another stage running, its seconds so far.
+      const running = stage.id === "download" && stage.detail ? stage.detail.replace(/^: /, "") : `${Math.floor((now - stage.began) / 1000)} s`;
+      const notes = { running, done: seconds(stage.ms), failed: "failed", skipped: "not needed", pending: "" };
+      item.lastChild.textContent = notes[state];
+    }
+    const text = this.text;
+    if (text && text !== this.#lastText) this.#onTick(text);
+    this.#lastText = text;
+  }
+}
+
+/** "0.4 s", "12 s". */
+function seconds(ms) {
+  return ms < 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms / 1000)} s`;
 }
 
 /**
@@ -283,11 +474,16 @@ export function cardLearnClient(progress, showError) {
  * worker is ready, and a failure to load it through showError(message); returns `learn`.
  */
 export function showBundleDownload(learn, progress, showError) {
-  const what = "Loading the learning module";
-  learn.addEventListener("bundle-progress", ({ detail }) => showDownload(progress, what, detail.loaded, detail.total));
+  const what = "Downloading the learning code";
+  const preparing = "Preparing the learning code for this browser…";
+  learn.addEventListener("bundle-progress", ({ detail }) => {
+    if (detail.done) showProgress(progress, preparing, null);
+    else showDownload(progress, what, detail.loaded, detail.total);
+  });
   learn.ready.then(
     () => {
-      if (progress.text.textContent.startsWith(what)) hideProgress(progress);
+      const text = progress.text.textContent;
+      if (text.startsWith(what) || text === preparing) hideProgress(progress);
     },
     (error) => {
       hideProgress(progress);
@@ -300,8 +496,10 @@ export function showBundleDownload(learn, progress, showError) {
 /**
  * The run's part of a learning card's template, from the end of its form on: the form's error
  * line, the Train, Pause, Resume, Stop and Save buttons (Save's title `saveTitle`) and `buttons`
- * (HTML, more of the row), the end of the form, the download box, the status and error lines, and
- * the statistics (`stats`: [id after "PREFIX-stat-", label HTML] each), ids starting with `prefix`.
+ * (HTML, more of the row), the end of the form, the download box, the status line, the stages of
+ * the start (GettingReady's list, `PREFIX-getting-ready`), the technical details (a closed
+ * <details>, `PREFIX-tech`, its lines in `PREFIX-tech-lines`), the error line, and the statistics
+ * (`stats`: [id after "PREFIX-stat-", label HTML] each), ids starting with `prefix`.
  */
 export function learnRunHtml(prefix, { saveTitle, stats, buttons: more = "" }) {
   const button = (id, label, extra = 'type="button" disabled') => `<button id="${prefix}-${id}" ${extra}>${label}</button>`;
@@ -321,6 +519,11 @@ export function learnRunHtml(prefix, { saveTitle, stats, buttons: more = "" }) {
 </form>
 ${downloadBoxHtml(prefix)}
 <p id="${prefix}-status" class="status learn-status" role="status" aria-live="polite"></p>
+<ol id="${prefix}-getting-ready" class="getting-ready" aria-label="Getting ready to train" hidden></ol>
+<details id="${prefix}-tech" class="learn-tech" hidden>
+  <summary>Technical details</summary>
+  <ul id="${prefix}-tech-lines"></ul>
+</details>
 <p id="${prefix}-error" class="error" role="alert" hidden></p>
 <dl id="${prefix}-stats" class="stats t2048-stats" data-steps="0" data-loss="" data-validations="0">
   ${cells.join("\n  ")}

@@ -13,24 +13,34 @@ const AUTO_PROBE_ADAM_STEPS = 3;
 const NO_ADAPTER =
   "the browser offers no WebGPU adapter (WebGPU may be switched off, or not supported on this device)";
 
-/** Whether WebGPU is there and computes what the CPU computes: { ok, message, adapter }. */
+/**
+ * Whether WebGPU is there and computes what the CPU computes: { ok, message (with the technical
+ * details), summary (the same in plain words), adapter }.
+ */
 export async function checkWebGpu(bundle) {
   const missing = await whyNoWebGpu();
-  if (missing) return { ok: false, message: missing, adapter: "" };
+  if (missing) return { ok: false, message: missing, summary: "This browser offers no graphics card to train on (WebGPU).", adapter: "" };
+  const failed = "The graphics card (WebGPU) could not run a small test network.";
+  const differs = "The graphics card (WebGPU) did not compute the same numbers as the CPU on a small test network.";
   let comparison;
   try {
     comparison = await runProbes(bundle, AUTO_PROBE_ADAM_STEPS);
   } catch (error) {
-    return { ok: false, message: messageOf(error), adapter: "" };
+    return { ok: false, message: messageOf(error), summary: failed, adapter: "" };
   }
   const adapter = await adapterName();
-  if (!comparison.finite) return { ok: false, message: "its probe computed numbers that are not finite", adapter };
+  if (!comparison.finite) return { ok: false, message: "its probe computed numbers that are not finite", summary: differs, adapter };
   if (!(comparison.maxDifference <= WEBGPU_TOLERANCE)) {
     const difference = comparison.maxDifference.toExponential(1);
-    return { ok: false, message: `its probe differs from the CPU's by ${difference} (more than ${WEBGPU_TOLERANCE})`, adapter };
+    return { ok: false, message: `its probe differs from the CPU's by ${difference} (more than ${WEBGPU_TOLERANCE})`, summary: differs, adapter };
   }
   const difference = comparison.maxDifference.toExponential(1);
-  return { ok: true, message: `WebGPU agrees with the CPU (largest difference ${difference}).${productsNote(bundle)}`, adapter };
+  return {
+    ok: true,
+    message: `WebGPU agrees with the CPU (largest difference ${difference}).${productsNote(bundle)}`,
+    summary: "The graphics card (WebGPU) works here.",
+    adapter,
+  };
 }
 
 /** Which kernel the WebGPU device multiplies with, as its set-up raced them (webgpuProducts). */
