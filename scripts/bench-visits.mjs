@@ -1,13 +1,14 @@
 #!/usr/bin/env node
 // First visit against second visit (www/common/asset-cache.js, www/service-worker.js), in Debian's
-// Chromium, from a slow host (scripts/serve.mjs throttled: 40 ms before each answer, then 25 Mbit/s
-// per file, no compression; the page, its workers and the service worker alike): the time to a
-// playable board and the time to a loaded model, on the site's sliding
+// Chromium, from a slow host (scripts/serve.mjs throttled: by default 40 ms before each answer, then
+// 25 Mbit/s per file, no compression; the page, its workers and the service worker alike): the time
+// to a playable board and the time to a loaded model, on the site's sliding
 // page (service worker) and on an author's page of another origin that embeds the widget (the
-// widget's own keeping, no service worker). Each run is a fresh browser profile: visit 1, wait
+// widget's own keeping, no service worker; its host sends the modules with the long-lived
+// Cache-Control a versioned release is served with). Each run is a fresh browser profile: visit 1, wait
 // until the files are kept, visit 2. Writes JSON on stdout (medians and every run).
 //
-//   node scripts/bench-visits.mjs [--runs N]      # default 3 runs; needs pkg/ built
+//   node scripts/bench-visits.mjs [--runs N] [--mbps M] [--latency MS]   # default 3, 25, 40; needs pkg/ built
 
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -18,13 +19,21 @@ import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../tests/browser/helpers.mjs";
 import { authorPage } from "../tests/browser/author-page.mjs";
 import { cpus } from "node:os";
 
-const THROTTLE = { latencyMs: 40, bytesPerSecond: 25e6 / 8 };
-const runsAt = process.argv.indexOf("--runs");
-const RUNS = runsAt > 0 ? Number(process.argv[runsAt + 1]) : 3;
+/** The value after `flag` on the command line, or `fallback`. */
+function option(flag, fallback) {
+  const at = process.argv.indexOf(flag);
+  return at > 0 ? Number(process.argv[at + 1]) : fallback;
+}
+const RUNS = option("--runs", 3);
+const MBPS = option("--mbps", 25);
+const THROTTLE = { latencyMs: option("--latency", 40), bytesPerSecond: (MBPS * 1e6) / 8 };
 
 const server = await startServer(0, undefined, { throttle: THROTTLE });
 const folder = await mkdtemp(join(tmpdir(), "puzzlelab-visits-"));
-await writeFile(join(folder, "index.html"), authorPage(`${server.origin}/www/widget.js`));
+// The widget's host for the author's page: the same files, sent as a host of a versioned release
+// would (docs/widget.md: cached for good), so the browser's HTTP cache keeps the modules.
+const release = await startServer(0, undefined, { throttle: THROTTLE, headers: { "Cache-Control": "public, max-age=31536000, immutable" } });
+await writeFile(join(folder, "index.html"), authorPage(`${release.origin}/www/widget.js`));
 const author = await startServer(0, folder);
 const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
 const browserVersion = browser.version();
@@ -87,7 +96,7 @@ for (const [name, visit] of [["site", sitePage], ["embedded", embeddedPage]]) {
   for (let run = 0; run < RUNS; run += 1) {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     const first = await visit(context);
-    await waitUntilKept(first.page, `${server.origin}/www/common/asset-cache.js`);
+    await waitUntilKept(first.page, `${name === "site" ? server.origin : release.origin}/www/common/asset-cache.js`);
     await first.page.close();
     const second = await visit(context);
     await second.page.close();
@@ -108,13 +117,14 @@ for (const [name, visit] of [["site", sitePage], ["embedded", embeddedPage]]) {
 
 await browser.close();
 await server.close();
+await release.close();
 await author.close();
 await rm(folder, { recursive: true, force: true });
 console.log(
   JSON.stringify(
     {
       what: "first vs second visit: time to a playable board and to a solve by the shipped 8-puzzle model (medians of runs, each a fresh profile)",
-      host: "scripts/serve.mjs throttled: 40 ms before each answer, then 25 Mbit/s per file, no compression",
+      host: `scripts/serve.mjs throttled: ${THROTTLE.latencyMs} ms before each answer, then ${MBPS} Mbit/s per file, no compression`,
       runs: RUNS,
       machine: `${cpus()[0]?.model ?? "unknown"} × ${cpus().length}, Chromium ${browserVersion}`,
       date: new Date().toISOString(),

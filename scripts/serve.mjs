@@ -113,8 +113,10 @@ async function handle(root, request, response, extraHeaders, throttle) {
     response.writeHead(200, {
       "Content-Type": MIME_TYPES[extname(file).toLowerCase()] ?? "application/octet-stream",
       "Content-Length": info.size,
-      // The page is developed against a module that is rebuilt often: never serve a stale one.
+      // The page is developed against a module that is rebuilt often: never serve a stale one
+      // (unless the caller's headers say otherwise, as a release host would).
       "Cache-Control": "no-store",
+      ...extraHeaders,
     });
     if (request.method === "HEAD") {
       response.end();

@@ -23,6 +23,18 @@ const INDEX_KEY = new URL("pkg/asset-index.json?kept", ROOT_URL).href;
 
 let index = null;
 
+/** The responses keptFetch answered from the cache (isKept). */
+const fromCache = new WeakSet();
+
+/**
+ * Whether keptFetch answered `response` from the cache: a caller that would wrap its body (to
+ * report a download) passes it on as it is instead, so that the browser may reuse what it
+ * compiled of a kept WebAssembly module last time.
+ */
+export function isKept(response) {
+  return fromCache.has(response);
+}
+
 /** The cache, or null where the browser offers none. */
 async function openCache() {
   if (!globalThis.caches) return null;
@@ -85,12 +97,17 @@ async function keep(cache, hash, response) {
  * network (and is then kept); anything else from the network.
  */
 export async function keptFetch(input, init) {
+  // A page the site's service worker controls: the worker answers from the kept files itself.
+  if (globalThis.navigator?.serviceWorker?.controller) return fetch(input, init);
   const path = pathOf(input instanceof Request ? input.url : new URL(input, globalThis.location?.href));
   const hash = path && (await assetIndex())?.files?.[path];
   const cache = hash && (await openCache());
   if (!cache) return fetch(input, init);
   const kept = await cache.match(keyOf(hash));
-  if (kept) return kept;
+  if (kept) {
+    fromCache.add(kept);
+    return kept;
+  }
   const response = await fetch(input, init);
   if (response.ok && (response.type === "basic" || response.type === "cors") && !response.redirected) keep(cache, hash, response.clone()).catch(() => {});
   return response;

@@ -120,7 +120,7 @@
 //        { type: "result", id, result }
 //        { type: "error", id, message }                id null: the bundle could not be loaded
 
-import { keptFetch } from "./asset-cache.js";
+import { isKept, keptFetch } from "./asset-cache.js";
 import { fetchBytes } from "./download.js";
 import { foreignModelHint } from "./learn-jobs.js";
 import { byId, learnablePuzzles, puzzleOfTrainedKey, wwwUrl } from "./puzzles.js";
@@ -266,6 +266,14 @@ async function loadBundle() {
   const response = await keptFetch(BUNDLE_WASM_URL);
   if (!response.ok) throw new Error(`${BUNDLE_WASM_URL.pathname} answered HTTP ${response.status}`);
   const total = Number(response.headers.get("Content-Length")) || 0;
+  if (isKept(response)) {
+    // Kept from an earlier visit: nothing to download, and handed over as it is, so that the
+    // browser may reuse what it compiled of it then.
+    postProgress(null, { stage: "bundle", loaded: total, total, done: true });
+    const exports = await bundle.default({ module_or_path: response });
+    wasmMemory = exports.memory;
+    return bundle;
+  }
   let loaded = 0;
   let reported = -1;
   const counted = response.body.pipeThrough(
