@@ -39,6 +39,7 @@ const KNOWN_OUTSIDE = new Set([
   "network.ntuple.gz",
   "TensorFlow.js", // libraries, not files
   "TF.js",
+  "integrity.json", // written into a release by scripts/dist.mjs
 ]);
 
 const COMMENTED = /\.(rs|js|mjs|css|html|sh)$/;
