@@ -7,9 +7,11 @@
 //
 // Tests import { startServer } and call startServer(0).
 //
-// Every response allows any origin to read it (CORS: Access-Control-Allow-Origin: *, and
-// Cross-Origin-Resource-Policy: cross-origin), as a host of the widget must for pages on other
-// origins to load widget.js, its modules, workers, wasm and models (docs/widget.md).
+// The widget's files (any path with a www/ or pkg/ folder: the repository's, a release's) may be
+// read by any origin (CORS: Access-Control-Allow-Origin: *, and Cross-Origin-Resource-Policy:
+// cross-origin), as a host of the widget must allow for pages on other origins to load widget.js,
+// its modules, workers, wasm and models (docs/widget.md); the rest of the working copy (src/,
+// target/, …) is not offered to other sites.
 
 import { createServer } from "node:http";
 import { createReadStream } from "node:fs";
@@ -51,9 +53,13 @@ function fileForPath(root, urlPath) {
   return candidate;
 }
 
-/** What every response says: anyone may read it (CORS), and `extra` (a test's Content-Security-Policy). */
-function commonHeaders(extra) {
-  return { "Access-Control-Allow-Origin": "*", "Cross-Origin-Resource-Policy": "cross-origin", ...extra };
+/** The widget's files: a path with a www/ or pkg/ folder. */
+const WIDGET_FILES = /(^|\/)(www|pkg)\//;
+
+/** What a response for `pathname` says: for the widget's files, anyone may read it (CORS); and `extra` (a test's Content-Security-Policy). */
+function commonHeaders(pathname, extra) {
+  const cors = WIDGET_FILES.test(pathname) ? { "Access-Control-Allow-Origin": "*", "Cross-Origin-Resource-Policy": "cross-origin" } : {};
+  return { ...cors, ...extra };
 }
 
 /**
@@ -73,8 +79,8 @@ function throttled(bytesPerSecond) {
 
 async function handle(root, request, response, extraHeaders, throttle) {
   if (throttle) await new Promise((resolve) => setTimeout(resolve, throttle.latencyMs));
-  for (const [name, value] of Object.entries(commonHeaders(extraHeaders))) response.setHeader(name, value);
   const { pathname } = new URL(request.url, "http://localhost");
+  for (const [name, value] of Object.entries(commonHeaders(pathname, extraHeaders))) response.setHeader(name, value);
   if (request.method === "OPTIONS") {
     response.writeHead(204, { Allow: "GET, HEAD, OPTIONS", "Access-Control-Allow-Methods": "GET, HEAD", "Access-Control-Max-Age": "86400" }).end();
     return;

@@ -8,7 +8,7 @@
 // in a message ({ type: "keep", urls }): those files are kept too, with the rest of the site's code
 // (SITE_CODE), so that after one visit every page plays and solves offline.
 
-import { assetIndex, dropOutdated, keepFiles, keptFetch } from "./common/asset-cache.js";
+import { assetIndex, dropOutdated, keepFiles, keepUrls, keptFetch } from "./common/asset-cache.js";
 
 /** What a first visit keeps of the site beyond what the page loaded: its code, pages and core bundle (about 1.5 MB); the learning bundle and the models are kept when they are first used. */
 const SITE_CODE = (path) => !path.startsWith("www/models/") && !path.startsWith("pkg/learn/");
@@ -21,8 +21,8 @@ self.addEventListener("activate", (event) => event.waitUntil(self.clients.claim(
 // and the rest of the site's code with it, so that every page works offline after one visit.
 self.addEventListener("message", (event) => {
   if (event.data?.type !== "keep" || !Array.isArray(event.data.urls)) return;
-  const own = event.data.urls.filter((url) => typeof url === "string" && new URL(url).origin === self.location.origin);
-  event.waitUntil(Promise.all(own.map((url) => keptFetch(url.split("#")[0]).catch(() => {}))).then(() => keepFiles(SITE_CODE)));
+  const own = event.data.urls.filter((url) => typeof url === "string" && URL.canParse(url) && new URL(url).origin === self.location.origin);
+  event.waitUntil(keepUrls(own.map((url) => url.split("#")[0])).then(() => keepFiles(SITE_CODE)).catch(() => {}));
 });
 
 self.addEventListener("fetch", (event) => {
@@ -31,11 +31,11 @@ self.addEventListener("fetch", (event) => {
   if (request.mode === "navigate") {
     event.respondWith(
       assetIndex({ refresh: true }).then((index) => {
-        if (index) event.waitUntil(dropOutdated());
-        return keptFetch(request);
+        if (index) event.waitUntil(dropOutdated().catch(() => {}));
+        return keptFetch(request, undefined, { waitUntil: (promise) => event.waitUntil(promise) });
       }),
     );
     return;
   }
-  event.respondWith(keptFetch(request));
+  event.respondWith(keptFetch(request, undefined, { waitUntil: (promise) => event.waitUntil(promise) }));
 });

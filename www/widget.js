@@ -327,8 +327,8 @@ export class PuzzleWidget extends HTMLElement {
   constructor() {
     super();
     const shadow = this.attachShadow({ mode: "open" });
-    adoptStyle(shadow, STYLE);
     shadow.innerHTML = TEMPLATE;
+    adoptStyle(shadow, STYLE);
     const part = (selector) => shadow.querySelector(selector);
     this.#parts = {
       error: part(".error"),

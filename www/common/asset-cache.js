@@ -46,25 +46,41 @@ function keyOf(hash) {
   return new URL(`pkg/.kept/${hash}`, ROOT_URL).href;
 }
 
+/** The checksum a cache key of this host's files stands for, or null (the index's own key, another host's). */
+function hashOfKey(url) {
+  const prefix = keyOf("");
+  return url.startsWith(prefix) ? url.slice(prefix.length) : null;
+}
+
+/** The site's service worker (www/service-worker.js), which keeps the files of the pages it controls. */
+const SERVICE_WORKER_URL = new URL("service-worker.js", WWW_URL).href;
+
+/** How long a page load waits for the host's index before it uses the last one read. */
+const INDEX_WAIT_MS = 3000;
+
 /**
  * The host's index ({ files: { path: sha256 } }), read once per page or worker (`refresh`: read
- * again, as the service worker does on every page load); offline, the last one read; null when
- * there is none.
+ * again, as the service worker does on every page load). When the host cannot be reached (offline,
+ * or no answer within INDEX_WAIT_MS), the last one read; when it answers without an index (an
+ * error, or not an index), null: nothing is answered from the cache then.
  */
 export function assetIndex({ refresh = false } = {}) {
   if (!index || refresh) {
     index = (async () => {
       const cache = await openCache();
       if (!cache) return null;
+      let response;
       try {
-        const response = await fetch(INDEX_URL, { cache: "no-store" });
-        if (!response.ok) throw new Error(`HTTP ${response.status}`);
-        await cache.put(INDEX_KEY, response.clone());
-        return await response.json();
+        response = await fetch(INDEX_URL, { cache: "no-store", signal: AbortSignal.timeout(INDEX_WAIT_MS) });
       } catch {
         const kept = await cache.match(INDEX_KEY);
         return kept ? kept.json() : null;
       }
+      if (!response.ok) return null;
+      const read = await response.clone().json().catch(() => null);
+      if (!read || typeof read.files !== "object") return null;
+      await cache.put(INDEX_KEY, response).catch(() => {});
+      return read;
     })().catch(() => null);
   }
   return index;
@@ -74,7 +90,12 @@ export function assetIndex({ refresh = false } = {}) {
 function pathOf(url) {
   const { href } = new URL(url);
   if (!href.startsWith(ROOT_URL.href)) return null;
-  const path = decodeURIComponent(href.slice(ROOT_URL.href.length).split(/[?#]/)[0]);
+  let path;
+  try {
+    path = decodeURIComponent(href.slice(ROOT_URL.href.length).split(/[?#]/)[0]);
+  } catch {
+    return null; // a malformed escape: the host answers it
+  }
   return path.endsWith("/") || path === "www" ? `${path.replace(/\/?$/, "/")}index.html` : path;
 }
 
@@ -84,21 +105,34 @@ async function sha256(bytes) {
   return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, "0")).join("");
 }
 
-/** Keeps `response` under `hash` once its bytes are checked (a file that changed meanwhile is not kept). */
+/**
+ * Keeps `response` under `hash` once its bytes are checked (a file that changed meanwhile is not
+ * kept); a cache that refuses it (quota, private browsing) keeps nothing, and says nothing.
+ */
 async function keep(cache, hash, response) {
-  const bytes = await response.clone().arrayBuffer();
-  if ((await sha256(bytes)) !== hash) return;
-  await cache.put(keyOf(hash), response);
+  const bytes = await response.arrayBuffer();
+  if ((await sha256(bytes)) !== hash) return false;
+  const headers = new Headers(response.headers);
+  headers.set("Content-Length", String(bytes.byteLength));
+  return cache
+    .put(keyOf(hash), new Response(bytes, { status: response.status, statusText: response.statusText, headers }))
+    .then(() => true, () => false);
+}
+
+/** Whether a response may be kept: a whole answer of the host, not a redirect's. */
+function keepable(response) {
+  return response.ok && response.status === 200 && (response.type === "basic" || response.type === "cors") && !response.redirected;
 }
 
 /**
  * fetch(input, init) through the kept files (`input`: a URL, its text, or a Request, passed on as
  * it is): a file of the index comes from the cache when its checksum is kept there, else from the
- * network (and is then kept); anything else from the network.
+ * network (and is then kept); anything else from the network. `waitUntil` (a service worker's
+ * event's) holds the worker until a download is kept.
  */
-export async function keptFetch(input, init) {
+export async function keptFetch(input, init, { waitUntil = () => {} } = {}) {
   // A page the site's service worker controls: the worker answers from the kept files itself.
-  if (globalThis.navigator?.serviceWorker?.controller) return fetch(input, init);
+  if (globalThis.navigator?.serviceWorker?.controller?.scriptURL === SERVICE_WORKER_URL) return fetch(input, init);
   const path = pathOf(input instanceof Request ? input.url : new URL(input, globalThis.location?.href));
   const hash = path && (await assetIndex())?.files?.[path];
   const cache = hash && (await openCache());
@@ -109,8 +143,22 @@ export async function keptFetch(input, init) {
     return kept;
   }
   const response = await fetch(input, init);
-  if (response.ok && (response.type === "basic" || response.type === "cors") && !response.redirected) keep(cache, hash, response.clone()).catch(() => {});
+  if (keepable(response)) waitUntil(keep(cache, hash, response.clone()).catch(() => false));
   return response;
+}
+
+/** Keeps the files at `urls` that the index lists and that are not kept yet (downloading them). */
+export async function keepUrls(urls) {
+  const files = (await assetIndex())?.files;
+  const cache = await openCache();
+  if (!files || !cache) return;
+  for (const url of urls) {
+    const path = pathOf(new URL(url));
+    const hash = path && files[path];
+    if (!hash || (await cache.match(keyOf(hash)))) continue;
+    const response = await fetch(url).catch(() => null);
+    if (response && keepable(response)) await keep(cache, hash, response).catch(() => false);
+  }
 }
 
 /**
@@ -125,9 +173,8 @@ export async function keepFiles(wanted) {
   for (const [path, hash] of Object.entries(files)) {
     if (!wanted(path) || (await cache.match(keyOf(hash)))) continue;
     const response = await fetch(new URL(path, ROOT_URL)).catch(() => null);
-    if (!response?.ok) continue;
-    await keep(cache, hash, response);
-    kept += 1;
+    if (!response || !keepable(response)) continue;
+    kept += Number(await keep(cache, hash, response).catch(() => false));
   }
   return kept;
 }
@@ -142,7 +189,7 @@ export async function keptFiles() {
   const paths = new Map(Object.entries((await assetIndex())?.files ?? {}).map(([path, hash]) => [hash, path]));
   const out = [];
   for (const request of await cache.keys()) {
-    const hash = request.url.split("/.kept/")[1];
+    const hash = hashOfKey(request.url);
     if (!hash) continue;
     const response = await cache.match(request);
     const bytes = Number(response.headers.get("Content-Length")) || (await response.arrayBuffer()).byteLength;
@@ -159,7 +206,7 @@ export async function dropOutdated() {
   const current = new Set(Object.values(files));
   let dropped = 0;
   for (const request of await cache.keys()) {
-    const hash = request.url.split("/.kept/")[1];
+    const hash = hashOfKey(request.url);
     if (hash && !current.has(hash)) dropped += Number(await cache.delete(request));
   }
   return dropped;

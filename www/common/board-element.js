@@ -18,8 +18,8 @@ const LIVE_REGION_STYLE = `
  */
 export function attachBoardShadow(board, { style, markup, parts, live = true }) {
   const shadow = board.attachShadow({ mode: "open" });
-  adoptStyle(shadow, `${style}${live ? LIVE_REGION_STYLE : ""}`);
   shadow.innerHTML = `${markup}${live ? LIVE_REGION : ""}`;
+  adoptStyle(shadow, `${style}${live ? LIVE_REGION_STYLE : ""}`);
   const found = Object.fromEntries(Object.entries(parts).map(([name, selector]) => [name, shadow.querySelector(selector)]));
   if (live) found.live = shadow.lastElementChild;
   return found;

@@ -33,10 +33,12 @@ for (const nav of document.querySelectorAll("nav.site-nav")) renderSiteNav(nav);
 // before.
 // What this page loaded before the worker controlled it (its first visit) is handed to the worker
 // to keep as well.
+const controlled = Boolean(navigator.serviceWorker?.controller);
 navigator.serviceWorker
   ?.register(wwwUrl("service-worker.js"), { type: "module", scope: wwwUrl("./").href })
   .then(() => navigator.serviceWorker.ready)
   .then((registration) => {
+    if (controlled) return;
     const loaded = [location.href, ...performance.getEntriesByType("resource").map((entry) => entry.name)];
     registration.active?.postMessage({ type: "keep", urls: loaded });
   })
