@@ -20,7 +20,8 @@ export const INDEX_PATH = "pkg/asset-index.json";
 /** Checksums already computed, by absolute path: { mtimeMs, size, hash }. */
 const memo = new Map();
 
-async function listFiles(root, folder) {
+/** Every file under `folder` of `root` (paths from root), hidden ones and the index itself left out. */
+export async function listFiles(root, folder) {
   const out = [];
   let entries;
   try {

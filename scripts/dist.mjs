@@ -12,10 +12,10 @@
 
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { cp, mkdir, readFile, readdir, rm, stat, writeFile } from "node:fs/promises";
+import { cp, mkdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { INDEX_PATH, assetIndex } from "./asset-index.mjs";
+import { INDEX_PATH, assetIndex, listFiles } from "./asset-index.mjs";
 
 const ROOT = resolve(fileURLToPath(new URL("..", import.meta.url)));
 
@@ -33,18 +33,6 @@ async function version() {
   const match = /^version\s*=\s*"([^"]+)"/m.exec(cargo);
   if (!match) throw new Error("no version in Cargo.toml");
   return match[1];
-}
-
-/** Every file under `folder` (relative to ROOT), recursively. */
-async function filesUnder(folder) {
-  const entries = await readdir(join(ROOT, folder), { withFileTypes: true });
-  const files = [];
-  for (const entry of entries) {
-    const path = join(folder, entry.name);
-    if (entry.isDirectory()) files.push(...(await filesUnder(path)));
-    else if (entry.isFile()) files.push(path);
-  }
-  return files;
 }
 
 /**
@@ -77,8 +65,8 @@ export async function releaseFiles() {
       throw new Error(`${wasm} is missing: build the WebAssembly first (bash scripts/build-wasm.sh all, or bash scripts/dist.sh)`);
     });
   }
-  const bundles = (await filesUnder("pkg")).filter((path) => /\.(js|wasm)$/.test(path));
-  const models = await filesUnder("www/models");
+  const bundles = (await listFiles(ROOT, "pkg")).filter((path) => /\.(js|wasm)$/.test(path));
+  const models = await listFiles(ROOT, "www/models");
   for (const path of [...found]) await stat(join(ROOT, path)); // every named file is there
   return [...found, ...bundles, ...models].sort();
 }
