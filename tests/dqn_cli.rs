@@ -490,6 +490,85 @@ fn the_2048_dqn_trains_resumes_and_evaluates_from_the_command_line() {
 }
 
 #[test]
+fn the_2048_dqn_learns_from_the_shipped_ntuple_networks_demonstrations() {
+    let dir = scratch("dqn-2048-demonstrations");
+    let model = dir.join("demo.dqn").to_string_lossy().to_string();
+    let ntuple = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/www/models/2048-ntuple.ntuple.gz"
+    );
+    let out = succeeds(&args(
+        "2048 train --steps 200 --chunk 100 --filters 4,4 --hidden 16 --batch 16 --warmup 1 \
+         --eval-games 2 --seed 4 --demonstrations {} --demo-games 2 --demo-transitions 3000 \
+         --pretrain-steps 100 --out {}",
+        &[ntuple, &model],
+    ));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("3000 demonstrated transitions from"),
+        "two games of the n-tuple network pass 3,000 moves:\n{stderr}"
+    );
+    let lines: Vec<&str> = stderr.lines().filter(|l| l.starts_with("step ")).collect();
+    assert_eq!(lines.len(), 2, "{stderr}");
+    assert!(
+        lines[0].contains("games 0") && lines[0].contains("agrees with the demonstrator"),
+        "pre-training plays no game: {}",
+        lines[0]
+    );
+    assert!(
+        lines[0].contains("| 0 steps/s") && !lines[1].contains("| 0 steps/s"),
+        "then it plays: {}",
+        lines[1]
+    );
+    assert!(
+        !lines[1].contains("loss/td -") && !lines[1].contains("loss/margin -"),
+        "still learning from the demonstrations, with no warm-up: {}",
+        lines[1]
+    );
+    let m = manifest(&model);
+    let recorded = &m["setup"]["demonstrations"];
+    let full_path = std::fs::canonicalize(ntuple).unwrap();
+    assert_eq!(recorded["ntuple"], full_path.to_string_lossy().as_ref());
+    assert_eq!(
+        (
+            recorded["games"].as_u64(),
+            recorded["pretrainSteps"].as_u64()
+        ),
+        (Some(2), Some(100))
+    );
+    assert_eq!(m["hyperparameters"]["pretrainSteps"], 100);
+    assert!(m["reward"]
+        .as_str()
+        .unwrap()
+        .contains("demonstrations by the n-tuple network"));
+    // A resumed run records the same demonstrations again, from the file the manifest names.
+    let out = succeeds(&args(
+        "2048 train --resume {} --steps 300 --chunk 100 --eval-games 2",
+        &[&model],
+    ));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("resuming at step 200") && stderr.contains("3000 demonstrated transitions"),
+        "{stderr}"
+    );
+    fails_with(
+        &args(
+            "2048 train --resume {} --steps 400 --demonstrations {}",
+            &[&model, ntuple],
+        ),
+        "--demonstrations cannot change them",
+    );
+    // Demonstrations are the 2048 learner's: another file is refused in words.
+    fails_with(
+        &args(
+            "2048 train --steps 10 --demonstrations {} --out {}",
+            &[&model, &dir.join("x.dqn").to_string_lossy()],
+        ),
+        "the demonstrator",
+    );
+}
+
+#[test]
 fn the_minesweeper_dqn_trains_resumes_and_plays_any_board_from_the_command_line() {
     let dir = scratch("dqn-minesweeper");
     let model = dir.join("cells.dqn").to_string_lossy().to_string();

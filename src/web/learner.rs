@@ -170,6 +170,11 @@ impl<L: WebLearner> Trainer<L> {
         };
         let validation_size = validation.validation_size.unwrap_or(L::VALIDATION_SIZE);
         check_size(validation_size)?;
+        if L::demonstrator(&setup).is_some() {
+            return Err(js_error(
+                "learning from demonstrations runs in the CLI (puzzlelab 2048 train --demonstrations), not yet in the page",
+            ));
+        }
         let mut config = config_over(L::config(&setup).map_err(js_error)?, &options)?;
         L::settle(&mut setup, &mut config).map_err(js_error)?;
         let hidden = config.hidden.clone();

@@ -92,6 +92,21 @@ pub struct DqnConfig {
     /// but certain outcomes are learnt sharply: a squared error barely tells a probability of 0.02
     /// from 0, cross-entropy does (a two-atom categorical DQN, Bellemare et al. 2017, with γ = 0).
     pub survival_logits: bool,
+    /// Learning from demonstrations (DQfD, Hester et al. 2018; used only when the learner was given
+    /// some, [`Dqn::add_demonstrations`](super::Dqn::add_demonstrations)): the large-margin loss
+    /// max_a [Q(s, a) + m·(a ≠ a_E)] − Q(s, a_E) on each demonstrated transition asks the
+    /// demonstrator's action a_E to lead every other by this margin m (DQfD: 0.8).
+    pub demonstration_margin: f32,
+    /// The large-margin loss's weight beside the TD loss (DQfD's λ₂: 1).
+    pub demonstration_weight: f32,
+    /// The share of each batch drawn from the demonstrations once play has started, the rest from
+    /// the agent's own play (DQfD keeps them in one prioritised buffer with a bonus priority;
+    /// puzzlelab draws a fixed share instead, default 0.25).
+    pub demonstration_share: f32,
+    /// Gradient steps on the demonstrations alone before any play (DQfD's pre-training phase;
+    /// each counts as a training step; default 0). With demonstrations there is no warm-up:
+    /// play and gradient steps start together.
+    pub pretrain_steps: usize,
     /// Evaluate the greedy policy every this many finished episodes once training has started
     /// (dissertation: 50; 0: never).
     pub eval_interval_episodes: usize,
@@ -129,6 +144,10 @@ impl Default for DqnConfig {
             full_backups: false,
             backup_visited: false,
             survival_logits: false,
+            demonstration_margin: 0.8,
+            demonstration_weight: 1.0,
+            demonstration_share: 0.25,
+            pretrain_steps: 0,
             eval_interval_episodes: 50,
             eval_episodes: 10,
             seed: 0,
@@ -171,6 +190,12 @@ impl DqnConfig {
             "survival log-odds are fitted to backups of visited states only"
         } else if self.mean_next_q && self.double_dqn {
             "the mean of the next Q-values needs no action picked: it goes without double DQN"
+        } else if !(0.0..=1.0).contains(&self.demonstration_share)
+            || ![self.demonstration_margin, self.demonstration_weight]
+                .iter()
+                .all(|x| x.is_finite() && *x >= 0.0)
+        {
+            "the demonstrations' share lies in [0, 1]; their margin and weight are not negative"
         } else if self.full_backups && self.prioritized_replay {
             "full backups draw fresh positions for every step: prioritised replay does not apply"
         } else {

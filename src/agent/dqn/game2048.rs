@@ -13,7 +13,10 @@
 //!   illegal moves masked (the paper does not say what a move that changes nothing does; a masked
 //!   agent never wastes one), games of the original rules (a 4 one time in ten).
 
-use super::{best_allowed, DqnConfig, DqnError, PairConvConfig, QPolicy};
+use super::{
+    best_allowed, record_demonstrations, DqnConfig, DqnError, PairConvConfig, QPolicy, ReplayBuffer,
+};
+use crate::agent::ntuple::NTupleNetwork;
 use crate::env::game2048::{game_seed, Game2048, Game2048Config, GameStats, Reward2048};
 use crate::env::Environment;
 
@@ -109,6 +112,68 @@ pub fn play_greedy_games(
 /// told another).
 pub const EVALUATION_SEED: u64 = 0x2048_D090;
 
+/// Learning from an n-tuple network's demonstrations (DQfD, `demonstrations.rs`): what a run
+/// records of them, so that a resumed run records the same transitions again.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct DemonstrationSetup {
+    /// The n-tuple network file whose greedy (1-ply) moves are demonstrated.
+    pub ntuple: String,
+    /// Demonstrated games, seeded from `seed` as every game of puzzlelab (`game_seed`).
+    pub games: u64,
+    /// The demonstrated games' seed (apart from the evaluation games').
+    pub seed: u64,
+    /// Demonstrated transitions kept at most (the first games' moves).
+    pub max_transitions: usize,
+    /// Gradient steps on the demonstrations alone before play ([`DqnConfig::pretrain_steps`]).
+    pub pretrain_steps: usize,
+    /// The share of each later batch demonstrated ([`DqnConfig::demonstration_share`]).
+    pub share: f32,
+    /// The large-margin loss's margin ([`DqnConfig::demonstration_margin`]).
+    pub margin: f32,
+    /// The large-margin loss's weight ([`DqnConfig::demonstration_weight`]).
+    pub weight: f32,
+}
+
+impl Default for DemonstrationSetup {
+    fn default() -> Self {
+        let defaults = DqnConfig::default();
+        DemonstrationSetup {
+            ntuple: String::new(),
+            games: 100,
+            seed: DEMONSTRATION_SEED,
+            max_transitions: 400_000,
+            pretrain_steps: 20_000,
+            share: defaults.demonstration_share,
+            margin: defaults.demonstration_margin,
+            weight: defaults.demonstration_weight,
+        }
+    }
+}
+
+/// The demonstrated games' default seed.
+pub const DEMONSTRATION_SEED: u64 = 0xDE30_2048;
+
+/// The transitions of `games` games of the training rules `rules` played by `network`'s greedy
+/// move (reward + value of the afterstate), game `g` seeded with `game_seed(seed, g)`, at most
+/// `max_transitions`.
+pub fn ntuple_demonstrations(
+    network: &NTupleNetwork,
+    rules: Game2048Config,
+    games: u64,
+    seed: u64,
+    max_transitions: usize,
+) -> ReplayBuffer {
+    let mut game = Game2048::new(rules);
+    record_demonstrations(
+        &mut game,
+        |game: &Game2048| network.best_move(game.board()).map(|(m, _, _)| m.index()),
+        (0..games).map(|g| game_seed(seed, g)),
+        usize::MAX,
+        max_transitions,
+    )
+}
+
 /// What a 2048 run is set up with (the manifest's `setup`; older ones recorded the rules as
 /// `training_rules`).
 #[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
@@ -121,6 +186,8 @@ pub struct Game2048Setup {
     pub four_probability: f64,
     /// What a training step rewards (Mehta's weighted board features).
     pub reward: Reward2048,
+    /// The n-tuple network's demonstrations it also learns from, if any (DQfD).
+    pub demonstrations: Option<DemonstrationSetup>,
 }
 
 impl Default for Game2048Setup {
@@ -130,6 +197,7 @@ impl Default for Game2048Setup {
             filters: None,
             four_probability: rules.four_probability,
             reward: rules.reward,
+            demonstrations: None,
         }
     }
 }
@@ -182,7 +250,22 @@ impl super::PuzzleLearner for Game2048Learner {
                 ))
             }
         };
-        Ok(DqnConfig { conv, ..defaults })
+        let config = DqnConfig { conv, ..defaults };
+        Ok(match &setup.demonstrations {
+            None => config,
+            // DQfD: after pre-training the network already plays; explore as the paper does (ε 0.01).
+            // Huber's TD loss, whose gradient stays of the margin loss's size with Q-values in the
+            // hundreds (the weighted-features reward is about 50 a move).
+            Some(d) => DqnConfig {
+                huber_loss: true,
+                pretrain_steps: d.pretrain_steps,
+                demonstration_share: d.share,
+                demonstration_margin: d.margin,
+                demonstration_weight: d.weight,
+                epsilon_start: config.epsilon_min,
+                ..config
+            },
+        })
     }
 
     fn environments(setup: &Game2048Setup) -> Result<Box<dyn FnMut() -> Game2048>, DqnError> {
@@ -227,11 +310,36 @@ impl super::PuzzleLearner for Game2048Learner {
     }
 
     fn reward(setup: &Game2048Setup, _: &DqnConfig) -> String {
+        let demonstrated = match &setup.demonstrations {
+            Some(d) => format!(
+                "; also learns from {} games of demonstrations by the n-tuple network {} (DQfD: pre-trained on them for {} steps, then a share {} of every batch, margin {})",
+                d.games, d.ntuple, d.pretrain_steps, d.share, d.margin
+            ),
+            None => String::new(),
+        };
         format!(
-            "{} (a 4 with probability {})",
+            "{} (a 4 with probability {}){demonstrated}",
             setup.reward.name(),
             setup.four_probability
         )
+    }
+
+    fn demonstrator(setup: &Game2048Setup) -> Option<&str> {
+        setup.demonstrations.as_ref().map(|d| d.ntuple.as_str())
+    }
+
+    /// The n-tuple network's greedy games ([`ntuple_demonstrations`]) as the setup asks.
+    fn demonstrations(setup: &Game2048Setup, ntuple: &[u8]) -> Result<ReplayBuffer, DqnError> {
+        let d = setup.demonstrations.clone().unwrap_or_default();
+        let network = NTupleNetwork::from_bytes(ntuple)
+            .map_err(|e| DqnError::InvalidSetup(format!("the demonstrator: {e}")))?;
+        Ok(ntuple_demonstrations(
+            &network,
+            setup.rules(),
+            d.games,
+            d.seed,
+            d.max_transitions,
+        ))
     }
 
     fn default_file(_: &Game2048Setup) -> Result<String, DqnError> {

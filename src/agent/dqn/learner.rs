@@ -48,9 +48,39 @@ pub struct DqnStats {
     pub eval_final_distance: Option<f32>,
     /// `perf/steps_per_s`: environment steps per second of wall time.
     pub steps_per_s: f32,
+    /// `loss/margin`: with demonstrations, the chunk's mean large-margin loss (DQfD's
+    /// supervised part, `demonstrations.rs`).
+    pub margin_loss: Option<f32>,
+    /// `demonstrations/agreement`: with demonstrations, the share of demonstrated positions
+    /// whose greedy action is the demonstrator's, after the chunk.
+    pub demonstration_agreement: Option<f32>,
 }
 
 impl DqnStats {
+    /// This chunk's stats followed by `next`'s, as one chunk: counts added, losses averaged
+    /// over their gradient steps, the rest (ε, episodes' means, rate) from `next`.
+    pub(super) fn followed_by(self, next: DqnStats) -> DqnStats {
+        let mean = |a: Option<f32>, b: Option<f32>| match (a, b) {
+            (Some(a), Some(b)) => {
+                let total = (self.updates + next.updates).max(1) as f32;
+                Some((a * self.updates as f32 + b * next.updates as f32) / total)
+            }
+            (a, b) => b.or(a),
+        };
+        let mut eval_solved_rates = self.eval_solved_rates.clone();
+        eval_solved_rates.extend(&next.eval_solved_rates);
+        DqnStats {
+            steps: self.steps + next.steps,
+            env_steps: self.env_steps + next.env_steps,
+            updates: self.updates + next.updates,
+            episodes: self.episodes + next.episodes,
+            td_loss: mean(self.td_loss, next.td_loss),
+            margin_loss: mean(self.margin_loss, next.margin_loss),
+            eval_solved_rates,
+            ..next
+        }
+    }
+
     /// `eval/solved_rate`: the chunk's last in-training evaluation, if one ran.
     pub fn eval_solved_rate(&self) -> Option<f32> {
         self.eval_solved_rates.last().copied()
@@ -65,6 +95,8 @@ impl DqnStats {
             ("charts/solved_rate", self.solved_rate),
             ("eval/solved_rate", self.eval_solved_rate()),
             ("eval/final_distance", self.eval_final_distance),
+            ("loss/margin", self.margin_loss),
+            ("demonstrations/agreement", self.demonstration_agreement),
         ];
         let mut metrics = vec![
             ("charts/epsilon", self.epsilon),
@@ -112,6 +144,8 @@ pub struct Dqn<E: Environment> {
     pub(super) weights_copy: Option<(Vec<f32>, usize)>,
     /// The steps done when the learner fell back to the CPU from the copy, if it did.
     pub(super) fell_back_at: Option<usize>,
+    /// An expert's transitions to learn from as well (`demonstrations.rs`), if given.
+    pub(super) demonstrations: Option<ReplayBuffer>,
 }
 
 impl<E: Environment> Dqn<E> {
@@ -198,6 +232,7 @@ impl<E: Environment> Dqn<E> {
             keeps_copy,
             weights_copy: None,
             fell_back_at: None,
+            demonstrations: None,
             config,
         };
         for i in 0..dqn.envs.len() {
@@ -276,7 +311,8 @@ impl<E: Environment> Dqn<E> {
 
     /// Runs `steps` training steps: every environment takes one ε-greedy action, the transitions
     /// go to the replay buffer, and (after the warm-up episodes) the policy network takes one
-    /// gradient step on a sampled batch.
+    /// gradient step on a sampled batch. With demonstrations (`demonstrations.rs`) the first
+    /// [`DqnConfig::pretrain_steps`] are gradient steps on them alone, and there is no warm-up.
     ///
     /// Blocks on readback, on the CPU: on WebGPU in a browser use [`Dqn::train_steps_async`].
     pub fn train_steps(&mut self, steps: usize) -> DqnStats {
@@ -293,6 +329,21 @@ impl<E: Environment> Dqn<E> {
         if self.config.backup_visited {
             return self.train_visited_backups(steps).await;
         }
+        if self.pretraining() {
+            // DQfD: pre-training first; a call that passes its end goes on playing.
+            let left = self.config.pretrain_steps - self.steps_done;
+            let pretrained = self.pretrain(steps.min(left)).await?;
+            if steps <= left {
+                return Ok(pretrained);
+            }
+            let played = self.play_and_replay(steps - left).await?;
+            return Ok(pretrained.followed_by(played));
+        }
+        self.play_and_replay(steps).await
+    }
+
+    /// [`Dqn::train_steps_async`]'s play and replay (after any pre-training).
+    async fn play_and_replay(&mut self, steps: usize) -> Result<DqnStats, DqnError> {
         self.copy_weights_if_none().await?;
         let started = Instant::now();
         let (n, num_actions) = (
@@ -302,6 +353,7 @@ impl<E: Environment> Dqn<E> {
         let mut stats = DqnStats::default();
         let mut tally = EpisodeTally::default();
         let mut loss_sum: Option<Tensor<1>> = None;
+        let mut margin_sum: Option<Tensor<1>> = None;
         let mut next_observation = vec![0.0; n];
         let mut mask = vec![true; num_actions];
         for _ in 0..steps {
@@ -325,10 +377,23 @@ impl<E: Environment> Dqn<E> {
                     self.observations[i * n..(i + 1) * n].copy_from_slice(&next_observation);
                 }
             }
-            if self.episodes_done >= self.updates_start_at_episode
-                && self.buffer.len() >= self.config.batch_size
+            // With demonstrations the batch is whole from the first step: no warm-up.
+            let demonstrated = self.demonstrations.is_some();
+            if demonstrated
+                || (self.episodes_done >= self.updates_start_at_episode
+                    && self.buffer.len() >= self.config.batch_size)
             {
-                let loss = self.update().await?;
+                let loss = if demonstrated {
+                    // DQfD: a share of the batch demonstrated, with the large-margin loss.
+                    let (loss, margin) = self.demonstration_update().await?;
+                    margin_sum = Some(match margin_sum {
+                        Some(sum) => sum + margin,
+                        None => margin,
+                    });
+                    loss
+                } else {
+                    self.update().await?
+                };
                 loss_sum = Some(match loss_sum {
                     Some(sum) => sum + loss,
                     None => loss,
@@ -340,6 +405,10 @@ impl<E: Environment> Dqn<E> {
             self.end_training_step(&mut stats).await?;
         }
         tally.report(&mut stats);
+        if self.demonstrations.is_some() {
+            self.close_demonstration_chunk(&mut stats, margin_sum)
+                .await?;
+        }
         self.close_chunk(stats, loss_sum, started).await
     }
 

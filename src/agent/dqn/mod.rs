@@ -12,6 +12,7 @@
 //! | `schedule.rs` | [`epsilon_at`] and the [`Curriculum`] |
 //! | `learner.rs` | the play-and-replay learner [`Dqn`]: its training loop and gradient step ([`Dqn::train_steps`]), in-training evaluation, [`DqnStats`] |
 //! | `td.rs` | the gradient step's arithmetic: a replayed batch on the device, the TD target (max, Double DQN, the blog's mean), the loss, Adam |
+//! | `demonstrations.rs` | learning from an expert's transitions (DQfD): [`record_demonstrations`], pre-training on them, the large-margin loss, a share of every later batch |
 //! | `full_backup.rs` | the other algorithms of the same learner: full backups ([`DqnConfig::full_backups`]) and backups of every action of visited states ([`DqnConfig::backup_visited`]) |
 //! | `checkpoint.rs` | the policy out of a learner ([`Dqn::policy`]) and a saved one back in ([`Dqn::load_weights`], [`Dqn::resume`]) |
 //! | `policy.rs` | a trained network at play: [`QPolicy`], [`best_allowed`], greedy rollouts, [`evaluate`] |
@@ -45,6 +46,8 @@
 //! | `eval/solved_rate` | the last in-training greedy evaluation of the chunk, if one ran |
 //! | `eval/final_distance` | its mean distance to the goal where play ended (the dissertation's "average final distance") |
 //! | `perf/steps_per_s` | environment steps per second of wall time |
+//! | `loss/margin` | with demonstrations: the mean large-margin loss of the chunk's gradient steps |
+//! | `demonstrations/agreement` | with demonstrations: the share of demonstrated positions whose greedy action is the demonstrator's |
 //!
 //! Where this departs from the dissertation, and why:
 //! - The target network is copied every 10 gradient steps, as the dissertation's text says; its
@@ -61,6 +64,7 @@ mod network;
 mod replay;
 mod schedule;
 
+mod demonstrations;
 mod full_backup;
 mod learner;
 mod td;
@@ -86,6 +90,7 @@ pub use bench::{
     op_benchmark, OpTimes, PhaseTimes, StepBenchmark, StepBenchmarkOptions, TimingProbe,
 };
 pub use config::{DqnConfig, DqnError};
+pub use demonstrations::record_demonstrations;
 pub use grid_conv::{GridConv, GridConvConfig};
 pub use learner::{Dqn, DqnStats};
 pub use matmul::{

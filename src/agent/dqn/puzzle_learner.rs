@@ -11,7 +11,7 @@
 //! learn by other rules from other files (no replay, no Q-values) and keep their own trainers over
 //! the same chunked driver.
 
-use super::{Dqn, DqnConfig, DqnError, DqnStats, QPolicy};
+use super::{Dqn, DqnConfig, DqnError, DqnStats, QPolicy, ReplayBuffer};
 use crate::env::Environment;
 use serde::{de::DeserializeOwned, Serialize};
 
@@ -153,6 +153,24 @@ pub trait PuzzleLearner: 'static {
             Self::PUZZLE,
             Self::network(setup)?.name
         ))
+    }
+
+    /// The demonstrator file `setup` names, if it asks for demonstrations (DQfD,
+    /// `demonstrations.rs`); the caller reads it and hands its bytes to
+    /// [`PuzzleLearner::demonstrations`].
+    fn demonstrator(setup: &Self::Setup) -> Option<&str> {
+        let _ = setup;
+        None
+    }
+
+    /// The transitions `setup`'s demonstrator plays, from the demonstrator file's bytes
+    /// (uncompressed); learners without a demonstrator say so.
+    fn demonstrations(setup: &Self::Setup, demonstrator: &[u8]) -> Result<ReplayBuffer, DqnError> {
+        let _ = (setup, demonstrator);
+        Err(DqnError::InvalidSetup(format!(
+            "the {} learner has no demonstrator to learn from",
+            Self::NAME
+        )))
     }
 
     /// `policy` ready to play `setup`'s puzzle: itself when it fits, or an error saying why not

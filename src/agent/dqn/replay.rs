@@ -150,6 +150,21 @@ pub struct Batch {
     pub weights: Vec<f32>,
 }
 
+impl Batch {
+    /// Adds `other`'s rows after this batch's.
+    pub fn append(&mut self, other: &Batch) {
+        self.observations.extend_from_slice(&other.observations);
+        self.actions.extend_from_slice(&other.actions);
+        self.rewards.extend_from_slice(&other.rewards);
+        self.not_terminated.extend_from_slice(&other.not_terminated);
+        self.next_observations
+            .extend_from_slice(&other.next_observations);
+        self.next_penalties.extend_from_slice(&other.next_penalties);
+        self.indices.extend_from_slice(&other.indices);
+        self.weights.extend_from_slice(&other.weights);
+    }
+}
+
 /// What a masked-out action's Q-value is lowered by: enough to never be the maximum, finite so
 /// that multiplying by 0 (a terminal next state) stays 0.
 pub(super) const ILLEGAL_PENALTY: f32 = -1e9;
@@ -193,6 +208,26 @@ impl ReplayBuffer {
     /// Transitions held at most.
     pub fn capacity(&self) -> usize {
         self.ring.capacity
+    }
+
+    /// The length of each observation.
+    pub fn observation_len(&self) -> usize {
+        self.observation_len
+    }
+
+    /// The number of actions.
+    pub fn num_actions(&self) -> usize {
+        self.num_actions
+    }
+
+    /// Fills `out` with `rows` transitions spread evenly over those held (all of them when
+    /// fewer), weights 1.
+    pub fn gather_spread(&self, rows: usize, out: &mut Batch) {
+        let (len, rows) = (self.ring.len, rows.min(self.ring.len));
+        let indices: Vec<usize> = (0..rows).map(|k| k * len / rows.max(1)).collect();
+        self.gather(&indices, out);
+        out.weights.clear();
+        out.weights.resize(indices.len(), 1.0);
     }
 
     /// Stores a transition, pushing out the oldest when full.

@@ -116,6 +116,17 @@ pub(super) fn q_and_target(
     target: &QNetwork,
     batch: &BatchTensors,
 ) -> (Tensor<2>, Tensor<2>) {
+    let (_, q_taken, td_target) = q_values_and_target(config, policy, target, batch);
+    (q_taken, td_target)
+}
+
+/// [`q_and_target`], with every action's Q(s, ·) (`[b, a]`, with autodiff) first.
+pub(super) fn q_values_and_target(
+    config: &DqnConfig,
+    policy: &QNetwork,
+    target: &QNetwork,
+    batch: &BatchTensors,
+) -> (Tensor<2>, Tensor<2>, Tensor<2>) {
     let next_value = next_values(
         config,
         policy,
@@ -125,10 +136,39 @@ pub(super) fn q_and_target(
     );
     let td_target =
         batch.rewards.clone() + next_value * batch.not_terminated.clone() * config.gamma;
-    let q_taken = policy
-        .forward(batch.observations.clone())
-        .gather(1, batch.actions.clone());
-    (q_taken, td_target)
+    let q_all = policy.forward(batch.observations.clone());
+    let q_taken = q_all.clone().gather(1, batch.actions.clone());
+    (q_all, q_taken, td_target)
+}
+
+/// DQfD: each row's large-margin loss max_a [Q(s, a) + m·(a ≠ a_E)] − Q(s, a_E) (`[b, 1]`), from
+/// every action's Q-values `q_all` (`[b, a]`), the demonstrator's `q_taken` (`[b, 1]`) and
+/// `margins` (`[b, a]`: m on every action but the demonstrator's, [`margin_rows`]).
+pub(super) fn large_margin_losses(
+    q_all: Tensor<2>,
+    q_taken: Tensor<2>,
+    margins: Tensor<2>,
+) -> Tensor<2> {
+    (q_all + margins).max_dim(1) - q_taken
+}
+
+/// The margins of [`large_margin_losses`], row-major `[actions.len(), num_actions]`: `margin` on
+/// every action but the one taken, in the rows `demonstrated` says are demonstrated (0 elsewhere).
+pub(super) fn margin_rows(
+    actions: &[i64],
+    demonstrated: impl Fn(usize) -> bool,
+    num_actions: usize,
+    margin: f32,
+) -> Vec<f32> {
+    let mut margins = vec![0.0; actions.len() * num_actions];
+    for (row, &taken) in actions.iter().enumerate() {
+        if demonstrated(row) {
+            for action in (0..num_actions).filter(|&a| a as i64 != taken) {
+                margins[row * num_actions + action] = margin;
+            }
+        }
+    }
+    margins
 }
 
 /// DQN: the batch's mean TD loss (Huber with δ = 1, or squared), with autodiff.
@@ -182,6 +222,31 @@ mod tests {
             Tensor::<2>::from_data(TensorData::new(penalties.to_vec(), [1, 4]), &device);
         let value = next_values(config, &network, &network, observations, penalties);
         value.into_data().try_into_vec::<f32>().unwrap()[0]
+    }
+
+    #[test]
+    fn the_large_margin_loss_is_zero_when_the_demonstrator_leads_by_the_margin() {
+        let device = Device::flex();
+        let network = constant_network(&device); // Q = [1, 2, 3, 6]
+        let observations =
+            Tensor::<2>::from_data(TensorData::new(vec![0.5f32; 6], [3, 2]), &device);
+        let q_all = network.forward(observations);
+        // The demonstrator played 3 (Q 6, leading by 3), 0 (Q 1) and 2 (Q 3); the last row is
+        // not demonstrated.
+        let actions = [3i64, 0, 2];
+        let margins = margin_rows(&actions, |row| row < 2, 4, 0.8);
+        assert_eq!(&margins[..8], &[0.8, 0.8, 0.8, 0.0, 0.0, 0.8, 0.8, 0.8]);
+        assert_eq!(&margins[8..], &[0.0; 4]);
+        let taken = Tensor::<2, Int>::from_data(TensorData::new(actions.to_vec(), [3, 1]), &device);
+        let q_taken = q_all.clone().gather(1, taken);
+        let margins = Tensor::<2>::from_data(TensorData::new(margins, [3, 4]), &device);
+        let losses = large_margin_losses(q_all, q_taken, margins)
+            .into_data()
+            .try_into_vec::<f32>()
+            .unwrap();
+        // max(1.8, 2.8, 3.8, 6) − 6 = 0; max(1, 2.8, 3.8, 6.8) − 1 = 5.8.
+        assert!(losses[0].abs() < 1e-6, "{losses:?}");
+        assert!((losses[1] - 5.8).abs() < 1e-5, "{losses:?}");
     }
 
     #[test]

@@ -25,6 +25,33 @@ pub struct TrainArgs {
     /// Games of each evaluation.
     #[arg(long, default_value_t = 100)]
     pub eval_games: u64,
+    /// Starts from this model's weights (its network is taken), e.g. to play on from a network
+    /// pre-trained on demonstrations with other settings.
+    #[arg(long, value_name = "FILE", conflicts_with = "resume")]
+    pub init: Option<String>,
+    /// Also learn from the demonstrations of this n-tuple network's greedy play (DQfD: pre-train
+    /// on them, then keep a share of every batch demonstrated, with a large-margin loss on the
+    /// demonstrator's move).
+    #[arg(long, value_name = "NTUPLE_FILE")]
+    pub demonstrations: Option<String>,
+    /// Demonstrated games.
+    #[arg(long, default_value_t = 100, requires = "demonstrations")]
+    pub demo_games: u64,
+    /// Demonstrated transitions kept at most.
+    #[arg(long, default_value_t = 400_000, requires = "demonstrations")]
+    pub demo_transitions: usize,
+    /// Training steps on the demonstrations alone before any play.
+    #[arg(long, default_value_t = 20_000, requires = "demonstrations")]
+    pub pretrain_steps: usize,
+    /// The share of each later batch drawn from the demonstrations.
+    #[arg(long, default_value_t = 0.25, requires = "demonstrations")]
+    pub demo_share: f32,
+    /// The large-margin loss's margin.
+    #[arg(long, default_value_t = 0.8, requires = "demonstrations")]
+    pub margin: f32,
+    /// The large-margin loss's weight beside the TD loss.
+    #[arg(long, default_value_t = 1.0, requires = "demonstrations")]
+    pub demo_weight: f32,
 }
 
 /// `puzzlelab 2048 eval --agent dqn`: plays N full games with a 2048 DQN's greedy legal move; prints
@@ -55,21 +82,61 @@ mod learn {
     use super::{EvalArgs, TrainArgs};
     use crate::files::{self, machine, print_json};
     use crate::learner::{self, TrainRequest};
-    use anyhow::Result;
-    use puzzlelab::agent::dqn::game2048::{Game2048Learner, Game2048Setup, EVALUATION_SEED};
+    use anyhow::{Context, Result};
+    use puzzlelab::agent::dqn::game2048::{
+        DemonstrationSetup, Game2048Learner, Game2048Setup, EVALUATION_SEED,
+    };
     use serde_json::json;
 
     /// `puzzlelab 2048 train`: trains in chunks with a progress line each, evaluates by
     /// whole games, checkpoints; `--resume FILE` goes on from a saved model.
     pub fn train(args: &TrainArgs, command: &str) -> Result<()> {
+        let defaults = DemonstrationSetup::default();
+        // The file's full path, so that a resume from another folder finds it.
+        let demonstrator = match &args.demonstrations {
+            Some(file) => Some(
+                std::fs::canonicalize(file)
+                    .with_context(|| format!("--demonstrations {file}"))?
+                    .to_string_lossy()
+                    .to_string(),
+            ),
+            None => None,
+        };
+        let demonstrations = demonstrator.map(|ntuple| DemonstrationSetup {
+            ntuple,
+            games: args.demo_games,
+            max_transitions: args.demo_transitions,
+            pretrain_steps: args.pretrain_steps,
+            share: args.demo_share,
+            margin: args.margin,
+            weight: args.demo_weight,
+            ..DemonstrationSetup::default()
+        });
         let setup = Game2048Setup {
             filters: args.filters.clone(),
+            demonstrations,
             ..Game2048Setup::default()
         };
         learner::train::<Game2048Learner>(
             setup,
             TrainRequest {
-                recorded: vec![("--filters", args.filters.is_some())],
+                recorded: vec![
+                    ("--filters", args.filters.is_some()),
+                    ("--demonstrations", args.demonstrations.is_some()),
+                    ("--demo-games", args.demo_games != defaults.games),
+                    (
+                        "--demo-transitions",
+                        args.demo_transitions != defaults.max_transitions,
+                    ),
+                    (
+                        "--pretrain-steps",
+                        args.pretrain_steps != defaults.pretrain_steps,
+                    ),
+                    ("--demo-share", args.demo_share != defaults.share),
+                    ("--margin", args.margin != defaults.margin),
+                    ("--demo-weight", args.demo_weight != defaults.weight),
+                ],
+                init: args.init.as_deref(),
                 ..TrainRequest::new(&args.dqn, &args.run, args.eval_games as usize, command)
             },
         )

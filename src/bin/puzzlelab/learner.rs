@@ -303,6 +303,19 @@ mod learn {
             eprintln!("{label}: resuming at step {}", dqn.steps_done());
         }
         L::start(&setup, &mut dqn)?;
+        if let Some(file) = L::demonstrator(&setup) {
+            // DQfD: the setup's demonstrations, recorded again on a resumed run (the same games).
+            let clock = std::time::Instant::now();
+            let demonstrator = crate::files::read_maybe_gzip(file)?;
+            let demonstrations =
+                L::demonstrations(&setup, &demonstrator).with_context(|| file.to_string())?;
+            eprintln!(
+                "{label}: {} demonstrated transitions from {file}, recorded in {:.1} s",
+                demonstrations.len(),
+                clock.elapsed().as_secs_f64()
+            );
+            dqn.add_demonstrations(demonstrations)?;
+        }
         let out = match (request.run.out.clone(), resume) {
             (Some(out), _) | (None, Some(out)) => out,
             (None, None) => L::default_file(&setup)?,

@@ -70,8 +70,16 @@ pub fn dqn_progress(
     stats: &puzzlelab::agent::dqn::DqnStats,
     episodes: (&str, usize),
 ) -> String {
+    let demonstrations = match (stats.margin_loss, stats.demonstration_agreement) {
+        (None, None) => String::new(),
+        (margin, agreement) => format!(
+            " | loss/margin {} | agrees with the demonstrator {}",
+            show(margin),
+            show(agreement)
+        ),
+    };
     format!(
-        "step {steps}/{target} | loss/td {} | epsilon {:.3} | {} {} | return {} | {:.0} steps/s",
+        "step {steps}/{target} | loss/td {} | epsilon {:.3} | {} {} | return {} | {:.0} steps/s{demonstrations}",
         show(stats.td_loss),
         stats.epsilon,
         episodes.0,
