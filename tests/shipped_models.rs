@@ -158,9 +158,17 @@ fn the_shipped_2048_dqn_plays_as_its_manifest_says() {
         .collect();
     for model in models {
         let manifest = manifest_of(&model);
-        let recorded = &manifest["evaluation"]["summary"];
+        // The shared trainer's manifest: `validation` and `validation_seed`; older ones:
+        // `evaluation.summary` and `evaluation_seed`.
+        let (recorded, seed) = match manifest.get("validation") {
+            Some(validation) => (validation, &manifest["validation_seed"]),
+            None => (
+                &manifest["evaluation"]["summary"],
+                &manifest["evaluation_seed"],
+            ),
+        };
         let games = recorded["games"].as_u64().unwrap().to_string();
-        let seed = manifest["evaluation_seed"].as_u64().unwrap().to_string();
+        let seed = seed.as_u64().unwrap().to_string();
         let out = Command::new(env!("CARGO_BIN_EXE_puzzlelab"))
             .args([
                 "2048",

@@ -274,6 +274,23 @@ describe("Mehta's RL paper's deep Q-network on the 2048 page", () => {
     await page.context().close();
   });
 
+  test("the shipped model loads, and its manifest's games are shown with how it was trained", slow, async () => {
+    const manifest = JSON.parse(await readFile(join(REPOSITORY_ROOT, "www", "models", "2048-dqn.dqn.json"), "utf8"));
+    const page = await openPage(session);
+    await page.click("#d2048-load-shipped");
+    await page.waitForFunction(() => document.querySelector("#d2048-eval-table").dataset.rows === "1", null, { timeout: 60_000 });
+    const status = await page.locator("#d2048-eval-status").textContent();
+    const games = manifest.validation.games;
+    assert.match(status, /From the model's manifest \(not run here\)/);
+    assert.ok(status.includes(`over ${games} games`), status);
+    assert.ok(status.includes("Mehta's network, trained from the n-tuple agent's demonstrations, then by self-play"), status);
+    const cells = await page.locator("#d2048-eval-table tbody tr").first().locator("th, td").allTextContents();
+    assert.equal(cells[1], String(games));
+    assert.equal(cells[3], Math.round(manifest.validation.mean_score).toLocaleString("en"));
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+
   test("and the sliding-puzzle page refuses a 2048 model the same way", options, async () => {
     const page = await session.newPage();
     await page.setInputFiles("#dqn-file", { name: "2048-dqn-tiny.dqn", mimeType: "application/octet-stream", buffer: TINY_MODEL });

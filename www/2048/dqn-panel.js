@@ -31,7 +31,9 @@ export const DQN_2048 = {
     levels of (1, 2) and (2, 1) convolutions that see neighbouring tiles, a dense layer and one Q-value per move, learned by deep
     Q-learning on the paper's shaped reward — the same Rust code as <code>puzzlelab 2048 train</code>, here in a Web Worker on
     WebGPU or the CPU. The paper reports 2048 in 40% of games after 200,000 games of training; the n-tuple network above, the
-    field's best kind of agent, reaches it in 97.8% from its greedy move alone.`,
+    field's best kind of agent, reaches it in 97.8% from its greedy move alone. The shipped model is the same network with another
+    training recipe: it learned from the n-tuple network's demonstrations (DQfD), as <code>puzzlelab 2048 train --demonstrations</code>
+    does; its manifest says how.`,
   form: {
     fields: [
       numberField("filters1", "Filters, level 1", PAIR_CONV_NETWORK.filters1, "count", 512),
@@ -130,6 +132,29 @@ export const DQN_2048 = {
       default seed is the CLI's), so the numbers compare exactly.`,
     columns: ["Model", "Games", "Seed", "Mean score", "Median", "Best", ...TABLE_TILES, "Moves/s"],
     cancellable: true,
+    // A shipped model's last validation (its manifest's `validation`), drawn without running anything.
+    manifest: (card, manifest, model) => {
+      const summary = manifest?.validation;
+      if (!summary || typeof summary.mean_score !== "number" || typeof summary.reach !== "object") return null;
+      const recipe = recipeText(manifest);
+      return {
+        report: { summary, model: `${model.name} (manifest)`, seed: manifest.validation_seed, recipe },
+        cells: [
+          `${model.name} (manifest)`,
+          numberFormat.format(summary.games),
+          String(manifest.validation_seed ?? ""),
+          whole(summary.mean_score),
+          numberFormat.format(summary.median_score),
+          numberFormat.format(summary.max_score),
+          ...TABLE_TILES.map((tile) => (tile in summary.reach ? percent(summary.reach[tile]) : "–")),
+          whole(summary.moves_per_s),
+        ],
+        status:
+          `${model.name}. From the model's manifest (not run here): mean score ${whole(summary.mean_score)} over ` +
+          `${plural(summary.games, "game")}, 1024 reached in ${percent(summary.reach["1024"])}, 2048 in ${percent(summary.reach["2048"])}` +
+          `${recipe ? ` — Mehta's network, ${recipe}` : ""}. Evaluate measures it again in this tab.`,
+      };
+    },
     run: async (card, chosen, { games, seed }, { request, progress, elapsed }) => {
       const report = await request(card.client().evaluate2048(chosen.key, { games, seed }, { onProgress: ({ done, total }) => progress(done, total) }));
       const { summary, stats } = report;
@@ -162,7 +187,9 @@ export function mountDqn2048Panel(container, api = {}) {
 async function watch(card) {
   const { chosen } = (await card.askModel()) ?? {};
   if (!chosen) return;
-  const label = { trained: `Mehta's DQN, trained here (${numberFormat.format(chosen.steps ?? 0)} steps)`, file: `Mehta's DQN from ${chosen.name}` }[chosen.source] ?? "Mehta's DQN, shipped model";
+  const recipe = recipeText(chosen.manifest);
+  const shipped = `Mehta's DQN, shipped model${recipe ? ` (${recipe})` : ""}`;
+  const label = { trained: `Mehta's DQN, trained here (${numberFormat.format(chosen.steps ?? 0)} steps)`, file: `Mehta's DQN from ${chosen.name}` }[chosen.source] ?? shipped;
   const learn = card.client();
   card.api.useAgent({ label, details: modelText(chosen.info), bestMove: (exponents) => learn.bestMove2048(chosen.key, exponents) });
   card.api.playAgent?.();
@@ -193,6 +220,17 @@ function paramsText(filters1, filters2, hidden) {
       ? ": a heavy network for a tab (a few tens of steps a second on a CPU)."
       : ": small enough to train at a hundred steps a second or more on a CPU.";
   return `${numberFormat.format(count)} parameters${cost}`;
+}
+
+/**
+ * How a model was trained, when its manifest says it learned from demonstrations (the manifest's
+ * `setup.demonstrations`, written by `puzzlelab 2048 train --demonstrations`); "" otherwise.
+ */
+export function recipeText(manifest) {
+  const demonstrations = manifest?.setup?.demonstrations;
+  if (!demonstrations || typeof demonstrations !== "object") return "";
+  const selfPlay = (manifest.hyperparameters?.pretrainSteps ?? 0) < (manifest.steps ?? 0) || manifest.commands?.some((c) => c.includes("--init"));
+  return `trained from the n-tuple agent's demonstrations${selfPlay ? ", then by self-play" : ""}`;
 }
 
 /** "filters 32/32, hidden 64". */
