@@ -29,7 +29,7 @@ pub struct Game2048Args {
 #[derive(Subcommand, Debug)]
 pub enum Game2048Command {
     /// Trains the deep Q-network (Mehta's network and reward; `--features learn`).
-    Train(crate::dqn2048::TrainArgs),
+    Train(Box<crate::dqn2048::TrainArgs>),
     /// Plays full games with an n-tuple network, expectimax over it, random moves or a DQN.
     Eval(EvalArgs),
     /// The n-tuple network, learned by TD(0) on afterstates: `puzzlelab 2048 ntuple train`.

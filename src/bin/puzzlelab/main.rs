@@ -191,7 +191,7 @@ impl Command {
             Command::TrainDqn2048(a) => (
                 "train-dqn-2048",
                 "2048 train",
-                game(Game2048Command::Train(a)),
+                game(Game2048Command::Train(a.into())),
             ),
             Command::EvalDqn2048(a) => (
                 "eval-dqn-2048",
