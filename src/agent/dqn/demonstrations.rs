@@ -96,11 +96,6 @@ impl<E: Environment> Dqn<E> {
         Ok(())
     }
 
-    /// The demonstrated transitions the learner holds.
-    pub fn demonstrations_len(&self) -> usize {
-        self.demonstrations.as_ref().map_or(0, ReplayBuffer::len)
-    }
-
     /// Whether the next training step is one of pre-training (demonstrations alone).
     pub(super) fn pretraining(&self) -> bool {
         self.demonstrations.is_some() && self.steps_done < self.config.pretrain_steps
