@@ -43,8 +43,10 @@ step "native GPU training (--features gpu, on lavapipe)"
 cargo test --features gpu --test gpu
 
 step "wasm API tests (Node)"
+# With the learning bundle's features, so that its tests (LearnerTrainer, marked
+# #[cfg(feature = "learn")]) run too instead of compiling to nothing.
 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
-  cargo test --target wasm32-unknown-unknown --test web
+  cargo test --target wasm32-unknown-unknown --features webgpu --test web
 
 step "wasm bundles (core, learning)"
 bash scripts/build-wasm.sh all

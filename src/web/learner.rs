@@ -6,8 +6,9 @@
 //!
 //! What only one learner does goes through the same classes and fails in words for the others:
 //! the sliding puzzles' curriculum between chunks (`PuzzleLearner::after_chunk`), their
-//! evaluation a batch at a time ([`LearnedModel::start_evaluation`]) and the trainer's Q-values
-//! for the page's board ([`LearnerTrainer::q_values`]).
+//! evaluation a batch at a time ([`LearnedModel::start_evaluation`]), the trainer's Q-values
+//! for the page's board ([`LearnerTrainer::q_values`]) and 2048's demonstrations, which the page
+//! records from the n-tuple network it hands over ([`LearnerTrainer::add_demonstrations`]).
 
 use super::dqn_model::DqnEvaluation;
 use super::learn::{config_over, cpu_policy, take, ChunkReport, TrainerCell};
@@ -94,6 +95,7 @@ trait AnyTrainer {
     fn save_model(&self) -> js_sys::Promise;
     fn load_model(&self, bytes: &[u8]) -> Result<(), JsValue>;
     fn fall_back_to_cpu(&self) -> Result<usize, JsValue>;
+    fn add_demonstrations(&self, demonstrator: &[u8]) -> Result<JsValue, JsValue>;
 }
 
 /// A validation set kept for the next evaluation of the same size and seed: size, seed, games.
@@ -110,6 +112,16 @@ struct Trainer<L: PuzzleLearner> {
     validation_size: usize,
     /// The last validation set asked for.
     validation: RefCell<Option<KeptValidation<L::Validation>>>,
+    /// Whether the demonstrations the setup asks for were recorded ([`AnyTrainer::add_demonstrations`]).
+    demonstrated: std::cell::Cell<bool>,
+}
+
+/// What recording a trainer's demonstrations did: the transitions kept, the seconds it took.
+#[derive(serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+struct DemonstrationReport {
+    transitions: usize,
+    seconds: f64,
 }
 
 /// The setup a trainer reports: the puzzle, the setup's fields, the network's hidden layers, the
@@ -170,11 +182,6 @@ impl<L: WebLearner> Trainer<L> {
         };
         let validation_size = validation.validation_size.unwrap_or(L::VALIDATION_SIZE);
         check_size(validation_size)?;
-        if L::demonstrator(&setup).is_some() {
-            return Err(js_error(
-                "learning from demonstrations runs in the CLI (puzzlelab 2048 train --demonstrations), not yet in the page",
-            ));
-        }
         let mut config = config_over(L::config(&setup).map_err(js_error)?, &options)?;
         L::settle(&mut setup, &mut config).map_err(js_error)?;
         let hidden = config.hidden.clone();
@@ -192,6 +199,7 @@ impl<L: WebLearner> Trainer<L> {
             hidden,
             validation_size,
             validation: RefCell::default(),
+            demonstrated: std::cell::Cell::new(false),
         })
     }
 
@@ -231,7 +239,13 @@ impl<L: WebLearner> AnyTrainer for Trainer<L> {
     /// The chunk, then what the learner changes between chunks (the sliding curriculum).
     fn train_steps(&self, steps: usize) -> js_sys::Promise {
         let (cell, setup, backend) = (self.cell.shared(), self.setup.clone(), self.cell.backend());
+        let undemonstrated = L::demonstrator(&setup.borrow()).is_some() && !self.demonstrated.get();
         wasm_bindgen_futures::future_to_promise(async move {
+            if undemonstrated {
+                return Err(js_error(
+                    "the setup learns from demonstrations, and none were recorded: call addDemonstrations with the demonstrator's file first",
+                ));
+            }
             let mut dqn: Dqn<L::Env> = take(&cell)?;
             let stats = dqn.train_steps_async(steps).await;
             let report = stats.map(|stats| {
@@ -319,6 +333,27 @@ impl<L: WebLearner> AnyTrainer for Trainer<L> {
 
     fn fall_back_to_cpu(&self) -> Result<usize, JsValue> {
         self.cell.fall_back_to_cpu()
+    }
+
+    /// The setup's demonstrator (its file's bytes, uncompressed) plays the setup's demonstrated
+    /// games, which the learner learns from from now on, as `puzzlelab <puzzle> train
+    /// --demonstrations` does.
+    fn add_demonstrations(&self, demonstrator: &[u8]) -> Result<JsValue, JsValue> {
+        let started = web_time::Instant::now();
+        let setup = self.setup.borrow().clone();
+        let demonstrations = L::demonstrations(&setup, demonstrator).map_err(js_error)?;
+        let transitions = demonstrations.len();
+        let shared = self.cell.shared();
+        let mut slot = shared.borrow_mut();
+        let dqn = slot
+            .as_mut()
+            .ok_or_else(|| js_error("the trainer is busy: add demonstrations before training"))?;
+        dqn.add_demonstrations(demonstrations).map_err(js_error)?;
+        self.demonstrated.set(true);
+        to_js(&DemonstrationReport {
+            transitions,
+            seconds: started.elapsed().as_secs_f64(),
+        })
     }
 }
 
@@ -434,6 +469,16 @@ impl LearnerTrainer {
     #[wasm_bindgen(js_name = fallBackToCpu)]
     pub fn fall_back_to_cpu(&self) -> Result<usize, JsValue> {
         self.inner.fall_back_to_cpu()
+    }
+
+    /// For a setup that learns from demonstrations (2048's `demonstrations`: the n-tuple
+    /// network's games): `demonstrator` is the demonstrator's file (the n-tuple network,
+    /// uncompressed), whose games are recorded and learnt from from now on (pre-training first,
+    /// then a share of every batch). Returns `{ transitions, seconds }`. Training refuses
+    /// to start until it was called.
+    #[wasm_bindgen(js_name = addDemonstrations)]
+    pub fn add_demonstrations(&self, demonstrator: &[u8]) -> Result<JsValue, JsValue> {
+        self.inner.add_demonstrations(demonstrator)
     }
 }
 

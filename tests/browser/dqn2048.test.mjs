@@ -140,7 +140,7 @@ describe("Mehta's RL paper's deep Q-network on the 2048 page", () => {
     assert.ok(Number.isFinite(training.loss) && training.loss >= 0, `the TD loss is a finite number (${training.loss})`);
     assert.ok(training.epsilon > 0 && training.epsilon < 0.9, `ε falls from 0.9 game by game (${training.epsilon})`);
     assert.ok(training.points.epsilon >= 3 && training.points.speed >= 3 && training.points.score >= 1 && training.points.reach >= 1, JSON.stringify(training.points));
-    assert.match(training.status, /^Training on the CPU…( Last evaluation \(2 games at [\d,]+ steps\): mean score [\d,]+, 512 reached in [\d.]+%\.)?/);
+    assert.match(training.status, /^Training on the CPU…( Last evaluation \(2 games at [\d,]+ steps\): mean score [\d,]+, 512 reached in [\d.]+%, 1024 in [\d.]+%, 2048 in [\d.]+%\.)?/);
     // On the CPU the start has no graphics card to check: the learning code, the network, the first steps.
     const start = await page.evaluate(() => window.startLog);
     assert.deepEqual(start.stages, ["download", "prepare", "network", "first"]);
@@ -194,6 +194,58 @@ describe("Mehta's RL paper's deep Q-network on the 2048 page", () => {
     assert.equal(await page.locator("#d2048-model").inputValue(), "file");
     assert.match(await page.locator("#d2048-model-line").textContent(), /^Loaded “saved\.dqn”: filters 4\/4/);
     assert.equal(training.error, "");
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+
+  test("learning from the n-tuple agent's demonstrations in the tab: its games are recorded, the imitation charts fill, then it plays on its own", slow, async () => {
+    const page = await openPage(session);
+    await fillForm(page, { ...TINY, "demo-games": 1, "pretrain-steps": 300, "demo-weight": 10 });
+    await page.check("#d2048-demonstrations");
+    await page.selectOption("#d2048-backend", "cpu");
+    await recordStart(page);
+    // The network's agreement with the demonstrator, chunk by chunk.
+    await page.evaluate(() => {
+      const cell = document.querySelector("#d2048-stat-agreement");
+      window.agreements = [];
+      new MutationObserver(() => window.agreements.push(cell.textContent)).observe(cell, { childList: true, characterData: true, subtree: true });
+    });
+    await page.click("#d2048-start");
+    await page.waitForFunction(
+      () => Number(document.querySelector("#d2048-stats").dataset.steps) > 450 && Number(document.querySelector("#d2048-stats").dataset.validations) >= 2,
+      null,
+      { timeout: 120_000 },
+    );
+    assert.ok(page.requests.includes("/www/models/2048-ntuple.ntuple.gz"), "the worker downloaded the demonstrator");
+    const start = await page.evaluate(() => window.startLog);
+    assert.deepEqual(start.stages.slice(-3), ["network", "demonstrations", "first"], JSON.stringify(start.stages));
+    assert.ok(
+      start.texts.some((text) => /^Getting ready to train \(\d of \d\): recording the demonstrator's games: the n-tuple network plays 1 game…/.test(text)),
+      JSON.stringify(start.texts),
+    );
+    assert.match(await page.locator("#d2048-tech-lines").textContent(), /Build the network [\d.]+ s; Record the demonstrations [\d.]+ s; Take the first training steps/);
+    // Pre-training on the demonstrations alone, then play with some of every batch demonstrated.
+    const said = (pattern) => start.texts.some((text) => pattern.test(text));
+    assert.ok(said(/^Training on the CPU… Learning from the n-tuple agent's demonstrations, pre-training on them alone: its move is the network's best in [\d.]+% of demonstrated positions\./), JSON.stringify(start.texts.slice(-5)));
+    assert.ok(said(/Learning from the n-tuple agent's demonstrations, playing on its own with some of every batch demonstrated: its move is the network's best in [\d.]+%/), JSON.stringify(start.texts.slice(-5)));
+    const training = await readTraining(page);
+    const points = await page.evaluate(() => ["margin", "agreement"].map((id) => Number(document.querySelector(`#d2048-chart-${id}`).dataset.points ?? 0)));
+    assert.ok(points.every((n) => n >= 3), `the imitation charts have lines (${points})`);
+    assert.ok((await canvasInk(page, "#d2048-chart-agreement")) > 1000, "drawn");
+    const agreements = await page.evaluate(() => window.agreements.filter((text) => /%$/.test(text)));
+    assert.ok(agreements.length >= 3, JSON.stringify(agreements));
+    await page.click("#d2048-stop");
+    await page.waitForFunction(() => document.querySelector("#dqn-2048").dataset.state === "stopped", null, { timeout: 30_000 });
+    const stopped = await readTraining(page);
+    const [download] = await Promise.all([page.waitForEvent("download"), page.click("#d2048-save")]);
+    assert.equal(download.suggestedFilename(), `2048-dqn-demonstrations-${stopped.steps}steps.dqn`, "the saved file says how it was trained");
+    await page.click("#d2048-watch");
+    await page.waitForFunction(() => Number(document.querySelector("#agent-stat-moves").textContent) >= 2, null, { timeout: 30_000 });
+    assert.match(await page.locator("#agent-model").textContent(), /^Mehta's DQN, trained here \([\d,]+ steps, from the n-tuple agent's demonstrations\)/);
+    await page.click("#agent-play");
+    await page.locator("#dqn-2048").scrollIntoViewIfNeeded();
+    await page.locator("#dqn-2048").screenshot({ path: await screenshotPath("2048-dqn-demonstrations.png") });
+    assert.equal(stopped.error, "");
     assert.deepEqual(page.errors, []);
     await page.context().close();
   });

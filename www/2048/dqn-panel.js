@@ -21,6 +21,13 @@ const CHART_TILES = [512, 1024, 2048];
 const TABLE_TILES = [512, 1024, 2048, 4096];
 /** Mehta's pair-convolution network (pair_conv_config in src/agent/dqn/game2048.rs). */
 const PAIR_CONV_NETWORK = { filters1: 128, filters2: 128, hidden: 256 };
+/** The demonstrator the worker downloads (2048/learn-jobs.js), as a run's setup names it. */
+const DEMONSTRATOR = "2048-ntuple.ntuple.gz";
+/**
+ * Demonstrated moves kept at most: the n-tuple network plays about 4,900 moves a game, and a move
+ * kept costs about 2 KB of the tab's memory (the board before and after, one-hot).
+ */
+const MAX_DEMONSTRATED_MOVES = 50_000;
 
 /** The card's description (common/learn-card.js says what each part is). */
 export const DQN_2048 = {
@@ -33,7 +40,9 @@ export const DQN_2048 = {
     WebGPU or the CPU. The paper reports 2048 in 40% of games after 200,000 games of training; the n-tuple network above, the
     field's best kind of agent, reaches it in 97.8% from its greedy move alone. The shipped model is the same network with another
     training recipe: it learned from the n-tuple network's demonstrations (DQfD), as <code>puzzlelab 2048 train --demonstrations</code>
-    does; its manifest says how.`,
+    does; its manifest says how. Tick <em>Learn from the n-tuple agent's demonstrations</em> (or press <em>From demonstrations</em>)
+    to train that way here: the worker downloads the n-tuple network, records its games, pre-trains the network to prefer its moves
+    (a large-margin loss) and then lets it play on its own with some of every batch still demonstrated.`,
   form: {
     fields: [
       numberField("filters1", "Filters, level 1", PAIR_CONV_NETWORK.filters1, "count", 512),
@@ -43,6 +52,7 @@ export const DQN_2048 = {
       dqnField("gamma", 0.9),
       dqnField("batch", 64),
       dqnField("epsilon-decay", 0.9995, { label: "ε decay per game" }),
+      checkField("demonstrations", "Learn from the n-tuple agent's demonstrations (DQfD)"),
     ],
     more: {
       label: "the paper's where it gives one",
@@ -55,6 +65,9 @@ export const DQN_2048 = {
         dqnField("seed", 0),
         dqnField("eval-every", 5000, { label: "Evaluate every (steps)" }),
         numberField("eval-games", "Games per evaluation", 5, "whole", 1000),
+        numberField("demo-games", "Demonstrated games", 10, "count", 100),
+        numberField("pretrain-steps", "Pre-training steps (demonstrations only)", 8000, "whole", 10_000_000),
+        numberField("demo-weight", "Imitation loss weight", 100, "positive", 1_000_000),
       ],
       checks: [checkField("double", "Double DQN (not in the paper)", "doubleDqn")],
     },
@@ -66,15 +79,58 @@ export const DQN_2048 = {
         values: { filters1: 32, filters2: 32, hidden: 64, "epsilon-decay": 0.99, "eval-every": 2000, "eval-games": 5 },
       },
       {
+        id: "from-demonstrations",
+        label: "From demonstrations",
+        title:
+          "Learn from the n-tuple agent's demonstrations: filters 64/64, hidden 256, batch 64, learning rate 0.001, 10 games shown, " +
+          "8,000 steps of pre-training, imitation weight 100, ε 0.01, an evaluation of 20 games every 2,000 steps",
+        values: {
+          filters1: 64,
+          filters2: 64,
+          hidden: 256,
+          lr: 0.001,
+          batch: 64,
+          demonstrations: true,
+          "demo-games": 10,
+          "pretrain-steps": 8000,
+          "demo-weight": 100,
+          "epsilon-start": 0.01,
+          "epsilon-min": 0.01,
+          double: true,
+          "eval-every": 2000,
+          "eval-games": 20,
+        },
+      },
+      {
         id: "seed-settings",
         label: "The paper's settings",
         title: "Back to the paper's network and hyper-parameters",
-        values: { ...PAIR_CONV_NETWORK, lr: 0.0005, gamma: 0.9, batch: 64, "epsilon-decay": 0.9995, "eval-every": 5000, "eval-games": 5 },
+        values: {
+          ...PAIR_CONV_NETWORK,
+          lr: 0.0005,
+          gamma: 0.9,
+          batch: 64,
+          "epsilon-decay": 0.9995,
+          "epsilon-start": 0.9,
+          "epsilon-min": 0.01,
+          demonstrations: false,
+          double: false,
+          "eval-every": 5000,
+          "eval-games": 5,
+        },
       },
     ],
     note: (read) => paramsText(read("filters1"), read("filters2"), read("hidden")),
-    request: ({ filters1, filters2, hidden, evalEvery, evalGames, ...options }) => ({
-      options: { ...options, conv: { channels: 16, height: 4, width: 4, filters1, filters2 }, hidden: [hidden] },
+    request: ({ filters1, filters2, hidden, evalEvery, evalGames, demonstrations, demoGames, pretrainSteps, demoWeight, ...options }) => ({
+      options: {
+        ...options,
+        conv: { channels: 16, height: 4, width: 4, filters1, filters2 },
+        hidden: [hidden],
+        // The setup of `puzzlelab 2048 train --demonstrations` (DemonstrationSetup in src/agent/dqn/game2048.rs).
+        ...(demonstrations
+          ? { demonstrations: { ntuple: DEMONSTRATOR, games: demoGames, maxTransitions: MAX_DEMONSTRATED_MOVES, pretrainSteps, weight: demoWeight } }
+          : {}),
+      },
       evalEvery,
       evalGames,
       evalSeed: CLI_EVALUATION_SEED,
@@ -87,37 +143,49 @@ export const DQN_2048 = {
       },
     },
   },
-  saveName: (steps) => `2048-dqn-${steps}steps.dqn`,
+  saveName: (steps, { options }) => `2048-dqn-${options.demonstrations ? "demonstrations-" : ""}${steps}steps.dqn`,
   stats: {
     episodes: ["games", "Games"],
     validation: [
       ["score", "Eval. mean score"],
       ["reach", "Eval. reached 512"],
+      ["agreement", "Plays the n-tuple's move"],
     ],
-    render: ({ validation: last }) => (last ? { score: numberFormat.format(Math.round(last.summary.mean_score)), reach: percent(reachRate(last.stats, 512)) } : {}),
+    render: ({ report, validation: last }) => ({
+      ...(last ? { score: numberFormat.format(Math.round(last.summary.mean_score)), reach: percent(reachRate(last.stats, 512)) } : {}),
+      agreement: typeof report?.demonstrationAgreement === "number" ? percent(report.demonstrationAgreement) : "–",
+    }),
   },
   charts: {
     help: `A step is one move of a training game and one gradient step on a batch of remembered moves. Every few thousand
       steps the network plays a few games greedily (the evaluation games of <code>puzzlelab 2048 train</code>): their mean
-      score, and how many reached 512, 1024 and 2048.`,
+      score, and how many reached 512, 1024 and 2048. Learning from demonstrations, the first steps (pre-training) are gradient
+      steps on the n-tuple agent's recorded moves alone: the imitation charts show the large-margin loss falling and the share
+      of demonstrated positions where the network's best move is the n-tuple agent's rising.`,
     list: [
       lossChart(),
       epsilonChart(),
       lineChart("score", "Evaluation: mean score", [["mean score", "--chart-1", true]], { formatY: whole }),
       lineChart("reach", "Evaluation: games reaching a tile, %", CHART_TILES.map((tile, index) => [String(tile), `--chart-${index + 1}`, true]), { ...PERCENT_AXIS, formatY: (y) => `${Math.round(y)}%` }),
+      lineChart("margin", "Imitation: large-margin loss", [["margin loss", "--chart-2"]], { yScale: "log", formatY: (y) => y.toPrecision(3) }),
+      lineChart("agreement", "Imitation: the n-tuple agent's move, %", [["agreement", "--chart-4"]], PERCENT_AXIS),
       speedChart({ wide: true }),
     ],
   },
   training: {
+    report: (card, report) => {
+      card.demonstrated = typeof report.demonstrationAgreement === "number";
+      card.charts.margin.add(0, report.stepsDone, report.marginLoss ?? null);
+      const agreement = report.demonstrationAgreement;
+      card.charts.agreement.add(0, report.stepsDone, typeof agreement === "number" ? 100 * agreement : null);
+    },
     validated: (card, { steps, stats, summary }) => {
       card.charts.score.add(0, steps, summary.mean_score);
       CHART_TILES.forEach((tile, index) => card.charts.reach.add(index, steps, 100 * reachRate(stats, tile)));
       return { steps, stats, summary };
     },
     validating: ({ steps, done, total }) => ` Evaluating at ${numberFormat.format(steps)} steps: ${done} of ${total} games.`,
-    validationText: ({ steps, stats, summary }) =>
-      ` Last evaluation (${plural(summary.games, "game")} at ${numberFormat.format(steps)} steps): mean score ` +
-      `${whole(summary.mean_score)}, 512 reached in ${percent(reachRate(stats, 512))}.`,
+    status: ({ report, validation }) => `${imitationText(report)}${validation ? validationText(validation) : ""}`,
   },
   modelText,
   play: {
@@ -178,6 +246,23 @@ export const DQN_2048 = {
   },
 };
 
+/** Words on the last in-training evaluation. */
+function validationText({ steps, stats, summary }) {
+  return (
+    ` Last evaluation (${plural(summary.games, "game")} at ${numberFormat.format(steps)} steps): mean score ` +
+    `${whole(summary.mean_score)}, 512 reached in ${percent(reachRate(stats, 512))}, 1024 in ${percent(reachRate(stats, 1024))}, ` +
+    `2048 in ${percent(reachRate(stats, 2048))}.`
+  );
+}
+
+/** Words on a run that learns from demonstrations (its chunk reports carry the agreement); "" for others. */
+function imitationText(report) {
+  const agreement = report?.demonstrationAgreement;
+  if (typeof agreement !== "number") return "";
+  const pretraining = report.episodesDone === 0 ? ", pre-training on them alone" : ", playing on its own with some of every batch demonstrated";
+  return ` Learning from the n-tuple agent's demonstrations${pretraining}: its move is the network's best in ${percent(agreement)} of demonstrated positions.`;
+}
+
 /** Renders the card into `container` (a section.card whose h2 is already there); `api`: 2048/app.js's trainApi. */
 export function mountDqn2048Panel(container, api = {}) {
   return new LearnCard(container, DQN_2048, api);
@@ -189,7 +274,8 @@ async function watch(card) {
   if (!chosen) return;
   const recipe = recipeText(chosen.manifest);
   const shipped = `Mehta's DQN, shipped model${recipe ? ` (${recipe})` : ""}`;
-  const label = { trained: `Mehta's DQN, trained here (${numberFormat.format(chosen.steps ?? 0)} steps)`, file: `Mehta's DQN from ${chosen.name}` }[chosen.source] ?? shipped;
+  const demonstrated = card.demonstrated ? ", from the n-tuple agent's demonstrations" : "";
+  const label = { trained: `Mehta's DQN, trained here (${numberFormat.format(chosen.steps ?? 0)} steps${demonstrated})`, file: `Mehta's DQN from ${chosen.name}` }[chosen.source] ?? shipped;
   const learn = card.client();
   card.api.useAgent({ label, details: modelText(chosen.info), bestMove: (exponents) => learn.bestMove2048(chosen.key, exponents) });
   card.api.playAgent?.();

@@ -4,7 +4,11 @@
 // the worker hands over what the jobs need of it.
 
 import { emptyGameStats, mergeGameStats, summarizeGames } from "./stats.js";
+import { fetchBytes, gunzipIfNeeded } from "../common/download.js";
 import { postProgress } from "../common/worker-protocol.js";
+
+/** The demonstrator of a run that learns from demonstrations: the shipped n-tuple network. */
+const DEMONSTRATOR_URL = new URL("../models/2048-ntuple.ntuple.gz", import.meta.url);
 
 /** Games an evaluation plays between two turns of the event loop (each is a whole game). */
 const GAMES_PER_TURN = 1;
@@ -112,7 +116,35 @@ export function learnJobs({ bundleReady, keptModel, snapshotTrained, isKept }) {
     postProgress(current.id, { stage: "evaluated", steps, stats, summary });
   }
 
+  /**
+   * A run that learns from demonstrations (its options' `demonstrations`, as `puzzlelab 2048 train
+   * --demonstrations`): downloads the shipped n-tuple network (kept by the browser after the first
+   * time), unpacks it, and has it play the demonstrated games into the new trainer
+   * (LearnerTrainer.addDemonstrations), saying how far it is at each stage.
+   */
+  async function prepare(trainer, message, step) {
+    if (!message.options?.demonstrations) return;
+    const mb = (bytes) => `${(bytes / 1e6).toFixed(1)} MB`;
+    step("demonstrations", { detail: ": downloading the n-tuple network" });
+    let packed;
+    try {
+      packed = await fetchBytes(DEMONSTRATOR_URL, ({ loaded, total }) =>
+        step("demonstrations", { detail: `: downloading the n-tuple network, ${mb(loaded)}${total ? ` of ${mb(total)}` : ""}` }),
+      );
+    } catch (error) {
+      throw new Error(`The n-tuple network to learn from could not be downloaded (${DEMONSTRATOR_URL}): ${error instanceof Error ? error.message : error}`);
+    }
+    const bytes = await gunzipIfNeeded(packed);
+    const { games } = message.options.demonstrations;
+    step("demonstrations", { detail: `: the n-tuple network plays ${games} game${games === 1 ? "" : "s"}` });
+    // The worker's message loop has a turn to post that before the games take it over.
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    const { transitions, seconds } = trainer.addDemonstrations(bytes);
+    step("demonstrations", { detail: `: ${transitions.toLocaleString("en")} moves of ${games} game${games === 1 ? "" : "s"} recorded in ${seconds.toFixed(1)} s` });
+  }
+
   return {
+    prepare,
     handlers: { "best-move-2048": bestMove2048, "evaluate-2048": evaluate2048, "cancel-evaluation": cancelEvaluation },
     /**
      * Steps per chunk: a step of the paper's convolutional network (1.26 M parameters) takes about

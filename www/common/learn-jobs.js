@@ -15,6 +15,9 @@
 //   validate            (run, steps) => the in-training evaluation (absent: none)
 //   trainerSetup        true when its trainer holds its own validation set: `evalEvery` alone asks
 //                       for validation, and "started" carries the trainer's `setup`
+//   prepare             (trainer, message, step) => what the new trainer needs before its first
+//                       step (2048: the n-tuple network's demonstrations); step(name, { detail })
+//                       reports a stage of the start ({ stage: "setup", step, detail })
 
 import { byId, puzzleOfModel } from "./puzzles.js";
 import { postProgress } from "./worker-protocol.js";

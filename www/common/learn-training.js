@@ -269,11 +269,11 @@ export class LearnTraining {
   }
 
   /** Words after what a stage of the start does: where the worker builds or times the network, what the puzzle sets up with it. */
-  #setupDetail({ step, backend }) {
+  #setupDetail({ step, backend, detail = "" }) {
     const on = backend === "webgpu" ? " on the graphics card" : backend === "cpu" ? " on the CPU" : "";
     if (step === "timing") return on;
     if (step === "network") return `${backend === "webgpu" ? on : ""}${this.#config.form.starting?.(this.#settings) ?? ""}`;
-    return "";
+    return detail;
   }
 
   /** One chunk's report: into the statistics and the charts (the first ends the start). */

@@ -90,10 +90,12 @@
 //             (done: the last byte is in; compiling and starting it follow until "ready")
 //        { type: "progress", id, stage: "download", loaded, total }       a model download
 //        { type: "progress", id, stage: "evaluate", done, total }         positions evaluated
-//        { type: "progress", id, stage: "setup", step, backend? }   a "train" request gets ready, step by
-//             step: "check" (auto: is WebGPU there, and does it compute what the CPU does), "network"
+//        { type: "progress", id, stage: "setup", step, backend?, detail? }   a "train" request gets ready,
+//             step by step: "check" (auto: is WebGPU there, and does it compute what the CPU does), "network"
 //             (the trainer is built on `backend`), "timing" (auto: this network timed on `backend`),
-//             "move" (auto chose WebGPU after timing: the trainer is built again there)
+//             "move" (auto chose WebGPU after timing: the trainer is built again there), and the
+//             puzzle's own ("demonstrations": 2048's demonstrator downloads and plays; `detail`: words
+//             on how far it is)
 //        { type: "progress", id, stage: "backend", message, summary, backend, timing, adapter }  how the
 //             backend was chosen: `message` with the technical details, `summary` the same in plain
 //             words (timing: "auto"'s { cpu, webgpu } timingProbe results, or null; adapter: the GPU
@@ -525,6 +527,14 @@ async function newTrainer(message) {
     } catch (error) {
       trainer.free();
       throw new Error(`Training cannot go on from the loaded model: ${messageOf(error)}`);
+    }
+  }
+  if (jobs.prepare) {
+    try {
+      await jobs.prepare(trainer, message, step);
+    } catch (error) {
+      trainer.free();
+      throw error;
     }
   }
   return { trainer, backend, adapter: backend === "webgpu" ? adapter : "", jobs };

@@ -299,6 +299,7 @@ const START_STAGES = {
   network: { label: "Build the network", doing: "building the network" },
   timing: { label: "Time it on the CPU and the graphics card", doing: "timing a few training steps" },
   move: { label: "Move it to the graphics card", doing: "building the network again on the graphics card, the faster" },
+  demonstrations: { label: "Record the demonstrations", doing: "recording the demonstrator's games" },
   first: { label: "Take the first training steps", doing: "taking the first training steps" },
 };
 

@@ -107,12 +107,13 @@ impl<E: Environment> Dqn<E> {
         self.copy_weights_if_none().await?;
         let started = Instant::now();
         let mut stats = DqnStats::default();
-        let mut sums: Option<(Tensor<1>, Tensor<1>)> = None;
+        let mut loss_sum: Option<Tensor<1>> = None;
+        let mut tally = DemonstrationTally::default();
         for _ in 0..steps {
-            let (loss, margin) = self.demonstration_update().await?;
-            sums = Some(match sums {
-                Some((l, m)) => (l + loss, m + margin),
-                None => (loss, margin),
+            let loss = self.demonstration_update(&mut tally).await?;
+            loss_sum = Some(match loss_sum {
+                Some(sum) => sum + loss,
+                None => loss,
             });
             stats.updates += 1;
             self.updates_done += 1;
@@ -120,22 +121,18 @@ impl<E: Environment> Dqn<E> {
             self.steps_done += 1;
             stats.steps += 1;
         }
-        let (loss_sum, margin_sum) = match sums {
-            Some((l, m)) => (Some(l), Some(m)),
-            None => (None, None),
-        };
-        self.close_demonstration_chunk(&mut stats, margin_sum)
-            .await?;
+        tally.close(&mut stats).await?;
         self.close_chunk(stats, loss_sum, started).await
     }
 
     /// DQfD: one gradient step on a batch of which the demonstrations give every row while
     /// pre-training and [`DqnConfig::demonstration_share`] of them after (the rest replayed from
-    /// play); returns the total loss and its large-margin part (one-element tensors, left on the
-    /// device).
+    /// play); returns the total loss (a one-element tensor, left on the device) and adds the
+    /// large-margin part and the agreement with the demonstrator to `tally`.
     pub(super) async fn demonstration_update(
         &mut self,
-    ) -> Result<(Tensor<1>, Tensor<1>), DqnError> {
+        tally: &mut DemonstrationTally,
+    ) -> Result<Tensor<1>, DqnError> {
         let b = self.config.batch_size;
         // While the agent's own play holds less than a batch (play has just started, or a resumed
         // run refills its buffer), every row is demonstrated.
@@ -180,28 +177,26 @@ impl<E: Environment> Dqn<E> {
         let expert = Tensor::<2>::from_data(TensorData::new(expert, [b, 1]), &self.device);
         let (q_all, q_taken, td_target) =
             q_values_and_target(&self.config, &self.policy, &self.target, &tensors);
+        // The demonstrated rows whose largest Q-value is the demonstrator's move (ties agree),
+        // before this step's update.
+        let agreeing = (q_taken
+            .clone()
+            .greater_equal(q_all.clone().max_dim(1))
+            .float()
+            * expert.clone())
+        .sum();
         // DQfD: the TD loss on every row, and the large-margin loss on the demonstrated ones.
         let td = elementwise_loss(q_taken.clone() - td_target, self.config.huber_loss).mean();
         let margin = (large_margin_losses(q_all, q_taken, margins) * expert).sum()
             / demonstrated.max(1) as f32;
         let loss = td + margin.clone() * self.config.demonstration_weight;
         self.apply_gradients(loss.clone());
-        Ok((loss.without_autodiff(), margin.without_autodiff()))
-    }
-
-    /// Adds the chunk's mean large-margin loss (`margin_sum` over its updates) and the agreement
-    /// with the demonstrator to `stats`.
-    pub(super) async fn close_demonstration_chunk(
-        &mut self,
-        stats: &mut DqnStats,
-        margin_sum: Option<Tensor<1>>,
-    ) -> Result<(), DqnError> {
-        if let Some(sum) = margin_sum {
-            let sum = read_floats(sum).await?.first().copied().unwrap_or(f32::NAN);
-            stats.margin_loss = Some(sum / stats.updates.max(1) as f32);
-        }
-        stats.demonstration_agreement = self.demonstration_agreement(AGREEMENT_ROWS).await?;
-        Ok(())
+        tally.add(
+            margin.without_autodiff(),
+            agreeing.without_autodiff(),
+            demonstrated,
+        );
+        Ok(loss.without_autodiff())
     }
 
     /// The share of `rows` demonstrated transitions (spread over all of them) whose largest
@@ -233,7 +228,44 @@ impl<E: Environment> Dqn<E> {
     }
 }
 
-/// Demonstrated transitions the agreement of a chunk is measured on.
+/// A chunk's demonstration steps, summed on the device and read once at its end: their
+/// large-margin losses, and how many of their demonstrated rows the network agreed with (its
+/// largest Q-value the demonstrator's move, before the step's update) out of how many.
+#[derive(Default)]
+pub(super) struct DemonstrationTally {
+    margin: Option<Tensor<1>>,
+    agreeing: Option<Tensor<1>>,
+    updates: usize,
+    rows: usize,
+}
+
+impl DemonstrationTally {
+    fn add(&mut self, margin: Tensor<1>, agreeing: Tensor<1>, rows: usize) {
+        let sum = |total: Option<Tensor<1>>, more: Tensor<1>| {
+            Some(total.map_or(more.clone(), |t| t + more))
+        };
+        self.margin = sum(self.margin.take(), margin);
+        self.agreeing = sum(self.agreeing.take(), agreeing);
+        self.updates += 1;
+        self.rows += rows;
+    }
+
+    /// The chunk's mean large-margin loss (`loss/margin`) and agreement with the demonstrator
+    /// (`demonstrations/agreement`) into `stats`; nothing when no demonstration step ran.
+    pub(super) async fn close(self, stats: &mut DqnStats) -> Result<(), DqnError> {
+        let (Some(margin), Some(agreeing)) = (self.margin, self.agreeing) else {
+            return Ok(());
+        };
+        let first = |values: Vec<f32>| values.first().copied().unwrap_or(f32::NAN);
+        stats.margin_loss = Some(first(read_floats(margin).await?) / self.updates.max(1) as f32);
+        stats.demonstration_agreement =
+            Some(first(read_floats(agreeing).await?) / self.rows.max(1) as f32);
+        Ok(())
+    }
+}
+
+/// Demonstrated transitions the tests measure the agreement on.
+#[cfg(test)]
 const AGREEMENT_ROWS: usize = 2000;
 
 #[cfg(test)]
@@ -311,7 +343,12 @@ mod tests {
         );
         assert_eq!(stats.env_steps, 0, "pre-training plays no move");
         assert_eq!(dqn.steps_done(), 400);
-        assert_eq!(stats.demonstration_agreement, Some(with_margin));
+        // The chunk's own figure: the agreement on its batches' demonstrated rows, before each update.
+        let during = stats.demonstration_agreement.expect("measured");
+        assert!(
+            during > before && during <= 1.0,
+            "{during} (start {before})"
+        );
         assert!(
             with_margin > td_only + 0.1 && with_margin > before + 0.3,
             "agreement: start {before:.3}, TD alone {td_only:.3}, with the margin {with_margin:.3}"

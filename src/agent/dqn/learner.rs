@@ -51,8 +51,8 @@ pub struct DqnStats {
     /// `loss/margin`: with demonstrations, the chunk's mean large-margin loss (DQfD's
     /// supervised part, `demonstrations.rs`).
     pub margin_loss: Option<f32>,
-    /// `demonstrations/agreement`: with demonstrations, the share of demonstrated positions
-    /// whose greedy action is the demonstrator's, after the chunk.
+    /// `demonstrations/agreement`: with demonstrations, the share of the chunk's demonstrated
+    /// batch rows whose greedy action was the demonstrator's (each before its step's update).
     pub demonstration_agreement: Option<f32>,
 }
 
@@ -353,7 +353,7 @@ impl<E: Environment> Dqn<E> {
         let mut stats = DqnStats::default();
         let mut tally = EpisodeTally::default();
         let mut loss_sum: Option<Tensor<1>> = None;
-        let mut margin_sum: Option<Tensor<1>> = None;
+        let mut demonstrated_tally = super::demonstrations::DemonstrationTally::default();
         let mut next_observation = vec![0.0; n];
         let mut mask = vec![true; num_actions];
         for _ in 0..steps {
@@ -385,12 +385,7 @@ impl<E: Environment> Dqn<E> {
             {
                 let loss = if demonstrated {
                     // DQfD: a share of the batch demonstrated, with the large-margin loss.
-                    let (loss, margin) = self.demonstration_update().await?;
-                    margin_sum = Some(match margin_sum {
-                        Some(sum) => sum + margin,
-                        None => margin,
-                    });
-                    loss
+                    self.demonstration_update(&mut demonstrated_tally).await?
                 } else {
                     self.update().await?
                 };
@@ -405,10 +400,7 @@ impl<E: Environment> Dqn<E> {
             self.end_training_step(&mut stats).await?;
         }
         tally.report(&mut stats);
-        if self.demonstrations.is_some() {
-            self.close_demonstration_chunk(&mut stats, margin_sum)
-                .await?;
-        }
+        demonstrated_tally.close(&mut stats).await?;
         self.close_chunk(stats, loss_sum, started).await
     }
 

@@ -47,7 +47,7 @@
 //! | `eval/final_distance` | its mean distance to the goal where play ended (the dissertation's "average final distance") |
 //! | `perf/steps_per_s` | environment steps per second of wall time |
 //! | `loss/margin` | with demonstrations: the mean large-margin loss of the chunk's gradient steps |
-//! | `demonstrations/agreement` | with demonstrations: the share of demonstrated positions whose greedy action is the demonstrator's |
+//! | `demonstrations/agreement` | with demonstrations: the share of the chunk's demonstrated batch rows whose greedy action was the demonstrator's (before each update) |
 //!
 //! Where this departs from the dissertation, and why:
 //! - The target network is copied every 10 gradient steps, as the dissertation's text says; its

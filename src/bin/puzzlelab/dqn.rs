@@ -143,6 +143,10 @@ pub struct RunArgs {
     /// replay buffer start again.
     #[arg(long, value_name = "FILE")]
     pub resume: Option<String>,
+    /// Starts a new run from this model's weights (its network is taken): to go on with other
+    /// settings than the model's run (a larger batch, demonstrations, a new board size).
+    #[arg(long, value_name = "FILE", conflicts_with = "resume")]
+    pub init: Option<String>,
     /// Where the networks train: the CPU, the GPU (burn's wgpu backend over Vulkan, Metal or
     /// DX12; a binary built with --features gpu), or the GPU when one answers, else the CPU. The
     /// model file is the same whichever trained it.

@@ -25,10 +25,6 @@ pub struct TrainArgs {
     /// Games of each evaluation.
     #[arg(long, default_value_t = 100)]
     pub eval_games: u64,
-    /// Starts from this model's weights (its network is taken), e.g. to play on from a network
-    /// pre-trained on demonstrations with other settings.
-    #[arg(long, value_name = "FILE", conflicts_with = "resume")]
-    pub init: Option<String>,
     /// Also learn from the demonstrations of this n-tuple network's greedy play (DQfD: pre-train
     /// on them, then keep a share of every batch demonstrated, with a large-margin loss on the
     /// demonstrator's move).
@@ -136,7 +132,6 @@ mod learn {
                     ("--margin", args.margin != defaults.margin),
                     ("--demo-weight", args.demo_weight != defaults.weight),
                 ],
-                init: args.init.as_deref(),
                 ..TrainRequest::new(&args.dqn, &args.run, args.eval_games as usize, command)
             },
         )

@@ -47,10 +47,6 @@ pub struct TrainArgs {
     /// Games of each validation.
     #[arg(long, default_value_t = 500)]
     pub eval_games: usize,
-    /// Starts from this model's weights (a fully convolutional one made on any board size; its
-    /// layers and filters are taken), e.g. to go on from a beginner model on expert boards.
-    #[arg(long, value_name = "FILE", conflicts_with = "resume")]
-    pub init: Option<String>,
 }
 
 #[cfg(feature = "learn")]
@@ -96,7 +92,6 @@ mod learn {
             setup,
             TrainRequest {
                 recorded,
-                init: args.init.as_deref(),
                 ..TrainRequest::new(&args.dqn, &args.run, args.eval_games, command)
             },
         )

@@ -63,8 +63,6 @@ mod learn {
         pub validation: Option<L::Validation>,
         /// What `--resume` may change of the recorded setup (the sliding walks' difficulty).
         pub on_resume: Option<SetupChange<'a, L>>,
-        /// A model whose weights (and network) the run starts from.
-        pub init: Option<&'a str>,
         /// The command line, recorded in the manifest.
         pub command: &'a str,
     }
@@ -84,7 +82,6 @@ mod learn {
                 validation_size,
                 validation: None,
                 on_resume: None,
-                init: None,
                 command,
             }
         }
@@ -209,15 +206,16 @@ mod learn {
         }
     }
 
-    /// burn's wgpu backend on this machine's GPU (Vulkan, Metal or DX12).
-    #[cfg(feature = "webgpu")]
+    /// burn's wgpu backend on this machine's GPU (Vulkan, Metal or DX12). (The CLI is native;
+    /// it is only compiled for wasm32 beside the wasm API's tests, where it has no GPU.)
+    #[cfg(all(feature = "webgpu", not(target_arch = "wasm32")))]
     fn gpu() -> Result<Device> {
         Device::wgpu_options()
             .init()
             .map_err(|e| anyhow!("no GPU answered burn's wgpu backend: {e}"))
     }
 
-    #[cfg(not(feature = "webgpu"))]
+    #[cfg(not(all(feature = "webgpu", not(target_arch = "wasm32"))))]
     fn gpu() -> Result<Device> {
         anyhow::bail!("--device gpu needs the GPU build: cargo build --release --features gpu")
     }
@@ -272,7 +270,7 @@ mod learn {
             .run
             .steps
             .ok_or_else(|| anyhow!("{label} needs --steps N (in all)"))?;
-        let init = match request.init {
+        let init = match request.run.init.as_deref() {
             Some(path) => {
                 let fitted =
                     L::fit(&read_policy(path)?, &setup).with_context(|| path.to_string())?;

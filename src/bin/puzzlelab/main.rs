@@ -163,7 +163,11 @@ impl Command {
                 "sliding bench-pdb",
                 slide(SlidingCommand::BenchPdb(a)),
             ),
-            Command::Train(a) => ("train", "sliding train", slide(SlidingCommand::Train(a))),
+            Command::Train(a) => (
+                "train",
+                "sliding train",
+                slide(SlidingCommand::Train(a.into())),
+            ),
             Command::Eval(a) => ("eval", "sliding eval", slide(SlidingCommand::Eval(a))),
             Command::BenchDqn(a) => (
                 "bench-dqn",

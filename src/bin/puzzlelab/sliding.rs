@@ -43,7 +43,7 @@ pub enum SlidingCommand {
     /// Times IDA* with the shipped pattern databases on Korf's 100 and random 15-puzzles.
     BenchPdb(crate::bench::BenchPdbArgs),
     /// Trains a deep Q-network (`--features learn`).
-    Train(crate::dqn::TrainArgs),
+    Train(Box<crate::dqn::TrainArgs>),
     /// Evaluates a DQN model on fresh positions (`--features learn`).
     Eval(crate::dqn::EvalArgs),
     /// Times DQN training steps and greedy moves on the CPU backend (`--features learn`).
