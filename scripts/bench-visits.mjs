@@ -5,11 +5,14 @@
 // to a playable board and the time to a loaded model, on the site's sliding
 // page (service worker) and on an author's page of another origin that embeds the widget (the
 // widget's own keeping, no service worker; its host sends the modules with the long-lived
-// Cache-Control a versioned release is served with). Each run is a fresh browser profile: visit 1, wait
+// Cache-Control a versioned release is served with). Each run is a fresh browser profile on disk (a
+// returning visitor's profile keeps its HTTP cache and the code Chromium compiled, which an
+// in-memory context forgets): visit 1, wait
 // until the files are kept, visit 2. Writes JSON on stdout (medians and every run).
 //
 //   node scripts/bench-visits.mjs [--runs N] [--mbps M] [--latency MS]   # default 3, 25, 40; needs pkg/ built
 
+import { execFileSync } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -35,8 +38,19 @@ const folder = await mkdtemp(join(tmpdir(), "puzzlelab-visits-"));
 const release = await startServer(0, undefined, { throttle: THROTTLE, headers: { "Cache-Control": "public, max-age=31536000, immutable" } });
 await writeFile(join(folder, "index.html"), authorPage(`${release.origin}/www/widget.js`));
 const author = await startServer(0, folder);
-const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
-const browserVersion = browser.version();
+/** A browser with a fresh profile in its own folder (removed by close()). */
+async function freshProfile() {
+  const profile = await mkdtemp(join(tmpdir(), "puzzlelab-profile-"));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    args: CHROMIUM_ARGS,
+    viewport: { width: 1280, height: 900 },
+  });
+  return { context, close: async () => (await context.close(), await rm(profile, { recursive: true, force: true })) };
+}
+/** "156.0.8078.108": the version Chromium says it is (a persistent context has no Browser to ask). */
+const browserVersion = execFileSync(CHROMIUM_PATH, ["--version"], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).match(/[\d.]+\d/)?.[0] ?? "unknown";
 
 
 /** Milliseconds `work` takes. */
@@ -94,13 +108,13 @@ const results = {};
 for (const [name, visit] of [["site", sitePage], ["embedded", embeddedPage]]) {
   const runs = [];
   for (let run = 0; run < RUNS; run += 1) {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const { context, close } = await freshProfile();
     const first = await visit(context);
     await waitUntilKept(first.page, `${name === "site" ? server.origin : release.origin}/www/common/asset-cache.js`);
     await first.page.close();
     const second = await visit(context);
     await second.page.close();
-    await context.close();
+    await close();
     runs.push({ first: { board_ms: first.board_ms, model_ms: first.model_ms }, second: { board_ms: second.board_ms, model_ms: second.model_ms } });
   }
   const pick = (visitName, key) => median(runs.map((run) => run[visitName][key]));
@@ -115,7 +129,6 @@ for (const [name, visit] of [["site", sitePage], ["embedded", embeddedPage]]) {
   };
 }
 
-await browser.close();
 await server.close();
 await release.close();
 await author.close();

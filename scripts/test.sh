@@ -15,6 +15,7 @@ bash scripts/setup.sh --browser
 step "repository checks (stands alone; comments name files that exist)"
 bash scripts/check-repository.sh
 node scripts/check-file-references.mjs
+node scripts/module-preloads.mjs --check
 
 step "format and lints"
 cargo fmt --check

@@ -16,6 +16,7 @@
 //! which puzzlelab leaves out (one-step TD only, Adam without weight decay). The lines of the
 //! algorithm are marked `// DQfD:`.
 
+use super::learner::accumulate;
 use super::network::{q_values, read_floats};
 use super::td::{
     elementwise_loss, large_margin_losses, margin_rows, q_values_and_target, BatchTensors,
@@ -111,10 +112,7 @@ impl<E: Environment> Dqn<E> {
         let mut tally = DemonstrationTally::default();
         for _ in 0..steps {
             let loss = self.demonstration_update(&mut tally).await?;
-            loss_sum = Some(match loss_sum {
-                Some(sum) => sum + loss,
-                None => loss,
-            });
+            accumulate(&mut loss_sum, loss);
             stats.updates += 1;
             self.updates_done += 1;
             self.follow_target();
@@ -241,11 +239,8 @@ pub(super) struct DemonstrationTally {
 
 impl DemonstrationTally {
     fn add(&mut self, margin: Tensor<1>, agreeing: Tensor<1>, rows: usize) {
-        let sum = |total: Option<Tensor<1>>, more: Tensor<1>| {
-            Some(total.map_or(more.clone(), |t| t + more))
-        };
-        self.margin = sum(self.margin.take(), margin);
-        self.agreeing = sum(self.agreeing.take(), agreeing);
+        accumulate(&mut self.margin, margin);
+        accumulate(&mut self.agreeing, agreeing);
         self.updates += 1;
         self.rows += rows;
     }

@@ -12,7 +12,7 @@
 //! [`DqnConfig::full_backups`]: super::DqnConfig::full_backups
 //! [`DqnConfig::backup_visited`]: super::DqnConfig::backup_visited
 
-use super::learner::EpisodeTally;
+use super::learner::{accumulate, EpisodeTally};
 use super::replay::ILLEGAL_PENALTY;
 use super::td::elementwise_loss;
 use super::{Dqn, DqnError, DqnStats};
@@ -32,10 +32,7 @@ impl<E: Environment> Dqn<E> {
         let mut loss_sum: Option<Tensor<1>> = None;
         for _ in 0..steps {
             let (loss, transitions) = self.full_backup_update().await;
-            loss_sum = Some(match loss_sum {
-                Some(sum) => sum + loss,
-                None => loss,
-            });
+            accumulate(&mut loss_sum, loss);
             stats.env_steps += transitions;
             stats.updates += 1;
             self.updates_done += 1;
@@ -180,10 +177,7 @@ impl<E: Environment> Dqn<E> {
                 && self.labels.len() >= self.config.batch_size
             {
                 let loss = self.visited_backup_update();
-                loss_sum = Some(match loss_sum {
-                    Some(sum) => sum + loss,
-                    None => loss,
-                });
+                accumulate(&mut loss_sum, loss);
                 stats.updates += 1;
                 self.updates_done += 1;
             }

@@ -19,6 +19,15 @@ use burn::optim::{GradientsParams, ModuleOptimizer};
 use burn::tensor::{Device, Tensor, TensorData};
 use web_time::Instant;
 
+/// Adds `more` to a chunk's running one-element `sum` (a loss, a count), kept on the device and
+/// read once at the chunk's end.
+pub(super) fn accumulate(sum: &mut Option<Tensor<1>>, more: Tensor<1>) {
+    *sum = Some(match sum.take() {
+        Some(total) => total + more,
+        None => more,
+    });
+}
+
 /// What a chunk of training did (see the module docs for the metric names).
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -389,10 +398,7 @@ impl<E: Environment> Dqn<E> {
                 } else {
                     self.update().await?
                 };
-                loss_sum = Some(match loss_sum {
-                    Some(sum) => sum + loss,
-                    None => loss,
-                });
+                accumulate(&mut loss_sum, loss);
                 stats.updates += 1;
                 self.updates_done += 1;
                 self.follow_target();
