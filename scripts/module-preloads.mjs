@@ -29,12 +29,16 @@ function staticImports(source) {
   return specifiers;
 }
 
+/** The generated wasm-bindgen modules (pkg/, not in a fresh checkout until built): listed, not read. */
+const GENERATED = join(WWW, "..", "pkg");
+
 /** The files of the static import graph from `entries` (absolute paths), in the order first met. */
 function graph(entries) {
   const seen = new Set();
   const visit = (file) => {
     if (seen.has(file)) return;
     seen.add(file);
+    if (file.startsWith(GENERATED)) return;
     for (const specifier of staticImports(readFileSync(file, "utf8"))) visit(resolve(dirname(file), specifier));
   };
   entries.forEach(visit);
