@@ -1,9 +1,10 @@
 // Second visits and offline (www/common/asset-cache.js, www/service-worker.js): after one visit to
 // the sliding page that solved with the shipped neural model, the files are kept under their
 // checksums, and with the network gone the page loads again, plays, solves by search and by the
-// model. The home page lists what is kept and forgets it. A widget embedded on another origin (no
-// service worker there) keeps the WebAssembly and the model too: its second visit downloads
-// neither. A file whose checksum changes is fetched again.
+// model. The home page lists what is kept and forgets it, also while an earlier listing is still
+// reading the cache (that listing once brought the old list back after Forget them). A widget
+// embedded on another origin (no service worker there) keeps the WebAssembly and the model too:
+// its second visit downloads neither. A file whose checksum changes is fetched again.
 
 import assert from "node:assert/strict";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
@@ -103,6 +104,42 @@ describe("second visits and offline", () => {
     assert.equal(await page.locator("#kept-list li").count(), 0);
     assert.equal(await page.locator("#kept-clear").isDisabled(), true);
     assert.deepEqual(page.errors.filter((message) => !/Failed to load resource|ERR_INTERNET_DISCONNECTED/.test(message)), []);
+    await context.close();
+  });
+
+  test("Forget them empties the list even while an earlier listing is still reading the cache", slow, async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await newPage(context);
+    await page.goto(`${server.url}sliding.html${NEAR_GOAL}`);
+    await waitForApp(page);
+    await page.evaluate(() => navigator.serviceWorker.ready);
+    await page.waitForFunction(
+      async () => (await (await import("./common/asset-cache.js")).keptFiles()).length > 0,
+      null,
+      { timeout: 60_000, polling: 500 },
+    );
+    // On the home page, a listing started while window.slowKeys is set reads the cache's keys
+    // 3 s late: the one that opening the list starts, not the one Forget them starts.
+    await page.addInitScript(() => {
+      const keys = Cache.prototype.keys;
+      Cache.prototype.keys = function (...args) {
+        const late = window.slowKeys;
+        return keys.apply(this, args).then((found) => (late ? new Promise((resolve) => setTimeout(() => resolve(found), 3000)) : found));
+      };
+    });
+    await page.goto(server.url);
+    await waitForApp(page);
+    await page.waitForFunction(() => /^\d+ files kept/.test(document.querySelector("#kept-summary").textContent));
+    await page.evaluate(() => (window.slowKeys = true));
+    await page.click("#kept-details summary");
+    await page.evaluate(() => (window.slowKeys = false));
+    await page.click("#kept-clear");
+    await page.waitForFunction(() => document.querySelector("#kept-summary").textContent === "Nothing is kept yet.");
+    // The slow listing has ended by now; it must not have brought the old list back.
+    await page.waitForTimeout(4000);
+    assert.equal(await page.locator("#kept-summary").textContent(), "Nothing is kept yet.");
+    assert.equal(await page.locator("#kept-list li").count(), 0);
+    assert.deepEqual(page.errors, []);
     await context.close();
   });
 

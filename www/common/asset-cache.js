@@ -191,8 +191,12 @@ export async function keptFiles() {
   for (const request of await cache.keys()) {
     const hash = hashOfKey(request.url);
     if (!hash) continue;
-    const response = await cache.match(request);
-    const bytes = Number(response.headers.get("Content-Length")) || (await response.arrayBuffer()).byteLength;
+    // An entry may go between keys() and match(): the service worker drops outdated ones and
+    // replaces others while a page lists them.
+    const response = await cache.match(request).catch(() => undefined);
+    if (!response) continue;
+    const length = Number(response.headers.get("Content-Length"));
+    const bytes = length || (await response.arrayBuffer().then((body) => body.byteLength, () => 0));
     out.push({ path: paths.get(hash) ?? hash, bytes, current: paths.has(hash) });
   }
   return out.sort((a, b) => a.path.localeCompare(b.path));

@@ -56,9 +56,23 @@ function megabytes(bytes) {
   return `${(bytes / 1e6).toFixed(1)} MB`;
 }
 
-/** Lists the kept files (#kept-list) and their total (#kept-summary). */
+/** Which showKept call is the latest: an earlier one still reading the cache writes nothing. */
+let listing = 0;
+
+/**
+ * Lists the kept files (#kept-list) and their total (#kept-summary). Only the latest call writes
+ * them: the list read when the page loaded must not reappear after Forget them emptied it.
+ */
 export async function showKept() {
-  const files = await keptFiles();
+  const call = ++listing;
+  let files;
+  try {
+    files = await keptFiles();
+  } catch (error) {
+    files = null;
+    if (call === listing) document.getElementById("kept-summary").textContent = `The kept files could not be listed: ${error.message}`;
+  }
+  if (call !== listing || !files) return files ?? [];
   const total = files.reduce((sum, file) => sum + file.bytes, 0);
   document.getElementById("kept-summary").textContent =
     files.length === 0 ? "Nothing is kept yet." : `${files.length} files kept, ${megabytes(total)}.`;
