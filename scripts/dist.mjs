@@ -16,16 +16,9 @@ import { cp, mkdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { INDEX_PATH, assetIndex, listFiles } from "./asset-index.mjs";
+import { relativeSpecifiers } from "./module-specifiers.mjs";
 
 const ROOT = resolve(fileURLToPath(new URL("..", import.meta.url)));
-
-/** Specifiers a module names as string literals: imports, dynamic imports, and URLs next to it. */
-const SPECIFIER_PATTERNS = [
-  /\bimport\s+(?:[^"';]*?\s+from\s+)?["']([^"']+)["']/g,
-  /\bexport\s+[^"';]*?\s+from\s+["']([^"']+)["']/g,
-  /\bimport\(\s*["']([^"']+)["']\s*\)/g,
-  /\bnew URL\(\s*["']([^"']+)["']\s*,\s*import\.meta\.url\s*\)/g,
-];
 
 /** The version in Cargo.toml. */
 async function version() {
@@ -51,13 +44,11 @@ export async function releaseFiles() {
     found.add(path);
     if (!/\.m?js$/.test(path)) continue;
     const source = await readFile(join(ROOT, path), "utf8");
-    for (const pattern of SPECIFIER_PATTERNS) {
-      for (const [, specifier] of source.matchAll(pattern)) {
-        if (!specifier.startsWith(".") || specifier.endsWith("/")) continue; // a folder (www/) is no file
-        const target = relative(ROOT, resolve(ROOT, dirname(path), specifier));
-        if (target.startsWith("pkg/") || target.startsWith("www/models")) continue; // added whole below
-        queue.push(target);
-      }
+    for (const specifier of relativeSpecifiers(source, { dynamic: true })) {
+      if (specifier.endsWith("/")) continue; // a folder (www/) is no file
+      const target = relative(ROOT, resolve(ROOT, dirname(path), specifier));
+      if (target.startsWith("pkg/") || target.startsWith("www/models")) continue; // added whole below
+      queue.push(target);
     }
   }
   for (const wasm of ["pkg/puzzlelab_bg.wasm", "pkg/learn/puzzlelab_bg.wasm"]) {

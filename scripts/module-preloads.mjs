@@ -16,18 +16,11 @@
 import { readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { relativeSpecifiers } from "./module-specifiers.mjs";
 
 const WWW = join(dirname(fileURLToPath(import.meta.url)), "..", "www");
 const BEGIN = "<!-- module preloads: scripts/module-preloads.mjs -->";
 const END = "<!-- /module preloads -->";
-
-/** Relative specifiers a module imports or re-exports statically (`import … from`, `export … from`, `import "…"`). */
-function staticImports(source) {
-  const specifiers = [];
-  for (const match of source.matchAll(/^\s*(?:import|export)\s[^;]*?\sfrom\s*["'](\.{1,2}\/[^"']+)["']/gms)) specifiers.push(match[1]);
-  for (const match of source.matchAll(/^\s*import\s*["'](\.{1,2}\/[^"']+)["']/gm)) specifiers.push(match[1]);
-  return specifiers;
-}
 
 /** The generated wasm-bindgen modules (pkg/, not in a fresh checkout until built): listed, not read. */
 const GENERATED = join(WWW, "..", "pkg");
@@ -39,7 +32,7 @@ function graph(entries) {
     if (seen.has(file)) return;
     seen.add(file);
     if (file.startsWith(GENERATED)) return;
-    for (const specifier of staticImports(readFileSync(file, "utf8"))) visit(resolve(dirname(file), specifier));
+    for (const specifier of relativeSpecifiers(readFileSync(file, "utf8"))) visit(resolve(dirname(file), specifier));
   };
   entries.forEach(visit);
   return [...seen];
