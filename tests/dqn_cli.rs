@@ -133,6 +133,26 @@ fn trains_evaluates_resumes_and_solves_a_tiny_2x3_model() {
     assert_eq!(histogram, every["solved"].as_u64().unwrap());
     assert_eq!(every["extra_moves"][0], every["optimal"]);
     assert!(String::from_utf8_lossy(&out.stderr).contains("every position: "));
+    // --record adds the report, with its command, to the model's manifest.
+    succeeds(&args(
+        "sliding eval --model {} --per-distance 1 --every-position --record every_position",
+        &[&model],
+    ));
+    let written = manifest(&model);
+    let recorded = &written["evaluations"]["every_position"];
+    for key in [
+        "positions",
+        "solved",
+        "optimal",
+        "extra_moves",
+        "by_distance",
+    ] {
+        assert_eq!(recorded["every_position"][key], every[key], "{key}");
+    }
+    assert!(recorded["command"].as_str().is_some_and(
+        |c| c.starts_with("puzzlelab sliding eval") && c.ends_with("--record every_position")
+    ));
+    assert_eq!(written["steps"], 1500, "the rest of the manifest as it was");
 
     // --resume goes on from the recorded steps, with the recorded configuration; only the
     // learning rate may change (a schedule).

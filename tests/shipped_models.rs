@@ -114,6 +114,51 @@ fn every_shipped_model_loads_and_reaches_95_percent_of_its_manifest() {
     }
 }
 
+/// A shipped 8-puzzle Q-network's score on every one of the 181,440 positions (recorded in its
+/// manifest by `sliding eval --every-position --record every_position`) is recomputed: its greedy
+/// policy plays from each, checked against the exact table (about 10 s).
+#[test]
+fn the_shipped_8_puzzle_dqn_scores_every_position_as_its_manifest_says() {
+    let models: Vec<PathBuf> = shipped("dqn")
+        .into_iter()
+        .filter(|m| {
+            let manifest = manifest_of(m);
+            manifest["size"] == "3x3" && !is_value_network(&manifest)
+        })
+        .collect();
+    assert!(!models.is_empty(), "no 8-puzzle Q-network in www/models");
+    for model in models {
+        let manifest = manifest_of(&model);
+        let recorded = &manifest["evaluations"]["every_position"]["every_position"];
+        assert!(
+            recorded["positions"] == 181_440,
+            "{}: the manifest records no score on every position (sliding eval --every-position --record every_position)",
+            model.display()
+        );
+        let report = puzzlelab_json(puzzlelab().args([
+            "sliding",
+            "eval",
+            "--model",
+            model.to_str().unwrap(),
+            "--per-distance",
+            "1",
+            "--every-position",
+        ]));
+        let now = &report["every_position"];
+        assert_eq!(now["positions"], 181_440);
+        // The same weights and positions: the same plays, but for a near tie that another
+        // machine's floating point may break the other way (a few positions at most).
+        for key in ["solved", "optimal"] {
+            let (before, after) = (recorded[key].as_i64().unwrap(), now[key].as_i64().unwrap());
+            assert!(
+                (before - after).abs() <= 20,
+                "{}: {key} {after} on every position, the manifest says {before}",
+                model.display()
+            );
+        }
+    }
+}
+
 /// Manifests shipped before rewards were named by their behaviour say `seed004` (2048) or
 /// `thesis` (sliding): they still read, as the names they stand for.
 #[test]

@@ -92,6 +92,10 @@ pub struct DqnArgs {
     /// move of each (DeepCubeA's value iteration on Q-values).
     #[arg(long)]
     pub full_backups: bool,
+    /// With --full-backups: the share of every batch drawn from states where the greedy policy
+    /// failed (found by playing it from fresh starts every 500 steps; 0: none).
+    #[arg(long, value_name = "SHARE")]
+    pub failure_share: Option<f32>,
     /// The run's seed (default 0).
     #[arg(long)]
     pub seed: Option<u64>,
@@ -117,6 +121,7 @@ impl DqnArgs {
             ("--epsilon-min", self.epsilon_min.is_some()),
             ("--target-every", self.target_every.is_some()),
             ("--full-backups", self.full_backups),
+            ("--failure-share", self.failure_share.is_some()),
         ]
     }
 }
@@ -278,6 +283,10 @@ pub struct EvalArgs {
     /// (docs/sliding.md).
     #[arg(long, value_name = "OFFSET")]
     pub bwas_parity_offset: Option<f32>,
+    /// Adds the result, with this command, the machine and the date, to MODEL.json's
+    /// "evaluations" under this name (such as "every_position").
+    #[arg(long, value_name = "NAME")]
+    pub record: Option<String>,
 }
 
 /// `puzzlelab sliding bench-dqn`: times the dissertation's DQN on the CPU: training steps per second
@@ -312,7 +321,7 @@ mod unavailable {
         bail!("sliding train: {NEEDS_LEARN}")
     }
 
-    pub fn eval(_: &EvalArgs) -> Result<()> {
+    pub fn eval(_: &EvalArgs, _: &str) -> Result<()> {
         bail!("sliding eval: {NEEDS_LEARN}")
     }
 

@@ -161,9 +161,15 @@ fn evaluate_model(
 }
 
 /// `puzzlelab sliding eval --model F`: the evaluation table as JSON (stdout) and text (stderr).
-pub fn eval(args: &EvalArgs) -> Result<()> {
+pub fn eval(args: &EvalArgs, command: &str) -> Result<()> {
     let path = &args.model;
     let policy = crate::learner::read_policy(path)?;
+    // The manifest is read first: a missing one fails before the evaluation's time.
+    let manifest: Option<serde_json::Value> = match &args.record {
+        Some(_) => Some(files::read_manifest(path)?),
+        None => None,
+    };
+    let clock = web_time::Instant::now();
     let puzzle = puzzle_of(&policy).map_err(anyhow::Error::msg)?;
     let settings = args.evaluation.settings(&puzzle, args.seed);
     let bwas_settings = match args.bwas_lambda {
@@ -218,7 +224,7 @@ pub fn eval(args: &EvalArgs) -> Result<()> {
         }
         false => None,
     };
-    print_json(&json!({
+    let report = json!({
         "model": path,
         "puzzle": policy.puzzle_id(),
         "steps": policy.training().map(|t| t.steps),
@@ -226,7 +232,24 @@ pub fn eval(args: &EvalArgs) -> Result<()> {
         "uniform_evaluation": uniform,
         "bwas_uniform": bwas,
         "every_position": every_position,
-    }));
+    });
+    if let (Some(name), Some(mut manifest)) = (&args.record, manifest) {
+        ensure!(
+            manifest.is_object(),
+            "{path}.json: the manifest is not an object"
+        );
+        let mut recorded = report.clone();
+        recorded["command"] = json!(command);
+        recorded["machine"] = json!(machine());
+        recorded["seconds"] = json!(files::round(clock.elapsed().as_secs_f64(), 1));
+        recorded["date"] = json!(files::utc_now());
+        if !manifest["evaluations"].is_object() {
+            manifest["evaluations"] = json!({});
+        }
+        manifest["evaluations"][name] = recorded;
+        files::write_json(&format!("{path}.json"), &manifest)?;
+    }
+    print_json(&report);
     Ok(())
 }
 

@@ -65,7 +65,7 @@ pub fn run(args: &SlidingArgs, command_line: &str) -> Result<ExitCode> {
         SlidingCommand::Bench(a) => crate::bench::bench(a),
         SlidingCommand::BenchPdb(a) => crate::bench::bench_pdb(a),
         SlidingCommand::Train(a) => crate::dqn::train(a, command_line),
-        SlidingCommand::Eval(a) => crate::dqn::eval(a),
+        SlidingCommand::Eval(a) => crate::dqn::eval(a, command_line),
         SlidingCommand::BenchDqn(a) => crate::dqn::bench_dqn(a),
         SlidingCommand::LocalVi(a) => crate::local_vi::run(a),
         SlidingCommand::CostToGo(a) => match &a.command {
