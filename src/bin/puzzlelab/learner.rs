@@ -258,12 +258,20 @@ mod learn {
             }
             None => {
                 let defaults = L::config(&setup)?;
-                (
-                    setup,
-                    request.dqn.config(defaults)?,
-                    ResumeRecord::default(),
-                    None,
-                )
+                // A run from another model's weights (--init) goes on from its history: the
+                // commands that made that model come first in this one's manifest, and its wall
+                // time counts (a model without a training manifest starts the list afresh).
+                let history = match request.run.init.as_deref() {
+                    Some(path) => ResumeRecord::read(path)
+                        .map(|record| ResumeRecord {
+                            commands: record.commands,
+                            wall_seconds: record.wall_seconds,
+                            ..ResumeRecord::default()
+                        })
+                        .unwrap_or_default(),
+                    None => ResumeRecord::default(),
+                };
+                (setup, request.dqn.config(defaults)?, history, None)
             }
         };
         L::settle(&mut setup, &mut config)?;
