@@ -411,30 +411,32 @@ fn full_backups_and_uniform_starts_are_recorded_and_kept_on_resume() {
     assert_eq!(m["setup"]["uniform_starts"], true);
     assert_eq!(m["steps"], 300);
 
-    // A new run from its weights (at a lower learning rate): its manifest lists the commands
-    // that made the model it started from, then its own, and counts their time.
+    // A new run from its weights that revisits the greedy policy's failures: its manifest lists
+    // the commands that made the model it started from, then its own, and counts their time.
     let tuned = dir.join("tuned.dqn").to_string_lossy().to_string();
     let mut init = args(
-        "sliding train --init {} --size 2x3 --steps 100 --batch 16 --reward steps --gamma 1 \
-         --mask --full-backups --mixed --uniform-starts --difficulty 6 --lr 1e-5 --out {}",
+        "sliding train --init {} --size 2x3 --steps 600 --batch 16 --reward steps --gamma 1          --mask --full-backups --mixed --uniform-starts --difficulty 6 --failure-share 0.5 --out {}",
         &[&model, &tuned],
     );
     init.extend(common);
-    succeeds(&init);
+    let out = succeeds(&init);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("greedy probes failed"), "{stderr}");
     let t = manifest(&tuned);
-    assert_eq!(
-        (
-            t["steps"].as_u64(),
-            t["hyperparameters"]["learningRate"].as_f64()
-        ),
-        (Some(100), Some(1e-5))
-    );
+    assert_eq!(t["hyperparameters"]["failureShare"], 0.5);
     let commands: Vec<&str> = (t["commands"].as_array().unwrap().iter())
         .map(|c| c.as_str().unwrap())
         .collect();
     assert_eq!(commands.len(), 3, "{commands:?}");
     assert!(commands[1].contains("--resume") && commands[2].contains("--init"));
     assert!(t["wall_seconds"].as_f64().unwrap() >= m["wall_seconds"].as_f64().unwrap());
+    fails_with(
+        &args(
+            "sliding train --size 2x3 --steps 10 --failure-share 0.5",
+            &[],
+        ),
+        "revisited by full backups only",
+    );
 
     fails_with(
         &args("sliding train --size 2x3 --steps 10 --uniform-starts", &[]),

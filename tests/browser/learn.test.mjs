@@ -287,7 +287,7 @@ describe("deep Q-learning in the page", () => {
       size: "2x2",
       backend: "cpu",
       reward: "steps",
-      fields: { hidden: "8", warmup: 2, batch: 8, replay: 1000, difficulty: 4 },
+      fields: { hidden: "8", warmup: 2, batch: 8, replay: 1000, difficulty: 4, "failure-share": 0.5 },
       checks: { mixed: true, "uniform-starts": true, "full-backups": true },
     });
     await page.click("#dqn-start");
@@ -297,6 +297,7 @@ describe("deep Q-learning in the page", () => {
     assert.equal(message.options.mixed, true);
     assert.equal(message.options.uniformStarts, true);
     assert.equal(message.options.fullBackups, true);
+    assert.equal(message.options.failureShare, 0.5);
     assert.equal(message.options.difficulty, 4);
     const training = await readTraining(page);
     assert.equal(training.state, "running");

@@ -63,6 +63,7 @@ export const SLIDING_DQN = {
         numberField("eval-interval", "Evaluate every (episodes)", 50, "whole", 1e9, "evalIntervalEpisodes"),
         numberField("eval-episodes", "Puzzles per evaluation", 10, "count", 10_000, "evalEpisodes"),
         numberField("difficulty", "Start difficulty", 1, "count", 1000),
+        numberField("failure-share", "With full backups: share of each batch from the greedy policy's failures", 0, "fraction", 1, "failureShare"),
         dqnField("seed", 0),
       ],
       checks: [

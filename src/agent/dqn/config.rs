@@ -76,6 +76,15 @@ pub struct DqnConfig {
     /// play and no replay buffer are involved (ε, the buffer and prioritised replay do not apply).
     /// In-training evaluations then come every `eval_interval_episodes` gradient steps.
     pub full_backups: bool,
+    /// With [`DqnConfig::full_backups`]: the share of each batch drawn from states where the
+    /// greedy policy failed instead of from the start rule (default 0: none). Every
+    /// [`FAILURE_PROBE_EVERY`](super::FAILURE_PROBE_EVERY) gradient steps the learner plays its
+    /// greedy policy from fresh starts; the states of every game it does not finish within
+    /// `max_episode_steps` (a loop, most often) are kept, and backing them up against the target
+    /// network breaks the loop: in a cycle the Bellman targets cannot all hold, so its values
+    /// must fall until another move wins. Prioritised sweeping of a kind, on the policy's own
+    /// failures; it needs no knowledge of the true values.
+    pub failure_share: f32,
     /// Backups of every legal action of each visited state (γ = 0 only; default: off): the
     /// environments are played ε-greedily as usual, but each state they visit is stored with the
     /// reward of every legal action (from the environment's copy after the action, as full
@@ -142,6 +151,7 @@ impl Default for DqnConfig {
             priority_beta_start: 0.4,
             priority_beta_updates: 100_000,
             full_backups: false,
+            failure_share: 0.0,
             backup_visited: false,
             survival_logits: false,
             demonstration_margin: 0.8,
@@ -196,6 +206,10 @@ impl DqnConfig {
                 .all(|x| x.is_finite() && *x >= 0.0)
         {
             "the demonstrations' share lies in [0, 1]; their margin and weight are not negative"
+        } else if !(0.0..=1.0).contains(&self.failure_share) {
+            "the share of the greedy policy's failures lies in [0, 1]"
+        } else if self.failure_share > 0.0 && !self.full_backups {
+            "the greedy policy's failures are revisited by full backups only"
         } else if self.full_backups && self.prioritized_replay {
             "full backups draw fresh positions for every step: prioritised replay does not apply"
         } else {

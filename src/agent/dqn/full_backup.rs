@@ -12,6 +12,7 @@
 //! [`DqnConfig::full_backups`]: super::DqnConfig::full_backups
 //! [`DqnConfig::backup_visited`]: super::DqnConfig::backup_visited
 
+use super::failures::FAILURE_PROBE_STARTS;
 use super::learner::{accumulate, EpisodeTally};
 use super::replay::ILLEGAL_PENALTY;
 use super::td::elementwise_loss;
@@ -39,17 +40,24 @@ impl<E: Environment> Dqn<E> {
             self.steps_done += 1;
             stats.steps += 1;
             self.follow_target();
+            if self.probes_failures_now() {
+                self.probe_failures(FAILURE_PROBE_STARTS).await?;
+            }
             let every = self.config.eval_interval_episodes;
             if every > 0 && self.updates_done.is_multiple_of(every) {
                 self.evaluate_into(&mut stats).await?;
             }
         }
+        stats.greedy_failure_rate = self.failures.take_failure_rate();
         self.close_chunk(stats, loss_sum, started).await
     }
 
-    /// One gradient step of [`DqnConfig::full_backups`]: draws `batch_size` unsolved starts, backs
-    /// up each one's moves (legal ones only when masking; all four otherwise, a bump into a wall
-    /// included) and returns the loss and the number of transitions backed up.
+    /// One gradient step of [`DqnConfig::full_backups`]: draws `batch_size` unsolved starts (the
+    /// first [`DqnConfig::failure_share`] of them from the greedy policy's failures, once there
+    /// are some), backs up each one's moves (legal ones only when masking; all four otherwise, a
+    /// bump into a wall included) and returns the loss and the number of transitions backed up.
+    ///
+    /// [`DqnConfig::failure_share`]: super::DqnConfig::failure_share
     async fn full_backup_update(&mut self) -> (Tensor<1>, usize) {
         let (b, n, a) = (
             self.config.batch_size,
@@ -64,10 +72,20 @@ impl<E: Environment> Dqn<E> {
         let mut next_penalties = vec![0.0; b * a * a];
         let (mut allowed, mut next_allowed) = (vec![true; a], vec![true; a]);
         let mut transitions = 0;
+        let from_failures = if self.failures.len() > 0 {
+            (self.config.failure_share * b as f32).round() as usize
+        } else {
+            0
+        };
         for i in 0..b {
-            self.start_episode(0);
-            self.episodes_done += 1;
-            let env = &self.envs[0].env;
+            let env = if i < from_failures {
+                let drawn = self.rng.below(self.failures.len());
+                self.failures.get(drawn)
+            } else {
+                self.start_episode(0);
+                self.episodes_done += 1;
+                &self.envs[0].env
+            };
             env.write_observation(&mut observations[i * n..(i + 1) * n]);
             if self.config.mask_actions {
                 env.action_mask(&mut allowed);

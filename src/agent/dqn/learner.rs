@@ -5,6 +5,7 @@
 //! `// DQN:`; the rest is plumbing. The step's arithmetic (the batch on the device, the TD target
 //! and loss, Adam) is in `td.rs`; the other algorithm, full backups, in `full_backup.rs`.
 
+use super::failures::FailurePool;
 use super::network::{q_values, read_floats};
 use super::replay::{LabelBatch, LabelBuffer};
 use super::td::{adam, elementwise_loss, next_values, q_and_target, td_loss, BatchTensors};
@@ -63,6 +64,9 @@ pub struct DqnStats {
     /// `demonstrations/agreement`: with demonstrations, the share of the chunk's demonstrated
     /// batch rows whose greedy action was the demonstrator's (each before its step's update).
     pub demonstration_agreement: Option<f32>,
+    /// `failures/greedy_rate`: with [`DqnConfig::failure_share`], the share of the chunk's
+    /// probe games (greedy, from fresh starts) that the policy did not finish.
+    pub greedy_failure_rate: Option<f32>,
 }
 
 impl DqnStats {
@@ -106,6 +110,7 @@ impl DqnStats {
             ("eval/final_distance", self.eval_final_distance),
             ("loss/margin", self.margin_loss),
             ("demonstrations/agreement", self.demonstration_agreement),
+            ("failures/greedy_rate", self.greedy_failure_rate),
         ];
         let mut metrics = vec![
             ("charts/epsilon", self.epsilon),
@@ -155,6 +160,8 @@ pub struct Dqn<E: Environment> {
     pub(super) fell_back_at: Option<usize>,
     /// An expert's transitions to learn from as well (`demonstrations.rs`), if given.
     pub(super) demonstrations: Option<ReplayBuffer>,
+    /// States where the greedy policy failed ([`DqnConfig::failure_share`], `failures.rs`).
+    pub(super) failures: FailurePool<E>,
 }
 
 impl<E: Environment> Dqn<E> {
@@ -242,6 +249,7 @@ impl<E: Environment> Dqn<E> {
             weights_copy: None,
             fell_back_at: None,
             demonstrations: None,
+            failures: FailurePool::default(),
             config,
         };
         for i in 0..dqn.envs.len() {

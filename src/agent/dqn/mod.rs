@@ -13,6 +13,7 @@
 //! | `learner.rs` | the play-and-replay learner [`Dqn`]: its training loop and gradient step ([`Dqn::train_steps`]), in-training evaluation, [`DqnStats`] |
 //! | `td.rs` | the gradient step's arithmetic: a replayed batch on the device, the TD target (max, Double DQN, the blog's mean), the loss, Adam |
 //! | `demonstrations.rs` | learning from an expert's transitions (DQfD): [`record_demonstrations`], pre-training on them, the large-margin loss, a share of every later batch |
+//! | `failures.rs` | with full backups, a share of every batch from the states where the greedy policy failed ([`DqnConfig::failure_share`]): probes of the policy, the pool they fill |
 //! | `full_backup.rs` | the other algorithms of the same learner: full backups ([`DqnConfig::full_backups`]) and backups of every action of visited states ([`DqnConfig::backup_visited`]) |
 //! | `checkpoint.rs` | the policy out of a learner ([`Dqn::policy`]) and a saved one back in ([`Dqn::load_weights`], [`Dqn::resume`]) |
 //! | `policy.rs` | a trained network at play: [`QPolicy`], [`best_allowed`], greedy rollouts, [`evaluate`] |
@@ -48,6 +49,7 @@
 //! | `perf/steps_per_s` | environment steps per second of wall time |
 //! | `loss/margin` | with demonstrations: the mean large-margin loss of the chunk's gradient steps |
 //! | `demonstrations/agreement` | with demonstrations: the share of the chunk's demonstrated batch rows whose greedy action was the demonstrator's (before each update) |
+//! | `failures/greedy_rate` | with [`DqnConfig::failure_share`]: the share of the chunk's probe games (greedy, fresh starts) the policy did not finish |
 //!
 //! Where this departs from the dissertation, and why:
 //! - The target network is copied every 10 gradient steps, as the dissertation's text says; its
@@ -65,6 +67,7 @@ mod replay;
 mod schedule;
 
 mod demonstrations;
+mod failures;
 mod full_backup;
 mod learner;
 mod td;
@@ -91,6 +94,7 @@ pub use bench::{
 };
 pub use config::{DqnConfig, DqnError};
 pub use demonstrations::record_demonstrations;
+pub use failures::{FAILURE_PROBE_EVERY, FAILURE_PROBE_STARTS};
 pub use grid_conv::{GridConv, GridConvConfig};
 pub use learner::{Dqn, DqnStats};
 pub use matmul::{

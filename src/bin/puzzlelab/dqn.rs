@@ -92,6 +92,10 @@ pub struct DqnArgs {
     /// move of each (DeepCubeA's value iteration on Q-values).
     #[arg(long)]
     pub full_backups: bool,
+    /// With --full-backups: the share of every batch drawn from states where the greedy policy
+    /// failed (found by playing it from fresh starts every 500 steps; 0: none).
+    #[arg(long, value_name = "SHARE")]
+    pub failure_share: Option<f32>,
     /// The run's seed (default 0).
     #[arg(long)]
     pub seed: Option<u64>,
@@ -117,6 +121,7 @@ impl DqnArgs {
             ("--epsilon-min", self.epsilon_min.is_some()),
             ("--target-every", self.target_every.is_some()),
             ("--full-backups", self.full_backups),
+            ("--failure-share", self.failure_share.is_some()),
         ]
     }
 }

@@ -39,6 +39,7 @@ mod learn {
                 mask_actions: d.mask_actions || self.mask,
                 prioritized_replay: d.prioritized_replay || self.prioritized,
                 full_backups: d.full_backups || self.full_backups,
+                failure_share: self.failure_share.unwrap_or(d.failure_share),
                 seed: self.seed.unwrap_or(0),
                 ..d
             };

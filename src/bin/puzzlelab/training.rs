@@ -78,8 +78,11 @@ pub fn dqn_progress(
             show(agreement)
         ),
     };
+    let failures = stats.greedy_failure_rate.map_or(String::new(), |rate| {
+        format!(" | greedy probes failed {rate:.4}")
+    });
     format!(
-        "step {steps}/{target} | loss/td {} | epsilon {:.3} | {} {} | return {} | {:.0} steps/s{demonstrations}",
+        "step {steps}/{target} | loss/td {} | epsilon {:.3} | {} {} | return {} | {:.0} steps/s{demonstrations}{failures}",
         show(stats.td_loss),
         stats.epsilon,
         episodes.0,
