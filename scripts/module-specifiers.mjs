@@ -11,8 +11,9 @@ const STATIC_PATTERNS = [/^\s*(?:import|export)\s[^;]*?\sfrom\s*["']([^"']+)["']
 const DYNAMIC_PATTERNS = [/\bimport\(\s*["']([^"']+)["']\s*\)/g, /\bnew URL\(\s*["']([^"']+)["']\s*,\s*import\.meta\.url\s*\)/g];
 
 /**
- * The relative specifiers ("./x.js", "../y/z.js") `source` imports or re-exports statically, in
- * the order they appear; with `dynamic`, also those it imports dynamically or makes URLs of.
+ * The relative specifiers (one or two dots, then a slash) `source` imports or re-exports
+ * statically, in the order they appear; with `dynamic`, also those it imports dynamically or
+ * makes URLs of.
  */
 export function relativeSpecifiers(source, { dynamic = false } = {}) {
   const patterns = dynamic ? [...STATIC_PATTERNS, ...DYNAMIC_PATTERNS] : STATIC_PATTERNS;

@@ -41,6 +41,8 @@ const slow = { timeout: 2 * TEST_TIMEOUT_MS };
 const SHIPPED_MODEL = join(REPOSITORY_ROOT, "www", "models", "8puzzle.dqn");
 /** The shipped 8-puzzle model's manifest: what the panel must show once the model is loaded. */
 const SHIPPED_MANIFEST = JSON.parse(await readFile(`${SHIPPED_MODEL}.json`, "utf8"));
+/** The shipped model's network as its manifest records it: `architecture` in older manifests, the shared trainer's `hyperparameters.hidden` and `parameters`. */
+const SHIPPED_NETWORK = SHIPPED_MANIFEST.architecture ?? { hidden: SHIPPED_MANIFEST.hyperparameters.hidden, parameters: SHIPPED_MANIFEST.parameters };
 /**
  * WebGPU and the CPU agree when |webgpu − cpu| ≤ TOLERANCE × max(1, |cpu|, |webgpu|): absolute
  * for values up to 1 (the probe's outputs and most gradients), relative above, where float32
@@ -150,9 +152,9 @@ describe("deep Q-learning in the page", () => {
     assert.ok(seen.some((text) => /8puzzle\.dqn.*\d+%/.test(text)), `the model's download showed its progress (${JSON.stringify(seen.slice(-3))})`);
     assert.ok(page.requests.includes("/pkg/learn/puzzlelab_bg.wasm"), "the learning bundle is loaded now");
     assert.ok(page.requests.includes("/www/models/8puzzle.dqn"));
-    const { architecture, hyperparameters } = SHIPPED_MANIFEST;
-    const layers = architecture.hidden.join("-");
-    const parameters = architecture.parameters.toLocaleString("en");
+    const { hyperparameters } = SHIPPED_MANIFEST;
+    const layers = SHIPPED_NETWORK.hidden.join("-");
+    const parameters = SHIPPED_NETWORK.parameters.toLocaleString("en");
     assert.ok((await page.locator("#dqn-model-line").textContent()).includes(`3 × 3 · hidden layers ${layers} · ${parameters} parameters`));
     assert.ok(await page.locator("#dqn-progress").isHidden(), "the progress box goes once the model is in");
     // The manifest's evaluation is drawn without running anything: 31 distances.
@@ -166,7 +168,7 @@ describe("deep Q-learning in the page", () => {
     assert.ok(await page.isChecked("#dqn-full-backups"), "the model's full backups");
     const lastRate = String(Number(hyperparameters.learningRate.toPrecision(6)));
     assert.equal(await page.inputValue("#dqn-lr"), lastRate, "the learning rate it last trained at");
-    assert.equal(await page.inputValue("#dqn-hidden"), architecture.hidden.join(","));
+    assert.equal(await page.inputValue("#dqn-hidden"), SHIPPED_NETWORK.hidden.join(","));
 
     const start = await readBoard(page);
     await page.click("#dqn-solve");
@@ -461,7 +463,7 @@ describe("deep Q-learning in the page", () => {
     };
     assert.match(
       await load("truncated.dqn", shipped.subarray(0, 1000)),
-      new RegExp(`^The file "truncated\\.dqn" could not be loaded: corrupt DQN model: \\d+ bytes of weights where ${SHIPPED_MANIFEST.architecture.parameters} parameters need \\d+`),
+      new RegExp(`^The file "truncated\\.dqn" could not be loaded: corrupt DQN model: \\d+ bytes of weights where ${SHIPPED_NETWORK.parameters} parameters need \\d+`),
     );
     const flipped = Buffer.from(shipped);
     flipped[flipped.length - 100] ^= 0x40;
@@ -481,7 +483,7 @@ describe("deep Q-learning in the page", () => {
     await page.setInputFiles("#dqn-file", { name: "8puzzle.dqn", mimeType: "application/octet-stream", buffer: shipped });
     await page.waitForFunction(() => document.querySelector("#dqn-model-line").dataset.source === "file");
     assert.ok(await page.locator("#dqn-continue").isChecked());
-    assert.equal(await page.inputValue("#dqn-hidden"), SHIPPED_MANIFEST.architecture.hidden.join(","));
+    assert.equal(await page.inputValue("#dqn-hidden"), SHIPPED_NETWORK.hidden.join(","));
     assert.equal(await page.inputValue("#dqn-size"), "3x3");
     // 404s are logged by the browser as console errors; nothing else may be.
     assert.deepEqual(page.errors.filter((error) => !/404/.test(error)), []);

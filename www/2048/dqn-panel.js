@@ -310,12 +310,14 @@ function paramsText(filters1, filters2, hidden) {
 
 /**
  * How a model was trained, when its manifest says it learned from demonstrations (the manifest's
- * `setup.demonstrations`, written by `puzzlelab 2048 train --demonstrations`); "" otherwise.
+ * `setup.demonstrations`, written by `puzzlelab 2048 train --demonstrations`); "" otherwise. Its
+ * last run played on its own when it trained past its pre-training steps (a run from another
+ * model's weights, `--init`, may have pre-trained only).
  */
 export function recipeText(manifest) {
   const demonstrations = manifest?.setup?.demonstrations;
   if (!demonstrations || typeof demonstrations !== "object") return "";
-  const selfPlay = (manifest.hyperparameters?.pretrainSteps ?? 0) < (manifest.steps ?? 0) || manifest.commands?.some((c) => c.includes("--init"));
+  const selfPlay = (manifest.hyperparameters?.pretrainSteps ?? 0) < (manifest.steps ?? 0);
   return `trained from the n-tuple agent's demonstrations${selfPlay ? ", then by self-play" : ""}`;
 }
 
