@@ -78,7 +78,7 @@ pub struct DqnConfig {
     pub full_backups: bool,
     /// With [`DqnConfig::full_backups`]: the share of each batch drawn from states where the
     /// greedy policy failed instead of from the start rule (default 0: none). Every
-    /// [`FAILURE_PROBE_EVERY`](super::FAILURE_PROBE_EVERY) gradient steps the learner plays its
+    /// 500 gradient steps (`failures.rs`' `FAILURE_PROBE_EVERY`) the learner plays its
     /// greedy policy from fresh starts; the states of every game it does not finish within
     /// `max_episode_steps` (a loop, most often) are kept, and backing them up against the target
     /// network breaks the loop: in a cycle the Bellman targets cannot all hold, so its values

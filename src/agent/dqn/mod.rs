@@ -94,7 +94,6 @@ pub use bench::{
 };
 pub use config::{DqnConfig, DqnError};
 pub use demonstrations::record_demonstrations;
-pub use failures::{FAILURE_PROBE_EVERY, FAILURE_PROBE_STARTS};
 pub use grid_conv::{GridConv, GridConvConfig};
 pub use learner::{Dqn, DqnStats};
 pub use matmul::{

@@ -267,18 +267,8 @@ pub fn eval(args: &CostToGoEvalArgs, command: &str) -> Result<()> {
     report["command"] = serde_json::json!(command);
     report["seconds"] = serde_json::json!(round(clock.elapsed().as_secs_f64(), 1));
     report["date"] = serde_json::json!(utc_now());
-    if let Some(name) = &args.record {
-        let path = format!("{}.json", args.model);
-        let mut manifest = manifest.expect("read above for --record");
-        ensure!(
-            manifest.is_object(),
-            "{path}: the manifest is not an object"
-        );
-        if !manifest["evaluations"].is_object() {
-            manifest["evaluations"] = serde_json::json!({});
-        }
-        manifest["evaluations"][name] = report.clone();
-        crate::files::write_json(&path, &manifest)?;
+    if let (Some(name), Some(manifest)) = (&args.record, manifest) {
+        crate::files::record_evaluation(&args.model, manifest, name, &report)?;
     }
     crate::files::print_json(&report);
     Ok(())

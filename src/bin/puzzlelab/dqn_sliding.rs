@@ -233,21 +233,13 @@ pub fn eval(args: &EvalArgs, command: &str) -> Result<()> {
         "bwas_uniform": bwas,
         "every_position": every_position,
     });
-    if let (Some(name), Some(mut manifest)) = (&args.record, manifest) {
-        ensure!(
-            manifest.is_object(),
-            "{path}.json: the manifest is not an object"
-        );
+    if let (Some(name), Some(manifest)) = (&args.record, manifest) {
         let mut recorded = report.clone();
         recorded["command"] = json!(command);
         recorded["machine"] = json!(machine());
         recorded["seconds"] = json!(files::round(clock.elapsed().as_secs_f64(), 1));
         recorded["date"] = json!(files::utc_now());
-        if !manifest["evaluations"].is_object() {
-            manifest["evaluations"] = json!({});
-        }
-        manifest["evaluations"][name] = recorded;
-        files::write_json(&format!("{path}.json"), &manifest)?;
+        files::record_evaluation(path, manifest, name, &recorded)?;
     }
     print_json(&report);
     Ok(())

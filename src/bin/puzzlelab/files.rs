@@ -135,6 +135,28 @@ pub fn write_model_and_manifest(path: &str, model: &[u8], manifest: &impl Serial
         .with_context(|| format!("{manifest_path}: cannot write"))
 }
 
+/// Adds `report` to the manifest beside `model` (read before the evaluation ran, so that a
+/// missing one fails first) under `evaluations.name`, and writes it back: what `--record NAME`
+/// of the eval commands does.
+#[cfg_attr(not(feature = "learn"), allow(dead_code))] // only the learners' eval commands use it
+pub fn record_evaluation(
+    model: &str,
+    mut manifest: serde_json::Value,
+    name: &str,
+    report: &serde_json::Value,
+) -> Result<()> {
+    let path = format!("{model}.json");
+    anyhow::ensure!(
+        manifest.is_object(),
+        "{path}: the manifest is not an object"
+    );
+    if !manifest["evaluations"].is_object() {
+        manifest["evaluations"] = serde_json::json!({});
+    }
+    manifest["evaluations"][name] = report.clone();
+    write_json(&path, &manifest)
+}
+
 /// The manifest `FILE.json` written beside a model or network `path`, which resuming needs,
 /// checked against the model: when it records the model's checksum ([`MODEL_CHECKSUM`]; older
 /// manifests do not) the model file must match it. A manifest whose write a killed run left
