@@ -496,7 +496,7 @@ fn evaluation_groups_fresh_positions_by_optimal_distance() {
         per_distance: 3,
         ..EvaluationSettings::default()
     };
-    let table = evaluate_by_distance(&policy, &mut env, &positions, &settings);
+    let table = evaluate_by_distance(&policy, &env, &positions, &settings);
     assert_eq!(table.rows.len(), 21);
     assert_eq!(table.overall.positions, 63);
     assert!(table.rows.iter().all(|r| r.positions == 3));

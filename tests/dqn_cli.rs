@@ -1121,3 +1121,76 @@ fn training_on_the_gpu_needs_the_gpu_build() {
         "--device gpu needs the GPU build: cargo build --release --features gpu",
     );
 }
+
+#[test]
+fn models_average_into_one_whose_manifest_lists_every_input_and_command() {
+    let dir = scratch("dqn_cli_average");
+    let [a, b, mean, wide] = ["a.dqn", "b.dqn", "mean.dqn", "wide.dqn"]
+        .map(|f| dir.join(f).to_string_lossy().to_string());
+    train_tiny_sliding_model(&a);
+    let tiny = "sliding train --size 2x3 --steps 50 --warmup 1 --batch 8 --per-distance 1";
+    succeeds(&args(
+        &format!("{tiny} --hidden 8 --seed 5 --out {{}}"),
+        &[&b],
+    ));
+    let models = format!("{a},{b}");
+    let out = succeeds(&args(
+        "sliding average --models {} --shares 3,1 --out {}",
+        &[&models, &mean],
+    ));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("validation:"), "{stderr}");
+
+    // The weights are the weighted mean: the last parameter_count × 4 bytes of each file.
+    let weights = |path: &str| -> Vec<f32> {
+        let bytes = std::fs::read(path).unwrap();
+        let count = manifest(path)["parameters"].as_u64().unwrap() as usize;
+        (bytes[bytes.len() - 4 * count..].chunks_exact(4))
+            .map(|b| f32::from_le_bytes(b.try_into().unwrap()))
+            .collect()
+    };
+    let (wa, wb, wm) = (weights(&a), weights(&b), weights(&mean));
+    assert_ne!(wa, wb, "two seeds, two models");
+    for ((x, y), m) in wa.iter().zip(&wb).zip(&wm) {
+        assert!((0.75 * x + 0.25 * y - m).abs() < 1e-6, "{x} {y} {m}");
+    }
+
+    let m = manifest(&mean);
+    let inputs = m["inputs"].as_array().unwrap();
+    assert_eq!(inputs.len(), 2);
+    assert_eq!(inputs[0]["share"], 3.0);
+    assert_eq!(inputs[1]["model_fnv1a"], manifest(&b)["model_fnv1a"]);
+    let commands: Vec<&str> = (m["commands"].as_array().unwrap().iter())
+        .map(|c| c.as_str().unwrap())
+        .collect();
+    assert_eq!(commands.len(), 3, "{commands:?}");
+    assert!(commands[1].contains("--seed 5") && commands[2].contains("sliding average"));
+    assert!(m["validation"]["overall"]["positions"].as_u64().unwrap() > 0);
+    assert!(
+        m.get("training_curve").is_none(),
+        "the inputs' curves are not the mean's"
+    );
+    succeeds(&args("sliding eval --model {} --per-distance 1", &[&mean]));
+
+    // Models of other networks, or shares that do not fit, are refused in words.
+    succeeds(&args(&format!("{tiny} --hidden 4 --out {{}}"), &[&wide]));
+    let mixed = format!("{a},{wide}");
+    fails_with(
+        &args("sliding average --models {} --out {}", &[&mixed, &mean]),
+        "only models of one puzzle and network average",
+    );
+    fails_with(
+        &args(
+            "sliding average --models {} --shares 1 --out {}",
+            &[&models, &mean],
+        ),
+        "1 shares for 2 models",
+    );
+    fails_with(
+        &args(
+            "sliding average --models {} --shares 1,0 --out {}",
+            &[&models, &mean],
+        ),
+        "each model's share must be a positive number",
+    );
+}

@@ -11,14 +11,21 @@
 //!   frontier, so `−max Q` serves as the heuristic; its solved rate within a node budget and its
 //!   mean extra moves.
 
+use crate::agent::bwas::{bwas, BwasSettings};
+use crate::agent::dqn::sliding::MAX_WALK;
 use crate::agent::dqn::{best_allowed, QPolicy};
 use crate::agent::q_table::Rollout;
-use crate::env::sliding::solve::ExactDistances;
-use crate::env::sliding::{Board, Direction, SlidingEnv, StartRule};
+use crate::env::sliding::pdb::PdbHeuristic;
+use crate::env::sliding::solve::{ExactDistances, SlidingSolver};
+use crate::env::sliding::{
+    Board, Direction, Heuristic, HeuristicTables, SlidingEnv, SlidingPuzzle, StartRule,
+};
 use crate::env::Environment;
 use crate::rng::Rng;
+use crate::search::Limits;
 use std::collections::HashSet;
 use std::fmt::Write as _;
+use std::rc::Rc;
 
 /// How an evaluation runs.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -140,6 +147,82 @@ pub fn exact_positions(
         .flat_map(|d| (0..per_distance).map(move |_| d))
         .map(|d| (exact.random_at(d, &mut rng), d))
         .collect()
+}
+
+/// The random-walk difficulties (Manhattan + 2·linear conflicts) of the positions
+/// [`OptimalLengths::fresh_positions`] draws on boards too large for the exact table.
+pub const LARGE_BOARD_DIFFICULTIES: [u32; 5] = [6, 12, 18, 24, 30];
+
+/// Where positions' optimal lengths come from: the exact table (boards of at most 9 cells), or
+/// IDA* over pattern databases (larger boards: the caller loads or builds them).
+#[derive(Clone)]
+pub enum OptimalLengths {
+    /// Every position's distance, from the table.
+    Exact(Rc<ExactDistances>),
+    /// Each position solved optimally by IDA* over these databases.
+    PatternDatabases(Rc<PdbHeuristic>),
+}
+
+impl OptimalLengths {
+    /// The optimal number of moves from `board` to `puzzle`'s goal.
+    pub fn of(&self, puzzle: &SlidingPuzzle, board: Board) -> Result<u32, String> {
+        match self {
+            OptimalLengths::Exact(exact) => exact
+                .distance(&board)
+                .ok_or_else(|| "a position that cannot reach the goal".into()),
+            OptimalLengths::PatternDatabases(databases) => {
+                let limits = Limits {
+                    max_nodes: u64::MAX,
+                };
+                let mut solver =
+                    SlidingSolver::with_pattern_databases(puzzle, board, databases.clone(), limits)
+                        .map_err(|e| e.to_string())?;
+                Ok(solver.run_to_end(u64::MAX, |_| true).length as u32)
+            }
+        }
+    }
+
+    /// Fresh positions with their optimal lengths: `settings.per_distance` at each distance of
+    /// the exact table ([`exact_positions`]), or over pattern databases as many random walks at
+    /// each of [`LARGE_BOARD_DIFFICULTIES`], solved optimally.
+    pub fn fresh_positions(
+        &self,
+        puzzle: &SlidingPuzzle,
+        settings: &EvaluationSettings,
+    ) -> Result<Vec<(Board, u32)>, String> {
+        if let OptimalLengths::Exact(exact) = self {
+            return Ok(exact_positions(exact, settings.per_distance, settings.seed));
+        }
+        let tables = HeuristicTables::new(puzzle.goal());
+        let mut rng = Rng::new(settings.seed);
+        let mut out = Vec::new();
+        for difficulty in LARGE_BOARD_DIFFICULTIES {
+            for _ in 0..settings.per_distance {
+                let board = puzzle.random_walk(difficulty, MAX_WALK, &mut rng, |b| {
+                    tables.estimate(b, Heuristic::LinearConflict)
+                });
+                out.push((board, self.of(puzzle, board)?));
+            }
+        }
+        Ok(out)
+    }
+
+    /// `count` uniformly random positions that reach the goal, drawn by `seed`, with their
+    /// optimal lengths.
+    pub fn uniform_positions(
+        &self,
+        puzzle: &SlidingPuzzle,
+        count: usize,
+        seed: u64,
+    ) -> Result<Vec<(Board, u32)>, String> {
+        let mut rng = Rng::new(seed ^ 0x0F1F_0A11);
+        (0..count)
+            .map(|_| {
+                let board = puzzle.random_solvable(&mut rng);
+                Ok((board, self.of(puzzle, board)?))
+            })
+            .collect()
+    }
 }
 
 /// An environment that starts at `board` (used to play and to write observations).
@@ -535,20 +618,158 @@ impl EvaluationTally {
 }
 
 /// Evaluates `policy` on `positions` (each with its optimal number of moves), greedy and by beam
-/// search, grouped by optimal distance. `env` is any environment of the puzzle (its start rule
-/// is changed).
+/// search, grouped by optimal distance. `env` is any environment of the puzzle (a copy of it
+/// plays).
 pub fn evaluate_by_distance(
     policy: &QPolicy,
-    env: &mut SlidingEnv,
+    env: &SlidingEnv,
     positions: &[(Board, u32)],
     settings: &EvaluationSettings,
 ) -> EvaluationTable {
-    let clock = web_time::Instant::now();
-    let mut tally = EvaluationTally::default();
-    for &(start, optimal) in positions {
-        tally.add(evaluate_position(policy, env, start, optimal, settings));
+    let mut evaluation = StepwiseEvaluation::new(policy, env, positions.to_vec(), settings);
+    evaluation.step(usize::MAX);
+    evaluation.table()
+}
+
+/// [`evaluate_by_distance`] a few positions at a time (the page's worker reports progress
+/// between steps).
+pub struct StepwiseEvaluation {
+    positions: Vec<(Board, u32)>,
+    policy: QPolicy,
+    env: SlidingEnv,
+    tally: EvaluationTally,
+    settings: EvaluationSettings,
+    clock: web_time::Instant,
+}
+
+impl StepwiseEvaluation {
+    /// An evaluation of `policy` on `positions`, none played yet.
+    pub fn new(
+        policy: &QPolicy,
+        env: &SlidingEnv,
+        positions: Vec<(Board, u32)>,
+        settings: &EvaluationSettings,
+    ) -> Self {
+        StepwiseEvaluation {
+            positions,
+            policy: policy.clone(),
+            env: env.clone(),
+            tally: EvaluationTally::default(),
+            settings: settings.clone(),
+            clock: web_time::Instant::now(),
+        }
     }
-    tally.table(settings, clock.elapsed().as_secs_f32())
+
+    /// Plays up to `count` more positions; true once all are done.
+    pub fn step(&mut self, count: usize) -> bool {
+        let start = self.tally.positions();
+        let end = start.saturating_add(count).min(self.positions.len());
+        for &(board, optimal) in &self.positions[start..end] {
+            let outcome =
+                evaluate_position(&self.policy, &mut self.env, board, optimal, &self.settings);
+            self.tally.add(outcome);
+        }
+        end == self.positions.len()
+    }
+
+    /// Positions played so far.
+    pub fn done(&self) -> usize {
+        self.tally.positions()
+    }
+
+    /// Positions in all.
+    pub fn total(&self) -> usize {
+        self.positions.len()
+    }
+
+    /// The table of the positions played so far.
+    pub fn table(&self) -> EvaluationTable {
+        self.tally
+            .table(&self.settings, self.clock.elapsed().as_secs_f32())
+    }
+}
+
+/// Solves `start` by batch-weighted A* over the network's estimate of the moves left
+/// ([`q_heuristic`]).
+pub fn model_bwas(
+    policy: &QPolicy,
+    env: &mut SlidingEnv,
+    start: Board,
+    settings: &BwasSettings,
+) -> ModelSolution {
+    let goal = *env.puzzle().goal();
+    let found = bwas(start, &goal, settings, |boards| {
+        q_heuristic(policy, env, boards)
+    });
+    ModelSolution {
+        method: "bwas",
+        moves: found.moves,
+        nodes: found.nodes,
+    }
+}
+
+/// Batch-weighted A* over a network's estimate on positions with known optimal lengths
+/// ([`bwas_report`]).
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct BwasReport {
+    /// The search's settings.
+    pub settings: BwasSettings,
+    /// Positions searched.
+    pub positions: usize,
+    /// Solved within the node budget.
+    pub solved: usize,
+    /// Solved in the fewest moves.
+    pub optimal: usize,
+    /// `optimal / positions`.
+    pub optimal_rate: f64,
+    /// Mean moves over the optimum of the solved positions.
+    pub mean_extra_moves_when_solved: f64,
+    /// Mean nodes expanded a position.
+    pub mean_nodes: f64,
+    /// Mean, median and longest milliseconds a position.
+    pub mean_ms: f64,
+    /// See `mean_ms`.
+    pub median_ms: Option<f64>,
+    /// See `mean_ms`.
+    pub max_ms: Option<f64>,
+}
+
+/// Solves each of `positions` (with its optimal length) by [`model_bwas`]: solved, optimal,
+/// extra moves, nodes and time.
+pub fn bwas_report(
+    policy: &QPolicy,
+    env: &mut SlidingEnv,
+    positions: &[(Board, u32)],
+    settings: &BwasSettings,
+) -> BwasReport {
+    let (mut solved, mut optimal, mut extra, mut nodes) = (0, 0, 0, 0);
+    let mut ms: Vec<f64> = Vec::new();
+    for &(start, length) in positions {
+        let started = web_time::Instant::now();
+        let found = model_bwas(policy, env, start, settings);
+        ms.push(started.elapsed().as_secs_f64() * 1e3);
+        nodes += found.nodes;
+        if let Some(moves) = found.moves {
+            solved += 1;
+            let over = moves.len() - length as usize;
+            extra += over;
+            optimal += usize::from(over == 0);
+        }
+    }
+    let n = positions.len().max(1) as f64;
+    ms.sort_by(f64::total_cmp);
+    BwasReport {
+        settings: *settings,
+        positions: positions.len(),
+        solved,
+        optimal,
+        optimal_rate: optimal as f64 / n,
+        mean_extra_moves_when_solved: extra as f64 / (solved.max(1) as f64),
+        mean_nodes: nodes as f64 / n,
+        mean_ms: ms.iter().sum::<f64>() / n,
+        median_ms: ms.get(ms.len() / 2).copied(),
+        max_ms: ms.last().copied(),
+    }
 }
 
 /// The greedy policy's play from every position that can reach the goal (181,440 on the

@@ -6,12 +6,12 @@
 
 use super::learner::{request_of, WebLearner};
 use super::{js_error, to_js};
-use crate::agent::bwas::{bwas, BwasSettings};
+use crate::agent::bwas::BwasSettings;
 use crate::agent::dqn::sliding::{puzzle_of, training_env, SlidingLearner, SlidingSetup};
 use crate::agent::dqn::QPolicy;
 use crate::agent::evaluation::{
-    evaluate_position, exact_positions, model_solve, q_heuristic, EvaluationSettings,
-    EvaluationTally, ModelSolution, ModelSolveReport,
+    exact_positions, model_bwas, model_solve, EvaluationSettings, ModelSolution, ModelSolveReport,
+    StepwiseEvaluation,
 };
 use crate::env::sliding::solve::{ExactDistances, SolveReport};
 use crate::env::sliding::{Board, SlidingPuzzle};
@@ -135,18 +135,9 @@ impl SlidingModel {
         }
         .checked()
         .map_err(js_error)?;
-        let goal = *self.puzzle.goal();
         let clock = web_time::Instant::now();
-        let (policy, env) = (&self.policy, &mut self.env);
-        let found = bwas(start, &goal, &settings, |boards| {
-            q_heuristic(policy, env, boards)
-        });
+        let found = model_bwas(&self.policy, &mut self.env, start, &settings);
         let ms = clock.elapsed().as_secs_f64() * 1000.0;
-        let found = ModelSolution {
-            method: "bwas",
-            moves: found.moves,
-            nodes: found.nodes,
-        };
         self.solution(start, found, ms)
     }
 
@@ -211,63 +202,44 @@ impl SlidingModel {
         let exact = self.exact().ok_or_else(|| {
             js_error("the page evaluates boards of at most 9 cells (use `puzzlelab sliding eval` for 4×4)")
         })?;
-        Ok(DqnEvaluation {
-            positions: exact_positions(&exact, settings.per_distance, settings.seed),
-            policy: self.policy.clone(),
-            env: self.env.clone(),
-            tally: EvaluationTally::default(),
-            settings,
-            clock: web_time::Instant::now(),
-        })
+        let positions = exact_positions(&exact, settings.per_distance, settings.seed);
+        Ok(DqnEvaluation(StepwiseEvaluation::new(
+            &self.policy,
+            &self.env,
+            positions,
+            &settings,
+        )))
     }
 }
 
 /// An evaluation of a model, played a few positions at a time.
 #[wasm_bindgen]
-pub struct DqnEvaluation {
-    positions: Vec<(Board, u32)>,
-    policy: QPolicy,
-    env: crate::env::sliding::SlidingEnv,
-    tally: EvaluationTally,
-    settings: EvaluationSettings,
-    clock: web_time::Instant,
-}
+pub struct DqnEvaluation(StepwiseEvaluation);
 
 #[wasm_bindgen]
 impl DqnEvaluation {
     /// Plays up to `positions` more positions; true once all are done.
     pub fn step(&mut self, positions: usize) -> bool {
-        let start = self.tally.positions();
-        let end = start.saturating_add(positions).min(self.positions.len());
-        for &(board, optimal) in &self.positions[start..end] {
-            let outcome =
-                evaluate_position(&self.policy, &mut self.env, board, optimal, &self.settings);
-            self.tally.add(outcome);
-        }
-        end == self.positions.len()
+        self.0.step(positions)
     }
 
     /// Positions played so far.
     #[wasm_bindgen(getter)]
     pub fn done(&self) -> usize {
-        self.tally.positions()
+        self.0.done()
     }
 
     /// Positions in all.
     #[wasm_bindgen(getter)]
     pub fn total(&self) -> usize {
-        self.positions.len()
+        self.0.total()
     }
 
     /// The table so far (all of it once [`DqnEvaluation::step`] returned true): `{rows:
     /// [{optimal, positions, greedySolvedPercent, greedyMeanExtra, searchSolvedPercent,
     /// searchMeanExtra, …}], overall, settings, seconds}`.
     pub fn result(&self) -> Result<JsValue, JsValue> {
-        to_js(
-            &self
-                .tally
-                .table(&self.settings, self.clock.elapsed().as_secs_f32()),
-        )
+        to_js(&self.0.table())
     }
 }
 

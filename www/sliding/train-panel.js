@@ -213,12 +213,15 @@ export const SLIDING_DQN = {
       if (!Array.isArray(evaluation?.rows) || evaluation.rows.length === 0) return null;
       if (!evaluation.rows.every((row) => row !== null && typeof row === "object")) throw new Error("its evaluation rows are not rows");
       const perDistance = evaluation.settings?.perDistance ?? evaluation.settings?.per_distance;
-      const steps = manifest.evaluation_step ?? manifest.training_curve?.at(-1)?.step ?? manifest.steps;
+      // A mean of models' weights (`puzzlelab sliding average`) lists them; its steps are its first model's.
+      const averaged = Array.isArray(manifest.inputs) ? manifest.inputs.length : 0;
+      const steps = averaged ? null : (manifest.evaluation_step ?? manifest.training_curve?.at(-1)?.step ?? manifest.steps);
       return {
         ...showDistances(card, evaluation, `${model.name} (manifest)`, { perDistance, steps }),
         status:
           `${model.name}. From the model's manifest (not run here): ${numberFormat.format(field(evaluation.overall, "positions"))} positions` +
-          `${perDistance ? `, ${perDistance} per distance` : ""}${steps ? `, after ${numberFormat.format(steps)} training steps` : ""}. ` +
+          `${perDistance ? `, ${perDistance} per distance` : ""}${steps ? `, after ${numberFormat.format(steps)} training steps` : ""}` +
+          `${averaged ? `, the weighted mean of ${averaged} trained models' weights` : ""}. ` +
           "Evaluate measures it again in this tab.",
       };
     },

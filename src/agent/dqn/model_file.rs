@@ -102,6 +102,50 @@ impl QPolicy {
         })
     }
 
+    /// The weighted mean of `models`' weights, each model counting in proportion to its share:
+    /// weight averaging of models trained on from one ancestor, which lands between their
+    /// solutions in one basin of the loss ("model soups", Wortsman et al. 2022; stochastic weight
+    /// averaging, Izmailov et al. 2018). The models must play the same puzzle with the same
+    /// network; the first one's training record is kept.
+    pub fn average(models: &[(QPolicy, f64)]) -> Result<QPolicy, DqnError> {
+        let invalid = |why: String| Err(DqnError::InvalidSetup(why));
+        let Some((first, _)) = models.first() else {
+            return invalid("no model to average".into());
+        };
+        if models
+            .iter()
+            .any(|(_, share)| !(share.is_finite() && *share > 0.0))
+        {
+            return invalid("each model's share must be a positive number".into());
+        }
+        let total: f64 = models.iter().map(|(_, share)| share).sum();
+        let mut sum = vec![0.0f64; first.network_config.num_params()];
+        for (model, share) in models {
+            if model.puzzle_id != first.puzzle_id
+                || model.network_config != first.network_config
+                || model.mask_actions != first.mask_actions
+            {
+                return invalid(format!(
+                    "only models of one puzzle and network average: \"{}\" with {:?} and \"{}\" with {:?}",
+                    first.puzzle_id, first.network_config.hidden, model.puzzle_id, model.network_config.hidden
+                ));
+            }
+            for (s, w) in sum.iter_mut().zip(model.network.weights()) {
+                *s += share / total * f64::from(w);
+            }
+        }
+        let weights: Vec<f32> = sum.into_iter().map(|w| w as f32).collect();
+        Ok(QPolicy {
+            network: first.network_config.from_weights(&weights, &first.device),
+            network_config: first.network_config.clone(),
+            puzzle_id: first.puzzle_id.clone(),
+            mask_actions: first.mask_actions,
+            device: first.device.clone(),
+            training: first.training.clone(),
+            sparse_input: Default::default(),
+        })
+    }
+
     /// Writes [`QPolicy::to_bytes`] to a file.
     pub fn save(&self, path: impl AsRef<std::path::Path>) -> Result<(), DqnError> {
         std::fs::write(path, self.to_bytes())?;

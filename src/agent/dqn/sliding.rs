@@ -3,6 +3,7 @@
 //! the page's training worker so that both train the same way.
 
 use super::{Curriculum, Dqn, DqnConfig, DqnError, DqnStats, QPolicy};
+use crate::agent::evaluation::{EvaluationSettings, OptimalLengths};
 use crate::env::sliding::{parse_size, RewardScheme, SlidingEnv, SlidingPuzzle, StartRule};
 use burn::tensor::Device;
 
@@ -281,7 +282,25 @@ pub struct SlidingValidation {
     /// Positions and their optimal lengths.
     pub positions: Vec<(crate::env::sliding::Board, u32)>,
     /// The beam search's width and budget, the greedy move limit.
-    pub settings: crate::agent::evaluation::EvaluationSettings,
+    pub settings: EvaluationSettings,
+}
+
+impl SlidingValidation {
+    /// `settings.per_distance` fresh positions at each distance (or difficulty, over pattern
+    /// databases: [`OptimalLengths::fresh_positions`]), drawn by `settings.seed`.
+    pub fn draw(
+        puzzle: SlidingPuzzle,
+        optimal: &OptimalLengths,
+        settings: EvaluationSettings,
+    ) -> Result<SlidingValidation, DqnError> {
+        Ok(SlidingValidation {
+            positions: optimal
+                .fresh_positions(&puzzle, &settings)
+                .map_err(DqnError::InvalidSetup)?,
+            puzzle,
+            settings,
+        })
+    }
 }
 
 /// The sliding puzzles' deep Q-learner ([`super::PuzzleLearner`]): the N-puzzle DQN
@@ -372,7 +391,7 @@ impl super::PuzzleLearner for SlidingLearner {
 
     /// `size` positions at each optimal distance drawn from `seed` (boards of at most 9 cells:
     /// their exact distances); a larger board's optimal lengths need pattern databases, which the
-    /// command line brings (`sliding train` makes its own validation set).
+    /// command line brings ([`SlidingValidation::draw`]).
     fn validation(
         setup: &SlidingSetup,
         size: usize,
@@ -386,16 +405,12 @@ impl super::PuzzleLearner for SlidingLearner {
                         .into(),
                 )
             })?;
-        let settings = crate::agent::evaluation::EvaluationSettings {
+        let settings = EvaluationSettings {
             per_distance: size,
             seed,
-            ..crate::agent::evaluation::EvaluationSettings::for_cells(puzzle.rows() * puzzle.cols())
+            ..EvaluationSettings::for_cells(puzzle.rows() * puzzle.cols())
         };
-        Ok(SlidingValidation {
-            positions: crate::agent::evaluation::exact_positions(&exact, size, seed),
-            puzzle,
-            settings,
-        })
+        SlidingValidation::draw(puzzle, &OptimalLengths::Exact(exact.into()), settings)
     }
 
     fn validation_len(validation: &SlidingValidation) -> usize {
@@ -403,11 +418,11 @@ impl super::PuzzleLearner for SlidingLearner {
     }
 
     fn evaluate(policy: &QPolicy, v: &SlidingValidation) -> Result<Self::Evaluation, DqnError> {
-        let mut env = training_env(&v.puzzle, 0);
+        let env = training_env(&v.puzzle, 0);
         policy.check_fits_or_values(&env)?;
         Ok(crate::agent::evaluation::evaluate_by_distance(
             policy,
-            &mut env,
+            &env,
             &v.positions,
             &v.settings,
         ))

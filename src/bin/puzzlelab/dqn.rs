@@ -305,15 +305,46 @@ pub struct BenchDqnArgs {
     pub device: DeviceArg,
 }
 
+/// `puzzlelab <puzzle> average`: the weighted mean of trained models' weights (models trained on
+/// from one ancestor), validated as the puzzle's `train` validates, with a manifest that lists
+/// every input and the commands that made it.
+#[derive(Args, Debug)]
+pub struct AverageArgs {
+    /// The models, comma separated (one puzzle, one network; the first one's setup is kept).
+    #[arg(long, value_name = "A,B,...", value_delimiter = ',', required = true)]
+    pub models: Vec<String>,
+    /// Each model's share of the mean, comma separated (default: equal shares).
+    #[arg(long, value_name = "S,S,...", value_delimiter = ',')]
+    pub shares: Vec<f64>,
+    /// Where to write the model (and its manifest, FILE.json).
+    #[arg(long, value_name = "FILE", required = true)]
+    pub out: String,
+}
+
+impl AverageArgs {
+    /// Each model with its share (equal shares when none are given).
+    pub fn shared(&self) -> anyhow::Result<Vec<(String, f64)>> {
+        let shares = match self.shares.len() {
+            0 => vec![1.0; self.models.len()],
+            n if n == self.models.len() => self.shares.clone(),
+            n => anyhow::bail!(
+                "{n} shares for {} models: give one a model",
+                self.models.len()
+            ),
+        };
+        Ok(self.models.iter().cloned().zip(shares).collect())
+    }
+}
+
 #[cfg(feature = "learn")]
-pub use crate::dqn_sliding::{bench_dqn, eval, solve_with_model, train};
+pub use crate::dqn_sliding::{average, bench_dqn, eval, solve_with_model, train};
 
 #[cfg(not(feature = "learn"))]
-pub use unavailable::{bench_dqn, eval, solve_with_model, train};
+pub use unavailable::{average, bench_dqn, eval, solve_with_model, train};
 
 #[cfg(not(feature = "learn"))]
 mod unavailable {
-    use super::{BenchDqnArgs, EvalArgs, TrainArgs, NEEDS_LEARN};
+    use super::{AverageArgs, BenchDqnArgs, EvalArgs, TrainArgs, NEEDS_LEARN};
     use crate::sliding::SolveArgs;
     use anyhow::{bail, Result};
 
@@ -327,6 +358,10 @@ mod unavailable {
 
     pub fn bench_dqn(_: &BenchDqnArgs) -> Result<()> {
         bail!("bench-dqn: {NEEDS_LEARN}")
+    }
+
+    pub fn average(_: &AverageArgs, _: &str) -> Result<()> {
+        bail!("sliding average: {NEEDS_LEARN}")
     }
 
     pub fn solve_with_model(_: &SolveArgs, _: &str) -> Result<String> {

@@ -66,11 +66,12 @@ pub struct EvalArgs {
 }
 
 #[cfg(feature = "learn")]
-pub use learn::{eval, train};
+pub use learn::{average, eval, train};
 
 needs_learn! {
     "2048 train": fn train(&TrainArgs, &str) -> ();
     "2048 eval --agent dqn": fn eval(&EvalArgs) -> ();
+    "2048 average": fn average(&crate::dqn::AverageArgs, &str) -> ();
 }
 
 #[cfg(feature = "learn")]
@@ -135,6 +136,12 @@ mod learn {
                 ..TrainRequest::new(&args.dqn, &args.run, args.eval_games as usize, command)
             },
         )
+    }
+
+    /// `puzzlelab 2048 average`: the models' weighted mean ([`crate::learner::average`]),
+    /// validated on the trainer's games.
+    pub fn average(args: &crate::dqn::AverageArgs, command: &str) -> Result<()> {
+        learner::average::<Game2048Learner>(&args.shared()?, None, &args.out, command)
     }
 
     /// `puzzlelab 2048 eval --agent dqn`: plays full games greedily with a saved model; JSON on stdout.

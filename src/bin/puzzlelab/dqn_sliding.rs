@@ -1,10 +1,9 @@
 //! `train`, `eval`, `bench-dqn` and `solve --algo dqn` with `--features learn`: the sliding
 //! puzzles' deep Q-learner (`agent::dqn::sliding`'s `SlidingLearner`), trained by the trainer
-//! every learnable puzzle shares (`learner.rs`) on a validation set this file makes (optimal
-//! lengths from the exact table, or on 4 × 4 from the shipped pattern databases), evaluated
-//! against exact optimal lengths.
+//! every learnable puzzle shares (`learner.rs`) on a validation set of exact optimal lengths
+//! (the table's, or on 4 × 4 the shipped pattern databases' that this file loads).
 
-use crate::dqn::{BenchDqnArgs, EvalArgs, EvaluationArgs, RewardArg, TrainArgs};
+use crate::dqn::{AverageArgs, BenchDqnArgs, EvalArgs, EvaluationArgs, RewardArg, TrainArgs};
 use crate::files::{self, machine, print_json};
 use crate::learner::TrainRequest;
 use crate::sliding::{
@@ -12,31 +11,23 @@ use crate::sliding::{
     STANDARD_DATABASES,
 };
 use anyhow::{anyhow, ensure, Result};
-use puzzlelab::agent::bwas::{bwas, BwasSettings};
+use puzzlelab::agent::bwas::BwasSettings;
 use puzzlelab::agent::dqn::sliding::{
     puzzle_of, training_env, SlidingLearner, SlidingSetup, SlidingTrainer, SlidingValidation,
-    MAX_WALK,
 };
 use puzzlelab::agent::dqn::{DqnConfig, QPolicy};
 use puzzlelab::agent::evaluation::{
-    evaluate_by_distance, exact_positions, model_solve, q_heuristic, score_every_position,
-    EvaluationSettings, EvaluationTable, ModelSolveReport,
+    bwas_report, evaluate_by_distance, model_solve, score_every_position, EvaluationSettings,
+    EvaluationTable, ModelSolveReport, OptimalLengths,
 };
 use puzzlelab::env::sliding::pdb::{Partition, PdbHeuristic};
-use puzzlelab::env::sliding::solve::{ExactDistances, SlidingSolver};
-use puzzlelab::env::sliding::{
-    Board, Heuristic, HeuristicTables, RewardScheme, SlidingEnv, SlidingPuzzle,
-};
+use puzzlelab::env::sliding::solve::ExactDistances;
+use puzzlelab::env::sliding::{RewardScheme, SlidingPuzzle};
 use puzzlelab::env::Environment;
-use puzzlelab::rng::Rng;
-use puzzlelab::search::Limits;
 use serde::Serialize;
 use serde_json::json;
 use std::rc::Rc;
 use std::time::Instant;
-
-/// The 4×4 evaluation's random-walk difficulties (Manhattan + 2·linear conflicts).
-const LARGE_BOARD_DIFFICULTIES: [u32; 5] = [6, 12, 18, 24, 30];
 
 impl RewardArg {
     fn scheme(self) -> RewardScheme {
@@ -48,90 +39,23 @@ impl RewardArg {
     }
 }
 
-/// Optimal lengths of positions: the exact table on boards of at most 9 cells; on 4×4, IDA*
-/// with pattern databases (the shipped 6-6-3 for the standard goal, else 5-5-5 built once).
-enum OptimalLengths {
-    Exact(ExactDistances),
-    PatternDatabases(Rc<PdbHeuristic>),
-}
-
-impl OptimalLengths {
-    fn for_puzzle(puzzle: &SlidingPuzzle) -> Result<OptimalLengths> {
-        if let Some(exact) = ExactDistances::build(puzzle.goal()) {
-            return Ok(OptimalLengths::Exact(exact));
-        }
-        ensure!(
-            (puzzle.rows(), puzzle.cols()) == (4, 4),
-            "evaluation needs a board of at most 9 cells, or 4x4"
-        );
-        let databases = if SlidingPuzzle::standard(4, 4)?.goal() == puzzle.goal() {
-            load_databases(&repository_file(STANDARD_DATABASES), puzzle.goal())?
-        } else {
-            eprintln!("sliding eval: building 5-5-5 pattern databases for this goal ...");
-            PdbHeuristic::build(puzzle.goal(), Partition::FiveFiveFive, |_| {})?
-        };
-        Ok(OptimalLengths::PatternDatabases(Rc::new(databases)))
+/// Where optimal lengths come from: the exact table on boards of at most 9 cells; on 4×4, IDA*
+/// over pattern databases (the shipped 6-6-3 for the standard goal, else 5-5-5 built once).
+fn optimal_lengths(puzzle: &SlidingPuzzle) -> Result<OptimalLengths> {
+    if let Some(exact) = ExactDistances::build(puzzle.goal()) {
+        return Ok(OptimalLengths::Exact(Rc::new(exact)));
     }
-
-    fn of(&self, puzzle: &SlidingPuzzle, board: Board) -> Result<u32> {
-        match self {
-            OptimalLengths::Exact(exact) => exact
-                .distance(&board)
-                .ok_or_else(|| anyhow!("a position that cannot reach the goal")),
-            OptimalLengths::PatternDatabases(databases) => {
-                let limits = Limits {
-                    max_nodes: u64::MAX,
-                };
-                let mut solver = SlidingSolver::with_pattern_databases(
-                    puzzle,
-                    board,
-                    databases.clone(),
-                    limits,
-                )?;
-                Ok(solver.run_to_end(u64::MAX, |_| true).length as u32)
-            }
-        }
-    }
-}
-
-/// Fresh positions with their optimal lengths: drawn by exact distance on boards of at most
-/// 9 cells; on 4×4, random walks at several difficulties, solved optimally.
-fn positions(
-    puzzle: &SlidingPuzzle,
-    optimal: &OptimalLengths,
-    settings: &EvaluationSettings,
-) -> Result<Vec<(Board, u32)>> {
-    if let OptimalLengths::Exact(exact) = optimal {
-        return Ok(exact_positions(exact, settings.per_distance, settings.seed));
-    }
-    let tables = HeuristicTables::new(puzzle.goal());
-    let mut rng = Rng::new(settings.seed);
-    let mut out = Vec::new();
-    for difficulty in LARGE_BOARD_DIFFICULTIES {
-        for _ in 0..settings.per_distance {
-            let board = puzzle.random_walk(difficulty, MAX_WALK, &mut rng, |b| {
-                tables.estimate(b, Heuristic::LinearConflict)
-            });
-            out.push((board, optimal.of(puzzle, board)?));
-        }
-    }
-    Ok(out)
-}
-
-/// `count` uniformly random positions that reach the goal, with their optimal lengths.
-fn uniform_positions(
-    puzzle: &SlidingPuzzle,
-    optimal: &OptimalLengths,
-    count: usize,
-    seed: u64,
-) -> Result<Vec<(Board, u32)>> {
-    let mut rng = Rng::new(seed ^ 0x0F1F_0A11);
-    (0..count)
-        .map(|_| {
-            let board = puzzle.random_solvable(&mut rng);
-            Ok((board, optimal.of(puzzle, board)?))
-        })
-        .collect()
+    ensure!(
+        (puzzle.rows(), puzzle.cols()) == (4, 4),
+        "evaluation needs a board of at most 9 cells, or 4x4"
+    );
+    let databases = if SlidingPuzzle::standard(4, 4)?.goal() == puzzle.goal() {
+        load_databases(&repository_file(STANDARD_DATABASES), puzzle.goal())?
+    } else {
+        eprintln!("sliding eval: building 5-5-5 pattern databases for this goal ...");
+        PdbHeuristic::build(puzzle.goal(), Partition::FiveFiveFive, |_| {})?
+    };
+    Ok(OptimalLengths::PatternDatabases(Rc::new(databases)))
 }
 
 impl EvaluationArgs {
@@ -153,11 +77,13 @@ fn evaluate_model(
     puzzle: &SlidingPuzzle,
     settings: &EvaluationSettings,
 ) -> Result<EvaluationTable> {
-    let optimal = OptimalLengths::for_puzzle(puzzle)?;
-    let positions = positions(puzzle, &optimal, settings)?;
-    let mut env = training_env(puzzle, 0);
+    let optimal = optimal_lengths(puzzle)?;
+    let positions = optimal
+        .fresh_positions(puzzle, settings)
+        .map_err(anyhow::Error::msg)?;
+    let env = training_env(puzzle, 0);
     policy.check_fits_or_values(&env)?;
-    Ok(evaluate_by_distance(policy, &mut env, &positions, settings))
+    Ok(evaluate_by_distance(policy, &env, &positions, settings))
 }
 
 /// `puzzlelab sliding eval --model F`: the evaluation table as JSON (stdout) and text (stderr).
@@ -192,15 +118,16 @@ pub fn eval(args: &EvalArgs, command: &str) -> Result<()> {
     eprint!("{}", table.to_text());
     let (mut uniform, mut bwas) = (None, None);
     if let Some(count) = args.uniform_positions {
-        let optimal = OptimalLengths::for_puzzle(&puzzle)?;
-        let positions = uniform_positions(&puzzle, &optimal, count, settings.seed)?;
+        let positions = optimal_lengths(&puzzle)?
+            .uniform_positions(&puzzle, count, settings.seed)
+            .map_err(anyhow::Error::msg)?;
         let mut env = training_env(&puzzle, 0);
-        let table = evaluate_by_distance(&policy, &mut env, &positions, &settings);
+        let table = evaluate_by_distance(&policy, &env, &positions, &settings);
         eprintln!("{count} uniformly random positions:");
         eprint!("{}", table.to_text());
         uniform = Some(table);
         if let Some(bwas_settings) = bwas_settings {
-            let report = bwas_report(&policy, &mut env, &positions, &bwas_settings);
+            let report = json!(bwas_report(&policy, &mut env, &positions, &bwas_settings));
             eprintln!("batch-weighted A*: {report}");
             bwas = Some(report);
         }
@@ -257,50 +184,10 @@ pub fn bwas_on_uniform_positions(
     let puzzle = puzzle_of(policy).map_err(anyhow::Error::msg)?;
     let mut env = training_env(&puzzle, 0);
     policy.check_fits_or_values(&env)?;
-    let optimal = OptimalLengths::for_puzzle(&puzzle)?;
-    let positions = uniform_positions(&puzzle, &optimal, count, seed)?;
-    Ok(bwas_report(policy, &mut env, &positions, settings))
-}
-
-/// Batch-weighted A* over the network's estimate on `positions` (with their optimal lengths):
-/// solved, optimal, extra moves, nodes and time.
-fn bwas_report(
-    policy: &QPolicy,
-    env: &mut SlidingEnv,
-    positions: &[(Board, u32)],
-    settings: &BwasSettings,
-) -> serde_json::Value {
-    let goal = *env.puzzle().goal();
-    let (mut solved, mut optimal, mut extra, mut nodes) = (0, 0, 0, 0);
-    let mut ms: Vec<f64> = Vec::new();
-    for &(start, length) in positions {
-        let started = Instant::now();
-        let found = bwas(start, &goal, settings, |boards| {
-            q_heuristic(policy, env, boards)
-        });
-        ms.push(started.elapsed().as_secs_f64() * 1e3);
-        nodes += found.nodes;
-        if let Some(moves) = found.moves {
-            solved += 1;
-            let over = moves.len() - length as usize;
-            extra += over;
-            optimal += usize::from(over == 0);
-        }
-    }
-    let n = positions.len().max(1) as f64;
-    ms.sort_by(f64::total_cmp);
-    json!({
-        "settings": settings,
-        "positions": positions.len(),
-        "solved": solved,
-        "optimal": optimal,
-        "optimal_rate": optimal as f64 / n,
-        "mean_extra_moves_when_solved": extra as f64 / (solved.max(1) as f64),
-        "mean_nodes": nodes as f64 / n,
-        "mean_ms": ms.iter().sum::<f64>() / n,
-        "median_ms": ms.get(ms.len() / 2).copied(),
-        "max_ms": ms.last().copied(),
-    })
+    let positions = optimal_lengths(&puzzle)?
+        .uniform_positions(&puzzle, count, seed)
+        .map_err(anyhow::Error::msg)?;
+    Ok(json!(bwas_report(policy, &mut env, &positions, settings)))
 }
 
 /// What `solve --algo dqn` reports: the model's solution and the model file.
@@ -370,13 +257,7 @@ pub fn train(args: &TrainArgs, command: &str) -> Result<()> {
         }
         .puzzle(None)?,
     };
-    let settings = args.evaluation.settings(&puzzle, None);
-    let optimal = OptimalLengths::for_puzzle(&puzzle)?;
-    let validation = SlidingValidation {
-        positions: positions(&puzzle, &optimal, &settings)?,
-        puzzle: puzzle.clone(),
-        settings,
-    };
+    let validation = validation_set(&puzzle, &args.evaluation)?;
     let setup = SlidingSetup {
         size: format!("{}x{}", puzzle.rows(), puzzle.cols()),
         goal: Some(puzzle.format(puzzle.goal())),
@@ -409,6 +290,34 @@ pub fn train(args: &TrainArgs, command: &str) -> Result<()> {
             ..TrainRequest::new(&args.dqn, &args.run, 0, command)
         },
     )
+}
+
+/// `puzzlelab sliding average`: the models' weighted mean ([`crate::learner::average`]), validated
+/// on the positions `sliding train` draws for its board.
+pub fn average(args: &AverageArgs, command: &str) -> Result<()> {
+    let models = args.shared()?;
+    let first = models.first().ok_or_else(|| anyhow!("--models A,B,..."))?;
+    let puzzle = puzzle_of(&crate::learner::read_policy(&first.0)?).map_err(anyhow::Error::msg)?;
+    let evaluation = EvaluationArgs {
+        per_distance: None,
+        beam_width: None,
+        max_nodes_search: None,
+    };
+    let validation = validation_set(&puzzle, &evaluation)?;
+    crate::learner::average::<SlidingLearner>(&models, Some(validation), &args.out, command)
+}
+
+/// The positions a run on `puzzle` is validated on (as the flags set the evaluation).
+fn validation_set(
+    puzzle: &SlidingPuzzle,
+    evaluation: &EvaluationArgs,
+) -> Result<SlidingValidation> {
+    let settings = evaluation.settings(puzzle, None);
+    Ok(SlidingValidation::draw(
+        puzzle.clone(),
+        &optimal_lengths(puzzle)?,
+        settings,
+    )?)
 }
 
 /// `puzzlelab sliding bench-dqn`: training steps/s and greedy-move latency of the dissertation's network

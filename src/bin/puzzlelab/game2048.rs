@@ -32,6 +32,8 @@ pub enum Game2048Command {
     Train(Box<crate::dqn2048::TrainArgs>),
     /// Plays full games with an n-tuple network, expectimax over it, random moves or a DQN.
     Eval(EvalArgs),
+    /// Averages the weights of trained DQN models (`--features learn`).
+    Average(crate::dqn::AverageArgs),
     /// The n-tuple network, learned by TD(0) on afterstates: `puzzlelab 2048 ntuple train`.
     Ntuple(NtupleArgs),
 }
@@ -55,6 +57,7 @@ pub fn run(args: &Game2048Args, command_line: &str) -> Result<()> {
     match &args.command {
         Game2048Command::Train(a) => crate::dqn2048::train(a, command_line),
         Game2048Command::Eval(a) => eval(a),
+        Game2048Command::Average(a) => crate::dqn2048::average(a, command_line),
         Game2048Command::Ntuple(NtupleArgs {
             command: NtupleCommand::Train(a),
         }) => train(a, command_line),

@@ -7,7 +7,7 @@
 #![cfg_attr(not(feature = "learn"), allow(dead_code))]
 
 #[cfg(feature = "learn")]
-pub use learn::{eval_model, read_policy, train, training_device, TrainRequest};
+pub use learn::{average, eval_model, read_policy, train, training_device, TrainRequest};
 
 #[cfg(feature = "learn")]
 mod learn {
@@ -352,6 +352,106 @@ mod learn {
         };
         let wall_seconds = training::run(&mut run, request.run.plan(target), record.wall_seconds)?;
         training::report_written(&label, &run.out, run.dqn.steps_done(), wall_seconds);
+        Ok(())
+    }
+
+    /// `puzzlelab <puzzle> average`: the weighted mean of the weights of `models` (each
+    /// `(path, share)`, all of one puzzle and network; [`QPolicy::average`]), validated as its
+    /// learner validates (on `validation`, else the learner's own set), written to `out` with a
+    /// manifest: the first model's setup and hyper-parameters, every input (file, share,
+    /// checksum, steps, wall time, commands), the commands of all of them once each in order and
+    /// then this one, and their wall times summed (inputs with the same commands, checkpoints of
+    /// one run, count once, at the latest; an earlier run that two different histories share
+    /// counts in each).
+    pub fn average<L: PuzzleLearner>(
+        models: &[(String, f64)],
+        validation: Option<L::Validation>,
+        out: &str,
+        command: &str,
+    ) -> Result<()> {
+        let clock = std::time::Instant::now();
+        let (paths, shares): (Vec<&String>, Vec<f64>) =
+            models.iter().map(|(path, share)| (path, *share)).unzip();
+        let first = paths
+            .first()
+            .ok_or_else(|| anyhow!("average needs --models A,B,..."))?;
+        let setup = recorded_setup::<L>(first)?;
+        let mut policies = Vec::new();
+        for (path, share) in models {
+            let policy = L::fit(&read_policy(path)?, &setup).with_context(|| path.clone())?;
+            policies.push((policy, *share));
+        }
+        let averaged = QPolicy::average(&policies)?;
+        let validation = match validation {
+            Some(validation) => validation,
+            None => L::validation(&setup, L::VALIDATION_SIZE, L::VALIDATION_SEED)?,
+        };
+        let evaluation = L::evaluate(&averaged, &validation)?;
+        eprintln!("validation: {}", L::summary(&evaluation));
+        // Checkpoints of one run list the same commands: that run's time counts once (its latest).
+        let mut runs = std::collections::BTreeMap::<Vec<String>, f64>::new();
+        let (mut commands, mut inputs) = (Vec::<String>::new(), Vec::new());
+        for (path, share) in paths.iter().zip(&shares) {
+            let manifest: Value = read_manifest(path)?;
+            let record = ResumeRecord::read(path)?;
+            for line in &record.commands {
+                if !commands.contains(line) {
+                    commands.push(line.clone());
+                }
+            }
+            let run = runs.entry(record.commands.clone()).or_default();
+            *run = run.max(record.wall_seconds);
+            inputs.push(json!({
+                "model": path,
+                "share": share,
+                "model_fnv1a": manifest.get(crate::files::MODEL_CHECKSUM),
+                "steps": manifest.get("steps"),
+                "wall_seconds": record.wall_seconds,
+                "commands": record.commands,
+            }));
+        }
+        commands.push(command.to_string());
+        let wall_seconds: f64 = runs.values().sum();
+        let mut manifest: Value = read_manifest(first)?;
+        for stale in [
+            "training_curve",
+            "evaluations",
+            "command",
+            "steps_per_s",
+            "device",
+        ] {
+            manifest.as_object_mut().map(|fields| fields.remove(stale));
+        }
+        let seconds = clock.elapsed().as_secs_f64();
+        for (key, value) in [
+            (
+                "what",
+                json!(format!(
+                    "{}; the weighted mean of {} trained models' weights",
+                    model_description::<L>(&setup)?,
+                    models.len()
+                )),
+            ),
+            ("model", json!(out)),
+            ("inputs", json!(inputs)),
+            ("commands", json!(commands)),
+            (
+                "wall_seconds",
+                json!(crate::files::round(wall_seconds + seconds, 1)),
+            ),
+            ("average_seconds", json!(crate::files::round(seconds, 1))),
+            ("machine", json!(crate::files::machine())),
+            ("build", json!(crate::files::build())),
+            ("date", json!(crate::files::utc_now())),
+            ("finished", json!(true)),
+            ("validation_seed", json!(L::VALIDATION_SEED)),
+            ("validation_size", json!(L::validation_len(&validation))),
+            ("validation", serde_json::to_value(&evaluation)?),
+        ] {
+            manifest[key] = value;
+        }
+        write_model_and_manifest(out, &averaged.to_bytes(), &manifest)?;
+        eprintln!("{} average: wrote {out} and {out}.json", L::PUZZLE);
         Ok(())
     }
 

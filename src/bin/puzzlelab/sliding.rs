@@ -48,6 +48,8 @@ pub enum SlidingCommand {
     Eval(crate::dqn::EvalArgs),
     /// Times DQN training steps and greedy moves on the CPU backend (`--features learn`).
     BenchDqn(crate::dqn::BenchDqnArgs),
+    /// Averages the weights of trained DQN models (`--features learn`).
+    Average(crate::dqn::AverageArgs),
     /// Local value iteration, tile by tile: `puzzlelab sliding local-vi eval …`.
     LocalVi(crate::local_vi::LocalViArgs),
     /// A 15-puzzle value network learned from optimal solutions: `sliding cost-to-go data|train|eval`.
@@ -67,6 +69,7 @@ pub fn run(args: &SlidingArgs, command_line: &str) -> Result<ExitCode> {
         SlidingCommand::Train(a) => crate::dqn::train(a, command_line),
         SlidingCommand::Eval(a) => crate::dqn::eval(a, command_line),
         SlidingCommand::BenchDqn(a) => crate::dqn::bench_dqn(a),
+        SlidingCommand::Average(a) => crate::dqn::average(a, command_line),
         SlidingCommand::LocalVi(a) => crate::local_vi::run(a),
         SlidingCommand::CostToGo(a) => match &a.command {
             CostToGoCommand::Data(a) => crate::cost_to_go::data(a, command_line),
