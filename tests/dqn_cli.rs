@@ -283,8 +283,26 @@ fn damaged_manifests_are_refused_with_a_message_when_resuming() {
             "{what}: a message, not a panic"
         );
     }
+    // A new run from its weights goes on without its history, and says why.
+    let tuned = dir.join("tuned.dqn").to_string_lossy().to_string();
+    let init = args(
+        "sliding train --init {} --size 2x3 --steps 20 --hidden 8 --warmup 1 --batch 8 \
+         --per-distance 1 --out {}",
+        &[&model, &tuned],
+    );
+    std::fs::write(format!("{model}.json"), cut).unwrap();
+    let out = succeeds(&init);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("its history is not carried over"),
+        "{stderr}"
+    );
+    assert_eq!(manifest(&tuned)["commands"].as_array().unwrap().len(), 1);
+
     std::fs::remove_file(format!("{model}.json")).unwrap();
     fails_with(&resume, "cannot read (needed to resume)");
+    let out = succeeds(&init);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("its history is not carried over"));
 }
 
 #[test]

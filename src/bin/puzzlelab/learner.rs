@@ -260,15 +260,23 @@ mod learn {
                 let defaults = L::config(&setup)?;
                 // A run from another model's weights (--init) goes on from its history: the
                 // commands that made that model come first in this one's manifest, and its wall
-                // time counts (a model without a training manifest starts the list afresh).
+                // time counts (a model without a training manifest starts the list afresh, and
+                // says so).
                 let history = match request.run.init.as_deref() {
-                    Some(path) => ResumeRecord::read(path)
-                        .map(|record| ResumeRecord {
+                    Some(path) => match ResumeRecord::read(path) {
+                        Ok(record) => ResumeRecord {
                             commands: record.commands,
                             wall_seconds: record.wall_seconds,
                             ..ResumeRecord::default()
-                        })
-                        .unwrap_or_default(),
+                        },
+                        Err(why) => {
+                            eprintln!(
+                                "{label}: --init {path}: its history is not carried over ({why:#}); \
+                                 this model's manifest starts with this run"
+                            );
+                            ResumeRecord::default()
+                        }
+                    },
                     None => ResumeRecord::default(),
                 };
                 (setup, request.dqn.config(defaults)?, history, None)
