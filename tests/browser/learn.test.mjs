@@ -165,6 +165,13 @@ describe("deep Q-learning in the page", () => {
     const inputs = SHIPPED_MANIFEST.inputs?.length;
     if (inputs) assert.ok(evalStatus.includes(`the weighted mean of ${inputs} trained models' weights`) && !/training steps/.test(evalStatus), evalStatus);
     else assert.match(evalStatus, /after [\d,]+ training steps/);
+    await page.locator("#dqn").screenshot({ path: await screenshotPath("dqn-shipped.png") });
+    // The score on every position the manifest records, with the spread of extra moves.
+    const every = SHIPPED_MANIFEST.evaluations?.every_position?.every_position;
+    if (every) {
+      assert.ok(evalStatus.includes(`On all ${every.positions.toLocaleString("en")} positions`), evalStatus);
+      assert.ok(evalStatus.includes(`${every.solved_percent.toFixed(2)}% solved greedily, ${every.extra_moves_percent.toFixed(2)}% more moves than the optimum (${every.extra_moves[0].toLocaleString("en")} optimal, ${every.extra_moves[2].toLocaleString("en")} with 2 extra`), evalStatus);
+    }
     assert.ok((await canvasInk(page, "#dqn-chart-eval-solved")) > 1000, "the solved-% chart is drawn");
     await page.check("#dqn-continue");
     assert.equal(await page.inputValue("#dqn-reward"), "steps", "the manifest's reward");

@@ -222,6 +222,7 @@ export const SLIDING_DQN = {
           `${model.name}. From the model's manifest (not run here): ${numberFormat.format(field(evaluation.overall, "positions"))} positions` +
           `${perDistance ? `, ${perDistance} per distance` : ""}${steps ? `, after ${numberFormat.format(steps)} training steps` : ""}` +
           `${averaged ? `, the weighted mean of ${averaged} trained models' weights` : ""}. ` +
+          everyPositionText(manifest) +
           "Evaluate measures it again in this tab.",
       };
     },
@@ -315,6 +316,22 @@ function showDistances(card, table, name, about) {
   card.elements.evaluation.dataset.rows = String(rows.length);
   const [positions, ...rest] = cells(table.overall);
   return { report: { model: name, ...about, overall: table.overall, rows: rows.length }, cells: [name, positions, ...rest] };
+}
+
+/**
+ * The score on every position a manifest records (`puzzlelab sliding eval --every-position --record
+ * every_position`): "On all 181,440 positions (…): 99.60% solved greedily, 1.98% more moves than
+ * the optimum (147,930 optimal, 27,027 with 2 extra, …). " — "" when it records none.
+ */
+function everyPositionText(manifest) {
+  const score = manifest?.evaluations?.every_position?.every_position;
+  if (!Number.isFinite(score?.positions) || !Number.isFinite(score?.solved_percent) || !Number.isFinite(score?.extra_moves_percent)) return "";
+  const counts = Array.isArray(score.extra_moves) ? score.extra_moves.map((count, extra) => [extra, count]).filter(([, count]) => count > 0) : [];
+  const spread = counts.map(([extra, count]) => `${numberFormat.format(count)} ${extra ? `with ${extra} extra` : "optimal"}`).join(", ");
+  return (
+    `On all ${numberFormat.format(score.positions)} positions (checked against the exact distances): ${score.solved_percent.toFixed(2)}% solved greedily, ` +
+    `${score.extra_moves_percent.toFixed(2)}% more moves than the optimum${spread ? ` (${spread})` : ""}. `
+  );
 }
 
 /** Why the model (`info`) cannot solve `puzzle`, or "" when it can. */
