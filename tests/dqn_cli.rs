@@ -552,6 +552,16 @@ fn the_2048_dqn_trains_resumes_and_evaluates_from_the_command_line() {
         &args("2048 eval --agent dqn --model {}", &[&sliding]),
         "2048",
     );
+
+    // Averaged (here with itself), validated on the trainer's games.
+    let mean = dir.join("mean.dqn").to_string_lossy().to_string();
+    let twice = format!("{model},{model}");
+    let out = succeeds(&args("2048 average --models {} --out {}", &[&twice, &mean]));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("validation: 100 games"));
+    let m = manifest(&mean);
+    assert_eq!(m["puzzle"], "2048 4x4");
+    assert_eq!(m["inputs"].as_array().unwrap().len(), 2);
+    assert!(m["validation"]["mean_score"].as_f64().unwrap() > 0.0);
 }
 
 #[test]
@@ -1195,14 +1205,39 @@ fn models_average_into_one_whose_manifest_lists_every_input_and_command() {
     let mixed = format!("{a},{wide}");
     fails_with(
         &args("sliding average --models {} --out {}", &[&mixed, &mean]),
-        "only models of one puzzle and network average",
+        "has another network than",
     );
+    let stepped = dir.join("steps.dqn").to_string_lossy().to_string();
+    succeeds(&args(
+        &format!("{tiny} --hidden 8 --reward steps --out {{}}"),
+        &[&stepped],
+    ));
+    let rewards = format!("{a},{stepped}");
+    fails_with(
+        &args("sliding average --models {} --out {}", &[&rewards, &mean]),
+        "has another reward than",
+    );
+    // A model averaged with itself: one run, its time counted once.
+    let twice = format!("{a},{a}");
+    succeeds(&args(
+        "sliding average --models {} --out {}",
+        &[&twice, &mean],
+    ));
+    let m = manifest(&mean);
+    let once =
+        manifest(&a)["wall_seconds"].as_f64().unwrap() + m["average_seconds"].as_f64().unwrap();
+    assert!(
+        (m["wall_seconds"].as_f64().unwrap() - once).abs() < 0.11,
+        "{m}"
+    );
+    assert_eq!(m["commands"].as_array().unwrap().len(), 2);
+    assert_eq!(weights(&mean), wa, "a model's mean with itself is itself");
     fails_with(
         &args(
             "sliding average --models {} --shares 1 --out {}",
             &[&models, &mean],
         ),
-        "1 shares for 2 models",
+        "1 shares for 2 models: give one share a model",
     );
     fails_with(
         &args(

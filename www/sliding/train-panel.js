@@ -220,8 +220,8 @@ export const SLIDING_DQN = {
         ...showDistances(card, evaluation, `${model.name} (manifest)`, { perDistance, steps }),
         status:
           `${model.name}. From the model's manifest (not run here): ${numberFormat.format(field(evaluation.overall, "positions"))} positions` +
-          `${perDistance ? `, ${perDistance} per distance` : ""}${steps ? `, after ${numberFormat.format(steps)} training steps` : ""}` +
-          `${averaged ? `, the weighted mean of ${averaged} trained models' weights` : ""}. ` +
+          `${perDistance ? `, ${perDistance} per distance` : ""}${steps ? `, after ${numberFormat.format(steps)} training steps` : ""}. ` +
+          `${averaged ? `The model is the weighted mean of ${averaged} trained models' weights. ` : ""}` +
           everyPositionText(manifest) +
           "Evaluate measures it again in this tab.",
       };

@@ -328,7 +328,7 @@ impl AverageArgs {
             0 => vec![1.0; self.models.len()],
             n if n == self.models.len() => self.shares.clone(),
             n => anyhow::bail!(
-                "{n} shares for {} models: give one a model",
+                "{n} shares for {} models: give one share a model",
                 self.models.len()
             ),
         };

@@ -141,7 +141,7 @@ mod learn {
     /// `puzzlelab 2048 average`: the models' weighted mean ([`crate::learner::average`]),
     /// validated on the trainer's games.
     pub fn average(args: &crate::dqn::AverageArgs, command: &str) -> Result<()> {
-        learner::average::<Game2048Learner>(&args.shared()?, None, &args.out, command)
+        learner::average::<Game2048Learner>(&args.shared()?, |_| Ok(None), &args.out, command)
     }
 
     /// `puzzlelab 2048 eval --agent dqn`: plays full games greedily with a saved model; JSON on stdout.

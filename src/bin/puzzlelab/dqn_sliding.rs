@@ -1,4 +1,4 @@
-//! `train`, `eval`, `bench-dqn` and `solve --algo dqn` with `--features learn`: the sliding
+//! `train`, `eval`, `average`, `bench-dqn` and `solve --algo dqn` with `--features learn`: the sliding
 //! puzzles' deep Q-learner (`agent::dqn::sliding`'s `SlidingLearner`), trained by the trainer
 //! every learnable puzzle shares (`learner.rs`) on a validation set of exact optimal lengths
 //! (the table's, or on 4 × 4 the shipped pattern databases' that this file loads).
@@ -293,18 +293,20 @@ pub fn train(args: &TrainArgs, command: &str) -> Result<()> {
 }
 
 /// `puzzlelab sliding average`: the models' weighted mean ([`crate::learner::average`]), validated
-/// on the positions `sliding train` draws for its board.
+/// on the positions `sliding train` draws for its board with the default settings (20 a distance
+/// on boards of at most 9 cells).
 pub fn average(args: &AverageArgs, command: &str) -> Result<()> {
-    let models = args.shared()?;
-    let first = models.first().ok_or_else(|| anyhow!("--models A,B,..."))?;
-    let puzzle = puzzle_of(&crate::learner::read_policy(&first.0)?).map_err(anyhow::Error::msg)?;
-    let evaluation = EvaluationArgs {
+    let defaults = EvaluationArgs {
         per_distance: None,
         beam_width: None,
         max_nodes_search: None,
     };
-    let validation = validation_set(&puzzle, &evaluation)?;
-    crate::learner::average::<SlidingLearner>(&models, Some(validation), &args.out, command)
+    crate::learner::average::<SlidingLearner>(
+        &args.shared()?,
+        |setup| Ok(Some(validation_set(&setup.puzzle()?, &defaults)?)),
+        &args.out,
+        command,
+    )
 }
 
 /// The positions a run on `puzzle` is validated on (as the flags set the evaluation).

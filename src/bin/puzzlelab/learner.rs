@@ -364,8 +364,9 @@ mod learn {
     }
 
     /// `puzzlelab <puzzle> average`: the weighted mean of the weights of `models` (each
-    /// `(path, share)`, all of one puzzle and network; [`QPolicy::average`]), validated as its
-    /// learner validates (on `validation`, else the learner's own set), written to `out` with a
+    /// `(path, share)`, all of one puzzle, network and reward; [`QPolicy::average`]), validated as
+    /// its learner validates (on the set `validation` makes for the first model's setup, else the
+    /// learner's own with its default size and seed), written to `out` with a
     /// manifest: the first model's setup and hyper-parameters, every input (file, share,
     /// checksum, steps, wall time, commands), the commands of all of them once each in order and
     /// then this one, and their wall times summed (inputs with the same commands, checkpoints of
@@ -373,24 +374,56 @@ mod learn {
     /// counts in each).
     pub fn average<L: PuzzleLearner>(
         models: &[(String, f64)],
-        validation: Option<L::Validation>,
+        validation: impl FnOnce(&L::Setup) -> Result<Option<L::Validation>>,
         out: &str,
         command: &str,
     ) -> Result<()> {
         let clock = std::time::Instant::now();
-        let (paths, shares): (Vec<&String>, Vec<f64>) =
-            models.iter().map(|(path, share)| (path, *share)).unzip();
-        let first = paths
+        let (first, _) = models
             .first()
             .ok_or_else(|| anyhow!("average needs --models A,B,..."))?;
         let setup = recorded_setup::<L>(first)?;
-        let mut policies = Vec::new();
+        // Every input is read and checked against the first before anything slow runs.
+        let (mut policies, mut records) = (Vec::new(), Vec::new());
+        let mut what: Option<(String, String)> = None;
         for (path, share) in models {
             let policy = L::fit(&read_policy(path)?, &setup).with_context(|| path.clone())?;
+            let config = &policy
+                .training()
+                .ok_or_else(|| anyhow!("{path}: the model records no training"))?
+                .config;
+            let reward = format!(
+                "reward {}, discount {}",
+                L::reward(&recorded_setup::<L>(path)?, config),
+                config.gamma
+            );
+            let network = format!(
+                "{} with {:?}, action masking {}",
+                policy.puzzle_id(),
+                policy.network_config(),
+                policy.mask_actions
+            );
+            match &what {
+                None => what = Some((reward, network)),
+                Some((first_reward, first_network)) => {
+                    for (kind, mine, theirs) in [
+                        ("network", &network, first_network),
+                        ("reward", &reward, first_reward),
+                    ] {
+                        anyhow::ensure!(
+                            mine == theirs,
+                            "only models of one puzzle, network and reward average: {path} has \
+                             another {kind} than {first} ({mine}, against {theirs})"
+                        );
+                    }
+                }
+            }
+            let manifest: Value = read_manifest(path)?;
+            records.push((path, *share, manifest, ResumeRecord::read(path)?));
             policies.push((policy, *share));
         }
         let averaged = QPolicy::average(&policies)?;
-        let validation = match validation {
+        let validation = match validation(&setup)? {
             Some(validation) => validation,
             None => L::validation(&setup, L::VALIDATION_SIZE, L::VALIDATION_SEED)?,
         };
@@ -399,9 +432,7 @@ mod learn {
         // Checkpoints of one run list the same commands: that run's time counts once (its latest).
         let mut runs = std::collections::BTreeMap::<Vec<String>, f64>::new();
         let (mut commands, mut inputs) = (Vec::<String>::new(), Vec::new());
-        for (path, share) in paths.iter().zip(&shares) {
-            let manifest: Value = read_manifest(path)?;
-            let record = ResumeRecord::read(path)?;
+        for (path, share, manifest, record) in records {
             for line in &record.commands {
                 if !commands.contains(line) {
                     commands.push(line.clone());
@@ -450,6 +481,7 @@ mod learn {
             ("average_seconds", json!(crate::files::round(seconds, 1))),
             ("machine", json!(crate::files::machine())),
             ("build", json!(crate::files::build())),
+            ("puzzlelab_version", json!(env!("CARGO_PKG_VERSION"))),
             ("date", json!(crate::files::utc_now())),
             ("finished", json!(true)),
             ("validation_seed", json!(L::VALIDATION_SEED)),
