@@ -3,29 +3,32 @@
 //!
 //! Positions are fresh and grouped by their optimal distance: on boards of at most 9 cells,
 //! [`exact_positions`] draws them uniformly at each distance from the exact table; on larger boards
-//! the caller supplies positions with their optimal lengths (the CLI solves random walks with
-//! pattern databases). For each group the table gives
+//! [`OptimalLengths`] solves random walks over pattern databases the caller loads. For each group
+//! the table gives
 //! - the greedy policy's solved rate within [`EvaluationSettings::greedy_max_moves`] moves (it stops
 //!   as soon as a state repeats), and its mean extra moves over the optimum;
 //! - a model-guided beam search ([`beam_search`]): the network's value `max_a Q(s, a)` ranks the
 //!   frontier, so `−max Q` serves as the heuristic; its solved rate within a node budget and its
 //!   mean extra moves.
+//!
+//! Beside this file: `positions.rs` (where positions and their optimal lengths come from),
+//! `model_bwas.rs` (batch-weighted A* over a model, and its report), `every_position.rs` (the
+//! greedy policy scored on every position of a small board).
 
-use crate::agent::bwas::{bwas, BwasSettings};
-use crate::agent::dqn::sliding::MAX_WALK;
-use crate::agent::dqn::{best_allowed, QPolicy};
+mod every_position;
+mod model_bwas;
+mod positions;
+
+pub use every_position::{score_every_position, EveryPositionScore};
+pub use model_bwas::{bwas_report, model_bwas, BwasReport};
+pub use positions::{exact_positions, OptimalLengths, LARGE_BOARD_DIFFICULTIES};
+
+use crate::agent::dqn::QPolicy;
 use crate::agent::q_table::Rollout;
-use crate::env::sliding::pdb::PdbHeuristic;
-use crate::env::sliding::solve::{ExactDistances, SlidingSolver};
-use crate::env::sliding::{
-    Board, Direction, Heuristic, HeuristicTables, SlidingEnv, SlidingPuzzle, StartRule,
-};
+use crate::env::sliding::{Board, Direction, SlidingEnv, StartRule};
 use crate::env::Environment;
-use crate::rng::Rng;
-use crate::search::Limits;
 use std::collections::HashSet;
 use std::fmt::Write as _;
-use std::rc::Rc;
 
 /// How an evaluation runs.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -133,95 +136,6 @@ impl EvaluationTable {
         }
         line("all".into(), &self.overall);
         out
-    }
-}
-
-/// `per_distance` positions drawn uniformly at each optimal distance 1..=max, with that distance.
-pub fn exact_positions(
-    exact: &ExactDistances,
-    per_distance: usize,
-    seed: u64,
-) -> Vec<(Board, u32)> {
-    let mut rng = Rng::new(seed);
-    (1..=exact.max_distance())
-        .flat_map(|d| (0..per_distance).map(move |_| d))
-        .map(|d| (exact.random_at(d, &mut rng), d))
-        .collect()
-}
-
-/// The random-walk difficulties (Manhattan + 2·linear conflicts) of the positions
-/// [`OptimalLengths::fresh_positions`] draws on boards too large for the exact table.
-pub const LARGE_BOARD_DIFFICULTIES: [u32; 5] = [6, 12, 18, 24, 30];
-
-/// Where positions' optimal lengths come from: the exact table (boards of at most 9 cells), or
-/// IDA* over pattern databases (larger boards: the caller loads or builds them).
-#[derive(Clone)]
-pub enum OptimalLengths {
-    /// Every position's distance, from the table.
-    Exact(Rc<ExactDistances>),
-    /// Each position solved optimally by IDA* over these databases.
-    PatternDatabases(Rc<PdbHeuristic>),
-}
-
-impl OptimalLengths {
-    /// The optimal number of moves from `board` to `puzzle`'s goal.
-    pub fn of(&self, puzzle: &SlidingPuzzle, board: Board) -> Result<u32, String> {
-        match self {
-            OptimalLengths::Exact(exact) => exact
-                .distance(&board)
-                .ok_or_else(|| "a position that cannot reach the goal".into()),
-            OptimalLengths::PatternDatabases(databases) => {
-                let limits = Limits {
-                    max_nodes: u64::MAX,
-                };
-                let mut solver =
-                    SlidingSolver::with_pattern_databases(puzzle, board, databases.clone(), limits)
-                        .map_err(|e| e.to_string())?;
-                Ok(solver.run_to_end(u64::MAX, |_| true).length as u32)
-            }
-        }
-    }
-
-    /// Fresh positions with their optimal lengths: `settings.per_distance` at each distance of
-    /// the exact table ([`exact_positions`]), or over pattern databases as many random walks at
-    /// each of [`LARGE_BOARD_DIFFICULTIES`], solved optimally.
-    pub fn fresh_positions(
-        &self,
-        puzzle: &SlidingPuzzle,
-        settings: &EvaluationSettings,
-    ) -> Result<Vec<(Board, u32)>, String> {
-        if let OptimalLengths::Exact(exact) = self {
-            return Ok(exact_positions(exact, settings.per_distance, settings.seed));
-        }
-        let tables = HeuristicTables::new(puzzle.goal());
-        let mut rng = Rng::new(settings.seed);
-        let mut out = Vec::new();
-        for difficulty in LARGE_BOARD_DIFFICULTIES {
-            for _ in 0..settings.per_distance {
-                let board = puzzle.random_walk(difficulty, MAX_WALK, &mut rng, |b| {
-                    tables.estimate(b, Heuristic::LinearConflict)
-                });
-                out.push((board, self.of(puzzle, board)?));
-            }
-        }
-        Ok(out)
-    }
-
-    /// `count` uniformly random positions that reach the goal, drawn by `seed`, with their
-    /// optimal lengths.
-    pub fn uniform_positions(
-        &self,
-        puzzle: &SlidingPuzzle,
-        count: usize,
-        seed: u64,
-    ) -> Result<Vec<(Board, u32)>, String> {
-        let mut rng = Rng::new(seed ^ 0x0F1F_0A11);
-        (0..count)
-            .map(|_| {
-                let board = puzzle.random_solvable(&mut rng);
-                Ok((board, self.of(puzzle, board)?))
-            })
-            .collect()
     }
 }
 
@@ -687,214 +601,4 @@ impl StepwiseEvaluation {
         self.tally
             .table(&self.settings, self.clock.elapsed().as_secs_f32())
     }
-}
-
-/// Solves `start` by batch-weighted A* over the network's estimate of the moves left
-/// ([`q_heuristic`]).
-pub fn model_bwas(
-    policy: &QPolicy,
-    env: &mut SlidingEnv,
-    start: Board,
-    settings: &BwasSettings,
-) -> ModelSolution {
-    let goal = *env.puzzle().goal();
-    let found = bwas(start, &goal, settings, |boards| {
-        q_heuristic(policy, env, boards)
-    });
-    ModelSolution {
-        method: "bwas",
-        moves: found.moves,
-        nodes: found.nodes,
-    }
-}
-
-/// Batch-weighted A* over a network's estimate on positions with known optimal lengths
-/// ([`bwas_report`]).
-#[derive(Clone, Debug, serde::Serialize)]
-pub struct BwasReport {
-    /// The search's settings.
-    pub settings: BwasSettings,
-    /// Positions searched.
-    pub positions: usize,
-    /// Solved within the node budget.
-    pub solved: usize,
-    /// Solved in the fewest moves.
-    pub optimal: usize,
-    /// `optimal / positions`.
-    pub optimal_rate: f64,
-    /// Mean moves over the optimum of the solved positions.
-    pub mean_extra_moves_when_solved: f64,
-    /// Mean nodes expanded a position.
-    pub mean_nodes: f64,
-    /// Mean, median and longest milliseconds a position.
-    pub mean_ms: f64,
-    /// See `mean_ms`.
-    pub median_ms: Option<f64>,
-    /// See `mean_ms`.
-    pub max_ms: Option<f64>,
-}
-
-/// Solves each of `positions` (with its optimal length) by [`model_bwas`]: solved, optimal,
-/// extra moves, nodes and time.
-pub fn bwas_report(
-    policy: &QPolicy,
-    env: &mut SlidingEnv,
-    positions: &[(Board, u32)],
-    settings: &BwasSettings,
-) -> BwasReport {
-    let (mut solved, mut optimal, mut extra, mut nodes) = (0, 0, 0, 0);
-    let mut ms: Vec<f64> = Vec::new();
-    for &(start, length) in positions {
-        let started = web_time::Instant::now();
-        let found = model_bwas(policy, env, start, settings);
-        ms.push(started.elapsed().as_secs_f64() * 1e3);
-        nodes += found.nodes;
-        if let Some(moves) = found.moves {
-            solved += 1;
-            let over = moves.len() - length as usize;
-            extra += over;
-            optimal += usize::from(over == 0);
-        }
-    }
-    let n = positions.len().max(1) as f64;
-    ms.sort_by(f64::total_cmp);
-    BwasReport {
-        settings: *settings,
-        positions: positions.len(),
-        solved,
-        optimal,
-        optimal_rate: optimal as f64 / n,
-        mean_extra_moves_when_solved: extra as f64 / (solved.max(1) as f64),
-        mean_nodes: nodes as f64 / n,
-        mean_ms: ms.iter().sum::<f64>() / n,
-        median_ms: ms.get(ms.len() / 2).copied(),
-        max_ms: ms.last().copied(),
-    }
-}
-
-/// The greedy policy's play from every position that can reach the goal (181,440 on the
-/// 8-puzzle), scored against the exact table ([`score_every_position`]).
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
-pub struct EveryPositionScore {
-    /// Positions played: every one that can reach the goal, the goal included.
-    pub positions: usize,
-    /// Solved within `max_moves` moves.
-    pub solved: usize,
-    /// `solved / positions`, in percent.
-    pub solved_percent: f64,
-    /// Solved in the fewest moves.
-    pub optimal: usize,
-    /// Mean moves over the optimum of the solved positions.
-    pub mean_extra_moves: f64,
-    /// The solved positions' moves over the optimum, in percent of their optimal moves.
-    pub extra_moves_percent: f64,
-    /// `extra_moves[k]`: solved positions solved with `k` moves over the optimum.
-    pub extra_moves: Vec<usize>,
-    /// Per optimal distance (index): `[positions, solved]`.
-    pub by_distance: Vec<[usize; 2]>,
-    /// The greedy play's move limit (as in [`EvaluationSettings::greedy_max_moves`]).
-    pub max_moves: usize,
-    /// Seconds the scoring took.
-    pub seconds: f64,
-}
-
-/// Plays `policy` (a Q-network) greedily from every position of `exact`'s puzzle that can reach
-/// the goal, exactly as [`greedy_solve`] plays one (the best allowed move, at most `max_moves`
-/// moves, a repeated position ends the play), and scores it against the exact distances. The
-/// policy is deterministic, so it is read once for every position (batched forward passes) and
-/// each position's play follows the chain of greedy moves, each resolved once.
-pub fn score_every_position(
-    policy: &QPolicy,
-    env: &mut SlidingEnv,
-    exact: &ExactDistances,
-    max_moves: usize,
-) -> Result<EveryPositionScore, String> {
-    const BATCH: usize = 4096;
-    if policy.is_value_network() {
-        return Err(
-            "scoring every position plays a Q-network's greedy moves, not a value network's".into(),
-        );
-    }
-    let clock = web_time::Instant::now();
-    let ranks: usize = (1..=exact.goal().len()).product();
-    let positions: Vec<(usize, Board, u32)> = (0..ranks)
-        .filter_map(|rank| {
-            let board = exact.unrank(rank);
-            exact.distance(&board).map(|d| (rank, board, d))
-        })
-        .collect();
-    // The rank each position's greedy move leads to (its own when the move meets a wall).
-    let mut next = vec![usize::MAX; ranks];
-    let (observation_len, actions) = (env.observation_len(), env.num_actions());
-    let mut observations = Vec::with_capacity(BATCH * observation_len);
-    let mut mask = vec![true; actions];
-    for chunk in positions.chunks(BATCH) {
-        observations.resize(chunk.len() * observation_len, 0.0);
-        for (&(_, board, _), out) in chunk.iter().zip(observations.chunks_mut(observation_len)) {
-            place(env, board);
-            env.write_observation(out);
-        }
-        let values = policy.q_values(&observations);
-        for (&(rank, board, _), values) in chunk.iter().zip(values.chunks(actions)) {
-            place(env, board);
-            if policy.mask_actions {
-                env.action_mask(&mut mask);
-            }
-            let direction = Direction::ALL[best_allowed(values, &mask)];
-            next[rank] = exact.rank(&board.moved(direction).unwrap_or(board));
-        }
-    }
-    // Moves to the goal along the greedy chain (`usize::MAX`: it loops, or meets a wall).
-    const UNKNOWN: usize = usize::MAX - 1;
-    let mut moves = vec![UNKNOWN; ranks];
-    moves[exact.rank(exact.goal())] = 0;
-    let mut chain = Vec::new();
-    for &(rank, _, _) in &positions {
-        let mut at = rank;
-        while moves[at] == UNKNOWN {
-            moves[at] = usize::MAX; // on the chain: met again, it loops
-            chain.push(at);
-            at = next[at];
-        }
-        let mut known = moves[at];
-        while let Some(done) = chain.pop() {
-            known = known.saturating_add(1);
-            moves[done] = known;
-        }
-    }
-    let mut score = EveryPositionScore {
-        positions: positions.len(),
-        solved: 0,
-        solved_percent: 0.0,
-        optimal: 0,
-        mean_extra_moves: 0.0,
-        extra_moves_percent: 0.0,
-        extra_moves: Vec::new(),
-        by_distance: vec![[0, 0]; exact.max_distance() as usize + 1],
-        max_moves,
-        seconds: 0.0,
-    };
-    let (mut extra_sum, mut optimal_sum) = (0usize, 0usize);
-    for &(rank, _, distance) in &positions {
-        let row = &mut score.by_distance[distance as usize];
-        row[0] += 1;
-        if moves[rank] > max_moves {
-            continue;
-        }
-        row[1] += 1;
-        let extra = moves[rank] - distance as usize;
-        score.solved += 1;
-        score.optimal += usize::from(extra == 0);
-        if score.extra_moves.len() <= extra {
-            score.extra_moves.resize(extra + 1, 0);
-        }
-        score.extra_moves[extra] += 1;
-        extra_sum += extra;
-        optimal_sum += distance as usize;
-    }
-    score.solved_percent = 100.0 * score.solved as f64 / score.positions.max(1) as f64;
-    score.mean_extra_moves = extra_sum as f64 / score.solved.max(1) as f64;
-    score.extra_moves_percent = 100.0 * extra_sum as f64 / optimal_sum.max(1) as f64;
-    score.seconds = clock.elapsed().as_secs_f64();
-    Ok(score)
 }
