@@ -75,9 +75,9 @@ impl EvaluationArgs {
 fn evaluate_model(
     policy: &QPolicy,
     puzzle: &SlidingPuzzle,
+    optimal: &OptimalLengths,
     settings: &EvaluationSettings,
 ) -> Result<EvaluationTable> {
-    let optimal = optimal_lengths(puzzle)?;
     let positions = optimal
         .fresh_positions(puzzle, settings)
         .map_err(anyhow::Error::msg)?;
@@ -114,11 +114,13 @@ pub fn eval(args: &EvalArgs, command: &str) -> Result<()> {
         }
         None => None,
     };
-    let table = evaluate_model(&policy, &puzzle, &settings)?;
+    // The exact table (or the pattern databases) once, for every part of the evaluation.
+    let optimal = optimal_lengths(&puzzle)?;
+    let table = evaluate_model(&policy, &puzzle, &optimal, &settings)?;
     eprint!("{}", table.to_text());
     let (mut uniform, mut bwas) = (None, None);
     if let Some(count) = args.uniform_positions {
-        let positions = optimal_lengths(&puzzle)?
+        let positions = optimal
             .uniform_positions(&puzzle, count, settings.seed)
             .map_err(anyhow::Error::msg)?;
         let mut env = training_env(&puzzle, 0);
@@ -134,10 +136,11 @@ pub fn eval(args: &EvalArgs, command: &str) -> Result<()> {
     }
     let every_position = match args.every_position {
         true => {
-            let exact = ExactDistances::build(puzzle.goal())
-                .ok_or_else(|| anyhow!("--every-position needs a board of at most 9 cells"))?;
+            let OptimalLengths::Exact(exact) = &optimal else {
+                anyhow::bail!("--every-position needs a board of at most 9 cells");
+            };
             let mut env = training_env(&puzzle, 0);
-            let score = score_every_position(&policy, &mut env, &exact, settings.greedy_max_moves)
+            let score = score_every_position(&policy, &mut env, exact, settings.greedy_max_moves)
                 .map_err(anyhow::Error::msg)?;
             eprintln!(
                 "every position: {} of {} solved greedily ({:.3}%), {} optimal, {:.3}% extra moves",

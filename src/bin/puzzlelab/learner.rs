@@ -432,6 +432,7 @@ mod learn {
         // Checkpoints of one run list the same commands: that run's time counts once (its latest).
         let mut runs = std::collections::BTreeMap::<Vec<String>, f64>::new();
         let (mut commands, mut inputs) = (Vec::<String>::new(), Vec::new());
+        let first_manifest = records[0].2.clone();
         for (path, share, manifest, record) in records {
             for line in &record.commands {
                 if !commands.contains(line) {
@@ -451,15 +452,17 @@ mod learn {
         }
         commands.push(command.to_string());
         let wall_seconds: f64 = runs.values().sum();
-        let mut manifest: Value = read_manifest(first)?;
-        for stale in [
-            "training_curve",
-            "evaluations",
-            "command",
-            "steps_per_s",
-            "device",
-        ] {
-            manifest.as_object_mut().map(|fields| fields.remove(stale));
+        let mut manifest = first_manifest;
+        if let Some(fields) = manifest.as_object_mut() {
+            for stale in [
+                "training_curve",
+                "evaluations",
+                "command",
+                "steps_per_s",
+                "device",
+            ] {
+                fields.remove(stale);
+            }
         }
         let seconds = clock.elapsed().as_secs_f64();
         for (key, value) in [
