@@ -198,3 +198,67 @@ fn learner(
 ) -> Result<Dqn<Game2048>, puzzlelab::agent::dqn::DqnError> {
     Dqn::new(|| Game2048::new(rules), config, &Device::flex())
 }
+
+/// DAgger's data: every state of the player's game is labelled with the n-tuple network's move
+/// from it (its transition played on a copy), while the game itself goes on by the player's move;
+/// the limit is kept.
+#[test]
+fn labelled_play_labels_the_players_states_with_the_demonstrators_moves() {
+    use puzzlelab::agent::dqn::game2048::label_greedy_play;
+    use puzzlelab::agent::dqn::{best_allowed, Batch, ReplayBuffer};
+    use puzzlelab::agent::ntuple::{NTupleNetwork, TupleSet};
+    let network = NTupleNetwork::new(TupleSet::FourFiveTuples);
+    let player = learner(small_config(5), training_rules()).unwrap().policy();
+    let rules = training_rules();
+    // One game, so that consecutive transitions are its consecutive states.
+    let mut buffer = ReplayBuffer::new(5_000, 256, 4);
+    label_greedy_play(&network, &player, rules, 0..1, 11, &mut buffer, 5_000);
+    let held = buffer.len();
+    assert!(held > 20, "{held} labelled transitions");
+    let mut batch = Batch::default();
+    buffer.gather_spread(held, &mut batch);
+    let board = |rows: &[f32], i: usize| {
+        let row = &rows[256 * i..256 * (i + 1)];
+        let mut exponents = [0u8; 16];
+        for (cell, e) in exponents.iter_mut().enumerate() {
+            *e = (0..16).find(|&k| row[16 * cell + k] == 1.0).unwrap() as u8;
+        }
+        Board::from_exponents(exponents)
+    };
+    // `after` is `slid` with one new tile on an empty cell.
+    let spawned_from = |slid: Board, after: Board| {
+        let (slid, after) = (slid.exponents(), after.exponents());
+        let changed: Vec<usize> = (0..16).filter(|&c| slid[c] != after[c]).collect();
+        changed.len() == 1 && slid[changed[0]] == 0
+    };
+    let mut strayed = 0;
+    for i in 0..held {
+        let state = board(&batch.observations, i);
+        let (label, _, _) = network.best_move(state).unwrap();
+        assert_eq!(batch.actions[i], label.index() as i64, "transition {i}");
+        // The labelled transition is the label's slide and one new tile.
+        let next = board(&batch.next_observations, i);
+        assert!(
+            spawned_from(state.slide(label).board, next),
+            "transition {i}"
+        );
+        if i + 1 < held {
+            // The game goes on by the player's greedy legal move.
+            let mask: Vec<bool> = Move::ALL.iter().map(|&m| state.can_move(m)).collect();
+            let values = player.q_values(&batch.observations[256 * i..256 * (i + 1)]);
+            let played = Move::from_index(best_allowed(&values, &mask)).unwrap();
+            let after = board(&batch.observations, i + 1);
+            assert!(
+                spawned_from(state.slide(played).board, after),
+                "state {}",
+                i + 1
+            );
+            strayed += usize::from(played != label);
+        }
+    }
+    // The untrained player does not play as the n-tuple network does.
+    assert!(strayed > held / 10, "{strayed} of {held} moves strayed");
+    let mut small = ReplayBuffer::new(5_000, 256, 4);
+    label_greedy_play(&network, &player, rules, 0..4, 11, &mut small, 50);
+    assert_eq!(small.len(), 50);
+}

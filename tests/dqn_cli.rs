@@ -591,8 +591,8 @@ fn the_2048_dqn_learns_from_the_shipped_ntuple_networks_demonstrations() {
         lines[0]
     );
     assert!(
-        lines[0].contains("| 0 steps/s") && !lines[1].contains("| 0 steps/s"),
-        "then it plays: {}",
+        lines[0].contains("updates/s (no play)") && lines[1].contains(" steps/s"),
+        "pre-training's rate is in gradient steps, then it plays: {}",
         lines[1]
     );
     assert!(
@@ -640,6 +640,40 @@ fn the_2048_dqn_learns_from_the_shipped_ntuple_networks_demonstrations() {
             &[&model, &dir.join("x.dqn").to_string_lossy()],
         ),
         "the demonstrator",
+    );
+    // DAgger: the n-tuple network also labels the states of the trained model's own games.
+    let labelled = dir.join("labelled.dqn").to_string_lossy().to_string();
+    let out = succeeds(&args(
+        "2048 train --init {} --steps 100 --chunk 100 --filters 4,4 --hidden 16 --batch 16 \
+         --eval-games 2 --seed 4 --demonstrations {} --demo-games 2 --demo-transitions 3000 \
+         --label-games-of {} --labelled-games 3 --labelled-transitions 500 --pretrain-steps 100 \
+         --out {}",
+        &[&model, ntuple, &model, &labelled],
+    ));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("3500 demonstrated transitions from"),
+        "3,000 demonstrated and 500 labelled moves:\n{stderr}"
+    );
+    let m = manifest(&labelled);
+    let recorded = &m["setup"]["demonstrations"]["labelled"];
+    let model_path = std::fs::canonicalize(&model).unwrap();
+    assert_eq!(recorded["model"], model_path.to_string_lossy().as_ref());
+    assert_eq!(
+        (
+            recorded["games"].as_u64(),
+            recorded["maxTransitions"].as_u64()
+        ),
+        (Some(3), Some(500))
+    );
+    assert!(m["reward"].as_str().unwrap().contains("(DAgger)"));
+    // The player must be a model of the same puzzle.
+    fails_with(
+        &args(
+            "2048 train --steps 10 --demonstrations {} --label-games-of {} --out {}",
+            &[ntuple, ntuple, &dir.join("y.dqn").to_string_lossy()],
+        ),
+        "the labelled games' player",
     );
 }
 

@@ -341,7 +341,7 @@ impl<L: WebLearner> AnyTrainer for Trainer<L> {
     fn add_demonstrations(&self, demonstrator: &[u8]) -> Result<JsValue, JsValue> {
         let started = web_time::Instant::now();
         let setup = self.setup.borrow().clone();
-        let demonstrations = L::demonstrations(&setup, demonstrator).map_err(js_error)?;
+        let demonstrations = L::demonstrations(&setup, demonstrator, None).map_err(js_error)?;
         let transitions = demonstrations.len();
         let shared = self.cell.shared();
         let mut slot = shared.borrow_mut();

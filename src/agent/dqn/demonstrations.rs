@@ -31,20 +31,39 @@ use web_time::Instant;
 /// episode), at most `max_moves` moves each, and keeps every transition, up to `capacity` in all.
 pub fn record_demonstrations<E: Environment>(
     env: &mut E,
-    mut expert: impl FnMut(&E) -> Option<usize>,
+    expert: impl FnMut(&E) -> Option<usize>,
     seeds: impl IntoIterator<Item = u64>,
     max_moves: usize,
     capacity: usize,
 ) -> ReplayBuffer {
+    let mut demonstrations =
+        ReplayBuffer::new(capacity.max(1), env.observation_len(), env.num_actions());
+    record_demonstrations_into(&mut demonstrations, env, expert, seeds, max_moves, capacity);
+    demonstrations
+}
+
+/// [`record_demonstrations`] into `demonstrations` (of `env`'s shape), until it holds `limit`
+/// transitions (at most its capacity).
+pub fn record_demonstrations_into<E: Environment>(
+    demonstrations: &mut ReplayBuffer,
+    env: &mut E,
+    mut expert: impl FnMut(&E) -> Option<usize>,
+    seeds: impl IntoIterator<Item = u64>,
+    max_moves: usize,
+    limit: usize,
+) {
     let (n, a) = (env.observation_len(), env.num_actions());
-    let mut demonstrations = ReplayBuffer::new(capacity.max(1), n, a);
+    let limit = limit.min(demonstrations.capacity());
     let (mut observation, mut next_observation, mut mask) =
         (vec![0.0; n], vec![0.0; n], vec![true; a]);
-    'episodes: for seed in seeds {
+    for seed in seeds {
+        if demonstrations.len() >= limit {
+            break;
+        }
         env.reset(seed);
         env.write_observation(&mut observation);
         for _ in 0..max_moves {
-            if env.is_terminal() || demonstrations.len() == capacity {
+            if env.is_terminal() || demonstrations.len() >= limit {
                 break;
             }
             let Some(action) = expert(env) else { break };
@@ -61,11 +80,7 @@ pub fn record_demonstrations<E: Environment>(
             });
             std::mem::swap(&mut observation, &mut next_observation);
         }
-        if demonstrations.len() == capacity {
-            break 'episodes;
-        }
     }
-    demonstrations
 }
 
 impl<E: Environment> Dqn<E> {

@@ -14,7 +14,8 @@
 //!   agent never wastes one), games of the original rules (a 4 one time in ten).
 
 use super::{
-    best_allowed, record_demonstrations, DqnConfig, DqnError, PairConvConfig, QPolicy, ReplayBuffer,
+    best_allowed, record_demonstrations_into, DqnConfig, DqnError, PairConvConfig, QPolicy,
+    ReplayBuffer, Transition,
 };
 use crate::agent::ntuple::NTupleNetwork;
 use crate::env::game2048::{game_seed, Game2048, Game2048Config, GameStats, Reward2048};
@@ -64,6 +65,23 @@ pub fn play_greedy_games(
     games: std::ops::Range<u64>,
     seed: u64,
 ) -> GameStats {
+    let mut stats = GameStats::default();
+    for game in &play_batched(policy, rules, games, seed, |_, _| true) {
+        stats.record(game);
+    }
+    stats
+}
+
+/// [`play_greedy_games`]'s games, finished, in game order; `before_move(game, observation)` sees
+/// each game before each of its moves, and play stops (unfinished games left out) when it says
+/// false.
+fn play_batched(
+    policy: &QPolicy,
+    rules: Game2048Config,
+    games: std::ops::Range<u64>,
+    seed: u64,
+    mut before_move: impl FnMut(&Game2048, &[f32]) -> bool,
+) -> Vec<Game2048> {
     let mut playing: Vec<Game2048> = games
         .map(|g| {
             let mut game = Game2048::new(rules);
@@ -76,7 +94,7 @@ pub fn play_greedy_games(
     let n = 256;
     let mut observations = Vec::new();
     let mut mask = [false; 4];
-    while !playing.is_empty() {
+    'play: while !playing.is_empty() {
         // Games already over (a start cannot be, but keep the loop honest) leave first.
         let mut i = 0;
         while i < playing.len() {
@@ -94,18 +112,21 @@ pub fn play_greedy_games(
             game.write_observation(out);
         }
         let q = policy.q_values(&observations);
-        for (game, values) in playing.iter_mut().zip(q.chunks(4)) {
+        for ((game, values), observation) in playing
+            .iter_mut()
+            .zip(q.chunks(4))
+            .zip(observations.chunks(n))
+        {
+            if !before_move(game, observation) {
+                break 'play;
+            }
             game.action_mask(&mut mask);
             game.step(best_allowed(values, &mask));
         }
     }
-    // Record in game order, as a sequential run would.
+    // In game order, as a sequential run would record them.
     finished.sort_by_key(|(i, _)| *i);
-    let mut stats = GameStats::default();
-    for (_, game) in &finished {
-        stats.record(game);
-    }
-    stats
+    finished.into_iter().map(|(_, game)| game).collect()
 }
 
 /// The evaluation games' seed (training runs' validations, and `2048 eval --agent dqn` unless
@@ -133,7 +154,29 @@ pub struct DemonstrationSetup {
     pub margin: f32,
     /// The large-margin loss's weight ([`DqnConfig::demonstration_weight`]).
     pub weight: f32,
+    /// Also the states another model's own games reach, labelled with the n-tuple network's
+    /// move (DAgger), if any.
+    pub labelled: Option<LabelledPlay>,
 }
+
+/// DAgger (Ross, Gordon and Bagnell, "A Reduction of Imitation Learning and Structured Prediction
+/// to No-Regret Online Learning", AISTATS 2011): the demonstrator labels the states that a
+/// learner's own greedy play reaches, where it strays from the demonstrator's games.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LabelledPlay {
+    /// The DQN model file whose greedy games visit the states.
+    pub model: String,
+    /// Its games, seeded from `seed` as every game of puzzlelab (`game_seed`).
+    pub games: u64,
+    /// The games' seed (apart from the demonstrated and the evaluation games').
+    pub seed: u64,
+    /// Labelled transitions kept at most, beside the demonstrated games' `max_transitions`.
+    pub max_transitions: usize,
+}
+
+/// The labelled games' default seed.
+pub const LABELLED_SEED: u64 = 0xDA66_2048;
 
 impl Default for DemonstrationSetup {
     fn default() -> Self {
@@ -147,6 +190,7 @@ impl Default for DemonstrationSetup {
             share: defaults.demonstration_share,
             margin: defaults.demonstration_margin,
             weight: defaults.demonstration_weight,
+            labelled: None,
         }
     }
 }
@@ -165,13 +209,72 @@ pub fn ntuple_demonstrations(
     max_transitions: usize,
 ) -> ReplayBuffer {
     let mut game = Game2048::new(rules);
-    record_demonstrations(
+    let mut buffer = ReplayBuffer::new(max_transitions.max(1), game.observation_len(), 4);
+    record_ntuple_games(
+        &mut buffer,
         &mut game,
+        network,
+        games,
+        seed,
+        max_transitions,
+    );
+    buffer
+}
+
+fn record_ntuple_games(
+    buffer: &mut ReplayBuffer,
+    game: &mut Game2048,
+    network: &NTupleNetwork,
+    games: u64,
+    seed: u64,
+    limit: usize,
+) {
+    record_demonstrations_into(
+        buffer,
+        game,
         |game: &Game2048| network.best_move(game.board()).map(|(m, _, _)| m.index()),
         (0..games).map(|g| game_seed(seed, g)),
         usize::MAX,
-        max_transitions,
-    )
+        limit,
+    );
+}
+
+/// DAgger's data ([`LabelledPlay`]): plays games `games` of the run seeded with `seed` by
+/// `player`'s greedy legal move (batched as [`play_greedy_games`]), and at every state pushes
+/// into `buffer` the transition of `network`'s greedy move from it (played on a copy of the
+/// game), until `buffer` holds `limit` transitions. The games go on by `player`'s move.
+pub fn label_greedy_play(
+    network: &NTupleNetwork,
+    player: &QPolicy,
+    rules: Game2048Config,
+    games: std::ops::Range<u64>,
+    seed: u64,
+    buffer: &mut ReplayBuffer,
+    limit: usize,
+) {
+    let limit = limit.min(buffer.capacity());
+    let mut next = vec![0.0; Game2048::new(rules).observation_len()];
+    let mut next_mask = [false; 4];
+    play_batched(player, rules, games, seed, |game, observation| {
+        if buffer.len() >= limit {
+            return false;
+        }
+        if let Some((m, _, _)) = network.best_move(game.board()) {
+            let mut labelled = game.clone();
+            let step = labelled.step(m.index());
+            labelled.write_observation(&mut next);
+            labelled.action_mask(&mut next_mask);
+            buffer.push(Transition {
+                observation,
+                action: m.index(),
+                reward: step.reward,
+                next_observation: &next,
+                terminated: step.terminated,
+                next_mask: &next_mask,
+            });
+        }
+        true
+    });
 }
 
 /// What a 2048 run is set up with (the manifest's `setup`; older ones recorded the rules as
@@ -312,8 +415,16 @@ impl super::PuzzleLearner for Game2048Learner {
     fn reward(setup: &Game2048Setup, _: &DqnConfig) -> String {
         let demonstrated = match &setup.demonstrations {
             Some(d) => format!(
-                "; also learns from {} games of demonstrations by the n-tuple network {} (DQfD: pre-trained on them for {} steps, then a share {} of every batch, margin {})",
-                d.games, d.ntuple, d.pretrain_steps, d.share, d.margin
+                "; also learns from {} games of demonstrations by the n-tuple network {}{} (DQfD: pre-trained on them for {} steps, then a share {} of every batch, margin {})",
+                d.games,
+                d.ntuple,
+                d.labelled.as_ref().map_or(String::new(), |l| format!(
+                    " and from its moves in the states of {} games of the model {} (DAgger)",
+                    l.games, l.model
+                )),
+                d.pretrain_steps,
+                d.share,
+                d.margin
             ),
             None => String::new(),
         };
@@ -328,18 +439,72 @@ impl super::PuzzleLearner for Game2048Learner {
         setup.demonstrations.as_ref().map(|d| d.ntuple.as_str())
     }
 
-    /// The n-tuple network's greedy games ([`ntuple_demonstrations`]) as the setup asks.
-    fn demonstrations(setup: &Game2048Setup, ntuple: &[u8]) -> Result<ReplayBuffer, DqnError> {
+    fn labelled_player(setup: &Game2048Setup) -> Option<&str> {
+        let labelled = setup.demonstrations.as_ref()?.labelled.as_ref()?;
+        Some(labelled.model.as_str())
+    }
+
+    /// The n-tuple network's greedy games ([`ntuple_demonstrations`]) as the setup asks, then
+    /// the states of the labelled player's games with the n-tuple network's moves
+    /// ([`label_greedy_play`]).
+    fn demonstrations(
+        setup: &Game2048Setup,
+        ntuple: &[u8],
+        player: Option<&[u8]>,
+    ) -> Result<ReplayBuffer, DqnError> {
         let d = setup.demonstrations.clone().unwrap_or_default();
         let network = NTupleNetwork::from_bytes(ntuple)
             .map_err(|e| DqnError::InvalidSetup(format!("the demonstrator: {e}")))?;
-        Ok(ntuple_demonstrations(
+        let rules = setup.rules();
+        let mut game = Game2048::new(rules);
+        let labelled = match (&d.labelled, player) {
+            (Some(labelled), Some(bytes)) => {
+                let refused = |e: DqnError| {
+                    DqnError::InvalidSetup(format!(
+                        "the labelled games' player {}: {e}",
+                        labelled.model
+                    ))
+                };
+                let player =
+                    QPolicy::from_bytes(bytes, &burn::tensor::Device::flex()).map_err(refused)?;
+                player.check_fits(&game).map_err(refused)?;
+                Some((labelled, player))
+            }
+            (None, _) => None,
+            (Some(labelled), None) => {
+                return Err(DqnError::InvalidSetup(format!(
+                    "the labelled games' player {} was not read",
+                    labelled.model
+                )))
+            }
+        };
+        let extra = labelled.as_ref().map_or(0, |(l, _)| l.max_transitions);
+        let mut buffer = ReplayBuffer::new(
+            (d.max_transitions + extra).max(1),
+            game.observation_len(),
+            4,
+        );
+        record_ntuple_games(
+            &mut buffer,
+            &mut game,
             &network,
-            setup.rules(),
             d.games,
             d.seed,
             d.max_transitions,
-        ))
+        );
+        if let Some((labelled, player)) = labelled {
+            let limit = buffer.len() + labelled.max_transitions;
+            label_greedy_play(
+                &network,
+                &player,
+                rules,
+                0..labelled.games,
+                labelled.seed,
+                &mut buffer,
+                limit,
+            );
+        }
+        Ok(buffer)
     }
 
     fn default_file(_: &Game2048Setup) -> Result<String, DqnError> {

@@ -58,6 +58,9 @@ pub struct DqnStats {
     pub eval_final_distance: Option<f32>,
     /// `perf/steps_per_s`: environment steps per second of wall time.
     pub steps_per_s: f32,
+    /// `perf/updates_per_s`: gradient steps per second of wall time (what a pre-training chunk,
+    /// which plays no move, runs at).
+    pub updates_per_s: f32,
     /// `loss/margin`: with demonstrations, the chunk's mean large-margin loss (DQfD's
     /// supervised part, `demonstrations.rs`).
     pub margin_loss: Option<f32>,
@@ -115,6 +118,7 @@ impl DqnStats {
         let mut metrics = vec![
             ("charts/epsilon", self.epsilon),
             ("perf/steps_per_s", self.steps_per_s),
+            ("perf/updates_per_s", self.updates_per_s),
         ];
         metrics.extend(optional.into_iter().filter_map(|(k, v)| v.map(|v| (k, v))));
         metrics
@@ -635,11 +639,15 @@ impl<E: Environment> Dqn<E> {
         }
         stats.epsilon = self.epsilon();
         let seconds = started.elapsed().as_secs_f64();
-        stats.steps_per_s = if seconds > 0.0 {
-            (stats.env_steps as f64 / seconds) as f32
-        } else {
-            0.0
+        let rate = |count: usize| {
+            if seconds > 0.0 {
+                (count as f64 / seconds) as f32
+            } else {
+                0.0
+            }
         };
+        stats.steps_per_s = rate(stats.env_steps);
+        stats.updates_per_s = rate(stats.updates);
         Ok(stats)
     }
 }

@@ -47,6 +47,7 @@
 //! | `eval/solved_rate` | the last in-training greedy evaluation of the chunk, if one ran |
 //! | `eval/final_distance` | its mean distance to the goal where play ended (the dissertation's "average final distance") |
 //! | `perf/steps_per_s` | environment steps per second of wall time |
+//! | `perf/updates_per_s` | gradient steps per second of wall time (a pre-training chunk plays no move) |
 //! | `loss/margin` | with demonstrations: the mean large-margin loss of the chunk's gradient steps |
 //! | `demonstrations/agreement` | with demonstrations: the share of the chunk's demonstrated batch rows whose greedy action was the demonstrator's (before each update) |
 //! | `failures/greedy_rate` | with [`DqnConfig::failure_share`]: the share of the chunk's probe games (greedy, fresh starts) the policy did not finish |
@@ -93,7 +94,7 @@ pub use bench::{
     op_benchmark, OpTimes, PhaseTimes, StepBenchmark, StepBenchmarkOptions, TimingProbe,
 };
 pub use config::{DqnConfig, DqnError};
-pub use demonstrations::record_demonstrations;
+pub use demonstrations::{record_demonstrations, record_demonstrations_into};
 pub use grid_conv::{GridConv, GridConvConfig};
 pub use learner::{Dqn, DqnStats};
 pub use matmul::{

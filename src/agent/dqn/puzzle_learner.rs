@@ -163,10 +163,22 @@ pub trait PuzzleLearner: 'static {
         None
     }
 
+    /// The model file whose own games' states the demonstrator labels (DAgger), if `setup` asks
+    /// for them; the caller reads it and hands its bytes to [`PuzzleLearner::demonstrations`].
+    fn labelled_player(setup: &Self::Setup) -> Option<&str> {
+        let _ = setup;
+        None
+    }
+
     /// The transitions `setup`'s demonstrator plays, from the demonstrator file's bytes
-    /// (uncompressed); learners without a demonstrator say so.
-    fn demonstrations(setup: &Self::Setup, demonstrator: &[u8]) -> Result<ReplayBuffer, DqnError> {
-        let _ = (setup, demonstrator);
+    /// (uncompressed), and those it labels in the labelled player's games (that model file's
+    /// bytes); learners without a demonstrator say so.
+    fn demonstrations(
+        setup: &Self::Setup,
+        demonstrator: &[u8],
+        labelled_player: Option<&[u8]>,
+    ) -> Result<ReplayBuffer, DqnError> {
+        let _ = (setup, demonstrator, labelled_player);
         Err(DqnError::InvalidSetup(format!(
             "the {} learner has no demonstrator to learn from",
             Self::NAME

@@ -48,6 +48,16 @@ pub struct TrainArgs {
     /// The large-margin loss's weight beside the TD loss.
     #[arg(long, default_value_t = 1.0, requires = "demonstrations")]
     pub demo_weight: f32,
+    /// Also demonstrate in the states that this DQN model's own greedy games reach: the n-tuple
+    /// network labels each with its move (DAgger), beside its own games' moves.
+    #[arg(long, value_name = "MODEL_FILE", requires = "demonstrations")]
+    pub label_games_of: Option<String>,
+    /// Games of --label-games-of's model.
+    #[arg(long, default_value_t = 100, requires = "label_games_of")]
+    pub labelled_games: u64,
+    /// Labelled transitions kept at most (beside --demo-transitions).
+    #[arg(long, default_value_t = 400_000, requires = "label_games_of")]
+    pub labelled_transitions: usize,
 }
 
 /// `puzzlelab 2048 eval --agent dqn`: plays N full games with a 2048 DQN's greedy legal move; prints
@@ -81,7 +91,8 @@ mod learn {
     use crate::learner::{self, TrainRequest};
     use anyhow::{Context, Result};
     use puzzlelab::agent::dqn::game2048::{
-        DemonstrationSetup, Game2048Learner, Game2048Setup, EVALUATION_SEED,
+        DemonstrationSetup, Game2048Learner, Game2048Setup, LabelledPlay, EVALUATION_SEED,
+        LABELLED_SEED,
     };
     use serde_json::json;
 
@@ -99,6 +110,18 @@ mod learn {
             ),
             None => None,
         };
+        let labelled = match &args.label_games_of {
+            Some(file) => Some(LabelledPlay {
+                model: std::fs::canonicalize(file)
+                    .with_context(|| format!("--label-games-of {file}"))?
+                    .to_string_lossy()
+                    .to_string(),
+                games: args.labelled_games,
+                seed: LABELLED_SEED,
+                max_transitions: args.labelled_transitions,
+            }),
+            None => None,
+        };
         let demonstrations = demonstrator.map(|ntuple| DemonstrationSetup {
             ntuple,
             games: args.demo_games,
@@ -107,6 +130,7 @@ mod learn {
             share: args.demo_share,
             margin: args.margin,
             weight: args.demo_weight,
+            labelled,
             ..DemonstrationSetup::default()
         });
         let setup = Game2048Setup {
@@ -132,6 +156,12 @@ mod learn {
                     ("--demo-share", args.demo_share != defaults.share),
                     ("--margin", args.margin != defaults.margin),
                     ("--demo-weight", args.demo_weight != defaults.weight),
+                    ("--label-games-of", args.label_games_of.is_some()),
+                    ("--labelled-games", args.labelled_games != 100),
+                    (
+                        "--labelled-transitions",
+                        args.labelled_transitions != 400_000,
+                    ),
                 ],
                 ..TrainRequest::new(&args.dqn, &args.run, args.eval_games as usize, command)
             },

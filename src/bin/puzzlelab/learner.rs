@@ -322,8 +322,12 @@ mod learn {
             // DQfD: the setup's demonstrations, recorded again on a resumed run (the same games).
             let clock = std::time::Instant::now();
             let demonstrator = crate::files::read_maybe_gzip(file)?;
-            let demonstrations =
-                L::demonstrations(&setup, &demonstrator).with_context(|| file.to_string())?;
+            let player = match L::labelled_player(&setup) {
+                Some(model) => Some(crate::files::read_maybe_gzip(model)?),
+                None => None,
+            };
+            let demonstrations = L::demonstrations(&setup, &demonstrator, player.as_deref())
+                .with_context(|| file.to_string())?;
             eprintln!(
                 "{label}: {} demonstrated transitions from {file}, recorded in {:.1} s",
                 demonstrations.len(),

@@ -81,14 +81,19 @@ pub fn dqn_progress(
     let failures = stats.greedy_failure_rate.map_or(String::new(), |rate| {
         format!(" | greedy probes failed {rate:.4}")
     });
+    // A pre-training chunk plays no move: its rate is in gradient steps.
+    let rate = if stats.env_steps == 0 && stats.updates > 0 {
+        format!("{:.1} updates/s (no play)", stats.updates_per_s)
+    } else {
+        format!("{:.0} steps/s", stats.steps_per_s)
+    };
     format!(
-        "step {steps}/{target} | loss/td {} | epsilon {:.3} | {} {} | return {} | {:.0} steps/s{demonstrations}{failures}",
+        "step {steps}/{target} | loss/td {} | epsilon {:.3} | {} {} | return {} | {rate}{demonstrations}{failures}",
         show(stats.td_loss),
         stats.epsilon,
         episodes.0,
         episodes.1,
         show(stats.episode_return),
-        stats.steps_per_s
     )
 }
 
