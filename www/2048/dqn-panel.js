@@ -39,8 +39,8 @@ export const DQN_2048 = {
     Q-learning on the paper's shaped reward — the same Rust code as <code>puzzlelab 2048 train</code>, here in a Web Worker on
     WebGPU or the CPU. The paper reports 2048 in 40% of games after 200,000 games of training; the n-tuple network above, the
     field's best kind of agent, reaches it in 97.8% from its greedy move alone. The shipped model is the same network with another
-    training recipe: it learned from the n-tuple network's demonstrations (DQfD), as <code>puzzlelab 2048 train --demonstrations</code>
-    does; its manifest says how. Tick <em>Learn from the n-tuple agent's demonstrations</em> (or press <em>From demonstrations</em>)
+    training recipe: it learned from the n-tuple network's demonstrations (DQfD), then from the n-tuple network's moves in the positions
+    its own games reach (DAgger), as <code>puzzlelab 2048 train --demonstrations … --label-games-of …</code> does; its manifest says how. Tick <em>Learn from the n-tuple agent's demonstrations</em> (or press <em>From demonstrations</em>)
     to train that way here: the worker downloads the n-tuple network, records its games, pre-trains the network to prefer its moves
     (a large-margin loss) and then lets it play on its own with some of every batch still demonstrated.`,
   form: {
