@@ -643,12 +643,14 @@ fn the_2048_dqn_learns_from_the_shipped_ntuple_networks_demonstrations() {
     );
     // DAgger: the n-tuple network also labels the states of the trained model's own games.
     let labelled = dir.join("labelled.dqn").to_string_lossy().to_string();
+    let player = dir.join("player.dqn").to_string_lossy().to_string();
+    std::fs::copy(&model, &player).unwrap();
     let out = succeeds(&args(
         "2048 train --init {} --steps 100 --chunk 100 --filters 4,4 --hidden 16 --batch 16 \
          --eval-games 2 --seed 4 --demonstrations {} --demo-games 2 --demo-transitions 3000 \
          --label-games-of {} --labelled-games 3 --labelled-transitions 500 --pretrain-steps 100 \
          --out {}",
-        &[&model, ntuple, &model, &labelled],
+        &[&model, ntuple, &player, &labelled],
     ));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
@@ -657,8 +659,8 @@ fn the_2048_dqn_learns_from_the_shipped_ntuple_networks_demonstrations() {
     );
     let m = manifest(&labelled);
     let recorded = &m["setup"]["demonstrations"]["labelled"];
-    let model_path = std::fs::canonicalize(&model).unwrap();
-    assert_eq!(recorded["model"], model_path.to_string_lossy().as_ref());
+    let player_path = std::fs::canonicalize(&player).unwrap();
+    assert_eq!(recorded["model"], player_path.to_string_lossy().as_ref());
     assert_eq!(
         (
             recorded["games"].as_u64(),
@@ -667,6 +669,24 @@ fn the_2048_dqn_learns_from_the_shipped_ntuple_networks_demonstrations() {
         (Some(3), Some(500))
     );
     assert!(m["reward"].as_str().unwrap().contains("(DAgger)"));
+    // A resume labels the same games again; a player file changed since is refused.
+    let out = succeeds(&args(
+        "2048 train --resume {} --steps 200 --chunk 100 --eval-games 2",
+        &[&labelled],
+    ));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("3500 demonstrated transitions"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    std::fs::copy(&labelled, &player).unwrap();
+    fails_with(
+        &args(
+            "2048 train --resume {} --steps 300 --chunk 100 --eval-games 2",
+            &[&labelled],
+        ),
+        "has changed since the run started",
+    );
     // The player must be a model of the same puzzle.
     fails_with(
         &args(

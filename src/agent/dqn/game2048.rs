@@ -173,6 +173,18 @@ pub struct LabelledPlay {
     pub seed: u64,
     /// Labelled transitions kept at most, beside the demonstrated games' `max_transitions`.
     pub max_transitions: usize,
+    /// The model file's checksum ([`crate::checksum::fnv1a`] of its uncompressed bytes, hex)
+    /// when the run started: a resumed run refuses a file that has changed since, whose games
+    /// would not be the ones labelled before.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model_fnv1a: Option<String>,
+}
+
+impl LabelledPlay {
+    /// The checksum [`LabelledPlay::model_fnv1a`] records for a model file's bytes.
+    pub fn checksum(bytes: &[u8]) -> String {
+        format!("{:016x}", crate::checksum::fnv1a(bytes))
+    }
 }
 
 /// The labelled games' default seed.
@@ -459,6 +471,13 @@ impl super::PuzzleLearner for Game2048Learner {
         let mut game = Game2048::new(rules);
         let labelled = match (&d.labelled, player) {
             (Some(labelled), Some(bytes)) => {
+                let now = LabelledPlay::checksum(bytes);
+                if let Some(recorded) = labelled.model_fnv1a.as_ref().filter(|c| **c != now) {
+                    return Err(DqnError::InvalidSetup(format!(
+                        "the labelled games' player {} has changed since the run started (checksum {recorded}, now {now}): its games would not be the ones labelled before; put that file back or start a new run",
+                        labelled.model
+                    )));
+                }
                 let refused = |e: DqnError| {
                     DqnError::InvalidSetup(format!(
                         "the labelled games' player {}: {e}",

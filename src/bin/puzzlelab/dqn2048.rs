@@ -119,6 +119,7 @@ mod learn {
                 games: args.labelled_games,
                 seed: LABELLED_SEED,
                 max_transitions: args.labelled_transitions,
+                model_fnv1a: Some(LabelledPlay::checksum(&files::read_maybe_gzip(file)?)),
             }),
             None => None,
         };
