@@ -687,6 +687,27 @@ fn the_2048_dqn_learns_from_the_shipped_ntuple_networks_demonstrations() {
         ),
         "has changed since the run started",
     );
+    // So is a demonstrator file changed since.
+    let demonstrator = dir
+        .join("demonstrator.ntuple.gz")
+        .to_string_lossy()
+        .to_string();
+    std::fs::copy(ntuple, &demonstrator).unwrap();
+    let short = dir.join("short.dqn").to_string_lossy().to_string();
+    succeeds(&args(
+        "2048 train --steps 20 --chunk 10 --filters 4,4 --hidden 16 --batch 16 --eval-games 1 \
+         --demonstrations {} --demo-games 1 --demo-transitions 100 --pretrain-steps 10 --out {}",
+        &[&demonstrator, &short],
+    ));
+    std::fs::write(&demonstrator, b"another file").unwrap();
+    let out = fails_with(
+        &args(
+            "2048 train --resume {} --steps 30 --chunk 10 --eval-games 1",
+            &[&short],
+        ),
+        "has changed since the run started",
+    );
+    assert!(String::from_utf8_lossy(&out.stderr).contains("the demonstrator"));
     // The player must be a model of the same puzzle.
     fails_with(
         &args(

@@ -140,6 +140,10 @@ pub const EVALUATION_SEED: u64 = 0x2048_D090;
 pub struct DemonstrationSetup {
     /// The n-tuple network file whose greedy (1-ply) moves are demonstrated.
     pub ntuple: String,
+    /// Its checksum ([`input_checksum`]) when the run started, if recorded: a resumed run
+    /// refuses a file that has changed since.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ntuple_fnv1a: Option<String>,
     /// Demonstrated games, seeded from `seed` as every game of puzzlelab (`game_seed`).
     pub games: u64,
     /// The demonstrated games' seed (apart from the evaluation games').
@@ -173,17 +177,32 @@ pub struct LabelledPlay {
     pub seed: u64,
     /// Labelled transitions kept at most, beside the demonstrated games' `max_transitions`.
     pub max_transitions: usize,
-    /// The model file's checksum ([`crate::checksum::fnv1a`] of its uncompressed bytes, hex)
-    /// when the run started: a resumed run refuses a file that has changed since, whose games
-    /// would not be the ones labelled before.
+    /// The model file's checksum ([`input_checksum`]) when the run started: a resumed run
+    /// refuses a file that has changed since, whose games would not be the ones labelled before.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model_fnv1a: Option<String>,
 }
 
-impl LabelledPlay {
-    /// The checksum [`LabelledPlay::model_fnv1a`] records for a model file's bytes.
-    pub fn checksum(bytes: &[u8]) -> String {
-        format!("{:016x}", crate::checksum::fnv1a(bytes))
+/// The checksum a run's setup records for a file it reads again on a resume (the demonstrator,
+/// the labelled games' player): [`crate::checksum::fnv1a`] of its uncompressed bytes, in hex.
+pub fn input_checksum(bytes: &[u8]) -> String {
+    format!("{:016x}", crate::checksum::fnv1a(bytes))
+}
+
+/// Refuses `bytes` of the file `what` `name` when `recorded` (its checksum when the run started)
+/// says it has changed since: a resumed run would learn from other games than before.
+fn unchanged_since_start(
+    what: &str,
+    name: &str,
+    recorded: Option<&String>,
+    bytes: &[u8],
+) -> Result<(), DqnError> {
+    let now = input_checksum(bytes);
+    match recorded.filter(|c| **c != now) {
+        Some(recorded) => Err(DqnError::InvalidSetup(format!(
+            "{what} {name} has changed since the run started (checksum {recorded}, now {now}): its games would not be the ones learned from before; put that file back or start a new run"
+        ))),
+        None => Ok(()),
     }
 }
 
@@ -195,6 +214,7 @@ impl Default for DemonstrationSetup {
         let defaults = DqnConfig::default();
         DemonstrationSetup {
             ntuple: String::new(),
+            ntuple_fnv1a: None,
             games: 100,
             seed: DEMONSTRATION_SEED,
             max_transitions: 400_000,
@@ -465,19 +485,24 @@ impl super::PuzzleLearner for Game2048Learner {
         player: Option<&[u8]>,
     ) -> Result<ReplayBuffer, DqnError> {
         let d = setup.demonstrations.clone().unwrap_or_default();
+        unchanged_since_start(
+            "the demonstrator",
+            &d.ntuple,
+            d.ntuple_fnv1a.as_ref(),
+            ntuple,
+        )?;
         let network = NTupleNetwork::from_bytes(ntuple)
             .map_err(|e| DqnError::InvalidSetup(format!("the demonstrator: {e}")))?;
         let rules = setup.rules();
         let mut game = Game2048::new(rules);
         let labelled = match (&d.labelled, player) {
             (Some(labelled), Some(bytes)) => {
-                let now = LabelledPlay::checksum(bytes);
-                if let Some(recorded) = labelled.model_fnv1a.as_ref().filter(|c| **c != now) {
-                    return Err(DqnError::InvalidSetup(format!(
-                        "the labelled games' player {} has changed since the run started (checksum {recorded}, now {now}): its games would not be the ones labelled before; put that file back or start a new run",
-                        labelled.model
-                    )));
-                }
+                unchanged_since_start(
+                    "the labelled games' player",
+                    &labelled.model,
+                    labelled.model_fnv1a.as_ref(),
+                    bytes,
+                )?;
                 let refused = |e: DqnError| {
                     DqnError::InvalidSetup(format!(
                         "the labelled games' player {}: {e}",

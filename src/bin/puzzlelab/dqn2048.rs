@@ -91,8 +91,8 @@ mod learn {
     use crate::learner::{self, TrainRequest};
     use anyhow::{Context, Result};
     use puzzlelab::agent::dqn::game2048::{
-        DemonstrationSetup, Game2048Learner, Game2048Setup, LabelledPlay, EVALUATION_SEED,
-        LABELLED_SEED,
+        input_checksum, DemonstrationSetup, Game2048Learner, Game2048Setup, LabelledPlay,
+        EVALUATION_SEED, LABELLED_SEED,
     };
     use serde_json::json;
 
@@ -119,12 +119,17 @@ mod learn {
                 games: args.labelled_games,
                 seed: LABELLED_SEED,
                 max_transitions: args.labelled_transitions,
-                model_fnv1a: Some(LabelledPlay::checksum(&files::read_maybe_gzip(file)?)),
+                model_fnv1a: Some(input_checksum(&files::read_maybe_gzip(file)?)),
             }),
+            None => None,
+        };
+        let ntuple_fnv1a = match &args.demonstrations {
+            Some(file) => Some(input_checksum(&files::read_maybe_gzip(file)?)),
             None => None,
         };
         let demonstrations = demonstrator.map(|ntuple| DemonstrationSetup {
             ntuple,
+            ntuple_fnv1a,
             games: args.demo_games,
             max_transitions: args.demo_transitions,
             pretrain_steps: args.pretrain_steps,
