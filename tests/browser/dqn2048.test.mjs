@@ -335,9 +335,14 @@ describe("Mehta's RL paper's deep Q-network on the 2048 page", () => {
     const games = manifest.validation.games;
     assert.match(status, /From the model's manifest \(not run here\)/);
     assert.ok(status.includes(`over ${games} games`), status);
-    // Pre-trained only, or then by self-play: its last run played on its own past its pre-training steps.
+    // Pre-trained only, or then by self-play: its last run played on its own past its pre-training
+    // steps; with the n-tuple agent's labels of its own games' positions (DAgger) when it had them.
     const selfPlay = manifest.hyperparameters.pretrainSteps < manifest.steps;
-    assert.ok(status.includes(`Mehta's network, trained from the n-tuple agent's demonstrations${selfPlay ? ", then by self-play" : ""}.`), status);
+    const labelled = manifest.setup.demonstrations.labelled ? " and its moves in the positions of the network's own games (DAgger)" : "";
+    assert.ok(status.includes(`Mehta's network, trained from the n-tuple agent's demonstrations${labelled}${selfPlay ? ", then by self-play" : ""}.`), status);
+    assert.ok(labelled, "the shipped model learned from labelled positions of its own games");
+    await page.locator("#d2048-eval-status").scrollIntoViewIfNeeded();
+    await page.locator("#d2048-eval-status").screenshot({ path: await screenshotPath("2048-dqn-shipped.png") });
     const cells = await page.locator("#d2048-eval-table tbody tr").first().locator("th, td").allTextContents();
     assert.equal(cells[1], String(games));
     assert.equal(cells[3], Math.round(manifest.validation.mean_score).toLocaleString("en"));

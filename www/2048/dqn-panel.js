@@ -311,14 +311,16 @@ function paramsText(filters1, filters2, hidden) {
 /**
  * How a model was trained, when its manifest says it learned from demonstrations (the manifest's
  * `setup.demonstrations`, written by `puzzlelab 2048 train --demonstrations`); "" otherwise. Its
- * last run played on its own when it trained past its pre-training steps (a run from another
- * model's weights, `--init`, may have pre-trained only).
+ * last run also learned the n-tuple agent's moves in its own games' positions when the setup has
+ * `labelled` (`--label-games-of`, DAgger), and played on its own when it trained past its
+ * pre-training steps (a run from another model's weights, `--init`, may have pre-trained only).
  */
 export function recipeText(manifest) {
   const demonstrations = manifest?.setup?.demonstrations;
   if (!demonstrations || typeof demonstrations !== "object") return "";
+  const labelled = demonstrations.labelled ? " and its moves in the positions of the network's own games (DAgger)" : "";
   const selfPlay = (manifest.hyperparameters?.pretrainSteps ?? 0) < (manifest.steps ?? 0);
-  return `trained from the n-tuple agent's demonstrations${selfPlay ? ", then by self-play" : ""}`;
+  return `trained from the n-tuple agent's demonstrations${labelled}${selfPlay ? ", then by self-play" : ""}`;
 }
 
 /** "filters 32/32, hidden 64". */
