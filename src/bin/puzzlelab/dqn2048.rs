@@ -6,6 +6,11 @@
 use crate::dqn::{DqnArgs, RunArgs};
 use clap::Args;
 
+/// `--labelled-games`' default.
+const LABELLED_GAMES: u64 = 100;
+/// `--labelled-transitions`' default.
+const LABELLED_TRANSITIONS: usize = 400_000;
+
 /// `puzzlelab 2048 train`: the deep Q-network of Mehta's RL paper on 2048: one-hot
 /// 4x4x16, two levels of (1,2)/(2,1) convolutions, a dense layer, its shaped reward; legal
 /// moves only.
@@ -53,10 +58,10 @@ pub struct TrainArgs {
     #[arg(long, value_name = "MODEL_FILE", requires = "demonstrations")]
     pub label_games_of: Option<String>,
     /// Games of --label-games-of's model.
-    #[arg(long, default_value_t = 100, requires = "label_games_of")]
+    #[arg(long, default_value_t = LABELLED_GAMES, requires = "label_games_of")]
     pub labelled_games: u64,
     /// Labelled transitions kept at most (beside --demo-transitions).
-    #[arg(long, default_value_t = 400_000, requires = "label_games_of")]
+    #[arg(long, default_value_t = LABELLED_TRANSITIONS, requires = "label_games_of")]
     pub labelled_transitions: usize,
 }
 
@@ -86,7 +91,7 @@ needs_learn! {
 
 #[cfg(feature = "learn")]
 mod learn {
-    use super::{EvalArgs, TrainArgs};
+    use super::{EvalArgs, TrainArgs, LABELLED_GAMES, LABELLED_TRANSITIONS};
     use crate::files::{self, machine, print_json};
     use crate::learner::{self, TrainRequest};
     use anyhow::{Context, Result};
@@ -163,10 +168,10 @@ mod learn {
                     ("--margin", args.margin != defaults.margin),
                     ("--demo-weight", args.demo_weight != defaults.weight),
                     ("--label-games-of", args.label_games_of.is_some()),
-                    ("--labelled-games", args.labelled_games != 100),
+                    ("--labelled-games", args.labelled_games != LABELLED_GAMES),
                     (
                         "--labelled-transitions",
-                        args.labelled_transitions != 400_000,
+                        args.labelled_transitions != LABELLED_TRANSITIONS,
                     ),
                 ],
                 ..TrainRequest::new(&args.dqn, &args.run, args.eval_games as usize, command)
