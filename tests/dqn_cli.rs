@@ -757,6 +757,16 @@ fn the_minesweeper_dqn_trains_resumes_and_plays_any_board_from_the_command_line(
         ),
         "--layers cannot change",
     );
+    // Flags with defaults too: the board and the network are the model's (they were ignored).
+    for flag in ["--net conv-dense", "--level expert", "--first-click safe"] {
+        fails_with(
+            &args(
+                &format!("minesweeper train --resume {{}} --steps 400 {flag}"),
+                &[&model],
+            ),
+            &format!("{} cannot change", flag.split(' ').next().unwrap()),
+        );
+    }
     assert_eq!(manifest(&model)["steps"], 300);
 
     // The same model plays expert boards (fully convolutional), on the solver's seeded games.
@@ -860,6 +870,15 @@ fn the_sudoku_dqn_trains_resumes_and_evaluates_by_bin_from_the_command_line() {
         ),
         "--filters cannot change",
     );
+    for flag in ["--net dense", "--puzzles 50", "--givens 30"] {
+        fails_with(
+            &args(
+                &format!("sudoku train --resume {{}} --steps 120 {flag}"),
+                &[&model],
+            ),
+            &format!("{} cannot change", flag.split(' ').next().unwrap()),
+        );
+    }
     fails_with(&["sudoku", "train", "--net", "cells"], "--steps");
     // `dense` (Mehta's one dense layer) and its former name `paper` are both networks.
     fails_with(&["sudoku", "train", "--net", "dense"], "--steps");
@@ -953,6 +972,10 @@ fn the_dust_dqns_train_resume_and_play_seeded_boards_from_the_command_line() {
     fails_with(
         &args("dust train --resume {} --steps 60 --hidden 8", &[&model]),
         "--hidden cannot change",
+    );
+    fails_with(
+        &args("dust train --resume {} --steps 60 --target mean", &[&model]),
+        "--target cannot change",
     );
 
     // The batched DQN (the blog's learner) with its mean target: replayed play of many games at

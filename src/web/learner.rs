@@ -340,8 +340,9 @@ impl<L: WebLearner> AnyTrainer for Trainer<L> {
     /// --demonstrations` does.
     fn add_demonstrations(&self, demonstrator: &[u8]) -> Result<JsValue, JsValue> {
         let started = web_time::Instant::now();
-        let setup = self.setup.borrow().clone();
-        let demonstrations = L::demonstrations(&setup, demonstrator, None).map_err(js_error)?;
+        let mut setup = self.setup.borrow().clone();
+        let demonstrations = L::demonstrations(&mut setup, demonstrator, None).map_err(js_error)?;
+        *self.setup.borrow_mut() = setup;
         let transitions = demonstrations.len();
         let shared = self.cell.shared();
         let mut slot = shared.borrow_mut();

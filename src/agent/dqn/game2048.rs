@@ -189,20 +189,21 @@ pub fn input_checksum(bytes: &[u8]) -> String {
     format!("{:016x}", crate::checksum::fnv1a(bytes))
 }
 
-/// Refuses `bytes` of the file `what` `name` when `recorded` (its checksum when the run started)
-/// says it has changed since: a resumed run would learn from other games than before.
+/// Records the checksum of `bytes` of the file `what` `name` in `recorded` when it holds none (a
+/// new run), and refuses them when it holds another (the checksum when the run started): a
+/// resumed run would learn from other games than before.
 fn unchanged_since_start(
     what: &str,
     name: &str,
-    recorded: Option<&String>,
+    recorded: &mut Option<String>,
     bytes: &[u8],
 ) -> Result<(), DqnError> {
     let now = input_checksum(bytes);
-    match recorded.filter(|c| **c != now) {
-        Some(recorded) => Err(DqnError::InvalidSetup(format!(
+    match recorded.get_or_insert_with(|| now.clone()) {
+        recorded if *recorded != now => Err(DqnError::InvalidSetup(format!(
             "{what} {name} has changed since the run started (checksum {recorded}, now {now}): its games would not be the ones learned from before; put that file back or start a new run"
         ))),
-        None => Ok(()),
+        _ => Ok(()),
     }
 }
 
@@ -480,27 +481,22 @@ impl super::PuzzleLearner for Game2048Learner {
     /// the states of the labelled player's games with the n-tuple network's moves
     /// ([`label_greedy_play`]).
     fn demonstrations(
-        setup: &Game2048Setup,
+        setup: &mut Game2048Setup,
         ntuple: &[u8],
         player: Option<&[u8]>,
     ) -> Result<ReplayBuffer, DqnError> {
-        let d = setup.demonstrations.clone().unwrap_or_default();
-        unchanged_since_start(
-            "the demonstrator",
-            &d.ntuple,
-            d.ntuple_fnv1a.as_ref(),
-            ntuple,
-        )?;
+        let rules = setup.rules();
+        let d = setup.demonstrations.get_or_insert_with(Default::default);
+        unchanged_since_start("the demonstrator", &d.ntuple, &mut d.ntuple_fnv1a, ntuple)?;
         let network = NTupleNetwork::from_bytes(ntuple)
             .map_err(|e| DqnError::InvalidSetup(format!("the demonstrator: {e}")))?;
-        let rules = setup.rules();
         let mut game = Game2048::new(rules);
-        let labelled = match (&d.labelled, player) {
+        let labelled = match (&mut d.labelled, player) {
             (Some(labelled), Some(bytes)) => {
                 unchanged_since_start(
                     "the labelled games' player",
                     &labelled.model,
-                    labelled.model_fnv1a.as_ref(),
+                    &mut labelled.model_fnv1a,
                     bytes,
                 )?;
                 let refused = |e: DqnError| {

@@ -172,9 +172,11 @@ pub trait PuzzleLearner: 'static {
 
     /// The transitions `setup`'s demonstrator plays, from the demonstrator file's bytes
     /// (uncompressed), and those it labels in the labelled player's games (that model file's
-    /// bytes); learners without a demonstrator say so.
+    /// bytes); learners without a demonstrator say so. `setup` records the files' checksums
+    /// where it has none (a new run), and a file that has changed since they were recorded (a
+    /// resumed run) is refused.
     fn demonstrations(
-        setup: &Self::Setup,
+        setup: &mut Self::Setup,
         demonstrator: &[u8],
         labelled_player: Option<&[u8]>,
     ) -> Result<ReplayBuffer, DqnError> {

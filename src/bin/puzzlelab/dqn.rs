@@ -24,16 +24,6 @@ pub struct CellsNetArgs {
     pub filters: Option<usize>,
 }
 
-impl CellsNetArgs {
-    /// Which of the flags were given (what a resume may not change).
-    pub fn recorded(&self) -> Vec<(&'static str, bool)> {
-        vec![
-            ("--layers", self.layers.is_some()),
-            ("--filters", self.filters.is_some()),
-        ]
-    }
-}
-
 /// The name a value of a `--flag` takes on the command line (and a manifest records).
 pub fn flag_value<T: ValueEnum>(value: &T) -> String {
     value
@@ -99,31 +89,6 @@ pub struct DqnArgs {
     /// The run's seed (default 0).
     #[arg(long)]
     pub seed: Option<u64>,
-}
-
-impl DqnArgs {
-    /// Every flag the model records, with whether it was given (refused beside --resume).
-    pub fn recorded(&self) -> Vec<(&'static str, bool)> {
-        vec![
-            ("--seed", self.seed.is_some()),
-            ("--hidden", self.hidden.is_some()),
-            ("--lr", self.lr.is_some()),
-            ("--gamma", self.gamma.is_some()),
-            ("--batch", self.batch.is_some()),
-            ("--replay", self.replay.is_some()),
-            ("--envs", self.envs.is_some()),
-            ("--warmup", self.warmup.is_some()),
-            ("--double", self.double),
-            ("--huber", self.huber),
-            ("--mask", self.mask),
-            ("--prioritized", self.prioritized),
-            ("--epsilon-decay", self.epsilon_decay.is_some()),
-            ("--epsilon-min", self.epsilon_min.is_some()),
-            ("--target-every", self.target_every.is_some()),
-            ("--full-backups", self.full_backups),
-            ("--failure-share", self.failure_share.is_some()),
-        ]
-    }
 }
 
 /// A chunked training run: its length, chunks, evaluations, checkpoints and files.

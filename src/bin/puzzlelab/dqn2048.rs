@@ -6,11 +6,6 @@
 use crate::dqn::{DqnArgs, RunArgs};
 use clap::Args;
 
-/// `--labelled-games`' default.
-const LABELLED_GAMES: u64 = 100;
-/// `--labelled-transitions`' default.
-const LABELLED_TRANSITIONS: usize = 400_000;
-
 /// `puzzlelab 2048 train`: the deep Q-network of Mehta's RL paper on 2048: one-hot
 /// 4x4x16, two levels of (1,2)/(2,1) convolutions, a dense layer, its shaped reward; legal
 /// moves only.
@@ -58,10 +53,10 @@ pub struct TrainArgs {
     #[arg(long, value_name = "MODEL_FILE", requires = "demonstrations")]
     pub label_games_of: Option<String>,
     /// Games of --label-games-of's model.
-    #[arg(long, default_value_t = LABELLED_GAMES, requires = "label_games_of")]
+    #[arg(long, default_value_t = 100, requires = "label_games_of")]
     pub labelled_games: u64,
     /// Labelled transitions kept at most (beside --demo-transitions).
-    #[arg(long, default_value_t = LABELLED_TRANSITIONS, requires = "label_games_of")]
+    #[arg(long, default_value_t = 400_000, requires = "label_games_of")]
     pub labelled_transitions: usize,
 }
 
@@ -91,59 +86,43 @@ needs_learn! {
 
 #[cfg(feature = "learn")]
 mod learn {
-    use super::{EvalArgs, TrainArgs, LABELLED_GAMES, LABELLED_TRANSITIONS};
+    use super::{EvalArgs, TrainArgs};
     use crate::files::{self, machine, print_json};
     use crate::learner::{self, TrainRequest};
-    use anyhow::{Context, Result};
+    use anyhow::Result;
     use puzzlelab::agent::dqn::game2048::{
-        input_checksum, DemonstrationSetup, Game2048Learner, Game2048Setup, LabelledPlay,
-        EVALUATION_SEED, LABELLED_SEED,
+        DemonstrationSetup, Game2048Learner, Game2048Setup, LabelledPlay, EVALUATION_SEED,
+        LABELLED_SEED,
     };
     use serde_json::json;
 
     /// `puzzlelab 2048 train`: trains in chunks with a progress line each, evaluates by
     /// whole games, checkpoints; `--resume FILE` goes on from a saved model.
     pub fn train(args: &TrainArgs, command: &str) -> Result<()> {
-        let defaults = DemonstrationSetup::default();
-        // The file's full path, so that a resume from another folder finds it.
-        let demonstrator = match &args.demonstrations {
-            Some(file) => Some(
-                std::fs::canonicalize(file)
-                    .with_context(|| format!("--demonstrations {file}"))?
-                    .to_string_lossy()
-                    .to_string(),
-            ),
-            None => None,
-        };
         let labelled = match &args.label_games_of {
             Some(file) => Some(LabelledPlay {
-                model: std::fs::canonicalize(file)
-                    .with_context(|| format!("--label-games-of {file}"))?
-                    .to_string_lossy()
-                    .to_string(),
+                model: learner::full_path("--label-games-of", file)?,
                 games: args.labelled_games,
                 seed: LABELLED_SEED,
                 max_transitions: args.labelled_transitions,
-                model_fnv1a: Some(input_checksum(&files::read_maybe_gzip(file)?)),
+                model_fnv1a: None,
             }),
             None => None,
         };
-        let ntuple_fnv1a = match &args.demonstrations {
-            Some(file) => Some(input_checksum(&files::read_maybe_gzip(file)?)),
+        let demonstrations = match &args.demonstrations {
+            Some(file) => Some(DemonstrationSetup {
+                ntuple: learner::full_path("--demonstrations", file)?,
+                games: args.demo_games,
+                max_transitions: args.demo_transitions,
+                pretrain_steps: args.pretrain_steps,
+                share: args.demo_share,
+                margin: args.margin,
+                weight: args.demo_weight,
+                labelled,
+                ..DemonstrationSetup::default()
+            }),
             None => None,
         };
-        let demonstrations = demonstrator.map(|ntuple| DemonstrationSetup {
-            ntuple,
-            ntuple_fnv1a,
-            games: args.demo_games,
-            max_transitions: args.demo_transitions,
-            pretrain_steps: args.pretrain_steps,
-            share: args.demo_share,
-            margin: args.margin,
-            weight: args.demo_weight,
-            labelled,
-            ..DemonstrationSetup::default()
-        });
         let setup = Game2048Setup {
             filters: args.filters.clone(),
             demonstrations,
@@ -152,28 +131,7 @@ mod learn {
         learner::train::<Game2048Learner>(
             setup,
             TrainRequest {
-                recorded: vec![
-                    ("--filters", args.filters.is_some()),
-                    ("--demonstrations", args.demonstrations.is_some()),
-                    ("--demo-games", args.demo_games != defaults.games),
-                    (
-                        "--demo-transitions",
-                        args.demo_transitions != defaults.max_transitions,
-                    ),
-                    (
-                        "--pretrain-steps",
-                        args.pretrain_steps != defaults.pretrain_steps,
-                    ),
-                    ("--demo-share", args.demo_share != defaults.share),
-                    ("--margin", args.margin != defaults.margin),
-                    ("--demo-weight", args.demo_weight != defaults.weight),
-                    ("--label-games-of", args.label_games_of.is_some()),
-                    ("--labelled-games", args.labelled_games != LABELLED_GAMES),
-                    (
-                        "--labelled-transitions",
-                        args.labelled_transitions != LABELLED_TRANSITIONS,
-                    ),
-                ],
+                may_change: &["--eval-games"],
                 ..TrainRequest::new(&args.dqn, &args.run, args.eval_games as usize, command)
             },
         )

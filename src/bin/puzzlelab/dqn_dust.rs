@@ -113,7 +113,10 @@ mod learn {
         };
         learner::train::<DustLearner>(
             setup,
-            TrainRequest::new(&args.dqn, &args.run, args.eval_boards, command),
+            TrainRequest {
+                may_change: &["--eval-boards"],
+                ..TrainRequest::new(&args.dqn, &args.run, args.eval_boards, command)
+            },
         )
     }
 }

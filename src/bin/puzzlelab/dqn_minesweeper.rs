@@ -87,11 +87,10 @@ mod learn {
             survival: args.survival,
             ..setup(layout, rule, first, &crate::dqn::flag_value(&args.net))
         };
-        let recorded = [args.cells.recorded(), vec![("--survival", args.survival)]].concat();
         learner::train::<MinesweeperLearner>(
             setup,
             TrainRequest {
-                recorded,
+                may_change: &["--eval-games"],
                 ..TrainRequest::new(&args.dqn, &args.run, args.eval_games, command)
             },
         )

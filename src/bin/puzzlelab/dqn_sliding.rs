@@ -244,13 +244,6 @@ pub fn solve_with_model(args: &SolveArgs, text: &str) -> Result<String> {
 /// change), validated by optimal distance, through the trainer every learnable puzzle shares.
 pub fn train(args: &TrainArgs, command: &str) -> Result<()> {
     let board = &args.board;
-    let recorded = vec![
-        ("--size", board.size.is_some()),
-        ("--goal", board.goal.is_some()),
-        ("--preset", board.preset.is_some()),
-        ("--curriculum", args.curriculum),
-        ("--reward", args.reward.is_some()),
-    ];
     // The validation's positions need the puzzle: the resumed model's, or the flags'.
     let puzzle = match &args.run.resume {
         Some(path) => puzzle_of(&crate::learner::read_policy(path)?).map_err(anyhow::Error::msg)?,
@@ -287,7 +280,14 @@ pub fn train(args: &TrainArgs, command: &str) -> Result<()> {
     crate::learner::train::<SlidingLearner>(
         setup,
         TrainRequest {
-            recorded,
+            may_change: &[
+                "--difficulty",
+                "--mixed",
+                "--uniform-starts",
+                "--per-distance",
+                "--beam-width",
+                "--max-nodes-search",
+            ],
             validation: Some(validation),
             on_resume: Some(Box::new(on_resume)),
             ..TrainRequest::new(&args.dqn, &args.run, 0, command)

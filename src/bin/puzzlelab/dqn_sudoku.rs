@@ -103,11 +103,10 @@ mod learn {
             layers: args.cells.layers,
             filters: args.cells.filters,
         };
-        let recorded = args.cells.recorded();
         learner::train::<SudokuLearner>(
             setup,
             TrainRequest {
-                recorded,
+                may_change: &["--eval-per-bin"],
                 ..TrainRequest::new(&args.dqn, &args.run, args.eval_per_bin, command)
             },
         )

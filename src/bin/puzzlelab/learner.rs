@@ -7,10 +7,36 @@
 #![cfg_attr(not(feature = "learn"), allow(dead_code))]
 
 #[cfg(feature = "learn")]
-pub use learn::{average, eval_model, read_policy, train, training_device, TrainRequest};
+pub use learn::{
+    average, eval_model, full_path, read_policy, train, training_device, TrainRequest,
+};
+
+/// The long flags typed on the command line ([`note_given_flags`]).
+static GIVEN_FLAGS: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+
+/// Notes the long flags typed on the command line for the command that runs (main.rs, once):
+/// `--resume` refuses those that would change what the model records.
+pub fn note_given_flags(flags: Vec<String>) {
+    GIVEN_FLAGS.set(flags).expect("noted once");
+}
+
+/// What `--resume` lets change besides a puzzle's own ([`TrainRequest`]'s `may_change`): the
+/// run's length, chunks, checkpoints, file and device, and Adam's learning rate (a schedule:
+/// go on at a lower rate). Every other flag typed beside it is refused.
+const RESUME_MAY_CHANGE: [&str; 8] = [
+    "--steps",
+    "--chunk",
+    "--eval-every",
+    "--checkpoint-every",
+    "--out",
+    "--resume",
+    "--device",
+    "--lr",
+];
 
 #[cfg(feature = "learn")]
 mod learn {
+    use super::RESUME_MAY_CHANGE;
     use crate::dqn::{DeviceArg, DqnArgs, RunArgs};
     use crate::files::{read_manifest, write_model_and_manifest};
     use crate::manifest::{open_to_resume, refuse_changes_on_resume, DqnRun, ResumeRecord};
@@ -55,8 +81,9 @@ mod learn {
     pub struct TrainRequest<'a, L: PuzzleLearner> {
         pub dqn: &'a DqnArgs,
         pub run: &'a RunArgs,
-        /// The puzzle's own flags that the model records (refused beside `--resume`).
-        pub recorded: Vec<(&'static str, bool)>,
+        /// The puzzle's own flags that `--resume` lets change (its validation's size, the
+        /// sliding walks' difficulty); every other flag but the run's is refused beside it.
+        pub may_change: &'a [&'a str],
         /// Games (boards, puzzles a bin) of each validation.
         pub validation_size: usize,
         /// The validation set, when the puzzle's command makes its own (the sliding 4 × 4's
@@ -79,7 +106,7 @@ mod learn {
             TrainRequest {
                 dqn,
                 run,
-                recorded: Vec::new(),
+                may_change: &[],
                 validation_size,
                 validation: None,
                 on_resume: None,
@@ -222,6 +249,12 @@ mod learn {
     }
 
     /// A model file on the CPU.
+    /// `file`'s full path (the value of `flag`), so that a resume from another folder finds it.
+    pub fn full_path(flag: &str, file: &str) -> Result<String> {
+        let path = std::fs::canonicalize(file).with_context(|| format!("{flag} {file}"))?;
+        Ok(path.to_string_lossy().to_string())
+    }
+
     pub fn read_policy(path: &str) -> Result<QPolicy> {
         let bytes = std::fs::read(path).with_context(|| format!("{path}: cannot read"))?;
         QPolicy::from_bytes(&bytes, &Device::flex()).with_context(|| path.to_string())
@@ -232,16 +265,13 @@ mod learn {
     pub fn train<L: PuzzleLearner>(setup: L::Setup, request: TrainRequest<L>) -> Result<()> {
         let label = format!("{} train", L::PUZZLE);
         let resume = request.run.resume.clone();
-        let mut recorded = request.recorded;
-        // The learning rate may change on --resume (a schedule: go on at a lower rate).
-        recorded.extend(
-            request
-                .dqn
-                .recorded()
-                .into_iter()
-                .filter(|(f, _)| *f != "--lr"),
-        );
-        refuse_changes_on_resume(resume.is_some(), &recorded)?;
+        if resume.is_some() {
+            let given = super::GIVEN_FLAGS.get().map_or(&[][..], Vec::as_slice);
+            refuse_changes_on_resume(
+                given,
+                &[&RESUME_MAY_CHANGE[..], request.may_change].concat(),
+            )?;
+        }
         let (mut setup, mut config, record, bytes) = match &resume {
             Some(path) => {
                 let (bytes, policy, record) = open_to_resume(path)?;
@@ -318,16 +348,16 @@ mod learn {
             eprintln!("{label}: resuming at step {}", dqn.steps_done());
         }
         L::start(&setup, &mut dqn)?;
-        if let Some(file) = L::demonstrator(&setup) {
+        if let Some(file) = L::demonstrator(&setup).map(str::to_owned) {
             // DQfD: the setup's demonstrations, recorded again on a resumed run (the same games).
             let clock = std::time::Instant::now();
-            let demonstrator = crate::files::read_maybe_gzip(file)?;
+            let demonstrator = crate::files::read_maybe_gzip(&file)?;
             let player = match L::labelled_player(&setup) {
                 Some(model) => Some(crate::files::read_maybe_gzip(model)?),
                 None => None,
             };
-            let demonstrations = L::demonstrations(&setup, &demonstrator, player.as_deref())
-                .with_context(|| file.to_string())?;
+            let demonstrations = L::demonstrations(&mut setup, &demonstrator, player.as_deref())
+                .with_context(|| file.clone())?;
             eprintln!(
                 "{label}: {} demonstrated transitions from {file}, recorded in {:.1} s",
                 demonstrations.len(),

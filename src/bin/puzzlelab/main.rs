@@ -45,7 +45,7 @@ mod sudoku_bench;
 mod sudoku_ga;
 mod training;
 
-use clap::{Parser, Subcommand};
+use clap::{ArgMatches, CommandFactory, FromArgMatches, Parser, Subcommand};
 use std::process::ExitCode;
 
 /// Puzzles, optimal search and reinforcement learning: the same Rust code as the page, natively.
@@ -229,9 +229,30 @@ fn run(command: Command, command_line: &str) -> anyhow::Result<ExitCode> {
 
 fn main() -> ExitCode {
     // clap prints usage errors itself and exits with 2; `--help` and `--version` exit with 0.
-    let cli = Cli::parse();
+    let definition = Cli::command();
+    let matches = definition.clone().get_matches();
+    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
+    learner::note_given_flags(given_flags(&definition, &matches));
     let command_line = files::command_line();
     finish(run(cli.command, &command_line))
+}
+
+/// The long flags typed on the command line for the command that runs (its defaults left out):
+/// what `--resume` checks against the model's record.
+fn given_flags(definition: &clap::Command, matches: &ArgMatches) -> Vec<String> {
+    let (mut command, mut matches) = (definition, matches);
+    while let Some((name, sub)) = matches.subcommand() {
+        command = command.find_subcommand(name).expect("clap matched it");
+        matches = sub;
+    }
+    command
+        .get_arguments()
+        .filter(|arg| {
+            matches.value_source(arg.get_id().as_str())
+                == Some(clap::parser::ValueSource::CommandLine)
+        })
+        .filter_map(|arg| arg.get_long().map(|long| format!("--{long}")))
+        .collect()
 }
 
 /// The exit status of a command's result: its own on success, 1 (with the error) on failure.

@@ -123,11 +123,14 @@ mod dqn {
         Ok((bytes, policy, ResumeRecord::read(path)?))
     }
 
-    /// `--resume` goes on with what the model records: refuses the first of the `recorded`
-    /// flags given beside it (`(flag, given)` pairs).
-    pub fn refuse_changes_on_resume(resume: bool, recorded: &[(&str, bool)]) -> Result<()> {
-        match recorded.iter().find(|(_, given)| resume && *given) {
-            Some((flag, _)) => bail!(
+    /// `--resume` goes on with what the model records: refuses the first of the `given` flags
+    /// (typed beside it) that is not one it `may_change`.
+    pub fn refuse_changes_on_resume(given: &[String], may_change: &[&str]) -> Result<()> {
+        match given
+            .iter()
+            .find(|flag| !may_change.contains(&flag.as_str()))
+        {
+            Some(flag) => bail!(
                 "--resume goes on with the model's recorded puzzle and configuration: {flag} \
                  cannot change them"
             ),
