@@ -8,7 +8,8 @@
 // Cache-Control a versioned release is served with). Each run is a fresh browser profile on disk (a
 // returning visitor's profile keeps its HTTP cache and the code Chromium compiled, which an
 // in-memory context forgets): visit 1, wait
-// until the files are kept, visit 2. Writes JSON on stdout (medians and every run).
+// until the files are kept (on the site, every file its service worker keeps after a first visit),
+// visit 2. Writes JSON on stdout (medians and every run).
 //
 //   node scripts/bench-visits.mjs [--runs N] [--mbps M] [--latency MS]   # default 3, 25, 40; needs pkg/ built
 
@@ -47,6 +48,14 @@ async function freshProfile() {
     args: CHROMIUM_ARGS,
     viewport: { width: 1280, height: 900 },
   });
+  // The moment the sliding page says it is ready, in the page's own clock (see sitePage).
+  await context.addInitScript(() => {
+    new MutationObserver((_, observer) => {
+      if (document.documentElement?.dataset.ready !== "true") return;
+      performance.mark("puzzlelab-ready");
+      observer.disconnect();
+    }).observe(document, { attributes: true, subtree: true, attributeFilter: ["data-ready"] });
+  });
   return { context, close: async () => (await context.close(), await rm(profile, { recursive: true, force: true })) };
 }
 /** "156.0.8078.108": the version Chromium says it is (a persistent context has no Browser to ask). */
@@ -67,6 +76,16 @@ async function sitePage(context) {
     await page.goto(`${server.url}sliding.html#size=3x3&start=1,2,3,4,5,6,_,7,8`);
     await page.waitForFunction(() => document.documentElement.dataset.ready === "true", null, { timeout: 120_000 });
   });
+  // Where the page's time went, from its navigation: the first byte of the page (through the
+  // service worker on a second visit), its modules loaded and run (DOMContentLoaded), ready.
+  const phases = await page.evaluate(() => {
+    const navigation = performance.getEntriesByType("navigation")[0];
+    return {
+      response_ms: navigation.responseStart,
+      modules_run_ms: navigation.domContentLoadedEventEnd,
+      ready_ms: performance.getEntriesByName("puzzlelab-ready")[0]?.startTime ?? null,
+    };
+  });
   const model = await timed(() =>
     page.evaluate(async () => {
       const widget = document.querySelector("#board");
@@ -75,7 +94,7 @@ async function sitePage(context) {
       return widget.solve();
     }),
   );
-  return { page, board_ms: board, model_ms: model };
+  return { page, board_ms: board, model_ms: model, phases };
 }
 
 /** The author's page: to every widget ready, then the model widget's solve. */
@@ -89,15 +108,24 @@ async function embeddedPage(context) {
   return { page, board_ms: board, model_ms: model };
 }
 
-/** Waits until `page`'s origin keeps the learning bundle and the 8-puzzle model. */
-async function waitUntilKept(page, moduleUrl) {
+/**
+ * Waits until `page`'s origin keeps the learning bundle, the 8-puzzle model and the core bundle,
+ * and, with `siteCode` (the site's service worker), the rest of the site's code that the worker
+ * keeps after a first visit (service-worker.js SITE_CODE: every file of the index but the models
+ * and the learning bundle), so that the second visit does not share the browser with that
+ * download, as a visitor's later visit would not.
+ */
+async function waitUntilKept(page, moduleUrl, siteCode) {
   await page.waitForFunction(
-    async (url) => {
-      const { keptFiles } = await import(url);
+    async ([url, siteCode]) => {
+      const { assetIndex, keptFiles } = await import(url);
       const kept = new Set((await keptFiles()).map((file) => file.path));
-      return kept.has("pkg/learn/puzzlelab_bg.wasm") && kept.has("www/models/8puzzle.dqn") && kept.has("pkg/puzzlelab_bg.wasm");
+      const used = kept.has("pkg/learn/puzzlelab_bg.wasm") && kept.has("www/models/8puzzle.dqn") && kept.has("pkg/puzzlelab_bg.wasm");
+      if (!used || !siteCode) return used;
+      const paths = Object.keys((await assetIndex())?.files ?? {});
+      return paths.every((path) => path.startsWith("www/models/") || path.startsWith("pkg/learn/") || kept.has(path));
     },
-    moduleUrl,
+    [moduleUrl, siteCode],
     { timeout: 120_000, polling: 500 },
   );
 }
@@ -110,12 +138,13 @@ for (const [name, visit] of [["site", sitePage], ["embedded", embeddedPage]]) {
   for (let run = 0; run < RUNS; run += 1) {
     const { context, close } = await freshProfile();
     const first = await visit(context);
-    await waitUntilKept(first.page, `${name === "site" ? server.origin : release.origin}/www/common/asset-cache.js`);
+    await waitUntilKept(first.page, `${name === "site" ? server.origin : release.origin}/www/common/asset-cache.js`, name === "site");
     await first.page.close();
     const second = await visit(context);
     await second.page.close();
     await close();
-    runs.push({ first: { board_ms: first.board_ms, model_ms: first.model_ms }, second: { board_ms: second.board_ms, model_ms: second.model_ms } });
+    const measured = (visit) => ({ board_ms: visit.board_ms, model_ms: visit.model_ms, ...(visit.phases && { phases: visit.phases }) });
+    runs.push({ first: measured(first), second: measured(second) });
   }
   const pick = (visitName, key) => median(runs.map((run) => run[visitName][key]));
   results[name] = {

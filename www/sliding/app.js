@@ -24,6 +24,7 @@ import {
   hasStandardGoal,
   optimumSolver,
   slowLocalViTables,
+  shuffleByCheckedWalk,
   shufflePuzzle,
   solveRequest,
   solverLabel,
@@ -65,6 +66,8 @@ const elements = {
 };
 
 const numberFormat = new Intl.NumberFormat("en");
+/** How long the slider's maximum waits for the page to be idle after it starts. */
+const IDLE_TIMEOUT_MS = 1000;
 let api = null;
 /** The page's solver pool (shared with any other widget on the page) and the running solve's AbortController. */
 let solver = null;
@@ -76,6 +79,18 @@ let player = null;
 let board = null;
 /** "rows x cols" of the board shown, to give a new size its default solver once. */
 let shownSize = "";
+/** Whether main() has finished: until then updateDifficultyRange leaves reading a small board's maximum for later. */
+let started = false;
+/** The pending reading of the slider's maximum (whenIdle's handle), or null. */
+let difficultyRangeLater = null;
+/** Runs `task` once the page is idle (at the latest after IDLE_TIMEOUT_MS); returns a handle for cancelWhenIdle. */
+const whenIdle = (task) =>
+  globalThis.requestIdleCallback ? requestIdleCallback(task, { timeout: IDLE_TIMEOUT_MS }) : setTimeout(task, 0);
+const cancelWhenIdle = (handle) => {
+  if (handle === null) return;
+  if (globalThis.cancelIdleCallback) cancelIdleCallback(handle);
+  else clearTimeout(handle);
+};
 /** The latest "pdb" report of the solver worker per goal text. */
 const pdbReports = new Map();
 
@@ -142,8 +157,9 @@ async function main() {
     findOptimum: (puzzle, signal) => findOptimum(puzzle, solveRequest(puzzle, {}), signal),
   });
 
-  if (!applyHash()) newPuzzleOfChosenSize();
+  if (!applyHash()) newPuzzleOfChosenSize({ starting: true });
   document.documentElement.dataset.ready = "true";
+  started = true;
 }
 
 // ---- choosing and setting puzzles -------------------------------------------------------------
@@ -162,10 +178,11 @@ function selectSize(rows, cols, preset) {
   elements.size.value = value;
 }
 
-function newPuzzleOfChosenSize() {
+/** A new puzzle of the size chosen, shuffled; `starting`: while the page starts (see shuffleAndSay). */
+function newPuzzleOfChosenSize({ starting = false } = {}) {
   const { rows, cols, preset } = chosenSize();
   const puzzle = preset ? api.Puzzle.preset(preset) : api.Puzzle.standard(rows, cols);
-  if (!preset) shuffleAndSay(puzzle);
+  if (!preset) shuffleAndSay(puzzle, { starting });
   setPuzzle(puzzle);
   if (preset) elements.shuffleNote.textContent = "The sun & moon preset starts from its own position.";
 }
@@ -201,8 +218,14 @@ function setPuzzle(puzzle, { writeHash = true } = {}) {
   if (writeHash) writeHashFor(puzzle);
 }
 
-function shuffleAndSay(puzzle) {
-  const { difficulty, mode } = shufflePuzzle(puzzle, Number(elements.difficulty.value));
+/**
+ * Shuffles to the slider's difficulty and says how. `starting`: the page's first position, found
+ * without building the exact-distance table (shuffleByCheckedWalk), so that the page is ready
+ * without that wait; Shuffle builds it (if reading the slider's maximum has not already).
+ */
+function shuffleAndSay(puzzle, { starting = false } = {}) {
+  const wanted = Number(elements.difficulty.value);
+  const { difficulty, mode } = starting ? shuffleByCheckedWalk(api, puzzle, wanted) : shufflePuzzle(puzzle, wanted);
   elements.shuffleNote.textContent =
     mode === "exact"
       ? `Shuffled to exactly ${difficulty} ${difficulty === 1 ? "move" : "moves"} from the goal.`
@@ -245,8 +268,27 @@ function clearInputError() {
   elements.startInput.removeAttribute("aria-invalid");
 }
 
+/**
+ * Sets the difficulty slider's range to the puzzle's maximum (Puzzle.maxDifficulty). On boards of
+ * at most SMALL_BOARD_CELLS cells that maximum comes from the exact-distance table, which takes a
+ * breadth-first search of every position to build: while the page starts it is read once the page
+ * is idle, after it is ready, and until then the slider keeps the range it has and carries
+ * data-max-pending.
+ */
 function updateDifficultyRange() {
-  const max = Math.max(1, board.puzzle.maxDifficulty());
+  const puzzle = board.puzzle;
+  cancelWhenIdle(difficultyRangeLater);
+  difficultyRangeLater = null;
+  if (!started && puzzle.rows * puzzle.cols <= SMALL_BOARD_CELLS) {
+    elements.difficulty.dataset.maxPending = "";
+    difficultyRangeLater = whenIdle(() => {
+      difficultyRangeLater = null;
+      updateDifficultyRange();
+    });
+    return;
+  }
+  delete elements.difficulty.dataset.maxPending;
+  const max = Math.max(1, puzzle.maxDifficulty());
   const wanted = Number(elements.difficulty.dataset.wanted ?? elements.difficulty.value ?? DEFAULT_DIFFICULTY);
   elements.difficulty.max = String(max);
   elements.difficulty.value = String(Math.min(wanted, max));

@@ -22,6 +22,7 @@ import {
   defaultAlgorithm,
   defaultHeuristic,
   offersAlgorithm,
+  shuffleByCheckedWalk,
   shufflePuzzle,
   solveRequest,
   solverLabel,
@@ -387,7 +388,9 @@ export class SlidingPanel {
       }
       const goalText = goal || base.goalText();
       const puzzle = api.Puzzle.parse(rows, cols, goalText, goalText, preset);
-      shufflePuzzle(puzzle, DEFAULT_DIFFICULTY);
+      // Shuffled without building the exact-distance table, so that a widget starts without that
+      // wait (shuffle() builds it when it is first called).
+      shuffleByCheckedWalk(api, puzzle, DEFAULT_DIFFICULTY);
       return puzzle;
     } finally {
       base?.free();
