@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import { REPOSITORY_ROOT, TEST_TIMEOUT_MS, hashFor, standardGoalText, startSession, waitForApp } from "./helpers.mjs";
+import { REPOSITORY_ROOT, TEST_TIMEOUT_MS, hashFor, standardGoalText, startSession, waitForApp, waitForLearnCard } from "./helpers.mjs";
 
 const options = { timeout: 3 * TEST_TIMEOUT_MS };
 const MODEL = readFileSync(join(REPOSITORY_ROOT, "www/models/minesweeper-dqn.dqn"));
@@ -27,6 +27,7 @@ function nextLearningWorker(page) {
 
 /** Sets the sliding page's DQN card to a 2×3 puzzle, a 64-unit layer and `backend`, and clicks Train; resolves to the learning worker. */
 async function startSlidingTraining(page, backend) {
+  await waitForLearnCard(page);
   await page.locator("#dqn .hyper summary").click();
   await page.selectOption("#dqn-size", "2x3");
   await page.selectOption("#dqn-backend", backend);

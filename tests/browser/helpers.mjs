@@ -105,6 +105,15 @@ export async function waitForApp(page) {
 }
 
 /**
+ * Waits until the page's Learn card (`card`: its section) is set up: the pages set their cards up
+ * after they are ready (the sliding page once it is idle), and the section then carries
+ * data-learn-ready (common/learn-card.js).
+ */
+export async function waitForLearnCard(page, card = "#dqn") {
+  await page.waitForFunction((selector) => document.querySelector(selector)?.dataset.learnReady === "true", card);
+}
+
+/**
  * The board as the DOM shows it, once slides have finished: labels row-major from where each
  * tile element actually sits on screen (0 = blank), next to the Puzzle's own board, the move
  * counter and the solved flag. `widget` selects the <puzzle-widget> (the page's own by default).

@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import { REPOSITORY_ROOT, TEST_TIMEOUT_MS, clickCell, readBoard, setCustomStart, startSession, waitForApp } from "./helpers.mjs";
+import { REPOSITORY_ROOT, TEST_TIMEOUT_MS, clickCell, readBoard, setCustomStart, startSession, waitForApp, waitForLearnCard } from "./helpers.mjs";
 
 /** HOSTILE_SCALE=10 runs ten times the cases (and allows ten times the time) for a longer hunt. */
 const SCALE = Math.max(1, Number(process.env.HOSTILE_SCALE ?? 1));
@@ -267,6 +267,7 @@ describe("hostile input in the page", () => {
         beforeGoto: (page) => page.route("**/www/models/8puzzle.dqn.json", (route) => route.fulfill({ status: 200, ...body })),
       });
       await waitForApp(page);
+      await waitForLearnCard(page);
       await page.waitForFunction(() => !document.querySelector("#dqn-load-shipped").disabled && document.querySelector("#dqn-shipped").value, null, { timeout: 30_000 });
       await page.selectOption("#dqn-shipped", "8puzzle.dqn");
       await page.click("#dqn-load-shipped");

@@ -32,6 +32,7 @@ import {
   solveAndWait,
   startSession,
   waitForApp,
+  waitForLearnCard,
   waitUntilPlayedAndSolved,
 } from "./helpers.mjs";
 
@@ -127,6 +128,7 @@ describe("deep Q-learning in the page", () => {
 
   test("the shipped 8-puzzle model: downloaded with a progress bar, it solves the shuffled board and plays to the goal", slow, async () => {
     const page = await session.newPage("", {}, { beforeGoto: recordRequests });
+    await waitForLearnCard(page);
     assert.ok(!page.requests.some((path) => path.startsWith("/pkg/learn/")), "the learning bundle waits until it is needed");
     assert.ok(!page.requests.includes("/www/common/learn-worker.js"), "so does the learning worker");
 
@@ -209,6 +211,7 @@ describe("deep Q-learning in the page", () => {
 
   test("training on the CPU moves the live charts; Pause, Save, Resume and Stop work; the page stays responsive", slow, async () => {
     const page = await session.newPage();
+    await waitForLearnCard(page);
     await fillTrainingForm(page, {
       size: "2x3",
       backend: "cpu",
@@ -380,6 +383,7 @@ describe("deep Q-learning in the page", () => {
 
   test("auto checks WebGPU, times this network on both and trains on the faster, each stage of its start said in plain words; full backups run on WebGPU", { timeout: 4 * TEST_TIMEOUT_MS }, async () => {
     const page = await session.newPage();
+    await waitForLearnCard(page);
 
     // "auto" checks WebGPU the same way, then times this network on both and trains on the
     // faster (here SwiftShader's WebGPU is a CPU emulation: usually the CPU), saying both figures.
@@ -467,6 +471,7 @@ describe("deep Q-learning in the page", () => {
 
   test("a damaged or foreign model file, or a missing URL, is refused with a readable message", options, async () => {
     const page = await session.newPage();
+    await waitForLearnCard(page);
     const shipped = await readFile(SHIPPED_MODEL);
     const load = async (name, buffer) => {
       await page.evaluate(() => (document.querySelector("#dqn-play-error").hidden = true));
@@ -510,6 +515,7 @@ describe("<puzzle-widget solver=\"dqn\">", () => {
 
   test("batch-weighted A* over the shipped 8-puzzle model solves one of the hardest boards, never below the optimum", slow, async () => {
     const page = await session.newPage(hashFor(3, 3, "8,6,7,2,5,4,3,_,1"));
+    await waitForLearnCard(page);
     await page.click("#dqn-load-shipped");
     await page.waitForFunction(() => document.querySelector("#dqn-model-line").dataset.source === "shipped", null, { timeout: 60_000 });
     await page.selectOption("#dqn-search", "bwas");
@@ -535,6 +541,7 @@ describe("<puzzle-widget solver=\"dqn\">", () => {
     await reference.close();
 
     const page = await session.newPage(hashFor(4, 4, start));
+    await waitForLearnCard(page);
     await page.selectOption("#dqn-shipped", "15puzzle-values.dqn");
     await page.click("#dqn-load-shipped");
     await page.waitForFunction(() => document.querySelector("#dqn-model-line").dataset.source === "shipped", null, { timeout: 60_000 });
@@ -640,6 +647,7 @@ describe("without WebGPU", () => {
     page.on("console", (message) => message.type() === "error" && errors.push(message.text()));
     await page.goto(new URL("sliding.html", server.url).href);
     await waitForApp(page);
+    await waitForLearnCard(page);
     await fillTrainingForm(page, { size: "2x2", backend: "auto", fields: { hidden: "8", warmup: 2 } });
     await recordStart(page);
     await page.click("#dqn-start");

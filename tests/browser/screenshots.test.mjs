@@ -6,7 +6,7 @@
 
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { TEST_TIMEOUT_MS, hashFor, readBoard, screenshotPath, setRange, standardGoalText, startSession } from "./helpers.mjs";
+import { TEST_TIMEOUT_MS, hashFor, readBoard, screenshotPath, setRange, standardGoalText, startSession, waitForLearnCard } from "./helpers.mjs";
 
 const options = { timeout: TEST_TIMEOUT_MS };
 
@@ -34,6 +34,7 @@ describe("screenshots", () => {
 
   test("the deep Q-learning card, idle, then trained and evaluated (light and dark)", { timeout: 2 * TEST_TIMEOUT_MS }, async () => {
     const page = await session.newPage();
+    await waitForLearnCard(page);
     const card = page.locator("#dqn");
     await card.scrollIntoViewIfNeeded();
     await card.screenshot({ path: await screenshotPath("dqn-idle.png") });

@@ -5,11 +5,13 @@
 // that A* checks (sliding/solvers.js shuffleByCheckedWalk). The tests watch every call that
 // builds the table (by wrapping those two methods in the module the page loads) and check what the
 // person sees: a first position exactly as far from the goal as the note says, and the slider's
-// maximum, once known, equal to the puzzle's.
+// maximum, once known, equal to the puzzle's. The page also sets up its deep Q-learning card only
+// after it is ready (once idle): the board is playable while the card's module has not even
+// arrived, and the card, once set up (data-learn-ready), follows the board it finds and works.
 
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { TEST_TIMEOUT_MS, startSession, waitForApp } from "./helpers.mjs";
+import { TEST_TIMEOUT_MS, clickCell, readBoard, startSession, waitForApp, waitForLearnCard } from "./helpers.mjs";
 
 const options = { timeout: TEST_TIMEOUT_MS };
 /** A page of the server's own with one widget that is given no start (so it shuffles its own). */
@@ -134,6 +136,87 @@ describe("starting without the exact-distance table", () => {
     });
     assert.equal(shuffled.mode, "exact");
     assert.equal(await optimalLength(page, 3, 3, shuffled.start), 20);
+    assert.deepEqual(page.errors, []);
+  });
+});
+
+/**
+ * Before the page loads: window.cardAtReady records, at the moment the page says it is ready,
+ * whether its deep Q-learning card was set up then (data-learn-ready, or any of its controls).
+ */
+async function watchCardAtReady(page) {
+  await page.addInitScript(() => {
+    new MutationObserver((_, observer) => {
+      if (document.documentElement?.dataset.ready !== "true") return;
+      const section = document.querySelector("#dqn");
+      globalThis.cardAtReady = { learnReady: section?.dataset.learnReady ?? null, controls: section?.querySelectorAll("button, select, input").length ?? null };
+      observer.disconnect();
+    }).observe(document, { attributes: true, subtree: true, attributeFilter: ["data-ready"] });
+  });
+}
+
+/** The card's shipped-model menu: its options' values and texts, and the value chosen. */
+function shippedMenu(page) {
+  return page.evaluate(() => {
+    const select = document.querySelector("#dqn-shipped");
+    return { values: Array.from(select.options, (option) => option.value), texts: Array.from(select.options, (option) => option.textContent), value: select.value };
+  });
+}
+
+describe("the deep Q-learning card is set up after the page is ready", () => {
+  let session;
+  before(async () => {
+    session = await startSession();
+  });
+  after(async () => {
+    await session?.close();
+  });
+
+  test("ready with the card not yet set up; then its Train and Load controls work on the board of the link, and a shipped model is chosen", options, async () => {
+    const start = "5,1,2,3,_,6,7,4,9,10,11,8,13,14,15,12";
+    const page = await session.newPage(`#size=4x4&start=${start}`, {}, { beforeGoto: watchCardAtReady });
+    assert.deepEqual(await page.evaluate(() => globalThis.cardAtReady), { learnReady: null, controls: 0 }, "the card was set up before the page was ready");
+    await waitForLearnCard(page);
+    for (const id of ["start", "pause", "stop", "save", "load", "load-shipped", "solve", "evaluate"]) {
+      assert.ok(await page.locator(`#dqn-${id}`).count(), `#dqn-${id} is there`);
+    }
+    assert.ok(await page.locator("#dqn-start").isEnabled(), "Train can be pressed");
+    // The board of the link is the card's: the 15-puzzle models are offered, and one is chosen.
+    await page.waitForFunction(() => document.querySelector("#dqn-shipped").options.length === 2);
+    assert.deepEqual((await shippedMenu(page)).values, ["15puzzle.dqn", "15puzzle-values.dqn"]);
+    await page.selectOption("#dqn-shipped", "15puzzle-values.dqn");
+    assert.equal((await shippedMenu(page)).value, "15puzzle-values.dqn");
+    assert.ok(await page.locator("#dqn-load-shipped").isEnabled(), "the chosen model can be loaded");
+    assert.equal(await page.locator("#dqn-fit").textContent(), "");
+    assert.deepEqual(page.errors, []);
+  });
+
+  test("while the card's module is held back the board plays and changes; the card then follows the board it finds and later changes", options, async () => {
+    let release;
+    const held = new Promise((resolve) => (release = resolve));
+    const page = await session.newPage("#size=3x3&start=1,2,3,4,5,6,_,7,8", {}, {
+      beforeGoto: (page) =>
+        page.route("**/www/sliding/train-panel.js", async (route) => {
+          await held;
+          await route.continue();
+        }),
+    });
+    // Playable: a tile beside the gap slides, and another size can be chosen.
+    const board = await readBoard(page);
+    await clickCell(page, board.model.indexOf(0) + 1);
+    assert.equal((await readBoard(page)).moves, board.moves + 1, "a move is played");
+    await page.selectOption("#size", "2x3");
+    assert.equal((await readBoard(page)).cols, 3);
+    assert.equal(await page.evaluate(() => document.querySelector("#dqn").dataset.learnReady ?? null), null, "the card waits for its module");
+
+    release();
+    await waitForLearnCard(page);
+    await page.waitForFunction(() => document.querySelector("#dqn-shipped").options[0]?.textContent === "None for 2 × 3 boards");
+    assert.match(await page.locator("#dqn-fit").textContent(), /^No shipped model fits this 2 × 3 board/);
+    await page.selectOption("#size", "3x3");
+    await page.waitForFunction(() => document.querySelector("#dqn-shipped").options[0]?.value === "8puzzle.dqn");
+    assert.deepEqual(await shippedMenu(page), { values: ["8puzzle.dqn"], texts: ["8-puzzle · full backups"], value: "8puzzle.dqn" });
+    assert.ok(await page.locator("#dqn-load-shipped").isEnabled());
     assert.deepEqual(page.errors, []);
   });
 });

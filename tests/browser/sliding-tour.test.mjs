@@ -18,6 +18,7 @@ import {
   solveAsChosen,
   standardGoalText,
   startSession,
+  waitForLearnCard,
   waitUntilPlayedAndSolved,
 } from "./helpers.mjs";
 
@@ -254,6 +255,7 @@ describe("a newcomer's tour of the sliding page", () => {
 
   test("the shipped-model menu offers only the models that fit the board, follows it, and says so when none fits", options, async () => {
     const page = await session.newPage("", {}, { beforeGoto: recordRequests });
+    await waitForLearnCard(page);
     const menu = () =>
       page.evaluate(() => {
         const select = document.querySelector("#dqn-shipped");

@@ -22,8 +22,10 @@
 //     and playLoop() for moves on the page's board, one at a time, until done or Stop;
 //   - evaluating (evaluation-table.js): the puzzle's fields, Evaluate (Cancel where the worker can
 //     stop one), the results, newest first.
-// For tests the card carries data-state (the run's) and data-playing, its statistics data-steps,
-// data-loss, data-backend and data-validations, and each line chart data-points.
+// For tests the card carries data-learn-ready once it is set up (the pages set their cards up after
+// they are ready: wait for it before using the card), data-state (the run's) and data-playing, its
+// statistics data-steps, data-loss, data-backend and data-validations, and each line chart
+// data-points.
 //
 // The description (every hook gets the card; see the five puzzles' files):
 //   puzzle           its id in the registry (puzzles.js: its title, its shipped model or index of
@@ -322,6 +324,7 @@ export class LearnCard {
     on(elements.shipped, "change", render);
     on(elements.model, "change", render);
     this.boardChanged();
+    container.dataset.learnReady = "true";
   }
 
   // ---- for the puzzles' hooks, the page and tests -----------------------------------------------------

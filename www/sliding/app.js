@@ -2,14 +2,14 @@
 // The board is the page's <puzzle-widget id="board" controls=""> (widget.js, the same element
 // other sites embed), driven from here through its Puzzle handle and its inner <sliding-board>;
 // the solver pool and the player each live in their own module, and the deep Q-learning card in
-// train-panel.js (its worker starts only when that card is used); this file only connects them to
-// the controls in sliding.html.
+// train-panel.js (imported and set up once the page is idle after it is ready, so that the board is
+// playable without waiting for it; its worker starts only when that card is used); this file only
+// connects them to the controls in sliding.html.
 
 import "../widget.js";
 import { SolutionPlayer } from "./player.js";
 import { SolveCancelled } from "./solver-client.js";
 import { sharedSolverPool } from "./solver-pool.js";
-import { mountSlidingDqnCard } from "./train-panel.js";
 import {
   ALGORITHM_NAMES,
   DEFAULT_DIFFICULTY,
@@ -66,7 +66,7 @@ const elements = {
 };
 
 const numberFormat = new Intl.NumberFormat("en");
-/** How long the slider's maximum waits for the page to be idle after it starts. */
+/** How long the slider's maximum and the deep Q-learning card wait for the page to be idle after it starts. */
 const IDLE_TIMEOUT_MS = 1000;
 let api = null;
 /** The page's solver pool (shared with any other widget on the page) and the running solve's AbortController. */
@@ -143,23 +143,44 @@ async function main() {
   window.addEventListener("hashchange", () => {
     if (!solving) applyHash();
   });
-  mountSlidingDqnCard(elements.dqn, {
-    board,
-    player,
-    isBusy: () => solving !== null,
-    // The player now holds the model's solution: the search result shown no longer describes it.
-    onSolution: (summary) => {
-      comparing?.abort();
-      elements.stats.hidden = true;
-      setStatus(summary);
-    },
-    // The model's length against the optimum on boards its worker cannot compare (4 × 4).
-    findOptimum: (puzzle, signal) => findOptimum(puzzle, solveRequest(puzzle, {}), signal),
-  });
 
   if (!applyHash()) newPuzzleOfChosenSize({ starting: true });
   document.documentElement.dataset.ready = "true";
   started = true;
+  whenIdle(() => mountDqnCard());
+}
+
+/**
+ * Imports and sets up the deep Q-learning card (train-panel.js; in the CPU profile of a second
+ * visit it was most of the page's own start), once the page is idle after it is ready: the card
+ * lies below the board and the solver, and the board is playable without it. It reads the board
+ * when it is set up and follows it from then on (board-reset), so nothing is lost meanwhile. The
+ * card's section carries data-learn-ready once it is set up (common/learn-card.js).
+ */
+async function mountDqnCard() {
+  if (!elements.dqn) return;
+  try {
+    const { mountSlidingDqnCard } = await import("./train-panel.js");
+    mountSlidingDqnCard(elements.dqn, {
+      board,
+      player,
+      isBusy: () => solving !== null,
+      // The player now holds the model's solution: the search result shown no longer describes it.
+      onSolution: (summary) => {
+        comparing?.abort();
+        elements.stats.hidden = true;
+        setStatus(summary);
+      },
+      // The model's length against the optimum on boards its worker cannot compare (4 × 4).
+      findOptimum: (puzzle, signal) => findOptimum(puzzle, solveRequest(puzzle, {}), signal),
+    });
+  } catch (error) {
+    const note = document.createElement("p");
+    note.className = "help";
+    note.textContent = "The deep Q-learning card is not available in this build.";
+    elements.dqn.append(note);
+    console.warn(`sliding/train-panel.js: ${error?.message ?? error}`);
+  }
 }
 
 // ---- choosing and setting puzzles -------------------------------------------------------------
