@@ -248,13 +248,13 @@ mod learn {
         anyhow::bail!("--device gpu needs the GPU build: cargo build --release --features gpu")
     }
 
-    /// A model file on the CPU.
     /// `file`'s full path (the value of `flag`), so that a resume from another folder finds it.
     pub fn full_path(flag: &str, file: &str) -> Result<String> {
         let path = std::fs::canonicalize(file).with_context(|| format!("{flag} {file}"))?;
         Ok(path.to_string_lossy().to_string())
     }
 
+    /// A model file on the CPU.
     pub fn read_policy(path: &str) -> Result<QPolicy> {
         let bytes = std::fs::read(path).with_context(|| format!("{path}: cannot read"))?;
         QPolicy::from_bytes(&bytes, &Device::flex()).with_context(|| path.to_string())
