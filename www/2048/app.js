@@ -10,6 +10,7 @@
 import { AgentRunner, fetchBytes, gunzipIfNeeded, networkFromBytes, shippedNetwork } from "./agent.js";
 import { ARROWS, DIRECTIONS, SHIPPED_NETWORK_URL, directionForKey, randomSeed } from "./game.js";
 import { errorMessage, loadWasm } from "../common/wasm.js";
+import { mountLaterCard } from "../common/page-controls.js";
 
 /** localStorage key of the person's best score. */
 const BEST_KEY = "puzzlelab-2048-best";
@@ -413,27 +414,20 @@ function releaseHandedOverNetwork() {
  * trainApi.useAgent and trainApi.playAgent.
  */
 function mountDqnPanel() {
-  if (!elements.dqn) return;
-  import("./dqn-panel.js")
-    .then((module) => module.mountDqn2048Panel(elements.dqn, trainApi))
-    .catch((error) => {
-      const note = document.createElement("p");
-      note.className = "help";
-      note.textContent = "Training the deep Q-network in the page is not available in this build.";
-      elements.dqn.append(note);
-      console.warn(`dqn2048-panel.js: ${errorMessage(error)}`);
-    });
+  mountLaterCard(elements.dqn, {
+    load: () => import("./dqn-panel.js"),
+    mount: (module) => module.mountDqn2048Panel(elements.dqn, trainApi),
+    what: "Training the deep Q-network in the page",
+    name: "2048/dqn-panel.js",
+  });
 }
 
 /** Loads the training card; without 2048/train-panel.js the page works on and the card says so. */
 function mountTrainPanel() {
-  import("./train-panel.js")
-    .then((module) => module.mountTrain2048Panel(elements.train, trainApi))
-    .catch((error) => {
-      const note = document.createElement("p");
-      note.className = "help";
-      note.textContent = "Training in the page is not available in this build.";
-      elements.train.append(note);
-      console.warn(`train2048-panel.js: ${errorMessage(error)}`);
-    });
+  mountLaterCard(elements.train, {
+    load: () => import("./train-panel.js"),
+    mount: (module) => module.mountTrain2048Panel(elements.train, trainApi),
+    what: "Training in the page",
+    name: "2048/train-panel.js",
+  });
 }

@@ -1,9 +1,33 @@
-// What the puzzle pages' scripts share (minesweeper/, sudoku/ and samegame/app.js): random seeds,
-// the error lines under their cards, and the speed slider of a solver card.
+// What the puzzle pages' scripts share (every page's app.js): random seeds, the error lines under
+// their cards, the speed slider of a solver card, and setting up a card whose module loads after
+// the page has started.
+
+import { errorMessage } from "./worker-protocol.js";
 
 /** A random seed for a new game (a whole number below 2^32). */
 export function randomSeed() {
   return Math.floor(Math.random() * 2 ** 32);
+}
+
+/**
+ * Sets up a card whose module the page imports only after it has started (`load`: the dynamic
+ * import, so that the board does not wait for it): resolves to `mount(module)`; where the module
+ * cannot be loaded or the card not set up, `container` says "<what> is not available in this
+ * build." and the console says why (`name`: the module), and it resolves to null. Nothing happens
+ * without a container (a page built without the card).
+ */
+export async function mountLaterCard(container, { load, mount, what, name }) {
+  if (!container) return null;
+  try {
+    return mount(await load());
+  } catch (error) {
+    const note = container.ownerDocument.createElement("p");
+    note.className = "help";
+    note.textContent = `${what} is not available in this build.`;
+    container.append(note);
+    console.warn(`${name}: ${errorMessage(error)}`);
+    return null;
+  }
 }
 
 /** Shows `message` in the error line `element`, hidden while the message is "". */

@@ -12,7 +12,7 @@
 
 import "./board.js";
 import { percent } from "./board.js";
-import { SpeedSlider, randomSeed, showError } from "../common/page-controls.js";
+import { SpeedSlider, mountLaterCard, randomSeed, showError } from "../common/page-controls.js";
 import { errorMessage, loadWasm } from "../common/wasm.js";
 
 /** Solver speeds in moves per second, one per step of the speed slider. */
@@ -266,17 +266,12 @@ function mountDqnPanel() {
     stopSolver,
     speedMs: () => speed.intervalMs,
   };
-  import("./dqn-panel.js")
-    .then((module) => {
-      dqnPanel = module.mountMinesDqnPanel(elements.dqn, api);
-    })
-    .catch((error) => {
-      const note = document.createElement("p");
-      note.className = "help";
-      note.textContent = "The deep Q-network card is not available in this build.";
-      elements.dqn.append(note);
-      console.warn(`minesweeper/dqn-panel.js: ${errorMessage(error)}`);
-    });
+  mountLaterCard(elements.dqn, {
+    load: () => import("./dqn-panel.js"),
+    mount: (module) => (dqnPanel = module.mountMinesDqnPanel(elements.dqn, api)),
+    what: "The deep Q-network card",
+    name: "minesweeper/dqn-panel.js",
+  });
 }
 
 elements.level.addEventListener("change", () => {

@@ -18,7 +18,7 @@
 
 import "./board.js";
 import { SameGameSolver, SolveCancelled } from "./solver-client.js";
-import { SpeedSlider, randomSeed, showError } from "../common/page-controls.js";
+import { SpeedSlider, mountLaterCard, randomSeed, showError } from "../common/page-controls.js";
 import { errorMessage, loadWasm } from "../common/wasm.js";
 
 /** Solver playback speeds in clicks per second, one per step of the speed slider. */
@@ -505,22 +505,21 @@ document.addEventListener("keydown", onKeyDown);
  * The Learn card: its module loads after the page has started, and the learning worker and bundle
  * only when the card is first used. The model plays at the solver's speed.
  */
-async function mountLearnCard() {
-  if (!elements.dqn) return;
-  try {
-    const { mountDustDqnPanel } = await import("./dqn-panel.js");
-    dqnPanel = mountDustDqnPanel(elements.dqn, {
-      board: elements.board,
-      speedMs: () => speed.intervalMs,
-      onPlaying: (on) => {
-        modelPlaying = on;
-        updateButtons();
-      },
-    });
-  } catch (error) {
-    elements.dqn.insertAdjacentHTML("beforeend", '<p class="help">The Learn card is not available in this build.</p>');
-    console.warn(`samegame/dqn-panel.js: ${errorMessage(error)}`);
-  }
+function mountLearnCard() {
+  return mountLaterCard(elements.dqn, {
+    load: () => import("./dqn-panel.js"),
+    mount: ({ mountDustDqnPanel }) =>
+      (dqnPanel = mountDustDqnPanel(elements.dqn, {
+        board: elements.board,
+        speedMs: () => speed.intervalMs,
+        onPlaying: (on) => {
+          modelPlaying = on;
+          updateButtons();
+        },
+      })),
+    what: "The Learn card",
+    name: "samegame/dqn-panel.js",
+  });
 }
 
 try {

@@ -10,6 +10,7 @@ import "../widget.js";
 import { SolutionPlayer } from "./player.js";
 import { SolveCancelled } from "./solver-client.js";
 import { sharedSolverPool } from "./solver-pool.js";
+import { mountLaterCard } from "../common/page-controls.js";
 import {
   ALGORITHM_NAMES,
   DEFAULT_DIFFICULTY,
@@ -157,30 +158,26 @@ async function main() {
  * when it is set up and follows it from then on (board-reset), so nothing is lost meanwhile. The
  * card's section carries data-learn-ready once it is set up (common/learn-card.js).
  */
-async function mountDqnCard() {
-  if (!elements.dqn) return;
-  try {
-    const { mountSlidingDqnCard } = await import("./train-panel.js");
-    mountSlidingDqnCard(elements.dqn, {
-      board,
-      player,
-      isBusy: () => solving !== null,
-      // The player now holds the model's solution: the search result shown no longer describes it.
-      onSolution: (summary) => {
-        comparing?.abort();
-        elements.stats.hidden = true;
-        setStatus(summary);
-      },
-      // The model's length against the optimum on boards its worker cannot compare (4 × 4).
-      findOptimum: (puzzle, signal) => findOptimum(puzzle, solveRequest(puzzle, {}), signal),
-    });
-  } catch (error) {
-    const note = document.createElement("p");
-    note.className = "help";
-    note.textContent = "The deep Q-learning card is not available in this build.";
-    elements.dqn.append(note);
-    console.warn(`sliding/train-panel.js: ${error?.message ?? error}`);
-  }
+function mountDqnCard() {
+  return mountLaterCard(elements.dqn, {
+    load: () => import("./train-panel.js"),
+    mount: ({ mountSlidingDqnCard }) =>
+      mountSlidingDqnCard(elements.dqn, {
+        board,
+        player,
+        isBusy: () => solving !== null,
+        // The player now holds the model's solution: the search result shown no longer describes it.
+        onSolution: (summary) => {
+          comparing?.abort();
+          elements.stats.hidden = true;
+          setStatus(summary);
+        },
+        // The model's length against the optimum on boards its worker cannot compare (4 × 4).
+        findOptimum: (puzzle, signal) => findOptimum(puzzle, solveRequest(puzzle, {}), signal),
+      }),
+    what: "The deep Q-learning card",
+    name: "sliding/train-panel.js",
+  });
 }
 
 // ---- choosing and setting puzzles -------------------------------------------------------------

@@ -13,7 +13,7 @@ import "./board.js";
 import { clock, isAssisted, solvedText } from "./board.js";
 import { GaPanel } from "./ga-panel.js";
 import { LEVELS_BY_SIZE } from "./levels.js";
-import { randomSeed, showError } from "../common/page-controls.js";
+import { mountLaterCard, randomSeed, showError } from "../common/page-controls.js";
 import { errorMessage, loadWasm } from "../common/wasm.js";
 
 const $ = (selector) => document.querySelector(selector);
@@ -414,18 +414,12 @@ new MutationObserver(() => (elements.pencil.checked = elements.board.pencil)).ob
  * and its bundle start when the card is first used.
  */
 function mountDqnPanel() {
-  if (!elements.dqn) return;
-  import("./dqn-panel.js")
-    .then((module) => {
-      dqnPanel = module.mountSudokuDqnPanel(elements.dqn, { board: elements.board });
-    })
-    .catch((error) => {
-      const note = document.createElement("p");
-      note.className = "help";
-      note.textContent = "The Learn card is not available in this build.";
-      elements.dqn.append(note);
-      console.warn(`sudoku/dqn-panel.js: ${errorMessage(error)}`);
-    });
+  mountLaterCard(elements.dqn, {
+    load: () => import("./dqn-panel.js"),
+    mount: (module) => (dqnPanel = module.mountSudokuDqnPanel(elements.dqn, { board: elements.board })),
+    what: "The Learn card",
+    name: "sudoku/dqn-panel.js",
+  });
 }
 
 try {
