@@ -9,6 +9,11 @@ pub fn fnv1a(bytes: &[u8]) -> u64 {
     })
 }
 
+/// [`fnv1a`] of `bytes` as manifests and model headers write it: 16 hex digits.
+pub fn fnv1a_hex(bytes: &[u8]) -> String {
+    format!("{:016x}", fnv1a(bytes))
+}
+
 #[cfg(test)]
 mod tests {
     use super::fnv1a;

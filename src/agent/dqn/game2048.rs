@@ -140,8 +140,8 @@ pub const EVALUATION_SEED: u64 = 0x2048_D090;
 pub struct DemonstrationSetup {
     /// The n-tuple network file whose greedy (1-ply) moves are demonstrated.
     pub ntuple: String,
-    /// Its checksum ([`input_checksum`]) when the run started, if recorded: a resumed run
-    /// refuses a file that has changed since.
+    /// Its checksum ([`crate::checksum::fnv1a_hex`] of its uncompressed bytes) when the run
+    /// started, if recorded: a resumed run refuses a file that has changed since.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ntuple_fnv1a: Option<String>,
     /// Demonstrated games, seeded from `seed` as every game of puzzlelab (`game_seed`).
@@ -177,16 +177,11 @@ pub struct LabelledPlay {
     pub seed: u64,
     /// Labelled transitions kept at most, beside the demonstrated games' `max_transitions`.
     pub max_transitions: usize,
-    /// The model file's checksum ([`input_checksum`]) when the run started: a resumed run
-    /// refuses a file that has changed since, whose games would not be the ones labelled before.
+    /// The model file's checksum ([`crate::checksum::fnv1a_hex`]) when the run started: a
+    /// resumed run refuses a file that has changed since, whose games would not be the ones
+    /// labelled before.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model_fnv1a: Option<String>,
-}
-
-/// The checksum a run's setup records for a file it reads again on a resume (the demonstrator,
-/// the labelled games' player): [`crate::checksum::fnv1a`] of its uncompressed bytes, in hex.
-pub fn input_checksum(bytes: &[u8]) -> String {
-    format!("{:016x}", crate::checksum::fnv1a(bytes))
 }
 
 /// Records the checksum of `bytes` of the file `what` `name` in `recorded` when it holds none (a
@@ -198,7 +193,7 @@ fn unchanged_since_start(
     recorded: &mut Option<String>,
     bytes: &[u8],
 ) -> Result<(), DqnError> {
-    let now = input_checksum(bytes);
+    let now = crate::checksum::fnv1a_hex(bytes);
     match recorded.get_or_insert_with(|| now.clone()) {
         recorded if *recorded != now => Err(DqnError::InvalidSetup(format!(
             "{what} {name} has changed since the run started (checksum {recorded}, now {now}): its games would not be the ones learned from before; put that file back or start a new run"

@@ -2,7 +2,7 @@
 //! and read by [`QPolicy`].
 
 use super::{DqnError, QNetworkConfig, QPolicy, TrainingRecord};
-use crate::checksum::fnv1a;
+use crate::checksum::fnv1a_hex;
 use crate::env::Environment;
 use burn::tensor::Device;
 
@@ -22,7 +22,7 @@ impl QPolicy {
             network: self.network_config.clone(),
             mask_actions: self.mask_actions,
             parameter_count: weights.len(),
-            weights_checksum: format!("{:016x}", fnv1a(&weight_bytes)),
+            weights_checksum: fnv1a_hex(&weight_bytes),
             training: self.training.clone(),
         };
         let header = serde_json::to_vec(&header).expect("the header serializes");
@@ -80,7 +80,7 @@ impl QPolicy {
                 expected * 4
             )));
         }
-        if format!("{:016x}", fnv1a(weight_bytes)) != header.weights_checksum {
+        if fnv1a_hex(weight_bytes) != header.weights_checksum {
             return Err(corrupt("the weights do not match their checksum"));
         }
         let weights: Vec<f32> = weight_bytes

@@ -295,7 +295,7 @@ fn read_samples(
             "file": file,
             "paths": paths,
             "examples": samples.len() - before,
-            "fnv1a": format!("{:016x}", puzzlelab::checksum::fnv1a(text.as_bytes())),
+            "fnv1a": puzzlelab::checksum::fnv1a_hex(text.as_bytes()),
         }));
     }
     Ok((samples, described))

@@ -194,7 +194,7 @@ fn read_files(
             "drawn": summary.drawn,
             "solved": summary.solved,
             "examples": summary.positions,
-            "fnv1a": format!("{:016x}", puzzlelab::checksum::fnv1a(text.as_bytes())),
+            "fnv1a": puzzlelab::checksum::fnv1a_hex(text.as_bytes()),
         }));
     }
     Ok((samples, described))

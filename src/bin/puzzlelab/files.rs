@@ -2,6 +2,7 @@
 //! the machine's description, the date and the command line as manifests record them.
 
 use anyhow::{Context, Result};
+use puzzlelab::checksum::fnv1a_hex;
 use serde::{de::DeserializeOwned, Serialize};
 use std::io::{Read, Write};
 
@@ -99,11 +100,6 @@ pub fn print_json(value: &impl Serialize) {
 /// describes: a manifest and a model that disagree are found, not trusted.
 pub const MODEL_CHECKSUM: &str = "model_fnv1a";
 
-/// The checksum [`MODEL_CHECKSUM`] records for a model file's bytes.
-fn model_checksum(bytes: &[u8]) -> String {
-    format!("{:016x}", puzzlelab::checksum::fnv1a(bytes))
-}
-
 /// Writes a model file and its manifest (`path`.json, which records the model's checksum) as a
 /// pair that a reader always finds matching: both go to temporary files first, then the model is
 /// renamed into place, then the manifest. A run killed between the two renames leaves the new
@@ -114,7 +110,7 @@ pub fn write_model_and_manifest(path: &str, model: &[u8], manifest: &impl Serial
     static WRITTEN: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
     let mut manifest = serde_json::to_value(manifest).expect("manifests serialise");
     if let Some(fields) = manifest.as_object_mut() {
-        fields.insert(MODEL_CHECKSUM.into(), model_checksum(model).into());
+        fields.insert(MODEL_CHECKSUM.into(), fnv1a_hex(model).into());
     }
     let text = serde_json::to_string_pretty(&manifest).expect("manifests serialise") + "\n";
     let manifest_path = format!("{path}.json");
@@ -180,7 +176,7 @@ pub fn read_manifest<T: DeserializeOwned>(path: &str) -> Result<T> {
     };
     if let Some(expected) = expected {
         let model = std::fs::read(path).with_context(|| format!("{path}: cannot read"))?;
-        let actual = model_checksum(&model);
+        let actual = fnv1a_hex(&model);
         if expected != actual {
             let pending = (read(&partial).ok())
                 .filter(|p| p.get(MODEL_CHECKSUM).and_then(|v| v.as_str()) == Some(&actual));
