@@ -111,19 +111,19 @@ async function embeddedPage(context) {
 /**
  * Waits until `page`'s origin keeps the learning bundle, the 8-puzzle model and the core bundle,
  * and, with `siteCode` (the site's service worker), the rest of the site's code that the worker
- * keeps after a first visit (service-worker.js SITE_CODE: every file of the index but the models
+ * keeps after a first visit (asset-cache.js isSiteCode: every file of the index but the models
  * and the learning bundle), so that the second visit does not share the browser with that
  * download, as a visitor's later visit would not.
  */
 async function waitUntilKept(page, moduleUrl, siteCode) {
   await page.waitForFunction(
     async ([url, siteCode]) => {
-      const { assetIndex, keptFiles } = await import(url);
+      const { assetIndex, isSiteCode, keptFiles } = await import(url);
       const kept = new Set((await keptFiles()).map((file) => file.path));
       const used = kept.has("pkg/learn/puzzlelab_bg.wasm") && kept.has("www/models/8puzzle.dqn") && kept.has("pkg/puzzlelab_bg.wasm");
       if (!used || !siteCode) return used;
       const paths = Object.keys((await assetIndex())?.files ?? {});
-      return paths.every((path) => path.startsWith("www/models/") || path.startsWith("pkg/learn/") || kept.has(path));
+      return paths.every((path) => !isSiteCode(path) || kept.has(path));
     },
     [moduleUrl, siteCode],
     { timeout: 120_000, polling: 500 },

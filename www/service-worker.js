@@ -6,12 +6,9 @@
 // site works offline. Anything not in the index (another origin, a file the host does not list)
 // goes to the network untouched. What a page loaded before this worker controlled it, the page lists
 // in a message ({ type: "keep", urls }): those files are kept too, with the rest of the site's code
-// (SITE_CODE), so that after one visit every page plays and solves offline.
+// (asset-cache.js isSiteCode), so that after one visit every page plays and solves offline.
 
-import { assetIndex, dropOutdated, keepFiles, keepUrls, keptFetch } from "./common/asset-cache.js";
-
-/** What a first visit keeps of the site beyond what the page loaded: its code, pages and core bundle (about 1.5 MB); the learning bundle and the models are kept when they are first used. */
-const SITE_CODE = (path) => !path.startsWith("www/models/") && !path.startsWith("pkg/learn/");
+import { assetIndex, dropOutdated, isSiteCode, keepFiles, keepUrls, keptFetch } from "./common/asset-cache.js";
 
 self.addEventListener("install", () => self.skipWaiting());
 
@@ -22,7 +19,7 @@ self.addEventListener("activate", (event) => event.waitUntil(self.clients.claim(
 self.addEventListener("message", (event) => {
   if (event.data?.type !== "keep" || !Array.isArray(event.data.urls)) return;
   const own = event.data.urls.filter((url) => typeof url === "string" && URL.canParse(url) && new URL(url).origin === self.location.origin);
-  event.waitUntil(keepUrls(own.map((url) => url.split("#")[0])).then(() => keepFiles(SITE_CODE)).catch(() => {}));
+  event.waitUntil(keepUrls(own.map((url) => url.split("#")[0])).then(() => keepFiles(isSiteCode)).catch(() => {}));
 });
 
 self.addEventListener("fetch", (event) => {

@@ -162,6 +162,14 @@ export async function keepUrls(urls) {
 }
 
 /**
+ * Whether the index's `path` is the site's code, which a first visit keeps whole beyond what the
+ * page loaded (its pages, modules and core bundle, about 1.5 MB: every page then plays and
+ * solves offline): everything but the models and the learning bundle, which are kept when they
+ * are first used.
+ */
+export const isSiteCode = (path) => !path.startsWith("www/models/") && !path.startsWith("pkg/learn/");
+
+/**
  * Keeps every file of the index for which `wanted(path)` is true and that is not kept yet (the
  * service worker keeps the site's code this way on a first visit); resolves to how many it kept.
  */
