@@ -4,7 +4,7 @@
 mod common;
 
 use common::sliding::solve;
-use puzzlelab::env::sliding::solve::{ExactDistances, SlidingSearch, SlidingSolver};
+use puzzlelab::env::sliding::solve::{checked_walk, ExactDistances, SlidingSearch, SlidingSolver};
 use puzzlelab::env::sliding::{Board, Heuristic, HeuristicTables, SlidingPuzzle};
 use puzzlelab::rng::Rng;
 use puzzlelab::search::{run_to_end, Algorithm, IdaStar, Limits, Outcome};
@@ -95,6 +95,38 @@ fn the_seed_002_pairs_have_the_lengths_the_document_states() {
             "{} vs {}",
             md.nodes,
             misplaced.nodes
+        );
+    }
+}
+
+/// The first position of a page or a widget (Puzzle.shuffleByCheckedWalk): a walk that A* checks
+/// is exactly as far from the goal as asked, by the exact table, on the 8-puzzle and on a 2 × 4;
+/// a distance beyond the board's largest finds none.
+#[test]
+fn a_checked_walk_is_exactly_as_far_from_the_goal_as_asked() {
+    let mut rng = Rng::new(12);
+    for (rows, cols) in [(3, 3), (2, 4)] {
+        let puzzle = SlidingPuzzle::standard(rows, cols).unwrap();
+        let exact = ExactDistances::build(puzzle.goal()).unwrap();
+        let mut found = 0;
+        for distance in 1..=exact.max_distance() {
+            if let Some(board) = checked_walk(&puzzle, distance, 64, 100_000, &mut rng) {
+                assert_eq!(
+                    exact.distance(&board),
+                    Some(distance),
+                    "{rows}x{cols} at {distance}"
+                );
+                found += 1;
+            }
+        }
+        // The far end (few positions, walks seldom stay that far) may be left to the table.
+        assert!(
+            found as u32 >= exact.max_distance() * 2 / 3,
+            "{rows}x{cols}: {found} distances"
+        );
+        assert_eq!(
+            checked_walk(&puzzle, exact.max_distance() + 2, 8, 100_000, &mut rng),
+            None
         );
     }
 }

@@ -12,7 +12,7 @@
 use crate::agent::q_table::QLearningConfig;
 use crate::env::sliding::pdb::{Partition, PdbHeuristic};
 use crate::env::sliding::solve::{
-    ExactDistances, SlidingQLearning, SlidingSolver, DEFAULT_WEIGHT, MAX_EXACT_CELLS,
+    checked_walk, ExactDistances, SlidingQLearning, SlidingSolver, DEFAULT_WEIGHT, MAX_EXACT_CELLS,
 };
 use crate::env::sliding::{Board, Direction, Heuristic, HeuristicTables, SlidingPuzzle};
 use crate::rng::Rng;
@@ -83,6 +83,10 @@ impl Puzzle {
         self.exact.clone()
     }
 }
+
+/// Random walks [`Puzzle::shuffle_by_checked_walk`] tries before it leaves the shuffle to the
+/// exact-distance table.
+const CHECKED_WALK_TRIES: usize = 64;
 
 /// Exact-distance tables kept for this many goals at most (the newest used last).
 const SHARED_EXACT_GOALS: usize = 4;
@@ -241,6 +245,42 @@ impl Puzzle {
                 });
                 "random-walk".into()
             }
+        }
+    }
+
+    /// Scrambles to a position exactly `difficulty` optimal moves from the goal without building
+    /// the exact-distance table when it is not built yet (a page or a widget that starts need not
+    /// wait for it): a random walk that A* checks ([`checked_walk`], up to 64 walks of boards of at
+    /// most 9 cells, presets left out); with the table already built, as [`Puzzle::shuffle`] does.
+    /// Returns whether the board is now that far from the goal; when not (every walk came back
+    /// closer, a preset or a larger board), the board is unchanged and [`Puzzle::shuffle`] is the
+    /// way.
+    #[wasm_bindgen(js_name = shuffleByCheckedWalk)]
+    pub fn shuffle_by_checked_walk(&mut self, difficulty: u32, seed: u32) -> bool {
+        let mut rng = Rng::new(seed as u64);
+        if let Some(exact) = &self.exact {
+            if difficulty > exact.max_distance() {
+                return false;
+            }
+            self.board = exact.random_at(difficulty, &mut rng);
+            return true;
+        }
+        // A preset's repeated labels leave A*'s linear conflict unproved there: its shuffle is exact.
+        if self.board.len() > MAX_EXACT_CELLS || self.puzzle.preset_name().is_some() {
+            return false;
+        }
+        match checked_walk(
+            &self.puzzle,
+            difficulty,
+            CHECKED_WALK_TRIES,
+            100_000,
+            &mut rng,
+        ) {
+            Some(board) => {
+                self.board = board;
+                true
+            }
+            None => false,
         }
     }
 

@@ -243,7 +243,7 @@ function setPuzzle(puzzle, { writeHash = true } = {}) {
  */
 function shuffleAndSay(puzzle, { starting = false } = {}) {
   const wanted = Number(elements.difficulty.value);
-  const { difficulty, mode } = starting ? shuffleByCheckedWalk(api, puzzle, wanted) : shufflePuzzle(puzzle, wanted);
+  const { difficulty, mode } = starting ? shuffleByCheckedWalk(puzzle, wanted) : shufflePuzzle(puzzle, wanted);
   elements.shuffleNote.textContent =
     mode === "exact"
       ? `Shuffled to exactly ${difficulty} ${difficulty === 1 ? "move" : "moves"} from the goal.`

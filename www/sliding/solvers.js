@@ -2,7 +2,6 @@
 // their solvers: which solvers a board offers and starts with, their names for people, and
 // shuffling. One place, so that the page and every embedded widget make the same choices.
 
-import { OPPOSITE_DIRECTION } from "./board.js";
 
 /**
  * Largest board (in cells) for BFS and Q-learning; mirrors MAX_EXACT_CELLS and
@@ -117,50 +116,21 @@ export function shufflePuzzle(puzzle, difficulty = DEFAULT_DIFFICULTY) {
   return { difficulty: capped, mode };
 }
 
-/** Random walks shuffleByCheckedWalk tries before it leaves the shuffle to the exact-distance table. */
-const CHECKED_WALK_TRIES = 64;
-
 /**
- * Shuffles as shufflePuzzle does, without building the exact-distance table where a random walk
- * can do: on numbered boards of at most SMALL_BOARD_CELLS cells, an exact shuffle first builds that
- * table (a breadth-first search of every position: 181,440 on the 8-puzzle, which holds up the
- * page for a noticeable moment), so while a page or a widget starts, this walks `difficulty`
- * moves from the goal, never undoing the last one, and keeps the walk when A* (linear conflict,
- * an admissible heuristic, so its length is optimal) finds no shorter way back: the position is
- * then exactly `difficulty` moves from the goal, as the exact shuffle's is (though not drawn
- * uniformly among them). After CHECKED_WALK_TRIES walks that all came back closer (a difficulty
- * near the board's maximum, or beyond it) it shuffles with the table after all. Returns
- * { difficulty, mode } as shufflePuzzle does.
+ * Shuffles as shufflePuzzle does, without building the exact-distance table of a small board while
+ * a page or a widget starts (building it searches every position: 181,440 on the 8-puzzle, which
+ * holds up the page for a noticeable moment): Puzzle.shuffleByCheckedWalk (src/web/mod.rs) walks
+ * `difficulty` moves from the goal and keeps the walk when A* finds no shorter way back, so the
+ * position is exactly `difficulty` moves from the goal, as the exact shuffle's is (though not drawn
+ * uniformly among them). When that cannot be (a difficulty near the board's maximum or beyond it,
+ * a preset, a larger board) it shuffles as shufflePuzzle does. Returns { difficulty, mode } as
+ * shufflePuzzle does.
  */
-export function shuffleByCheckedWalk(api, puzzle, difficulty = DEFAULT_DIFFICULTY) {
+export function shuffleByCheckedWalk(puzzle, difficulty = DEFAULT_DIFFICULTY) {
   const wanted = Math.max(1, Math.round(Number.isFinite(difficulty) ? difficulty : DEFAULT_DIFFICULTY));
-  if (puzzle.presetName || puzzle.rows * puzzle.cols > SMALL_BOARD_CELLS) return shufflePuzzle(puzzle, wanted);
-  const directions = Object.keys(OPPOSITE_DIRECTION);
-  for (let attempt = 0; attempt < CHECKED_WALK_TRIES; attempt += 1) {
-    puzzle.setBoard(puzzle.goalText());
-    let last = null;
-    for (let moves = 0; moves < wanted; ) {
-      const direction = directions[Math.floor(Math.random() * directions.length)];
-      if (direction === OPPOSITE_DIRECTION[last] || !puzzle.moveBlank(direction)) continue;
-      last = direction;
-      moves += 1;
-    }
-    if (optimalLength(api, puzzle) === wanted) return { difficulty: wanted, mode: "exact" };
-  }
-  puzzle.setBoard(puzzle.goalText());
+  const seed = crypto.getRandomValues(new Uint32Array(1))[0];
+  if (puzzle.shuffleByCheckedWalk(wanted, seed)) return { difficulty: wanted, mode: "exact" };
   return shufflePuzzle(puzzle, wanted);
-}
-
-/** The optimal number of moves from the puzzle's board to its goal, by A* with linear conflict (small boards: at most a few hundred nodes). */
-function optimalLength(api, puzzle) {
-  const search = new api.SearchJob(puzzle, "astar", "linear-conflict", 0, 0);
-  try {
-    while (!search.step(Number.MAX_SAFE_INTEGER));
-    const { optimal, length } = search.result();
-    return optimal ? length : null;
-  } finally {
-    search.free();
-  }
 }
 
 /** A new Puzzle handle of the same size, preset and goal, at the goal. */

@@ -390,7 +390,7 @@ export class SlidingPanel {
       const puzzle = api.Puzzle.parse(rows, cols, goalText, goalText, preset);
       // Shuffled without building the exact-distance table, so that a widget starts without that
       // wait (shuffle() builds it when it is first called).
-      shuffleByCheckedWalk(api, puzzle, DEFAULT_DIFFICULTY);
+      shuffleByCheckedWalk(puzzle, DEFAULT_DIFFICULTY);
       return puzzle;
     } finally {
       base?.free();

@@ -669,17 +669,34 @@ impl SlidingPuzzle {
         let mut previous: Option<Direction> = None;
         let mut moves = 0;
         while distance(&board) < difficulty && moves < max_moves {
-            let options: Vec<Direction> = Direction::ALL
-                .into_iter()
-                .filter(|&d| Some(d.opposite()) != previous && board.target(d).is_some())
-                .collect();
-            let d = *rng.choose(&options);
-            board.move_blank(d);
-            previous = Some(d);
+            previous = Some(walk_step(&mut board, previous, rng));
             moves += 1;
         }
         board
     }
+
+    /// A random walk of exactly `moves` moves back from the goal, never undoing the previous
+    /// move (its optimal distance is at most `moves`, and has `moves`' parity).
+    pub fn walk(&self, moves: usize, rng: &mut Rng) -> Board {
+        let mut board = self.goal;
+        let mut previous: Option<Direction> = None;
+        for _ in 0..moves {
+            previous = Some(walk_step(&mut board, previous, rng));
+        }
+        board
+    }
+}
+
+/// One move of a random walk: the blank moves in a random direction that stays on the board and
+/// does not undo `previous`; returns the move.
+fn walk_step(board: &mut Board, previous: Option<Direction>, rng: &mut Rng) -> Direction {
+    let options: Vec<Direction> = Direction::ALL
+        .into_iter()
+        .filter(|&d| Some(d.opposite()) != previous && board.target(d).is_some())
+        .collect();
+    let d = *rng.choose(&options);
+    board.move_blank(d);
+    d
 }
 
 fn find_preset(name: &str) -> Result<&'static Preset, PuzzleError> {

@@ -525,6 +525,37 @@ impl SlidingSolver {
     }
 }
 
+/// A position exactly `distance` optimal moves from the goal, found without the exact-distance
+/// table (which a first position need not wait for: building it searches every position, 181,440
+/// on the 8-puzzle): a walk of `distance` moves back from the goal, never undoing one
+/// ([`SlidingPuzzle::walk`]), kept when A* with linear conflict (admissible, so its length is the
+/// optimum) finds no shorter way back. The position is not drawn uniformly among those at that
+/// distance, as [`ExactDistances::random_at`]'s is. `None` after `tries` walks that all came back
+/// closer (a distance near the board's largest, or beyond it), or when a check outgrows
+/// `max_nodes` (a large board).
+pub fn checked_walk(
+    puzzle: &SlidingPuzzle,
+    distance: u32,
+    tries: usize,
+    max_nodes: u64,
+    rng: &mut Rng,
+) -> Option<Board> {
+    (0..tries).find_map(|_| {
+        let board = puzzle.walk(distance as usize, rng);
+        let limits = Limits { max_nodes };
+        let mut solver = SlidingSolver::new(
+            puzzle,
+            board,
+            Algorithm::AStar,
+            Heuristic::LinearConflict,
+            limits,
+        )
+        .ok()?;
+        let report = solver.run_to_end(u64::MAX, |_| true);
+        (report.optimal && report.length == distance as usize).then_some(board)
+    })
+}
+
 /// The most cells a board may have for tabular Q-learning (its table grows with the space).
 pub const MAX_Q_LEARNING_CELLS: usize = MAX_EXACT_CELLS;
 
