@@ -100,14 +100,6 @@ function nativeLearnBinary() {
   return { path: null, refused };
 }
 
-/** A worker report whose timings are the time spent playing, when the worker measured it. */
-function playingTime(report) {
-  const seconds = report.playSeconds;
-  if (!(seconds > 0)) return report;
-  const { games, moves } = report.stats;
-  return { ...report, summary: { ...report.summary, seconds, games_per_s: games / seconds, moves_per_s: moves / seconds }, wall_summary: report.summary };
-}
-
 const reachLine = (s) => `mean ${Math.round(s.mean_score)}, 2048 ${(100 * s.reach["2048"]).toFixed(1)}%`;
 
 // ---- Chromium: the page's worker ------------------------------------------------------------------
@@ -177,7 +169,7 @@ try {
       },
       { games: dqn.games, seed, model: DQN_MODEL },
     );
-    chromiumResults.dqn = { agent: "dqn", depth: 1, ...playingTime(report), wall_seconds: (Date.now() - started) / 1000 };
+    chromiumResults.dqn = { agent: "dqn", depth: 1, ...report, wall_seconds: (Date.now() - started) / 1000 };
     const s = chromiumResults.dqn.summary;
     console.error(`chromium dqn: ${s.games} games, ${reachLine(s)}, ${Math.round(s.moves_per_s)} moves/s`);
   }

@@ -6,7 +6,7 @@
 
 use burn::tensor::Device;
 use puzzlelab::agent::dqn::minesweeper::{
-    cells_config, cells_rules, conv_dense_config, evaluate_policy, fit_policy,
+    cells_config, cells_rules, conv_dense_config, fit_policy, PolicyGames,
 };
 use puzzlelab::agent::dqn::{Dqn, DqnConfig, DqnError, GridConvConfig, QNetworkConfig, QPolicy};
 use puzzlelab::env::minesweeper::{FirstCell, FirstClick, Level, Minesweeper};
@@ -122,13 +122,41 @@ fn a_fully_convolutional_model_plays_any_board_with_the_same_weights() {
     ));
 }
 
+/// The page's worker plays an evaluation a batch at a time (progress and Cancel between batches):
+/// batches of any sizes add up to the games played at once, game for game.
+#[test]
+fn an_evaluation_played_in_batches_finds_what_one_played_at_once_does() {
+    let rules = cells_rules(Level::Beginner.layout(), FirstClick::Safe);
+    let mut dqn = learner(small_cells(3), Level::Beginner);
+    dqn.train_steps(300);
+    let policy = dqn.policy();
+    let games = || PolicyGames::new(&policy, rules, FirstCell::Corner, 120, 5, 100).unwrap();
+    let at_once = games().played_out();
+    let mut stepwise = games();
+    let mut steps = 0;
+    for count in [1, 7, 50, 1000] {
+        steps += 1;
+        if stepwise.play(count) {
+            break;
+        }
+        assert_eq!(stepwise.evaluation().games, stepwise.played());
+    }
+    assert_eq!((steps, stepwise.played(), stepwise.games()), (4, 120, 120));
+    let batched = stepwise.evaluation();
+    assert_eq!(
+        (batched.games, batched.wins, batched.guesses_per_game),
+        (at_once.games, at_once.wins, at_once.guesses_per_game)
+    );
+    assert!(at_once.wins > 0 && at_once.wins < 120, "{at_once:?}");
+}
+
 #[test]
 fn a_short_training_run_wins_more_games_than_the_untrained_network() {
     let rules = cells_rules(Level::Beginner.layout(), FirstClick::Safe);
     let mut dqn = learner(small_cells(7), Level::Beginner);
     let win_rate = |dqn: &Dqn<Minesweeper>| {
-        evaluate_policy(&dqn.policy(), rules, FirstCell::Corner, 300, 99, 100)
-            .unwrap()
+        (PolicyGames::new(&dqn.policy(), rules, FirstCell::Corner, 300, 99, 100).unwrap())
+            .played_out()
             .win_rate
     };
     let before = win_rate(&dqn);

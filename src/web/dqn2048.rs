@@ -2,7 +2,7 @@
 //! saved pair-convolution network (Mehta's RL paper's; `agent::dqn::game2048`) plays the page's
 //! board (a move and its Q-values) and seeded whole games for an evaluation.
 
-use super::learner::{request_of, WebLearner};
+use super::learner::{request_of, EvaluationJob, WebLearner};
 use super::{js_error, to_js};
 use crate::agent::dqn::game2048::{play_greedy_games, Game2048Learner};
 use crate::agent::dqn::{best_allowed, QPolicy};
@@ -37,31 +37,51 @@ fn greedy(policy: &QPolicy, board: Board) -> (Option<usize>, Vec<f32>) {
     (best, values)
 }
 
-/// Plays games `start..end` of the run seeded with `seed`; the [`GameStats`] as a plain object
-/// (`games`, `moves`, `scores`, `max_tile_counts`), so that chunks can be merged in JS, and the
-/// summary of the chunk (`summary`: reach rates, mean and median score, moves/s, as the
-/// native `2048 eval --agent dqn` names them).
-fn play(policy: &QPolicy, start: u32, end: u32, seed: u32) -> Result<JsValue, JsValue> {
-    #[derive(serde::Serialize)]
-    #[serde(rename_all = "camelCase")]
-    struct Played {
-        stats: GameStats,
-        summary: crate::env::game2048::GameSummary,
+/// Greedy games `0..games` of the run seeded with `seed` (the games of `puzzlelab 2048 eval
+/// --agent dqn --seed S`), played a few at a time on the model's copy.
+struct SeededGames {
+    policy: QPolicy,
+    seed: u64,
+    games: u64,
+    stats: GameStats,
+    /// The time spent playing (the summary's moves/s), without the worker's turns between steps.
+    seconds: f64,
+}
+
+/// `{stats: {games, moves, scores, max_tile_counts}, summary: {games, mean_score, median_score,
+/// reach: {"2048": rate, …}, moves_per_s, …}}`, as the native `2048 eval --agent dqn` names them.
+impl EvaluationJob for SeededGames {
+    fn step(&mut self, count: usize) -> Result<bool, JsValue> {
+        let start = self.stats.games;
+        let end = start.saturating_add(count as u64).min(self.games);
+        let clock = web_time::Instant::now();
+        let played = play_greedy_games(
+            &self.policy,
+            Game2048Config::default(),
+            start..end,
+            self.seed,
+        );
+        self.stats.merge(&played);
+        self.seconds += clock.elapsed().as_secs_f64();
+        Ok(end == self.games)
     }
-    if end < start {
-        return Err(js_error(format!(
-            "games {start}..{end}: the end is before the start"
-        )));
+    fn done(&self) -> usize {
+        self.stats.games as usize
     }
-    let clock = web_time::Instant::now();
-    let stats = play_greedy_games(
-        policy,
-        Game2048Config::default(),
-        u64::from(start)..u64::from(end),
-        u64::from(seed),
-    );
-    let summary = stats.summary(clock.elapsed().as_secs_f64());
-    to_js(&Played { stats, summary })
+    fn total(&self) -> usize {
+        self.games as usize
+    }
+    fn result(&self) -> Result<JsValue, JsValue> {
+        #[derive(serde::Serialize)]
+        struct Played<'a> {
+            stats: &'a GameStats,
+            summary: crate::env::game2048::GameSummary,
+        }
+        to_js(&Played {
+            stats: &self.stats,
+            summary: self.stats.summary(self.seconds),
+        })
+    }
 }
 
 /// A move for the page's board: `{exponents}` (16, row-major).
@@ -79,11 +99,10 @@ struct Move {
     values: Vec<f32>,
 }
 
-/// Games `from..to` of the run seeded with `seed`.
+/// Games `0..games` of the run seeded with `seed`.
 #[derive(serde::Deserialize)]
 struct GamesRequest {
-    from: u32,
-    to: u32,
+    games: u32,
     seed: u32,
 }
 
@@ -115,11 +134,19 @@ impl WebLearner for Game2048Learner {
         })
     }
 
-    /// `{from, to, seed}`: games `from..to` of the run seeded with `seed` (the games of `puzzlelab
-    /// 2048 eval --agent dqn --seed S`) → `{stats: {games, moves, scores, max_tile_counts},
-    /// summary: {games, mean_score, median_score, reach: {"2048": rate, …}, moves_per_s, …}}`.
-    fn play_seeded(policy: &QPolicy, request: JsValue) -> Result<JsValue, JsValue> {
-        let GamesRequest { from, to, seed } = request_of(request)?;
-        play(policy, from, to, seed)
+    /// `{games, seed}`: games `0..games` of the run seeded with `seed` (the games of `puzzlelab
+    /// 2048 eval --agent dqn --seed S`), a few at a time.
+    fn start_evaluation(
+        policy: &QPolicy,
+        request: JsValue,
+    ) -> Result<Box<dyn EvaluationJob>, JsValue> {
+        let GamesRequest { games, seed } = request_of(request)?;
+        Ok(Box::new(SeededGames {
+            policy: policy.clone(),
+            seed: u64::from(seed),
+            games: u64::from(games),
+            stats: GameStats::default(),
+            seconds: 0.0,
+        }))
     }
 }

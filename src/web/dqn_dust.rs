@@ -6,7 +6,7 @@
 //! greedily). Boards travel as text (rows top first, `1`–`5` colours, `.` empty; the dust rules'
 //! 8 × 6) and clicks as row-major cells of the board before each (row 0 at the top).
 
-use super::learner::{request_of, seed_of, WebLearner};
+use super::learner::{request_of, seed_of, EvaluationJob, WebLearner};
 use super::{js_error, to_js};
 use crate::agent::dqn::dust::{env_for, play, seeded_boards, ClicksSummary, DustLearner};
 use crate::agent::dqn::QPolicy;
@@ -134,18 +134,56 @@ impl WebLearner for DustLearner {
     /// `puzzlelab dust eval --seed`) as the model's learner plays, and the greedy rule the same
     /// boards: `{seed, boards, mean_clicks, distribution, greedy: {boards, mean_clicks,
     /// distribution}}`.
-    fn play_seeded(policy: &QPolicy, request: JsValue) -> Result<JsValue, JsValue> {
+    fn start_evaluation(
+        policy: &QPolicy,
+        request: JsValue,
+    ) -> Result<Box<dyn EvaluationJob>, JsValue> {
         let r: BoardsRequest = request_of(request)?;
         if !(1..=MAX_BOARDS).contains(&r.boards) {
             return Err(js_error(format!("boards: 1 to {MAX_BOARDS}")));
         }
         let seed = seed_of(r.seed)?;
-        let played = seeded_boards(seed, r.boards);
-        let clicks = play(policy, &played, EVAL_BATCH).map_err(js_error)?;
-        to_js(&Evaluation {
+        Ok(Box::new(SeededBoards {
+            policy: policy.clone(),
             seed,
-            model: ClicksSummary::of(clicks.iter().map(Vec::len)),
-            greedy: ClicksSummary::of(played.iter().map(|b| b.greedy_clearing().len())),
+            boards: seeded_boards(seed, r.boards),
+            model: Vec::new(),
+            greedy: Vec::new(),
+        }))
+    }
+}
+
+/// Seeded boards played a batch at a time: the model's clicks and the greedy rule's on each.
+struct SeededBoards {
+    policy: QPolicy,
+    seed: u64,
+    boards: Vec<Board>,
+    model: Vec<usize>,
+    greedy: Vec<usize>,
+}
+
+impl EvaluationJob for SeededBoards {
+    fn step(&mut self, count: usize) -> Result<bool, JsValue> {
+        let start = self.model.len();
+        let end = start.saturating_add(count).min(self.boards.len());
+        let boards = &self.boards[start..end];
+        let clicks = play(&self.policy, boards, EVAL_BATCH).map_err(js_error)?;
+        self.model.extend(clicks.iter().map(Vec::len));
+        self.greedy
+            .extend(boards.iter().map(|b| b.greedy_clearing().len()));
+        Ok(end == self.boards.len())
+    }
+    fn done(&self) -> usize {
+        self.model.len()
+    }
+    fn total(&self) -> usize {
+        self.boards.len()
+    }
+    fn result(&self) -> Result<JsValue, JsValue> {
+        to_js(&Evaluation {
+            seed: self.seed,
+            model: ClicksSummary::of(self.model.iter().copied()),
+            greedy: ClicksSummary::of(self.greedy.iter().copied()),
         })
     }
 }

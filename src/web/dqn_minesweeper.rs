@@ -4,10 +4,10 @@
 //! Q-value) and the solver's seeded games. Boards travel as the page's cell codes
 //! ([`super::minesweeper`]: 0–8 revealed, 9 covered, 10 flag, 11 "?").
 
-use super::learner::{request_of, seed_of, WebLearner};
+use super::learner::{request_of, seed_of, EvaluationJob, WebLearner};
 use super::minesweeper::{COVERED, FLAGGED, MARKED};
 use super::{js_error, to_js};
-use crate::agent::dqn::minesweeper::{MinesweeperLearner, MinesweeperModel};
+use crate::agent::dqn::minesweeper::{MinesweeperLearner, MinesweeperModel, PolicyGames};
 use crate::agent::dqn::QPolicy;
 use crate::env::minesweeper::{Cell, FirstCell, FirstClick, Layout};
 use wasm_bindgen::prelude::*;
@@ -103,9 +103,13 @@ impl WebLearner for MinesweeperLearner {
     }
 
     /// `{width, height, mines, rule, firstCell, games, seed}`: the solver's seeded boards (the
-    /// games of `puzzlelab minesweeper eval --agent dqn`, and of `minesweeperSolverEval` with the
-    /// same arguments) → `{games, wins, win_rate, win_rate_95, guesses_per_game, ms_per_game}`.
-    fn play_seeded(model: &MinesweeperModel, request: JsValue) -> Result<JsValue, JsValue> {
+    /// games of `puzzlelab minesweeper eval --agent dqn`, and of `MinesweeperSolverEvaluation`
+    /// with the same arguments), a batch at a time → `{games, wins, win_rate, win_rate_95,
+    /// guesses_per_game, ms_per_game}`.
+    fn start_evaluation(
+        model: &MinesweeperModel,
+        request: JsValue,
+    ) -> Result<Box<dyn EvaluationJob>, JsValue> {
         let r: GamesRequest = request_of(request)?;
         let rule = FirstClick::parse(&r.rule).ok_or_else(|| {
             js_error(format!(
@@ -121,8 +125,23 @@ impl WebLearner for MinesweeperLearner {
             )));
         }
         let first = FirstCell::At(r.first_cell % layout.width, r.first_cell / layout.width);
-        let evaluation =
-            (model.evaluate(layout, rule, first, r.games, seed_of(r.seed)?)).map_err(js_error)?;
-        to_js(&evaluation)
+        let games = model.start_evaluation(layout, rule, first, r.games, seed_of(r.seed)?);
+        Ok(Box::new(games.map_err(js_error)?))
+    }
+}
+
+/// `{games, wins, win_rate, win_rate_95, guesses_per_game, ms_per_game}` of the games played so far.
+impl EvaluationJob for PolicyGames {
+    fn step(&mut self, count: usize) -> Result<bool, JsValue> {
+        Ok(self.play(count))
+    }
+    fn done(&self) -> usize {
+        self.played()
+    }
+    fn total(&self) -> usize {
+        self.games()
+    }
+    fn result(&self) -> Result<JsValue, JsValue> {
+        to_js(&self.evaluation())
     }
 }

@@ -1,10 +1,10 @@
 //! The sliding puzzles' part of the learning bundle's one trainer and model class
 //! (`web::learner`): a saved sliding-puzzle model ([`SlidingModel`]) solves the page's board
 //! (greedy, then model-guided beam search, or batch-weighted A* over its estimate), gives its
-//! Q-values, and is evaluated by exact optimal distance ([`DqnEvaluation`], a batch at a time);
+//! Q-values, and is evaluated by exact optimal distance (a batch at a time);
 //! the network being trained gives its Q-values for a board on the training device.
 
-use super::learner::{request_of, WebLearner};
+use super::learner::{request_of, EvaluationJob, WebLearner};
 use super::{js_error, to_js};
 use crate::agent::bwas::BwasSettings;
 use crate::agent::dqn::sliding::{puzzle_of, training_env, SlidingLearner, SlidingSetup};
@@ -186,60 +186,39 @@ impl SlidingModel {
         Ok(self.policy.q_values(&observation))
     }
 
-    /// The evaluation by exact optimal distance (boards of at most 9 cells), all at once: see
-    /// [`SlidingModel::start_evaluation`], which the worker uses to report progress.
-    pub fn evaluate(&mut self, options: JsValue) -> Result<JsValue, JsValue> {
-        let mut job = self.start_evaluation(options)?;
-        while !job.step(usize::MAX) {}
-        job.result()
-    }
-
     /// Prepares an evaluation by exact optimal distance (boards of at most 9 cells): `options`
     /// ([`EvaluationSettings`] in camelCase: `perDistance`, `seed`, `beamWidth`, …) draws
-    /// `perDistance` fresh positions at every distance; [`DqnEvaluation::step`] plays them.
-    pub fn start_evaluation(&mut self, options: JsValue) -> Result<DqnEvaluation, JsValue> {
+    /// `perDistance` fresh positions at every distance, to be played a few at a time.
+    fn start_evaluation(&mut self, options: JsValue) -> Result<StepwiseEvaluation, JsValue> {
         let settings = self.settings(options)?;
         let exact = self.exact().ok_or_else(|| {
             js_error("the page evaluates boards of at most 9 cells (use `puzzlelab sliding eval` for 4×4)")
         })?;
         let positions = exact_positions(&exact, settings.per_distance, settings.seed);
-        Ok(DqnEvaluation(StepwiseEvaluation::new(
+        Ok(StepwiseEvaluation::new(
             &self.policy,
             &self.env,
             positions,
             &settings,
-        )))
+        ))
     }
 }
 
-/// An evaluation of a model, played a few positions at a time.
-#[wasm_bindgen]
-pub struct DqnEvaluation(StepwiseEvaluation);
-
-#[wasm_bindgen]
-impl DqnEvaluation {
-    /// Plays up to `positions` more positions; true once all are done.
-    pub fn step(&mut self, positions: usize) -> bool {
-        self.0.step(positions)
+/// The table so far (all of it once every position is played): `{rows: [{optimal, positions,
+/// greedySolvedPercent, greedyMeanExtra, searchSolvedPercent, searchMeanExtra, …}], overall,
+/// settings, seconds}`.
+impl EvaluationJob for StepwiseEvaluation {
+    fn step(&mut self, count: usize) -> Result<bool, JsValue> {
+        Ok(StepwiseEvaluation::step(self, count))
     }
-
-    /// Positions played so far.
-    #[wasm_bindgen(getter)]
-    pub fn done(&self) -> usize {
-        self.0.done()
+    fn done(&self) -> usize {
+        StepwiseEvaluation::done(self)
     }
-
-    /// Positions in all.
-    #[wasm_bindgen(getter)]
-    pub fn total(&self) -> usize {
-        self.0.total()
+    fn total(&self) -> usize {
+        StepwiseEvaluation::total(self)
     }
-
-    /// The table so far (all of it once [`DqnEvaluation::step`] returned true): `{rows:
-    /// [{optimal, positions, greedySolvedPercent, greedyMeanExtra, searchSolvedPercent,
-    /// searchMeanExtra, …}], overall, settings, seconds}`.
-    pub fn result(&self) -> Result<JsValue, JsValue> {
-        to_js(&self.0.table())
+    fn result(&self) -> Result<JsValue, JsValue> {
+        to_js(&self.table())
     }
 }
 
@@ -319,16 +298,14 @@ impl WebLearner for SlidingLearner {
     }
 
     /// The evaluation by exact optimal distance (boards of at most 9 cells; [`EvaluationSettings`]
-    /// in camelCase: `perDistance`, `seed`, `beamWidth`, …), all at once.
-    fn play_seeded(opened: &OpenedSliding, request: JsValue) -> Result<JsValue, JsValue> {
-        opened.model.borrow_mut().evaluate(request)
-    }
-
+    /// in camelCase: `perDistance`, `seed`, `beamWidth`, …), a few positions at a time.
     fn start_evaluation(
         opened: &OpenedSliding,
         request: JsValue,
-    ) -> Result<DqnEvaluation, JsValue> {
-        opened.model.borrow_mut().start_evaluation(request)
+    ) -> Result<Box<dyn EvaluationJob>, JsValue> {
+        Ok(Box::new(
+            opened.model.borrow_mut().start_evaluation(request)?,
+        ))
     }
 
     /// `{cells}` as the network reads them.

@@ -4,7 +4,7 @@
 //! went wrong) and seeded puzzles binned as Mehta's paper bins them. Grids travel as text (81
 //! cells, `.` or `0` empty).
 
-use super::learner::{request_of, seed_of, WebLearner};
+use super::learner::{request_of, seed_of, EvaluationJob, PlayedAtOnce, WebLearner};
 use super::{js_error, to_js};
 use crate::agent::dqn::sudoku::{env_for, play_from, SudokuLearner, SudokuSetup};
 use crate::agent::dqn::{PuzzleLearner, QPolicy};
@@ -73,7 +73,11 @@ impl WebLearner for SudokuLearner {
     /// (a bin may come out short when few of its puzzles turn up) → `{easy, medium, hard}`, each
     /// `{puzzles, solved, solved_rate, solved_rate_95, filled_fraction, ms_per_puzzle,
     /// published_solved_rate}`.
-    fn play_seeded(policy: &QPolicy, request: JsValue) -> Result<JsValue, JsValue> {
+    /// The three bins are drawn and played together, in the call that starts the evaluation.
+    fn start_evaluation(
+        policy: &QPolicy,
+        request: JsValue,
+    ) -> Result<Box<dyn EvaluationJob>, JsValue> {
         let r: BinsRequest = request_of(request)?;
         if !(1..=MAX_PER_BIN).contains(&r.per_bin) {
             return Err(js_error(format!("puzzles a bin: 1 to {MAX_PER_BIN}")));
@@ -84,6 +88,7 @@ impl WebLearner for SudokuLearner {
         };
         let bins =
             SudokuLearner::validation(&setup, r.per_bin, seed_of(r.seed)?).map_err(js_error)?;
-        to_js(&SudokuLearner::evaluate(policy, &bins).map_err(js_error)?)
+        let evaluation = SudokuLearner::evaluate(policy, &bins).map_err(js_error)?;
+        Ok(Box::new(PlayedAtOnce(to_js(&evaluation)?)))
     }
 }

@@ -5,12 +5,10 @@
 //! ([`WebLearner`]: `play` and `evaluate` requests in the page's terms).
 //!
 //! What only one learner does goes through the same classes and fails in words for the others:
-//! the sliding puzzles' curriculum between chunks (`PuzzleLearner::after_chunk`), their
-//! evaluation a batch at a time ([`LearnedModel::start_evaluation`]), the trainer's Q-values
+//! the sliding puzzles' curriculum between chunks (`PuzzleLearner::after_chunk`), the trainer's Q-values
 //! for the page's board ([`LearnerTrainer::q_values`]) and 2048's demonstrations, which the page
 //! records from the n-tuple network it hands over ([`LearnerTrainer::add_demonstrations`]).
 
-use super::dqn_model::DqnEvaluation;
 use super::learn::{config_over, cpu_policy, take, ChunkReport, TrainerCell};
 use super::{js_error, to_js};
 use crate::agent::dqn::{
@@ -33,16 +31,13 @@ pub trait WebLearner: PuzzleLearner {
     fn about(opened: &Self::Opened) -> Result<JsValue, JsValue>;
     /// Plays the page's position (`request`: the puzzle's own fields).
     fn play_position(opened: &Self::Opened, request: JsValue) -> Result<JsValue, JsValue>;
-    /// Plays seeded games (boards, puzzles) as `puzzlelab <puzzle> eval` does.
-    fn play_seeded(opened: &Self::Opened, request: JsValue) -> Result<JsValue, JsValue>;
-    /// The same, a batch at a time (the sliding puzzles' evaluation by optimal distance).
-    fn start_evaluation(opened: &Self::Opened, request: JsValue) -> Result<DqnEvaluation, JsValue> {
-        let _ = (opened, request);
-        Err(js_error(format!(
-            "a {} model's evaluation runs at once: use evaluate",
-            Self::PUZZLE
-        )))
-    }
+    /// Starts the evaluation `puzzlelab <puzzle> eval` runs (`request`: its games, boards or
+    /// puzzles and their seed, in the puzzle's own terms), to be played a batch at a time
+    /// ([`ModelEvaluation`]) on its own copy of what it needs of the model.
+    fn start_evaluation(
+        opened: &Self::Opened,
+        request: JsValue,
+    ) -> Result<Box<dyn EvaluationJob>, JsValue>;
     /// The page's position (`request`) as the network reads it (`len` values).
     fn observation(setup: &Self::Setup, request: JsValue, len: usize) -> Result<Vec<f32>, JsValue> {
         let _ = (setup, request, len);
@@ -50,6 +45,69 @@ pub trait WebLearner: PuzzleLearner {
             "the {} trainer reads no position: play a saved model",
             Self::PUZZLE
         )))
+    }
+}
+
+/// An evaluation played a batch of games (positions, boards) at a time, so that the worker reports
+/// progress and can stop between batches.
+pub trait EvaluationJob {
+    /// Plays up to `count` more; true once all are played.
+    fn step(&mut self, count: usize) -> Result<bool, JsValue>;
+    /// How many are played so far.
+    fn done(&self) -> usize;
+    /// How many in all.
+    fn total(&self) -> usize;
+    /// What the games played so far add up to, as `puzzlelab <puzzle> eval` reports it.
+    fn result(&self) -> Result<JsValue, JsValue>;
+}
+
+/// An evaluation that does not split into batches (Sudoku's three bins of puzzles drawn
+/// together): played in the call that starts it, one step done.
+pub struct PlayedAtOnce(pub JsValue);
+
+impl EvaluationJob for PlayedAtOnce {
+    fn step(&mut self, _: usize) -> Result<bool, JsValue> {
+        Ok(true)
+    }
+    fn done(&self) -> usize {
+        1
+    }
+    fn total(&self) -> usize {
+        1
+    }
+    fn result(&self) -> Result<JsValue, JsValue> {
+        Ok(self.0.clone())
+    }
+}
+
+/// A model's evaluation, started by [`LearnedModel::start_evaluation`] and played a batch at a
+/// time by the worker (which reports progress and honours Cancel between batches).
+#[wasm_bindgen]
+pub struct ModelEvaluation(Box<dyn EvaluationJob>);
+
+#[wasm_bindgen]
+impl ModelEvaluation {
+    /// Plays up to `count` more games (positions, boards); true once all are played.
+    pub fn step(&mut self, count: usize) -> Result<bool, JsValue> {
+        self.0.step(count)
+    }
+
+    /// Games (positions, boards) played so far.
+    #[wasm_bindgen(getter)]
+    pub fn done(&self) -> usize {
+        self.0.done()
+    }
+
+    /// Games (positions, boards) in all.
+    #[wasm_bindgen(getter)]
+    pub fn total(&self) -> usize {
+        self.0.total()
+    }
+
+    /// What the games played so far add up to (all of them once `step` returned true), in the
+    /// puzzle's own terms.
+    pub fn result(&self) -> Result<JsValue, JsValue> {
+        self.0.result()
     }
 }
 
@@ -489,8 +547,7 @@ trait AnyModel {
     fn policy(&self) -> &QPolicy;
     fn about(&self) -> Result<JsValue, JsValue>;
     fn play(&self, request: JsValue) -> Result<JsValue, JsValue>;
-    fn evaluate(&self, request: JsValue) -> Result<JsValue, JsValue>;
-    fn start_evaluation(&self, request: JsValue) -> Result<DqnEvaluation, JsValue>;
+    fn start_evaluation(&self, request: JsValue) -> Result<Box<dyn EvaluationJob>, JsValue>;
 }
 
 /// A model of learner `L`, opened.
@@ -511,10 +568,7 @@ impl<L: WebLearner> AnyModel for Model<L> {
     fn play(&self, request: JsValue) -> Result<JsValue, JsValue> {
         L::play_position(&self.opened, request)
     }
-    fn evaluate(&self, request: JsValue) -> Result<JsValue, JsValue> {
-        L::play_seeded(&self.opened, request)
-    }
-    fn start_evaluation(&self, request: JsValue) -> Result<DqnEvaluation, JsValue> {
+    fn start_evaluation(&self, request: JsValue) -> Result<Box<dyn EvaluationJob>, JsValue> {
         L::start_evaluation(&self.opened, request)
     }
 }
@@ -597,18 +651,19 @@ impl LearnedModel {
         self.inner.play(request)
     }
 
-    /// The model's play of seeded games (boards, puzzles) as `puzzlelab <puzzle> eval` plays them;
-    /// `request` names them in the puzzle's own terms.
+    /// The model's play of seeded games (boards, puzzles) as `puzzlelab <puzzle> eval` plays them,
+    /// all at once; `request` names them in the puzzle's own terms.
     pub fn evaluate(&self, request: JsValue) -> Result<JsValue, JsValue> {
-        self.inner.evaluate(request)
+        let mut job = self.inner.start_evaluation(request)?;
+        while !job.step(usize::MAX)? {}
+        job.result()
     }
 
-    /// The same evaluation, played a batch at a time ([`DqnEvaluation::step`]) so that a worker
-    /// reports progress between batches: the sliding puzzles' evaluation by optimal distance;
-    /// other learners' run at once (`evaluate`).
+    /// The same evaluation, to be played a batch at a time ([`ModelEvaluation::step`]) so that a
+    /// worker reports progress and honours Cancel between batches.
     #[wasm_bindgen(js_name = startEvaluation)]
-    pub fn start_evaluation(&self, request: JsValue) -> Result<DqnEvaluation, JsValue> {
-        self.inner.start_evaluation(request)
+    pub fn start_evaluation(&self, request: JsValue) -> Result<ModelEvaluation, JsValue> {
+        Ok(ModelEvaluation(self.inner.start_evaluation(request)?))
     }
 }
 

@@ -274,28 +274,80 @@ impl MinesGame {
 
 /// Plays `games` seeded games with the solver (the first click at `first_cell`) and reports as
 /// `puzzlelab minesweeper eval` does: `{ games, wins, win_rate, win_rate_95, guesses_per_game,
-/// ms_per_game }`. The browser half of scripts/bench-minesweeper.mjs.
-#[wasm_bindgen(js_name = minesweeperSolverEval)]
-pub fn minesweeper_solver_eval(
-    width: usize,
-    height: usize,
-    mines: usize,
-    rule: &str,
+/// ms_per_game }`, a batch of games at a time, so that a worker reports progress and honours
+/// Cancel between batches (game `g` is the same whatever the batches). The browser half of
+/// scripts/bench-minesweeper.mjs.
+#[wasm_bindgen(js_name = MinesweeperSolverEvaluation)]
+pub struct SolverEvaluation {
+    layout: Layout,
+    rule: FirstClick,
     first_cell: usize,
+    seed: u64,
     games: usize,
-    seed: f64,
-) -> Result<JsValue, JsValue> {
-    use crate::env::minesweeper::{evaluate, play_solver_game};
-    let rule = FirstClick::parse(rule).ok_or_else(|| js_error("unknown first-click rule"))?;
-    let layout = Layout::new(width, height, mines);
-    layout.check(rule).map_err(js_error)?;
-    if first_cell >= layout.cells() {
-        return Err(js_error("the first cell is not on the board"));
+    tally: crate::env::minesweeper::Tally,
+}
+
+#[wasm_bindgen(js_class = MinesweeperSolverEvaluation)]
+impl SolverEvaluation {
+    /// `games` games of a `width` × `height` board with `mines` under the first-click `rule`
+    /// (`safe`, `opening` or `none`), first clicking `first_cell`, seeded from `seed`.
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        width: usize,
+        height: usize,
+        mines: usize,
+        rule: &str,
+        first_cell: usize,
+        games: usize,
+        seed: f64,
+    ) -> Result<SolverEvaluation, JsValue> {
+        let rule = FirstClick::parse(rule).ok_or_else(|| js_error("unknown first-click rule"))?;
+        let layout = Layout::new(width, height, mines);
+        layout.check(rule).map_err(js_error)?;
+        if first_cell >= layout.cells() {
+            return Err(js_error("the first cell is not on the board"));
+        }
+        if !(seed.is_finite() && seed >= 0.0 && seed.fract() == 0.0) {
+            return Err(js_error("the seed must be a whole number"));
+        }
+        Ok(SolverEvaluation {
+            layout,
+            rule,
+            first_cell,
+            seed: seed as u64,
+            games,
+            tally: crate::env::minesweeper::Tally::default(),
+        })
     }
-    let strategy = Strategy::default();
-    let evaluation = evaluate(games, seed as u64, 1, |s| {
-        play_solver_game(layout, rule, first_cell, s, &strategy)
-    })
-    .map_err(js_error)?;
-    to_js(&evaluation)
+
+    /// Plays up to `count` more games; true once all are played.
+    pub fn step(&mut self, count: usize) -> Result<bool, JsValue> {
+        let start = self.tally.games();
+        let end = start.saturating_add(count).min(self.games);
+        let strategy = Strategy::default();
+        let (layout, rule, first) = (self.layout, self.rule, self.first_cell);
+        (self.tally)
+            .play(start..end, self.seed, |s| {
+                crate::env::minesweeper::play_solver_game(layout, rule, first, s, &strategy)
+            })
+            .map_err(js_error)?;
+        Ok(end == self.games)
+    }
+
+    /// Games played so far.
+    #[wasm_bindgen(getter)]
+    pub fn done(&self) -> usize {
+        self.tally.games()
+    }
+
+    /// Games in all.
+    #[wasm_bindgen(getter)]
+    pub fn total(&self) -> usize {
+        self.games
+    }
+
+    /// What the games played so far add up to.
+    pub fn result(&self) -> Result<JsValue, JsValue> {
+        to_js(&self.tally.evaluation())
+    }
 }

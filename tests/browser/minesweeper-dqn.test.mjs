@@ -202,7 +202,9 @@ describe("the deep Q-network card on the Minesweeper page", () => {
     // The solver in the worker plays the same boards as the page's own solver (the core bundle).
     const pageSolver = await page.evaluate(async () => {
       const { loadWasm } = await import("/www/common/wasm.js");
-      return (await loadWasm()).minesweeperSolverEval(9, 9, 10, "safe", 0, 100, 0);
+      const evaluation = new (await loadWasm()).MinesweeperSolverEvaluation(9, 9, 10, "safe", 0, 100, 0);
+      evaluation.step(100);
+      return evaluation.result();
     });
     same(beginner.solver, pageSolver, "the solver on beginner");
     const row = await page.locator("#mdqn-eval-table tbody tr").first().locator("th, td").allTextContents();
@@ -217,6 +219,40 @@ describe("the deep Q-network card on the Minesweeper page", () => {
     await page.selectOption("#level", "intermediate");
     const intermediate = await evaluate(page, 30, 7);
     same(intermediate.model, NATIVE.intermediate.dqn, "the model resized to intermediate");
+    assert.deepEqual(page.errors, []);
+  });
+
+  test("a long evaluation counts each player's games as it plays them; Cancel stops it and the card evaluates again", slow, async () => {
+    const page = await openPage(session);
+    assert.equal(await loadModelFile(page, "minesweeper-dqn-tiny.dqn", TINY_MODEL), "");
+    const rows = Number(await page.locator("#mdqn-eval-table").getAttribute("data-rows"));
+    await page.fill("#mdqn-eval-games-n", "100000");
+    await page.fill("#mdqn-eval-seed", "3");
+    await page.click("#mdqn-evaluate");
+    // The model's games are counted as they are played: a count above 0 and below all of them.
+    const counted = await page.waitForFunction(
+      () => {
+        const match = /^The model played ([\d,]+) of 100,000 games \((\d+)%\)$/.exec(document.querySelector("#mdqn-eval-progress-text").textContent);
+        const done = match ? Number(match[1].replaceAll(",", "")) : 0;
+        return done > 0 && done < 100_000 && { done, bar: Number(document.querySelector("#mdqn-eval-progress-bar").value) };
+      },
+      null,
+      { timeout: 60_000 },
+    );
+    const { done, bar } = await counted.jsonValue();
+    assert.ok(Math.abs(bar - done / 100_000) < 0.01, `the bar (${bar}) shows the share played (${done})`);
+    await page.locator("#mdqn-evaluate").scrollIntoViewIfNeeded();
+    await page.screenshot({ path: await screenshotPath("minesweeper-dqn-evaluating.png") });
+    assert.equal(await page.locator("#mdqn-eval-cancel").isEnabled(), true);
+    await page.click("#mdqn-eval-cancel");
+    await page.waitForFunction(() => document.querySelector("#mdqn-eval-status").textContent === "Evaluation cancelled.", null, { timeout: 30_000 });
+    assert.equal(await page.locator("#mdqn-eval-progress").isVisible(), false);
+    assert.equal(Number(await page.locator("#mdqn-eval-table").getAttribute("data-rows")), rows, "a cancelled evaluation adds no row");
+    assert.equal(await page.locator("#mdqn-evaluate").isEnabled(), true);
+
+    const again = await evaluate(page, 20, 0);
+    assert.equal(again.model.games, 20);
+    assert.equal(again.solver.games, 20);
     assert.deepEqual(page.errors, []);
   });
 

@@ -628,7 +628,7 @@ export class LearnCard {
     });
   }
 
-  /** Cancels the running evaluation where the worker can (it stops after its current game). */
+  /** Cancels the running evaluation where the worker can (it stops after its current batch of games). */
   cancelEvaluation() {
     if (!this.#config.evaluation.cancellable) return Promise.resolve();
     return this.#evaluations.cancel((id) => this.#client().cancelEvaluation(id));

@@ -1,8 +1,8 @@
 // What the puzzles' jobs in the learning worker (sliding/, 2048/, minesweeper/, sudoku/ and
-// samegame/learn-jobs.js) do alike: check an evaluation's count and seed, play on a copy of a kept
-// model (training may replace, and free, the kept one meanwhile), answer an evaluation request
-// with the model's info and the time taken, run a training run's validation when it is due, and
-// say what a refused model file is.
+// samegame/learn-jobs.js) do alike: check an evaluation's count and seed, play it a batch at a time
+// with progress and Cancel ("cancel-evaluation", which the worker answers for every puzzle),
+// answer an evaluation request with the model's info and the time taken, run a training run's
+// validation when it is due, and say what a refused model file is.
 //
 // Every learnable puzzle of the registry (puzzles.js) names its jobs module (`learner.jobs`), which
 // exports learnJobs(worker); learn-worker.js calls it once with what the jobs need of the worker
@@ -32,37 +32,71 @@ export function checkSeed(seed) {
   if (!(Number.isSafeInteger(seed) && seed >= 0)) throw new Error("The seed must be a whole number, 0 or more.");
 }
 
+/** Evaluations under way in this worker, by request id: { cancelled }. */
+const evaluations = new Map();
+
+/** Games (positions, boards) an evaluation plays between two turns of the event loop, at most. */
+const MAX_BATCH = 1_000;
+/** The time a batch should take: short enough for Cancel, training chunks and moves to get in between. */
+const BATCH_MS = 100;
+
 /**
- * Calls `use(model)` on a fresh copy of the kept `entry` (the learning bundle's LearnedModel of its
- * bytes), freed afterwards; resolves to what `use` returns.
+ * Plays `job` (a LearnedModel.startEvaluation() or a MinesweeperSolverEvaluation: step(count),
+ * done, total, result()) a batch at a time, sized to take about BATCH_MS (from `first`), and frees
+ * it. After each batch it posts { stage, done, total, ...said } to request `id` and lets the event
+ * loop turn, so that training chunks, moves and "cancel-evaluation" get in between; it stops
+ * once the request is cancelled (rejecting with "The evaluation was cancelled.") or once
+ * `stillWanted()` says no (resolving to null). Resolves to the job's result().
  */
-export async function withModelCopy(bundle, entry, use) {
-  const model = bundle.LearnedModel.forPuzzle(entry.puzzle, entry.bytes);
+export async function playStepwise(job, { id, stage, said = {}, first = 1, stillWanted = () => true }) {
+  const state = evaluations.get(id) ?? { cancelled: false };
+  evaluations.set(id, state);
   try {
-    return await use(model);
+    let batch = first;
+    postProgress(id, { stage, done: job.done, total: job.total, ...said });
+    for (;;) {
+      const started = performance.now();
+      const finished = job.step(batch);
+      const took = performance.now() - started;
+      batch = Math.max(1, Math.min(MAX_BATCH, Math.round(batch * Math.min(4, BATCH_MS / Math.max(took, 1)))));
+      postProgress(id, { stage, done: job.done, total: job.total, ...said });
+      if (finished) return job.result();
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      if (state.cancelled) throw new Error("The evaluation was cancelled.");
+      if (!stillWanted()) return null;
+    }
   } finally {
-    model.free();
+    evaluations.delete(id);
+    job.free();
   }
 }
 
+/** "cancel-evaluation": stops the evaluation that request `job` started, after its current batch. */
+export function cancelEvaluation({ job }) {
+  const evaluation = evaluations.get(job);
+  if (evaluation) evaluation.cancelled = true;
+  return { result: { cancelled: Boolean(evaluation) } };
+}
+
 /**
- * An evaluation job ("evaluate-minesweeper", "evaluate-sudoku", "evaluate-dust") over what the
- * worker lends the jobs (`bundleReady`, `keptModel`): once the bundle is ready, takes the kept
- * model `key` of `puzzle`, checks the request's `count` (checkCount: 1 to `max` `what`) and
- * `seed`, and awaits `play(model, bundle)` on a copy of the model (withModelCopy). Resolves to the
- * job's answer: { result: { key, info (the kept model's), ...what `play` resolved to, ms (the
- * time from the checks to the end of play) } }.
+ * An evaluation job ("evaluate-2048", "evaluate-minesweeper", …) over what the worker lends the
+ * jobs (`bundleReady`, `keptModel`): once the bundle is ready, takes the kept model `key` of
+ * `puzzle`, checks the request's `count` (checkCount: 1 to `max` `what`) and `seed`, starts the
+ * model's evaluation of `request` (LearnedModel.startEvaluation: the job keeps its own copy of the
+ * network, so training may replace the kept model meanwhile) and plays it (playStepwise with
+ * `stage`, `said` and `first`). `then(played, bundle)` (optional) adds to what it found. Resolves to the
+ * job's answer: { result: { key, info (the kept model's), ...what `then` returned (else
+ * { evaluation }), ms (the time from the checks to the end) } }.
  */
-export async function evaluateKeptModel({ bundleReady, keptModel }, { key, puzzle, count, max, what, seed }, play) {
+export async function evaluateKeptModel({ bundleReady, keptModel }, { id, key, puzzle, count, max, what, seed, request, stage, said, first }, then) {
   const bundle = await bundleReady;
   const entry = keptModel(key, puzzle);
   checkCount(count, max, what);
   checkSeed(seed);
   const started = performance.now();
-  return withModelCopy(bundle, entry, async (model) => {
-    const played = await play(model, bundle);
-    return { result: { key, info: entry.info, ...played, ms: Math.round(performance.now() - started) } };
-  });
+  const evaluation = await playStepwise(entry.model.startEvaluation(request), { id, stage, said, first });
+  const found = then ? await then(evaluation, bundle) : { evaluation };
+  return { result: { key, info: entry.info, ...found, ms: Math.round(performance.now() - started) } };
 }
 
 /**

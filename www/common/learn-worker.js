@@ -53,7 +53,6 @@
 //             of 16 exponents: { move } (0 up, 1 right, 2 down, 3 left; −1: no move changes it)
 //        { type: "evaluate-2048", id, key, games, seed }  greedy games 0..games of the run seeded with
 //             `seed` (the games of `puzzlelab 2048 eval --agent dqn --seed`), a few at a time
-//        { type: "cancel-evaluation", id, job }           stops the evaluation with request id `job`
 //   Minesweeper (minesweeper/learn-jobs.js):
 //        { type: "train", id, puzzle: "minesweeper", options, backend, continueFrom?, evalEvery, evalGames,
 //             evalSeed }  options: the board (level or width, height, mines, firstClick, firstCell),
@@ -85,6 +84,9 @@
 //             8 × 6): { key, info, clicks: [[col, row]], cells, values, after, cleared }
 //        { type: "evaluate-dust", id, key, boards, seed }  greedy clearings of seeded boards beside
 //             the greedy rule's: { key, info, seed, boards, mean_clicks, distribution, greedy, ms }
+//   Every puzzle:
+//        { type: "cancel-evaluation", id, job }  stops the evaluation with request id `job` after its
+//             current batch (it rejects with "The evaluation was cancelled.")
 //   out: { type: "ready" }                            the bundle is loaded
 //        { type: "progress", id: null, stage: "bundle", loaded, total, done }   while the bundle downloads
 //             (done: the last byte is in; compiling and starting it follow until "ready")
@@ -113,18 +115,17 @@
 //        { type: "progress", id, stage: "evaluation", steps, done, total }  2048: in-training games played
 //        { type: "progress", id, stage: "evaluated", steps, stats, summary } 2048: an in-training evaluation
 //        { type: "progress", id, stage: "evaluate-2048", done, total }      2048: evaluation games played
+//             (likewise "evaluate-sudoku": bins, "evaluate-dust": boards; "evaluate-minesweeper"
+//             with `player`: "model" or "solver", each playing the same boards)
 //        { type: "progress", id, stage: "validating", steps, games }        Minesweeper: validation games begin
 //        { type: "progress", id, stage: "validated", steps, evaluation }   Minesweeper, Sudoku, dust: an
 //             in-training evaluation (LearnerTrainer.evaluate's: the manifest's `validation`)
-//        { type: "progress", id, stage: "evaluate-minesweeper", player }    Minesweeper: "model" or "solver" plays
-//        { type: "progress", id, stage: "evaluate-sudoku", perBin }         Sudoku: the evaluation's puzzles are drawn
-//        { type: "progress", id, stage: "evaluate-dust", boards }           dust: the evaluation's boards are played
 //        { type: "result", id, result }
 //        { type: "error", id, message }                id null: the bundle could not be loaded
 
 import { isKept, keptFetch } from "./asset-cache.js";
 import { fetchBytes } from "./download.js";
-import { foreignModelHint } from "./learn-jobs.js";
+import { cancelEvaluation, foreignModelHint } from "./learn-jobs.js";
 import { byId, learnablePuzzles, puzzleOfTrainedKey, wwwUrl } from "./puzzles.js";
 import { announceReady, errorMessage as messageOf, postProgress, serveRequests } from "./worker-protocol.js";
 import { adapterName, checkWebGpu, runProbes, whyNoWebGpu } from "./webgpu-check.js";
@@ -191,6 +192,7 @@ const WORKER_HANDLERS = {
   "load-weights": loadWeights,
   probe,
   snapshot,
+  "cancel-evaluation": cancelEvaluation,
 };
 
 /**

@@ -120,6 +120,7 @@ export const MINES_DQN = {
       click, as <code>puzzlelab minesweeper eval --seed s</code> does, on the board size chosen above (a per-cell model plays
       any size). The gap is the solver's win rate minus the model's.`,
     columns: ["Model", "Board", "Games", "Seed", "DQN won", "Solver won", "Gap", "DQN guesses", "Solver guesses"],
+    cancellable: true,
     read: (card) => {
       const board = card.api.settings?.();
       if (!board) throw new FieldError(null, "The board above is not set up yet.");
@@ -127,8 +128,8 @@ export const MINES_DQN = {
     },
     run: async (card, chosen, { board, games, seed }, { request, elapsed }) => {
       const question = { ...board, firstCell: firstCell(board), games, seed, solver: true };
-      const onProgress = ({ player }) =>
-        card.evaluationTable.showProgress(player === "model" ? `The model plays ${plural(games, "game")}…` : `The solver plays the same ${plural(games, "game")}…`, null);
+      const onProgress = ({ player, done, total }) =>
+        card.evaluationTable.showProgress(`${player === "model" ? "The model" : "The solver, on the same boards,"} played ${numberFormat.format(done)} of ${plural(total, "game")}`, done / total);
       const report = await request(card.client().evaluateMinesweeper(chosen.key, question, { onProgress }));
       const { model, solver } = report;
       const gap = solver.win_rate - model.win_rate;

@@ -3,8 +3,7 @@
 // the evaluation of a model and of the solver on the same seeded boards, and the validation games
 // of a training run. Nothing here runs on import; the worker hands over what the jobs need of it.
 
-import { evaluateKeptModel, validateRun } from "../common/learn-jobs.js";
-import { postProgress } from "../common/worker-protocol.js";
+import { evaluateKeptModel, playStepwise, validateRun } from "../common/learn-jobs.js";
 
 /** The most games one evaluation plays (the solver's expert games take tens of ms each). */
 const MAX_GAMES = 100_000;
@@ -27,20 +26,15 @@ export function learnJobs({ bundleReady, keptModel, withTrainer }) {
 
   /**
    * "evaluate-minesweeper": the model's greedy games, then (with `solver`) the solver's on the same
-   * boards; a progress message says which is playing.
+   * boards, a batch at a time; progress says which is playing and how far.
    */
-  async function evaluate({ id, key, width, height, mines, rule, firstCell, games, seed, solver = false }) {
-    const request = { key, puzzle: "minesweeper", count: games, max: MAX_GAMES, what: "games", seed };
-    return evaluateKeptModel({ bundleReady, keptModel }, request, async (model, bundle) => {
-      postProgress(id, { stage: "evaluate-minesweeper", player: "model" });
-      const played = model.evaluate({ width, height, mines, rule, firstCell, games, seed });
-      let solved = null;
-      if (solver) {
-        postProgress(id, { stage: "evaluate-minesweeper", player: "solver" });
-        await new Promise((resolve) => setTimeout(resolve, 0));
-        solved = bundle.minesweeperSolverEval(width, height, mines, rule, firstCell, games, seed);
-      }
-      return { model: played, solver: solved };
+  function evaluate({ id, key, width, height, mines, rule, firstCell, games, seed, solver = false }) {
+    const board = { width, height, mines, rule, firstCell, games, seed };
+    const request = { id, key, puzzle: "minesweeper", count: games, max: MAX_GAMES, what: "games", seed, request: board, stage: "evaluate-minesweeper" };
+    return evaluateKeptModel({ bundleReady, keptModel }, { ...request, said: { player: "model" } }, async (model, bundle) => {
+      if (!solver) return { model, solver: null };
+      const job = new bundle.MinesweeperSolverEvaluation(width, height, mines, rule, firstCell, games, seed);
+      return { model, solver: await playStepwise(job, { id, stage: "evaluate-minesweeper", said: { player: "solver" } }) };
     });
   }
 

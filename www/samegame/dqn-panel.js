@@ -138,9 +138,11 @@ export const DUST_DQN = {
     help: `Clears boards 0 to <var>n</var> − 1 drawn from seed <var>s</var>, as <code>puzzlelab dust eval --agent dqn --boards n
       --seed s</code> does, and the greedy rule the same boards.`,
     columns: ["Model", "Boards", "Seed", "Model's clicks", "Greedy rule's", "Model's clicks: boards"],
+    cancellable: true,
     run: async (card, chosen, { boards, seed }, { request, elapsed }) => {
-      card.evaluationTable.showProgress(`Clearing ${plural(boards, "board")} with the model and with the greedy rule…`, null);
-      const report = await request(card.client().evaluateDust(chosen.key, { boards, seed }));
+      const onProgress = ({ done, total }) =>
+        card.evaluationTable.showProgress(`Cleared ${numberFormat.format(done)} of ${plural(total, "board")} with the model and with the greedy rule`, done / total);
+      const report = await request(card.client().evaluateDust(chosen.key, { boards, seed }, { onProgress }));
       const { mean_clicks: model, greedy } = report;
       card.charts.distribution.setData(...distributionBars(report));
       return {

@@ -4,7 +4,6 @@
 // Nothing here runs on import; the worker hands over what the jobs need of it.
 
 import { evaluateKeptModel, ownValidation } from "../common/learn-jobs.js";
-import { postProgress } from "../common/worker-protocol.js";
 
 /** The most boards one evaluation plays (LearnedModel.evaluate's limit for dust). */
 const MAX_BOARDS = 10_000;
@@ -21,14 +20,10 @@ export function learnJobs({ bundleReady, keptModel, withTrainer }) {
     return { result: { key, info: entry.info, ...entry.model.play({ board: String(board) }) } };
   }
 
-  /** "evaluate-dust": greedy clearings of `boards` seeded boards, beside the greedy rule's. */
-  async function evaluate({ id, key, boards, seed }) {
-    const request = { key, puzzle: "dust", count: boards, max: MAX_BOARDS, what: "boards", seed };
-    return evaluateKeptModel({ bundleReady, keptModel }, request, async (model) => {
-      postProgress(id, { stage: "evaluate-dust", boards });
-      await new Promise((resolve) => setTimeout(resolve, 0));
-      return model.evaluate({ boards, seed });
-    });
+  /** "evaluate-dust": greedy clearings of `boards` seeded boards, beside the greedy rule's, a batch at a time. */
+  function evaluate({ id, key, boards, seed }) {
+    const request = { id, key, puzzle: "dust", count: boards, max: MAX_BOARDS, what: "boards", seed, request: { boards, seed }, stage: "evaluate-dust" };
+    return evaluateKeptModel({ bundleReady, keptModel }, request, (evaluation) => evaluation);
   }
 
   return {

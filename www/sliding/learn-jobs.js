@@ -5,10 +5,10 @@
 // jobs need of it.
 
 import { goalLabels } from "../common/learn-client.js";
-import { postProgress } from "../common/worker-protocol.js";
+import { playStepwise } from "../common/learn-jobs.js";
 
-/** Positions an evaluation plays between progress reports (a few tens of milliseconds' work). */
-const EVALUATION_BATCH = 8;
+/** Positions an evaluation plays before its first progress report (a few tens of milliseconds' work). */
+const FIRST_BATCH = 8;
 
 /**
  * Sliding puzzles' part of the learning worker (common/learn-jobs.js says what it returns).
@@ -30,23 +30,15 @@ export function learnJobs({ bundleReady, keptModel }) {
 
   /**
    * "evaluate-sliding": the evaluation by exact optimal distance of a kept model (boards of at
-   * most 9 cells), a batch of positions at a time: progress goes to the page after each batch, and
-   * the event loop turns between them so that training chunks and other messages are not held up.
+   * most 9 cells), a batch of positions at a time (common/learn-jobs.js's playStepwise: progress
+   * after each batch, the event loop turning between them, Cancel honoured).
    */
   async function evaluate({ id, key, options }) {
     await bundleReady;
     const entry = keptModel(key, "sliding");
     const started = performance.now();
-    const job = entry.model.startEvaluation(options ?? undefined);
-    try {
-      while (!job.step(EVALUATION_BATCH)) {
-        postProgress(id, { stage: "evaluate", done: job.done, total: job.total });
-        await new Promise((resolve) => setTimeout(resolve, 0));
-      }
-      return { result: { ...job.result(), key, ms: Math.round(performance.now() - started) } };
-    } finally {
-      job.free();
-    }
+    const table = await playStepwise(entry.model.startEvaluation(options ?? undefined), { id, stage: "evaluate", first: FIRST_BATCH });
+    return { result: { ...table, key, ms: Math.round(performance.now() - started) } };
   }
 
   return {

@@ -193,12 +193,13 @@ export const SLIDING_DQN = {
     </div>
   </details>
 </div>`,
-    run: async (card, chosen, { perDistance }, { elapsed }) => {
+    cancellable: true,
+    run: async (card, chosen, { perDistance }, { request, elapsed }) => {
       const { rows, cols } = chosen.info;
       if (rows * cols > 9) throw new Error("The page evaluates models of boards up to 9 cells (3 × 3): exact optimal distances are known only there. Use `puzzlelab sliding eval` for 4 × 4.");
       const progress = ({ done, total }) =>
         card.evaluationTable.showProgress(`${numberFormat.format(done)} of ${numberFormat.format(total)} positions (${perDistance} at every optimal distance)`, total ? done / total : null);
-      const table = await card.client().evaluate(chosen.key, { perDistance }, { onProgress: progress });
+      const table = await request(card.client().evaluate(chosen.key, { perDistance }, { onProgress: progress }));
       const { overall } = table;
       return {
         ...showDistances(card, table, chosen.name, { perDistance, time: elapsed() }),

@@ -4,7 +4,6 @@
 // Nothing here runs on import; the worker hands over what the jobs need of it.
 
 import { evaluateKeptModel, ownValidation } from "../common/learn-jobs.js";
-import { postProgress } from "../common/worker-protocol.js";
 import { binList } from "./bins.js";
 
 /** The most puzzles of a bin one evaluation plays (generating them takes a moment each). */
@@ -24,15 +23,10 @@ export function learnJobs({ bundleReady, keptModel, withTrainer }) {
     return { result: { key, info, ...model.play({ grid: String(grid) }) } };
   }
 
-  /** "evaluate-sudoku": greedy play on `perBin` seeded puzzles of each bin, beside the paper's rates. */
-  async function evaluate({ id, key, perBin, seed, givens }) {
-    const request = { key, puzzle: "sudoku", count: perBin, max: MAX_PER_BIN, what: "puzzles a bin", seed };
-    return evaluateKeptModel({ bundleReady, keptModel }, request, async (model) => {
-      postProgress(id, { stage: "evaluate-sudoku", perBin });
-      await new Promise((resolve) => setTimeout(resolve, 0));
-      const bins = binList(model.evaluate({ perBin, seed, givens: Array.from(givens) }));
-      return { bins, seed, perBin };
-    });
+  /** "evaluate-sudoku": greedy play on `perBin` seeded puzzles of each bin (drawn and played in one go), beside the paper's rates. */
+  function evaluate({ id, key, perBin, seed, givens }) {
+    const request = { id, key, puzzle: "sudoku", count: perBin, max: MAX_PER_BIN, what: "puzzles a bin", seed, stage: "evaluate-sudoku" };
+    return evaluateKeptModel({ bundleReady, keptModel }, { ...request, request: { perBin, seed, givens: Array.from(givens) } }, (bins) => ({ bins: binList(bins), seed, perBin }));
   }
 
   return {

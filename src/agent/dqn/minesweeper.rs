@@ -3,7 +3,7 @@
 //! puzzlelab's stronger learner
 //! ([`cells_config`]: a fully convolutional network, legal moves only, every covered cell of each
 //! visited position backed up), and greedy play on the same seeded boards as the solver
-//! ([`evaluate_policy`]).
+//! ([`PolicyGames`]).
 //!
 //! What the paper gives (16 × 16 boards): the condensed two planes; convolutions 4×4×16, 3×3×32,
 //! 2×2×64, flattened (16,384) and dense to one Q-value per cell; win +256, loss −256, progress +1,
@@ -125,70 +125,123 @@ pub fn fit_policy(policy: &QPolicy, env: &Minesweeper) -> Result<QPolicy, DqnErr
     }
 }
 
-/// Plays `games` games seeded from `seed` (the solver's boards: [`crate::env::minesweeper::game_seed`])
-/// with `policy`'s greedy choice among covered cells, first clicking `first`, `batch` games at a
-/// time so that each move is one forward pass. `guesses_per_game` counts the reveals of cells that
-/// the exact solver does not prove safe. Play is always among covered cells (a network trained
-/// without the mask could otherwise pick a revealed cell for ever); `ms_longest_game` is not
-/// measured (games share forward passes) and reads `NaN`.
-pub fn evaluate_policy(
-    policy: &QPolicy,
-    config: MinesConfig,
-    first: FirstCell,
-    games: usize,
+/// A policy's evaluation: `games` games seeded from `seed` (the solver's boards:
+/// [`crate::env::minesweeper::game_seed`]) with the policy's greedy choice among covered cells,
+/// first clicking `first`, `batch` games at a time so that each move is one forward pass.
+/// `guesses_per_game` counts the reveals of cells that the exact solver does not prove safe. Play
+/// is always among covered cells (a network trained without the mask could otherwise pick a
+/// revealed cell for ever); `ms_longest_game` is not measured (games share forward passes) and
+/// reads `NaN`. Played all at once ([`PolicyGames::played_out`]) or a range of games at a time
+/// (the page's worker reports progress and honours Cancel between ranges): game `i` is the same
+/// either way.
+pub struct PolicyGames {
+    policy: QPolicy,
+    template: Minesweeper,
+    first: usize,
     seed: u64,
     batch: usize,
-) -> Result<Evaluation, DqnError> {
-    let layout = config.layout;
-    let invalid = |e: crate::env::minesweeper::MinesError| DqnError::InvalidConfig(e.to_string());
-    let first = first.cell(&layout).map_err(invalid)?;
-    let template = Minesweeper::new(config).map_err(invalid)?;
-    let policy = fit_policy(policy, &template)?;
-    let (n, a) = (template.observation_len(), template.num_actions());
-    let started = clock::seconds();
-    let (mut wins, mut guesses) = (0usize, 0usize);
-    let mut next = 0;
-    let mut live: Vec<Minesweeper> = Vec::new();
-    let mut observations = Vec::new();
-    let mut allowed = vec![true; a];
-    while next < games || !live.is_empty() {
-        while live.len() < batch.max(1) && next < games {
-            let mut env = template.clone();
-            env.reset(crate::env::minesweeper::game_seed(seed, next));
-            env.step(first);
-            next += 1;
-            live.push(env);
-        }
-        observations.resize(live.len() * n, 0.0);
-        for (env, out) in live.iter().zip(observations.chunks_mut(n)) {
-            env.write_observation(out);
-        }
-        let values = policy.q_values(&observations);
-        for (env, values) in live.iter_mut().zip(values.chunks(a)) {
-            if env.is_terminal() {
-                continue;
-            }
-            env.action_mask(&mut allowed);
-            let cell = best_allowed(values, &allowed);
-            if is_guess(env, cell) {
-                guesses += 1;
-            }
-            env.step(cell);
-        }
-        live.retain(|env| {
-            let over = env.is_terminal();
-            wins += usize::from(over && env.game().status() == Status::Won);
-            !over
-        });
+    games: usize,
+    played: usize,
+    wins: usize,
+    guesses: usize,
+    seconds: f64,
+}
+
+impl PolicyGames {
+    /// `games` games of `config` seeded from `seed` for `policy` (fitted to the board), none
+    /// played yet.
+    pub fn new(
+        policy: &QPolicy,
+        config: MinesConfig,
+        first: FirstCell,
+        games: usize,
+        seed: u64,
+        batch: usize,
+    ) -> Result<PolicyGames, DqnError> {
+        let invalid =
+            |e: crate::env::minesweeper::MinesError| DqnError::InvalidConfig(e.to_string());
+        let first = first.cell(&config.layout).map_err(invalid)?;
+        let template = Minesweeper::new(config).map_err(invalid)?;
+        let policy = fit_policy(policy, &template)?;
+        Ok(PolicyGames {
+            policy,
+            template,
+            first,
+            seed,
+            batch: batch.max(1),
+            games,
+            played: 0,
+            wins: 0,
+            guesses: 0,
+            seconds: 0.0,
+        })
     }
-    let seconds = clock::seconds() - started;
-    Ok(Evaluation::from_totals(
-        games,
-        wins,
-        guesses,
-        seconds,
-        f64::NAN,
-    ))
+
+    /// Plays every game and sums up.
+    pub fn played_out(mut self) -> Evaluation {
+        self.play(self.games);
+        self.evaluation()
+    }
+
+    /// Plays up to `count` more games; true once all are played.
+    pub fn play(&mut self, count: usize) -> bool {
+        let end = self.played.saturating_add(count).min(self.games);
+        let (n, a) = (self.template.observation_len(), self.template.num_actions());
+        let started = clock::seconds();
+        let mut next = self.played;
+        let mut live: Vec<Minesweeper> = Vec::new();
+        let mut observations = Vec::new();
+        let mut allowed = vec![true; a];
+        while next < end || !live.is_empty() {
+            while live.len() < self.batch && next < end {
+                let mut env = self.template.clone();
+                env.reset(crate::env::minesweeper::game_seed(self.seed, next));
+                env.step(self.first);
+                next += 1;
+                live.push(env);
+            }
+            observations.resize(live.len() * n, 0.0);
+            for (env, out) in live.iter().zip(observations.chunks_mut(n)) {
+                env.write_observation(out);
+            }
+            let values = self.policy.q_values(&observations);
+            for (env, values) in live.iter_mut().zip(values.chunks(a)) {
+                if env.is_terminal() {
+                    continue;
+                }
+                env.action_mask(&mut allowed);
+                let cell = best_allowed(values, &allowed);
+                if is_guess(env, cell) {
+                    self.guesses += 1;
+                }
+                env.step(cell);
+            }
+            let wins = &mut self.wins;
+            live.retain(|env| {
+                let over = env.is_terminal();
+                *wins += usize::from(over && env.game().status() == Status::Won);
+                !over
+            });
+        }
+        self.seconds += clock::seconds() - started;
+        self.played = end;
+        end == self.games
+    }
+
+    /// Games played so far.
+    pub fn played(&self) -> usize {
+        self.played
+    }
+
+    /// Games in all.
+    pub fn games(&self) -> usize {
+        self.games
+    }
+
+    /// The evaluation of the games played so far.
+    pub fn evaluation(&self) -> Evaluation {
+        Evaluation::from_totals(self.played, self.wins, self.guesses, self.seconds, f64::NAN)
+    }
 }
 
 /// Whether revealing `cell` is a guess: the numbers do not prove it safe.
@@ -320,7 +373,7 @@ impl MinesweeperModel {
         Ok((values, cell))
     }
 
-    /// [`evaluate_policy`] of the model on seeded games of `layout` under `rule`.
+    /// [`PolicyGames`] of the model on seeded games of `layout` under `rule`.
     pub fn evaluate(
         &self,
         layout: Layout,
@@ -329,11 +382,25 @@ impl MinesweeperModel {
         games: usize,
         seed: u64,
     ) -> Result<Evaluation, DqnError> {
+        Ok(self
+            .start_evaluation(layout, rule, first, games, seed)?
+            .played_out())
+    }
+
+    /// The same evaluation, to be played a range of games at a time.
+    pub fn start_evaluation(
+        &self,
+        layout: Layout,
+        rule: FirstClick,
+        first: FirstCell,
+        games: usize,
+        seed: u64,
+    ) -> Result<PolicyGames, DqnError> {
         layout
             .check(rule)
             .map_err(|e| DqnError::InvalidSetup(e.to_string()))?;
         let rules = self.rules(layout, rule);
-        evaluate_policy(&self.policy, rules, first, games, seed, EVAL_BATCH)
+        PolicyGames::new(&self.policy, rules, first, games, seed, EVAL_BATCH)
     }
 }
 
@@ -492,7 +559,7 @@ impl super::PuzzleLearner for MinesweeperLearner {
     }
 
     fn evaluate(policy: &QPolicy, v: &Self::Validation) -> Result<Evaluation, DqnError> {
-        evaluate_policy(policy, v.0, v.1, v.2, v.3, EVAL_BATCH)
+        Ok(PolicyGames::new(policy, v.0, v.1, v.2, v.3, EVAL_BATCH)?.played_out())
     }
 
     fn summary(e: &Evaluation) -> String {

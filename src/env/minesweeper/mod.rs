@@ -28,7 +28,7 @@ pub use endgame::{endgame_guess, MAX_PLACEMENTS};
 pub use environment::{MinesConfig, MinesReward, Minesweeper, Observation};
 pub use play::{
     choose, choose_from, evaluate, game_seed, play_solver_game, wilson_95, Choice, Evaluation,
-    Fatal, FirstCell, GameResult, Losses, Reason, Strategy,
+    Fatal, FirstCell, GameResult, Losses, Reason, Strategy, Tally,
 };
 pub use solver::{analyse, certain_safe, Analysis, Inconsistent};
 

@@ -508,25 +508,12 @@ pub fn evaluate(
     play: impl Fn(u64) -> Result<GameResult, MinesError> + Sync,
 ) -> Result<Evaluation, MinesError> {
     let threads = threads.clamp(1, games.max(1));
-    type Part = (usize, usize, f64, f64, Losses);
-    let run = |part: usize| -> Result<Part, MinesError> {
-        let (mut wins, mut guesses, mut seconds, mut longest) = (0, 0, 0.0, 0.0f64);
-        let mut losses = Losses::default();
-        for i in (part..games).step_by(threads) {
-            let started = clock::seconds();
-            let result = play(game_seed(seed, i))?;
-            let took = clock::seconds() - started;
-            seconds += took;
-            longest = longest.max(took);
-            wins += result.won as usize;
-            guesses += result.guesses;
-            if let Some(fatal) = result.fatal {
-                losses.add(fatal);
-            }
-        }
-        Ok((wins, guesses, seconds, longest, losses))
+    let run = |part: usize| -> Result<Tally, MinesError> {
+        let mut tally = Tally::default();
+        tally.play((part..games).step_by(threads), seed, &play)?;
+        Ok(tally)
     };
-    let parts: Vec<Result<Part, MinesError>> = if threads == 1 {
+    let parts: Vec<Result<Tally, MinesError>> = if threads == 1 {
         vec![run(0)]
     } else {
         std::thread::scope(|scope| {
@@ -542,21 +529,79 @@ pub fn evaluate(
                 .collect()
         })
     };
-    let (mut wins, mut guesses, mut seconds, mut longest) = (0, 0, 0.0, 0.0f64);
-    let mut losses = Losses::default();
+    let mut tally = Tally::default();
     for part in parts {
-        let (w, g, s, l, lost) = part?;
-        wins += w;
-        guesses += g;
-        seconds += s;
-        longest = longest.max(l);
-        losses.merge(&lost);
+        tally.merge(&part?);
     }
-    let mut evaluation = Evaluation::from_totals(games, wins, guesses, seconds, longest);
-    if losses.games > 0 {
-        evaluation.losses = Some(losses);
+    Ok(tally.evaluation())
+}
+
+/// What the games played so far add up to: [`evaluate`] a part at a time (a thread's share, or
+/// the page's worker's batches between which it reports progress).
+#[derive(Clone, Debug, Default)]
+pub struct Tally {
+    games: usize,
+    wins: usize,
+    guesses: usize,
+    seconds: f64,
+    longest: f64,
+    losses: Losses,
+}
+
+impl Tally {
+    /// Plays the games `indices` of the batch seeded `seed` with `play` (which gets the game's
+    /// seed: [`game_seed`]) and adds them up.
+    pub fn play(
+        &mut self,
+        indices: impl IntoIterator<Item = usize>,
+        seed: u64,
+        play: impl Fn(u64) -> Result<GameResult, MinesError>,
+    ) -> Result<(), MinesError> {
+        for i in indices {
+            let started = clock::seconds();
+            let result = play(game_seed(seed, i))?;
+            let took = clock::seconds() - started;
+            self.games += 1;
+            self.seconds += took;
+            self.longest = self.longest.max(took);
+            self.wins += result.won as usize;
+            self.guesses += result.guesses;
+            if let Some(fatal) = result.fatal {
+                self.losses.add(fatal);
+            }
+        }
+        Ok(())
     }
-    Ok(evaluation)
+
+    /// Adds another part's games.
+    pub fn merge(&mut self, other: &Tally) {
+        self.games += other.games;
+        self.wins += other.wins;
+        self.guesses += other.guesses;
+        self.seconds += other.seconds;
+        self.longest = self.longest.max(other.longest);
+        self.losses.merge(&other.losses);
+    }
+
+    /// Games played so far.
+    pub fn games(&self) -> usize {
+        self.games
+    }
+
+    /// Their evaluation.
+    pub fn evaluation(&self) -> Evaluation {
+        let mut evaluation = Evaluation::from_totals(
+            self.games,
+            self.wins,
+            self.guesses,
+            self.seconds,
+            self.longest,
+        );
+        if self.losses.games > 0 {
+            evaluation.losses = Some(self.losses.clone());
+        }
+        evaluation
+    }
 }
 
 impl Evaluation {

@@ -680,3 +680,26 @@ fn the_endgame_search_gives_up_where_listing_the_placements_would_take_seconds()
         "{choice:?}"
     );
 }
+
+/// The page's worker plays the solver's evaluation a batch at a time (progress and Cancel between
+/// batches): ranges of any sizes add up to the games played at once on two threads.
+#[test]
+fn the_solvers_evaluation_played_in_ranges_adds_up_to_the_one_played_at_once() {
+    let layout = Level::Beginner.layout();
+    let strategy = Strategy::default();
+    let play = |seed| play_solver_game(layout, FirstClick::Safe, 0, seed, &strategy);
+    let at_once = evaluate(90, 4, 2, play).unwrap();
+    let mut tally = super::Tally::default();
+    for range in [0..1, 1..8, 8..60, 60..90] {
+        tally.play(range, 4, play).unwrap();
+    }
+    let batched = tally.evaluation();
+    assert_eq!(tally.games(), 90);
+    assert_eq!(
+        (batched.wins, batched.guesses_per_game, batched.win_rate_95),
+        (at_once.wins, at_once.guesses_per_game, at_once.win_rate_95)
+    );
+    let lost = |e: &crate::env::minesweeper::Evaluation| e.losses.as_ref().map(|l| l.games);
+    assert_eq!(lost(&batched), lost(&at_once));
+    assert!(at_once.wins > 45 && at_once.wins < 90, "{at_once:?}");
+}
