@@ -52,7 +52,7 @@ await runPageBenchmark(benchmark, async ({ page, report, binary }) => {
     const browserResult = await page.evaluate(
       async ({ width, height, mines, rule, firstCell, games, seed }) => {
         const api = await import("../pkg/puzzlelab.js");
-        const evaluation = new api.MinesweeperSolverEvaluation(width, height, mines, rule, firstCell, games, seed);
+        const evaluation = new api.MinesweeperSolverEvaluation({ width, height, mines, rule, firstCell, games, seed });
         try {
           evaluation.step(games);
           return evaluation.result();

@@ -2,8 +2,8 @@
 //! saved pair-convolution network (Mehta's RL paper's; `agent::dqn::game2048`) plays the page's
 //! board (a move and its Q-values) and seeded whole games for an evaluation.
 
-use super::learner::{request_of, EvaluationJob, WebLearner};
-use super::{js_error, to_js};
+use super::learner::{EvaluationJob, WebLearner};
+use super::{js_error, request_of, to_js};
 use crate::agent::dqn::game2048::{play_greedy_games, Game2048Learner};
 use crate::agent::dqn::{best_allowed, QPolicy};
 use crate::env::game2048::{Board, Game2048, Game2048Config, GameStats};

@@ -6,8 +6,8 @@
 //! greedily). Boards travel as text (rows top first, `1`–`5` colours, `.` empty; the dust rules'
 //! 8 × 6) and clicks as row-major cells of the board before each (row 0 at the top).
 
-use super::learner::{request_of, seed_of, EvaluationJob, WebLearner};
-use super::{js_error, to_js};
+use super::learner::{EvaluationJob, WebLearner};
+use super::{js_error, request_of, seed_of, to_js};
 use crate::agent::dqn::dust::{env_for, play, seeded_boards, ClicksSummary, DustLearner};
 use crate::agent::dqn::QPolicy;
 use crate::env::samegame::{Board, Rules};

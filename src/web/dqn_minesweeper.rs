@@ -4,12 +4,12 @@
 //! Q-value) and the solver's seeded games. Boards travel as the page's cell codes
 //! ([`super::minesweeper`]: 0–8 revealed, 9 covered, 10 flag, 11 "?").
 
-use super::learner::{request_of, seed_of, EvaluationJob, WebLearner};
-use super::minesweeper::{COVERED, FLAGGED, MARKED};
-use super::{js_error, to_js};
+use super::learner::{EvaluationJob, WebLearner};
+use super::minesweeper::{SeededGames, COVERED, FLAGGED, MARKED};
+use super::{js_error, request_of, to_js};
 use crate::agent::dqn::minesweeper::{MinesweeperLearner, MinesweeperModel, PolicyGames};
 use crate::agent::dqn::QPolicy;
-use crate::env::minesweeper::{Cell, FirstCell, FirstClick, Layout};
+use crate::env::minesweeper::{Cell, FirstCell, Layout};
 use wasm_bindgen::prelude::*;
 
 /// A board in cell codes: `{width, height, mines, cells}`.
@@ -27,19 +27,6 @@ struct BoardRequest {
 struct Choice {
     cell: i32,
     values: Vec<f32>,
-}
-
-/// Seeded games of the solver's boards.
-#[derive(serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct GamesRequest {
-    width: usize,
-    height: usize,
-    mines: usize,
-    rule: String,
-    first_cell: usize,
-    games: usize,
-    seed: f64,
 }
 
 /// What the page shows about a model beside its network.
@@ -110,22 +97,9 @@ impl WebLearner for MinesweeperLearner {
         model: &MinesweeperModel,
         request: JsValue,
     ) -> Result<Box<dyn EvaluationJob>, JsValue> {
-        let r: GamesRequest = request_of(request)?;
-        let rule = FirstClick::parse(&r.rule).ok_or_else(|| {
-            js_error(format!(
-                "unknown first-click rule \"{}\": safe, opening or none",
-                r.rule
-            ))
-        })?;
-        let layout = Layout::new(r.width, r.height, r.mines);
-        if r.first_cell >= layout.cells() {
-            return Err(js_error(format!(
-                "the first cell {} is not on the {} × {} board",
-                r.first_cell, layout.width, layout.height
-            )));
-        }
-        let first = FirstCell::At(r.first_cell % layout.width, r.first_cell / layout.width);
-        let games = model.start_evaluation(layout, rule, first, r.games, seed_of(r.seed)?);
+        let g = SeededGames::checked(request)?;
+        let first = FirstCell::At(g.first_cell % g.layout.width, g.first_cell / g.layout.width);
+        let games = model.start_evaluation(g.layout, g.rule, first, g.games, g.seed);
         Ok(Box::new(games.map_err(js_error)?))
     }
 }

@@ -4,8 +4,8 @@
 //! Q-values, and is evaluated by exact optimal distance (a batch at a time);
 //! the network being trained gives its Q-values for a board on the training device.
 
-use super::learner::{request_of, EvaluationJob, WebLearner};
-use super::{js_error, to_js};
+use super::learner::{EvaluationJob, WebLearner};
+use super::{js_error, request_of, to_js};
 use crate::agent::bwas::BwasSettings;
 use crate::agent::dqn::sliding::{puzzle_of, training_env, SlidingLearner, SlidingSetup};
 use crate::agent::dqn::QPolicy;

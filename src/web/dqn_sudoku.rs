@@ -4,8 +4,8 @@
 //! went wrong) and seeded puzzles binned as Mehta's paper bins them. Grids travel as text (81
 //! cells, `.` or `0` empty).
 
-use super::learner::{request_of, seed_of, EvaluationJob, PlayedAtOnce, WebLearner};
-use super::{js_error, to_js};
+use super::learner::{EvaluationJob, PlayedAtOnce, WebLearner};
+use super::{js_error, request_of, seed_of, to_js};
 use crate::agent::dqn::sudoku::{env_for, play_from, SudokuLearner, SudokuSetup};
 use crate::agent::dqn::{PuzzleLearner, QPolicy};
 use crate::env::sudoku::{random_solution, Grid, Shape};

@@ -4,7 +4,7 @@
 //! Cells travel as a `Uint8Array` of codes: 0–8 a revealed number, [`COVERED`], [`FLAGGED`],
 //! [`MARKED`]; [`MinesGame::mines`] shows where the mines are once the game is over.
 
-use super::{js_error, to_js};
+use super::{js_error, request_of, seed_of, to_js};
 use crate::clock;
 use crate::env::minesweeper::{
     analyse, choose, Cell, Choice, FirstClick, Layout, Minefield, Outcome, Reason, Status, Strategy,
@@ -86,19 +86,12 @@ impl MinesGame {
         seed: f64,
         no_guess: bool,
     ) -> Result<MinesGame, JsValue> {
-        let rule = FirstClick::parse(rule).ok_or_else(|| {
-            js_error(format!(
-                "unknown first-click rule \"{rule}\": use safe, opening or none"
-            ))
-        })?;
-        if !(seed.is_finite() && seed >= 0.0 && seed.fract() == 0.0) {
-            return Err(js_error("the seed must be a whole number"));
-        }
-        let layout = Layout::new(width, height, mines);
+        let rule = first_click(rule)?;
+        let (layout, seed) = (Layout::new(width, height, mines), seed_of(seed)?);
         let game = if no_guess {
-            Minefield::new_no_guess(layout, rule, seed as u64)
+            Minefield::new_no_guess(layout, rule, seed)
         } else {
-            Minefield::new(layout, rule, seed as u64)
+            Minefield::new(layout, rule, seed)
         }
         .map_err(js_error)?;
         Ok(MinesGame {
@@ -272,66 +265,105 @@ impl MinesGame {
     }
 }
 
-/// Plays `games` seeded games with the solver (the first click at `first_cell`) and reports as
-/// `puzzlelab minesweeper eval` does: `{ games, wins, win_rate, win_rate_95, guesses_per_game,
-/// ms_per_game }`, a batch of games at a time, so that a worker reports progress and honours
-/// Cancel between batches (game `g` is the same whatever the batches). The browser half of
-/// scripts/bench-minesweeper.mjs.
+/// The first-click rule named `rule` ("safe", "opening" or "none").
+fn first_click(rule: &str) -> Result<FirstClick, JsValue> {
+    FirstClick::parse(rule).ok_or_else(|| {
+        js_error(format!(
+            "unknown first-click rule \"{rule}\": use safe, opening or none"
+        ))
+    })
+}
+
+/// Seeded games of the solver's boards as the page asks for them: `{width, height, mines, rule,
+/// firstCell, games, seed}` (the games of `puzzlelab minesweeper eval --seed`; game `g` of seed
+/// `s` is the same game for the solver and for a model).
+#[derive(serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct SeededGames {
+    width: usize,
+    height: usize,
+    mines: usize,
+    rule: String,
+    first_cell: usize,
+    games: usize,
+    seed: f64,
+}
+
+/// [`SeededGames`], checked.
+#[derive(Clone, Copy)]
+pub(crate) struct CheckedGames {
+    pub layout: Layout,
+    pub rule: FirstClick,
+    /// The first click's cell, row-major.
+    pub first_cell: usize,
+    pub games: usize,
+    pub seed: u64,
+}
+
+impl SeededGames {
+    /// The request read and checked: a known first-click rule, a board it allows, the first cell
+    /// on the board, a whole seed.
+    pub(crate) fn checked(request: JsValue) -> Result<CheckedGames, JsValue> {
+        let r: SeededGames = request_of(request)?;
+        let rule = first_click(&r.rule)?;
+        let layout = Layout::new(r.width, r.height, r.mines);
+        layout.check(rule).map_err(js_error)?;
+        if r.first_cell >= layout.cells() {
+            return Err(js_error(format!(
+                "the first cell {} is not on the {} × {} board",
+                r.first_cell, layout.width, layout.height
+            )));
+        }
+        let (first_cell, games, seed) = (r.first_cell, r.games, seed_of(r.seed)?);
+        Ok(CheckedGames {
+            layout,
+            rule,
+            first_cell,
+            games,
+            seed,
+        })
+    }
+}
+
+/// Plays seeded games with the solver ([`SeededGames`]) and reports as `puzzlelab minesweeper
+/// eval` does: `{ games, wins, win_rate, win_rate_95, guesses_per_game, ms_per_game }`, a batch of
+/// games at a time, so that a worker reports progress and honours Cancel between batches (game
+/// `g` is the same whatever the batches). The browser half of scripts/bench-minesweeper.mjs.
 #[wasm_bindgen(js_name = MinesweeperSolverEvaluation)]
 pub struct SolverEvaluation {
-    layout: Layout,
-    rule: FirstClick,
-    first_cell: usize,
-    seed: u64,
-    games: usize,
+    games: CheckedGames,
     tally: crate::env::minesweeper::Tally,
 }
 
 #[wasm_bindgen(js_class = MinesweeperSolverEvaluation)]
 impl SolverEvaluation {
-    /// `games` games of a `width` × `height` board with `mines` under the first-click `rule`
-    /// (`safe`, `opening` or `none`), first clicking `first_cell`, seeded from `seed`.
+    /// `{width, height, mines, rule, firstCell, games, seed}`, none played yet.
     #[wasm_bindgen(constructor)]
-    pub fn new(
-        width: usize,
-        height: usize,
-        mines: usize,
-        rule: &str,
-        first_cell: usize,
-        games: usize,
-        seed: f64,
-    ) -> Result<SolverEvaluation, JsValue> {
-        let rule = FirstClick::parse(rule).ok_or_else(|| js_error("unknown first-click rule"))?;
-        let layout = Layout::new(width, height, mines);
-        layout.check(rule).map_err(js_error)?;
-        if first_cell >= layout.cells() {
-            return Err(js_error("the first cell is not on the board"));
-        }
-        if !(seed.is_finite() && seed >= 0.0 && seed.fract() == 0.0) {
-            return Err(js_error("the seed must be a whole number"));
-        }
+    pub fn new(request: JsValue) -> Result<SolverEvaluation, JsValue> {
         Ok(SolverEvaluation {
-            layout,
-            rule,
-            first_cell,
-            seed: seed as u64,
-            games,
+            games: SeededGames::checked(request)?,
             tally: crate::env::minesweeper::Tally::default(),
         })
     }
 
     /// Plays up to `count` more games; true once all are played.
     pub fn step(&mut self, count: usize) -> Result<bool, JsValue> {
+        let CheckedGames {
+            layout,
+            rule,
+            first_cell,
+            games,
+            seed,
+        } = self.games;
         let start = self.tally.games();
-        let end = start.saturating_add(count).min(self.games);
+        let end = start.saturating_add(count).min(games);
         let strategy = Strategy::default();
-        let (layout, rule, first) = (self.layout, self.rule, self.first_cell);
         (self.tally)
-            .play(start..end, self.seed, |s| {
-                crate::env::minesweeper::play_solver_game(layout, rule, first, s, &strategy)
+            .play(start..end, seed, |s| {
+                crate::env::minesweeper::play_solver_game(layout, rule, first_cell, s, &strategy)
             })
             .map_err(js_error)?;
-        Ok(end == self.games)
+        Ok(end == games)
     }
 
     /// Games played so far.
@@ -343,7 +375,7 @@ impl SolverEvaluation {
     /// Games in all.
     #[wasm_bindgen(getter)]
     pub fn total(&self) -> usize {
-        self.games
+        self.games.games
     }
 
     /// What the games played so far add up to.

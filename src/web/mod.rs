@@ -58,6 +58,20 @@ fn to_js<T: serde::Serialize>(value: &T) -> Result<JsValue, JsValue> {
         .map_err(js_error)
 }
 
+/// `request` read as `T` (a field of the wrong type is a readable error).
+pub(crate) fn request_of<T: serde::de::DeserializeOwned>(request: JsValue) -> Result<T, JsValue> {
+    serde_wasm_bindgen::from_value(request).map_err(|e| js_error(format!("request: {e}")))
+}
+
+/// A seed from JavaScript: a whole number, 0 or more.
+pub(crate) fn seed_of(seed: f64) -> Result<u64, JsValue> {
+    if seed.is_finite() && seed >= 0.0 && seed.fract() == 0.0 {
+        Ok(seed as u64)
+    } else {
+        Err(js_error("the seed must be a whole number"))
+    }
+}
+
 /// A sliding puzzle and its current board, as the page plays it.
 #[wasm_bindgen]
 pub struct Puzzle {

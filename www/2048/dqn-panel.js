@@ -207,16 +207,7 @@ export const DQN_2048 = {
       const recipe = recipeText(manifest);
       return {
         report: { summary, model: `${model.name} (manifest)`, seed: manifest.validation_seed, recipe },
-        cells: [
-          `${model.name} (manifest)`,
-          numberFormat.format(summary.games),
-          String(manifest.validation_seed ?? ""),
-          whole(summary.mean_score),
-          numberFormat.format(summary.median_score),
-          numberFormat.format(summary.max_score),
-          ...TABLE_TILES.map((tile) => (tile in summary.reach ? percent(summary.reach[tile]) : "–")),
-          whole(summary.moves_per_s),
-        ],
+        cells: evaluationCells(`${model.name} (manifest)`, manifest.validation_seed, summary, (tile) => summary.reach[tile]),
         status:
           `${model.name}. From the model's manifest (not run here): mean score ${whole(summary.mean_score)} over ` +
           `${plural(summary.games, "game")}, 1024 reached in ${percent(summary.reach["1024"])}, 2048 in ${percent(summary.reach["2048"])}` +
@@ -228,16 +219,7 @@ export const DQN_2048 = {
       const { summary, stats } = report;
       return {
         report: { ...report, model: chosen.name },
-        cells: [
-          chosen.name,
-          numberFormat.format(summary.games),
-          String(report.seed),
-          whole(summary.mean_score),
-          numberFormat.format(summary.median_score),
-          numberFormat.format(summary.max_score),
-          ...TABLE_TILES.map((tile) => percent(reachRate(stats, tile))),
-          whole(summary.moves_per_s),
-        ],
+        cells: evaluationCells(chosen.name, report.seed, summary, (tile) => reachRate(stats, tile)),
         status:
           `${chosen.name}: mean score ${whole(summary.mean_score)} over ${plural(summary.games, "game")}; ` +
           `512 reached in ${percent(reachRate(stats, 512))}, 2048 in ${percent(summary.reach["2048"])} (${elapsed()}).`,
@@ -245,6 +227,13 @@ export const DQN_2048 = {
     },
   },
 };
+
+/** An evaluation's row: the model, its games and seed, their scores, `reach(tile)` for each tile (undefined: "–") and moves/s. */
+function evaluationCells(name, seed, summary, reach) {
+  const { games, mean_score: mean, median_score: median, max_score: best, moves_per_s: speed } = summary;
+  const rates = TABLE_TILES.map((tile) => (reach(tile) === undefined ? "–" : percent(reach(tile))));
+  return [name, numberFormat.format(games), String(seed ?? ""), whole(mean), numberFormat.format(median), numberFormat.format(best), ...rates, whole(speed)];
+}
 
 /** Words on the last in-training evaluation. */
 function validationText({ steps, stats, summary }) {

@@ -33,7 +33,7 @@ export function learnJobs({ bundleReady, keptModel, withTrainer }) {
     const request = { id, key, puzzle: "minesweeper", count: games, max: MAX_GAMES, what: "games", seed, request: board, stage: "evaluate-minesweeper" };
     return evaluateKeptModel({ bundleReady, keptModel }, { ...request, said: { player: "model" } }, async (model, bundle) => {
       if (!solver) return { model, solver: null };
-      const job = new bundle.MinesweeperSolverEvaluation(width, height, mines, rule, firstCell, games, seed);
+      const job = new bundle.MinesweeperSolverEvaluation(board);
       return { model, solver: await playStepwise(job, { id, stage: "evaluate-minesweeper", said: { player: "solver" } }) };
     });
   }

@@ -373,21 +373,8 @@ impl MinesweeperModel {
         Ok((values, cell))
     }
 
-    /// [`PolicyGames`] of the model on seeded games of `layout` under `rule`.
-    pub fn evaluate(
-        &self,
-        layout: Layout,
-        rule: FirstClick,
-        first: FirstCell,
-        games: usize,
-        seed: u64,
-    ) -> Result<Evaluation, DqnError> {
-        Ok(self
-            .start_evaluation(layout, rule, first, games, seed)?
-            .played_out())
-    }
-
-    /// The same evaluation, to be played a range of games at a time.
+    /// [`PolicyGames`] of the model on seeded games of `layout` under `rule`, to be played all at
+    /// once or a range of games at a time.
     pub fn start_evaluation(
         &self,
         layout: Layout,
