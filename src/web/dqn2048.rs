@@ -2,7 +2,7 @@
 //! saved pair-convolution network (Mehta's RL paper's; `agent::dqn::game2048`) plays the page's
 //! board (a move and its Q-values) and seeded whole games for an evaluation.
 
-use super::learner::{EvaluationJob, WebLearner};
+use super::learner::{EvaluationJob, InRanges, WebLearner};
 use super::{js_error, request_of, to_js};
 use crate::agent::dqn::game2048::{play_greedy_games, Game2048Learner};
 use crate::agent::dqn::{best_allowed, QPolicy};
@@ -37,49 +37,39 @@ fn greedy(policy: &QPolicy, board: Board) -> (Option<usize>, Vec<f32>) {
     (best, values)
 }
 
-/// Greedy games `0..games` of the run seeded with `seed` (the games of `puzzlelab 2048 eval
-/// --agent dqn --seed S`), played a few at a time on the model's copy.
-struct SeededGames {
+/// What greedy games of the run seeded with `seed` reached, played a few at a time on the model's
+/// copy.
+struct Played {
     policy: QPolicy,
     seed: u64,
-    games: u64,
     stats: GameStats,
     /// The time spent playing (the summary's moves/s), without the worker's turns between steps.
     seconds: f64,
 }
 
-/// `{stats: {games, moves, scores, max_tile_counts}, summary: {games, mean_score, median_score,
-/// reach: {"2048": rate, …}, moves_per_s, …}}`, as the native `2048 eval --agent dqn` names them.
-impl EvaluationJob for SeededGames {
-    fn step(&mut self, count: usize) -> Result<bool, JsValue> {
-        let start = self.stats.games;
-        let end = start.saturating_add(count as u64).min(self.games);
+impl Played {
+    fn play(&mut self, games: std::ops::Range<usize>) -> Result<(), JsValue> {
         let clock = web_time::Instant::now();
-        let played = play_greedy_games(
-            &self.policy,
-            Game2048Config::default(),
-            start..end,
-            self.seed,
-        );
-        self.stats.merge(&played);
+        let range = games.start as u64..games.end as u64;
+        let rules = Game2048Config::default();
+        (self.stats).merge(&play_greedy_games(&self.policy, rules, range, self.seed));
         self.seconds += clock.elapsed().as_secs_f64();
-        Ok(end == self.games)
+        Ok(())
     }
-    fn done(&self) -> usize {
-        self.stats.games as usize
-    }
-    fn total(&self) -> usize {
-        self.games as usize
-    }
+
+    /// `{stats: {games, moves, scores, max_tile_counts}, summary: {games, mean_score,
+    /// median_score, reach: {"2048": rate, …}, moves_per_s, …}}`, as the native `2048 eval --agent
+    /// dqn` names them.
     fn result(&self) -> Result<JsValue, JsValue> {
         #[derive(serde::Serialize)]
-        struct Played<'a> {
+        struct Report<'a> {
             stats: &'a GameStats,
             summary: crate::env::game2048::GameSummary,
         }
-        to_js(&Played {
+        let summary = self.stats.summary(self.seconds);
+        to_js(&Report {
             stats: &self.stats,
-            summary: self.stats.summary(self.seconds),
+            summary,
         })
     }
 }
@@ -141,12 +131,18 @@ impl WebLearner for Game2048Learner {
         request: JsValue,
     ) -> Result<Box<dyn EvaluationJob>, JsValue> {
         let GamesRequest { games, seed } = request_of(request)?;
-        Ok(Box::new(SeededGames {
+        let (stats, seconds) = (GameStats::default(), 0.0);
+        let played = Played {
             policy: policy.clone(),
             seed: u64::from(seed),
-            games: u64::from(games),
-            stats: GameStats::default(),
-            seconds: 0.0,
-        }))
+            stats,
+            seconds,
+        };
+        Ok(Box::new(InRanges::new(
+            games as usize,
+            played,
+            Played::play,
+            Played::result,
+        )))
     }
 }

@@ -6,7 +6,7 @@
 //! greedily). Boards travel as text (rows top first, `1`–`5` colours, `.` empty; the dust rules'
 //! 8 × 6) and clicks as row-major cells of the board before each (row 0 at the top).
 
-use super::learner::{EvaluationJob, WebLearner};
+use super::learner::{EvaluationJob, InRanges, WebLearner};
 use super::{js_error, request_of, seed_of, to_js};
 use crate::agent::dqn::dust::{env_for, play, seeded_boards, ClicksSummary, DustLearner};
 use crate::agent::dqn::QPolicy;
@@ -143,18 +143,25 @@ impl WebLearner for DustLearner {
             return Err(js_error(format!("boards: 1 to {MAX_BOARDS}")));
         }
         let seed = seed_of(r.seed)?;
-        Ok(Box::new(SeededBoards {
+        let (boards, model, greedy) = (seeded_boards(seed, r.boards), Vec::new(), Vec::new());
+        let played = Played {
             policy: policy.clone(),
             seed,
-            boards: seeded_boards(seed, r.boards),
-            model: Vec::new(),
-            greedy: Vec::new(),
-        }))
+            boards,
+            model,
+            greedy,
+        };
+        Ok(Box::new(InRanges::new(
+            r.boards,
+            played,
+            Played::play,
+            Played::result,
+        )))
     }
 }
 
-/// Seeded boards played a batch at a time: the model's clicks and the greedy rule's on each.
-struct SeededBoards {
+/// Seeded boards played a range at a time: the model's clicks and the greedy rule's on each.
+struct Played {
     policy: QPolicy,
     seed: u64,
     boards: Vec<Board>,
@@ -162,23 +169,16 @@ struct SeededBoards {
     greedy: Vec<usize>,
 }
 
-impl EvaluationJob for SeededBoards {
-    fn step(&mut self, count: usize) -> Result<bool, JsValue> {
-        let start = self.model.len();
-        let end = start.saturating_add(count).min(self.boards.len());
-        let boards = &self.boards[start..end];
+impl Played {
+    fn play(&mut self, range: std::ops::Range<usize>) -> Result<(), JsValue> {
+        let boards = &self.boards[range];
         let clicks = play(&self.policy, boards, EVAL_BATCH).map_err(js_error)?;
         self.model.extend(clicks.iter().map(Vec::len));
         self.greedy
             .extend(boards.iter().map(|b| b.greedy_clearing().len()));
-        Ok(end == self.boards.len())
+        Ok(())
     }
-    fn done(&self) -> usize {
-        self.model.len()
-    }
-    fn total(&self) -> usize {
-        self.boards.len()
-    }
+
     fn result(&self) -> Result<JsValue, JsValue> {
         to_js(&Evaluation {
             seed: self.seed,

@@ -2,11 +2,12 @@
 //! for every learnable puzzle, built over each puzzle's learner description
 //! ([`PuzzleLearner`]) as the CLI's `train` and `eval` are. A puzzle adds its line to
 //! [`for_each_learner!`] and, in its own file, how a model plays the page's board
-//! ([`WebLearner`]: `play` and `evaluate` requests in the page's terms).
+//! ([`WebLearner`]: `play` requests in the page's terms) and how its evaluation is played a batch
+//! at a time ([`EvaluationJob`], which the worker steps with progress and Cancel between batches).
 //!
 //! What only one learner does goes through the same classes and fails in words for the others:
-//! the sliding puzzles' curriculum between chunks (`PuzzleLearner::after_chunk`), the trainer's Q-values
-//! for the page's board ([`LearnerTrainer::q_values`]) and 2048's demonstrations, which the page
+//! the sliding puzzles' curriculum between chunks (`PuzzleLearner::after_chunk`), the trainer's
+//! Q-values for the page's board ([`LearnerTrainer::q_values`]) and 2048's demonstrations, which the page
 //! records from the n-tuple network it hands over ([`LearnerTrainer::add_demonstrations`]).
 
 use super::learn::{config_over, cpu_policy, take, ChunkReport, TrainerCell};
@@ -77,6 +78,54 @@ impl EvaluationJob for PlayedAtOnce {
     }
     fn result(&self) -> Result<JsValue, JsValue> {
         Ok(self.0.clone())
+    }
+}
+
+/// An evaluation of `total` independent games (boards) 0, 1, …: `play(tally, range)` plays the
+/// games of `range` and adds them to `tally`, `result(tally)` says what the games played so far
+/// add up to. Game `i` is the same whatever the ranges.
+pub struct InRanges<T> {
+    tally: T,
+    done: usize,
+    total: usize,
+    play: fn(&mut T, std::ops::Range<usize>) -> Result<(), JsValue>,
+    result: fn(&T) -> Result<JsValue, JsValue>,
+}
+
+impl<T> InRanges<T> {
+    /// `total` games, none played yet.
+    pub fn new(
+        total: usize,
+        tally: T,
+        play: fn(&mut T, std::ops::Range<usize>) -> Result<(), JsValue>,
+        result: fn(&T) -> Result<JsValue, JsValue>,
+    ) -> Self {
+        let done = 0;
+        InRanges {
+            tally,
+            done,
+            total,
+            play,
+            result,
+        }
+    }
+}
+
+impl<T> EvaluationJob for InRanges<T> {
+    fn step(&mut self, count: usize) -> Result<bool, JsValue> {
+        let end = self.done.saturating_add(count).min(self.total);
+        (self.play)(&mut self.tally, self.done..end)?;
+        self.done = end;
+        Ok(end == self.total)
+    }
+    fn done(&self) -> usize {
+        self.done
+    }
+    fn total(&self) -> usize {
+        self.total
+    }
+    fn result(&self) -> Result<JsValue, JsValue> {
+        (self.result)(&self.tally)
     }
 }
 

@@ -162,7 +162,8 @@ export class LearnClient extends WorkerClient {
   /**
    * Evaluates the sliding-puzzle model under `key` by exact optimal distance (boards of at most 9
    * cells): `options` { perDistance, seed, … }. onProgress gets { stage: "evaluate", done, total }
-   * as positions are played. Resolves to { rows: [...], overall, settings, seconds, ms }.
+   * as positions are played. Resolves to { rows: [...], overall, settings, seconds, ms }; the
+   * promise's `id` is for cancelEvaluation().
    */
   evaluate(key, options = {}, { onProgress } = {}) {
     return this.request({ type: "evaluate-sliding", key, options }, onProgress);
@@ -234,7 +235,7 @@ export class LearnClient extends WorkerClient {
     return this.request({ type: "evaluate-2048", key, games, seed }, onProgress);
   }
 
-  /** Stops the 2048 evaluation whose promise has this `id` (it rejects, saying so). */
+  /** Stops the evaluation whose promise has this `id` after its current batch (it rejects, saying so). */
   cancelEvaluation(id) {
     return this.request({ type: "cancel-evaluation", job: id });
   }
@@ -266,7 +267,8 @@ export class LearnClient extends WorkerClient {
    * Plays `games` of the solver's boards seeded with `seed` (first click on cell `firstCell`) with
    * the Minesweeper model under `key`, and with `solver` the solver too on the same boards; resolves
    * to { key, info, model, solver, ms } (model and solver as `puzzlelab minesweeper eval` reports:
-   * { games, wins, win_rate, win_rate_95, guesses_per_game, ms_per_game }).
+   * { games, wins, win_rate, win_rate_95, guesses_per_game, ms_per_game }). onProgress gets
+   * { player ("model", then "solver"), done, total }; the promise's `id` is for cancelEvaluation().
    */
   evaluateMinesweeper(key, { width, height, mines, rule, firstCell, games, seed, solver = true }, { onProgress } = {}) {
     return this.request({ type: "evaluate-minesweeper", key, width, height, mines, rule, firstCell, games, seed, solver }, onProgress);
@@ -331,7 +333,8 @@ export class LearnClient extends WorkerClient {
    * Clears seeded boards 0..boards of the run seeded with `seed` (the boards of `puzzlelab dust eval
    * --seed`) with the dust model under `key`, and with the greedy rule; resolves to { key, info,
    * seed, boards, mean_clicks, distribution (boards by clicks), greedy: { boards, mean_clicks,
-   * distribution }, ms }.
+   * distribution }, ms }. onProgress gets { done, total } (boards); the promise's `id` is for
+   * cancelEvaluation().
    */
   evaluateDust(key, { boards, seed }, { onProgress } = {}) {
     return this.request({ type: "evaluate-dust", key, boards, seed }, onProgress);
