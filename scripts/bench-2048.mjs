@@ -161,8 +161,8 @@ try {
         try {
           await client.ready;
           const loaded = await client.loadModelUrl(`/${model}`, { key: "shipped", puzzle: "2048" });
-          const report = await client.evaluate2048("shipped", { games, seed });
-          return { ...report, size: loaded.size };
+          const { evaluation, ...report } = await client.evaluate("shipped", "2048", { games, seed });
+          return { ...report, ...evaluation, seed, size: loaded.size };
         } finally {
           client.dispose();
         }

@@ -74,7 +74,7 @@ const solves = await page.evaluate(
     const results = [];
     for (const cells of positions) {
       const started = performance.now();
-      const result = await client.solve(key, { rows: 4, cols: 4, goal, cells }, lambda === undefined ? { method: "bwas" } : { method: "bwas", lambda });
+      const result = await client.play(key, "sliding", { rows: 4, cols: 4, goal, cells, method: "bwas", ...(lambda === undefined ? {} : { lambda }) });
       results.push({ status: result.status, length: result.length, nodes: result.nodes, ms: result.ms, roundTripMs: performance.now() - started });
     }
     return results;

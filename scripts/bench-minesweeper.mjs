@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Minesweeper solver benchmark: the same seeded games played by the probability solver natively
 // (`puzzlelab minesweeper eval`, the release CLI) and in headless Chromium (the core bundle's
-// MinesweeperSolverEvaluation, on the page's main thread), and the probability overlay's redraw time on
+// minesweeperSolverEvaluation, on the page's main thread), and the probability overlay's redraw time on
 // expert boards in the page (analysis and drawing of all 480 cells, <mines-board>'s
 // lastOverlayMs). Writes JSON (target/bench/minesweeper.json by default): per level, rule and
 // runtime the games, win rate, guesses and ms a game, and whether both runtimes won the same
@@ -52,7 +52,7 @@ await runPageBenchmark(benchmark, async ({ page, report, binary }) => {
     const browserResult = await page.evaluate(
       async ({ width, height, mines, rule, firstCell, games, seed }) => {
         const api = await import("../pkg/puzzlelab.js");
-        const evaluation = new api.MinesweeperSolverEvaluation({ width, height, mines, rule, firstCell, games, seed });
+        const evaluation = api.minesweeperSolverEvaluation({ width, height, mines, rule, firstCell, games, seed });
         try {
           evaluation.step(games);
           return evaluation.result();

@@ -729,8 +729,12 @@ async fn the_dust_dqn_trains_validates_and_its_model_clears_boards() {
     let greedy = field(&evaluation, "greedy");
     assert_eq!(field(&greedy, "boards").as_f64(), Some(6.0));
     assert!(field(&greedy, "mean_clicks").as_f64().unwrap() >= 5.0);
-    assert!(model.evaluate(seeded(0, 1.0)).is_err());
-    assert!(model.evaluate(seeded(5, 0.5)).is_err());
+    for boards in [0, 10_001] {
+        let e = model.evaluate(seeded(boards, 1.0)).err().unwrap();
+        assert_eq!(message(e), "Evaluate 1 to 10,000 boards.");
+    }
+    let e = model.evaluate(seeded(5, 0.5)).err().unwrap();
+    assert_eq!(message(e), "the seed must be a whole number from 0 to 2^53");
 
     // A value network (`dust value-train`'s kind: one output) plays by a beam search; its values
     // are the boards' own.
@@ -745,6 +749,48 @@ async fn the_dust_dqn_trains_validates_and_its_model_clears_boards() {
     let cells: Vec<usize> = serde_wasm_bindgen::from_value(field(&played, "cells")).unwrap();
     assert_eq!(values.len(), cells.len());
     assert!(values.iter().all(|v| v.is_finite()));
+}
+
+/// A sliding model asked to solve a board of another size or goal than its own refuses it,
+/// saying what it was trained for (the page's card and the widget send the board's rows, cols and
+/// goal with its cells).
+#[cfg(feature = "learn")]
+#[wasm_bindgen_test]
+async fn a_sliding_model_refuses_a_board_of_another_size_or_goal() {
+    use puzzlelab::web::learner::{LearnedModel, LearnerTrainer};
+    use wasm_bindgen_futures::JsFuture;
+
+    let options = |json: &str| js_sys::JSON::parse(json).unwrap();
+    let trainer = LearnerTrainer::create(
+        "sliding".into(),
+        options(r#"{"size": "2x3", "hidden": [8], "batchSize": 2}"#),
+        "cpu".into(),
+    )
+    .await
+    .unwrap();
+    let bytes = JsFuture::from(trainer.save_model()).await.unwrap();
+    let model = LearnedModel::from_bytes(&js_sys::Uint8Array::new(&bytes).to_vec()).unwrap();
+    let asked = |json: &str| model.play(options(json)).err().map(message);
+    let own = r#""rows": 2, "cols": 3, "goal": [1, 2, 3, 4, 5, 0]"#;
+    assert_eq!(
+        asked(&format!(r#"{{"cells": [1, 2, 3, 4, 0, 5], {own}}}"#)),
+        None
+    );
+    assert_eq!(
+        asked(r#"{"cells": [1, 2, 3, 4, 0, 5]}"#),
+        None,
+        "no board given: none checked"
+    );
+    let trained = "This model was trained for the 2 × 3 puzzle with the goal 1,2,3,4,5,_";
+    assert_eq!(
+        asked(r#"{"cells": [1, 2, 0, 3], "rows": 2, "cols": 2, "goal": [1, 2, 3, 0]}"#).unwrap(),
+        format!("{trained}; the board is 2 × 2.")
+    );
+    assert_eq!(
+        asked(r#"{"cells": [1, 2, 3, 4, 0, 5], "rows": 2, "cols": 3, "goal": [0, 1, 2, 3, 4, 5]}"#)
+            .unwrap(),
+        format!("{trained}; the board is 2 × 3 with the goal _,1,2,3,4,5.")
+    );
 }
 
 #[cfg(feature = "learn")]

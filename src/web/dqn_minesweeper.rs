@@ -90,7 +90,7 @@ impl WebLearner for MinesweeperLearner {
     }
 
     /// `{width, height, mines, rule, firstCell, games, seed}`: the solver's seeded boards (the
-    /// games of `puzzlelab minesweeper eval --agent dqn`, and of `MinesweeperSolverEvaluation`
+    /// games of `puzzlelab minesweeper eval --agent dqn`, and of `minesweeperSolverEvaluation`
     /// with the same arguments), a batch at a time → `{games, wins, win_rate, win_rate_95,
     /// guesses_per_game, ms_per_game}`.
     fn start_evaluation(

@@ -230,6 +230,36 @@ struct PositionRequest {
     cells: Vec<u8>,
     #[serde(default)]
     method: Option<String>,
+    /// The page's puzzle, checked against the model's when given.
+    #[serde(default)]
+    rows: Option<usize>,
+    #[serde(default)]
+    cols: Option<usize>,
+    #[serde(default)]
+    goal: Option<Vec<u8>>,
+}
+
+impl PositionRequest {
+    /// Refuses, saying why, a board of another size or goal than `puzzle`'s (the model's).
+    fn check_fits(&self, puzzle: &SlidingPuzzle) -> Result<(), JsValue> {
+        let (Some(rows), Some(cols), Some(goal)) = (self.rows, self.cols, &self.goal) else {
+            return Ok(());
+        };
+        let same_size = (rows, cols) == (puzzle.rows(), puzzle.cols());
+        if same_size && goal.as_slice() == puzzle.goal().cells() {
+            return Ok(());
+        }
+        let theirs = match Board::new(rows, cols, goal) {
+            Ok(board) if same_size => format!(" with the goal {}", puzzle.format(&board)),
+            _ => String::new(),
+        };
+        Err(js_error(format!(
+            "This model was trained for the {} × {} puzzle with the goal {}; the board is {rows} × {cols}{theirs}.",
+            puzzle.rows(),
+            puzzle.cols(),
+            puzzle.format(puzzle.goal())
+        )))
+    }
 }
 
 /// The network being trained reads the page's board: `{cells}` (row-major labels, 0 = blank).
@@ -276,15 +306,18 @@ impl WebLearner for SlidingLearner {
         })
     }
 
-    /// `{cells, method?, …options}`: `method` absent or `beam`: greedy play within 50 moves,
+    /// `{cells, method?, rows?, cols?, goal?, …options}` (a board of another size or goal than the
+    /// model's is refused, saying so, when `rows`, `cols` and `goal` are given): `method` absent or `beam`: greedy play within 50 moves,
     /// else the model-guided beam search (`beamWidth`, `maxNodes`, `maxDepth`); `bwas`:
     /// batch-weighted A* (`lambda`, `batch`, `maxNodes`, `parityOffset`); `values`: the network's
     /// Q-values (a value network: its one output). A solve's report is the search's (`status`,
     /// `moves`, `tiles`, `length`, `nodes`, …) plus `method`, and where the optimum is known (at
     /// most 9 cells) `optimalLength` and `extraMoves`.
     fn play_position(opened: &OpenedSliding, request: JsValue) -> Result<JsValue, JsValue> {
-        let PositionRequest { cells, method } = request_of(request.clone())?;
+        let position: PositionRequest = request_of(request.clone())?;
         let mut model = opened.model.borrow_mut();
+        position.check_fits(&model.puzzle)?;
+        let PositionRequest { cells, method, .. } = position;
         match method.as_deref() {
             None | Some("beam") => model.solve(&cells, request),
             Some("bwas") => model.solve_bwas(&cells, request),

@@ -5,7 +5,7 @@
 //! cells, `.` or `0` empty).
 
 use super::learner::{EvaluationJob, PlayedAtOnce, WebLearner};
-use super::{js_error, request_of, seed_of, to_js};
+use super::{count_of, js_error, request_of, seed_of, to_js};
 use crate::agent::dqn::sudoku::{env_for, play_from, SudokuLearner, SudokuSetup};
 use crate::agent::dqn::{PuzzleLearner, QPolicy};
 use crate::env::sudoku::{random_solution, Grid, Shape};
@@ -79,15 +79,13 @@ impl WebLearner for SudokuLearner {
         request: JsValue,
     ) -> Result<Box<dyn EvaluationJob>, JsValue> {
         let r: BinsRequest = request_of(request)?;
-        if !(1..=MAX_PER_BIN).contains(&r.per_bin) {
-            return Err(js_error(format!("puzzles a bin: 1 to {MAX_PER_BIN}")));
-        }
+        let per_bin = count_of(r.per_bin, MAX_PER_BIN, "puzzles a bin")?;
         let setup = SudokuSetup {
             givens: r.givens,
             ..SudokuSetup::default()
         };
         let bins =
-            SudokuLearner::validation(&setup, r.per_bin, seed_of(r.seed)?).map_err(js_error)?;
+            SudokuLearner::validation(&setup, per_bin, seed_of(r.seed)?).map_err(js_error)?;
         let evaluation = SudokuLearner::evaluate(policy, &bins).map_err(js_error)?;
         Ok(Box::new(PlayedAtOnce(to_js(&evaluation)?)))
     }

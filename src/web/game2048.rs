@@ -8,7 +8,7 @@
 //! browser's `DecompressionStream`) and picks moves for a game. `www/2048/game.js` draws the board
 //! and `www/2048/app.js` runs the page.
 
-use super::{js_error, to_js};
+use super::{js_error, seed_of, to_js};
 use crate::agent::ntuple::NTupleNetwork;
 use crate::env::game2048::expectimax::Expectimax;
 use crate::env::game2048::{tile_moves, Board, Game2048 as Game, Game2048Config, Move, TileMove};
@@ -21,16 +21,6 @@ const UNDO_LIMIT: usize = 100;
 /// The deepest expectimax [`NTupleAgent::best_move`] runs (depth 3 takes milliseconds a move in a
 /// browser; depth 4 can take seconds on an open board).
 const MAX_DEPTH: u32 = 3;
-
-/// A seed from JS: a whole number from 0 to 2^53 (what a JS number holds exactly).
-fn seed_from(seed: f64) -> Result<u64, JsValue> {
-    if seed.is_finite() && seed >= 0.0 && seed.fract() == 0.0 && seed <= 9_007_199_254_740_992.0 {
-        Ok(seed as u64)
-    } else {
-        // Not formatted into the message: float formatting would add kilobytes to the bundle.
-        Err(js_error("the seed must be a whole number from 0 to 2^53"))
-    }
-}
 
 fn move_from_name(direction: &str) -> Result<Move, JsValue> {
     Move::ALL
@@ -100,7 +90,7 @@ impl Game2048 {
     #[wasm_bindgen(constructor)]
     pub fn new(seed: f64, always_two: bool) -> Result<Game2048, JsValue> {
         let mut game = Game::new(config(always_two));
-        game.reset(seed_from(seed)?);
+        game.reset(seed_of(seed)?);
         Ok(Game2048 {
             game,
             always_two,
@@ -116,7 +106,7 @@ impl Game2048 {
     pub fn from_text(text: &str, seed: f64, always_two: bool) -> Result<Game2048, JsValue> {
         let board = Board::parse(text).map_err(js_error)?;
         Ok(Game2048 {
-            game: Game::from_board(config(always_two), board, seed_from(seed)?),
+            game: Game::from_board(config(always_two), board, seed_of(seed)?),
             always_two,
             history: Vec::new(),
         })

@@ -10,6 +10,7 @@
 //! Q-values for the page's board ([`LearnerTrainer::q_values`]) and 2048's demonstrations, which the page
 //! records from the n-tuple network it hands over ([`LearnerTrainer::add_demonstrations`]).
 
+pub use super::evaluation::{Evaluation, EvaluationJob, InRanges, PlayedAtOnce};
 use super::learn::{config_over, cpu_policy, take, ChunkReport, TrainerCell};
 use super::{js_error, to_js};
 use crate::agent::dqn::{
@@ -28,13 +29,17 @@ pub trait WebLearner: PuzzleLearner {
     type Opened: 'static;
     /// The policy inside.
     fn policy(opened: &Self::Opened) -> &QPolicy;
-    /// What the page shows about the model beside its network (its board, its learner).
-    fn about(opened: &Self::Opened) -> Result<JsValue, JsValue>;
+    /// What the page shows about the model beside its network (its board, its learner; nothing
+    /// by default).
+    fn about(opened: &Self::Opened) -> Result<JsValue, JsValue> {
+        let _ = opened;
+        Ok(JsValue::UNDEFINED)
+    }
     /// Plays the page's position (`request`: the puzzle's own fields).
     fn play_position(opened: &Self::Opened, request: JsValue) -> Result<JsValue, JsValue>;
     /// Starts the evaluation `puzzlelab <puzzle> eval` runs (`request`: its games, boards or
     /// puzzles and their seed, in the puzzle's own terms), to be played a batch at a time
-    /// ([`ModelEvaluation`]) on its own copy of what it needs of the model.
+    /// ([`Evaluation`]) on its own copy of what it needs of the model.
     fn start_evaluation(
         opened: &Self::Opened,
         request: JsValue,
@@ -46,117 +51,6 @@ pub trait WebLearner: PuzzleLearner {
             "the {} trainer reads no position: play a saved model",
             Self::PUZZLE
         )))
-    }
-}
-
-/// An evaluation played a batch of games (positions, boards) at a time, so that the worker reports
-/// progress and can stop between batches.
-pub trait EvaluationJob {
-    /// Plays up to `count` more; true once all are played.
-    fn step(&mut self, count: usize) -> Result<bool, JsValue>;
-    /// How many are played so far.
-    fn done(&self) -> usize;
-    /// How many in all.
-    fn total(&self) -> usize;
-    /// What the games played so far add up to, as `puzzlelab <puzzle> eval` reports it.
-    fn result(&self) -> Result<JsValue, JsValue>;
-}
-
-/// An evaluation that does not split into batches (Sudoku's three bins of puzzles drawn
-/// together): played in the call that starts it, one step done.
-pub struct PlayedAtOnce(pub JsValue);
-
-impl EvaluationJob for PlayedAtOnce {
-    fn step(&mut self, _: usize) -> Result<bool, JsValue> {
-        Ok(true)
-    }
-    fn done(&self) -> usize {
-        1
-    }
-    fn total(&self) -> usize {
-        1
-    }
-    fn result(&self) -> Result<JsValue, JsValue> {
-        Ok(self.0.clone())
-    }
-}
-
-/// An evaluation of `total` independent games (boards) 0, 1, …: `play(tally, range)` plays the
-/// games of `range` and adds them to `tally`, `result(tally)` says what the games played so far
-/// add up to. Game `i` is the same whatever the ranges.
-pub struct InRanges<T> {
-    tally: T,
-    done: usize,
-    total: usize,
-    play: fn(&mut T, std::ops::Range<usize>) -> Result<(), JsValue>,
-    result: fn(&T) -> Result<JsValue, JsValue>,
-}
-
-impl<T> InRanges<T> {
-    /// `total` games, none played yet.
-    pub fn new(
-        total: usize,
-        tally: T,
-        play: fn(&mut T, std::ops::Range<usize>) -> Result<(), JsValue>,
-        result: fn(&T) -> Result<JsValue, JsValue>,
-    ) -> Self {
-        let done = 0;
-        InRanges {
-            tally,
-            done,
-            total,
-            play,
-            result,
-        }
-    }
-}
-
-impl<T> EvaluationJob for InRanges<T> {
-    fn step(&mut self, count: usize) -> Result<bool, JsValue> {
-        let end = self.done.saturating_add(count).min(self.total);
-        (self.play)(&mut self.tally, self.done..end)?;
-        self.done = end;
-        Ok(end == self.total)
-    }
-    fn done(&self) -> usize {
-        self.done
-    }
-    fn total(&self) -> usize {
-        self.total
-    }
-    fn result(&self) -> Result<JsValue, JsValue> {
-        (self.result)(&self.tally)
-    }
-}
-
-/// A model's evaluation, started by [`LearnedModel::start_evaluation`] and played a batch at a
-/// time by the worker (which reports progress and honours Cancel between batches).
-#[wasm_bindgen]
-pub struct ModelEvaluation(Box<dyn EvaluationJob>);
-
-#[wasm_bindgen]
-impl ModelEvaluation {
-    /// Plays up to `count` more games (positions, boards); true once all are played.
-    pub fn step(&mut self, count: usize) -> Result<bool, JsValue> {
-        self.0.step(count)
-    }
-
-    /// Games (positions, boards) played so far.
-    #[wasm_bindgen(getter)]
-    pub fn done(&self) -> usize {
-        self.0.done()
-    }
-
-    /// Games (positions, boards) in all.
-    #[wasm_bindgen(getter)]
-    pub fn total(&self) -> usize {
-        self.0.total()
-    }
-
-    /// What the games played so far add up to (all of them once `step` returned true), in the
-    /// puzzle's own terms.
-    pub fn result(&self) -> Result<JsValue, JsValue> {
-        self.0.result()
     }
 }
 
@@ -708,11 +602,11 @@ impl LearnedModel {
         job.result()
     }
 
-    /// The same evaluation, to be played a batch at a time ([`ModelEvaluation::step`]) so that a
+    /// The same evaluation, to be played a batch at a time ([`Evaluation::step`]) so that a
     /// worker reports progress and honours Cancel between batches.
     #[wasm_bindgen(js_name = startEvaluation)]
-    pub fn start_evaluation(&self, request: JsValue) -> Result<ModelEvaluation, JsValue> {
-        Ok(ModelEvaluation(self.inner.start_evaluation(request)?))
+    pub fn start_evaluation(&self, request: JsValue) -> Result<Evaluation, JsValue> {
+        Ok(Evaluation(self.inner.start_evaluation(request)?))
     }
 }
 

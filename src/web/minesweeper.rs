@@ -4,11 +4,14 @@
 //! Cells travel as a `Uint8Array` of codes: 0–8 a revealed number, [`COVERED`], [`FLAGGED`],
 //! [`MARKED`]; [`MinesGame::mines`] shows where the mines are once the game is over.
 
-use super::{js_error, request_of, seed_of, to_js};
+use super::evaluation::{Evaluation, InRanges};
+use super::{count_of, js_error, request_of, seed_of, to_js};
 use crate::clock;
 use crate::env::minesweeper::{
-    analyse, choose, Cell, Choice, FirstClick, Layout, Minefield, Outcome, Reason, Status, Strategy,
+    analyse, choose, play_solver_game, Cell, Choice, FirstClick, Layout, Minefield, Outcome,
+    Reason, Status, Strategy, Tally,
 };
+use std::ops::Range;
 use wasm_bindgen::prelude::*;
 
 /// The code of a covered cell.
@@ -274,6 +277,9 @@ fn first_click(rule: &str) -> Result<FirstClick, JsValue> {
     })
 }
 
+/// The most games one evaluation plays (the solver's expert games take tens of ms each).
+const MAX_GAMES: usize = 100_000;
+
 /// Seeded games of the solver's boards as the page asks for them: `{width, height, mines, rule,
 /// firstCell, games, seed}` (the games of `puzzlelab minesweeper eval --seed`; game `g` of seed
 /// `s` is the same game for the solver and for a model).
@@ -314,7 +320,8 @@ impl SeededGames {
                 r.first_cell, layout.width, layout.height
             )));
         }
-        let (first_cell, games, seed) = (r.first_cell, r.games, seed_of(r.seed)?);
+        let (first_cell, seed) = (r.first_cell, seed_of(r.seed)?);
+        let games = count_of(r.games, MAX_GAMES, "games")?;
         Ok(CheckedGames {
             layout,
             rule,
@@ -325,61 +332,22 @@ impl SeededGames {
     }
 }
 
-/// Plays seeded games with the solver ([`SeededGames`]) and reports as `puzzlelab minesweeper
-/// eval` does: `{ games, wins, win_rate, win_rate_95, guesses_per_game, ms_per_game }`, a batch of
-/// games at a time, so that a worker reports progress and honours Cancel between batches (game
-/// `g` is the same whatever the batches). The browser half of scripts/bench-minesweeper.mjs.
-#[wasm_bindgen(js_name = MinesweeperSolverEvaluation)]
-pub struct SolverEvaluation {
-    games: CheckedGames,
-    tally: crate::env::minesweeper::Tally,
-}
-
-#[wasm_bindgen(js_class = MinesweeperSolverEvaluation)]
-impl SolverEvaluation {
-    /// `{width, height, mines, rule, firstCell, games, seed}`, none played yet.
-    #[wasm_bindgen(constructor)]
-    pub fn new(request: JsValue) -> Result<SolverEvaluation, JsValue> {
-        Ok(SolverEvaluation {
-            games: SeededGames::checked(request)?,
-            tally: crate::env::minesweeper::Tally::default(),
-        })
-    }
-
-    /// Plays up to `count` more games; true once all are played.
-    pub fn step(&mut self, count: usize) -> Result<bool, JsValue> {
-        let CheckedGames {
-            layout,
-            rule,
-            first_cell,
-            games,
-            seed,
-        } = self.games;
-        let start = self.tally.games();
-        let end = start.saturating_add(count).min(games);
+/// Plays seeded games with the solver ([`SeededGames`]: `{width, height, mines, rule, firstCell,
+/// games, seed}`) and reports as `puzzlelab minesweeper eval` does: `{ games, wins, win_rate,
+/// win_rate_95, guesses_per_game, ms_per_game }`, a batch of games at a time ([`Evaluation`]), so
+/// that a worker reports progress and honours Cancel between batches (game `g` is the same
+/// whatever the batches). The browser half of scripts/bench-minesweeper.mjs.
+#[wasm_bindgen(js_name = minesweeperSolverEvaluation)]
+pub fn solver_evaluation(request: JsValue) -> Result<Evaluation, JsValue> {
+    let games = SeededGames::checked(request)?;
+    let play = |(g, tally): &mut (CheckedGames, Tally), range: Range<usize>| {
         let strategy = Strategy::default();
-        (self.tally)
-            .play(start..end, seed, |s| {
-                crate::env::minesweeper::play_solver_game(layout, rule, first_cell, s, &strategy)
-            })
-            .map_err(js_error)?;
-        Ok(end == games)
-    }
-
-    /// Games played so far.
-    #[wasm_bindgen(getter)]
-    pub fn done(&self) -> usize {
-        self.tally.games()
-    }
-
-    /// Games in all.
-    #[wasm_bindgen(getter)]
-    pub fn total(&self) -> usize {
-        self.games.games
-    }
-
-    /// What the games played so far add up to.
-    pub fn result(&self) -> Result<JsValue, JsValue> {
-        to_js(&self.tally.evaluation())
-    }
+        let (layout, rule, first) = (g.layout, g.rule, g.first_cell);
+        let game = |s| play_solver_game(layout, rule, first, s, &strategy);
+        tally.play(range, g.seed, game).map_err(js_error)
+    };
+    let result = |(_, tally): &(CheckedGames, Tally)| to_js(&tally.evaluation());
+    let tally = (games, Tally::default());
+    let job = InRanges::new(games.games, tally, play, result);
+    Ok(Evaluation(Box::new(job)))
 }

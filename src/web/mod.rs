@@ -30,6 +30,7 @@ pub mod dqn_minesweeper;
 pub mod dqn_model;
 #[cfg(feature = "learn")]
 pub mod dqn_sudoku;
+pub mod evaluation;
 pub mod game2048;
 #[cfg(feature = "learn")]
 pub mod learn;
@@ -63,13 +64,31 @@ pub(crate) fn request_of<T: serde::de::DeserializeOwned>(request: JsValue) -> Re
     serde_wasm_bindgen::from_value(request).map_err(|e| js_error(format!("request: {e}")))
 }
 
-/// A seed from JavaScript: a whole number, 0 or more.
+/// A seed from JavaScript: a whole number from 0 to 2^53 (what a JS number holds exactly).
 pub(crate) fn seed_of(seed: f64) -> Result<u64, JsValue> {
-    if seed.is_finite() && seed >= 0.0 && seed.fract() == 0.0 {
+    if seed.is_finite() && seed >= 0.0 && seed.fract() == 0.0 && seed <= 9_007_199_254_740_992.0 {
         Ok(seed as u64)
     } else {
-        Err(js_error("the seed must be a whole number"))
+        // Not formatted into the message: float formatting would add kilobytes to the bundle.
+        Err(js_error("the seed must be a whole number from 0 to 2^53"))
     }
+}
+
+/// `count` when it is from 1 to `max`, else "Evaluate 1 to `max` `what`." (`what`: "games",
+/// "boards", …), the words of every evaluation's refusal.
+pub(crate) fn count_of(count: usize, max: usize, what: &str) -> Result<usize, JsValue> {
+    if (1..=max).contains(&count) {
+        return Ok(count);
+    }
+    let digits = max.to_string();
+    let mut grouped = String::new();
+    for (i, digit) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            grouped.push(',');
+        }
+        grouped.push(digit);
+    }
+    Err(js_error(format!("Evaluate 1 to {grouped} {what}.")))
 }
 
 /// A sliding puzzle and its current board, as the page plays it.

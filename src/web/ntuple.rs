@@ -114,12 +114,7 @@ fn parse_seed(seed: f64) -> Result<u64, JsValue> {
     if seed.is_nan() {
         return Ok(0); // left out
     }
-    if seed < 0.0 || seed.fract() != 0.0 || seed > 9_007_199_254_740_991.0 {
-        return Err(js_error(format!(
-            "the seed must be a whole number from 0 to 2^53, not {seed}"
-        )));
-    }
-    Ok(seed as u64)
+    super::seed_of(seed)
 }
 
 /// A TD(0) learner of an n-tuple network, trained a chunk of games at a time.

@@ -6,7 +6,7 @@
 //!
 //! Cells travel as a `Uint8Array`, row-major, row 0 at the top: 0 empty, 1 to 9 a colour.
 
-use super::{js_error, to_js};
+use super::{js_error, seed_of, to_js};
 use crate::env::samegame::{
     group_score, nested_search, nrpa, solve_fewest_clicks, Board, ExactLimits, ExactProgress,
     McLimits, McProgress, Objective, Rules, CLEAR_BONUS,
@@ -117,14 +117,6 @@ fn rules_named(name: &str) -> Result<Rules, JsValue> {
         .ok_or_else(|| js_error(format!("unknown rules \"{name}\": use dust or samegame")))
 }
 
-fn whole_number(seed: f64) -> Result<u64, JsValue> {
-    if seed.is_finite() && seed >= 0.0 && seed.fract() == 0.0 && seed <= 9_007_199_254_740_991.0 {
-        Ok(seed as u64)
-    } else {
-        Err(js_error("the seed must be a whole number, 0 or more"))
-    }
-}
-
 impl SameGameHandle {
     fn with_board(board: Board, seed: Option<u64>) -> SameGameHandle {
         SameGameHandle {
@@ -175,7 +167,7 @@ impl SameGameHandle {
     #[wasm_bindgen(constructor)]
     pub fn new(rules: &str, seed: f64) -> Result<SameGameHandle, JsValue> {
         let rules = rules_named(rules)?;
-        let seed = whole_number(seed)?;
+        let seed = seed_of(seed)?;
         let board = Board::random(rules, seed).map_err(js_error)?;
         Ok(SameGameHandle::with_board(board, Some(seed)))
     }
@@ -477,7 +469,7 @@ impl SameGameHandle {
         if !(seconds.is_finite() && seconds > 0.0) {
             return Err(js_error("the time budget must be above 0 seconds"));
         }
-        let seed = whole_number(seed)?;
+        let seed = seed_of(seed)?;
         let limits = McLimits {
             seed,
             ..McLimits::new(seconds, 2)

@@ -7,7 +7,7 @@
 //! Cells travel as a `Uint8Array` of digits, row-major, 0 for an empty cell; candidates as a
 //! `Uint16Array` of bit masks (bit `d` for digit `d`), as [`Grid::candidates`] computes them.
 
-use super::{js_error, to_js};
+use super::{js_error, seed_of, to_js};
 use crate::env::sudoku::{
     generate, hint, one_decimal, rate, search, Difficulty, Grid, Shape, SudokuError,
 };
@@ -126,20 +126,13 @@ impl SudokuGame {
                 "unknown difficulty \"{difficulty}\": use easy, medium, hard or expert"
             ))
         })?;
-        if !(seed.is_finite()
-            && seed >= 0.0
-            && seed.fract() == 0.0
-            && seed <= 9.007_199_254_740_992e15)
-        {
-            return Err(js_error("the seed must be a whole number from 0 to 2^53"));
-        }
-        let generated = generate(shape, level, seed as u64, MAX_ATTEMPTS).ok_or_else(|| {
+        let seed = seed_of(seed)?;
+        let generated = generate(shape, level, seed, MAX_ATTEMPTS).ok_or_else(|| {
             js_error(format!(
                 "no {difficulty} {size} × {size} puzzle turned up in {MAX_ATTEMPTS} grids: try another difficulty or seed"
             ))
         })?;
-        let mut game =
-            SudokuGame::with_puzzle(generated.puzzle, Some(seed as u64)).map_err(js_error)?;
+        let mut game = SudokuGame::with_puzzle(generated.puzzle, Some(seed)).map_err(js_error)?;
         let rating = generated.rating;
         game.rating = Some(RatingReport {
             solved: rating.solved,

@@ -3,7 +3,7 @@
 //! clock between calls (the library has none), and the experiment's three grids
 //! ([`sudoku_ga_grids`]).
 
-use super::{js_error, to_js};
+use super::{js_error, seed_of, to_js};
 use crate::env::sudoku::{
     ga_puzzle, GaConfig, GenerationStats, GeneticAlgorithm, Grid, Initialisation, GA_GRIDS,
 };
@@ -58,20 +58,14 @@ impl SudokuGa {
                 "population {population}: at most {MAX_POPULATION} individuals"
             )));
         }
-        if !(seed.is_finite()
-            && seed >= 0.0
-            && seed.fract() == 0.0
-            && seed <= 9.007_199_254_740_992e15)
-        {
-            return Err(js_error("the seed must be a whole number from 0 to 2^53"));
-        }
+        let seed = seed_of(seed)?;
         let config = GaConfig {
             population,
             initialisation,
             repair,
             ..GaConfig::default()
         };
-        let ga = GeneticAlgorithm::new(&givens, config, seed as u64).map_err(js_error)?;
+        let ga = GeneticAlgorithm::new(&givens, config, seed).map_err(js_error)?;
         Ok(SudokuGa { ga, givens })
     }
 

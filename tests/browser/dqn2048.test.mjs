@@ -120,6 +120,18 @@ describe("Mehta's RL paper's deep Q-network on the 2048 page", () => {
     assert.ok(!page.requests.some((path) => path.startsWith("/pkg/learn/")), "the learning bundle waits until the card is used");
     assert.ok(!page.requests.includes("/www/common/learn-worker.js"), "so does the learning worker");
     assert.match(await page.locator("#d2048-params").textContent(), /^1,255,428 parameters — the paper's network/, "the seed's network and what it costs");
+    // A preset fills its fields; "The paper's settings" puts every field back to its default.
+    const values = (ids) => Promise.all(ids.map((id) => page.locator(`#d2048-${id}`).inputValue()));
+    const ids = ["filters1", "hidden", "epsilon-decay", "eval-every", "warmup"];
+    const defaults = await values(ids);
+    await page.click("#d2048-quick");
+    assert.deepEqual(await values(ids), ["32", "64", "0.99", "2000", defaults[4]]);
+    await page.locator("#d2048-warmup").evaluate((input) => (input.value = "3")); // in "More settings", folded
+    await page.check("#d2048-demonstrations");
+    await page.click("#d2048-defaults");
+    assert.deepEqual(await values(ids), defaults);
+    assert.equal(await page.locator("#d2048-demonstrations").isChecked(), false);
+    assert.match(await page.locator("#d2048-params").textContent(), /^1,255,428 parameters — the paper's network/);
 
     await fillForm(page, TINY);
     await page.selectOption("#d2048-backend", "cpu");

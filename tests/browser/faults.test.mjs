@@ -176,12 +176,13 @@ describe("faults in the page", () => {
     const page = await session.newPage();
     const small = { batchSize: 8, warmupEpisodes: 1, numEnvs: 2, seed: 5 };
     const runs = [
-      ["train2048", { ...small }],
-      ["trainMinesweeper", { ...small, level: "beginner", layers: 2, filters: 8 }],
-      ["trainSudoku", { ...small, layers: 1, filters: 8, puzzles: 4, validationSize: 1 }],
-      ["trainDust", { ...small, hidden: [16, 16], validationSize: 2 }],
+      ["2048", { ...small }],
+      ["minesweeper", { ...small, level: "beginner", layers: 2, filters: 8 }],
+      ["sudoku", { ...small, layers: 1, filters: 8, puzzles: 4, validationSize: 1 }],
+      ["dust", { ...small, hidden: [16, 16], validationSize: 2 }],
     ];
-    for (const [method, trainOptions] of runs) {
+    for (const [puzzle, trainOptions] of runs) {
+      const method = `${puzzle}'s trainer`;
       // A worker of its own (burn sets up one WebGPU device per instance): two chunks on WebGPU,
       // then the device goes, then two chunks more.
       const learningWorker = nextLearningWorker(page);
@@ -192,10 +193,10 @@ describe("faults in the page", () => {
         await window.learn.ready;
       });
       const worker = await learningWorker;
-      await page.evaluate(({ method, trainOptions }) => {
+      await page.evaluate(({ puzzle, trainOptions }) => {
         window.run = { chunks: [], fallback: null, done: null, error: null };
         const { run, learn } = window;
-        learn[method]({ options: trainOptions, backend: "webgpu" }, {
+        learn.train({ puzzle, options: trainOptions, backend: "webgpu" }, {
           onProgress: (message) => {
             if (message.stage === "fallback") run.fallback = message;
             if (message.stage !== "chunk") return;
@@ -203,7 +204,7 @@ describe("faults in the page", () => {
             if (run.fallback && run.chunks.filter((chunk) => chunk.backend === "cpu").length === 2) learn.stop();
           },
         }).then((done) => (run.done = done), (error) => (run.error = error.message));
-      }, { method, trainOptions });
+      }, { puzzle, trainOptions });
       await page.waitForFunction(() => window.run.chunks.length >= 2 || window.run.error, null, { timeout: 120_000 });
       assert.equal(await page.evaluate(() => window.run.error), null, `${method} trains on WebGPU`);
       await loseGpuDevice(worker);
@@ -221,9 +222,9 @@ describe("faults in the page", () => {
     // Later in the same worker: WebGPU asked for by name is refused in words; auto uses the CPU.
     const later = await page.evaluate(async () => {
       const { learn } = window;
-      const refused = await learn.trainDust({ options: { hidden: [8] }, backend: "webgpu" }).then(() => "", (error) => error.message);
+      const refused = await learn.train({ puzzle: "dust", options: { hidden: [8] }, backend: "webgpu" }).then(() => "", (error) => error.message);
       let note = "";
-      const done = await learn.trainDust({ options: { hidden: [8] }, backend: "auto" }, {
+      const done = await learn.train({ puzzle: "dust", options: { hidden: [8] }, backend: "auto" }, {
         onProgress: (message) => {
           if (message.stage === "backend") note = message.message;
           if (message.stage === "chunk") learn.stop();

@@ -202,7 +202,7 @@ describe("the deep Q-network card on the Minesweeper page", () => {
     // The solver in the worker plays the same boards as the page's own solver (the core bundle).
     const pageSolver = await page.evaluate(async () => {
       const { loadWasm } = await import("/www/common/wasm.js");
-      const evaluation = new (await loadWasm()).MinesweeperSolverEvaluation({ width: 9, height: 9, mines: 10, rule: "safe", firstCell: 0, games: 100, seed: 0 });
+      const evaluation = (await loadWasm()).minesweeperSolverEvaluation({ width: 9, height: 9, mines: 10, rule: "safe", firstCell: 0, games: 100, seed: 0 });
       evaluation.step(100);
       return evaluation.result();
     });

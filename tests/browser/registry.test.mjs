@@ -195,7 +195,7 @@ describe("the puzzle registry", () => {
     await page.context().close();
   });
 
-  test("the learning worker: a job table entry per learnable puzzle, no default puzzle, and every foreign model file refused with its page", slow, async () => {
+  test("the learning worker: a job table entry per learnable puzzle, no default puzzle, every foreign model file refused with its page, and a model plays and is evaluated only as its own puzzle's", slow, async () => {
     const page = await openTestPage();
     const learnable = learnablePuzzles().map(({ id, learner }) => ({ id, learner }));
     const known = learnable.map(({ id }) => `"${id}"`).join(", ");
@@ -211,7 +211,7 @@ describe("the puzzle registry", () => {
           model: typeof bundle.LearnedModel?.forPuzzle,
           trainer: typeof bundle.LearnerTrainer?.create,
           own: Object.keys(bundle).filter((name) => /^Dqn.*(Model|Trainer)$/.test(name)),
-          handlers: Object.keys(jobs.handlers),
+          handlers: Object.keys(jobs.handlers ?? {}),
           chunkSteps: ["cpu", "webgpu"].every((backend) => ["first", "min", "max"].every((bound) => Number.isInteger(jobs.chunkSteps?.[backend]?.[bound]))),
         };
       }
@@ -225,7 +225,6 @@ describe("the puzzle registry", () => {
     for (const { id } of learnable) {
       assert.equal(parts[id].model, "function", `${id}: its model class loads files`);
       assert.equal(parts[id].trainer, "function", `${id}: its trainer class creates trainers`);
-      assert.ok(parts[id].handlers.length > 0, `${id}: it has requests of its own`);
       assert.ok(parts[id].chunkSteps, `${id}: its chunk sizes`);
     }
     const types = Object.values(parts).flatMap((part) => part.handlers);
@@ -249,6 +248,7 @@ describe("the puzzle registry", () => {
           loadUnknown: await refusal(learn.loadModelUrl(urls.sudoku, { key: "k3", puzzle: "tetris" })),
           notAModel: await refusal(learn.loadModelBytes(new TextEncoder().encode("hello"), { key: "k4", name: "notes.txt", puzzle: "sudoku" })),
           pairs: {},
+          asOther: {},
         };
         // Every shipped model file loaded as every learnable puzzle's model.
         for (const [owner, url] of Object.entries(urls)) {
@@ -256,6 +256,14 @@ describe("the puzzle registry", () => {
             const absolute = new URL(url, location.href).href;
             result.pairs[`${owner} as ${as}`] = await refusal(learn.loadModelUrl(absolute, { key: `${owner}-as-${as}`, puzzle: as }));
           }
+        }
+        // A kept model plays and is evaluated through the same two requests for every puzzle: asked
+        // as another puzzle's, it is refused before anything runs.
+        const owners = Object.keys(urls);
+        for (const [i, owner] of owners.entries()) {
+          const other = owners[(i + 1) % owners.length];
+          const key = `${owner}-as-${owner}`;
+          result.asOther[owner] = [await refusal(learn.play(key, other, {})), await refusal(learn.evaluate(key, other, {}))];
         }
         learn.dispose();
         return result;
@@ -270,6 +278,13 @@ describe("the puzzle registry", () => {
     assert.equal(outcome.trainSameGame, `The learning worker has no jobs for SameGame ("samegame"); it has jobs for ${known}.`);
     assert.equal(outcome.loadUnknown, `Unknown puzzle "tetris": the learning worker has jobs for ${known}.`);
     assert.match(outcome.notAModel, /^The file "notes\.txt" could not be loaded: not a puzzlelab DQN model[^.]*$/, "no page is named for what is no model");
+    // The page took the owners in the order of `urls`' keys ("2048", an index, first).
+    const owners = Object.keys(urls).map((id) => learnablePuzzles().find((puzzle) => puzzle.id === id));
+    for (const [i, owner] of owners.entries()) {
+      const other = owners[(i + 1) % owners.length];
+      const refusal = `The model "${owner.id}-as-${owner.id}" is a ${owner.title} model, not a ${other.title} one.`;
+      assert.deepEqual(outcome.asOther[owner.id], [refusal, refusal], `a ${owner.id} model asked to play or be evaluated as ${other.id}`);
+    }
     for (const owner of learnablePuzzles()) {
       for (const as of learnablePuzzles()) {
         const refused = outcome.pairs[`${owner.id} as ${as.id}`];

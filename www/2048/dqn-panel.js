@@ -101,24 +101,7 @@ export const DQN_2048 = {
           "eval-games": 20,
         },
       },
-      {
-        id: "seed-settings",
-        label: "The paper's settings",
-        title: "Back to the paper's network and hyper-parameters",
-        values: {
-          ...PAIR_CONV_NETWORK,
-          lr: 0.0005,
-          gamma: 0.9,
-          batch: 64,
-          "epsilon-decay": 0.9995,
-          "epsilon-start": 0.9,
-          "epsilon-min": 0.01,
-          demonstrations: false,
-          double: false,
-          "eval-every": 5000,
-          "eval-games": 5,
-        },
-      },
+      { id: "defaults", label: "The paper's settings", title: "Every field back to its default: the paper's network and hyper-parameters", values: "defaults" },
     ],
     note: (read) => paramsText(read("filters1"), read("filters2"), read("hidden")),
     request: ({ filters1, filters2, hidden, evalEvery, evalGames, demonstrations, demoGames, pretrainSteps, demoWeight, ...options }) => ({
@@ -214,12 +197,12 @@ export const DQN_2048 = {
           `${recipe ? ` — Mehta's network, ${recipe}` : ""}. Evaluate measures it again in this tab.`,
       };
     },
-    run: async (card, chosen, { games, seed }, { request, progress, elapsed }) => {
-      const report = await request(card.client().evaluate2048(chosen.key, { games, seed }, { onProgress: ({ done, total }) => progress(done, total) }));
-      const { summary, stats } = report;
+    run: async (card, chosen, { games, seed }, { evaluateModel, elapsed }) => {
+      const { key, info, evaluation, ms } = await evaluateModel({ games, seed });
+      const { summary, stats } = evaluation;
       return {
-        report: { ...report, model: chosen.name },
-        cells: evaluationCells(chosen.name, report.seed, summary, (tile) => reachRate(stats, tile)),
+        report: { key, info, seed, stats, summary, ms, model: chosen.name },
+        cells: evaluationCells(chosen.name, seed, summary, (tile) => reachRate(stats, tile)),
         status:
           `${chosen.name}: mean score ${whole(summary.mean_score)} over ${plural(summary.games, "game")}; ` +
           `512 reached in ${percent(reachRate(stats, 512))}, 2048 in ${percent(summary.reach["2048"])} (${elapsed()}).`,
@@ -265,8 +248,8 @@ async function watch(card) {
   const shipped = `Mehta's DQN, shipped model${recipe ? ` (${recipe})` : ""}`;
   const demonstrated = card.demonstrated ? ", from the n-tuple agent's demonstrations" : "";
   const label = { trained: `Mehta's DQN, trained here (${numberFormat.format(chosen.steps ?? 0)} steps${demonstrated})`, file: `Mehta's DQN from ${chosen.name}` }[chosen.source] ?? shipped;
-  const learn = card.client();
-  card.api.useAgent({ label, details: modelText(chosen.info), bestMove: (exponents) => learn.bestMove2048(chosen.key, exponents) });
+  const bestMove = async (exponents) => (await card.playModel(chosen, { exponents: Array.from(exponents) })).move;
+  card.api.useAgent({ label, details: modelText(chosen.info), bestMove });
   card.api.playAgent?.();
   card.setPlayStatus(`${label} plays on the board above (greedy: the legal move with the highest Q-value).`);
 }

@@ -1,41 +1,20 @@
 // 2048's jobs in the learning worker (common/learn-worker.js loads this through the puzzle
-// registry; see its protocol): the greedy move of a kept model (LearnedModel), the seeded evaluation games
-// of a model, the in-training evaluation of a run, and the demonstrations of a run that learns from them. Nothing here runs on import;
-// the worker hands over what the jobs need of it.
+// registry; see its protocol): the in-training evaluation of a run, and the demonstrations of a run
+// that learns from them. Nothing here runs on import; the worker hands over what the jobs need of it.
 
 import { fetchBytes, gunzipIfNeeded } from "../common/download.js";
-import { evaluateKeptModel, playStepwise } from "../common/learn-jobs.js";
+import { playStepwise } from "../common/learn-jobs.js";
 import { postProgress } from "../common/worker-protocol.js";
 
 /** The demonstrator of a run that learns from demonstrations: the shipped n-tuple network. */
 const DEMONSTRATOR_URL = new URL("../models/2048-ntuple.ntuple.gz", import.meta.url);
 
-/** The most games one evaluation plays. */
-const MAX_GAMES = 100_000;
-
 /**
- * 2048's part of the learning worker (common/learn-jobs.js says what it returns). `bundleReady`
- * (the learning bundle's exports), `keptModel(key, puzzle)` (a kept model's entry: { model, bytes,
- * info, puzzle }), `snapshotTrained(run)` (keeps and returns the run's network so far as a model)
+ * 2048's part of the learning worker (common/learn-jobs.js says what it returns).
+ * `snapshotTrained(run)` (keeps and returns the run's network so far as a model)
  * and `isKept(key, model)` (whether `model` is still the one kept under `key`) are the worker's.
  */
-export function learnJobs({ bundleReady, keptModel, snapshotTrained, isKept }) {
-  /** The greedy move of the kept 2048 model `key` for a board of 16 exponents. */
-  async function bestMove2048({ key, exponents }) {
-    await bundleReady;
-    const { model } = keptModel(key, "2048");
-    return { result: { move: model.play({ exponents: Array.from(exponents) }).move } };
-  }
-
-  /**
-   * "evaluate-2048": { key, seed, info, stats, summary (as `puzzlelab 2048 eval --agent dqn`'s,
-   * its timings over the time spent playing), ms (the wall time) }, a game or more at a time.
-   */
-  function evaluate2048({ id, key, games, seed }) {
-    const request = { id, key, puzzle: "2048", count: games, max: MAX_GAMES, what: "games", seed, request: { games, seed }, stage: "evaluate-2048" };
-    return evaluateKeptModel({ bundleReady, keptModel }, request, ({ stats, summary }) => ({ seed, stats, summary }));
-  }
-
+export function learnJobs({ snapshotTrained, isKept }) {
   /**
    * The in-training evaluation of a 2048 run: the network so far plays the run's evaluation games,
    * a game or more per turn of the event loop, and the page gets their statistics. Pause and Stop
@@ -81,7 +60,6 @@ export function learnJobs({ bundleReady, keptModel, snapshotTrained, isKept }) {
 
   return {
     prepare,
-    handlers: { "best-move-2048": bestMove2048, "evaluate-2048": evaluate2048 },
     /**
      * Steps per chunk: a step of the paper's convolutional network (1.26 M parameters) takes about
      * 50 ms on a CPU in a tab, while warm-up steps (no gradient step) take microseconds: chunks

@@ -36,7 +36,7 @@
 //   intro            HTML: what is trained, and how
 //   form: { head (HTML), changed(card) (the page's board changed: the head says so),
 //           fields (learn-form.js; the backend choice comes after them), more: { label, fields, checks },
-//           presets: [{ id, label, title, values by id }], nets: { defaults: { NET: values }, locked: { NET: [ids] } },
+//           presets: [{ id, label, title, values by id, or "defaults": every field's default }], nets: { defaults: { NET: values }, locked: { NET: [ids] } },
 //           note(read) (the line under the fields; read(id) is a field's number),
 //           request(values, card) → the train request's own part ({ options, evalEvery, … }),
 //           starting(settings) (words after "building the network" while the run gets ready: what
@@ -61,7 +61,9 @@
 //           lock(card, on) (default: api.board.locked),
 //           render(card) (the puzzle's play markup after the card's state: the chosen model, the board),
 //           buttons: [{ id, label (text, or by model choice), title, toggle, available(api), run(card) }] }
-//   evaluation: { heading, label, fields, help, columns, cancellable, read(card), run(card, chosen, values, ctx),
+//   evaluation: { heading, label, fields, help, columns, cancellable, read(card), run(card, chosen, values, ctx)
+//                 (ctx: evaluation-table.js's, and evaluateModel(request, onProgress?): the chosen model's
+//                 evaluation of `request` in the worker, learn-client.js's evaluate()),
 //                 html (the puzzle's own markup after the results and charts: a breakdown of the last one),
 //                 manifest(card, manifest, model) → a shipped model's evaluation from its manifest, shown
 //                 as run() returns it (a row, its status) without running anything, or null (none in it) }
@@ -548,6 +550,11 @@ export class LearnCard {
     });
   }
 
+  /** The model `chosen` (askModel's) plays `request`, a position of the card's puzzle (learn-client.js's play()). */
+  playModel(chosen, request) {
+    return this.#client().play(chosen.key, this.#config.puzzle, request);
+  }
+
   /**
    * Plays on the page's board: `step()` makes one move (it may be async) and resolves to whether
    * there is another; the next comes api.speedMs() (or `delay` ms) later. The page's board is
@@ -623,7 +630,13 @@ export class LearnCard {
     const { prefix, evaluation } = this.#config;
     return this.#evaluations.run({
       read: () => ({ ...readFields(this.#root, prefix, evaluation.fields), ...evaluation.read?.(this) }),
-      play: async (values, context) => evaluation.run(this, await this.#sources.chosen(), values, context),
+      play: async (values, context) => {
+        const chosen = await this.#sources.chosen();
+        // The chosen model's evaluation of `request` in the worker, with progress and Cancel.
+        const evaluateModel = (request, onProgress = ({ done, total }) => context.progress(done, total)) =>
+          context.request(this.#client().evaluate(chosen.key, this.#config.puzzle, request, { onProgress }));
+        return evaluation.run(this, chosen, values, { ...context, evaluateModel });
+      },
       cancelledText: (error) => (/cancelled/.test(error.message) ? "Evaluation cancelled." : null),
     });
   }

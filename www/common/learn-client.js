@@ -147,26 +147,35 @@ export class LearnClient extends WorkerClient {
     return this.request({ type: "train", ...fields, puzzle, options, backend, continueFrom }, onProgress);
   }
 
-  // ---- sliding puzzles: the dissertation's DQN (LearnerTrainer, LearnedModel; sliding/learn-jobs.js) -
+  // ---- a kept model of any learnable puzzle (LearnedModel; the puzzle's jobs module, puzzles.js) ----
 
   /**
-   * Solves a board with the sliding-puzzle model kept under `key`: `board` = { rows, cols, goal,
-   * cells } (labels row-major, 0 = blank). Resolves to the model's solve report (LearnedModel.play) ({ status, moves,
-   * tiles, length, optimal, method, optimalLength, extraMoves, nodes, ms, … }); rejects when the
-   * model was trained for another puzzle, with a message saying so.
+   * The model kept under `key`, of `puzzle` (a registry id), plays `request`, its puzzle's position
+   * (LearnedModel.play: sliding { cells, rows, cols, goal, method?, … } → its solve report; 2048
+   * { exponents } → { move, values }; Minesweeper { width, height, mines, cells } → { cell, values };
+   * Sudoku { grid } → { outcome, moves, firstMistake, solution }; dust { board } → { clicks, cells,
+   * values, after, cleared }). Resolves to { key, info, ...the answer }; rejects, saying why, for a
+   * model of another puzzle or a position it cannot play (a sliding board of another size or goal).
    */
-  solve(key, { rows, cols, goal, cells }, options) {
-    return this.request({ type: "solve-sliding", key, rows, cols, goal: Array.from(goal), cells: Array.from(cells), options });
+  play(key, puzzle, request) {
+    return this.request({ type: "play-model", key, puzzle, request });
   }
 
   /**
-   * Evaluates the sliding-puzzle model under `key` by exact optimal distance (boards of at most 9
-   * cells): `options` { perDistance, seed, … }. onProgress gets { stage: "evaluate", done, total }
-   * as positions are played. Resolves to { rows: [...], overall, settings, seconds, ms }; the
-   * promise's `id` is for cancelEvaluation().
+   * Evaluates the model kept under `key`, of `puzzle`, on `request`, its puzzle's evaluation
+   * (LearnedModel.startEvaluation: sliding { perDistance, seed, … }; 2048 and dust { games |
+   * boards, seed }; Minesweeper { width, height, mines, rule, firstCell, games, seed }; Sudoku
+   * { perBin, seed, givens }), a batch at a time: onProgress gets { stage: "evaluate", done, total }.
+   * Resolves to { key, info, evaluation (the learner's report), ms }; the promise's `id` is for
+   * cancelEvaluation().
    */
-  evaluate(key, options = {}, { onProgress } = {}) {
-    return this.request({ type: "evaluate-sliding", key, options }, onProgress);
+  evaluate(key, puzzle, request, { onProgress } = {}) {
+    return this.request({ type: "evaluate-model", key, puzzle, request }, onProgress);
+  }
+
+  /** Stops the evaluation whose promise has this `id` after its current batch (it rejects, saying so). */
+  cancelEvaluation(id) {
+    return this.request({ type: "cancel-evaluation", job: id });
   }
 
   /** The trained network as a model file: resolves to { bytes (Uint8Array), steps, backend }. */
@@ -205,139 +214,6 @@ export class LearnClient extends WorkerClient {
    */
   snapshot(key) {
     return this.request({ type: "snapshot", key });
-  }
-
-  // ---- 2048: Mehta's DQN (LearnerTrainer, LearnedModel; 2048/learn-jobs.js) --------------------------
-
-  /**
-   * Starts training Mehta's DQN on 2048: { options (filters, DqnConfig's fields over the paper's), backend, evalEvery
-   * (steps between in-training evaluations, 0: none), evalGames, evalSeed, continueFrom }.
-   * onProgress gets "backend", "started", "chunk" as for train(), and { stage: "evaluation", steps,
-   * done, total } while an in-training evaluation plays, { stage: "evaluated", steps, stats,
-   * summary } when it ends. Resolves when training stops, to { stopped, report, backend, model }.
-   */
-  train2048({ options = {}, backend = "auto", evalEvery = 0, evalGames = 0, evalSeed = 0, continueFrom = null }, { onProgress } = {}) {
-    return this.train({ puzzle: "2048", options, backend, evalEvery, evalGames, evalSeed, continueFrom }, { onProgress });
-  }
-
-  /** The greedy move of the 2048 model under `key` for 16 exponents: 0 up, 1 right, 2 down, 3 left, −1 none. */
-  async bestMove2048(key, exponents) {
-    const { move } = await this.request({ type: "best-move-2048", key, exponents: Array.from(exponents) });
-    return move;
-  }
-
-  /**
-   * Plays greedy games 0..games of the run seeded with `seed` with the 2048 model under `key` (the
-   * games of `puzzlelab 2048 eval --agent dqn --seed`); onProgress gets { done, total }. Resolves to { key,
-   * seed, info, stats, summary, ms }; the promise's `id` is for cancelEvaluation().
-   */
-  evaluate2048(key, { games, seed }, { onProgress } = {}) {
-    return this.request({ type: "evaluate-2048", key, games, seed }, onProgress);
-  }
-
-  /** Stops the evaluation whose promise has this `id` after its current batch (it rejects, saying so). */
-  cancelEvaluation(id) {
-    return this.request({ type: "cancel-evaluation", job: id });
-  }
-
-  // ---- Minesweeper (LearnerTrainer, LearnedModel; minesweeper/learn-jobs.js) --------------------------
-
-  /**
-   * Starts training a Minesweeper DQN: { options (the board (width, height, mines, firstClick, firstCell), the
-   * network, DqnConfig's fields), backend, evalEvery (steps between validations, 0: none),
-   * evalGames, evalSeed, continueFrom } (the validation games' first click: options.firstCell,
-   * [column, row]). onProgress gets "backend", "started",
-   * "chunk" as for train(), { stage: "validating", steps, games } and { stage: "validated", steps,
-   * evaluation } around each validation. Resolves when training stops, to { stopped, report,
-   * backend, model }.
-   */
-  trainMinesweeper({ options = {}, backend = "auto", evalEvery = 0, evalGames = 0, evalSeed = 0, continueFrom = null }, { onProgress } = {}) {
-    return this.train({ puzzle: "minesweeper", options, backend, evalEvery, evalGames, evalSeed, continueFrom }, { onProgress });
-  }
-
-  /**
-   * The greedy cell of the Minesweeper model under `key` for a board of cell codes (MinesGame.cells():
-   * 0–8 revealed, 9 covered, 10 flag, 11 "?"): resolves to { cell (−1: none left), values }.
-   */
-  bestCellMinesweeper(key, { width, height, mines, cells }) {
-    return this.request({ type: "best-cell-minesweeper", key, width, height, mines, cells: Array.from(cells) });
-  }
-
-  /**
-   * Plays `games` of the solver's boards seeded with `seed` (first click on cell `firstCell`) with
-   * the Minesweeper model under `key`, and with `solver` the solver too on the same boards; resolves
-   * to { key, info, model, solver, ms } (model and solver as `puzzlelab minesweeper eval` reports:
-   * { games, wins, win_rate, win_rate_95, guesses_per_game, ms_per_game }). onProgress gets
-   * { player ("model", then "solver"), done, total }; the promise's `id` is for cancelEvaluation().
-   */
-  evaluateMinesweeper(key, { width, height, mines, rule, firstCell, games, seed, solver = true }, { onProgress } = {}) {
-    return this.request({ type: "evaluate-minesweeper", key, width, height, mines, rule, firstCell, games, seed, solver }, onProgress);
-  }
-
-  // ---- Sudoku (LearnerTrainer, LearnedModel; sudoku/learn-jobs.js) ------------------------------------
-
-  /**
-   * Starts training a Sudoku DQN: { options (net, layers, filters, givens, puzzles (the pool),
-   * validationSize (puzzles a bin), DqnConfig's fields), backend, evalEvery (steps between
-   * validations, 0: none), continueFrom }. onProgress gets "backend", "started" (with `setup`),
-   * "chunk" as for train(), { stage: "validating", steps } and { stage: "validated", steps, evaluation: { easy, medium, hard } }
-   * around each validation. Resolves when training stops, to { stopped, report, backend, model }.
-   */
-  trainSudoku({ options = {}, backend = "auto", evalEvery = 0, continueFrom = null }, { onProgress } = {}) {
-    return this.train({ puzzle: "sudoku", options, backend, evalEvery, continueFrom }, { onProgress });
-  }
-
-  /**
-   * The Sudoku model under `key` plays greedily from `grid` (81 cells as text, "." empty):
-   * resolves to { key, info, outcome ("solved" | "mistake" | "stuck" | "limit"), moves: [{ cell,
-   * digit, right, value }], firstMistake, solution }.
-   */
-  playSudoku(key, grid) {
-    return this.request({ type: "play-sudoku", key, grid });
-  }
-
-  /**
-   * Plays `perBin` puzzles of each of the paper's bins drawn from `seed` with `givens` with the
-   * Sudoku model under `key` (the puzzles of `puzzlelab sudoku eval`); resolves to { key, info,
-   * bins: [{ bin, published_solved_rate, puzzles, solved, solved_rate, solved_rate_95, filled_fraction,
-   * ms_per_puzzle }], seed, perBin, ms }.
-   */
-  evaluateSudoku(key, { perBin, seed, givens }, { onProgress } = {}) {
-    return this.request({ type: "evaluate-sudoku", key, perBin, seed, givens: Array.from(givens) }, onProgress);
-  }
-
-  // ---- the dust puzzle (LearnerTrainer, LearnedModel; samegame/learn-jobs.js) ------------------------
-
-  /**
-   * Starts training a dust DQN: { options (net, target, hidden, validationSize (boards), DqnConfig's
-   * fields), backend, evalEvery (steps between validations, 0: none),
-   * continueFrom }. onProgress gets "backend", "started" (with `setup`), "chunk" as for train(),
-   * { stage: "validating", steps } and { stage: "validated", steps, evaluation: { boards,
-   * mean_clicks, play, mean_clicks_greedy, mean_clicks_lookahead } } around each validation. Resolves when training stops, to { stopped, report,
-   * backend, model }.
-   */
-  trainDust({ options = {}, backend = "auto", evalEvery = 0, continueFrom = null }, { onProgress } = {}) {
-    return this.train({ puzzle: "dust", options, backend, evalEvery, continueFrom }, { onProgress });
-  }
-
-  /**
-   * The dust model under `key` clears `board` (text, the dust rules' 8 × 6) greedily: resolves to
-   * { key, info, clicks: [[col, row]], cells (row-major, of the board before each click), values
-   * (each click's Q-value), after (the board text after the last click), cleared }.
-   */
-  playDust(key, board) {
-    return this.request({ type: "play-dust", key, board });
-  }
-
-  /**
-   * Clears seeded boards 0..boards of the run seeded with `seed` (the boards of `puzzlelab dust eval
-   * --seed`) with the dust model under `key`, and with the greedy rule; resolves to { key, info,
-   * seed, boards, mean_clicks, distribution (boards by clicks), greedy: { boards, mean_clicks,
-   * distribution }, ms }. onProgress gets { done, total } (boards); the promise's `id` is for
-   * cancelEvaluation().
-   */
-  evaluateDust(key, { boards, seed }, { onProgress } = {}) {
-    return this.request({ type: "evaluate-dust", key, boards, seed }, onProgress);
   }
 }
 

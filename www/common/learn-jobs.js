@@ -1,14 +1,16 @@
-// What the puzzles' jobs in the learning worker (sliding/, 2048/, minesweeper/, sudoku/ and
-// samegame/learn-jobs.js) do alike: check an evaluation's count and seed, play it a batch at a time
-// with progress and Cancel ("cancel-evaluation", which the worker answers for every puzzle),
-// answer an evaluation request with the model's info and the time taken, run a training run's
-// validation when it is due, and say what a refused model file is.
+// What the learning worker does alike for every puzzle's models and runs: play an evaluation a
+// batch at a time with progress and Cancel ("evaluate-model" and "cancel-evaluation", which the
+// worker answers for every puzzle), run a training run's validation when it is due, and say what a
+// refused model file is; and what a puzzle's jobs module (sliding/, 2048/, minesweeper/, sudoku/
+// and samegame/learn-jobs.js) gives the worker.
 //
 // Every learnable puzzle of the registry (puzzles.js) names its jobs module (`learner.jobs`), which
 // exports learnJobs(worker); learn-worker.js calls it once with what the jobs need of the worker
 // ({ puzzle (the registry's entry), bundleReady, keptModel(key, puzzleId), withTrainer(trainer,
 // call), snapshotTrained(run), isKept(key, model) }) and keeps what it returns by puzzle id:
-//   handlers            its own request types, named after it ("play-sudoku", "evaluate-2048", …)
+//   handlers            its own request types, named after it, for what is no model's
+//                       ("evaluate-minesweeper-solver"); a model plays and is evaluated through
+//                       the worker's "play-model" and "evaluate-model"
 //   chunkSteps          { cpu, webgpu }: { first, min, max } training steps per chunk
 //   trainerOptions      (message) => the options of LearnerTrainer.create(puzzle, options,
 //                       backend) (absent: message.options)
@@ -22,16 +24,6 @@
 import { byId, puzzleOfModel } from "./puzzles.js";
 import { postProgress } from "./worker-protocol.js";
 
-/** Throws unless `count` is a whole number from 1 to `max`; `what` names it ("games", "boards"). */
-export function checkCount(count, max, what) {
-  if (!(Number.isSafeInteger(count) && count >= 1 && count <= max)) throw new Error(`Evaluate 1 to ${max.toLocaleString("en")} ${what}.`);
-}
-
-/** Throws unless `seed` is a whole number, 0 or more. */
-export function checkSeed(seed) {
-  if (!(Number.isSafeInteger(seed) && seed >= 0)) throw new Error("The seed must be a whole number, 0 or more.");
-}
-
 /** Evaluations under way in this worker, by request id: { cancelled }. */
 const evaluations = new Map();
 
@@ -41,7 +33,7 @@ const MAX_BATCH = 1_000;
 const BATCH_MS = 100;
 
 /**
- * Plays `job` (a LearnedModel.startEvaluation() or a MinesweeperSolverEvaluation: step(count),
+ * Plays `job` (an Evaluation: LearnedModel.startEvaluation()'s or minesweeperSolverEvaluation()'s: step(count),
  * done, total, result()) a batch at a time, sized to take about BATCH_MS (from `first`), and frees
  * it. After each batch it posts { stage, done, total, ...said } to request `id` and lets the event
  * loop turn, so that training chunks, moves and "cancel-evaluation" get in between; it stops
@@ -79,24 +71,19 @@ export function cancelEvaluation({ job }) {
 }
 
 /**
- * An evaluation job ("evaluate-2048", "evaluate-minesweeper", …) over what the worker lends the
- * jobs (`bundleReady`, `keptModel`): once the bundle is ready, takes the kept model `key` of
- * `puzzle`, checks the request's `count` (checkCount: 1 to `max` `what`) and `seed`, starts the
- * model's evaluation of `request` (LearnedModel.startEvaluation: the job keeps its own copy of the
- * network, so training may replace the kept model meanwhile) and plays it (playStepwise with
- * `stage`, `said` and `first`). `then(played, bundle)` (optional) adds to what it found. Resolves to the
- * job's answer: { result: { key, info (the kept model's), ...what `then` returned (else
- * { evaluation }), ms (the time from the checks to the end) } }.
+ * "evaluate-model" over what the worker lends the jobs (`bundleReady`, `keptModel`): once the
+ * bundle is ready, takes the kept model `key` of `puzzle`, starts its evaluation of `request`
+ * (LearnedModel.startEvaluation, which checks the request: counts, seed; the job keeps its own copy
+ * of the network, so training may replace the kept model meanwhile) and plays it (playStepwise,
+ * stage "evaluate"). Resolves to { result: { key, info (the kept model's), evaluation, ms (the
+ * time taken) } }.
  */
-export async function evaluateKeptModel({ bundleReady, keptModel }, { id, key, puzzle, count, max, what, seed, request, stage, said, first }, then) {
-  const bundle = await bundleReady;
+export async function evaluateKeptModel({ bundleReady, keptModel }, { id, key, puzzle, request }) {
+  await bundleReady;
   const entry = keptModel(key, puzzle);
-  checkCount(count, max, what);
-  checkSeed(seed);
   const started = performance.now();
-  const evaluation = await playStepwise(entry.model.startEvaluation(request), { id, stage, said, first });
-  const found = then ? await then(evaluation, bundle) : { evaluation };
-  return { result: { key, info: entry.info, ...found, ms: Math.round(performance.now() - started) } };
+  const evaluation = await playStepwise(entry.model.startEvaluation(request), { id, stage: "evaluate" });
+  return { result: { key, info: entry.info, evaluation, ms: Math.round(performance.now() - started) } };
 }
 
 /**
@@ -116,12 +103,14 @@ export async function validateRun(run, steps, withTrainer, { options = {}, said 
 }
 
 /**
- * The jobs' `validate` and `trainerSetup` for a trainer that holds its own validation set (Sudoku's
- * puzzles, dust's boards): each validation is the trainer's evaluate() on that set (validateRun with
- * no options), and "started" carries the trainer's `setup`.
+ * The learnJobs of a puzzle whose trainer holds its own validation set (Sudoku's puzzles, dust's
+ * boards) and that needs nothing else of the worker: `chunkSteps` as given; each in-training
+ * validation (`run.evaluation`: { every, next }) is the trainer's evaluate() on that set
+ * (validateRun with no options; the page gets { stage: "validated", steps, evaluation }, skipped
+ * while the run is pausing or stopping), and "started" carries the trainer's `setup`.
  */
-export function ownValidation(withTrainer) {
-  return { validate: (run, steps) => validateRun(run, steps, withTrainer), trainerSetup: true };
+export function ownValidationJobs(chunkSteps) {
+  return ({ withTrainer }) => ({ chunkSteps, validate: (run, steps) => validateRun(run, steps, withTrainer), trainerSetup: true });
 }
 
 /** The first bytes of every DQN model file (MAGIC in src/agent/dqn/model_file.rs). */

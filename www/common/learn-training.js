@@ -80,7 +80,7 @@ export class LearnTraining {
       if (event.target === elements.net && defaults) this.fill(defaults);
       render();
     });
-    for (const { id, values } of config.form.presets ?? []) on(this.#element(id), "click", () => this.fill(values));
+    for (const { id, values } of config.form.presets ?? []) on(this.#element(id), "click", () => this.fill(values === "defaults" ? this.#defaults() : values));
     this.#renderNote();
     this.#renderStats();
   }
@@ -335,6 +335,12 @@ export class LearnTraining {
   get #fields() {
     const { form } = this.#config;
     return [...form.fields, ...form.more.fields, ...(form.more.checks ?? [])];
+  }
+
+  /** Every field's default by id (a preset whose values are "defaults" fills them). */
+  #defaults() {
+    const initial = (field) => ({ check: field.checked, select: Object.keys(field.choices ?? {})[0] })[field.type] ?? field.value;
+    return Object.fromEntries(this.#fields.map((field) => [field.id, initial(field)]));
   }
 
   /** The form's settings for the worker's "train"; throws a FieldError naming the field. */

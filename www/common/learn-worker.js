@@ -13,8 +13,10 @@
 // key of its network being trained and its jobs module (sliding/, 2048/, minesweeper/, sudoku/,
 // samegame/learn-jobs.js, loaded from the registry; common/learn-jobs.js says what each gives). The
 // job table is keyed by the registry's puzzle id. There is no default puzzle: "load-model" and
-// "train" say `puzzle` (a request without one is refused), and a puzzle's own requests have types
-// of their own, from its jobs module ("solve-sliding", "best-move-2048", "play-sudoku", …). A model
+// "train" say `puzzle` (a request without one is refused); a kept model of any puzzle plays and is
+// evaluated through the same two requests, with its puzzle's own request object (LearnedModel's
+// play and startEvaluation read it), and a jobs module adds requests of its own only for what is
+// no model's (Minesweeper's solver on the same boards). A model
 // file refused as one puzzle's is read for the puzzle it says it is (its header's puzzleId, looked
 // up in the registry), and the error says on which page it loads.
 //
@@ -35,63 +37,28 @@
 //             matrix products: "race" (its set-up's choice), "tiled" or "default")
 //        { type: "snapshot", id, key? }              keep the trainer's network now as a model (under
 //             `key`, default the run's trainedKey); answers { key, info, steps }
-//   Sliding puzzles (sliding/learn-jobs.js):
-//        { type: "train", id, puzzle: "sliding", rows, cols, goal, options, backend, continueFrom? }
-//             goal: text ("" = standard); options: difficulty, curriculum, reward, mixed,
-//             uniformStarts and DqnConfig's fields (the sliding learner's setup beside the board)
-//        { type: "solve-sliding", id, key, rows, cols, goal, cells, options? }
-//             goal and cells: labels row-major (0 = blank); options: the model-guided search's
-//             (beamWidth, maxNodes, maxDepth), or with method: "bwas" batch-weighted A*'s
-//             (lambda, batch, maxNodes)
-//        { type: "evaluate-sliding", id, key, options }  the evaluation's options ({ perDistance, seed })
-//   2048 (2048/learn-jobs.js):
-//        { type: "train", id, puzzle: "2048", options, backend, continueFrom?, evalEvery, evalGames, evalSeed }
-//             options: the 2048 setup (filters) and DqnConfig's fields over the paper's; every evalEvery
-//             steps (0: never) the network plays evalGames greedy games of the evaluation run
-//             seeded with evalSeed; the network so far is kept as the model "trained-2048"
-//        { type: "best-move-2048", id, key, exponents }   the kept 2048 model's greedy move for a board
-//             of 16 exponents: { move } (0 up, 1 right, 2 down, 3 left; −1: no move changes it)
-//        { type: "evaluate-2048", id, key, games, seed }  greedy games 0..games of the run seeded with
-//             `seed` (the games of `puzzlelab 2048 eval --agent dqn --seed`), a few at a time
-//   Minesweeper (minesweeper/learn-jobs.js):
-//        { type: "train", id, puzzle: "minesweeper", options, backend, continueFrom?, evalEvery, evalGames,
-//             evalSeed }  options: the board (level or width, height, mines, firstClick, firstCell),
-//             net "cells" (layers, filters) or "conv-dense", DqnConfig's fields;
-//             every evalEvery steps the network so far plays evalGames of the solver's boards seeded
-//             with evalSeed (first click at options.firstCell); kept as the model "trained-minesweeper"
-//        { type: "best-cell-minesweeper", id, key, width, height, mines, cells }  the kept model's greedy
-//             cell for a board of cell codes (0–8 revealed, 9 covered, 10 flag, 11 "?"; resized for a
-//             fully convolutional model): { cell (−1: none left), values (a Q-value per cell) }
-//        { type: "evaluate-minesweeper", id, key, width, height, mines, rule, firstCell, games, seed, solver }
-//             the model's greedy games on the solver's seeded boards (and, with solver: true, the
-//             solver's on the same boards): { key, model, solver (or null), ms } (each as
-//             `puzzlelab minesweeper eval` reports: win_rate, win_rate_95, guesses_per_game, …)
-//   Sudoku (sudoku/learn-jobs.js):
-//        { type: "train", id, puzzle: "sudoku", options, backend, continueFrom?, evalEvery }
-//             options: net "cells" (layers, filters) or "dense"; givens, count (the pool),
-//             validationSize (puzzles a bin); DqnConfig's fields; every evalEvery steps the network so
-//             far plays the trainer's validation puzzles; kept as the model "trained-sudoku"
-//        { type: "play-sudoku", id, key, grid }  the kept model's greedy play from a grid (81 cells as
-//             text): { key, info, outcome, moves: [{ cell, digit, right, value }], firstMistake, solution }
-//        { type: "evaluate-sudoku", id, key, perBin, seed, givens }  greedy play on perBin seeded
-//             puzzles of each bin: { key, info, bins: [{ bin, published_solved_rate, solved_rate, … }], seed, perBin, ms }
-//   Dust (samegame/learn-jobs.js):
-//        { type: "train", id, puzzle: "dust", options, backend, continueFrom?, evalEvery }
-//             options: net "backups" or "batched", target "max" or "mean", hidden, validationSize
-//             (boards); DqnConfig's fields; every evalEvery steps the network so
-//             far clears the trainer's validation boards; kept as the model "trained-dust"
-//        { type: "play-dust", id, key, board }  the kept model's greedy clearing of a board (text,
-//             8 × 6): { key, info, clicks: [[col, row]], cells, values, after, cleared }
-//        { type: "evaluate-dust", id, key, boards, seed }  greedy clearings of seeded boards beside
-//             the greedy rule's: { key, info, seed, boards, mean_clicks, distribution, greedy, ms }
-//   Every puzzle:
+//        { type: "play-model", id, key, puzzle, request }  the kept model `key` of `puzzle` plays
+//             `request`, its puzzle's position (LearnedModel.play; learn-client.js's play() lists
+//             them): { key, info, ...its answer }
+//        { type: "evaluate-model", id, key, puzzle, request }  the kept model's evaluation on
+//             `request` (LearnedModel.startEvaluation), a batch at a time with "evaluate" progress:
+//             { key, info, evaluation, ms }
 //        { type: "cancel-evaluation", id, job }  stops the evaluation with request id `job` after its
 //             current batch (it rejects with "The evaluation was cancelled.")
+//   A puzzle's own fields of "train", and its own requests (its jobs module):
+//        sliding: rows, cols, goal (text, "" = standard) beside options (difficulty, curriculum,
+//             reward, mixed, uniformStarts and DqnConfig's fields)
+//        2048 and Minesweeper: evalEvery, evalGames, evalSeed (every evalEvery steps, 0: never, the
+//             network so far plays evalGames of the evaluation run seeded with evalSeed)
+//        Sudoku and dust: evalEvery (the network so far plays the trainer's own validation set)
+//        { type: "evaluate-minesweeper-solver", id, request }  the solver's games on the boards of a
+//             Minesweeper evaluation request, a batch at a time: as `puzzlelab minesweeper eval`
+//             reports (win_rate, win_rate_95, guesses_per_game, …)
 //   out: { type: "ready" }                            the bundle is loaded
 //        { type: "progress", id: null, stage: "bundle", loaded, total, done }   while the bundle downloads
 //             (done: the last byte is in; compiling and starting it follow until "ready")
 //        { type: "progress", id, stage: "download", loaded, total }       a model download
-//        { type: "progress", id, stage: "evaluate", done, total }         positions evaluated
+//        { type: "progress", id, stage: "evaluate", done, total }         games (positions, boards) evaluated
 //        { type: "progress", id, stage: "setup", step, backend?, detail? }   a "train" request gets ready,
 //             step by step: "check" (auto: is WebGPU there, and does it compute what the CPU does), "network"
 //             (the trainer is built on `backend`), "timing" (auto: this network timed on `backend`),
@@ -114,9 +81,6 @@
 //             from the network of step fromStep (the last chunk; the trainer keeps a copy)
 //        { type: "progress", id, stage: "evaluation", steps, done, total }  2048: in-training games played
 //        { type: "progress", id, stage: "evaluated", steps, stats, summary } 2048: an in-training evaluation
-//        { type: "progress", id, stage: "evaluate-2048", done, total }      2048: evaluation games played
-//             (likewise "evaluate-sudoku": bins, "evaluate-dust": boards; "evaluate-minesweeper"
-//             with `player`: "model" or "solver", each playing the same boards)
 //        { type: "progress", id, stage: "validating", steps, games }        Minesweeper: validation games begin
 //        { type: "progress", id, stage: "validated", steps, evaluation }   Minesweeper, Sudoku, dust: an
 //             in-training evaluation (LearnerTrainer.evaluate's: the manifest's `validation`)
@@ -125,7 +89,7 @@
 
 import { isKept, keptFetch } from "./asset-cache.js";
 import { fetchBytes } from "./download.js";
-import { cancelEvaluation, foreignModelHint } from "./learn-jobs.js";
+import { cancelEvaluation, evaluateKeptModel, foreignModelHint } from "./learn-jobs.js";
 import { byId, learnablePuzzles, puzzleOfTrainedKey, wwwUrl } from "./puzzles.js";
 import { announceReady, errorMessage as messageOf, postProgress, serveRequests } from "./worker-protocol.js";
 import { adapterName, checkWebGpu, runProbes, whyNoWebGpu } from "./webgpu-check.js";
@@ -192,8 +156,17 @@ const WORKER_HANDLERS = {
   "load-weights": loadWeights,
   probe,
   snapshot,
+  "play-model": playModel,
+  "evaluate-model": ({ id, key, puzzle, request }) => evaluateKeptModel({ bundleReady, keptModel }, { id, key, puzzle, request }),
   "cancel-evaluation": cancelEvaluation,
 };
+
+/** "play-model": the kept model `key` of `puzzle` plays `request` (LearnedModel.play). */
+async function playModel({ key, puzzle, request }) {
+  await bundleReady;
+  const { model, info } = keptModel(key, puzzle);
+  return { result: { key, info, ...model.play(request) } };
+}
 
 /**
  * The job table: { byPuzzle (registry id → { puzzle (the registry's entry), ...what its jobs

@@ -126,12 +126,13 @@ export const MINES_DQN = {
       if (!board) throw new FieldError(null, "The board above is not set up yet.");
       return { board };
     },
-    run: async (card, chosen, { board, games, seed }, { request, elapsed }) => {
-      const question = { ...board, firstCell: firstCell(board), games, seed, solver: true };
-      const onProgress = ({ player, done, total }) =>
-        card.evaluationTable.showProgress(`${player === "model" ? "The model" : "The solver, on the same boards,"} played ${numberFormat.format(done)} of ${plural(total, "game")}`, done / total);
-      const report = await request(card.client().evaluateMinesweeper(chosen.key, question, { onProgress }));
-      const { model, solver } = report;
+    run: async (card, chosen, { board, games, seed }, { request, evaluateModel, elapsed }) => {
+      const question = { ...board, firstCell: firstCell(board), games, seed };
+      const progress = (player) => ({ done, total }) => card.evaluationTable.showProgress(`${player} played ${numberFormat.format(done)} of ${plural(total, "game")}`, done / total);
+      const { key, info, evaluation: model } = await evaluateModel(question, progress("The model"));
+      const solverGames = card.client().request({ type: "evaluate-minesweeper-solver", request: question }, progress("The solver, on the same boards,"));
+      const report = { key, info, model, solver: await request(solverGames) };
+      const { solver } = report;
       const gap = solver.win_rate - model.win_rate;
       const interval = ({ win_rate, win_rate_95: [low, high] }) => `${percent(win_rate)} [${percent(low)}, ${percent(high)}]`;
       return {
@@ -168,7 +169,7 @@ async function move(card, chosen = null) {
   const goesOn = await card.ask(async () => {
     chosen ??= await card.chosen({ forPlay: true });
     const { width, height, mines } = game;
-    const { cell, values } = await card.client().bestCellMinesweeper(chosen.key, { width, height, mines, cells: game.cells() });
+    const { cell, values } = await card.playModel(chosen, { width, height, mines, cells: Array.from(game.cells()) });
     if (board.game !== game || cell < 0) return false; // a new game began meanwhile, or nothing is covered
     const risk = solverRisk(game, cell);
     board.reveal(cell, "dqn");

@@ -139,10 +139,10 @@ export const DUST_DQN = {
       --seed s</code> does, and the greedy rule the same boards.`,
     columns: ["Model", "Boards", "Seed", "Model's clicks", "Greedy rule's", "Model's clicks: boards"],
     cancellable: true,
-    run: async (card, chosen, { boards, seed }, { request, elapsed }) => {
+    run: async (card, chosen, { boards, seed }, { evaluateModel, elapsed }) => {
       const onProgress = ({ done, total }) =>
         card.evaluationTable.showProgress(`Cleared ${numberFormat.format(done)} of ${plural(total, "board")} with the model and with the greedy rule`, done / total);
-      const report = await request(card.client().evaluateDust(chosen.key, { boards, seed }, { onProgress }));
+      const { evaluation: report } = await evaluateModel({ boards, seed }, onProgress);
       const { mean_clicks: model, greedy } = report;
       card.charts.distribution.setData(...distributionBars(report));
       return {
@@ -179,9 +179,9 @@ async function play(card) {
   if (solver.busy) solver.cancel();
   const optimum = game.exactSupported ? solver.exact("dust", text, seconds, () => {}) : Promise.resolve(null);
   optimum.catch(() => {});
-  const asked = await card.askModel((chosen, learn) => {
+  const asked = await card.askModel((chosen) => {
     card.setPlayStatus(`${chosen.name} is choosing its clicks; the exact solver looks for the fewest (up to ${seconds} s)…`);
-    return learn.playDust(chosen.key, text);
+    return card.playModel(chosen, { board: text });
   });
   if (!asked) return solver.cancel();
   if (board.game !== game) return; // a new board came meanwhile

@@ -194,12 +194,12 @@ export const SLIDING_DQN = {
   </details>
 </div>`,
     cancellable: true,
-    run: async (card, chosen, { perDistance }, { request, elapsed }) => {
+    run: async (card, chosen, { perDistance }, { evaluateModel, elapsed }) => {
       const { rows, cols } = chosen.info;
       if (rows * cols > 9) throw new Error("The page evaluates models of boards up to 9 cells (3 × 3): exact optimal distances are known only there. Use `puzzlelab sliding eval` for 4 × 4.");
       const progress = ({ done, total }) =>
         card.evaluationTable.showProgress(`${numberFormat.format(done)} of ${numberFormat.format(total)} positions (${perDistance} at every optimal distance)`, total ? done / total : null);
-      const table = await request(card.client().evaluate(chosen.key, { perDistance }, { onProgress: progress }));
+      const { evaluation: table } = await evaluateModel({ perDistance }, progress);
       const { overall } = table;
       return {
         ...showDistances(card, table, chosen.name, { perDistance, time: elapsed() }),
@@ -266,8 +266,9 @@ async function solve(card) {
   if (!puzzle.isSolvable()) return say("This start cannot reach the goal (the two have different parity).");
   const cells = Array.from(puzzle.board());
   say("Solving with the model…");
-  const search = card.elements.search.value === "bwas" ? { method: "bwas" } : undefined;
-  const answer = await card.askModel((chosen, learn) => misfit(chosen.info, puzzle) || learn.solve(chosen.key, { rows: puzzle.rows, cols: puzzle.cols, goal: Array.from(puzzle.goal()), cells }, search));
+  const search = card.elements.search.value === "bwas" ? { method: "bwas" } : {};
+  const position = { ...search, rows: puzzle.rows, cols: puzzle.cols, goal: Array.from(puzzle.goal()), cells };
+  const answer = await card.askModel((chosen) => misfit(chosen.info, puzzle) || card.playModel(chosen, position));
   if (!answer) return say("");
   if (typeof answer.answer === "string") return say(answer.answer);
   // A person may have moved a tile meanwhile: the solution starts from the board sent.

@@ -553,7 +553,7 @@ export class SlidingPanel {
       );
     }
     this.#host.setStatus("DQN: solving…");
-    const result = await client.solve(loaded.key, { rows, cols, goal, cells });
+    const result = await client.play(loaded.key, "sliding", { rows, cols, goal, cells });
     cancelled();
     return { ...result, ms: Math.round(result.ms) };
   }

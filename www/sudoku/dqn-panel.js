@@ -128,9 +128,10 @@ export const SUDOKU_DQN = {
       <code>puzzlelab sudoku eval --seed s --per-bin n</code> does.`,
     columns: ["Model", "A bin", "Seed", "Easy", "Medium", "Hard"],
     read: (card) => ({ givens: readGivens(card.elements.givens) }),
-    run: async (card, chosen, { perBin, seed, givens }, { request, elapsed }) => {
+    run: async (card, chosen, { perBin, seed, givens }, { evaluateModel, elapsed }) => {
       card.evaluationTable.showProgress(`Drawing ${plural(perBin, "puzzle")} of each bin and playing them…`, null);
-      const report = await request(card.client().evaluateSudoku(chosen.key, { perBin, seed, givens }));
+      const { evaluation: bins } = await evaluateModel({ perBin, seed, givens: Array.from(givens) }, () => {});
+      const report = { bins: binList(bins), seed, perBin };
       const cell = (bin, index) => (bin.puzzles ? `${percent(bin.solved_rate)} of ${bin.puzzles} (paper ${publishedPercent(PUBLISHED_SOLVED_RATES[index])})` : "no puzzles");
       return {
         report: { ...report, name: chosen.name },
@@ -159,7 +160,7 @@ async function watch(card) {
   if (!game) return;
   card.clearPlayError();
   if (game.isSolved()) return card.setPlayStatus("The board is solved already: pick a new puzzle first.");
-  const asked = await card.askModel((chosen, learn) => learn.playSudoku(chosen.key, game.text()));
+  const asked = await card.askModel((chosen) => card.playModel(chosen, { grid: game.text() }));
   if (!asked || board.game !== game) return; // refused, or a new puzzle came meanwhile
   const { chosen, answer: played } = asked;
   card.root.dataset.outcome = "";

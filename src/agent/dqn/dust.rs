@@ -469,7 +469,90 @@ mod tests {
 }
 
 /// Boards played side by side in an evaluation (one forward pass a click for all).
-const EVAL_BATCH: usize = 200;
+pub const EVAL_BATCH: usize = 200;
+
+/// `policy`'s clearing of `board` the way its learner plays ([`play`]): the clicked cells, the
+/// network's value of each click (a Q-network's Q-value of the click: 10 minus the clicks it
+/// expects after it; a value network's value of the board before it) and the board after the last.
+pub fn clearing_with_values(
+    policy: &QPolicy,
+    board: Board,
+) -> Result<(Vec<usize>, Vec<f32>, Board), DqnError> {
+    let mut env = env_for(policy)?;
+    let cells = play(policy, std::slice::from_ref(&board), 1)?.remove(0);
+    env.set_board(board);
+    let mut observation = vec![0.0; env.observation_len()];
+    let mut values = Vec::with_capacity(cells.len());
+    for &cell in &cells {
+        env.write_observation(&mut observation);
+        let q = policy.q_values(&observation);
+        values.push(if policy.is_value_network() {
+            q[0]
+        } else {
+            q[cell]
+        });
+        env.step(cell);
+    }
+    Ok((cells, values, env.board().clone()))
+}
+
+/// A model's clearings of the seeded boards `0..count` of a run ([`seeded_boards`]) beside the
+/// greedy rule's ([`Board::greedy_clearing`]) on the same boards, played a range of boards at a
+/// time (the page's evaluation, with progress between ranges; `dust value-train`'s validation at
+/// once).
+pub struct AgainstGreedy {
+    policy: QPolicy,
+    seed: u64,
+    boards: Vec<Board>,
+    model: Vec<usize>,
+    greedy: Vec<usize>,
+}
+
+/// [`AgainstGreedy`]'s summary: the model's clicks (flattened: `boards`, `mean_clicks`,
+/// `distribution`) and the greedy rule's.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct AgainstGreedySummary {
+    /// The run's seed.
+    pub seed: u64,
+    /// The model's clicks.
+    #[serde(flatten)]
+    pub model: ClicksSummary,
+    /// The greedy rule's clicks on the same boards.
+    pub greedy: ClicksSummary,
+}
+
+impl AgainstGreedy {
+    /// Boards `0..count` of the run seeded with `seed`, none played yet.
+    pub fn new(policy: QPolicy, seed: u64, count: usize) -> AgainstGreedy {
+        let boards = seeded_boards(seed, count);
+        let (model, greedy) = (Vec::new(), Vec::new());
+        AgainstGreedy {
+            policy,
+            seed,
+            boards,
+            model,
+            greedy,
+        }
+    }
+
+    /// Plays boards `range` (the next ones: ranges come in order) with the model and the rule.
+    pub fn play(&mut self, range: std::ops::Range<usize>) -> Result<(), DqnError> {
+        let boards = &self.boards[range];
+        let clicks = play(&self.policy, boards, EVAL_BATCH)?;
+        self.model.extend(clicks.iter().map(Vec::len));
+        (self.greedy).extend(boards.iter().map(|b| b.greedy_clearing().len()));
+        Ok(())
+    }
+
+    /// The boards played so far, summed up.
+    pub fn summary(&self) -> AgainstGreedySummary {
+        AgainstGreedySummary {
+            seed: self.seed,
+            model: ClicksSummary::of(self.model.iter().copied()),
+            greedy: ClicksSummary::of(self.greedy.iter().copied()),
+        }
+    }
+}
 
 /// What a dust run is set up with (the manifest's `setup`).
 #[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]

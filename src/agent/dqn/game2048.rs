@@ -18,7 +18,9 @@ use super::{
     ReplayBuffer, Transition,
 };
 use crate::agent::ntuple::NTupleNetwork;
-use crate::env::game2048::{game_seed, Game2048, Game2048Config, GameStats, Reward2048};
+use crate::env::game2048::{
+    game_seed, Board, Game2048, Game2048Config, GameStats, GameSummary, Reward2048,
+};
 use crate::env::Environment;
 
 /// The pair-convolution network and its learner's settings: the hyper-parameters of Mehta's RL
@@ -70,6 +72,57 @@ pub fn play_greedy_games(
         stats.record(game);
     }
     stats
+}
+
+/// `policy`'s greedy legal move on `board` (0 up, 1 right, 2 down, 3 left; `None` when the game
+/// is over), with every move's Q-value.
+pub fn greedy_move(policy: &QPolicy, board: Board) -> (Option<usize>, Vec<f32>) {
+    let game = Game2048::from_board(Game2048Config::default(), board, 0);
+    let mut observation = vec![0.0; game.observation_len()];
+    game.write_observation(&mut observation);
+    let values = policy.q_values(&observation);
+    let mut mask = [false; 4];
+    game.action_mask(&mut mask);
+    let best = mask.contains(&true).then(|| best_allowed(&values, &mask));
+    (best, values)
+}
+
+/// The greedy games of a run (original rules) played a range at a time ([`play_greedy_games`]),
+/// their statistics merged, with the time spent playing (the summary's moves/s, without the time
+/// between ranges): the page's evaluation with progress, and [`Game2048Learner`]'s at once.
+pub struct GreedyGames {
+    policy: QPolicy,
+    seed: u64,
+    /// The games played so far.
+    pub stats: GameStats,
+    seconds: f64,
+}
+
+impl GreedyGames {
+    /// The run seeded with `seed`, no game played yet.
+    pub fn new(policy: QPolicy, seed: u64) -> GreedyGames {
+        let (stats, seconds) = (GameStats::default(), 0.0);
+        GreedyGames {
+            policy,
+            seed,
+            stats,
+            seconds,
+        }
+    }
+
+    /// Plays games `games` (the next ones: ranges come in order).
+    pub fn play(&mut self, games: std::ops::Range<usize>) {
+        let started = crate::clock::seconds();
+        let games = games.start as u64..games.end as u64;
+        let played = play_greedy_games(&self.policy, Game2048Config::default(), games, self.seed);
+        self.stats.merge(&played);
+        self.seconds += crate::clock::seconds() - started;
+    }
+
+    /// The games played so far, summed up.
+    pub fn summary(&self) -> GameSummary {
+        self.stats.summary(self.seconds)
+    }
 }
 
 /// [`play_greedy_games`]'s games, finished, in game order; `before_move(game, observation)` sees
@@ -352,7 +405,7 @@ impl super::PuzzleLearner for Game2048Learner {
     type Setup = Game2048Setup;
     /// The games and their seed.
     type Validation = (u64, u64);
-    type Evaluation = crate::env::game2048::GameSummary;
+    type Evaluation = GameSummary;
 
     const PUZZLE: &'static str = "2048";
     const NAME: &'static str = "2048";
@@ -417,9 +470,9 @@ impl super::PuzzleLearner for Game2048Learner {
         &(games, seed): &(u64, u64),
     ) -> Result<Self::Evaluation, DqnError> {
         policy.check_fits(&Game2048::new(Game2048Config::default()))?;
-        let started = crate::clock::seconds();
-        let stats = play_greedy_games(policy, Game2048Config::default(), 0..games, seed);
-        Ok(stats.summary(crate::clock::seconds() - started))
+        let mut games_played = GreedyGames::new(policy.clone(), seed);
+        games_played.play(0..games as usize);
+        Ok(games_played.summary())
     }
 
     fn summary(summary: &Self::Evaluation) -> String {

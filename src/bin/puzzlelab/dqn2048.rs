@@ -60,33 +60,18 @@ pub struct TrainArgs {
     pub labelled_transitions: usize,
 }
 
-/// `puzzlelab 2048 eval --agent dqn`: plays N full games with a 2048 DQN's greedy legal move; prints
-/// JSON like 2048 eval's.
-#[derive(Args, Debug)]
-pub struct EvalArgs {
-    /// The model file.
-    #[arg(long, value_name = "FILE", required = true)]
-    pub model: String,
-    /// Games to play.
-    #[arg(long, default_value_t = 100)]
-    pub games: u64,
-    /// The games' seed (default: the trainer's evaluation seed).
-    #[arg(long)]
-    pub seed: Option<u64>,
-}
-
 #[cfg(feature = "learn")]
 pub use learn::{average, eval, train};
 
 needs_learn! {
     "2048 train": fn train(&TrainArgs, &str) -> ();
-    "2048 eval --agent dqn": fn eval(&EvalArgs) -> ();
+    "2048 eval --agent dqn": fn eval(&str, u64, Option<u64>) -> ();
     "2048 average": fn average(&crate::dqn::AverageArgs, &str) -> ();
 }
 
 #[cfg(feature = "learn")]
 mod learn {
-    use super::{EvalArgs, TrainArgs};
+    use super::TrainArgs;
     use crate::files::{self, machine, print_json};
     use crate::learner::{self, TrainRequest};
     use anyhow::Result;
@@ -143,18 +128,15 @@ mod learn {
         learner::average::<Game2048Learner>(&args.shared()?, |_| Ok(None), &args.out, command)
     }
 
-    /// `puzzlelab 2048 eval --agent dqn`: plays full games greedily with a saved model; JSON on stdout.
-    pub fn eval(args: &EvalArgs) -> Result<()> {
-        let seed = args.seed.unwrap_or(EVALUATION_SEED);
-        let summary = learner::eval_model::<Game2048Learner>(
-            &args.model,
-            &Game2048Setup::default(),
-            args.games as usize,
-            seed,
-        )?;
+    /// `puzzlelab 2048 eval --agent dqn`: plays `games` full games seeded with `seed` (default: the
+    /// trainer's evaluation seed) greedily with the model at `model`; JSON on stdout.
+    pub fn eval(model: &str, games: u64, seed: Option<u64>) -> Result<()> {
+        let seed = seed.unwrap_or(EVALUATION_SEED);
+        let setup = Game2048Setup::default();
+        let summary = learner::eval_model::<Game2048Learner>(model, &setup, games as usize, seed)?;
         print_json(&json!({
             "what": "puzzlelab 2048 eval --agent dqn: greedy legal moves of a deep Q-network, original rules",
-            "model": args.model,
+            "model": model,
             "seed": seed,
             "summary": summary,
             "machine": machine(),

@@ -204,7 +204,7 @@ fn read_files(
 #[cfg(feature = "learn")]
 pub fn train(args: &DustValueTrainArgs, command: &str) -> Result<()> {
     use puzzlelab::agent::dqn::cost_to_go::ValueEncoding;
-    use puzzlelab::agent::dqn::dust::{play, seeded_boards, ClicksSummary, VALIDATION_SEED};
+    use puzzlelab::agent::dqn::dust::{AgainstGreedy, VALIDATION_SEED};
     use puzzlelab::agent::dqn::dust_value::DustValue;
     use serde_json::json;
     let (samples, data) = read_files(&args.value.data)?;
@@ -237,11 +237,10 @@ pub fn train(args: &DustValueTrainArgs, command: &str) -> Result<()> {
     }
     // The finished model on the validation boards, as `dust eval --play auto` plays it.
     let policy = crate::learner::read_policy(&args.value.out)?;
-    let boards = seeded_boards(VALIDATION_SEED, args.eval_boards);
     let clock = Instant::now();
-    let clicks = play(&policy, &boards, 1)?;
-    let summary = ClicksSummary::of(clicks.iter().map(Vec::len));
-    let greedy = ClicksSummary::of(boards.iter().map(|b| b.greedy_clearing().len()));
+    let mut played = AgainstGreedy::new(policy, VALIDATION_SEED, args.eval_boards);
+    played.play(0..args.eval_boards)?;
+    let (summary, greedy) = (played.summary().model, played.summary().greedy);
     let mut manifest: serde_json::Value = crate::files::read_manifest(&args.value.out)?;
     manifest["validation_seed"] = json!(VALIDATION_SEED);
     manifest["validation_boards"] = json!(args.eval_boards);

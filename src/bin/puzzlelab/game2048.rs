@@ -428,11 +428,7 @@ pub fn eval(args: &EvalArgs) -> Result<()> {
         let Some(model) = &args.model else {
             bail!("2048 eval --agent dqn needs --model FILE");
         };
-        return crate::dqn2048::eval(&crate::dqn2048::EvalArgs {
-            model: model.clone(),
-            games: args.games,
-            seed: args.seed,
-        });
+        return crate::dqn2048::eval(model, args.games, args.seed);
     }
     let seed = args.seed.unwrap_or(0);
     let network = match (&args.model, args.agent) {

@@ -134,7 +134,7 @@ enum Command {
     #[command(hide = true, name = "train-dqn-2048")]
     TrainDqn2048(dqn2048::TrainArgs),
     #[command(hide = true, name = "eval-dqn-2048")]
-    EvalDqn2048(dqn2048::EvalArgs),
+    EvalDqn2048(game2048::EvalArgs),
     #[command(hide = true)]
     LocalVi(local_vi::LocalViArgs),
     #[command(hide = true)]
@@ -201,11 +201,8 @@ impl Command {
                 "eval-dqn-2048",
                 "2048 eval --agent dqn",
                 game(Game2048Command::Eval(game2048::EvalArgs {
-                    model: Some(a.model),
-                    games: a.games,
-                    seed: a.seed,
                     agent: game2048::AgentArg::Dqn,
-                    depth: 2,
+                    ..a
                 })),
             ),
             Command::Noun(_) => return None,

@@ -63,6 +63,12 @@ pub enum BoardParseError {
     /// A cell that is not empty (`0`, `.`, `_`) nor a power of two from 2 to 32768.
     #[error("\"{0}\" is not a tile: use 0, . or _ for an empty cell, else 2, 4, 8, ..., 32768")]
     BadTile(String),
+    /// 16 exponents expected.
+    #[error("a 2048 board has 16 cells, not {0}")]
+    ExponentCount(usize),
+    /// An exponent above 15.
+    #[error("2^{0} is beyond the largest tile, 2^15")]
+    BadExponent(u8),
 }
 
 /// A 2048 board: 16 exponents packed in nibbles (see the module docs).
@@ -133,6 +139,16 @@ impl Board {
             board |= (e as u64) << (4 * cell);
         }
         Board(board)
+    }
+
+    /// A board from exponents as a page sends them: 16, row-major, each at most 15.
+    pub fn try_from_exponents(exponents: &[u8]) -> Result<Board, BoardParseError> {
+        let cells: [u8; 16] =
+            (exponents.try_into()).map_err(|_| BoardParseError::ExponentCount(exponents.len()))?;
+        match cells.iter().find(|&&e| e > 15) {
+            Some(&e) => Err(BoardParseError::BadExponent(e)),
+            None => Ok(Board::from_exponents(cells)),
+        }
     }
 
     /// Reads a board from text: 16 tile values row-major (`0`, `.` or `_` for an empty cell),
