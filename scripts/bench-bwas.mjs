@@ -69,7 +69,7 @@ const solves = await page.evaluate(
   async ({ positions, lambda, model }) => {
     const { sharedLearnClient } = await import("./common/learn-client.js");
     const client = sharedLearnClient();
-    const { key } = await client.loadModelUrl(new URL(model, location.href).href);
+    const { key } = await client.loadModelUrl(new URL(model, location.href).href, { puzzle: "sliding" });
     const goal = [...Array.from({ length: 15 }, (_, i) => i + 1), 0];
     const results = [];
     for (const cells of positions) {

@@ -588,8 +588,9 @@ impl LearnedModel {
     }
 
     /// The model's play of the page's position; `request` and the answer are the puzzle's own
-    /// (2048: `{exponents}` → `{move}`; Minesweeper: `{width, height, mines, cells}` → `{cell,
-    /// values}`; Sudoku: `{grid}` → its moves; dust: `{board}` → its clicks).
+    /// (sliding: `{cells, rows, cols, goal, method, …}` → its solve report; 2048: `{exponents}` →
+    /// `{move, values}`; Minesweeper: `{width, height, mines, cells}` → `{cell, values}`; Sudoku:
+    /// `{grid}` → its moves; dust: `{board}` → its clicks).
     pub fn play(&self, request: JsValue) -> Result<JsValue, JsValue> {
         self.inner.play(request)
     }

@@ -256,6 +256,47 @@ describe("the deep Q-network card on the Minesweeper page", () => {
     assert.deepEqual(page.errors, []);
   });
 
+  test("Cancel pressed between an evaluation's two requests (the model's answered, the solver's not yet sent) stops the second as it is sent", options, async () => {
+    const page = await openPage(session);
+    const outcome = await page.evaluate(async () => {
+      const { EvaluationTable } = await import("/www/common/evaluation-table.js");
+      const element = (tag) => document.createElement(tag);
+      const table = element("table");
+      table.append(element("tbody"));
+      const elements = { evalStatus: element("p"), evalError: element("p"), evalProgress: element("div"), evalProgressText: element("span"), evalProgressBar: element("progress"), evalTable: table };
+      const evaluations = new EvaluationTable(elements, { render() {} });
+      // A worker that answers request 1 at once and request 2 after 20 ms, unless it was cancelled.
+      const cancelled = [];
+      const answered = (id, ms) =>
+        Object.assign(new Promise((resolve, reject) => setTimeout(() => (cancelled.includes(id) ? reject(new Error("The evaluation was cancelled.")) : resolve({ id })), ms)), { id });
+      let between;
+      const reachedBetween = new Promise((resolve) => (between = resolve));
+      let release;
+      const gate = new Promise((resolve) => (release = resolve));
+      const running = evaluations.run({
+        read: () => ({}),
+        play: async (_, { request }) => {
+          await request(answered(1, 0));
+          between();
+          await gate;
+          await request(answered(2, 20));
+          return { report: {}, cells: ["both played"], status: "Both played." };
+        },
+        cancelledText: (error) => (/cancelled/.test(error.message) ? "Evaluation cancelled." : null),
+      });
+      await reachedBetween;
+      await evaluations.cancel(async (id) => cancelled.push(id));
+      release();
+      await running;
+      return { cancelled, status: elements.evalStatus.textContent, rows: table.tBodies[0].rows.length };
+    });
+    assert.deepEqual(outcome.cancelled, [1, 2], "the first request's id, then the second's as it was sent");
+    assert.equal(outcome.status, "Evaluation cancelled.");
+    assert.equal(outcome.rows, 0, "no row");
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+
   test("a damaged file or a 2048 model is refused in words and changes nothing", options, async () => {
     const page = await openPage(session);
     assert.equal(await loadModelFile(page, "tiny.dqn", TINY_MODEL), "");

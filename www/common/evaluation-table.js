@@ -46,7 +46,10 @@ export class EvaluationTable {
   #elements;
   #render;
   #progress;
-  /** The running evaluation: { request (the worker's promise, with its id, once sent) }, or null. */
+  /**
+   * The running evaluation: { request (the worker's promise, with its id, once sent), cancelled
+   * (cancel()'s cancelRequest, once Cancel was pressed) }, or null.
+   */
   #job = null;
   #reports = [];
 
@@ -123,6 +126,7 @@ export class EvaluationTable {
       const shown = await play(options, {
         request: (promise) => {
           job.request = promise;
+          job.cancelled?.(promise.id).catch(() => {});
           this.#render();
           return promise;
         },
@@ -153,10 +157,15 @@ export class EvaluationTable {
     this.#render();
   }
 
-  /** Cancels the running evaluation through cancelRequest(id) (it stops after its current game). */
+  /**
+   * Cancels the running evaluation through cancelRequest(id) (it stops after its current game); a
+   * request it sends after this (Minesweeper's solver, after its model) is cancelled as it is sent.
+   */
   async cancel(cancelRequest) {
-    const id = this.#job?.request?.id;
+    const job = this.#job;
+    const id = job?.request?.id;
     if (id === null || id === undefined) return;
+    job.cancelled = cancelRequest;
     await cancelRequest(id).catch(() => {});
   }
 

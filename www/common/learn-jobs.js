@@ -47,6 +47,7 @@ export async function playStepwise(job, { id, stage, said = {}, first = 1, still
     let batch = first;
     postProgress(id, { stage, done: job.done, total: job.total, ...said });
     for (;;) {
+      if (state.cancelled) throw new Error("The evaluation was cancelled.");
       const started = performance.now();
       const finished = job.step(batch);
       const took = performance.now() - started;
@@ -54,7 +55,6 @@ export async function playStepwise(job, { id, stage, said = {}, first = 1, still
       postProgress(id, { stage, done: job.done, total: job.total, ...said });
       if (finished) return job.result();
       await new Promise((resolve) => setTimeout(resolve, 0));
-      if (state.cancelled) throw new Error("The evaluation was cancelled.");
       if (!stillWanted()) return null;
     }
   } finally {
@@ -63,11 +63,16 @@ export async function playStepwise(job, { id, stage, said = {}, first = 1, still
   }
 }
 
-/** "cancel-evaluation": stops the evaluation that request `job` started, after its current batch. */
+/**
+ * "cancel-evaluation": stops the evaluation that request `job` started, after its current batch;
+ * one whose request came but has not started playing (it waits for the bundle) stops before its
+ * first batch.
+ */
 export function cancelEvaluation({ job }) {
-  const evaluation = evaluations.get(job);
-  if (evaluation) evaluation.cancelled = true;
-  return { result: { cancelled: Boolean(evaluation) } };
+  const evaluation = evaluations.get(job) ?? { cancelled: false };
+  evaluation.cancelled = true;
+  evaluations.set(job, evaluation);
+  return { result: { cancelled: true } };
 }
 
 /**

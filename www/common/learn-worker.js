@@ -109,7 +109,7 @@ const AUTO_TIMING_STEPS = 3;
 const AUTO_TIMING_MOVES = 10;
 
 /**
- * Kept models by key: { model (the learning bundle's LearnedModel, or the sliding puzzles' DqnModel), bytes (the
+ * Kept models by key: { model (the learning bundle's LearnedModel), bytes (the
  * file), info (its info()), puzzle (the registry's id) }.
  */
 const models = new Map();
@@ -124,7 +124,7 @@ const models = new Map();
 let run = null;
 /** Whether a "train" request is setting its trainer up (before `run` holds it). */
 let settingUp = false;
-/** Calls into the trainer, one after another (DqnTrainer refuses a call while a chunk is pending). */
+/** Calls into the trainer, one after another (LearnerTrainer refuses a call while a chunk is pending). */
 let trainerQueue = Promise.resolve();
 /** The outcome of the WebGPU check of "auto", once made: { ok, message, summary, adapter }. */
 let webGpuCheck = null;

@@ -41,7 +41,7 @@ export const SLIDING_DQN = {
   intro: `A neural network learns how many moves each position is worth (the deep Q-network of the N-puzzle DQN
     dissertation, 2021). It trains in its own worker, on the graphics card where it is faster; the learning module (several megabytes) downloads the first time you use this card.`,
   modelUrl: "models/8puzzle.dqn",
-  // The options: DqnTrainer.create's camelCase, mirroring DqnConfig in src/agent/dqn/, plus `reward`, `difficulty` and the switches.
+  // The options: LearnerTrainer.create's camelCase, mirroring DqnConfig in src/agent/dqn/, plus `reward`, `difficulty` and the switches.
   form: {
     fields: [choiceField("size", "Puzzle", TRAIN_SIZES)],
     more: {

@@ -469,7 +469,7 @@ mod tests {
 }
 
 /// Boards played side by side in an evaluation (one forward pass a click for all).
-pub const EVAL_BATCH: usize = 200;
+const EVAL_BATCH: usize = 200;
 
 /// `policy`'s clearing of `board` the way its learner plays ([`play`]): the clicked cells, the
 /// network's value of each click (a Q-network's Q-value of the click: 10 minus the clicks it

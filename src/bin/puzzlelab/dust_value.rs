@@ -204,7 +204,7 @@ fn read_files(
 #[cfg(feature = "learn")]
 pub fn train(args: &DustValueTrainArgs, command: &str) -> Result<()> {
     use puzzlelab::agent::dqn::cost_to_go::ValueEncoding;
-    use puzzlelab::agent::dqn::dust::{AgainstGreedy, VALIDATION_SEED};
+    use puzzlelab::agent::dqn::dust::{AgainstGreedy, AgainstGreedySummary, VALIDATION_SEED};
     use puzzlelab::agent::dqn::dust_value::DustValue;
     use serde_json::json;
     let (samples, data) = read_files(&args.value.data)?;
@@ -240,7 +240,11 @@ pub fn train(args: &DustValueTrainArgs, command: &str) -> Result<()> {
     let clock = Instant::now();
     let mut played = AgainstGreedy::new(policy, VALIDATION_SEED, args.eval_boards);
     played.play(0..args.eval_boards)?;
-    let (summary, greedy) = (played.summary().model, played.summary().greedy);
+    let AgainstGreedySummary {
+        model: summary,
+        greedy,
+        ..
+    } = played.summary();
     let mut manifest: serde_json::Value = crate::files::read_manifest(&args.value.out)?;
     manifest["validation_seed"] = json!(VALIDATION_SEED);
     manifest["validation_boards"] = json!(args.eval_boards);

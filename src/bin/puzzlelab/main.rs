@@ -103,6 +103,20 @@ fn done(result: anyhow::Result<()>) -> anyhow::Result<ExitCode> {
     result.map(|()| ExitCode::SUCCESS)
 }
 
+/// The flags of the old `eval-dqn-2048` (now `2048 eval --agent dqn`, which has more).
+#[derive(clap::Args, Debug)]
+struct EvalDqn2048Args {
+    /// The model file.
+    #[arg(long, value_name = "FILE", required = true)]
+    model: String,
+    /// Games to play.
+    #[arg(long, default_value_t = 100)]
+    games: u64,
+    /// The games' seed (default: the trainer's evaluation seed).
+    #[arg(long)]
+    seed: Option<u64>,
+}
+
 #[derive(Subcommand, Debug)]
 enum Command {
     #[command(flatten)]
@@ -134,7 +148,7 @@ enum Command {
     #[command(hide = true, name = "train-dqn-2048")]
     TrainDqn2048(dqn2048::TrainArgs),
     #[command(hide = true, name = "eval-dqn-2048")]
-    EvalDqn2048(game2048::EvalArgs),
+    EvalDqn2048(EvalDqn2048Args),
     #[command(hide = true)]
     LocalVi(local_vi::LocalViArgs),
     #[command(hide = true)]
@@ -201,8 +215,11 @@ impl Command {
                 "eval-dqn-2048",
                 "2048 eval --agent dqn",
                 game(Game2048Command::Eval(game2048::EvalArgs {
+                    model: Some(a.model),
+                    games: a.games,
+                    seed: a.seed,
                     agent: game2048::AgentArg::Dqn,
-                    ..a
+                    depth: 2,
                 })),
             ),
             Command::Noun(_) => return None,
