@@ -168,6 +168,33 @@ describe("the Learn card on the dust page", () => {
     assert.deepEqual(page.errors, []);
   });
 
+  test("an empty chart's message wraps inside a narrow chart (the episode charts' before any game ended)", options, async () => {
+    const page = await openPage();
+    const drawn = await page.evaluate(async () => {
+      const { LineChart } = await import("/www/common/chart.js");
+      const canvas = document.createElement("canvas");
+      canvas.style.cssText = "width: 220px; height: 160px";
+      document.body.append(canvas);
+      const text = "No game ended yet (the blog's learner plays games)";
+      const chart = new LineChart(canvas, { title: "Training episodes: return", series: [{ name: "return" }], emptyText: text });
+      const context = canvas.getContext("2d");
+      const lines = [];
+      const fillText = context.fillText.bind(context);
+      context.fillText = (line, x, y) => {
+        if (text.includes(line)) lines.push({ line, left: x - context.measureText(line).width / 2, right: x + context.measureText(line).width / 2 });
+        fillText(line, x, y);
+      };
+      chart.draw();
+      chart.dispose();
+      canvas.remove();
+      return { lines, width: 220, joined: lines.map(({ line }) => line).join(" ") };
+    });
+    assert.ok(drawn.lines.length >= 2, `wrapped: ${JSON.stringify(drawn.lines)}`);
+    assert.equal(drawn.joined, "No game ended yet (the blog's learner plays games)", "every word, in order");
+    for (const { line, left, right } of drawn.lines) assert.ok(left >= 0 && right <= drawn.width, `"${line}" fits (${left.toFixed(1)} to ${right.toFixed(1)})`);
+    assert.deepEqual(page.errors, []);
+  });
+
   test("a Sudoku model is refused in words, and under SameGame's rules the card is hidden", slow, async () => {
     const page = await openPage();
     await page.setInputFiles("#ddqn-file", { name: "sudoku.dqn", mimeType: "application/octet-stream", buffer: SUDOKU_MODEL });

@@ -185,13 +185,20 @@ class CanvasChart {
     return area;
   }
 
-  /** A message in the middle of an empty plot. */
+  /** A message in the middle of an empty plot, wrapped at spaces to the plot's width. */
   drawEmpty(context, box, colors, text) {
     context.font = `12px ${FONT_FAMILY}`;
     context.fillStyle = colors.muted;
     context.textAlign = "center";
     context.textBaseline = "middle";
-    context.fillText(text, box.left + box.width / 2, box.top + box.height / 2);
+    const lines = [];
+    for (const word of text.split(" ")) {
+      const joined = lines.length ? `${lines.at(-1)} ${word}` : word;
+      if (lines.length && context.measureText(joined).width <= box.width - 8) lines[lines.length - 1] = joined;
+      else lines.push(word);
+    }
+    const lineHeight = 16;
+    lines.forEach((line, i) => context.fillText(line, box.left + box.width / 2, box.top + box.height / 2 + (i - (lines.length - 1) / 2) * lineHeight));
     context.textAlign = "left";
   }
 
