@@ -610,9 +610,9 @@ fn samegame_handle_clicks_closes_undoes_hints_and_solves() {
     assert_eq!(same.score(), score);
 }
 
-/// The dust puzzle's learner in the learning bundle (on the CPU here; not in `.ci/run`, whose wasm
-/// build leaves burn out: `cargo test --target wasm32-unknown-unknown --features webgpu --test web`;
-/// the browser test `dust-dqn.test.mjs` trains the same handle in Chromium): a
+/// The dust puzzle's learner in the learning bundle (on the CPU here; the suite runs this file
+/// with the learning bundle's features: `cargo test --target wasm32-unknown-unknown --features
+/// webgpu --test web`; the browser test `dust-dqn.test.mjs` trains the same handle in Chromium): a
 /// trainer runs a few chunks and validates; its network saved and read back as a model plays a
 /// board to empty, refuses a board it cannot play, and is evaluated beside the greedy rule.
 #[cfg(feature = "learn")]
