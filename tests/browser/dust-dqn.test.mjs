@@ -85,6 +85,12 @@ describe("the Learn card on the dust page", () => {
       assert.equal(optimumText, `≤ ${optimum} (not proved)`);
     }
     assert.equal(await page.locator("#ddqn-model-clicks").textContent(), `${modelClicks} clicks`);
+    // The page's end-of-game line waited for the card's search (no second one of its own) and says the same.
+    const proved = card.optimumProved === "true";
+    const endLine = proved
+      ? modelClicks <= optimum ? `Cleared in ${modelClicks} clicks: the fewest possible (proved).` : `Cleared in ${modelClicks} clicks; the fewest is ${optimum} (proved): `
+      : modelClicks <= optimum ? `Cleared in ${modelClicks} clicks: as few as the solver's best (` : `Cleared in ${modelClicks} clicks; the solver's best is ${optimum} (`;
+    assert.ok((await page.textContent("#end-status")).startsWith(endLine), `the page's line (${await page.textContent("#end-status")}) begins "${endLine}"`);
     assert.match(await page.locator("#ddqn-play-status").textContent(), new RegExp(`^Shipped cleared the board in ${modelClicks} clicks`));
     assert.equal(await page.locator("#ddqn-model-line").getAttribute("data-source"), "shipped");
     assert.match(await page.locator("#ddqn-model-line").textContent(), /^The shipped model: puzzlelab's full backups, .*units, [\d,]+ parameters, [\d,]+ steps\.$/);

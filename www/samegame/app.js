@@ -81,6 +81,12 @@ const solver = new SameGameSolver();
  * lowerBound } (the best clearing and lower bound of every search of that board).
  */
 const optima = new Map();
+/**
+ * The Learn card's searches for the fewest clicks, by start text: { found (a promise of the
+ * solver's answer), seconds }. The end of a game the card's model played waits for the card's
+ * search rather than starting a second one, so that the page and the card say the same.
+ */
+const cardSearches = new Map();
 /** The solution being played: a timer id, or 0. */
 let playing = 0;
 /**
@@ -408,12 +414,13 @@ async function gameOver({ clicks, score, cleared, piles }) {
   elements.endStatus.textContent = said;
   let known = optima.get(start);
   if (!known) {
-    if (!game.exactSupported || solver.busy) return;
+    const card = cardSearches.get(start);
+    if (!card && (!game.exactSupported || solver.busy)) return;
     const version = boardVersion;
-    const seconds = Number(elements.seconds.value);
+    const seconds = card?.seconds ?? Number(elements.seconds.value);
     elements.endStatus.textContent = `${said} Asking the exact solver for the fewest (up to ${seconds} s)…`;
     try {
-      known = remember(start, await solver.exact("dust", start, seconds, () => {}));
+      known = remember(start, await (card?.found ?? solver.exact("dust", start, seconds, () => {})));
     } catch (error) {
       if (version === boardVersion && game.isOver) elements.endStatus.textContent = error instanceof SolveCancelled ? said : `${said} (${errorMessage(error)})`;
       return;
@@ -515,6 +522,12 @@ function mountLearnCard() {
         onPlaying: (on) => {
           modelPlaying = on;
           updateButtons();
+        },
+        onOptimumSearch: (start, found, seconds) => {
+          cardSearches.set(start, { found, seconds });
+          // Once answered, the page knows it as if its own Solve had searched that board.
+          const forget = () => cardSearches.get(start)?.found === found && cardSearches.delete(start);
+          found.then((answer) => (remember(start, answer), forget()), forget);
         },
       })),
     what: "The Learn card",

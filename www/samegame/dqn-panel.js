@@ -13,7 +13,9 @@
 //
 // `api`: `board` (the page's <samegame-board>), `speedMs()` (the pause between two clicks while a
 // model plays, default 250 ms), `onPlaying(on)` (the page locks its own buttons while a model
-// plays), `optimumSeconds` (the exact solver's budget, default 5).
+// plays), `optimumSeconds` (the exact solver's budget, default 5), `onOptimumSearch(start, found,
+// seconds)` (the card's search for the fewest clicks of board `start`: the page's end-of-game line
+// waits for it rather than asking its own solver).
 
 import { FieldError } from "../common/card-helpers.js";
 import { LearnCard, barChart, lineChart, lossChart, numberFormat, plural } from "../common/learn-card.js";
@@ -179,6 +181,7 @@ async function play(card) {
   if (solver.busy) solver.cancel();
   const optimum = game.exactSupported ? solver.exact("dust", text, seconds, () => {}) : Promise.resolve(null);
   optimum.catch(() => {});
+  if (game.exactSupported) card.api.onOptimumSearch?.(text, optimum, seconds);
   const asked = await card.askModel((chosen) => {
     card.setPlayStatus(`${chosen.name} is choosing its clicks; the exact solver looks for the fewest (up to ${seconds} s)…`);
     return card.playModel(chosen, { board: text });
