@@ -32,6 +32,8 @@ const CLI_GRID = "78419526316928345723547681916548297332791456849853762197162843
 async function openSudoku(session) {
   const page = await session.open(PAGE);
   await waitForApp(page);
+  // The card loads once the page is ready (its first puzzle shows), and then says it is idle.
+  await page.waitForFunction(() => document.querySelector("#ga-card").dataset.state === "idle");
   return page;
 }
 

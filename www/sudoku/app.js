@@ -11,7 +11,6 @@
 
 import "./board.js";
 import { clock, isAssisted, solvedText } from "./board.js";
-import { GaPanel } from "./ga-panel.js";
 import { LEVELS_BY_SIZE } from "./levels.js";
 import { mountLaterCard, randomSeed, showError } from "../common/page-controls.js";
 import { errorMessage, loadWasm } from "../common/wasm.js";
@@ -128,7 +127,7 @@ function show(game, note = "", error = "") {
   elements.rating.dataset.rating = String(rating.rating);
   elements.rating.dataset.difficulty = rating.difficulty ?? "";
   updateLink();
-  document.documentElement.dataset.ready = "true";
+  pageReady();
 }
 
 /** The URL (and the link under the rating) hold the puzzle and the digits shown. */
@@ -163,7 +162,7 @@ function newPuzzle(seed = randomSeed(), error = "") {
     } catch (failure) {
       elements.boardStatus.textContent = "";
       showError(elements.puzzleError, errorMessage(failure));
-      document.documentElement.dataset.ready = "true";
+      pageReady();
       return;
     }
     show(game, "", error);
@@ -410,10 +409,21 @@ new MutationObserver(() => (elements.pencil.checked = elements.board.pencil)).ob
 });
 
 /**
- * Loads the Learn card (sudoku/dqn-panel.js); it loads nothing heavy itself: the learning worker
- * and its bundle start when the card is first used.
+ * The page is ready (data-ready) once its first puzzle shows (or could not be made); only then
+ * do the two cards below the board load: the genetic algorithm's (sudoku/ga-panel.js, which runs
+ * in its own worker) and the Learn card (sudoku/dqn-panel.js; the learning worker and its bundle
+ * start when it is first used). The sudoku-ga section carries data-state once its card is set up.
  */
-function mountDqnPanel() {
+function pageReady() {
+  if (document.documentElement.dataset.ready === "true") return;
+  document.documentElement.dataset.ready = "true";
+  const ga = $("#ga-card");
+  mountLaterCard(ga, {
+    load: () => import("./ga-panel.js"),
+    mount: ({ GaPanel }) => new GaPanel(ga, { board: elements.board, api }),
+    what: "The genetic-algorithm card",
+    name: "sudoku/ga-panel.js",
+  });
   mountLaterCard(elements.dqn, {
     load: () => import("./dqn-panel.js"),
     mount: (module) => (dqnPanel = module.mountSudokuDqnPanel(elements.dqn, { board: elements.board })),
@@ -424,8 +434,6 @@ function mountDqnPanel() {
 
 try {
   api = await loadWasm();
-  new GaPanel($("#ga-card"), { board: elements.board, api });
-  mountDqnPanel();
   showLevels("easy");
   // The page is ready (data-ready) once a puzzle shows: a generated one comes a moment later.
   const started = fromHash();
