@@ -52,10 +52,6 @@ impl WebLearner for Game2048Learner {
         Ok(policy)
     }
 
-    fn policy(policy: &QPolicy) -> &QPolicy {
-        policy
-    }
-
     /// `{exponents}` → `{move, values}`.
     fn play_position(policy: &QPolicy, request: JsValue) -> Result<JsValue, JsValue> {
         let request: MoveRequest = request_of(request)?;

@@ -63,10 +63,6 @@ impl WebLearner for DustLearner {
         Ok(policy)
     }
 
-    fn policy(policy: &QPolicy) -> &QPolicy {
-        policy
-    }
-
     fn about(policy: &QPolicy) -> Result<JsValue, JsValue> {
         let training = policy.training();
         to_js(&About {

@@ -60,10 +60,6 @@ impl WebLearner for MinesweeperLearner {
         MinesweeperModel::open(policy).map_err(js_error)
     }
 
-    fn policy(model: &MinesweeperModel) -> &QPolicy {
-        model.policy()
-    }
-
     fn about(model: &MinesweeperModel) -> Result<JsValue, JsValue> {
         let Layout {
             width,

@@ -275,6 +275,12 @@ pub struct OpenedSliding {
     model: RefCell<SlidingModel>,
 }
 
+impl AsRef<QPolicy> for OpenedSliding {
+    fn as_ref(&self) -> &QPolicy {
+        &self.policy
+    }
+}
+
 impl WebLearner for SlidingLearner {
     type Opened = OpenedSliding;
 
@@ -291,10 +297,6 @@ impl WebLearner for SlidingLearner {
                 exact: None,
             }),
         })
-    }
-
-    fn policy(opened: &OpenedSliding) -> &QPolicy {
-        &opened.policy
     }
 
     fn about(opened: &OpenedSliding) -> Result<JsValue, JsValue> {

@@ -47,10 +47,6 @@ impl WebLearner for SudokuLearner {
         Ok(policy)
     }
 
-    fn policy(policy: &QPolicy) -> &QPolicy {
-        policy
-    }
-
     fn about(policy: &QPolicy) -> Result<JsValue, JsValue> {
         let net = match policy.network_config().grid.is_some() {
             true => "cells",

@@ -25,10 +25,8 @@ use wasm_bindgen::prelude::*;
 pub trait WebLearner: PuzzleLearner {
     /// Checks a model of this puzzle and keeps what `play` and `evaluate` need of it.
     fn open(policy: QPolicy) -> Result<Self::Opened, JsValue>;
-    /// A model ready to play (fitted caches, the board it was made for).
-    type Opened: 'static;
-    /// The policy inside.
-    fn policy(opened: &Self::Opened) -> &QPolicy;
+    /// A model ready to play (fitted caches, the board it was made for), and the policy inside.
+    type Opened: AsRef<QPolicy> + 'static;
     /// What the page shows about the model beside its network (its board, its learner; nothing
     /// by default).
     fn about(opened: &Self::Opened) -> Result<JsValue, JsValue> {
@@ -503,7 +501,7 @@ impl<L: WebLearner> AnyModel for Model<L> {
         L::PUZZLE
     }
     fn policy(&self) -> &QPolicy {
-        L::policy(&self.opened)
+        self.opened.as_ref()
     }
     fn about(&self) -> Result<JsValue, JsValue> {
         L::about(&self.opened)

@@ -9,7 +9,7 @@
 //   import { mountDqn2048Panel } from "./dqn-panel.js";
 //   const card = mountDqn2048Panel(document.querySelector("#dqn-2048"), trainApi);
 
-import { percent } from "../common/card-helpers.js";
+import { percent, whole } from "../common/card-helpers.js";
 import { LearnCard, PERCENT_AXIS, epsilonChart, lineChart, lossChart, numberFormat, plural, speedChart } from "../common/learn-card.js";
 import { checkField, dqnField, numberField } from "../common/learn-form.js";
 import { reachRate } from "./stats.js";
@@ -162,7 +162,7 @@ export const DQN_2048 = {
       const agreement = report.demonstrationAgreement;
       card.charts.agreement.add(0, report.stepsDone, typeof agreement === "number" ? 100 * agreement : null);
     },
-    validated: (card, { steps, stats, summary }) => {
+    validated: (card, { steps, evaluation: { stats, summary } }) => {
       card.charts.score.add(0, steps, summary.mean_score);
       CHART_TILES.forEach((tile, index) => card.charts.reach.add(index, steps, 100 * reachRate(stats, tile)));
       return { steps, stats, summary };
@@ -305,8 +305,4 @@ function networkText(network) {
 function modelText(info) {
   const steps = info.training ? `, ${numberFormat.format(info.training.steps)} steps trained` : "";
   return `${networkText(info.network)}, ${numberFormat.format(info.numParams)} parameters${steps}`;
-}
-
-function whole(value) {
-  return numberFormat.format(Math.round(value));
 }

@@ -3,34 +3,17 @@
 // that learns from them. Nothing here runs on import; the worker hands over what the jobs need of it.
 
 import { fetchBytes, gunzipIfNeeded } from "../common/download.js";
-import { playStepwise } from "../common/learn-jobs.js";
-import { postProgress } from "../common/worker-protocol.js";
+import { validateStepwise } from "../common/learn-jobs.js";
 
 /** The demonstrator of a run that learns from demonstrations: the shipped n-tuple network. */
 const DEMONSTRATOR_URL = new URL("../models/2048-ntuple.ntuple.gz", import.meta.url);
 
 /**
  * 2048's part of the learning worker (common/learn-jobs.js says what it returns).
- * `snapshotTrained(run)` (keeps and returns the run's network so far as a model)
- * and `isKept(key, model)` (whether `model` is still the one kept under `key`) are the worker's.
+ * Its in-training evaluation plays the run's evaluation games as an "evaluate-model" would, a game
+ * or more at a time (validateStepwise, over the worker's `snapshotTrained` and `isKept`).
  */
-export function learnJobs({ snapshotTrained, isKept }) {
-  /**
-   * The in-training evaluation of a 2048 run: the network so far plays the run's evaluation games,
-   * a game or more per turn of the event loop, and the page gets their statistics. Pause and Stop
-   * drop an evaluation under way (it would hold them up for whole games).
-   */
-  async function evaluateDuringTraining(current, steps) {
-    const { evaluation } = current;
-    evaluation.next = (Math.floor(steps / evaluation.every) + 1) * evaluation.every;
-    if (current.state !== "running") return;
-    const { model } = await snapshotTrained(current);
-    const job = model.startEvaluation({ games: evaluation.games, seed: evaluation.seed });
-    const stillWanted = () => current.state === "running" && isKept(current.modelKey, model);
-    const played = await playStepwise(job, { id: current.id, stage: "evaluation", said: { steps }, stillWanted });
-    if (played) postProgress(current.id, { stage: "evaluated", steps, ...played });
-  }
-
+export function learnJobs(worker) {
   /**
    * A run that learns from demonstrations (its options' `demonstrations`, as `puzzlelab 2048 train
    * --demonstrations`): downloads the shipped n-tuple network (kept by the browser after the first
@@ -69,6 +52,6 @@ export function learnJobs({ snapshotTrained, isKept }) {
       cpu: { first: 10, min: 1, max: 1000 },
       webgpu: { first: 2, min: 1, max: 50 },
     },
-    validate: evaluateDuringTraining,
+    validate: (run, steps) => validateStepwise(run, steps, worker, { games: run.evaluation.games, seed: run.evaluation.seed }),
   };
 }

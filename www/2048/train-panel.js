@@ -22,7 +22,7 @@
 // trained here, the loaded file or the shipped network, with a progress bar and a results table in
 // the numbers of `puzzlelab 2048 eval` (same seed, same games).
 
-import { FieldError, chooseFilesWith, elementsById, percent, readNumber, renderCard } from "../common/card-helpers.js";
+import { FieldError, chooseFilesWith, elementsById, percent, readNumber, renderCard, whole } from "../common/card-helpers.js";
 import { LineChart } from "../common/chart.js";
 import { EVALUATION_IDS, EvaluationTable, evaluationResultsHtml } from "../common/evaluation-table.js";
 import { TrainingRun } from "../common/run-controls.js";
@@ -239,7 +239,7 @@ export class Train2048Panel {
         title: "Mean score per chunk",
         xLabel: "games",
         series: [{ name: "mean score", color: "--chart-1" }],
-        formatY: (y) => numberFormat.format(Math.round(y)),
+        formatY: whole,
       }),
       reach: new LineChart($("chart-reach"), {
         title: "Games reaching a tile, %",
@@ -253,7 +253,7 @@ export class Train2048Panel {
         title: "Games per second",
         xLabel: "games",
         series: [{ name: "games/s", color: "--chart-1" }],
-        formatY: (y) => numberFormat.format(Math.round(y)),
+        formatY: whole,
       }),
     };
 
@@ -409,11 +409,11 @@ export class Train2048Panel {
     for (const chart of Object.values(this.#charts)) chart.canvas.dataset.points = String(chart.pointCount(0));
     const set = (name, text) => (this.#root.querySelector(`#t2048-stat-${name}`).textContent = text);
     set("games", numberFormat.format(x));
-    set("mean", numberFormat.format(Math.round(summary.mean_score)));
+    set("mean", whole(summary.mean_score));
     set("best", numberFormat.format(summary.max_score));
     set("reach", `${(100 * summary.reach["2048"]).toFixed(1)}%`);
-    set("games-per-s", numberFormat.format(Math.round(summary.games_per_s)));
-    set("moves-per-s", numberFormat.format(Math.round(summary.moves_per_s)));
+    set("games-per-s", whole(summary.games_per_s));
+    set("moves-per-s", whole(summary.moves_per_s));
     this.#elements.stats.dataset.gamesTrained = String(x);
     this.#elements.stats.dataset.meanScore = String(summary.mean_score);
     this.#elements.evalNetwork.querySelector('option[value="trained"]').textContent = `Trained here (${numberFormat.format(x)})`;
@@ -473,14 +473,14 @@ export class Train2048Panel {
             agentName(report),
             numberFormat.format(summary.games),
             String(report.seed),
-            numberFormat.format(Math.round(summary.mean_score)),
+            whole(summary.mean_score),
             numberFormat.format(summary.median_score),
             numberFormat.format(summary.max_score),
             ...TABLE_TILES.map((tile) => percent(summary.reach[tile])),
-            numberFormat.format(Math.round(summary.moves_per_s)),
+            whole(summary.moves_per_s),
           ],
           status:
-            `${agentName(report)} play of ${phrase}: mean score ${numberFormat.format(Math.round(summary.mean_score))}, ` +
+            `${agentName(report)} play of ${phrase}: mean score ${whole(summary.mean_score)}, ` +
             `2048 reached in ${percent(summary.reach["2048"])} of ${numberFormat.format(summary.games)} games (${elapsed()}).`,
         };
       },

@@ -2,7 +2,7 @@
 // every puzzle's Learn card, and the puzzles' descriptions of it): the cards'
 // stylesheet, their elements by id, reading number fields with a message that names
 // the field, error lines, progress boxes, downloads and file choosers, and the way they write
-// percents, sizes and durations. run-controls.js and evaluation-table.js build on them.
+// whole numbers, percents, sizes and durations. run-controls.js and evaluation-table.js build on them.
 
 const numberFormat = new Intl.NumberFormat("en");
 const STYLESHEET_URL = new URL("./cards.css", import.meta.url);
@@ -96,9 +96,14 @@ export function megabytes(bytes) {
   return `${(bytes / 1e6).toFixed(bytes < 1e6 ? 2 : 1)} MB`;
 }
 
+/** A count or rate rounded to a whole number, with thousands grouped: "3,460". */
+export function whole(value) {
+  return numberFormat.format(Math.round(value));
+}
+
 /** "420 ms" below a second, "3.2 s" above. */
 export function duration(ms) {
-  return ms < 1000 ? `${numberFormat.format(Math.round(ms))} ms` : `${(ms / 1000).toFixed(1)} s`;
+  return ms < 1000 ? `${whole(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
 }
 
 /**

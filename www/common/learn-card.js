@@ -69,7 +69,7 @@
 //                 as run() returns it (a row, its status) without running anything, or null (none in it) }
 // The training half (form, run, statistics, training charts) is learn-training.js's.
 
-import { chooseFilesWith, elementsByPrefix, hideAlerts, megabytes, renderCard, showAlert, writeModelLine } from "./card-helpers.js";
+import { chooseFilesWith, elementsByPrefix, hideAlerts, megabytes, renderCard, showAlert, whole, writeModelLine } from "./card-helpers.js";
 import { BarChart, LineChart } from "./chart.js";
 import { EvaluationTable, evaluationResultsHtml } from "./evaluation-table.js";
 import { fieldHtml, fieldsHtml, readFields } from "./learn-form.js";
@@ -112,7 +112,7 @@ export const epsilonChart = () => lineChart("epsilon", "ε (exploration)", [["ε
 
 /** Steps per second (the card adds each chunk's), on a log scale: warm-up (no gradient steps) runs a hundred times faster than training. */
 export const speedChart = (layout) =>
-  lineChart("speed", "Steps per second", [["steps/s", "--chart-4"]], { yScale: "log", formatY: (y) => numberFormat.format(Math.round(y)) }, layout);
+  lineChart("speed", "Steps per second", [["steps/s", "--chart-4"]], { yScale: "log", formatY: whole }, layout);
 
 // ---- the template -----------------------------------------------------------------------------------
 

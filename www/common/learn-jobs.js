@@ -14,7 +14,8 @@
 //   chunkSteps          { cpu, webgpu }: { first, min, max } training steps per chunk
 //   trainerOptions      (message) => the options of LearnerTrainer.create(puzzle, options,
 //                       backend) (absent: message.options)
-//   validate            (run, steps) => the in-training evaluation (absent: none)
+//   validate            (run, steps) => the in-training evaluation (absent: none): validateRun,
+//                       or validateStepwise for long games
 //   trainerSetup        true when its trainer holds its own validation set: `evalEvery` alone asks
 //                       for validation, and "started" carries the trainer's `setup`
 //   prepare             (trainer, message, step) => what the new trainer needs before its first
@@ -92,19 +93,40 @@ export async function evaluateKeptModel({ bundleReady, keptModel }, { id, key, p
 }
 
 /**
- * The in-training validation of a run (`run.evaluation`: { every, next, … }): sets the step count
- * of the next one; while the run is running, posts { stage: "validating", steps, ...said }, awaits
- * the trainer's evaluate(options) through `withTrainer` (LearnerTrainer.evaluate: { size, seed },
- * both optional) and posts { stage: "validated", steps, evaluation: what it resolved to }. Skipped
- * while the run is pausing or stopping.
+ * Sets the step count of a run's next in-training validation (`run.evaluation`: { every, next, … })
+ * and says whether this one runs: not while the run is pausing or stopping.
  */
-export async function validateRun(run, steps, withTrainer, { options = {}, said = {} } = {}) {
+function validationDue(run, steps) {
   const { evaluation } = run;
   evaluation.next = (Math.floor(steps / evaluation.every) + 1) * evaluation.every;
-  if (run.state !== "running") return;
+  return run.state === "running";
+}
+
+/**
+ * The in-training validation of a run: posts { stage: "validating", steps, ...said }, awaits the
+ * trainer's evaluate(options) through `withTrainer` (LearnerTrainer.evaluate: { size, seed }, both
+ * optional) and posts { stage: "validated", steps, evaluation: what it resolved to }.
+ */
+export async function validateRun(run, steps, withTrainer, { options = {}, said = {} } = {}) {
+  if (!validationDue(run, steps)) return;
   postProgress(run.id, { stage: "validating", steps, ...said });
   const result = await withTrainer(run.trainer, (trainer) => trainer.evaluate(options));
   postProgress(run.id, { stage: "validated", steps, evaluation: result });
+}
+
+/**
+ * The in-training validation of a run whose validation games are long (2048's): the network so far,
+ * kept as a model (`snapshotTrained`, the worker's), plays `request` as an "evaluate-model" would, a
+ * batch at a time (playStepwise, stage "validating" with { steps, done, total }), and the page gets
+ * { stage: "validated", steps, evaluation }. Pause, Stop and a newer model kept under the run's key
+ * (`isKept`, the worker's) drop it, since it would hold them up for whole games.
+ */
+export async function validateStepwise(run, steps, { snapshotTrained, isKept }, request) {
+  if (!validationDue(run, steps)) return;
+  const { model } = await snapshotTrained(run);
+  const stillWanted = () => run.state === "running" && isKept(run.modelKey, model);
+  const evaluation = await playStepwise(model.startEvaluation(request), { id: run.id, stage: "validating", said: { steps }, stillWanted });
+  if (evaluation) postProgress(run.id, { stage: "validated", steps, evaluation });
 }
 
 /**

@@ -18,7 +18,7 @@
 // running), the statistics' data-steps, data-loss, data-backend and data-validations, and each
 // line chart's data-points (of its first series, or of series `points`).
 
-import { FieldError, megabytes } from "./card-helpers.js";
+import { FieldError, megabytes, whole } from "./card-helpers.js";
 import { LineChart } from "./chart.js";
 import { fillFields, readFields, settingText } from "./learn-form.js";
 import { GettingReady, LearnBackend, TrainingRun } from "./run-controls.js";
@@ -253,11 +253,9 @@ export class LearnTraining {
         this.#onReport(progress.report);
         break;
       case "validating":
-      case "evaluation":
         if (run.state === "running") run.setStatus(`${this.#runningText()}${training.validating?.(progress) ?? ` Validating at ${numberFormat.format(progress.steps)} steps…`}`);
         break;
       case "validated":
-      case "evaluated":
         this.#lastValidation = training.validated(this.#owner, progress);
         this.#validations += 1;
         stats.dataset.validations = String(this.#validations);
@@ -312,7 +310,7 @@ export class LearnTraining {
       [(stats.episodes ?? ["episodes"])[0]]: report ? numberFormat.format(report.episodesDone) : "–",
       loss: !report ? "–" : loss === null ? "– (warm-up)" : loss.toPrecision(3),
       epsilon: report ? report.epsilon.toFixed(3) : "–",
-      speed: report ? (speed >= 100 ? numberFormat.format(Math.round(speed)) : speed.toPrecision(3)) : "–",
+      speed: report ? (speed >= 100 ? whole(speed) : speed.toPrecision(3)) : "–",
       ...Object.fromEntries(own),
       ...stats.render?.({ report, validation: this.#lastValidation, setup: this.#setup }),
       ...(report || this.#where.backend ? {} : { backend: "–", params: "–" }),

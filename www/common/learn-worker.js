@@ -79,11 +79,11 @@
 //        { type: "progress", id, stage: "fallback", backend: "cpu", fromStep, lostAt, message }
 //             WebGPU stopped answering during a chunk (the GPU lost): training goes on on the CPU
 //             from the network of step fromStep (the last chunk; the trainer keeps a copy)
-//        { type: "progress", id, stage: "evaluation", steps, done, total }  2048: in-training games played
-//        { type: "progress", id, stage: "evaluated", steps, stats, summary } 2048: an in-training evaluation
-//        { type: "progress", id, stage: "validating", steps, games }        Minesweeper: validation games begin
-//        { type: "progress", id, stage: "validated", steps, evaluation }   Minesweeper, Sudoku, dust: an
-//             in-training evaluation (LearnerTrainer.evaluate's: the manifest's `validation`)
+//        { type: "progress", id, stage: "validating", steps, games?, done?, total? }  an in-training
+//             validation begins (Minesweeper: games) or goes on (2048: done of total games played)
+//        { type: "progress", id, stage: "validated", steps, evaluation }   an in-training validation
+//             (LearnerTrainer.evaluate's, the manifest's `validation`; 2048: an evaluate-model's
+//             evaluation of the network so far)
 //        { type: "result", id, result }
 //        { type: "error", id, message }                id null: the bundle could not be loaded
 

@@ -265,6 +265,12 @@ pub struct MinesweeperModel {
     fitted: RefCell<Option<(usize, usize, QPolicy)>>,
 }
 
+impl AsRef<QPolicy> for MinesweeperModel {
+    fn as_ref(&self) -> &QPolicy {
+        &self.policy
+    }
+}
+
 impl MinesweeperModel {
     /// Opens `policy`; refused when its puzzle id is not a Minesweeper board's or its network
     /// does not fit its own board (it would fail at the first move).

@@ -36,6 +36,13 @@ pub struct QPolicy {
     pub(super) sparse_input: OnceLock<Option<SparseInput>>,
 }
 
+/// A policy is its own policy, for what takes a model or anything that holds one.
+impl AsRef<QPolicy> for QPolicy {
+    fn as_ref(&self) -> &QPolicy {
+        self
+    }
+}
+
 impl QPolicy {
     /// The network's shape.
     pub fn network_config(&self) -> &QNetworkConfig {
