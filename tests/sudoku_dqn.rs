@@ -167,3 +167,40 @@ fn greedy_play_from_a_grid_judges_every_move_against_the_solution() {
         "this position has more than one solution"
     );
 }
+
+/// The page's evaluation, drawn and played a few puzzles at a time, comes to what `puzzlelab
+/// sudoku eval` finds on the same seed: the same puzzles in each bin, the same ones solved.
+#[test]
+fn the_stepwise_evaluation_matches_the_whole_one() {
+    use puzzlelab::agent::dqn::sudoku::{BinsEvaluation, SudokuBins, SudokuLearner, SudokuSetup};
+    use puzzlelab::agent::dqn::PuzzleLearner;
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/www/models/sudoku-cells.dqn");
+    let policy = QPolicy::from_bytes(&std::fs::read(path).unwrap(), &Device::flex()).unwrap();
+    let setup = SudokuSetup::default();
+    let (per_bin, seed) = (3, 11);
+    let bins = SudokuLearner::validation(&setup, per_bin, seed).unwrap();
+    let whole = SudokuBins::of(&policy, &bins).unwrap();
+    let mut stepped = BinsEvaluation::new(policy, &setup, per_bin, seed).unwrap();
+    let (mut steps, mut last_done) = (0, 0);
+    assert_eq!((stepped.done(), stepped.total()), (0, 18));
+    while !stepped.step(2).unwrap() {
+        steps += 1;
+        assert!(stepped.done() > last_done || stepped.done() < stepped.total());
+        last_done = stepped.done();
+    }
+    assert!(steps > 3, "drawn and played in several steps ({steps})");
+    let kept: usize = bins.iter().map(Vec::len).sum();
+    assert_eq!((stepped.done(), stepped.total()), (2 * kept, 2 * kept));
+    let result = stepped.result();
+    for (a, b) in [
+        (&result.easy, &whole.easy),
+        (&result.medium, &whole.medium),
+        (&result.hard, &whole.hard),
+    ] {
+        let (a, b) = (&a.evaluation, &b.evaluation);
+        assert_eq!((a.puzzles, a.solved), (b.puzzles, b.solved));
+        assert_eq!(a.solved_rate_95, b.solved_rate_95);
+        assert!((a.filled_fraction - b.filled_fraction).abs() < 1e-12);
+    }
+    assert_eq!(result.easy.published_solved_rate, 0.07);
+}

@@ -4,10 +4,10 @@
 //! went wrong) and seeded puzzles binned as Mehta's paper bins them. Grids travel as text (81
 //! cells, `.` or `0` empty).
 
-use super::learner::{EvaluationJob, PlayedAtOnce, WebLearner};
+use super::learner::{EvaluationJob, WebLearner};
 use super::{count_of, js_error, request_of, seed_of, to_js};
-use crate::agent::dqn::sudoku::{env_for, play_from, SudokuLearner, SudokuSetup};
-use crate::agent::dqn::{PuzzleLearner, QPolicy};
+use crate::agent::dqn::sudoku::{env_for, play_from, BinsEvaluation, SudokuLearner, SudokuSetup};
+use crate::agent::dqn::QPolicy;
 use crate::env::sudoku::{random_solution, Grid, Shape};
 use crate::rng::Rng;
 use wasm_bindgen::prelude::*;
@@ -68,8 +68,7 @@ impl WebLearner for SudokuLearner {
     /// `{perBin, seed, givens}`: the puzzles of `puzzlelab sudoku eval --seed --per-bin --givens`
     /// (a bin may come out short when few of its puzzles turn up) → `{easy, medium, hard}`, each
     /// `{puzzles, solved, solved_rate, solved_rate_95, filled_fraction, ms_per_puzzle,
-    /// published_solved_rate}`.
-    /// The three bins are drawn and played together, in the call that starts the evaluation.
+    /// published_solved_rate}`, drawn and played a few puzzles at a time ([`BinsEvaluation`]).
     fn start_evaluation(
         policy: &QPolicy,
         request: JsValue,
@@ -80,9 +79,24 @@ impl WebLearner for SudokuLearner {
             givens: r.givens,
             ..SudokuSetup::default()
         };
-        let bins =
-            SudokuLearner::validation(&setup, per_bin, seed_of(r.seed)?).map_err(js_error)?;
-        let evaluation = SudokuLearner::evaluate(policy, &bins).map_err(js_error)?;
-        Ok(Box::new(PlayedAtOnce(to_js(&evaluation)?)))
+        let evaluation = BinsEvaluation::new(policy.clone(), &setup, per_bin, seed_of(r.seed)?);
+        Ok(Box::new(evaluation.map_err(js_error)?))
+    }
+}
+
+/// The puzzles drawn into their bins, then played, a few at a time (`done` and `total` count
+/// both); the result is `puzzlelab sudoku eval`'s `bins`.
+impl EvaluationJob for BinsEvaluation {
+    fn step(&mut self, count: usize) -> Result<bool, JsValue> {
+        BinsEvaluation::step(self, count).map_err(js_error)
+    }
+    fn done(&self) -> usize {
+        BinsEvaluation::done(self)
+    }
+    fn total(&self) -> usize {
+        BinsEvaluation::total(self)
+    }
+    fn result(&self) -> Result<JsValue, JsValue> {
+        to_js(&self.result())
     }
 }

@@ -1,6 +1,6 @@
 //! An evaluation that a worker plays a batch of games (positions, boards) at a time, with progress
-//! and Cancel between batches: the job ([`EvaluationJob`]), the usual kinds ([`InRanges`] of
-//! independent games, [`PlayedAtOnce`]) and the class JavaScript steps ([`Evaluation`]). In the
+//! and Cancel between batches: the job ([`EvaluationJob`]), the usual kind ([`InRanges`] of
+//! independent games) and the class JavaScript steps ([`Evaluation`]). In the
 //! core bundle for the Minesweeper solver's evaluation, in the learning bundle for every model's
 //! (`web::learner`).
 
@@ -17,25 +17,6 @@ pub trait EvaluationJob {
     fn total(&self) -> usize;
     /// What the games played so far add up to, as `puzzlelab <puzzle> eval` reports it.
     fn result(&self) -> Result<JsValue, JsValue>;
-}
-
-/// An evaluation that does not split into batches (Sudoku's three bins of puzzles drawn
-/// together): played in the call that starts it, one step done.
-pub struct PlayedAtOnce(pub JsValue);
-
-impl EvaluationJob for PlayedAtOnce {
-    fn step(&mut self, _: usize) -> Result<bool, JsValue> {
-        Ok(true)
-    }
-    fn done(&self) -> usize {
-        1
-    }
-    fn total(&self) -> usize {
-        1
-    }
-    fn result(&self) -> Result<JsValue, JsValue> {
-        Ok(self.0.clone())
-    }
 }
 
 /// An evaluation of `total` independent games (boards) 0, 1, …: `play(tally, range)` plays the

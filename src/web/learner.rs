@@ -10,7 +10,7 @@
 //! Q-values for the page's board ([`LearnerTrainer::q_values`]) and 2048's demonstrations, which the page
 //! records from the n-tuple network it hands over ([`LearnerTrainer::add_demonstrations`]).
 
-pub use super::evaluation::{Evaluation, EvaluationJob, InRanges, PlayedAtOnce};
+pub use super::evaluation::{Evaluation, EvaluationJob, InRanges};
 use super::learn::{config_over, cpu_policy, take, ChunkReport, TrainerCell};
 use super::{js_error, to_js};
 use crate::agent::dqn::{

@@ -128,9 +128,12 @@ export const SUDOKU_DQN = {
       <code>puzzlelab sudoku eval --seed s --per-bin n</code> does.`,
     columns: ["Model", "A bin", "Seed", "Easy", "Medium", "Hard"],
     read: (card) => ({ givens: readGivens(card.elements.givens) }),
+    cancellable: true,
     run: async (card, chosen, { perBin, seed, givens }, { evaluateModel, elapsed }) => {
-      card.evaluationTable.showProgress(`Drawing ${plural(perBin, "puzzle")} of each bin and playing them…`, null);
-      const { evaluation: bins } = await evaluateModel({ perBin, seed, givens: Array.from(givens) }, () => {});
+      // The worker draws each bin's puzzles, then plays them: `done` and `total` count both.
+      const progress = ({ done, total }) =>
+        card.evaluationTable.showProgress(`Drawing ${plural(perBin, "puzzle")} of each bin, then playing them: ${numberFormat.format(done)} of ${numberFormat.format(total)}`, total ? done / total : null);
+      const { evaluation: bins } = await evaluateModel({ perBin, seed, givens: Array.from(givens) }, progress);
       const report = { bins: binList(bins), seed, perBin };
       const cell = (bin, index) => (bin.puzzles ? `${percent(bin.solved_rate)} of ${bin.puzzles} (paper ${publishedPercent(PUBLISHED_SOLVED_RATES[index])})` : "no puzzles");
       return {

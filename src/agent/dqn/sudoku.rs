@@ -1,7 +1,7 @@
 //! Deep Q-learning on Sudoku: one dense layer over the one-hot grid, the DQN of Mehta's RL paper
 //! for constraint-satisfaction games ([`dense_config`] on [`dense_env`]), puzzlelab's stronger
 //! learner ([`cells_config`] on [`cells_env`]), and greedy play on puzzles binned the paper's way
-//! ([`evaluate_policy`], [`evaluate_bins`]).
+//! ([`evaluate_policy`], [`evaluate_bins`]; a batch at a time, [`BinsEvaluation`]).
 //!
 //! What the paper gives ("Reinforcement Learning For Constraint Satisfaction Game Agents", section 3.2.4): the grid one-hot (9 × 9 × 10),
 //! 810 actions (cell, entry value), progress +1, no progress −1, a broken rule −2, −20 past 162
@@ -35,7 +35,8 @@ use super::{best_allowed, DqnConfig, DqnError, GridConvConfig, QPolicy};
 use crate::clock;
 use crate::env::minesweeper::wilson_95;
 use crate::env::sudoku::{
-    search, Grid, GuessBin, Shape, SudokuEnv, SudokuObservation, SudokuReward, FEATURES, MOVE_LIMIT,
+    search, BinnedDraw, Grid, GuessBin, Shape, SudokuEnv, SudokuObservation, SudokuReward,
+    FEATURES, MOVE_LIMIT,
 };
 use crate::env::Environment;
 
@@ -253,24 +254,36 @@ pub fn evaluate_policy(
     puzzles: &[Grid],
     batch: usize,
 ) -> Result<SudokuEvaluation, DqnError> {
-    let started = clock::seconds();
-    let Some(first) = puzzles.first() else {
-        return Ok(SudokuEvaluation {
-            puzzles: 0,
-            solved: 0,
-            solved_rate: 0.0,
-            solved_rate_95: wilson_95(0, 0),
-            filled_fraction: 0.0,
-            ms_per_puzzle: 0.0,
-        });
-    };
-    let template = env_for(policy, vec![first.clone()])?;
-    let (n, a) = (template.observation_len(), template.num_actions());
-    let (mut solved, mut filled) = (0usize, 0.0f64);
-    let mut allowed = vec![false; a];
-    let mut observations = Vec::new();
+    let mut played = PlayedPuzzles::default();
     for chunk in puzzles.chunks(batch.max(1)) {
-        let mut live: Vec<(SudokuEnv, usize, &Grid)> = chunk
+        played.play(policy, chunk)?;
+    }
+    Ok(played.evaluation())
+}
+
+/// Puzzles played greedily so far, a batch at a time, and what they came to ([`evaluate_policy`]'s
+/// sums).
+#[derive(Clone, Debug, Default)]
+pub struct PlayedPuzzles {
+    puzzles: usize,
+    solved: usize,
+    /// The sum of each puzzle's fraction of empty cells filled rightly.
+    filled: f64,
+    seconds: f64,
+}
+
+impl PlayedPuzzles {
+    /// Plays `puzzles` side by side (one forward pass a move for all) and adds them.
+    pub fn play(&mut self, policy: &QPolicy, puzzles: &[Grid]) -> Result<(), DqnError> {
+        let started = clock::seconds();
+        let Some(first) = puzzles.first() else {
+            return Ok(());
+        };
+        let template = env_for(policy, vec![first.clone()])?;
+        let (n, a) = (template.observation_len(), template.num_actions());
+        let mut allowed = vec![false; a];
+        let mut observations = Vec::new();
+        let mut live: Vec<(SudokuEnv, usize, &Grid)> = puzzles
             .iter()
             .map(|puzzle| {
                 let mut env = template.clone();
@@ -302,22 +315,35 @@ pub fn evaluate_policy(
                 i += 1;
                 if done {
                     let won = env.grid().is_solved();
-                    solved += usize::from(won);
-                    filled += right_fraction(env.grid(), puzzle, won);
+                    self.solved += usize::from(won);
+                    self.filled += right_fraction(env.grid(), puzzle, won);
                 }
                 !done
             });
         }
+        self.puzzles += puzzles.len();
+        self.seconds += clock::seconds() - started;
+        Ok(())
     }
-    let count = puzzles.len();
-    Ok(SudokuEvaluation {
-        puzzles: count,
-        solved,
-        solved_rate: solved as f64 / count as f64,
-        solved_rate_95: wilson_95(solved, count),
-        filled_fraction: filled / count as f64,
-        ms_per_puzzle: (clock::seconds() - started) * 1000.0 / count as f64,
-    })
+
+    /// Puzzles played so far.
+    pub fn count(&self) -> usize {
+        self.puzzles
+    }
+
+    /// What the puzzles played so far came to.
+    pub fn evaluation(&self) -> SudokuEvaluation {
+        let count = self.puzzles;
+        let per = |sum: f64| if count == 0 { 0.0 } else { sum / count as f64 };
+        SudokuEvaluation {
+            puzzles: count,
+            solved: self.solved,
+            solved_rate: per(self.solved as f64),
+            solved_rate_95: wilson_95(self.solved, count),
+            filled_fraction: per(self.filled),
+            ms_per_puzzle: per(self.seconds * 1000.0),
+        }
+    }
 }
 
 /// The fraction of `puzzle`'s empty cells that `grid` fills with the solution's digit.
@@ -416,19 +442,111 @@ pub struct SudokuBins {
 impl SudokuBins {
     /// `policy`'s greedy play on `bins` (easy, medium, hard).
     pub fn of(policy: &QPolicy, bins: &[Vec<Grid>; 3]) -> Result<SudokuBins, DqnError> {
-        let mut results =
-            evaluate_bins(policy, bins, EVAL_BATCH)?
-                .into_iter()
-                .map(|(bin, evaluation)| BinEvaluation {
-                    evaluation,
-                    published_solved_rate: bin.published_solved_rate(),
-                });
+        let evaluations = evaluate_bins(policy, bins, EVAL_BATCH)?;
+        Ok(SudokuBins::from_evaluations(
+            evaluations.into_iter().map(|(_, evaluation)| evaluation),
+        ))
+    }
+
+    /// The three bins' evaluations, easy first, beside the paper's rates.
+    fn from_evaluations(evaluations: impl IntoIterator<Item = SudokuEvaluation>) -> SudokuBins {
+        let mut results = GuessBin::ALL
+            .iter()
+            .zip(evaluations)
+            .map(|(bin, evaluation)| BinEvaluation {
+                evaluation,
+                published_solved_rate: bin.published_solved_rate(),
+            });
         let mut next = || results.next().expect("three bins");
-        Ok(SudokuBins {
+        SudokuBins {
             easy: next(),
             medium: next(),
             hard: next(),
+        }
+    }
+}
+
+/// `puzzlelab sudoku eval` a batch at a time (a page's evaluation, between whose batches the worker
+/// reports progress and may stop): the validation puzzles of a seed are drawn into their bins
+/// ([`BinnedDraw`], as [`SudokuLearner`]'s validation draws them), then played a batch of
+/// [`EVAL_BATCH`] at a time, as [`SudokuBins::of`] plays them: the same result, however the
+/// steps are split.
+pub struct BinsEvaluation {
+    policy: QPolicy,
+    per_bin: usize,
+    /// Until every bin is drawn.
+    draw: Option<BinnedDraw>,
+    bins: [Vec<Grid>; 3],
+    played: [PlayedPuzzles; 3],
+}
+
+impl BinsEvaluation {
+    /// `per_bin` puzzles of each bin drawn from `seed` with `setup`'s givens, to be played by
+    /// `policy`; nothing drawn yet.
+    pub fn new(
+        policy: QPolicy,
+        setup: &SudokuSetup,
+        per_bin: usize,
+        seed: u64,
+    ) -> Result<BinsEvaluation, DqnError> {
+        check_givens(&setup.givens)?;
+        let draws = per_bin.saturating_mul(DRAWS_PER_BIN_PUZZLE);
+        Ok(BinsEvaluation {
+            policy,
+            per_bin,
+            draw: Some(BinnedDraw::new(seed, per_bin, &setup.givens, draws)),
+            bins: Default::default(),
+            played: Default::default(),
         })
+    }
+
+    /// Draws up to `count` more puzzles, or once all are drawn plays about `count` more (whole
+    /// batches); true once every puzzle drawn is played.
+    pub fn step(&mut self, count: usize) -> Result<bool, DqnError> {
+        if let Some(draw) = &mut self.draw {
+            if draw.draw(count) {
+                self.bins = self.draw.take().expect("drawing").into_bins();
+            }
+            return Ok(self.is_done());
+        }
+        let mut left = count.max(1);
+        for (bin, played) in self.bins.iter().zip(&mut self.played) {
+            while left > 0 && played.count() < bin.len() {
+                let start = played.count();
+                let batch = &bin[start..(start + EVAL_BATCH).min(bin.len())];
+                played.play(&self.policy, batch)?;
+                left = left.saturating_sub(batch.len());
+            }
+        }
+        Ok(self.is_done())
+    }
+
+    fn is_done(&self) -> bool {
+        self.draw.is_none() && self.done() == self.total()
+    }
+
+    /// Puzzles drawn into the bins, plus those played.
+    pub fn done(&self) -> usize {
+        let drawn = self.draw.as_ref().map_or(self.kept(), BinnedDraw::kept);
+        drawn + self.played.iter().map(PlayedPuzzles::count).sum::<usize>()
+    }
+
+    /// Puzzles to draw into the bins and to play: twice the bins' size while they are being drawn,
+    /// twice the puzzles kept once they are (a bin may come out short).
+    pub fn total(&self) -> usize {
+        match self.draw {
+            Some(_) => 2 * 3 * self.per_bin,
+            None => 2 * self.kept(),
+        }
+    }
+
+    fn kept(&self) -> usize {
+        self.bins.iter().map(Vec::len).sum()
+    }
+
+    /// What the puzzles played so far came to, bin by bin.
+    pub fn result(&self) -> SudokuBins {
+        SudokuBins::from_evaluations(self.played.iter().map(PlayedPuzzles::evaluation))
     }
 }
 
@@ -526,7 +644,7 @@ impl super::PuzzleLearner for SudokuLearner {
             seed,
             size,
             &setup.givens,
-            size * DRAWS_PER_BIN_PUZZLE,
+            size.saturating_mul(DRAWS_PER_BIN_PUZZLE),
         ))
     }
 

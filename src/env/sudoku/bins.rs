@@ -78,24 +78,77 @@ pub fn binned_puzzles(
     givens: &[usize],
     max_puzzles: usize,
 ) -> [Vec<Grid>; 3] {
-    assert!(!givens.is_empty(), "at least one number of givens");
-    let mut bins: [Vec<Grid>; 3] = Default::default();
-    let mut rng = Rng::new(seed ^ 0xB1_25ED);
-    for i in 0..max_puzzles as u64 {
-        if bins.iter().all(|bin| bin.len() >= per_bin) {
-            break;
-        }
-        let count = *rng.choose(givens);
-        let puzzle_seed = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15).wrapping_add(i);
-        let Some(puzzle) = generate_with_givens(Shape::CLASSIC, count, puzzle_seed, 20) else {
-            continue;
-        };
-        let bin = &mut bins[GuessBin::of(&puzzle) as usize];
-        if bin.len() < per_bin {
-            bin.push(puzzle);
+    let mut draw = BinnedDraw::new(seed, per_bin, givens, max_puzzles);
+    draw.draw(max_puzzles);
+    draw.into_bins()
+}
+
+/// [`binned_puzzles`] drawn a few puzzles at a time (a page's evaluation, between whose batches
+/// the worker reports progress and may stop): the same puzzles in the same bins, however the
+/// draws are split.
+#[derive(Clone, Debug)]
+pub struct BinnedDraw {
+    seed: u64,
+    per_bin: usize,
+    givens: Vec<usize>,
+    max_puzzles: u64,
+    /// Puzzles drawn so far (kept or not).
+    drawn: u64,
+    rng: Rng,
+    bins: [Vec<Grid>; 3],
+}
+
+impl BinnedDraw {
+    /// Nothing drawn yet; arguments as [`binned_puzzles`]'s.
+    pub fn new(seed: u64, per_bin: usize, givens: &[usize], max_puzzles: usize) -> BinnedDraw {
+        assert!(!givens.is_empty(), "at least one number of givens");
+        BinnedDraw {
+            seed,
+            per_bin,
+            givens: givens.to_vec(),
+            max_puzzles: max_puzzles as u64,
+            drawn: 0,
+            rng: Rng::new(seed ^ 0xB1_25ED),
+            bins: Default::default(),
         }
     }
-    bins
+
+    /// Whether every bin is full or every puzzle allowed has been drawn.
+    pub fn is_done(&self) -> bool {
+        self.drawn >= self.max_puzzles || self.bins.iter().all(|bin| bin.len() >= self.per_bin)
+    }
+
+    /// Draws up to `count` more puzzles; true once [`BinnedDraw::is_done`].
+    pub fn draw(&mut self, count: usize) -> bool {
+        let end = self.drawn.saturating_add(count as u64);
+        while self.drawn < end && !self.is_done() {
+            let i = self.drawn;
+            self.drawn += 1;
+            let count = *self.rng.choose(&self.givens);
+            let puzzle_seed = self
+                .seed
+                .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+                .wrapping_add(i);
+            let Some(puzzle) = generate_with_givens(Shape::CLASSIC, count, puzzle_seed, 20) else {
+                continue;
+            };
+            let bin = &mut self.bins[GuessBin::of(&puzzle) as usize];
+            if bin.len() < self.per_bin {
+                bin.push(puzzle);
+            }
+        }
+        self.is_done()
+    }
+
+    /// The puzzles kept so far, in all bins.
+    pub fn kept(&self) -> usize {
+        self.bins.iter().map(Vec::len).sum()
+    }
+
+    /// The bins as drawn so far: easy, medium, hard.
+    pub fn into_bins(self) -> [Vec<Grid>; 3] {
+        self.bins
+    }
 }
 
 /// Puzzles of every bin for training, `count` in all, in the proportions they are drawn in
@@ -131,5 +184,18 @@ mod tests {
         }
         assert_eq!(binned_puzzles(7, 3, &[23], 2_000), bins);
         assert_ne!(binned_puzzles(8, 3, &[23], 2_000), bins);
+        // Drawn a few at a time, the same puzzles in the same bins; a short budget stops early.
+        let mut draw = BinnedDraw::new(7, 3, &[23], 2_000);
+        let mut steps = 0;
+        while !draw.draw(7) {
+            steps += 1;
+        }
+        assert!(steps > 1, "several steps");
+        assert_eq!(draw.kept(), 9);
+        assert_eq!(draw.into_bins(), bins);
+        let mut short = BinnedDraw::new(7, 3, &[23], 5);
+        assert!(short.draw(100));
+        assert!(short.kept() <= 5);
+        assert_eq!(short.into_bins(), binned_puzzles(7, 3, &[23], 5));
     }
 }

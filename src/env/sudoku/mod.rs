@@ -23,7 +23,9 @@ mod grid;
 mod logic;
 
 pub use backtrack::{count_solutions, search, search_reference, search_with, Search};
-pub use bins::{binned_puzzles, training_puzzles, GuessBin, TRAINING_SEED, VALIDATION_SEED};
+pub use bins::{
+    binned_puzzles, training_puzzles, BinnedDraw, GuessBin, TRAINING_SEED, VALIDATION_SEED,
+};
 pub use environment::{
     SudokuEnv, SudokuObservation, SudokuReward, FEATURES, MOVE_LIMIT, MOVE_LIMIT_LOSS,
 };
