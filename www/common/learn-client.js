@@ -259,7 +259,7 @@ export function shippedModels() {
 }
 
 /** Labels of a goal written as text ("1,2,3,8,_,4,7,6,5"; "_" or 0 is the blank). */
-export function goalLabels(text) {
+function goalLabels(text) {
   return String(text)
     .split(/[\s,]+/)
     .filter(Boolean)
@@ -267,15 +267,21 @@ export function goalLabels(text) {
 }
 
 /**
+ * Whether a sliding-puzzle model solves rows × cols boards with `goal` (labels): `model` says its
+ * board as a loaded model's info does ({ rows, cols, goal }) or as an entry of the models' index
+ * ({ size: "3x3", goal }), the goal as text. (The learning bundle refuses any other board too;
+ * this is for the pages' menus and words before anything is loaded.)
+ */
+export function solvesBoard(model, rows, cols, goal) {
+  if ((model.size ?? `${model.rows}x${model.cols}`) !== `${rows}x${cols}`) return false;
+  const labels = goalLabels(model.goal);
+  return labels.length === goal.length && labels.every((label, i) => label === Number(goal[i]));
+}
+
+/**
  * The shipped model for a rows × cols board with `goal` (labels), or null; `models` is
  * shippedModels()'s list.
  */
 export function shippedModelFor(models, rows, cols, goal) {
-  return (
-    models.find((model) => {
-      if (model.size !== `${rows}x${cols}`) return false;
-      const labels = goalLabels(model.goal);
-      return labels.length === goal.length && labels.every((label, i) => label === Number(goal[i]));
-    }) ?? null
-  );
+  return models.find((model) => solvesBoard(model, rows, cols, goal)) ?? null;
 }

@@ -13,7 +13,7 @@
 
 import { FieldError } from "../common/card-helpers.js";
 import { BarChart, LineChart } from "../common/chart.js";
-import { goalLabels, shippedModels } from "../common/learn-client.js";
+import { shippedModels, solvesBoard } from "../common/learn-client.js";
 import { LearnCard, lineChart, lossChart, numberFormat } from "../common/learn-card.js";
 import { checkField, choiceField, dqnField, numberField, textField } from "../common/learn-form.js";
 import { SolutionReport } from "./solution-report.js";
@@ -339,10 +339,8 @@ function everyPositionText(manifest) {
 /** Why the model (`info`) cannot solve `puzzle`, or "" when it can. */
 function misfit(info, puzzle) {
   if (puzzle.presetName) return "The board is the sun & moon preset: the DQN models solve numbered sliding puzzles only.";
-  const goal = Array.from(puzzle.goal());
-  const modelGoal = goalLabels(info.goal);
+  if (solvesBoard(info, puzzle.rows, puzzle.cols, Array.from(puzzle.goal()))) return "";
   const sameSize = info.rows === puzzle.rows && info.cols === puzzle.cols;
-  if (sameSize && modelGoal.length === goal.length && modelGoal.every((label, i) => label === goal[i])) return "";
   const board = sameSize ? `this board has the goal ${puzzle.goalText()}` : `this board is ${puzzle.rows} × ${puzzle.cols}`;
   return (
     `This model solves ${info.rows} × ${info.cols} boards with the goal ${info.goal}; ${board}. ` +
@@ -352,10 +350,7 @@ function misfit(info, puzzle) {
 
 /** Whether a shipped model (an entry of the index) solves `puzzle`: a numbered board of its size and goal. */
 function fits(model, puzzle) {
-  if (puzzle.presetName || model.size !== `${puzzle.rows}x${puzzle.cols}`) return false;
-  const goal = Array.from(puzzle.goal());
-  const labels = goalLabels(model.goal);
-  return labels.length === goal.length && labels.every((label, i) => label === goal[i]);
+  return !puzzle.presetName && solvesBoard(model, puzzle.rows, puzzle.cols, Array.from(puzzle.goal()));
 }
 
 /**

@@ -513,7 +513,7 @@ export class SlidingPanel {
     const goal = Array.from(puzzle.goal());
     const cells = Array.from(puzzle.board());
     const goalText = puzzle.goalText();
-    const { goalLabels, sharedLearnClient, shippedModelFor, shippedModels } = await learnClient();
+    const { sharedLearnClient, shippedModelFor, shippedModels, solvesBoard } = await learnClient();
     const cancelled = () => {
       if (signal.aborted) throw new SolveCancelled();
     };
@@ -542,11 +542,7 @@ export class SlidingPanel {
     };
     const loaded = await client.loadModelUrl(url, { puzzle: "sliding", onProgress: showDownload });
     cancelled();
-    const fits =
-      loaded.info.rows === rows &&
-      loaded.info.cols === cols &&
-      goalLabels(loaded.info.goal).every((label, i) => label === goal[i]);
-    if (!fits) {
+    if (!solvesBoard(loaded.info, rows, cols, goal)) {
       throw new Error(
         `the model ${attribute || url} was trained for ${loaded.info.rows}×${loaded.info.cols} boards with the goal ` +
           `${loaded.info.goal}; this board is ${rows}×${cols} with the goal ${goalText}`,
