@@ -185,8 +185,12 @@ fn the_stepwise_evaluation_matches_the_whole_one() {
     assert_eq!((stepped.done(), stepped.total()), (0, 18));
     while !stepped.step(2).unwrap() {
         steps += 1;
-        assert!(stepped.done() > last_done || stepped.done() < stepped.total());
-        last_done = stepped.done();
+        let (done, total) = (stepped.done(), stepped.total());
+        assert!(
+            done >= last_done && done <= total,
+            "{done} of {total} after {last_done}"
+        );
+        last_done = done;
     }
     assert!(steps > 3, "drawn and played in several steps ({steps})");
     let kept: usize = bins.iter().map(Vec::len).sum();

@@ -125,12 +125,12 @@ describe("the Learn card on the Sudoku page", () => {
     assert.match(row[3], /^\d+% of 5 \(paper 7%\)$/);
     assert.match(row[5], /^\d+% of 5 \(paper 1\.2%\)$/);
 
-    // A long evaluation counts the puzzles as they are drawn and played; Cancel stops it.
+    // A long evaluation counts the puzzles as they are drawn (then played); Cancel stops it.
     await page.fill("#sdqn-eval-n", "2000");
     await page.click("#sdqn-evaluate");
     const counted = await page.waitForFunction(
       () => {
-        const match = /^Drawing 2,000 puzzles of each bin, then playing them: ([\d,]+) of 12,000 \(\d+%\)$/.exec(document.querySelector("#sdqn-eval-progress-text").textContent);
+        const match = /^Drawing 2,000 puzzles of each bin \(([\d,]+) of 6,000 kept\), then playing them \(\d+%\)$/.exec(document.querySelector("#sdqn-eval-progress-text").textContent);
         const done = match ? Number(match[1].replaceAll(",", "")) : 0;
         return done > 0 && { done, bar: Number(document.querySelector("#sdqn-eval-progress-bar").value) };
       },
@@ -138,7 +138,7 @@ describe("the Learn card on the Sudoku page", () => {
       { timeout: 60_000 },
     );
     const { done, bar } = await counted.jsonValue();
-    assert.ok(Math.abs(bar - done / 12_000) < 0.01, `the bar (${bar}) shows the share done (${done})`);
+    assert.ok(Math.abs(bar - done / 12_000) < 0.01, `the bar (${bar}) shows the share done (${done} kept, of 6,000 to keep and 6,000 to play)`);
     await page.click("#sdqn-eval-cancel");
     await page.waitForFunction(() => document.querySelector("#sdqn-eval-status").textContent === "Evaluation cancelled.", null, { timeout: 30_000 });
     assert.equal(await page.locator("#sdqn-eval-table").getAttribute("data-rows"), "1", "a cancelled evaluation adds no row");

@@ -135,7 +135,7 @@ export const DQN_2048 = {
       ["agreement", "Plays the n-tuple's move"],
     ],
     render: ({ report, validation: last }) => ({
-      ...(last ? { score: numberFormat.format(Math.round(last.summary.mean_score)), reach: percent(reachRate(last.stats, 512)) } : {}),
+      ...(last ? { score: whole(last.summary.mean_score), reach: percent(reachRate(last.stats, 512)) } : {}),
       agreement: typeof report?.demonstrationAgreement === "number" ? percent(report.demonstrationAgreement) : "–",
     }),
   },

@@ -270,10 +270,11 @@ function goalLabels(text) {
  * Whether a sliding-puzzle model solves rows × cols boards with `goal` (labels): `model` says its
  * board as a loaded model's info does ({ rows, cols, goal }) or as an entry of the models' index
  * ({ size: "3x3", goal }), the goal as text. (The learning bundle refuses any other board too;
- * this is for the pages' menus and words before anything is loaded.)
+ * this is for the pages' menus and their own words.)
  */
 export function solvesBoard(model, rows, cols, goal) {
-  if ((model.size ?? `${model.rows}x${model.cols}`) !== `${rows}x${cols}`) return false;
+  const size = typeof model.size === "string" ? model.size : `${model.rows}x${model.cols}`;
+  if (size !== `${rows}x${cols}`) return false;
   const labels = goalLabels(model.goal);
   return labels.length === goal.length && labels.every((label, i) => label === Number(goal[i]));
 }

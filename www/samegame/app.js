@@ -82,9 +82,9 @@ const solver = new SameGameSolver();
  */
 const optima = new Map();
 /**
- * The Learn card's searches for the fewest clicks, by start text: { found (a promise of the
- * solver's answer), seconds }. The end of a game the card's model played waits for the card's
- * search rather than starting a second one, so that the page and the card say the same.
+ * The Learn card's searches for the fewest clicks of a start board (a model asked to play from the
+ * start), by start text: { found (a promise of the solver's answer), seconds }. The end of a game
+ * the card's model played waits for the card's search rather than starting a second one.
  */
 const cardSearches = new Map();
 /** The solution being played: a timer id, or 0. */
@@ -412,9 +412,11 @@ async function gameOver({ clicks, score, cleared, piles }) {
   const start = game.startText();
   const said = `Cleared in ${clicks} clicks.`;
   elements.endStatus.textContent = said;
-  let known = optima.get(start);
+  // The Learn card's search of this board, still under way, is waited for even when an earlier
+  // search found something: its answer joins what is known (remember) before the line is written.
+  const card = cardSearches.get(start);
+  let known = card ? null : optima.get(start);
   if (!known) {
-    const card = cardSearches.get(start);
     if (!card && (!game.exactSupported || solver.busy)) return;
     const version = boardVersion;
     const seconds = card?.seconds ?? Number(elements.seconds.value);

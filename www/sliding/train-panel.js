@@ -11,7 +11,7 @@
 //   import { mountSlidingDqnCard } from "./train-panel.js";
 //   const card = mountSlidingDqnCard(document.querySelector("#dqn"), { board, player, isBusy, onSolution, findOptimum });
 
-import { FieldError } from "../common/card-helpers.js";
+import { FieldError, whole } from "../common/card-helpers.js";
 import { BarChart, LineChart } from "../common/chart.js";
 import { shippedModels, solvesBoard } from "../common/learn-client.js";
 import { LearnCard, lineChart, lossChart, numberFormat } from "../common/learn-card.js";
@@ -111,7 +111,7 @@ export const SLIDING_DQN = {
       // Its data-points count the exploring games' series, its data-evaluations the evaluations'.
       { ...lineChart("solved", "Solved %", [["evaluation", "--chart-2", true], ["exploring", "--chart-1"]], { yMin: 0, yMax: 100, formatY: (y) => `${Math.round(y)}%` }), points: 1 },
       lineChart("difficulty", "Difficulty", [["difficulty", "--chart-3"]], { integerY: true }),
-      lineChart("speed", "Steps per second", [["steps/s", "--chart-4"]], { formatY: (y) => numberFormat.format(Math.round(y)) }),
+      lineChart("speed", "Steps per second", [["steps/s", "--chart-4"]], { formatY: whole }),
     ],
     evaluation: [
       { id: "eval-solved", make: (canvas) => new BarChart(canvas, { title: "Solved % by optimal distance", yMax: 100, xLabel: "optimal moves", series: SEARCHES, formatY: (y) => `${Math.round(y)}%` }) },

@@ -412,7 +412,7 @@ new MutationObserver(() => (elements.pencil.checked = elements.board.pencil)).ob
  * The page is ready (data-ready) once its first puzzle shows (or could not be made); only then
  * do the two cards below the board load: the genetic algorithm's (sudoku/ga-panel.js, which runs
  * in its own worker) and the Learn card (sudoku/dqn-panel.js; the learning worker and its bundle
- * start when it is first used). The sudoku-ga section carries data-state once its card is set up.
+ * start when it is first used). The GA card's section (#ga-card) carries data-state once the card is set up.
  */
 function pageReady() {
   if (document.documentElement.dataset.ready === "true") return;

@@ -130,9 +130,17 @@ export const SUDOKU_DQN = {
     read: (card) => ({ givens: readGivens(card.elements.givens) }),
     cancellable: true,
     run: async (card, chosen, { perBin, seed, givens }, { evaluateModel, elapsed }) => {
-      // The worker draws each bin's puzzles, then plays them: `done` and `total` count both.
-      const progress = ({ done, total }) =>
-        card.evaluationTable.showProgress(`Drawing ${plural(perBin, "puzzle")} of each bin, then playing them: ${numberFormat.format(done)} of ${numberFormat.format(total)}`, total ? done / total : null);
+      // The worker draws each bin's puzzles, then plays them: `done` and `total` count both (the
+      // puzzles kept, then those played; twice the puzzles wanted while drawing, twice those kept after).
+      const wanted = 3 * perBin;
+      const progress = ({ done, total }) => {
+        const count = numberFormat.format;
+        const text =
+          total === 2 * wanted && done < wanted
+            ? `Drawing ${plural(perBin, "puzzle")} of each bin (${count(done)} of ${count(wanted)} kept), then playing them`
+            : `Drawn; playing them (${count(done - total / 2)} of ${count(total / 2)} played)`;
+        card.evaluationTable.showProgress(text, total ? done / total : null);
+      };
       const { evaluation: bins } = await evaluateModel({ perBin, seed, givens: Array.from(givens) }, progress);
       const report = { bins: binList(bins), seed, perBin };
       const cell = (bin, index) => (bin.puzzles ? `${percent(bin.solved_rate)} of ${bin.puzzles} (paper ${publishedPercent(PUBLISHED_SOLVED_RATES[index])})` : "no puzzles");

@@ -262,44 +262,68 @@ pub fn evaluate_policy(
 }
 
 /// Puzzles played greedily so far, a batch at a time, and what they came to ([`evaluate_policy`]'s
-/// sums).
-#[derive(Clone, Debug, Default)]
+/// sums). A batch is played side by side (one forward pass a move for all), all at once
+/// ([`PlayedPuzzles::play`]) or a few moves at a time ([`PlayedPuzzles::start`],
+/// [`PlayedPuzzles::advance`]): the same moves either way.
+#[derive(Default)]
 pub struct PlayedPuzzles {
+    /// Puzzles whose play has started (the finished ones and those in play).
+    started: usize,
+    /// Puzzles finished.
     puzzles: usize,
     solved: usize,
-    /// The sum of each puzzle's fraction of empty cells filled rightly.
+    /// The sum of each finished puzzle's fraction of empty cells filled rightly.
     filled: f64,
     seconds: f64,
+    /// The batch in play: each puzzle's environment, its moves so far and the puzzle.
+    live: Vec<(SudokuEnv, usize, Grid)>,
 }
 
 impl PlayedPuzzles {
-    /// Plays `puzzles` side by side (one forward pass a move for all) and adds them.
+    /// Plays `puzzles` side by side to the end and adds them.
     pub fn play(&mut self, policy: &QPolicy, puzzles: &[Grid]) -> Result<(), DqnError> {
-        let started = clock::seconds();
+        self.start(policy, puzzles)?;
+        self.advance(policy, usize::MAX);
+        Ok(())
+    }
+
+    /// Starts playing `puzzles` side by side, beside any batch still in play.
+    pub fn start(&mut self, policy: &QPolicy, puzzles: &[Grid]) -> Result<(), DqnError> {
         let Some(first) = puzzles.first() else {
             return Ok(());
         };
         let template = env_for(policy, vec![first.clone()])?;
+        self.live.extend(puzzles.iter().map(|puzzle| {
+            let mut env = template.clone();
+            env.reset_to(puzzle);
+            (env, 0, puzzle.clone())
+        }));
+        self.started += puzzles.len();
+        Ok(())
+    }
+
+    /// Makes up to `moves` moves of the batch in play (each a move of every puzzle still in play);
+    /// true once none is left in play.
+    pub fn advance(&mut self, policy: &QPolicy, moves: usize) -> bool {
+        let started = clock::seconds();
+        let Some((template, _, _)) = self.live.first() else {
+            return true;
+        };
         let (n, a) = (template.observation_len(), template.num_actions());
         let mut allowed = vec![false; a];
         let mut observations = Vec::new();
-        let mut live: Vec<(SudokuEnv, usize, &Grid)> = puzzles
-            .iter()
-            .map(|puzzle| {
-                let mut env = template.clone();
-                env.reset_to(puzzle);
-                (env, 0, puzzle)
-            })
-            .collect();
-        while !live.is_empty() {
-            observations.resize(live.len() * n, 0.0);
-            for ((env, _, _), out) in live.iter().zip(observations.chunks_mut(n)) {
+        for _ in 0..moves {
+            if self.live.is_empty() {
+                break;
+            }
+            observations.resize(self.live.len() * n, 0.0);
+            for ((env, _, _), out) in self.live.iter().zip(observations.chunks_mut(n)) {
                 env.write_observation(out);
             }
             let values = policy.q_values(&observations);
-            let mut over = vec![false; live.len()];
-            for (i, ((env, moves, _), values)) in live.iter_mut().zip(values.chunks(a)).enumerate()
-            {
+            let mut over = vec![false; self.live.len()];
+            let playing = self.live.iter_mut().zip(values.chunks(a)).enumerate();
+            for (i, ((env, moves, _), values)) in playing {
                 env.action_mask(&mut allowed);
                 if !allowed.contains(&true) {
                     over[i] = true; // a dead end, or lost
@@ -310,28 +334,35 @@ impl PlayedPuzzles {
                 over[i] = env.is_terminal() || *moves >= MOVE_LIMIT;
             }
             let mut i = 0;
-            live.retain(|(env, _, puzzle)| {
+            let (solved, filled, finished) =
+                (&mut self.solved, &mut self.filled, &mut self.puzzles);
+            self.live.retain(|(env, _, puzzle)| {
                 let done = over[i];
                 i += 1;
                 if done {
                     let won = env.grid().is_solved();
-                    self.solved += usize::from(won);
-                    self.filled += right_fraction(env.grid(), puzzle, won);
+                    *solved += usize::from(won);
+                    *filled += right_fraction(env.grid(), puzzle, won);
+                    *finished += 1;
                 }
                 !done
             });
         }
-        self.puzzles += puzzles.len();
         self.seconds += clock::seconds() - started;
-        Ok(())
+        self.live.is_empty()
     }
 
-    /// Puzzles played so far.
+    /// Puzzles whose play has started (finished or in play).
+    pub fn started(&self) -> usize {
+        self.started
+    }
+
+    /// Puzzles finished.
     pub fn count(&self) -> usize {
         self.puzzles
     }
 
-    /// What the puzzles played so far came to.
+    /// What the finished puzzles came to.
     pub fn evaluation(&self) -> SudokuEvaluation {
         let count = self.puzzles;
         let per = |sum: f64| if count == 0 { 0.0 } else { sum / count as f64 };
@@ -382,6 +413,12 @@ const EVAL_BATCH: usize = 50;
 /// Puzzles drawn at most for each one a validation bin wants (hard ones are about one in
 /// thirty): a bin may come out short rather than the run waiting.
 const DRAWS_PER_BIN_PUZZLE: usize = 200;
+/// Puzzles drawn at most for validation bins of `per_bin` puzzles each (the validation set and
+/// [`BinsEvaluation`]'s, which must be the same puzzles).
+fn draw_budget(per_bin: usize) -> usize {
+    per_bin.saturating_mul(DRAWS_PER_BIN_PUZZLE)
+}
+
 /// The numbers of givens puzzles are drawn with unless told otherwise.
 pub const DEFAULT_GIVENS: [usize; 5] = [22, 23, 24, 26, 28];
 
@@ -490,7 +527,7 @@ impl BinsEvaluation {
         seed: u64,
     ) -> Result<BinsEvaluation, DqnError> {
         check_givens(&setup.givens)?;
-        let draws = per_bin.saturating_mul(DRAWS_PER_BIN_PUZZLE);
+        let draws = draw_budget(per_bin);
         Ok(BinsEvaluation {
             policy,
             per_bin,
@@ -500,8 +537,9 @@ impl BinsEvaluation {
         })
     }
 
-    /// Draws up to `count` more puzzles, or once all are drawn plays about `count` more (whole
-    /// batches); true once every puzzle drawn is played.
+    /// Draws up to `count` more puzzles, or once all are drawn makes up to `count` moves of the
+    /// batch in play (starting the next batch of [`EVAL_BATCH`] of its bin when none is); true
+    /// once every puzzle drawn is played.
     pub fn step(&mut self, count: usize) -> Result<bool, DqnError> {
         if let Some(draw) = &mut self.draw {
             if draw.draw(count) {
@@ -509,14 +547,20 @@ impl BinsEvaluation {
             }
             return Ok(self.is_done());
         }
-        let mut left = count.max(1);
-        for (bin, played) in self.bins.iter().zip(&mut self.played) {
-            while left > 0 && played.count() < bin.len() {
-                let start = played.count();
-                let batch = &bin[start..(start + EVAL_BATCH).min(bin.len())];
-                played.play(&self.policy, batch)?;
-                left = left.saturating_sub(batch.len());
+        let next = self
+            .bins
+            .iter()
+            .zip(&mut self.played)
+            .find(|(bin, played)| played.count() < bin.len());
+        if let Some((bin, played)) = next {
+            if played.started() == played.count() {
+                let start = played.started();
+                played.start(
+                    &self.policy,
+                    &bin[start..(start + EVAL_BATCH).min(bin.len())],
+                )?;
             }
+            played.advance(&self.policy, count.max(1));
         }
         Ok(self.is_done())
     }
@@ -644,7 +688,7 @@ impl super::PuzzleLearner for SudokuLearner {
             seed,
             size,
             &setup.givens,
-            size.saturating_mul(DRAWS_PER_BIN_PUZZLE),
+            draw_budget(size),
         ))
     }
 

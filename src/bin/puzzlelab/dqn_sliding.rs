@@ -3,7 +3,7 @@
 //! every learnable puzzle shares (`learner.rs`) on a validation set of exact optimal lengths
 //! (the table's, or on 4 × 4 the shipped pattern databases' that this file loads).
 
-use crate::dqn::{AverageArgs, BenchDqnArgs, EvalArgs, EvaluationArgs, RewardArg, TrainArgs};
+use crate::dqn::{flag_value, AverageArgs, BenchDqnArgs, EvalArgs, EvaluationArgs, TrainArgs};
 use crate::files::{self, machine, print_json};
 use crate::learner::TrainRequest;
 use crate::sliding::{
@@ -28,16 +28,6 @@ use serde::Serialize;
 use serde_json::json;
 use std::rc::Rc;
 use std::time::Instant;
-
-impl RewardArg {
-    fn scheme(self) -> RewardScheme {
-        match self {
-            RewardArg::HeuristicPenalty => RewardScheme::HeuristicPenalty,
-            RewardArg::Steps => RewardScheme::Steps,
-            RewardArg::StepCostGoalBonus => RewardScheme::StepCostGoalBonus,
-        }
-    }
-}
 
 /// Where optimal lengths come from: the exact table on boards of at most 9 cells; on 4×4, IDA*
 /// over pattern databases (the shipped 6-6-3 for the standard goal, else 5-5-5 built once).
@@ -222,9 +212,9 @@ pub fn solve_with_model(args: &SolveArgs, text: &str) -> Result<String> {
         return Err(unreachable_goal(puzzle));
     }
     let evaluation = EvaluationArgs {
-        per_distance: None,
         beam_width: args.beam_width,
         max_nodes_search: args.max_nodes_search,
+        ..EvaluationArgs::default()
     };
     let settings = evaluation.settings(puzzle, None);
     let clock = Instant::now();
@@ -261,11 +251,11 @@ pub fn train(args: &TrainArgs, command: &str) -> Result<()> {
         curriculum: args.curriculum,
         mixed: args.mixed,
         uniform_starts: args.uniform_starts,
+        // The flag's value is the reward's name (a test in learner.rs keeps them one).
         reward: args
             .reward
-            .map_or(RewardScheme::HeuristicPenalty, RewardArg::scheme)
-            .name()
-            .into(),
+            .as_ref()
+            .map_or_else(|| RewardScheme::HeuristicPenalty.name().into(), flag_value),
         streak: None,
     };
     // Where episodes start may change between runs (the manifest records it); the learner's
@@ -299,11 +289,7 @@ pub fn train(args: &TrainArgs, command: &str) -> Result<()> {
 /// on the positions `sliding train` draws for its board with the default settings (20 a distance
 /// on boards of at most 9 cells).
 pub fn average(args: &AverageArgs, command: &str) -> Result<()> {
-    let defaults = EvaluationArgs {
-        per_distance: None,
-        beam_width: None,
-        max_nodes_search: None,
-    };
+    let defaults = EvaluationArgs::default();
     crate::learner::average::<SlidingLearner>(
         &args.shared()?,
         |setup| Ok(Some(validation_set(&setup.puzzle()?, &defaults)?)),

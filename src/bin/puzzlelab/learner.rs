@@ -578,6 +578,17 @@ mod tests {
         names
     }
 
+    /// `sliding train --reward R` records R as the reward's name, which the trainer reads back.
+    #[test]
+    fn each_reward_flag_is_the_name_of_its_reward() {
+        use puzzlelab::env::sliding::RewardScheme;
+        for value in crate::dqn::RewardArg::value_variants() {
+            let name = crate::dqn::flag_value(value);
+            let scheme = RewardScheme::from_name(&name);
+            assert_eq!(scheme.map(RewardScheme::name), Some(name.as_str()));
+        }
+    }
+
     #[test]
     fn each_net_flag_offers_exactly_its_learners_networks() {
         assert_eq!(

@@ -124,12 +124,12 @@ impl BinnedDraw {
         while self.drawn < end && !self.is_done() {
             let i = self.drawn;
             self.drawn += 1;
-            let count = *self.rng.choose(&self.givens);
+            let givens = *self.rng.choose(&self.givens);
             let puzzle_seed = self
                 .seed
                 .wrapping_mul(0x9E37_79B9_7F4A_7C15)
                 .wrapping_add(i);
-            let Some(puzzle) = generate_with_givens(Shape::CLASSIC, count, puzzle_seed, 20) else {
+            let Some(puzzle) = generate_with_givens(Shape::CLASSIC, givens, puzzle_seed, 20) else {
                 continue;
             };
             let bin = &mut self.bins[GuessBin::of(&puzzle) as usize];
