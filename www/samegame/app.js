@@ -83,8 +83,9 @@ const solver = new SameGameSolver();
 const optima = new Map();
 /**
  * The Learn card's searches for the fewest clicks of a start board (a model asked to play from the
- * start), by start text: { found (a promise of the solver's answer), seconds }. The end of a game
- * the card's model played waits for the card's search rather than starting a second one.
+ * start), by start text: { known (a promise of what is known of the board once the search's answer
+ * is remembered), seconds }. The end of a game the card's model played waits for the card's search
+ * rather than starting a second one.
  */
 const cardSearches = new Map();
 /** The solution being played: a timer id, or 0. */
@@ -422,7 +423,7 @@ async function gameOver({ clicks, score, cleared, piles }) {
     const seconds = card?.seconds ?? Number(elements.seconds.value);
     elements.endStatus.textContent = `${said} Asking the exact solver for the fewest (up to ${seconds} s)…`;
     try {
-      known = remember(start, await (card?.found ?? solver.exact("dust", start, seconds, () => {})));
+      known = await (card?.known ?? solver.exact("dust", start, seconds, () => {}).then((found) => remember(start, found)));
     } catch (error) {
       if (version === boardVersion && game.isOver) elements.endStatus.textContent = error instanceof SolveCancelled ? said : `${said} (${errorMessage(error)})`;
       return;
@@ -526,10 +527,11 @@ function mountLearnCard() {
           updateButtons();
         },
         onOptimumSearch: (start, found, seconds) => {
-          cardSearches.set(start, { found, seconds });
           // Once answered, the page knows it as if its own Solve had searched that board.
-          const forget = () => cardSearches.get(start)?.found === found && cardSearches.delete(start);
-          found.then((answer) => (remember(start, answer), forget()), forget);
+          const search = { known: found.then((answer) => remember(start, answer)), seconds };
+          cardSearches.set(start, search);
+          const forget = () => cardSearches.get(start) === search && cardSearches.delete(start);
+          search.known.then(forget, forget);
         },
       })),
     what: "The Learn card",
