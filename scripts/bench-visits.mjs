@@ -11,7 +11,8 @@
 // until the files are kept (on the site, every file its service worker keeps after a first visit),
 // visit 2. Writes JSON on stdout (medians and every run).
 //
-//   node scripts/bench-visits.mjs [--runs N] [--mbps M] [--latency MS]   # default 3, 25, 40; needs pkg/ built
+//   node scripts/bench-visits.mjs [--runs N] [--mbps M] [--latency MS] [--pages site,embedded]
+//     # defaults 3, 25, 40, both pages; needs pkg/ built
 
 import { execFileSync } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
@@ -19,7 +20,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium } from "playwright-core";
 import { startServer } from "./serve.mjs";
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../tests/browser/helpers.mjs";
+import { CHROMIUM_ARGS, CHROMIUM_PATH, waitForAsync } from "../tests/browser/helpers.mjs";
 import { authorPage } from "../tests/browser/author-page.mjs";
 import { cpus } from "node:os";
 
@@ -30,6 +31,8 @@ function option(flag, fallback) {
 }
 const RUNS = option("--runs", 3);
 const MBPS = option("--mbps", 25);
+/** The pages measured: --pages site,embedded (the default: both). */
+const PAGES = (process.argv.includes("--pages") ? process.argv[process.argv.indexOf("--pages") + 1] : "site,embedded").split(",");
 const THROTTLE = { latencyMs: option("--latency", 40), bytesPerSecond: (MBPS * 1e6) / 8 };
 
 const server = await startServer(0, undefined, { throttle: THROTTLE });
@@ -116,7 +119,8 @@ async function embeddedPage(context) {
  * download, as a visitor's later visit would not.
  */
 async function waitUntilKept(page, moduleUrl, siteCode) {
-  await page.waitForFunction(
+  await waitForAsync(
+    page,
     async ([url, siteCode]) => {
       const { assetIndex, isSiteCode, keptFiles } = await import(url);
       const kept = new Set((await keptFiles()).map((file) => file.path));
@@ -133,7 +137,7 @@ async function waitUntilKept(page, moduleUrl, siteCode) {
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 const results = {};
-for (const [name, visit] of [["site", sitePage], ["embedded", embeddedPage]]) {
+for (const [name, visit] of [["site", sitePage], ["embedded", embeddedPage]].filter(([name]) => PAGES.includes(name))) {
   const runs = [];
   for (let run = 0; run < RUNS; run += 1) {
     const { context, close } = await freshProfile();

@@ -1,14 +1,24 @@
 // The site's service worker (registered by common/site-nav.js on every page of the site, scope
 // www/): every file of the host's asset index (pkg/asset-index.json) that a page or its workers
 // load — pages, modules, WebAssembly, models — comes from the files kept under their checksums
-// (common/asset-cache.js), else from the network and is then kept. A page load reads the index
-// afresh (offline: the last one read), so a changed file is fetched again; after one visit the
-// site works offline. Anything not in the index (another origin, a file the host does not list)
-// goes to the network untouched. What a page loaded before this worker controlled it, the page lists
-// in a message ({ type: "keep", urls }): those files are kept too, with the rest of the site's code
-// (asset-cache.js isSiteCode), so that after one visit every page plays and solves offline.
+// (common/asset-cache.js), else from the network and is then kept. Anything not in the index
+// (another origin, a file the host does not list) goes to the network untouched.
+//
+// A page loads at once from the files kept (offline first): it and everything it loads later come
+// from the version of the site its load found kept, while the host's index is read again in the
+// background; when the host has a newer version, the page is told ({ type: "updated" }: site-nav.js
+// offers a reload), and the next load uses it. After one visit the site works offline. What a page
+// loaded before this worker controlled it, the page lists in a message ({ type: "keep", urls }):
+// those files are kept too, with the rest of the site's code (asset-cache.js isSiteCode), so that
+// after one visit every page plays and solves offline.
 
-import { assetIndex, dropOutdated, isSiteCode, keepFiles, keepUrls, keptFetch } from "./common/asset-cache.js";
+import { assetIndex, dropOutdated, isSiteCode, keepFiles, keepUrls, keptFetch, lastIndex } from "./common/asset-cache.js";
+
+/** How long the host's index may take when no page waits for it. */
+const BACKGROUND_WAIT_MS = 60_000;
+
+/** The index each page (by client id) was loaded with: its later requests come from that version. */
+const loadedWith = new Map();
 
 self.addEventListener("install", () => self.skipWaiting());
 
@@ -22,17 +32,53 @@ self.addEventListener("message", (event) => {
   event.waitUntil(keepUrls(own.map((url) => url.split("#")[0])).then(() => keepFiles(isSiteCode)).catch(() => {}));
 });
 
+/**
+ * A page's load: answered from the index last read (the host's, when there is none yet), while the
+ * host's index is read again; then the files no open page uses are dropped, and the page is told
+ * when the host's version is newer than the one it was loaded with.
+ */
+function navigate(event) {
+  const { request, resultingClientId: page } = event;
+  const kept = lastIndex();
+  // Read in the background when the page does not wait for it: a slow host may take its time.
+  const refreshed = kept.then((index) => assetIndex({ refresh: true, ...(index && { waitMs: BACKGROUND_WAIT_MS }) }));
+  const loaded = kept.then((index) => index ?? refreshed);
+  const waitUntil = (promise) => event.waitUntil(promise);
+  event.respondWith(
+    loaded.then((index) => {
+      if (page) loadedWith.set(page, index);
+      return keptFetch(request, undefined, { index, waitUntil });
+    }),
+  );
+  event.waitUntil(
+    Promise.all([loaded, refreshed])
+      .then(async ([index, fresh]) => {
+        if (!fresh) return;
+        const open = new Set((await self.clients.matchAll()).map((client) => client.id));
+        for (const id of loadedWith.keys()) if (id !== page && !open.has(id)) loadedWith.delete(id);
+        await dropOutdated([...loadedWith.values()]);
+        if (page && index && JSON.stringify(index.files) !== JSON.stringify(fresh.files)) await tell(page, { type: "updated" });
+      })
+      .catch(() => {}),
+  );
+}
+
+/** Posts `message` to the page `id` once it is there (a page being loaded becomes a client when its answer arrives). */
+async function tell(id, message) {
+  for (let tries = 0; tries < 50; tries += 1) {
+    const client = await self.clients.get(id);
+    if (client) return client.postMessage(message);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 self.addEventListener("fetch", (event) => {
   const { request } = event;
   if (request.method !== "GET" || new URL(request.url).origin !== self.location.origin) return;
-  if (request.mode === "navigate") {
-    event.respondWith(
-      assetIndex({ refresh: true }).then((index) => {
-        if (index) event.waitUntil(dropOutdated().catch(() => {}));
-        return keptFetch(request, undefined, { waitUntil: (promise) => event.waitUntil(promise) });
-      }),
-    );
-    return;
-  }
-  event.respondWith(keptFetch(request, undefined, { waitUntil: (promise) => event.waitUntil(promise) }));
+  if (request.mode === "navigate") return navigate(event);
+  // A page's request, and its workers', from the version the page was loaded with (else the index last read).
+  const version = loadedWith.get(event.clientId);
+  if (version && event.resultingClientId) loadedWith.set(event.resultingClientId, version);
+  const index = version ?? lastIndex().then((last) => last ?? assetIndex());
+  event.respondWith(keptFetch(request, undefined, { index, waitUntil: (promise) => event.waitUntil(promise) }));
 });

@@ -105,6 +105,21 @@ export async function waitForApp(page) {
 }
 
 /**
+ * Waits until `predicate(arg)`, an async function run in `page`, resolves to a truthy value
+ * (checked every `polling` ms, up to `timeout` ms); resolves to that value. page.waitForFunction
+ * does not await a promise: it takes the promise itself for a truthy answer and returns at once.
+ */
+export async function waitForAsync(page, predicate, arg, { timeout = TEST_TIMEOUT_MS, polling = 250 } = {}) {
+  const deadline = Date.now() + timeout;
+  for (;;) {
+    const value = await page.evaluate(predicate, arg);
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`waitForAsync: still false after ${timeout} ms: ${predicate.toString().slice(0, 200)}`);
+    await new Promise((resolve) => setTimeout(resolve, polling));
+  }
+}
+
+/**
  * Waits until the page's Learn card (`card`: its section) is set up: the pages set their cards up
  * after they are ready (the sliding page once it is idle), and the section then carries
  * data-learn-ready (common/learn-card.js).

@@ -4,7 +4,9 @@
 // model. The home page lists what is kept and forgets it, also while an earlier listing is still
 // reading the cache (that listing once brought the old list back after Forget them). A widget
 // embedded on another origin (no service worker there) keeps the WebAssembly and the model too:
-// its second visit downloads neither. A file whose checksum changes is fetched again.
+// its second visit downloads neither. A file whose checksum changes is fetched again. A page loads
+// from the kept files without waiting for the host's index, and says when the host has a newer
+// version (target/screenshots/site-update.png).
 
 import assert from "node:assert/strict";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
@@ -14,7 +16,7 @@ import { after, before, describe, test } from "node:test";
 import { chromium } from "playwright-core";
 import { startServer } from "../../scripts/serve.mjs";
 import { authorPage } from "./author-page.mjs";
-import { CHROMIUM_ARGS, CHROMIUM_PATH, TEST_TIMEOUT_MS, waitForApp } from "./helpers.mjs";
+import { CHROMIUM_ARGS, CHROMIUM_PATH, TEST_TIMEOUT_MS, screenshotPath, waitForApp, waitForAsync } from "./helpers.mjs";
 
 const slow = { timeout: 4 * TEST_TIMEOUT_MS };
 /** 2 moves from the 3×3 goal. */
@@ -68,7 +70,8 @@ describe("second visits and offline", () => {
     assert.equal((await solveWith(page, "dqn")).length, 2);
     // Kept in the background once each file's checksum is checked.
     const wanted = ["www/sliding.html", "www/widget.js", "pkg/puzzlelab_bg.wasm", "pkg/learn/puzzlelab_bg.wasm", "www/models/8puzzle.dqn", "www/sliding/solver-worker.js"];
-    await page.waitForFunction(
+    await waitForAsync(
+      page,
       async (paths) => {
         const { keptFiles } = await import("./common/asset-cache.js");
         const kept = new Set((await keptFiles()).map((file) => file.path));
@@ -113,7 +116,8 @@ describe("second visits and offline", () => {
     await page.goto(`${server.url}sliding.html${NEAR_GOAL}`);
     await waitForApp(page);
     await page.evaluate(() => navigator.serviceWorker.ready);
-    await page.waitForFunction(
+    await waitForAsync(
+      page,
       async () => (await (await import("./common/asset-cache.js")).keptFiles()).length > 0,
       null,
       { timeout: 60_000, polling: 500 },
@@ -143,6 +147,60 @@ describe("second visits and offline", () => {
     await context.close();
   });
 
+  test("a page loads from the kept files without waiting for the host's index, and offers a reload when the host has a newer version", slow, async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await newPage(context);
+    await page.goto(`${server.url}sliding.html${NEAR_GOAL}`);
+    await waitForApp(page);
+    await page.evaluate(() => navigator.serviceWorker.ready);
+    await waitForAsync(
+      page,
+      async () => {
+        const { keptFiles } = await import("./common/asset-cache.js");
+        const kept = new Set((await keptFiles()).map((file) => file.path));
+        return ["www/sliding.html", "www/sliding/app.js", "www/common/site-nav.js", "pkg/puzzlelab_bg.wasm"].every((path) => kept.has(path));
+      },
+      null,
+      { timeout: 60_000, polling: 500 },
+    );
+    assert.equal(await page.locator(".site-update").count(), 0, "no newer version on the first visit");
+    await page.close();
+
+    // The host now lists a newer version of one file (the README: no page loads it), and answers
+    // its index 5 s late.
+    const answered = [];
+    await context.route("**/pkg/asset-index.json", async (route) => {
+      const response = await route.fetch();
+      const index = await response.json();
+      index.files["www/README.md"] = "0".repeat(64);
+      await new Promise((resolve) => setTimeout(resolve, 5000));
+      answered.push(Date.now());
+      await route.fulfill({ response, json: index });
+    });
+    const second = await newPage(context);
+    await second.goto(`${server.url}sliding.html${NEAR_GOAL}`);
+    await waitForApp(second);
+    assert.equal(answered.length, 0, "the page is ready before the host's index is answered");
+    await second.locator(".site-update").waitFor({ timeout: 30_000 });
+    assert.match(await second.locator(".site-update").textContent(), /A newer version of puzzlelab is here: reload to use it/);
+    await second.screenshot({ path: await screenshotPath("site-update.png"), clip: { x: 0, y: 0, width: 1280, height: 400 } });
+    assert.ok(answered.length > 0);
+    // The page loaded from the kept version plays and solves.
+    assert.equal((await solveWith(second, "astar")).length, 2);
+
+    // Reloading uses the newer index: no notice once the host has answered again.
+    const before = answered.length;
+    await second.locator(".site-update button").click();
+    await waitForApp(second);
+    const deadline = Date.now() + 30_000;
+    while (answered.length === before && Date.now() < deadline) await second.waitForTimeout(200);
+    assert.ok(answered.length > before, "the reload's index was read");
+    await second.waitForTimeout(1000);
+    assert.equal(await second.locator(".site-update").count(), 0, "no notice after the reload");
+    assert.deepEqual(second.errors, []);
+    await context.close();
+  });
+
   test("a widget embedded on another origin keeps the WebAssembly and the model: the second visit downloads neither", slow, async () => {
     await writeFile(join(folder, "index.html"), authorPage(`${server.origin}/www/widget.js`));
     authorServer = await startServer(0, folder);
@@ -166,7 +224,8 @@ describe("second visits and offline", () => {
       assert.ok(downloads.includes(path), `the first visit downloads ${path}`);
     }
     // Kept on the author's origin once checked.
-    await first.waitForFunction(
+    await waitForAsync(
+      first,
       async (host) => {
         const { keptFiles } = await import(`${host}/www/common/asset-cache.js`);
         return (await keptFiles()).length >= 4;

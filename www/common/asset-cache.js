@@ -22,6 +22,8 @@ const INDEX_URL = new URL("pkg/asset-index.json", ROOT_URL);
 const INDEX_KEY = new URL("pkg/asset-index.json?kept", ROOT_URL).href;
 
 let index = null;
+/** The index last read here (from the host, or the one kept for offline visits), or null. */
+let lastRead = null;
 
 /** The responses keptFetch answered from the cache (isKept). */
 const fromCache = new WeakSet();
@@ -61,17 +63,17 @@ const INDEX_WAIT_MS = 3000;
 /**
  * The host's index ({ files: { path: sha256 } }), read once per page or worker (`refresh`: read
  * again, as the service worker does on every page load). When the host cannot be reached (offline,
- * or no answer within INDEX_WAIT_MS), the last one read; when it answers without an index (an
- * error, or not an index), null: nothing is answered from the cache then.
+ * or no answer within `waitMs`), the last one read; when it answers without an index (an error,
+ * or not an index), null: nothing is answered from the cache then.
  */
-export function assetIndex({ refresh = false } = {}) {
+export function assetIndex({ refresh = false, waitMs = INDEX_WAIT_MS } = {}) {
   if (!index || refresh) {
     index = (async () => {
       const cache = await openCache();
       if (!cache) return null;
       let response;
       try {
-        response = await fetch(INDEX_URL, { cache: "no-store", signal: AbortSignal.timeout(INDEX_WAIT_MS) });
+        response = await fetch(INDEX_URL, { cache: "no-store", signal: AbortSignal.timeout(waitMs) });
       } catch {
         const kept = await cache.match(INDEX_KEY);
         return kept ? kept.json() : null;
@@ -80,10 +82,23 @@ export function assetIndex({ refresh = false } = {}) {
       const read = await response.clone().json().catch(() => null);
       if (!read || typeof read.files !== "object") return null;
       await cache.put(INDEX_KEY, response).catch(() => {});
+      lastRead = read;
       return read;
     })().catch(() => null);
   }
   return index;
+}
+
+/**
+ * The index last read, without asking the host: this context's, else the one kept for offline
+ * visits; null when there is none (a first visit).
+ */
+export async function lastIndex() {
+  if (lastRead) return lastRead;
+  const kept = await (await openCache())?.match(INDEX_KEY);
+  const read = kept && (await kept.json().catch(() => null));
+  if (read && typeof read.files === "object") lastRead = read;
+  return lastRead;
 }
 
 /** The index's path of `url` (a page's folder URL is its index.html), or null outside the host's files. */
@@ -130,11 +145,11 @@ function keepable(response) {
  * network (and is then kept); anything else from the network. `waitUntil` (a service worker's
  * event's) holds the worker until a download is kept.
  */
-export async function keptFetch(input, init, { waitUntil = () => {} } = {}) {
+export async function keptFetch(input, init, { waitUntil = () => {}, index: given } = {}) {
   // A page the site's service worker controls: the worker answers from the kept files itself.
   if (globalThis.navigator?.serviceWorker?.controller?.scriptURL === SERVICE_WORKER_URL) return fetch(input, init);
   const path = pathOf(input instanceof Request ? input.url : new URL(input, globalThis.location?.href));
-  const hash = path && (await assetIndex())?.files?.[path];
+  const hash = path && (await (given ?? assetIndex()))?.files?.[path];
   const cache = hash && (await openCache());
   if (!cache) return fetch(input, init);
   const kept = await cache.match(keyOf(hash));
@@ -210,12 +225,15 @@ export async function keptFiles() {
   return out.sort((a, b) => a.path.localeCompare(b.path));
 }
 
-/** Drops the kept files whose checksum the index no longer lists (older versions); resolves to how many. */
-export async function dropOutdated() {
+/**
+ * Drops the kept files whose checksum the index no longer lists (older versions), but for those
+ * of the indexes in `inUse` (the versions open pages were loaded with); resolves to how many.
+ */
+export async function dropOutdated(inUse = []) {
   const cache = await openCache();
   const files = (await assetIndex())?.files;
   if (!cache || !files) return 0;
-  const current = new Set(Object.values(files));
+  const current = new Set([files, ...inUse.map((used) => used?.files ?? {})].flatMap(Object.values));
   let dropped = 0;
   for (const request of await cache.keys()) {
     const hash = hashOfKey(request.url);

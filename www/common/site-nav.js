@@ -32,7 +32,12 @@ for (const nav of document.querySelectorAll("nav.site-nav")) renderSiteNav(nav);
 // A browser without module service workers, or a page that is not a secure context, works as
 // before.
 // What this page loaded before the worker controlled it (its first visit) is handed to the worker
-// to keep as well.
+// to keep as well. A page loads from the files kept: when the host has a newer version, the worker
+// says so ({ type: "updated" }) and the nav offers a reload.
+navigator.serviceWorker?.addEventListener("message", (event) => {
+  if (event.data?.type === "updated") offerReload();
+});
+navigator.serviceWorker?.startMessages();
 const controlled = Boolean(navigator.serviceWorker?.controller);
 navigator.serviceWorker
   ?.register(wwwUrl("service-worker.js"), { type: "module", scope: wwwUrl("./").href })
@@ -43,3 +48,15 @@ navigator.serviceWorker
     registration.active?.postMessage({ type: "keep", urls: loaded });
   })
   .catch(() => {});
+
+/** Says under each nav that a newer version of the site is there, with a button that reloads the page. */
+function offerReload() {
+  for (const nav of document.querySelectorAll("nav.site-nav")) {
+    if (nav.nextElementSibling?.classList.contains("site-update")) continue;
+    const line = Object.assign(document.createElement("p"), { className: "site-update", role: "status" });
+    const reload = Object.assign(document.createElement("button"), { type: "button", textContent: "Reload" });
+    reload.addEventListener("click", () => location.reload());
+    line.append("A newer version of puzzlelab is here: reload to use it (this page's game and any training on it start again). ", reload);
+    nav.after(line);
+  }
+}
