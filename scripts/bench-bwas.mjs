@@ -18,6 +18,7 @@ import { dirname, join } from "node:path";
 import { chromium } from "playwright-core";
 import { CHROMIUM_ARGS, CHROMIUM_PATH, REPOSITORY_ROOT } from "../tests/browser/helpers.mjs";
 import { startServer } from "./serve.mjs";
+import { seededRandom } from "./seeded-random.mjs";
 
 const args = Object.fromEntries(
   process.argv.slice(2).reduce((pairs, arg, i, all) => (arg.startsWith("--") ? [...pairs, [arg.slice(2), all[i + 1]]] : pairs), []),
@@ -30,17 +31,6 @@ const model = args.model ?? "models/15puzzle.dqn";
 const targetDir = process.env.CARGO_TARGET_DIR ?? join(REPOSITORY_ROOT, "target");
 const cli = join(targetDir, "release", "puzzlelab");
 
-/** mulberry32: seeded, so that a run can be repeated. */
-function generator(value) {
-  let a = value >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Whether a 4×4 board (0 = blank) reaches the standard goal: inversions plus the blank's row from the bottom odd. */
 function solvable(cells) {
   const tiles = cells.filter((tile) => tile !== 0);
@@ -50,7 +40,7 @@ function solvable(cells) {
   return (inversions + rowFromBottom) % 2 === 1;
 }
 
-const random = generator(seed);
+const random = seededRandom(seed);
 const positions = [];
 while (positions.length < count) {
   const cells = Array.from({ length: 16 }, (_, i) => i);

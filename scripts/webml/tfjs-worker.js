@@ -17,18 +17,6 @@ const BACKEND_SCRIPTS = {
   webgpu: [`${TFJS}/tfjs-backend-webgpu/dist/tf-backend-webgpu.min.js`],
 };
 
-/** A deterministic generator (mulberry32), so both sides' data do not depend on Math.random. */
-function generator(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function randomBatches(count, b, n, a, random) {
   const batches = [];
   for (let k = 0; k < count; k += 1) {
@@ -118,7 +106,9 @@ async function benchmark({ backend, shape, steps, warmupSteps, readEvery, moves,
   if (!(await tf.setBackend(backend))) throw new Error(`TensorFlow.js backend ${backend} did not start`);
   await tf.ready();
   const { observationLen: n, hidden, numActions: a, batchSize: b } = shape;
-  const random = generator(1);
+  // A seeded generator (a classic worker imports the module dynamically), so that the data do not depend on Math.random.
+  const { seededRandom } = await import("../seeded-random.mjs");
+  const random = seededRandom(1);
   const widths = [n, ...hidden, a];
   const policy = network(widths, random);
   const target = network(widths, random);

@@ -11,22 +11,11 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { REPOSITORY_ROOT, TEST_TIMEOUT_MS, clickCell, readBoard, setCustomStart, startSession, waitForApp, waitForLearnCard } from "./helpers.mjs";
+import { seededRandom } from "../../scripts/seeded-random.mjs";
 
 /** HOSTILE_SCALE=10 runs ten times the cases (and allows ten times the time) for a longer hunt. */
 const SCALE = Math.max(1, Number(process.env.HOSTILE_SCALE ?? 1));
 const options = { timeout: 4 * SCALE * TEST_TIMEOUT_MS };
-
-/** mulberry32: a small seeded generator, so that a failure can be replayed. */
-function generator(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const PIECES = [
   "", "0", "-1", "1e309", "NaN", "Infinity", "99999999999999999999", "4294967297", "2x3", "4x4", "3×3", "50x50",
@@ -75,7 +64,7 @@ describe("hostile input in the page", () => {
   });
 
   test("every page starts under hostile URL hashes, without an uncaught error", options, async () => {
-    const random = generator(20261126);
+    const random = seededRandom(20261126);
     let cases = 0;
     for (const { path, keys } of PAGES) {
       const page = await session.open(path);
@@ -99,7 +88,7 @@ describe("hostile input in the page", () => {
   });
 
   test("widgets with hostile attributes report them inside themselves; a live widget keeps its game", options, async () => {
-    const random = generator(7);
+    const random = seededRandom(7);
     const page = await session.newWidgetPage("/tests/browser/fixtures/elsewhere/host.html");
     const attributes = {
       "": ["size", "start", "goal", "preset", "solver", "speed", "controls"],
@@ -167,7 +156,7 @@ describe("hostile input in the page", () => {
   });
 
   test("hostile board texts are refused with a message and the board stays", options, async () => {
-    const random = generator(99);
+    const random = seededRandom(99);
     const page = await session.open("/www/sliding.html");
     await waitForApp(page);
     const before = await readBoard(page);
@@ -188,7 +177,7 @@ describe("hostile input in the page", () => {
   });
 
   test("hostile board texts on the Minesweeper, dust and Sudoku pages are refused; the game stays", options, async () => {
-    const random = generator(123);
+    const random = seededRandom(123);
     const pages = [
       { path: "/www/minesweeper.html#seed=1&level=beginner", details: ".board-text summary", input: "#board-text", error: "#board-error" },
       { path: "/www/samegame.html#rules=dust&seed=1", details: ".board-text summary", input: "#board-text", error: "#board-error" },
