@@ -469,6 +469,39 @@ describe("deep Q-learning in the page", () => {
     assert.deepEqual(page.errors, []);
   });
 
+  test("Cancel stops an evaluation that is running, or one still waiting for the bundle; a cancel of an answered one finds nothing open", slow, async () => {
+    const page = await session.newPage();
+    await waitForLearnCard(page);
+    const answers = await page.evaluate(async () => {
+      const { sharedLearnClient } = await import("./common/learn-client.js");
+      const client = sharedLearnClient();
+      const outcome = (promise) => promise.then(() => "finished", (error) => error.message);
+      // Sent before the model is loaded (and, on a cold worker, before the bundle is there).
+      const loading = client.loadModelUrl(new URL("models/8puzzle.dqn", location.href).href, { key: "cancel-test", puzzle: "sliding" });
+      const earlyRequest = client.evaluate("cancel-test", "sliding", { perDistance: 100 });
+      const early = outcome(earlyRequest);
+      const earlyCancel = await client.cancelEvaluation(earlyRequest.id);
+      await loading;
+      const small = client.evaluate("cancel-test", "sliding", { perDistance: 1 });
+      const smallOutcome = await outcome(small);
+      const late = await client.cancelEvaluation(small.id);
+      const runningRequest = client.evaluate("cancel-test", "sliding", { perDistance: 100 });
+      const running = outcome(runningRequest);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const runningCancel = await client.cancelEvaluation(runningRequest.id);
+      return { earlyCancel, early: await early, smallOutcome, late, runningCancel, running: await running };
+    });
+    assert.deepEqual(answers, {
+      earlyCancel: { cancelled: true },
+      early: "The evaluation was cancelled.",
+      smallOutcome: "finished",
+      late: { cancelled: false },
+      runningCancel: { cancelled: true },
+      running: "The evaluation was cancelled.",
+    });
+    assert.deepEqual(page.errors, []);
+  });
+
   test("a damaged or foreign model file, or a missing URL, is refused with a readable message", options, async () => {
     const page = await session.newPage();
     await waitForLearnCard(page);

@@ -25,7 +25,7 @@
 import { byId, puzzleOfModel } from "./puzzles.js";
 import { postProgress } from "./worker-protocol.js";
 
-/** Evaluations under way in this worker, by request id: { cancelled }. */
+/** The requests open in this worker (arrived, not answered yet), by id: { cancelled }. */
 const evaluations = new Map();
 
 /** Games (positions, boards) an evaluation plays between two turns of the event loop, at most. */
@@ -42,6 +42,7 @@ const BATCH_MS = 100;
  * `stillWanted()` says no (resolving to null). Resolves to the job's result().
  */
 export async function playStepwise(job, { id, stage, said = {}, first = 1, stillWanted = () => true }) {
+  const open = evaluations.has(id);
   const state = evaluations.get(id) ?? { cancelled: false };
   evaluations.set(id, state);
   try {
@@ -59,21 +60,35 @@ export async function playStepwise(job, { id, stage, said = {}, first = 1, still
       if (!stillWanted()) return null;
     }
   } finally {
-    evaluations.delete(id);
+    if (!open) evaluations.delete(id);
     job.free();
+  }
+}
+
+/**
+ * Answers request `id` with `work()`, the request open meanwhile (from its arrival, while it
+ * waits for the bundle or the job table too, to its answer): the worker serves every request but
+ * "cancel-evaluation" through this.
+ */
+export async function whileOpen(id, work) {
+  evaluations.set(id, { cancelled: false });
+  try {
+    return await work();
+  } finally {
+    evaluations.delete(id);
   }
 }
 
 /**
  * "cancel-evaluation": stops the evaluation that request `job` started, after its current batch;
  * one whose request came but has not started playing (it waits for the bundle) stops before its
- * first batch.
+ * first batch. Resolves to { cancelled: false } when that request is not open (already answered,
+ * or never sent): nothing is left behind for it.
  */
 export function cancelEvaluation({ job }) {
-  const evaluation = evaluations.get(job) ?? { cancelled: false };
-  evaluation.cancelled = true;
-  evaluations.set(job, evaluation);
-  return { result: { cancelled: true } };
+  const evaluation = evaluations.get(job);
+  if (evaluation) evaluation.cancelled = true;
+  return { result: { cancelled: Boolean(evaluation) } };
 }
 
 /**
@@ -86,6 +101,8 @@ export function cancelEvaluation({ job }) {
  */
 export async function evaluateKeptModel({ bundleReady, keptModel }, { id, key, puzzle, request }) {
   await bundleReady;
+  // Cancelled while it waited: it says so, whatever else would have stopped it.
+  if (evaluations.get(id)?.cancelled) throw new Error("The evaluation was cancelled.");
   const entry = keptModel(key, puzzle);
   const started = performance.now();
   const evaluation = await playStepwise(entry.model.startEvaluation(request), { id, stage: "evaluate" });

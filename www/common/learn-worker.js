@@ -44,7 +44,8 @@
 //             `request` (LearnedModel.startEvaluation), a batch at a time with "evaluate" progress:
 //             { key, info, evaluation, ms }
 //        { type: "cancel-evaluation", id, job }  stops the evaluation with request id `job` after its
-//             current batch (it rejects with "The evaluation was cancelled.")
+//             current batch (it rejects with "The evaluation was cancelled."); → { cancelled }:
+//             false when request `job` is not open (answered already)
 //   A puzzle's own fields of "train", and its own requests (its jobs module):
 //        sliding: rows, cols, goal (text, "" = standard) beside options (difficulty, curriculum,
 //             reward, mixed, uniformStarts and DqnConfig's fields)
@@ -89,7 +90,7 @@
 
 import { isKept, keptFetch } from "./asset-cache.js";
 import { fetchBytes } from "./download.js";
-import { cancelEvaluation, evaluateKeptModel, foreignModelHint } from "./learn-jobs.js";
+import { cancelEvaluation, evaluateKeptModel, foreignModelHint, whileOpen } from "./learn-jobs.js";
 import { byId, learnablePuzzles, puzzleOfTrainedKey, wwwUrl } from "./puzzles.js";
 import { announceReady, errorMessage as messageOf, postProgress, serveRequests } from "./worker-protocol.js";
 import { adapterName, checkWebGpu, runProbes, whyNoWebGpu } from "./webgpu-check.js";
@@ -181,9 +182,14 @@ announceReady(Promise.all([bundleReady, jobsReady]), () => ({}), (error) => erro
 // Each request is answered when its handler ends: "train" when training stops (it reports through
 // progress messages meanwhile). A puzzle's own request types are known once its jobs module is
 // loaded: until then (and for a type nobody answers) the handler waits for the job table.
+// Every request but a cancel is open until answered (learn-jobs.js whileOpen): a cancel finds it
+// from its arrival on, and nothing of it stays once it is answered.
 serveRequests(
   new Proxy(WORKER_HANDLERS, {
-    get: (own, type) => (Object.hasOwn(own, type) ? own[type] : (message) => puzzleRequest(type, message)),
+    get: (own, type) => {
+      const handler = Object.hasOwn(own, type) ? own[type] : (message) => puzzleRequest(type, message);
+      return type === "cancel-evaluation" ? handler : (message) => whileOpen(message.id, () => handler(message));
+    },
   }),
 );
 
