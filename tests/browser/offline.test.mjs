@@ -49,6 +49,30 @@ async function newPage(context) {
   return page;
 }
 
+/** A first visit in a new context: the sliding page near its goal, ready, its service worker active. */
+async function firstVisit() {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await newPage(context);
+  await page.goto(`${server.url}sliding.html${NEAR_GOAL}`);
+  await waitForApp(page);
+  await page.evaluate(() => navigator.serviceWorker.ready);
+  return { context, page };
+}
+
+/** Waits until the site's files at `paths` (the index's paths) are kept. */
+function waitUntilKept(page, paths) {
+  return waitForAsync(
+    page,
+    async (paths) => {
+      const { keptFiles } = await import("./common/asset-cache.js");
+      const kept = new Set((await keptFiles()).map((file) => file.path));
+      return paths.every((path) => kept.has(path));
+    },
+    paths,
+    { timeout: 60_000, polling: 500 },
+  );
+}
+
 /** Solves the sliding page's board with `solver`; resolves to the solution's detail. */
 function solveWith(page, solver) {
   return page.evaluate((name) => {
@@ -60,26 +84,13 @@ function solveWith(page, solver) {
 
 describe("second visits and offline", () => {
   test("after one visit the sliding page loads, plays and solves (search and model) offline; the home page lists what is kept and forgets it", slow, async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    const page = await newPage(context);
-    await page.goto(`${server.url}sliding.html${NEAR_GOAL}`);
-    await waitForApp(page);
-    await page.evaluate(() => navigator.serviceWorker.ready);
+    const { context, page } = await firstVisit();
     // A search solve and a model solve load the solver worker, the learning bundle and the model.
     assert.equal((await solveWith(page, "astar")).length, 2);
     assert.equal((await solveWith(page, "dqn")).length, 2);
     // Kept in the background once each file's checksum is checked.
     const wanted = ["www/sliding.html", "www/widget.js", "pkg/puzzlelab_bg.wasm", "pkg/learn/puzzlelab_bg.wasm", "www/models/8puzzle.dqn", "www/sliding/solver-worker.js"];
-    await waitForAsync(
-      page,
-      async (paths) => {
-        const { keptFiles } = await import("./common/asset-cache.js");
-        const kept = new Set((await keptFiles()).map((file) => file.path));
-        return paths.every((path) => kept.has(path));
-      },
-      wanted,
-      { timeout: 60_000, polling: 500 },
-    );
+    await waitUntilKept(page, wanted);
     // The home page, visited once online, so that it too is there offline.
     await page.goto(server.url);
     await waitForApp(page);
@@ -111,17 +122,8 @@ describe("second visits and offline", () => {
   });
 
   test("Forget them empties the list even while an earlier listing is still reading the cache", slow, async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    const page = await newPage(context);
-    await page.goto(`${server.url}sliding.html${NEAR_GOAL}`);
-    await waitForApp(page);
-    await page.evaluate(() => navigator.serviceWorker.ready);
-    await waitForAsync(
-      page,
-      async () => (await (await import("./common/asset-cache.js")).keptFiles()).length > 0,
-      null,
-      { timeout: 60_000, polling: 500 },
-    );
+    const { context, page } = await firstVisit();
+    await waitUntilKept(page, ["www/sliding.html"]);
     // On the home page, a listing started while window.slowKeys is set reads the cache's keys
     // 3 s late: the one that opening the list starts, not the one Forget them starts.
     await page.addInitScript(() => {
@@ -148,21 +150,8 @@ describe("second visits and offline", () => {
   });
 
   test("a page loads from the kept files without waiting for the host's index, and offers a reload when the host has a newer version", slow, async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    const page = await newPage(context);
-    await page.goto(`${server.url}sliding.html${NEAR_GOAL}`);
-    await waitForApp(page);
-    await page.evaluate(() => navigator.serviceWorker.ready);
-    await waitForAsync(
-      page,
-      async () => {
-        const { keptFiles } = await import("./common/asset-cache.js");
-        const kept = new Set((await keptFiles()).map((file) => file.path));
-        return ["www/sliding.html", "www/sliding/app.js", "www/common/site-nav.js", "pkg/puzzlelab_bg.wasm"].every((path) => kept.has(path));
-      },
-      null,
-      { timeout: 60_000, polling: 500 },
-    );
+    const { context, page } = await firstVisit();
+    await waitUntilKept(page, ["www/sliding.html", "www/sliding/app.js", "www/common/site-nav.js", "pkg/puzzlelab_bg.wasm"]);
     assert.equal(await page.locator(".site-update").count(), 0, "no newer version on the first visit");
     await page.close();
 
