@@ -3,7 +3,7 @@
 // can load the generated module under /pkg/ (browsers refuse ES modules and wasm from file://).
 //
 //   node scripts/serve.mjs              # http://127.0.0.1:8080/www/
-//   PORT=0 node scripts/serve.mjs       # any free port
+//   node scripts/serve.mjs 8765         # another port (or PORT=8765; 0: any free port)
 //
 // Tests import { startServer } and call startServer(0).
 //
@@ -169,7 +169,7 @@ export function startServer(port = 8080, root = REPOSITORY_ROOT, { headers = {},
 
 const runDirectly = process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url);
 if (runDirectly) {
-  const port = Number.parseInt(process.env.PORT ?? "8080", 10);
+  const port = Number.parseInt(process.argv[2] ?? process.env.PORT ?? "8080", 10);
   const { url } = await startServer(Number.isNaN(port) ? 8080 : port);
   console.log(`puzzlelab is being served at ${url}`);
 }

@@ -89,7 +89,7 @@ describe("the Learn card on the dust page", () => {
     const proved = card.optimumProved === "true";
     const endLine = proved
       ? modelClicks <= optimum ? `Cleared in ${modelClicks} clicks: the fewest possible (proved).` : `Cleared in ${modelClicks} clicks; the fewest is ${optimum} (proved): `
-      : modelClicks <= optimum ? `Cleared in ${modelClicks} clicks: as few as the solver's best (` : `Cleared in ${modelClicks} clicks; the solver's best is ${optimum} (`;
+      : modelClicks <= optimum ? `Cleared in ${modelClicks} clicks: as few as the solver's best from the start (` : `Cleared in ${modelClicks} clicks; the solver's best from the start is ${optimum} (`;
     assert.ok((await page.textContent("#end-status")).startsWith(endLine), `the page's line (${await page.textContent("#end-status")}) begins "${endLine}"`);
     assert.match(await page.locator("#ddqn-play-status").textContent(), new RegExp(`^Shipped cleared the board in ${modelClicks} clicks`));
     assert.equal(await page.locator("#ddqn-model-line").getAttribute("data-source"), "shipped");

@@ -162,6 +162,25 @@ describe("Dust and SameGame in the page", () => {
     assert.deepEqual(page.errors, []);
   });
 
+  test("Solve after a click speaks of clicks more from there, and the end line of the solver's best from the start", options, async () => {
+    const page = await openPage(session, "#rules=dust&board=1122-1212-2211");
+    await setSpeed(page, 5);
+    // One click first (the group of the top-left pile); the fewest from the start is 3 (the test above).
+    await pile(page, 0).click();
+    assert.equal((await readBoard(page)).clicks, 1);
+    await page.click("#solve");
+    const status = await waitForStatus(page, /^Played to the end/);
+    const [, more] = status.match(/^Played to the end: board cleared in \d+ clicks\. From here \(after 1 click\): the fewest is (\d+) more clicks?, proved \(.+ positions searched in \d+\.\d s\)\.$/) ?? [];
+    assert.ok(more, status);
+    const board = await readBoard(page);
+    assert.equal(board.status, "cleared");
+    assert.equal(board.clicks, 1 + Number(more));
+    assert.match(status, new RegExp(`board cleared in ${board.clicks} clicks`));
+    await page.waitForFunction(() => /Cleared in \d+ clicks/.test(document.querySelector("#end-status").textContent), null, { timeout: 20_000 });
+    assert.match(await page.textContent("#end-status"), new RegExp(`^Cleared in ${board.clicks} clicks(: the fewest possible \\(proved\\)\\.|; the fewest is 3 \\(proved\\): )`));
+    assert.deepEqual(page.errors, []);
+  });
+
   test("the default solve of a full board says what it found within seconds, plays it to the end and says so; U then undoes", options, async () => {
     // Seed 0's board is not proved within 8 s in Chromium: the default limit ends the search.
     const page = await openPage(session, "#rules=dust&seed=0");
@@ -184,7 +203,7 @@ describe("Dust and SameGame in the page", () => {
     assert.equal(board.clicks, Number(best));
     assert.equal(await page.locator("#prove").isVisible(), true);
     // The end compares with what the solve found, without another search.
-    assert.equal(await page.textContent("#end-status"), `Cleared in ${best} clicks: as few as the solver's best (it can't be done in fewer than ${bound}; not yet proved that ${best} is the fewest).`);
+    assert.equal(await page.textContent("#end-status"), `Cleared in ${best} clicks: as few as the solver's best from the start (it can't be done in fewer than ${bound}; not yet proved that ${best} is the fewest).`);
     // The screenshot: the cleared board, the end's comparison and the solver's status in view.
     await page.locator("#solver-status").scrollIntoViewIfNeeded();
     await page.screenshot({ path: await screenshotPath("dust-solved.png") });

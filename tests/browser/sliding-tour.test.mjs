@@ -1,4 +1,5 @@
-// A newcomer's tour of the sliding page: the move counter counts the solution player's moves too,
+// A newcomer's tour of the sliding page: the move counter counts the solution player's moves too
+// (its steps back take moves back, so a replay counts from the solution's start again),
 // the "Solved!" banner leaves every tile in sight, and the Deep Q-learning card offers only the
 // shipped models that fit the board (and says so when none does).
 
@@ -131,7 +132,7 @@ describe("a newcomer's tour of the sliding page", () => {
   before(async () => (session = await startSession()), options);
   after(() => session?.close(), options);
 
-  test("the move counter counts the solution player's moves: after a solve, a step back, a jump, and from zero after a reset or a shuffle", options, async () => {
+  test("the move counter counts the solution player's moves: after a solve, a step back (a move taken back), a replay from the start, and from zero after a reset or a shuffle", options, async () => {
     const page = await session.newPage("", {}, { beforeGoto: recordMoves });
     await setRange(page, "#difficulty", 12);
     await page.click("#shuffle");
@@ -147,19 +148,23 @@ describe("a newcomer's tour of the sliding page", () => {
     assert.equal(seen.lastEvent.source, "playback");
     assert.ok(seen.bannerVisible);
 
-    // A step back in the player slides a tile back: one more move, and the board is no longer solved.
+    // A step back in the player slides a tile back: it takes a move back, and the board is no longer solved.
     await page.click("#player [data-player=back]");
-    seen = await assertMoves(page, 13, "after a step back");
+    seen = await assertMoves(page, 11, "after a step back");
     assert.equal(seen.position, "Step 11 of 12");
     assert.ok(!seen.solved && !seen.bannerVisible);
     await page.click("#player [data-player=forward]");
-    seen = await assertMoves(page, 14, "after a step forward");
+    seen = await assertMoves(page, 12, "after a step forward");
     assert.ok(seen.solved && seen.bannerVisible);
-    // A jump to the start counts each of its moves.
+    // A jump to the start takes every move back; Play counts them again, up to 12.
     await page.click("#player [data-player=start]");
-    seen = await assertMoves(page, 26, "after the jump back to the start");
+    seen = await assertMoves(page, 0, "after the jump back to the start");
     assert.equal(seen.position, "Step 0 of 12");
     assert.deepEqual((await readBoard(page)).dom, shuffled.dom);
+    await page.click("#player [data-player=play]");
+    await waitUntilPlayedAndSolved(page, 12);
+    seen = await assertMoves(page, 12, "after the replay");
+    assert.ok(seen.solved && seen.bannerVisible);
 
     // A new puzzle starts from zero, whoever moved before.
     await page.click("#reset");

@@ -302,7 +302,7 @@ async function solve(seconds = Number(elements.seconds.value)) {
       elements.solverStatus.textContent = `${searching}…`;
       found = await promise;
       if (clicks === 0) remember(text, found);
-      summary = exactText(found);
+      summary = exactText(found, clicks);
     } else {
       const algo = elements.algo.value;
       let best = null;
@@ -338,10 +338,19 @@ async function solve(seconds = Number(elements.seconds.value)) {
   play(lastSolve);
 }
 
-/** What the exact solver's answer `found` says, in a player's words. */
-function exactText(found) {
+/**
+ * What the exact solver's answer `found` says, in a player's words; `clicksBefore`: the clicks
+ * already made on the board it searched (its counts are then of clicks more, from there).
+ */
+function exactText(found, clicksBefore = 0) {
   const length = found.cells.length;
-  if (found.optimal) return `Fewest clicks: ${length}, proved (${formatNodes(found.nodes)} positions searched in ${(found.ms / 1000).toFixed(1)} s).`;
+  const searched = `${formatNodes(found.nodes)} positions searched in ${(found.ms / 1000).toFixed(1)} s`;
+  if (clicksBefore > 0) {
+    const here = `From here (after ${plural(clicksBefore, "click")})`;
+    if (found.optimal) return `${here}: the fewest is ${plural(length, "more click")}, proved (${searched}).`;
+    return `${here}: best found ${plural(length, "more click")}. It can't be done in fewer than ${found.lowerBound} more; not yet proved that ${length} is the fewest.`;
+  }
+  if (found.optimal) return `Fewest clicks: ${length}, proved (${searched}).`;
   return `Best found: ${length} clicks. It can't be done in fewer than ${found.lowerBound}; not yet proved that ${length} is the fewest.`;
 }
 
@@ -455,8 +464,8 @@ function endText(clicks, known) {
     return `Cleared in ${clicks} clicks; the fewest is ${known.clicks} (proved): ${plural(more, "click")} more.`;
   }
   const bound = `it can't be done in fewer than ${known.lowerBound}; not yet proved that ${known.clicks} is the fewest`;
-  if (clicks <= known.clicks) return `Cleared in ${clicks} clicks: as few as the solver's best (${bound}).`;
-  return `Cleared in ${clicks} clicks; the solver's best is ${known.clicks} (${bound}).`;
+  if (clicks <= known.clicks) return `Cleared in ${clicks} clicks: as few as the solver's best from the start (${bound}).`;
+  return `Cleared in ${clicks} clicks; the solver's best from the start is ${known.clicks} (${bound}).`;
 }
 
 /** U or Ctrl+Z undoes while no text field has the focus (the board handles them itself when focused). */

@@ -10,11 +10,14 @@
 //                            previous one); resets the move counter and redraws
 //   board.puzzle             the Puzzle being shown (null before the first one)
 //   board.refresh()          redraw after the Puzzle was changed from outside (e.g. setBoard)
-//   board.moveBlank(dir)     move the blank "up" | "down" | "left" | "right" as a program would
-//                            (the solution player); animates, returns false into a wall
+//   board.moveBlank(dir, { takesBack })  move the blank "up" | "down" | "left" | "right" as a
+//                            program would (the solution player; `takesBack`: the move takes the
+//                            previous one back, and the counter goes down); animates, returns
+//                            false into a wall
 //   board.moveCount          tile moves since the puzzle was set, by anyone: the person, or a
-//                            program such as the solution player (a step back is a move too);
-//                            the counter under the board shows it
+//                            program such as the solution player (whose steps back take moves
+//                            back: on a replay it counts from the solution's start again); the
+//                            counter under the board shows it
 //   board.solved             whether the current board is the goal
 //   board.locked             while true (attribute `locked`), input from the person is ignored
 //   board.slideMs            duration of one tile slide in milliseconds
@@ -373,16 +376,17 @@ class SlidingBoard extends HTMLElement {
   }
 
   /** Moves the blank on behalf of a program (the solution player); false into a wall. */
-  moveBlank(direction) {
-    return this.#moveBlank(direction, "program");
+  moveBlank(direction, { takesBack = false } = {}) {
+    return this.#moveBlank(direction, "program", takesBack ? -1 : 1);
   }
 
-  #moveBlank(direction, source) {
+  /** Moves the blank; `counted` (+1, or −1 for a move that takes the previous one back) goes on the counter. */
+  #moveBlank(direction, source, counted = 1) {
     if (!this.#puzzle) return false;
     const wasSolved = this.#puzzle.isSolved();
     if (!this.#puzzle.moveBlank(direction)) return false;
     this.#applyBlankMoves([direction]);
-    this.#afterMoves([direction], source, wasSolved);
+    this.#afterMoves([direction], source, wasSolved, counted);
     return true;
   }
 
@@ -450,8 +454,8 @@ class SlidingBoard extends HTMLElement {
     }
   }
 
-  #afterMoves(moves, source, wasSolved) {
-    this.#moveCount += moves.length;
+  #afterMoves(moves, source, wasSolved, counted = moves.length) {
+    this.#moveCount = Math.max(0, this.#moveCount + counted);
     this.#movesOutput.textContent = String(this.#moveCount);
     this.setAttribute("moves", String(this.#moveCount));
     const solved = this.#puzzle.isSolved();

@@ -162,7 +162,7 @@ export class SolutionPlayer {
   stepBack() {
     this.pause();
     if (this.#position === 0) return;
-    this.#board.moveBlank(OPPOSITE[this.#moves[this.#position - 1]]);
+    this.#board.moveBlank(OPPOSITE[this.#moves[this.#position - 1]], { takesBack: true });
     this.#position -= 1;
     this.#render();
   }
@@ -175,7 +175,7 @@ export class SolutionPlayer {
     const slideMs = this.#board.slideMs;
     this.#board.slideMs = 0;
     while (this.#position < target) this.#board.moveBlank(this.#moves[this.#position++]);
-    while (this.#position > target) this.#board.moveBlank(OPPOSITE[this.#moves[--this.#position]]);
+    while (this.#position > target) this.#board.moveBlank(OPPOSITE[this.#moves[--this.#position]], { takesBack: true });
     // Let the board lay out at the new position before slides are animated again.
     this.#board.getBoundingClientRect();
     requestAnimationFrame(() => (this.#board.slideMs = slideMs));
