@@ -472,6 +472,23 @@ describe("Minesweeper in the page", () => {
     assert.deepEqual(page.errors, []);
   });
 
+  test("the Level and First click menus show their whole choice at 1280 × 900", options, async () => {
+    const page = await openMines(session, "");
+    // The chosen option's text, measured in the menu's font, against the menu's width less its padding and arrow.
+    const menus = await page.evaluate(() =>
+      ["#level", "#first-click"].map((selector) => {
+        const select = document.querySelector(selector);
+        const style = getComputedStyle(select);
+        const context = document.createElement("canvas").getContext("2d");
+        context.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+        const room = select.clientWidth - Number.parseFloat(style.paddingLeft) - Number.parseFloat(style.paddingRight) - 20;
+        return { selector, text: context.measureText(select.selectedOptions[0].textContent).width, room };
+      }),
+    );
+    for (const { selector, text, room } of menus) assert.ok(text <= room, `${selector}: its text needs ${text} px, it has ${room}`);
+    assert.deepEqual(page.errors, []);
+  });
+
   test("every board size fits its card or scrolls inside it on a 390 px phone", options, async () => {
     await checkSizes(session, {
       name: "390",
