@@ -15,15 +15,31 @@ export class FieldError extends Error {
   }
 }
 
-/** Adds common/cards.css (the training cards' stylesheet, on top of common/base.css) to the document once. */
+/**
+ * Adds common/cards.css (the training cards' stylesheet, on top of common/base.css) to the document
+ * once; resolves once it is loaded (or failed to load).
+ */
 export function addCardStylesheet(document) {
-  if (document.querySelector("link[data-train2048]")) return;
-  const link = document.createElement("link");
-  link.rel = "stylesheet";
-  link.href = STYLESHEET_URL.href;
-  link.dataset.train2048 = "";
-  document.head.append(link);
+  let link = document.querySelector("link[data-train2048]");
+  if (!link) {
+    link = document.createElement("link");
+    link.rel = "stylesheet";
+    link.href = STYLESHEET_URL.href;
+    link.dataset.train2048 = "";
+    document.head.append(link);
+  } else if (link.sheet) {
+    return Promise.resolve();
+  }
+  return new Promise((resolve) => {
+    link.addEventListener("load", resolve, { once: true });
+    link.addEventListener("error", resolve, { once: true });
+  });
 }
+
+// The cards are imported once a page is ready: this module, which every card imports, waits for
+// their stylesheet, so that no card is drawn without it (a frame of a card without its styles once
+// widened the dust page by its evaluation table).
+if (globalThis.document) await addCardStylesheet(globalThis.document);
 
 /**
  * Renders a training card into `container` (a section.card whose h2 is already there): the
