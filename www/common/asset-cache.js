@@ -75,8 +75,7 @@ export function assetIndex({ refresh = false, waitMs = INDEX_WAIT_MS } = {}) {
       try {
         response = await fetch(INDEX_URL, { cache: "no-store", signal: AbortSignal.timeout(waitMs) });
       } catch {
-        const kept = await cache.match(INDEX_KEY);
-        return kept ? kept.json() : null;
+        return keptIndex(cache);
       }
       if (!response.ok) return null;
       const read = await response.clone().json().catch(() => null);
@@ -94,11 +93,16 @@ export function assetIndex({ refresh = false, waitMs = INDEX_WAIT_MS } = {}) {
  * visits; null when there is none (a first visit).
  */
 export async function lastIndex() {
-  if (lastRead) return lastRead;
-  const kept = await (await openCache())?.match(INDEX_KEY);
-  const read = kept && (await kept.json().catch(() => null));
-  if (read && typeof read.files === "object") lastRead = read;
+  const cache = !lastRead && (await openCache());
+  if (cache) lastRead = await keptIndex(cache);
   return lastRead;
+}
+
+/** The index kept in `cache` for offline visits (the last one read from the host), or null. */
+async function keptIndex(cache) {
+  const kept = await cache.match(INDEX_KEY).catch(() => undefined);
+  const read = kept && (await kept.json().catch(() => null));
+  return read && typeof read.files === "object" ? read : null;
 }
 
 /** The index's path of `url` (a page's folder URL is its index.html), or null outside the host's files. */

@@ -49,7 +49,7 @@ export async function playStepwise(job, { id, stage, said = {}, first = 1, still
     let batch = first;
     postProgress(id, { stage, done: job.done, total: job.total, ...said });
     for (;;) {
-      if (state.cancelled) throw new Error("The evaluation was cancelled.");
+      stopIfCancelled(state);
       const started = performance.now();
       const finished = job.step(batch);
       const took = performance.now() - started;
@@ -63,6 +63,11 @@ export async function playStepwise(job, { id, stage, said = {}, first = 1, still
     if (!open) evaluations.delete(id);
     job.free();
   }
+}
+
+/** Throws "The evaluation was cancelled." when `state` (a request's entry, if any) was cancelled. */
+function stopIfCancelled(state) {
+  if (state?.cancelled) throw new Error("The evaluation was cancelled.");
 }
 
 /**
@@ -102,7 +107,7 @@ export function cancelEvaluation({ job }) {
 export async function evaluateKeptModel({ bundleReady, keptModel }, { id, key, puzzle, request }) {
   await bundleReady;
   // Cancelled while it waited: it says so, whatever else would have stopped it.
-  if (evaluations.get(id)?.cancelled) throw new Error("The evaluation was cancelled.");
+  stopIfCancelled(evaluations.get(id));
   const entry = keptModel(key, puzzle);
   const started = performance.now();
   const evaluation = await playStepwise(entry.model.startEvaluation(request), { id, stage: "evaluate" });
