@@ -31,9 +31,14 @@ step "deep-learning tests (burn, --features learn)"
 # Every test file that compiles only with `learn` (a `#![cfg(feature = "learn")]` line), found
 # rather than listed: a new one runs without editing this script. The others ran above.
 learn_tests=()
-for file in tests/*.rs; do
+# A test target is a file tests/NAME.rs or a folder tests/NAME/ with a main.rs (Cargo's two forms).
+for file in tests/*.rs tests/*/main.rs; do
   if grep -q '^#!\[cfg(feature = "learn")\]' "$file"; then
-    learn_tests+=(--test "$(basename "$file" .rs)")
+    case "$file" in
+      */main.rs) name=$(basename "$(dirname "$file")") ;;
+      *) name=$(basename "$file" .rs) ;;
+    esac
+    learn_tests+=(--test "$name")
   fi
 done
 echo "learn test files: ${learn_tests[*]}"

@@ -131,15 +131,33 @@ fn the_two_registries_list_the_same_puzzles_in_the_same_order() {
 fn every_learnable_puzzle_has_a_learn_test_file_the_suite_finds() {
     // scripts/test.sh runs every `#![cfg(feature = "learn")]` file; each learnable puzzle's
     // learner is tested in one that names it.
+    // A test target is a file tests/NAME.rs or a folder tests/NAME/ with a main.rs (its text here:
+    // every file of the folder, main.rs first).
+    let target_text = |path: std::path::PathBuf| -> Option<String> {
+        if path.extension().is_some_and(|x| x == "rs") {
+            return Some(std::fs::read_to_string(path).unwrap());
+        }
+        let main = std::fs::read_to_string(path.join("main.rs")).ok()?;
+        let modules = std::fs::read_dir(&path)
+            .unwrap()
+            .filter_map(|e| e.ok())
+            .map(|e| e.path());
+        let rest =
+            modules.filter(|p| p.extension().is_some_and(|x| x == "rs") && !p.ends_with("main.rs"));
+        Some(rest.fold(main, |text, p| text + &std::fs::read_to_string(p).unwrap()))
+    };
     let learn_files: Vec<String> = std::fs::read_dir(root().join("tests"))
         .unwrap()
         .filter_map(|e| e.ok())
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|x| x == "rs"))
-        .map(|p| std::fs::read_to_string(p).unwrap())
+        .filter_map(|e| target_text(e.path()))
         .filter(|text| text.contains("#![cfg(feature = \"learn\")]"))
         .collect();
-    assert!(read("scripts/test.sh").contains("cfg(feature = \"learn\")"));
+    let suite = read("scripts/test.sh");
+    assert!(suite.contains("cfg(feature = \"learn\")"));
+    assert!(
+        suite.contains("tests/*.rs tests/*/main.rs"),
+        "scripts/test.sh must find folder test targets (tests/NAME/main.rs) too"
+    );
     for puzzle in PUZZLES.iter().filter(|p| p.learner.is_some()) {
         assert!(
             learn_files.iter().any(|t| t.contains(puzzle.id)),
