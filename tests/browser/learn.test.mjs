@@ -148,6 +148,8 @@ describe("deep Q-learning in the page", () => {
     // Settings the shipped model was not trained with: its manifest puts the thesis's back.
     await fillTrainingForm(page, { reward: "steps", checks: { mixed: true } });
 
+    // Before any evaluation the charts of one say so (not "Nothing solved", which is what an evaluation that solved none shows).
+    assert.equal(await page.locator("#dqn-chart-eval-extra").getAttribute("aria-label"), "Mean extra moves: No evaluation yet");
     await page.click("#dqn-load-shipped");
     await page.waitForFunction(() => document.querySelector("#dqn-model-line").dataset.source === "shipped", null, { timeout: 60_000 });
     const seen = await page.evaluate(() => window.progressSeen);
@@ -176,6 +178,7 @@ describe("deep Q-learning in the page", () => {
       assert.ok(evalStatus.includes(`${every.solved_percent.toFixed(2)}% solved greedily, ${every.extra_moves_percent.toFixed(2)}% more moves than the optimum (${every.extra_moves[0].toLocaleString("en")} optimal, ${every.extra_moves[2].toLocaleString("en")} with 2 extra`), evalStatus);
     }
     assert.ok((await canvasInk(page, "#dqn-chart-eval-solved")) > 1000, "the solved-% chart is drawn");
+    assert.match(await page.locator("#dqn-chart-eval-extra").getAttribute("aria-label"), /^Mean extra moves, latest: greedy [\d.]+, beam search [\d.]+$/);
     await page.check("#dqn-continue");
     assert.equal(await page.inputValue("#dqn-reward"), "steps", "the manifest's reward");
     assert.ok(await page.isChecked("#dqn-mixed"), "the manifest's mixed difficulties");
@@ -403,6 +406,9 @@ describe("deep Q-learning in the page", () => {
     );
     await page.locator("#dqn").screenshot({ path: await screenshotPath("dqn-start.png") });
     await page.waitForFunction(() => Number(document.querySelector("#dqn-chart-speed").dataset.points ?? 0) >= 2, null, { timeout: 180_000 });
+    // Warm-up runs a hundred times faster than training: on a linear scale the training's speed
+    // lies flat on 0 under the warm-up's peak, so the chart is logarithmic, as the other cards'.
+    assert.equal(await page.locator("#dqn-chart-speed").getAttribute("data-y-scale"), "log");
     const start = await readStart(page);
     // Moving the network to WebGPU comes only when the timing chose it.
     assert.deepEqual(start.stages.filter((stage) => stage !== "move"), ["download", "prepare", "check", "network", "timing", "first"], JSON.stringify(start.texts));

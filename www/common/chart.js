@@ -243,6 +243,7 @@ export class LineChart extends CanvasChart {
       ...options,
     };
     this.#data = this.series.map(() => ({ xs: [], ys: [] }));
+    canvas.dataset.yScale = this.#options.yScale;
   }
 
   /** Appends the point (x, y) to series `index`; y null or NaN breaks the line there. */
@@ -263,6 +264,12 @@ export class LineChart extends CanvasChart {
   /** Empties every series. */
   clear() {
     this.#data = this.series.map(() => ({ xs: [], ys: [] }));
+    this.invalidate();
+  }
+
+  /** What the chart says while it has nothing to draw (the `emptyText` option). */
+  set emptyText(text) {
+    this.#options.emptyText = text;
     this.invalidate();
   }
 
@@ -302,7 +309,7 @@ export class LineChart extends CanvasChart {
         return value === null ? null : `${entry.name} ${this.#options.formatY(value)}`;
       })
       .filter(Boolean);
-    return latest.length === 0 ? `${this.title}: no data yet` : `${this.title}, latest: ${latest.join(", ")}`;
+    return latest.length === 0 ? `${this.title}: ${this.#options.emptyText}` : `${this.title}, latest: ${latest.join(", ")}`;
   }
 
   plot(context, box, colors) {

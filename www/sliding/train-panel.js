@@ -11,10 +11,10 @@
 //   import { mountSlidingDqnCard } from "./train-panel.js";
 //   const card = mountSlidingDqnCard(document.querySelector("#dqn"), { board, player, isBusy, onSolution, findOptimum });
 
-import { FieldError, whole } from "../common/card-helpers.js";
+import { FieldError } from "../common/card-helpers.js";
 import { BarChart, LineChart } from "../common/chart.js";
 import { shippedModels, solvesBoard } from "../common/learn-client.js";
-import { LearnCard, lineChart, lossChart, numberFormat } from "../common/learn-card.js";
+import { LearnCard, lineChart, lossChart, numberFormat, speedChart } from "../common/learn-card.js";
 import { checkField, choiceField, dqnField, numberField, textField } from "../common/learn-form.js";
 import { SolutionReport } from "./solution-report.js";
 
@@ -111,13 +111,13 @@ export const SLIDING_DQN = {
       // Its data-points count the exploring games' series, its data-evaluations the evaluations'.
       { ...lineChart("solved", "Solved %", [["evaluation", "--chart-2", true], ["exploring", "--chart-1"]], { yMin: 0, yMax: 100, formatY: (y) => `${Math.round(y)}%` }), points: 1 },
       lineChart("difficulty", "Difficulty", [["difficulty", "--chart-3"]], { integerY: true }),
-      lineChart("speed", "Steps per second", [["steps/s", "--chart-4"]], { formatY: whole }),
+      speedChart(),
     ],
     evaluation: [
       { id: "eval-solved", make: (canvas) => new BarChart(canvas, { title: "Solved % by optimal distance", yMax: 100, xLabel: "optimal moves", series: SEARCHES, formatY: (y) => `${Math.round(y)}%` }) },
       {
         id: "eval-extra",
-        make: (canvas) => new LineChart(canvas, { title: "Mean extra moves", xLabel: "optimal", integerX: true, series: SEARCHES, emptyText: "Nothing solved", formatY: (y) => y.toFixed(2) }),
+        make: (canvas) => new LineChart(canvas, { title: "Mean extra moves", xLabel: "optimal", integerX: true, series: SEARCHES, emptyText: "No evaluation yet", formatY: (y) => y.toFixed(2) }),
       },
     ],
   },
@@ -296,6 +296,8 @@ function showDistances(card, table, name, about) {
   const distances = rows.map((row) => field(row, "optimal"));
   evalSolved.setData(distances, [rows.map((row) => field(row, "greedySolvedPercent")), rows.map((row) => field(row, "searchSolvedPercent"))]);
   ["greedyMeanExtra", "searchMeanExtra"].forEach((name, series) => evalExtra.setPoints(series, rows.map((row) => ({ x: field(row, "optimal"), y: field(row, name) }))));
+  // Mean extra moves are over the solved positions: an evaluation that solved none has no line.
+  evalExtra.emptyText = "Nothing solved";
   const cells = (row) => [
     numberFormat.format(field(row, "positions")),
     percent(field(row, "greedySolvedPercent")),
