@@ -582,11 +582,15 @@ describe('<puzzle-widget puzzle="minesweeper">', () => {
     // hint() resolves to the solver's cell; play() lets the solver finish the game.
     const hint = await page.evaluate(() => document.getElementById("mines").hint());
     assert.ok(shown.cells[hint.cell] >= 9 && ["certain", "guess"].includes(hint.reason), JSON.stringify(hint));
+    const statusText = () => page.evaluate(() => document.getElementById("mines").shadowRoot.querySelector(".status").textContent);
+    assert.match(await statusText(), /certainly safe|Best guess/, "the hint is said");
     await page.evaluate(() => document.getElementById("mines").play());
     await page.waitForFunction(() => ["won", "lost"].includes(document.getElementById("mines").state.status), null, { timeout: 30_000 });
     shown = await state();
     const ends = await page.evaluate(() => window.minesEvents.filter((e) => e.type === "won" || e.type === "lost").map((e) => e.type));
     assert.deepEqual(ends, [shown.status]);
+    // The hint went with the first move; the end is said instead.
+    assert.match(await statusText(), shown.status === "won" ? /^Cleared in \d+ seconds\.$/ : /^A mine went off\.$/);
 
     // A mine count that does not fit: the error is shown and fired, the game stays.
     await page.evaluate(() => document.getElementById("mines").setAttribute("mines", "200"));

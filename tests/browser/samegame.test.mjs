@@ -462,7 +462,17 @@ describe('<puzzle-widget puzzle="dust"> and puzzle="samegame"', () => {
     await page.waitForFunction(() => document.getElementById("dust").state.cleared, null, { timeout: 20_000 });
     const over = await page.evaluate(() => window.clusterEvents.find((e) => e.id === "dust" && e.type === "over").detail);
     assert.deepEqual([over.clicks, over.cleared, over.source], [3, true, "solver"]);
-    assert.match(await page.evaluate(() => document.getElementById("dust").shadowRoot.querySelector(".status").textContent), /Cleared in 3 clicks/);
+    const dustStatus = () => page.evaluate(() => document.getElementById("dust").shadowRoot.querySelector(".status").textContent);
+    assert.match(await dustStatus(), /Cleared in 3 clicks/);
+    // Undo takes the last click back, and with it the end's line; a hint goes with the next click.
+    assert.equal(await page.evaluate(() => document.getElementById("dust").undo()), true);
+    assert.equal((await state("dust")).clicks, 2);
+    assert.equal(await dustStatus(), "");
+    const lastHint = await page.evaluate(() => document.getElementById("dust").hint());
+    assert.match(await dustStatus(), /^Click /);
+    await page.locator(`#dust >> samegame-board >> .pile[data-cell='${lastHint.cell}']`).click();
+    await page.waitForFunction(() => document.getElementById("dust").state.cleared);
+    assert.match(await dustStatus(), /^Cleared in 3 clicks\.$/);
 
     // A bad start board: the error is shown and fired; the board stays.
     await page.evaluate(() => document.getElementById("dust").setAttribute("start", "12x"));

@@ -67,7 +67,10 @@ export class SameGamePanel extends GamePanel {
       },
       // The board's own events, renamed as the widget's.
       events: [["samegame-move", "move"], ["samegame-over", "over"]],
+      // A hint or a search's result speaks of the position it was found on: a click of the
+      // player's, an undo or a restart makes it stale (the solver's own clicks play what it said).
       onEvent: (type, event) => {
+        if (type === "move" && event.detail.source !== "solver") this.setStatus("");
         if (type === "over") this.setStatus(this.#endText(event.detail));
       },
     });
