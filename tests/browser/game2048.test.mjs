@@ -237,7 +237,7 @@ describe("2048 in the page", () => {
     assert.deepEqual(page.errors, []);
   });
 
-  test("the best score is kept across a reload", options, async () => {
+  test("the game going on and the best score are kept across a reload; an undo too; a game that is over is not", options, async () => {
     const page = await open2048(session, `#seed=${SEED}`);
     assert.equal((await readGame(page)).bestText, 0);
     const keys = ["ArrowLeft", "ArrowDown", "ArrowRight", "ArrowDown"];
@@ -251,10 +251,45 @@ describe("2048 in the page", () => {
     assert.equal(shown.bestText, shown.score, "the best follows the score of a better game");
     await page.reload();
     await waitForApp(page);
-    const reloaded = await readGame(page);
-    assert.equal(reloaded.score, 0, "a new game");
+    let reloaded = await readGame(page);
+    assert.deepEqual([reloaded.dom, reloaded.score, reloaded.moves], [shown.dom, shown.score, shown.moves], "the same game goes on");
     assert.equal(reloaded.bestText, shown.score, "the best survived the reload");
     assert.equal(await page.evaluate(() => localStorage.getItem("puzzlelab-2048-best")), String(shown.score));
+    assert.match(await page.locator("#seed-line").textContent(), new RegExp(`seed: ${SEED} `));
+
+    // An undo is kept: the game after a reload is the one before the last move, and the same move
+    // again brings the same new tile (the game's generator went back with it).
+    await page.keyboard.press("ArrowUp");
+    const afterUp = await readGame(page);
+    await page.click("#undo");
+    const undone = await readGame(page);
+    assert.equal(undone.moves, shown.moves);
+    await page.reload();
+    await waitForApp(page);
+    reloaded = await readGame(page);
+    assert.deepEqual([reloaded.dom, reloaded.moves], [undone.dom, undone.moves]);
+    await page.keyboard.press("ArrowUp");
+    assert.deepEqual((await readGame(page)).dom, afterUp.dom);
+
+    // Without a seed in the address the kept game goes on too; New game starts one that is kept instead.
+    await page.goto(new URL("2048.html", page.url()).href);
+    await waitForApp(page);
+    assert.deepEqual((await readGame(page)).dom, afterUp.dom);
+    await page.click("#new-game");
+    const fresh = await readGame(page);
+    assert.equal(fresh.score, 0);
+    await page.reload();
+    await waitForApp(page);
+    assert.deepEqual((await readGame(page)).dom, fresh.dom);
+
+    // A game that is over is forgotten: the next visit starts a new one.
+    await showBoard(page, NEAR_END);
+    await page.keyboard.press("ArrowLeft");
+    assert.equal((await readGame(page)).over, true);
+    await page.reload();
+    await waitForApp(page);
+    reloaded = await readGame(page);
+    assert.deepEqual([reloaded.over, reloaded.score, reloaded.moves], [false, 0, 0]);
     assert.deepEqual(page.errors, []);
   });
 
@@ -317,6 +352,18 @@ describe("2048 in the page", () => {
     await page.waitForTimeout(700); // the score's "+N" floats away
     await page.evaluate(() => window.scrollTo(0, 0));
     await page.screenshot({ path: await screenshotPath("2048-page.png"), fullPage: true });
+
+    // The agent's game is kept as it is, and still marked as helped after a reload: a move of the
+    // person's then is not a best either.
+    const before = await readGame(page);
+    await page.reload();
+    await waitForApp(page);
+    const reloaded = await readGame(page);
+    assert.deepEqual([reloaded.dom, reloaded.score], [before.dom, before.score]);
+    assert.ok(await page.locator("#assisted-note").isVisible(), "the game is still marked as helped");
+    await page.keyboard.press("ArrowLeft");
+    await page.keyboard.press("ArrowDown");
+    assert.equal((await readGame(page)).bestText, 0);
     assert.deepEqual(page.errors, []);
   });
 

@@ -468,6 +468,43 @@ describe("Sudoku in the page", () => {
     assert.deepEqual([...page.errors, ...almost.errors, ...played.errors], []);
   });
 
+  test("a reload carries the game on: its timer, its help and its pencil marks; the same link in a new tab starts afresh", options, async () => {
+    const page = await openSudoku(session);
+    const timer = () => page.evaluate(() => document.querySelector("#game").seconds);
+    // A digit, a pencil mark and a hint; then the timer runs past 2 s.
+    await clickCell(page, 3);
+    await page.keyboard.press("Shift+Digit8");
+    await clickCell(page, 1);
+    await page.keyboard.press(SOLUTION[1]);
+    await page.click("#hint");
+    await page.waitForFunction(() => document.querySelector("#game").seconds >= 2);
+    const before = await readBoard(page);
+    assert.deepEqual(before.help, { hints: 1, revealed: 0, solution: false, written: 0 });
+    assert.deepEqual(before.cells[3].marks, [8]);
+    const secondsBefore = await timer();
+    await page.reload();
+    await waitForApp(page);
+    const after = await readBoard(page);
+    assert.equal(after.text, before.text, "the URL's digits");
+    assert.deepEqual(after.help, before.help, "the hint still counts");
+    assert.deepEqual(after.marks, before.marks, "the pencil marks");
+    assert.ok((await timer()) >= secondsBefore, `the timer goes on (${await timer()} s after ${secondsBefore} s)`);
+    // Solved after the reload: the help is said.
+    await page.click("#reveal-solution");
+    assert.match(await page.locator("#board-status").textContent(), /^Solved in 0:0[2-9] · with 1 hint · solution revealed \(helped: not an unaided solve\)\.$/);
+    // The solved grid reloaded says so again, with the time it was solved in.
+    const solvedLine = await page.locator("#board-status").textContent();
+    await page.reload();
+    await waitForApp(page);
+    assert.equal(await page.locator("#board-status").textContent(), solvedLine);
+
+    // The same link opened elsewhere (another tab: its own session) starts the timer and the help from nothing.
+    const other = await openSudoku(session, `#puzzle=${PUZZLE}&digits=${before.text}`);
+    assert.deepEqual((await readBoard(other)).help, { hints: 0, revealed: 0, solution: false, written: 0 });
+    assert.ok((await other.evaluate(() => document.querySelector("#game").seconds)) < 2);
+    assert.deepEqual([...page.errors, ...other.errors], []);
+  });
+
   test("bad pasted puzzles are explained beside the box and change nothing", options, async () => {
     const page = await openSudoku(session);
     await clickCell(page, 1);

@@ -5,7 +5,10 @@
 //
 // A game's first seed may come from the URL (2048.html#seed=42: the same seed and moves give the
 // same game); later games are seeded at random. The best score counts the person's own games only:
-// once the agent has played a move in a game, that game's score is not a best.
+// once the agent has played a move in a game, that game's score is not a best. The game going on
+// is kept in localStorage as its seed and its moves (an undo takes one back, and the game's
+// generator with it), so a reload or a later visit goes on with it, as the original game does; a
+// game that is over is not kept.
 
 import { AgentRunner, fetchBytes, gunzipIfNeeded, networkFromBytes, shippedNetwork } from "./agent.js";
 import { ARROWS, DIRECTIONS, SHIPPED_NETWORK_URL, directionForKey, randomSeed } from "./game.js";
@@ -14,6 +17,8 @@ import { mountLaterCard } from "../common/page-controls.js";
 
 /** localStorage key of the person's best score. */
 const BEST_KEY = "puzzlelab-2048-best";
+/** localStorage key of the game going on: { seed, alwaysTwo, moves (a letter a move: u r d l), assisted }. */
+const GAME_KEY = "puzzlelab-2048-game";
 /** Agent speeds in moves per second, one per step of the speed slider. */
 const SPEEDS = [1, 2, 4, 8, 15, 30, 60, 120, 240];
 
@@ -64,6 +69,10 @@ let networkLoaded = false;
 /** Agent moves in this game and the time their decisions took. */
 let agentMoves = 0;
 let agentMs = 0;
+/** The game shown, as it is kept: its seed, its rule for new tiles and its moves so far. */
+let kept = { seed: 0, alwaysTwo: false, moves: "" };
+/** The pending write of the kept game (moves come fast when the agent plays). */
+let keepTimer = 0;
 
 main();
 
@@ -85,7 +94,10 @@ async function main() {
   elements.newGame.addEventListener("click", () => newGame());
   elements.undo.addEventListener("click", () => {
     runner.pause();
-    board.undo();
+    if (board.undo()) {
+      kept.moves = kept.moves.slice(0, -1);
+      keepGame();
+    }
   });
   elements.newTiles.addEventListener("change", () => newGame());
   board.addEventListener("game-retry", () => newGame());
@@ -112,7 +124,9 @@ async function main() {
   runner.depth = Number(elements.depth.value);
   applySpeed();
 
-  newGame(seedFromHash());
+  addEventListener("pagehide", () => keepGame({ now: true }));
+  const seed = seedFromHash();
+  if (!resumeKeptGame(seed)) newGame(seed);
   renderAgent();
   document.documentElement.dataset.ready = "true";
   mountTrainPanel();
@@ -125,14 +139,80 @@ async function main() {
 function newGame(seed = null) {
   runner.pause();
   const chosen = seed ?? randomSeed();
-  board.game = new api.Game2048(chosen, elements.newTiles.value === "always-two");
-  assisted = false;
+  const alwaysTwo = elements.newTiles.value === "always-two";
+  board.game = new api.Game2048(chosen, alwaysTwo);
+  kept = { seed: chosen, alwaysTwo, moves: "" };
+  keepGame();
+  showGame(false);
+}
+
+/** After a game is set on the board: the page's state of it (`assisted`: the agent played in it). */
+function showGame(wasAssisted) {
+  assisted = wasAssisted;
   agentMoves = 0;
   agentMs = 0;
-  elements.assistedNote.hidden = true;
-  elements.seedLine.textContent = `This game's seed: ${chosen} (2048.html#seed=${chosen} plays it again).`;
+  elements.assistedNote.hidden = !assisted;
+  elements.seedLine.textContent = `This game's seed: ${kept.seed} (2048.html#seed=${kept.seed} plays it again).`;
   clearAgentMessages();
   updateAgentStats();
+  updateUndo();
+}
+
+/**
+ * Goes on with the kept game when there is one that is not over (and, when the URL names a seed,
+ * one of that seed): its seed and moves played again. Returns whether it did.
+ */
+function resumeKeptGame(seed) {
+  const saved = readKeptGame();
+  if (!saved || (seed !== null && saved.seed !== seed)) return false;
+  let game;
+  try {
+    game = new api.Game2048(saved.seed, saved.alwaysTwo);
+    for (const letter of saved.moves) {
+      const direction = DIRECTIONS.find((name) => name[0] === letter);
+      if (!direction || !game.play(direction).moved) throw new Error(`not a move of this game: ${letter}`);
+    }
+  } catch {
+    game?.free();
+    return false; // a damaged or foreign entry: a new game instead
+  }
+  if (game.isOver()) {
+    game.free();
+    return false;
+  }
+  elements.newTiles.value = saved.alwaysTwo ? "always-two" : "original";
+  board.game = game;
+  kept = { seed: saved.seed, alwaysTwo: saved.alwaysTwo, moves: saved.moves };
+  showGame(saved.assisted);
+  return true;
+}
+
+/** The kept game ({ seed, alwaysTwo, moves, assisted }) or null. */
+function readKeptGame() {
+  try {
+    const saved = JSON.parse(localStorage.getItem(GAME_KEY) ?? "null");
+    const valid = saved && Number.isSafeInteger(saved.seed) && saved.seed >= 0 && typeof saved.moves === "string" && /^[urdl]*$/.test(saved.moves);
+    return valid ? { seed: saved.seed, alwaysTwo: saved.alwaysTwo === true, moves: saved.moves, assisted: saved.assisted === true } : null;
+  } catch {
+    return null; // storage turned off, or not JSON
+  }
+}
+
+/** Writes the game shown to localStorage (soon, or `now`); a game that is over is forgotten. */
+function keepGame({ now = false } = {}) {
+  clearTimeout(keepTimer);
+  keepTimer = 0;
+  const write = () => {
+    keepTimer = 0;
+    try {
+      if (!board.game || board.game.isOver()) localStorage.removeItem(GAME_KEY);
+      else localStorage.setItem(GAME_KEY, JSON.stringify({ ...kept, assisted }));
+    } catch {
+      // storage turned off or full: the game lasts as long as the page
+    }
+  };
+  if (now) write();
+  else keepTimer = setTimeout(write, 200);
 }
 
 /** The seed in the URL (#seed=42), or null. */
@@ -153,7 +233,8 @@ function onKeyDown(event) {
   board.move(direction, "user");
 }
 
-function onMove({ score, source }) {
+function onMove({ direction, score, source }) {
+  kept.moves += direction[0];
   if (source === "user") {
     runner.pause();
     clearAgentMessages();
@@ -166,6 +247,7 @@ function onMove({ score, source }) {
     board.best = best;
     writeBest(best);
   }
+  keepGame();
   updateUndo();
   updateAgentStats();
 }

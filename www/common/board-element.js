@@ -111,9 +111,9 @@ export class GameClock {
     return Math.floor(((this.#endedAt || performance.now()) - this.#startedAt) / 1000);
   }
 
-  /** Starts the clock from 0 now. */
-  start() {
-    this.#startedAt = performance.now();
+  /** Starts the clock now, from 0 or from `seconds` already played (a game carried on). */
+  start(seconds = 0) {
+    this.#startedAt = performance.now() - Math.max(0, seconds) * 1000;
     this.resume();
   }
 

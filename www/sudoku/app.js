@@ -7,13 +7,18 @@
 //
 // The URL holds the position: sudoku.html#puzzle=<givens>&digits=<digits shown> (one line each,
 // "." empty), kept up to date as you play, or #size=9&difficulty=hard&seed=42 for a generated one
-// (the same seed, the same puzzle).
+// (the same seed, the same puzzle). This tab also keeps the game's timer, its help and its pencil
+// marks (sessionStorage), so that a reload carries the game on where the URL left it: the timer
+// does not start again, and a solve after hints still says it had them.
 
 import "./board.js";
 import { clock, isAssisted, solvedText } from "./board.js";
 import { LEVELS_BY_SIZE } from "./levels.js";
 import { mountLaterCard, randomSeed, showError } from "../common/page-controls.js";
 import { errorMessage, loadWasm } from "../common/wasm.js";
+
+/** sessionStorage key of the game this tab shows: { puzzle, digits, seconds, help, marks }. */
+const PROGRESS_KEY = "puzzlelab-sudoku-progress";
 
 const $ = (selector) => document.querySelector(selector);
 const elements = {
@@ -204,6 +209,7 @@ function fromHash() {
       }
     }
     show(game, note);
+    carryOnKeptProgress();
     return true;
   }
   const size = params.get("size");
@@ -216,6 +222,37 @@ function fromHash() {
     return true;
   }
   return "";
+}
+
+/** The game shown, as this tab keeps it for a reload (see PROGRESS_KEY). */
+function keepProgress() {
+  const board = elements.board;
+  if (!board.game) return;
+  const progress = { puzzle: board.game.puzzleText(), digits: board.game.text(), seconds: board.seconds, help: board.help, marks: board.marks };
+  try {
+    sessionStorage.setItem(PROGRESS_KEY, JSON.stringify(progress));
+  } catch {
+    // storage turned off or full: a reload starts the timer again
+  }
+}
+
+/** When this tab kept the position the URL shows (a reload), its timer, help and marks go on. */
+function carryOnKeptProgress() {
+  let kept;
+  try {
+    kept = JSON.parse(sessionStorage.getItem(PROGRESS_KEY) ?? "null");
+  } catch {
+    return;
+  }
+  const game = elements.board.game;
+  if (!kept || kept.puzzle !== game.puzzleText() || kept.digits !== game.text()) return;
+  elements.board.carryOn({ seconds: kept.seconds, help: kept.help ?? {}, marks: kept.marks });
+  if (elements.board.solved) elements.boardStatus.textContent = solvedLine(elements.board.seconds, elements.board.help);
+}
+
+/** The page's line for a solved grid: a solve with help (hints, reveals, a model's digits) says which, and is not an unaided one. */
+function solvedLine(seconds, help) {
+  return isAssisted(help) ? `${solvedText(seconds, help)} (helped: not an unaided solve).` : `Solved in ${clock(seconds)}!`;
 }
 
 /** A cell as Step::explain names it: "r2c5". */
@@ -396,12 +433,8 @@ elements.board.addEventListener("sudoku-move", () => {
   if (!elements.board.solved) elements.boardStatus.textContent = "";
   updateLink();
 });
-// A solve with help (hints, reveals, a model's digits) says which, and is not an unaided one.
-elements.board.addEventListener("sudoku-solved", ({ detail: { seconds, help } }) => {
-  elements.boardStatus.textContent = isAssisted(help)
-    ? `${solvedText(seconds, help)} (helped: not an unaided solve).`
-    : `Solved in ${clock(seconds)}!`;
-});
+addEventListener("pagehide", () => keepProgress());
+elements.board.addEventListener("sudoku-solved", ({ detail: { seconds, help } }) => (elements.boardStatus.textContent = solvedLine(seconds, help)));
 // The pad's pencil button and the P key switch the board's mode: the checkbox follows.
 new MutationObserver(() => (elements.pencil.checked = elements.board.pencil)).observe(elements.board, {
   attributes: true,

@@ -34,6 +34,9 @@
 //                           revealed whole), written (digits a program wrote) }; board.assisted
 //                           is true when any of them is
 //   board.locked            while true (attribute `locked`), a person's input is ignored
+//   board.carryOn({ seconds, help, marks })   right after `game` is set to a game shown before
+//                           (the page reloaded): the timer goes on from `seconds`, and the help
+//                           and the pencil marks are what they were
 // Input: click a cell to select it, then a digit on the pad or the keyboard. Keys: arrows move,
 // 1–9 place, Shift+digit (or P to switch pencil mode) writes pencil marks, Backspace, Delete or 0
 // clear, Ctrl+Z undoes, Ctrl+Y or Ctrl+Shift+Z redoes.
@@ -291,6 +294,20 @@ export class SudokuBoard extends HTMLElement {
   /** The help this game had so far (a copy): hints shown, cells revealed, the whole solution revealed, digits a program wrote. */
   get help() {
     return { ...this.#help };
+  }
+
+  /** Carries on a game shown before (see the module comment); values that do not fit are left out. */
+  carryOn({ seconds = 0, help = {}, marks = null } = {}) {
+    const game = this.#game;
+    if (!game) return;
+    const count = (value) => (Number.isSafeInteger(value) && value >= 0 ? value : 0);
+    this.#help = { hints: count(help.hints), revealed: count(help.revealed), solution: help.solution === true, written: count(help.written) };
+    const digitBits = ((1 << (game.size + 1)) - 1) & ~1;
+    if (Array.isArray(marks) && marks.length === this.#marks.length) this.#marks = Uint16Array.from(marks, (mask) => (Number.isInteger(mask) ? mask & digitBits : 0));
+    this.#clock.reset();
+    this.#clock.start(count(seconds));
+    if (game.isSolved()) this.#clock.stop();
+    this.#draw();
   }
 
   /** Whether the game had any help (a hint, a reveal, a program's digit). */
