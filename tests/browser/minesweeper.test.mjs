@@ -212,9 +212,18 @@ describe("Minesweeper in the page", () => {
     assert.equal(board.counter, "9");
     await clickCell(page, covered, "right");
     assert.equal((await readBoard(page)).codes[covered], 9);
-    // Keys: the cursor is where the last click was (cell 40); arrows move it, F flags, space reveals.
+    // Keys: the cursor is where the last press was (the right click's cell); arrows move it, F
+    // flags, space reveals. One ring shows where the keys act: the cell the mouse pressed (it has
+    // the page's focus) draws none of its own once the cursor moves on.
     await page.locator("#game").focus();
     const cursorCell = () => page.evaluate(() => Number(document.querySelector("#game").shadowRoot.querySelector(".cursor")?.dataset.cell));
+    assert.equal(await cursorCell(), covered);
+    await page.keyboard.press(covered % 9 === 8 ? "ArrowLeft" : "ArrowRight");
+    const rings = await page.evaluate(() =>
+      [...document.querySelector("#game").shadowRoot.querySelectorAll(".cell")].flatMap((cell) => (getComputedStyle(cell).outlineStyle === "none" ? [] : [Number(cell.dataset.cell)])),
+    );
+    assert.deepEqual(rings, [await cursorCell()], "one ring, the cursor's");
+    await clickCell(page, 40);
     assert.equal(await cursorCell(), 40);
     /** Moves the cursor to `target` with the arrow keys. */
     const moveTo = async (target) => {

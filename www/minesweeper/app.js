@@ -153,7 +153,7 @@ function newGame(withSeed = randomSeed()) {
   elements.seedLine.innerHTML = "";
   const link = document.createElement("a");
   link.href = `#${params}`;
-  link.textContent = "link";
+  link.textContent = "link to this board";
   elements.seedLine.append(`Board seed ${seed} (the same seed and first click give the same mines): `, link);
   history.replaceState(null, "", `#${params}`);
   dqnPanel?.boardChanged();

@@ -69,6 +69,7 @@ const STYLE = `
   .cell.revealed { background: #f7f8fa; cursor: default; }
   .cell.exploded { background: #ff5a4f; }
   .cell.wrong::after { content: "✕"; position: absolute; color: #c81e1e; font-size: 20px; }
+  .cell:focus-visible { outline: none; }
   .cell.cursor { outline: 3px solid #2563eb; outline-offset: -3px; z-index: 1; }
   .cell.hint { outline: 3px solid #9333ea; outline-offset: -3px; z-index: 2; }
   .cell[data-p] { background: var(--heat); }
@@ -414,8 +415,14 @@ export class MinesBoard extends HTMLElement {
   #onPointerDown(event) {
     if (this.locked) return;
     const cell = this.#cellOf(event);
-    if (cell === null || event.button !== 0) return;
-    this.#cursor = cell;
+    if (cell === null) return;
+    // The keyboard's cursor goes where the pointer pressed (a right click's flag too), so that one
+    // ring shows where the keys act.
+    if (this.#cursor !== cell) {
+      this.#cursor = cell;
+      this.#drawCells();
+    }
+    if (event.button !== 0) return;
     const timer = setTimeout(() => {
       this.#press = { cell, flagged: true, timer: 0 };
       this.flag(cell, "user");
