@@ -126,7 +126,7 @@ const TEMPLATE = `
   </p>
   <p id="t2048-form-error" class="error" role="alert" hidden></p>
   <div class="buttons t2048-buttons">
-    <button id="t2048-start" class="primary" type="submit" disabled>Start</button>
+    <button id="t2048-start" class="primary" type="submit" disabled>Train</button>
     <button id="t2048-pause" type="button" disabled>Pause</button>
     <button id="t2048-resume" type="button" disabled>Resume</button>
     <button id="t2048-stop" type="button" disabled>Stop</button>
@@ -346,7 +346,7 @@ export class Train2048Panel {
     });
   }
 
-  /** Reads a network file (the CLI's or Save's, gzip or not): Start can go on from it, Evaluate can play it. */
+  /** Reads a network file (the CLI's or Save's, gzip or not): Train can go on from it, Evaluate can play it. */
   async loadFile(file) {
     this.#run.clearErrors();
     try {
@@ -358,7 +358,7 @@ export class Train2048Panel {
       this.#elements.evalNetwork.value = "loaded";
       this.#run.setStatus(
         `Loaded “${file.name}”: ${tupleSetName(loaded.info.tupleSet)}, ${numberFormat.format(loaded.info.gamesTrained)} games trained. ` +
-          "Start goes on training it; Evaluate plays it.",
+          "Train goes on training it; Evaluate plays it.",
       );
       this.#elements.stats.dataset.loadedGames = String(loaded.info.gamesTrained);
     } catch (error) {
