@@ -25,11 +25,17 @@ self.addEventListener("install", () => self.skipWaiting());
 self.addEventListener("activate", (event) => event.waitUntil(self.clients.claim()));
 
 // A page lists what it loaded before this worker controlled it: kept too, where the index lists it,
-// and the rest of the site's code with it, so that every page works offline after one visit.
+// and the rest of the site's code with it, so that every page works offline after one visit; the
+// page is told once they are kept ({ type: "kept" }: the home page lists them again).
 self.addEventListener("message", (event) => {
   if (event.data?.type !== "keep" || !Array.isArray(event.data.urls)) return;
   const own = event.data.urls.filter((url) => typeof url === "string" && URL.canParse(url) && new URL(url).origin === self.location.origin);
-  event.waitUntil(keepUrls(own.map((url) => url.split("#")[0])).then(() => keepFiles(isSiteCode)).catch(() => {}));
+  event.waitUntil(
+    keepUrls(own.map((url) => url.split("#")[0]))
+      .then(() => keepFiles(isSiteCode))
+      .then(() => event.source?.postMessage({ type: "kept" }))
+      .catch(() => {}),
+  );
 });
 
 /**

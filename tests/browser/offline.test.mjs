@@ -121,6 +121,30 @@ describe("second visits and offline", () => {
     await context.close();
   });
 
+  test("a first visit to the home page lists the files once its service worker has kept them", slow, async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await newPage(context);
+    await page.goto(server.url);
+    await waitForApp(page);
+    // The worker keeps the site's code after the page has loaded, and says so: the card follows
+    // without a reload (it had stayed at what was kept when the page loaded, or at "Nothing is
+    // kept yet.").
+    await waitUntilKept(page, ["www/index.html", "www/home/home.js", "www/sudoku/app.js", "www/minesweeper/board.js"]);
+    const count = async () => (await page.evaluate(async () => (await (await import("./common/asset-cache.js")).keptFiles()).length));
+    await waitForAsync(
+      page,
+      async () => {
+        const { keptFiles } = await import("./common/asset-cache.js");
+        return document.querySelector("#kept-summary").textContent.startsWith(`${(await keptFiles()).length} files kept, `);
+      },
+      undefined,
+      { timeout: 10_000, polling: 200 },
+    );
+    assert.ok((await count()) > 30, "the site's code is kept");
+    assert.deepEqual(page.errors, []);
+    await context.close();
+  });
+
   test("Forget them empties the list even while an earlier listing is still reading the cache", slow, async () => {
     const { context, page } = await firstVisit();
     await waitUntilKept(page, ["www/sliding.html"]);

@@ -92,6 +92,10 @@ document.getElementById("kept-clear").addEventListener("click", async () => {
   await showKept();
 });
 document.getElementById("kept-details").addEventListener("toggle", () => showKept());
+// A first visit's files are kept after the page has loaded: the site's service worker says when.
+navigator.serviceWorker?.addEventListener("message", (event) => {
+  if (event.data?.type === "kept") showKept();
+});
 
 const target = slidingLinkTarget();
 if (target) {
