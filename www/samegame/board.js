@@ -36,7 +36,7 @@ const STYLE = `
   :host { display: inline-block; font: 14px/1.3 system-ui, sans-serif; color: #1d2433; outline: none;
     --cell-gap: 3px; --board-bg: #eef0f6; --cut: #9aa3bb; }
   :host([hidden]) { display: none; }
-  .frame { display: flex; flex-direction: column; gap: 8px; width: 100%; max-width: var(--board-width, 560px); }
+  .frame { display: flex; flex-direction: column; gap: 8px; width: 100%; max-width: var(--board-width, 560px); margin-inline: auto; }
   .counts { font-weight: 600; font-variant-numeric: tabular-nums; }
   /* Under the board, one line of fixed height: what the pointer hovers never moves the board. */
   .group-info { height: 1.3em; color: #5b6175; font-variant-numeric: tabular-nums;
