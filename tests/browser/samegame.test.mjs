@@ -120,6 +120,14 @@ describe("Dust and SameGame in the page", () => {
     assert.deepEqual(board.dom, board.cells);
     assert.equal(board.counts, "2 clicks · 5 piles left");
 
+    // The address holds the clicks made: a reload carries the game on, and an undo still works.
+    assert.equal(new URLSearchParams(new URL(page.url()).hash.slice(1)).get("clicks"), "7.6");
+    await page.reload();
+    await waitForApp(page);
+    board = await readBoard(page);
+    assert.deepEqual([board.cells, board.counts], [[0, 0, 0, 0, 0, 0, 0, 2, 3, 4, 5, 6], "2 clicks · 5 piles left"]);
+    assert.deepEqual(board.dom, board.cells);
+
     await page.click("#undo");
     board = await readBoard(page);
     assert.deepEqual(board.cells, [2, 0, 0, 0, 0, 0, 1, 1, 3, 4, 5, 6]);
@@ -128,6 +136,12 @@ describe("Dust and SameGame in the page", () => {
     board = await readBoard(page);
     assert.deepEqual(board.cells, [2, 1, 0, 0, 0, 0, 1, 2, 3, 4, 5, 6]);
     assert.equal(await page.locator("#undo").isDisabled(), true);
+    assert.equal(new URLSearchParams(new URL(page.url()).hash.slice(1)).get("clicks"), null, "back at the start: no clicks");
+    // Clicks that are not groups of the board as it then was stop the replay where they stop fitting.
+    await page.goto(new URL(`${PAGE}#rules=dust&board=21....-123456&clicks=7.40.6`, session.url).href);
+    await page.reload();
+    await waitForApp(page);
+    assert.equal((await readBoard(page)).counts, "1 click · 7 piles left");
 
     // The share link holds the start board.
     const href = await page.locator("#share-line a").getAttribute("href");

@@ -13,8 +13,10 @@
 // handles them itself while it has the focus).
 //
 // The URL holds the board: samegame.html#rules=dust&board=<rows top first, "-" between rows>, or
-// #rules=samegame&seed=42 for a random one (the same seed, the same board). A board text that
-// cannot be read is explained and a random board is shown instead.
+// #rules=samegame&seed=42 for a random one (the same seed, the same board), and the clicks made on
+// it so far (&clicks=12.5.33: cells, each on the board as it then was), so that a reload carries
+// the game on; a game that is over keeps only its board. A board text that cannot be read is
+// explained and a random board is shown instead.
 
 import "./board.js";
 import { SameGameSolver, SolveCancelled } from "./solver-client.js";
@@ -103,6 +105,9 @@ let boardVersion = 0;
 /** The Learn card (samegame/dqn-panel.js) once mounted, and whether its model is playing the board. */
 let dqnPanel = null;
 let modelPlaying = false;
+/** The URL of the board shown (without its clicks), and the clicks made on it since its start. */
+let boardHash = "";
+let clicksMade = [];
 
 /** Board text from the URL's form (rows separated by "-", "/" or ","). */
 function textFromUrl(value) {
@@ -129,8 +134,11 @@ function showRules() {
   document.title = `${r.title} — puzzlelab`;
 }
 
-/** Shows `game` (a SameGameHandle); `hash` is the URL that brings the same board back. */
-function show(game, hash) {
+/**
+ * Shows `game` (a SameGameHandle); `hash` is the URL that brings the same board back, `clicks` the
+ * clicks already made on the handle since its start (a game carried on from the URL).
+ */
+function show(game, hash, clicks = []) {
   stopAll();
   boardVersion += 1;
   lastSolve = null;
@@ -141,7 +149,9 @@ function show(game, hash) {
   elements.solverStatus.textContent = "";
   showError(elements.solverError, "");
   elements.boardText.value = game.startText().trim();
-  history.replaceState(null, "", hash);
+  boardHash = hash;
+  clicksMade = [...clicks];
+  keepClicksInUrl();
   elements.shareLine.innerHTML = "";
   const link = document.createElement("a");
   link.href = shareHash();
@@ -150,12 +160,41 @@ function show(game, hash) {
   updateButtons();
 }
 
+/** The address bar: the board's URL and the clicks made, while the game goes on. */
+function keepClicksInUrl() {
+  const going = clicksMade.length > 0 && !elements.board.game?.isOver;
+  history.replaceState(null, "", going ? `${boardHash}&clicks=${clicksMade.join(".")}` : boardHash);
+}
+
+/**
+ * Plays the URL's clicks (`text`: "12.5.33") on `game` as far as they go; returns those played. A
+ * list that ends the game is not played (a game that is over keeps only its board).
+ */
+function replayClicks(game, text) {
+  if (!text || !/^\d{1,4}(\.\d{1,4})*$/.test(text)) return [];
+  const played = [];
+  for (const cell of text.split(".").map(Number)) {
+    try {
+      game.click(cell);
+    } catch {
+      break; // not a group on the board as it then was: the clicks before it stand
+    }
+    played.push(cell);
+  }
+  if (game.isOver) {
+    game.restart();
+    return [];
+  }
+  return played;
+}
+
 /** The URL hash that shows `game`'s start board. */
 function shareHash(game = elements.board.game) {
   return `#${new URLSearchParams({ rules: game.rules, board: textForUrl(game.startText()) })}`;
 }
 
-function newBoard(seed = randomSeed()) {
+/** A new board from `seed`; `clicks` (the URL's) are played on it first. */
+function newBoard(seed = randomSeed(), clicks = "") {
   let game;
   try {
     game = new api.SameGameHandle(rules(), seed);
@@ -164,11 +203,12 @@ function newBoard(seed = randomSeed()) {
     return;
   }
   showError(elements.boardError, "");
-  show(game, `#${new URLSearchParams({ rules: game.rules, seed: String(seed) })}`);
+  const played = replayClicks(game, clicks);
+  show(game, `#${new URLSearchParams({ rules: game.rules, seed: String(seed) })}`, played);
 }
 
-/** Shows the board written in the text box; a mistake is explained and the game stays. */
-function showText(text = elements.boardText.value) {
+/** Shows the board written in the text box (`clicks`: the URL's, played on it first); a mistake is explained and the game stays. */
+function showText(text = elements.boardText.value, clicks = "") {
   let game;
   try {
     game = api.SameGameHandle.fromText(rules(), text);
@@ -177,7 +217,8 @@ function showText(text = elements.boardText.value) {
     return false;
   }
   showError(elements.boardError, "");
-  show(game, shareHash(game));
+  const played = replayClicks(game, clicks);
+  show(game, shareHash(game), played);
   return true;
 }
 
@@ -187,8 +228,9 @@ function fromHash() {
   const wanted = params.get("rules");
   if (wanted in RULES) elements.rules.value = wanted;
   const board = params.get("board");
+  const clicks = params.get("clicks") ?? "";
   if (board !== null) {
-    if (showText(textFromUrl(board))) return;
+    if (showText(textFromUrl(board), clicks)) return;
     // The text was explained; a random board keeps the page usable.
     const message = elements.boardError.textContent;
     newBoard();
@@ -196,7 +238,8 @@ function fromHash() {
     return;
   }
   const seed = params.get("seed");
-  newBoard(seed !== null && /^\d{1,15}$/.test(seed) ? Number(seed) : randomSeed());
+  if (seed !== null && /^\d{1,15}$/.test(seed)) newBoard(Number(seed), clicks);
+  else newBoard();
 }
 
 function updateButtons() {
@@ -484,7 +527,8 @@ function onKeyDown(event) {
 
 async function copyLink() {
   const url = new URL(shareHash(), location.href).href;
-  history.replaceState(null, "", shareHash());
+  boardHash = shareHash();
+  keepClicksInUrl();
   try {
     await navigator.clipboard.writeText(url);
     elements.solverStatus.textContent = "";
@@ -507,6 +551,11 @@ elements.solve.addEventListener("click", () => solve());
 elements.prove.addEventListener("click", () => prove());
 elements.cancel.addEventListener("click", () => cancel());
 elements.board.addEventListener("samegame-move", (event) => {
+  const { action, cell } = event.detail;
+  if (action === "click") clicksMade.push(cell);
+  else if (action === "undo") clicksMade.pop();
+  else if (action === "restart") clicksMade = [];
+  keepClicksInUrl();
   if (event.detail.action !== "click" || !event.detail.over) elements.endStatus.textContent = "";
   if (event.detail.source === "user") elements.solverStatus.textContent = "";
   // Prove it searches the position the last solve did: only the solver's own clicks may follow it.
