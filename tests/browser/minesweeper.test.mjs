@@ -249,6 +249,51 @@ describe("Minesweeper in the page", () => {
     assert.deepEqual(page.errors, []);
   });
 
+  test("a reload carries the game on: its cells, flags and timer; a game that is over is not kept", options, async () => {
+    const page = await openMines(session, "#seed=5&level=beginner&first-click=safe");
+    await clickCell(page, 40);
+    let board = await readBoard(page);
+    const covered = board.codes.findIndex((c) => c === 9);
+    await clickCell(page, covered, "right");
+    await page.waitForFunction(() => document.querySelector("#game").seconds >= 2);
+    const before = await readBoard(page);
+    const seconds = await page.evaluate(() => document.querySelector("#game").seconds);
+    await page.reload();
+    await waitForApp(page);
+    board = await readBoard(page);
+    assert.deepEqual([board.codes, board.counter, board.status], [before.codes, before.counter, "playing"], "the same game, its flag counted");
+    const timer = await page.evaluate(() => Number(document.querySelector("#game").shadowRoot.querySelector(".timer").textContent));
+    assert.ok(timer >= seconds, `the timer goes on (${timer} s after ${seconds} s)`);
+    // It plays on: the flag comes off, and the solver's safe cell reveals.
+    await clickCell(page, covered, "right");
+    assert.equal((await readBoard(page)).codes[covered], 9);
+    const safe = await page.evaluate(() => document.querySelector("#game").game.analyse().safe);
+    if (safe.length > 0) {
+      await clickCell(page, safe[0]);
+      assert.ok((await readBoard(page)).codes[safe[0]] <= 8);
+    }
+    // Over (the likeliest mine revealed until a mine goes off, or the board is cleared): the next
+    // load is a new game of the same board.
+    for (let tries = 0; tries < 81 && (await readBoard(page)).status === "playing"; tries++) {
+      const likeliest = await page.evaluate(() => {
+        const game = document.querySelector("#game").game;
+        const { probabilities } = game.analyse();
+        const cells = game.cells();
+        let best = -1;
+        cells.forEach((code, cell) => {
+          if (code === 9 && (best < 0 || probabilities[cell] > probabilities[best])) best = cell;
+        });
+        return best;
+      });
+      await clickCell(page, likeliest);
+    }
+    assert.ok(["lost", "won"].includes((await readBoard(page)).status));
+    await page.reload();
+    await waitForApp(page);
+    assert.equal((await readBoard(page)).status, "ready");
+    assert.deepEqual(page.errors, []);
+  });
+
   test("the overlay shows the solver's probabilities; the hint rings a cell and says why; the solver plays to the end", options, async () => {
     const page = await openMines(session, "#seed=11&level=expert&first-click=safe");
     await clickCell(page, 0);

@@ -8,7 +8,9 @@
 // A game's seed may come from the URL (minesweeper.html#seed=42&level=beginner: the same seed and
 // first click give the same mines); later games are seeded at random. The page opens on beginner
 // with the "opening" first-click rule; the player's own choice of level, custom size and rule is
-// remembered (localStorage) for the next visit, and the URL's settings win over it.
+// remembered (localStorage) for the next visit, and the URL's settings win over it. The game going
+// on is kept for this tab (sessionStorage: its board's URL, its moves and its timer), so a reload
+// carries it on; a game that is over is not kept.
 
 import "./board.js";
 import { percent } from "./board.js";
@@ -26,6 +28,15 @@ const LEVEL_NAMES = [...Object.keys(LEVELS), "custom"];
 const RULES = ["safe", "opening", "none"];
 /** localStorage key of the board card's last choice: { level, rule, width, height, mines } as text. */
 const SETTINGS_KEY = "puzzlelab-minesweeper-settings";
+/** sessionStorage key of the game going on: { hash (its board's URL), moves ("r40 f12 c33": reveal, flag, "?" flag, chord), seconds }. */
+const GAME_KEY = "puzzlelab-minesweeper-game";
+/** A move's letter: how it is played again on a MinesGame handle. */
+const REPLAY = {
+  r: (game, cell) => game.reveal(cell),
+  c: (game, cell) => game.chord(cell),
+  f: (game, cell) => game.toggleFlag(cell, false),
+  q: (game, cell) => game.toggleFlag(cell, true),
+};
 
 const $ = (selector) => document.querySelector(selector);
 const elements = {
@@ -138,6 +149,7 @@ function newGame(withSeed = randomSeed()) {
   showError(elements.solverError, "");
   seed = withSeed;
   elements.board.game = game;
+  moves = [];
   elements.board.toggleAttribute("question-marks", elements.questionMarks.checked);
   delete elements.boardStatus.dataset.seed;
   elements.boardStatus.textContent = elements.noGuess.checked
@@ -160,6 +172,49 @@ function newGame(withSeed = randomSeed()) {
   return true;
 }
 
+/** The moves of the seeded game shown (a board from text has none kept). */
+let moves = null;
+
+/** Keeps the seeded game going on for a reload of this tab (a game that is over is forgotten). */
+function keepGame() {
+  try {
+    const game = elements.board.game;
+    if (moves && moves.length > 0 && game?.status === "playing") {
+      sessionStorage.setItem(GAME_KEY, JSON.stringify({ hash: location.hash, moves: moves.join(" "), seconds: elements.board.seconds }));
+    } else {
+      sessionStorage.removeItem(GAME_KEY);
+    }
+  } catch {
+    // storage turned off or full: a reload starts a new game
+  }
+}
+
+/** Plays the kept moves again on the game just started when it is the kept game's board (a reload). */
+function carryOnKeptGame() {
+  let kept;
+  try {
+    kept = JSON.parse(sessionStorage.getItem(GAME_KEY) ?? "null");
+  } catch {
+    return;
+  }
+  if (!kept || kept.hash !== location.hash || typeof kept.moves !== "string") return;
+  const game = elements.board.game;
+  const played = [];
+  for (const move of kept.moves.split(" ").filter(Boolean)) {
+    const replay = REPLAY[move[0]];
+    const cell = Number(move.slice(1));
+    if (!replay || !Number.isInteger(cell) || cell < 0 || cell >= game.width * game.height || game.status === "won" || game.status === "lost") break;
+    try {
+      replay(game, cell);
+    } catch {
+      break;
+    }
+    played.push(move);
+  }
+  moves = played;
+  elements.board.carryOn({ seconds: kept.seconds });
+}
+
 /** A new game with the board card's level, size or rule just chosen; remembered once a game takes it. */
 function choose() {
   if (newGame()) rememberSettings();
@@ -177,6 +232,7 @@ function showText() {
   stopSolver();
   showError(elements.boardError, "");
   elements.board.game = game;
+  moves = null;
   elements.boardStatus.textContent = `A board from text: ${game.width} × ${game.height}, ${game.mines} mines.`;
   elements.seedLine.textContent = "";
   dqnPanel?.boardChanged();
@@ -292,6 +348,8 @@ elements.hint.addEventListener("click", () => hint());
 elements.step.addEventListener("click", () => step());
 elements.play.addEventListener("click", () => play());
 elements.board.addEventListener("mines-move", (event) => {
+  const { action, cell } = event.detail;
+  moves?.push(`${action === "flag" ? (elements.board.hasAttribute("question-marks") ? "q" : "f") : action[0]}${cell}`);
   // A no-guess board is drawn at the first reveal: say how long that took.
   const game = elements.board.game;
   if (event.detail.action === "flag" || !game.noGuessAttempts || elements.boardStatus.dataset.seed === String(seed)) return;
@@ -322,6 +380,8 @@ try {
     newGame(wanted);
     showError(elements.boardError, `${reason} A beginner game instead.`);
   }
+  carryOnKeptGame();
+  addEventListener("pagehide", () => keepGame());
   mountDqnPanel();
   document.documentElement.dataset.ready = "true";
 } catch (error) {

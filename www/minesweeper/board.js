@@ -13,6 +13,8 @@
 //                           as a number; redrawn after every move
 //   board.locked            while true (attribute `locked`), a person's input is ignored
 //   board.lastOverlayMs     how long the last overlay took (analysis and drawing), in ms
+//   board.carryOn({ seconds })   after `game` is set to a game played on before (a reload): draws
+//                           it, and its timer goes on from `seconds`
 // Input: left click reveals, or chords on a number with as many flags around it; right click or a
 // long press (half a second) flags; the arrow keys move the cursor, space or Enter reveals, F flags.
 // The face button restarts (event mines-restart). The counter shows mines minus flags; the timer
@@ -195,6 +197,19 @@ export class MinesBoard extends HTMLElement {
   /** Seconds on the timer. */
   get seconds() {
     return this.#clock.seconds;
+  }
+
+  /**
+   * Right after `game` is set to a game played on before (the page reloaded, its moves played
+   * again on the handle): its cells are drawn, and its timer goes on from `seconds`.
+   */
+  carryOn({ seconds = 0 } = {}) {
+    const game = this.#game;
+    if (!game) return;
+    this.#analysis = null;
+    this.#clock.reset();
+    if (game.status === "playing") this.#clock.start(Math.max(0, Number(seconds) || 0));
+    this.#drawCells();
   }
 
   /** Reveals `cell`, or chords when it is a revealed number; returns the move's report (null if nothing could be done). */
