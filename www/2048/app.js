@@ -13,7 +13,7 @@
 import { AgentRunner, fetchBytes, gunzipIfNeeded, networkFromBytes, shippedNetwork } from "./agent.js";
 import { ARROWS, DIRECTIONS, SHIPPED_NETWORK_URL, directionForKey, randomSeed } from "./game.js";
 import { errorMessage, loadWasm } from "../common/wasm.js";
-import { mountLaterCard } from "../common/page-controls.js";
+import { mountLaterCard, readKept, writeKept } from "../common/page-controls.js";
 
 /** localStorage key of the person's best score. */
 const BEST_KEY = "puzzlelab-2048-best";
@@ -189,13 +189,9 @@ function resumeKeptGame(seed) {
 
 /** The kept game ({ seed, alwaysTwo, moves, assisted }) or null. */
 function readKeptGame() {
-  try {
-    const saved = JSON.parse(localStorage.getItem(GAME_KEY) ?? "null");
-    const valid = saved && Number.isSafeInteger(saved.seed) && saved.seed >= 0 && typeof saved.moves === "string" && /^[urdl]*$/.test(saved.moves);
-    return valid ? { seed: saved.seed, alwaysTwo: saved.alwaysTwo === true, moves: saved.moves, assisted: saved.assisted === true } : null;
-  } catch {
-    return null; // storage turned off, or not JSON
-  }
+  const saved = readKept("local", GAME_KEY);
+  const valid = saved && Number.isSafeInteger(saved.seed) && saved.seed >= 0 && typeof saved.moves === "string" && /^[urdl]*$/.test(saved.moves);
+  return valid ? { seed: saved.seed, alwaysTwo: saved.alwaysTwo === true, moves: saved.moves, assisted: saved.assisted === true } : null;
 }
 
 /** Writes the game shown to localStorage (soon, or `now`); a game that is over is forgotten. */
@@ -204,12 +200,7 @@ function keepGame({ now = false } = {}) {
   keepTimer = 0;
   const write = () => {
     keepTimer = 0;
-    try {
-      if (!board.game || board.game.isOver()) localStorage.removeItem(GAME_KEY);
-      else localStorage.setItem(GAME_KEY, JSON.stringify({ ...kept, assisted }));
-    } catch {
-      // storage turned off or full: the game lasts as long as the page
-    }
+    writeKept("local", GAME_KEY, board.game && !board.game.isOver() ? { ...kept, assisted } : null);
   };
   if (now) write();
   else keepTimer = setTimeout(write, 200);
@@ -256,21 +247,14 @@ function updateUndo() {
   elements.undo.disabled = !board.game || board.game.undoDepth === 0;
 }
 
+/** The person's best score kept for later visits (0 when none). */
 function readBest() {
-  try {
-    const value = Number(localStorage.getItem(BEST_KEY));
-    return Number.isFinite(value) && value > 0 ? value : 0;
-  } catch {
-    return 0; // storage turned off: the best lasts as long as the page
-  }
+  const value = Number(readKept("local", BEST_KEY));
+  return Number.isFinite(value) && value > 0 ? value : 0;
 }
 
 function writeBest(value) {
-  try {
-    localStorage.setItem(BEST_KEY, String(value));
-  } catch {
-    // storage turned off or full: keep it for this page only
-  }
+  writeKept("local", BEST_KEY, value);
 }
 
 // ---- the agent ------------------------------------------------------------------------------

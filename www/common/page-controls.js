@@ -1,12 +1,37 @@
 // What the puzzle pages' scripts share (every page's app.js): random seeds, the error lines under
-// their cards, the speed slider of a solver card, and setting up a card whose module loads after
-// the page has started.
+// their cards, the speed slider of a solver card, setting up a card whose module loads after the
+// page has started, and what a page keeps in the browser's storage (a game carried on over a reload).
 
 import { errorMessage } from "./worker-protocol.js";
 
 /** A random seed for a new game (a whole number below 2^32). */
 export function randomSeed() {
   return Math.floor(Math.random() * 2 ** 32);
+}
+
+/**
+ * The JSON kept under `key` in the browser's `storage` ("local": for later visits, "session": for
+ * this tab), or null when there is none, it is not JSON, or storage is turned off.
+ */
+export function readKept(storage, key) {
+  try {
+    return JSON.parse(globalThis[`${storage}Storage`].getItem(key) ?? "null");
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Keeps `value` as JSON under `key` in `storage` (see readKept); null forgets it. Where storage is
+ * turned off or full, nothing is kept (the page goes on; a reload then starts afresh).
+ */
+export function writeKept(storage, key, value) {
+  try {
+    if (value === null) globalThis[`${storage}Storage`].removeItem(key);
+    else globalThis[`${storage}Storage`].setItem(key, JSON.stringify(value));
+  } catch {
+    // storage turned off or full
+  }
 }
 
 /**

@@ -14,7 +14,7 @@
 
 import "./board.js";
 import { percent } from "./board.js";
-import { SpeedSlider, mountLaterCard, randomSeed, showError } from "../common/page-controls.js";
+import { SpeedSlider, mountLaterCard, randomSeed, readKept, showError, writeKept } from "../common/page-controls.js";
 import { errorMessage, loadWasm } from "../common/wasm.js";
 
 /** Solver speeds in moves per second, one per step of the speed slider. */
@@ -86,12 +86,8 @@ function applySettings({ level, rule, width, height, mines }) {
 
 /** Puts the player's last choice (SETTINGS_KEY) into the board card. */
 function recallSettings() {
-  try {
-    const saved = JSON.parse(localStorage.getItem(SETTINGS_KEY));
-    if (saved && typeof saved === "object") applySettings(saved);
-  } catch {
-    // storage turned off or not readable: the page's defaults
-  }
+  const saved = readKept("local", SETTINGS_KEY);
+  if (saved && typeof saved === "object") applySettings(saved);
 }
 
 /** Remembers the board card's level, first-click rule and custom size for the next visit. */
@@ -103,11 +99,7 @@ function rememberSettings() {
     height: elements.height.value,
     mines: elements.mines.value,
   };
-  try {
-    localStorage.setItem(SETTINGS_KEY, JSON.stringify(settings));
-  } catch {
-    // storage turned off or full: the choice lasts as long as the page
-  }
+  writeKept("local", SETTINGS_KEY, settings);
 }
 
 /** Reads #seed=N&level=…&first-click=… (and a custom size) from the URL; returns the seed, or null. */
@@ -177,26 +169,13 @@ let moves = null;
 
 /** Keeps the seeded game going on for a reload of this tab (a game that is over is forgotten). */
 function keepGame() {
-  try {
-    const game = elements.board.game;
-    if (moves && moves.length > 0 && game?.status === "playing") {
-      sessionStorage.setItem(GAME_KEY, JSON.stringify({ hash: location.hash, moves: moves.join(" "), seconds: elements.board.seconds }));
-    } else {
-      sessionStorage.removeItem(GAME_KEY);
-    }
-  } catch {
-    // storage turned off or full: a reload starts a new game
-  }
+  const going = moves && moves.length > 0 && elements.board.game?.status === "playing";
+  writeKept("session", GAME_KEY, going ? { hash: location.hash, moves: moves.join(" "), seconds: elements.board.seconds } : null);
 }
 
 /** Plays the kept moves again on the game just started when it is the kept game's board (a reload). */
 function carryOnKeptGame() {
-  let kept;
-  try {
-    kept = JSON.parse(sessionStorage.getItem(GAME_KEY) ?? "null");
-  } catch {
-    return;
-  }
+  const kept = readKept("session", GAME_KEY);
   if (!kept || kept.hash !== location.hash || typeof kept.moves !== "string") return;
   const game = elements.board.game;
   const played = [];

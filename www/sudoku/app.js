@@ -14,7 +14,7 @@
 import "./board.js";
 import { clock, isAssisted, solvedText } from "./board.js";
 import { LEVELS_BY_SIZE } from "./levels.js";
-import { mountLaterCard, randomSeed, showError } from "../common/page-controls.js";
+import { mountLaterCard, randomSeed, readKept, showError, writeKept } from "../common/page-controls.js";
 import { errorMessage, loadWasm } from "../common/wasm.js";
 
 /** sessionStorage key of the game this tab shows: { puzzle, digits, seconds, help, marks }. */
@@ -228,22 +228,12 @@ function fromHash() {
 function keepProgress() {
   const board = elements.board;
   if (!board.game) return;
-  const progress = { puzzle: board.game.puzzleText(), digits: board.game.text(), seconds: board.seconds, help: board.help, marks: board.marks };
-  try {
-    sessionStorage.setItem(PROGRESS_KEY, JSON.stringify(progress));
-  } catch {
-    // storage turned off or full: a reload starts the timer again
-  }
+  writeKept("session", PROGRESS_KEY, { puzzle: board.game.puzzleText(), digits: board.game.text(), seconds: board.seconds, help: board.help, marks: board.marks });
 }
 
 /** When this tab kept the position the URL shows (a reload), its timer, help and marks go on. */
 function carryOnKeptProgress() {
-  let kept;
-  try {
-    kept = JSON.parse(sessionStorage.getItem(PROGRESS_KEY) ?? "null");
-  } catch {
-    return;
-  }
+  const kept = readKept("session", PROGRESS_KEY);
   const game = elements.board.game;
   if (!kept || kept.puzzle !== game.puzzleText() || kept.digits !== game.text()) return;
   elements.board.carryOn({ seconds: kept.seconds, help: kept.help ?? {}, marks: kept.marks });
