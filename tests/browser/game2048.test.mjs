@@ -271,13 +271,27 @@ describe("2048 in the page", () => {
     await page.keyboard.press("ArrowUp");
     assert.deepEqual((await readGame(page)).dom, afterUp.dom);
 
+    // New game while the address names the first game's seed: the address follows the new game,
+    // so a reload goes on with it.
+    await page.click("#new-game");
+    let fresh = await readGame(page);
+    assert.equal(fresh.score, 0);
+    const newSeed = (await page.locator("#seed-line").textContent()).match(/seed: (\d+)/)[1];
+    assert.equal(new URL(page.url()).hash, `#seed=${newSeed}`);
+    await page.keyboard.press("ArrowLeft");
+    await page.keyboard.press("ArrowDown");
+    fresh = await readGame(page);
+    await page.reload();
+    await waitForApp(page);
+    assert.deepEqual((await readGame(page)).dom, fresh.dom);
+
     // Without a seed in the address the kept game goes on too; New game starts one that is kept instead.
     await page.goto(new URL("2048.html", page.url()).href);
     await waitForApp(page);
-    assert.deepEqual((await readGame(page)).dom, afterUp.dom);
+    assert.deepEqual((await readGame(page)).dom, fresh.dom);
     await page.click("#new-game");
-    const fresh = await readGame(page);
-    assert.equal(fresh.score, 0);
+    fresh = await readGame(page);
+    assert.equal(new URL(page.url()).hash, "", "a plain address stays plain");
     await page.reload();
     await waitForApp(page);
     assert.deepEqual((await readGame(page)).dom, fresh.dom);

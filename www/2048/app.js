@@ -143,6 +143,9 @@ function newGame(seed = null) {
   board.game = new api.Game2048(chosen, alwaysTwo);
   kept = { seed: chosen, alwaysTwo, moves: "" };
   keepGame();
+  // An address that names a seed names this game's, so that a reload goes on with this game.
+  const named = seedFromHash();
+  if (named !== null && named !== chosen) history.replaceState(null, "", `#seed=${chosen}`);
   showGame(false);
 }
 
