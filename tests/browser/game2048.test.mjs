@@ -296,6 +296,11 @@ describe("2048 in the page", () => {
     await waitForApp(page);
     assert.deepEqual((await readGame(page)).dom, fresh.dom);
 
+    // A seed put into the address of the open page starts that game.
+    await page.evaluate(() => (location.hash = "#seed=7"));
+    await page.waitForFunction(() => /seed: 7 /.test(document.querySelector("#seed-line").textContent));
+    assert.deepEqual((await readGame(page)).dom, (await replay(page, 7, []))[0].board);
+
     // A game that is over is forgotten: the next visit starts a new one.
     await showBoard(page, NEAR_END);
     await page.keyboard.press("ArrowLeft");

@@ -150,6 +150,7 @@ describe("deep Q-learning in the page", () => {
 
     // Before any evaluation the charts of one say so (not "Nothing solved", which is what an evaluation that solved none shows).
     assert.equal(await page.locator("#dqn-chart-eval-extra").getAttribute("aria-label"), "Mean extra moves: No evaluation yet");
+    assert.equal(await page.locator("#dqn-chart-eval-solved").getAttribute("aria-label"), "Solved % by optimal distance: No evaluation yet");
     await page.click("#dqn-load-shipped");
     await page.waitForFunction(() => document.querySelector("#dqn-model-line").dataset.source === "shipped", null, { timeout: 60_000 });
     const seen = await page.evaluate(() => window.progressSeen);

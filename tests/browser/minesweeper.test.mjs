@@ -272,6 +272,19 @@ describe("Minesweeper in the page", () => {
       await clickCell(page, safe[0]);
       assert.ok((await readBoard(page)).codes[safe[0]] <= 8);
     }
+    // With "?" marks on: a "?" comes back with the game, and so does the option (remembered).
+    await page.check("#question-marks");
+    const questioned = (await readBoard(page)).codes.findIndex((c) => c === 9);
+    await clickCell(page, questioned, "right");
+    await clickCell(page, questioned, "right");
+    assert.equal((await readBoard(page)).codes[questioned], 11);
+    await page.reload();
+    await waitForApp(page);
+    assert.equal((await readBoard(page)).codes[questioned], 11);
+    assert.ok(await page.isChecked("#question-marks"), "the option is remembered");
+    await clickCell(page, questioned, "right");
+    assert.equal((await readBoard(page)).codes[questioned], 9, "a \"?\" clears on the next right click");
+
     // Over (the likeliest mine revealed until a mine goes off, or the board is cleared): the next
     // load is a new game of the same board.
     for (let tries = 0; tries < 81 && (await readBoard(page)).status === "playing"; tries++) {

@@ -125,6 +125,11 @@ async function main() {
   applySpeed();
 
   addEventListener("pagehide", () => keepGame({ now: true }));
+  // A seed typed into the address (or a #seed= link followed on this page) starts that game.
+  addEventListener("hashchange", () => {
+    const named = seedFromHash();
+    if (named !== null && named !== kept.seed) newGame(named);
+  });
   const seed = seedFromHash();
   if (!resumeKeptGame(seed)) newGame(seed);
   renderAgent();

@@ -471,7 +471,7 @@ export class BarChart extends CanvasChart {
   }
 
   describe() {
-    if (this.#categories.length === 0) return `${this.title}: no data yet`;
+    if (this.#categories.length === 0) return `${this.title}: ${this.#options.emptyText}`;
     const parts = this.series.map((entry, index) => {
       const values = this.#values[index].filter((value) => value !== null);
       const mean = values.length ? values.reduce((sum, value) => sum + value, 0) / values.length : null;

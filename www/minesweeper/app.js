@@ -26,7 +26,7 @@ const LEVELS = {
 };
 const LEVEL_NAMES = [...Object.keys(LEVELS), "custom"];
 const RULES = ["safe", "opening", "none"];
-/** localStorage key of the board card's last choice: { level, rule, width, height, mines } as text. */
+/** localStorage key of the board card's last choice: { level, rule, width, height, mines } as text, and questionMarks (a boolean). */
 const SETTINGS_KEY = "puzzlelab-minesweeper-settings";
 /** sessionStorage key of the game going on: { hash (its board's URL), moves ("r40 f12 c33": reveal, flag, "?" flag, chord), seconds }. */
 const GAME_KEY = "puzzlelab-minesweeper-game";
@@ -76,8 +76,9 @@ let playing = 0;
 let dqnPanel = null;
 
 /** Sets the board card's level, first-click rule and custom size from `settings` (text); what is missing or unknown stays. */
-function applySettings({ level, rule, width, height, mines }) {
+function applySettings({ level, rule, width, height, mines, questionMarks }) {
   if (LEVEL_NAMES.includes(level)) elements.level.value = level;
+  if (typeof questionMarks === "boolean") elements.questionMarks.checked = questionMarks;
   if (RULES.includes(rule)) elements.firstClick.value = rule;
   for (const [input, value] of [[elements.width, width], [elements.height, height], [elements.mines, mines]]) {
     if (typeof value === "string" && /^\d{1,4}$/.test(value)) input.value = value;
@@ -98,6 +99,7 @@ function rememberSettings() {
     width: elements.width.value,
     height: elements.height.value,
     mines: elements.mines.value,
+    questionMarks: elements.questionMarks.checked,
   };
   writeKept("local", SETTINGS_KEY, settings);
 }
@@ -315,9 +317,12 @@ elements.level.addEventListener("change", () => {
 });
 elements.firstClick.addEventListener("change", () => choose());
 elements.noGuess.addEventListener("change", () => newGame());
-elements.questionMarks.addEventListener("change", () =>
-  elements.board.toggleAttribute("question-marks", elements.questionMarks.checked),
-);
+// The "?" marks are the player's way of playing: remembered at once, beside the last board chosen.
+elements.questionMarks.addEventListener("change", () => {
+  elements.board.toggleAttribute("question-marks", elements.questionMarks.checked);
+  const saved = readKept("local", SETTINGS_KEY);
+  writeKept("local", SETTINGS_KEY, { ...(saved && typeof saved === "object" ? saved : {}), questionMarks: elements.questionMarks.checked });
+});
 for (const input of [elements.width, elements.height, elements.mines]) input.addEventListener("change", () => choose());
 elements.newGame.addEventListener("click", () => newGame());
 elements.applyText.addEventListener("click", () => showText());
