@@ -272,6 +272,13 @@ describe("Minesweeper in the page", () => {
       await clickCell(page, safe[0]);
       assert.ok((await readBoard(page)).codes[safe[0]] <= 8);
     }
+    // A link followed on the open page: its game.
+    await page.evaluate(() => (location.hash = "#seed=9&level=intermediate&first-click=safe"));
+    await page.waitForFunction(() => document.querySelector("#game").game.width === 16);
+    assert.match(await page.locator("#seed-line").textContent(), /^Board seed 9 /);
+    assert.equal((await readBoard(page)).status, "ready");
+    await clickCell(page, 40);
+
     // With "?" marks on: a "?" comes back with the game, and so does the option (remembered).
     await page.check("#question-marks");
     const questioned = (await readBoard(page)).codes.findIndex((c) => c === 9);

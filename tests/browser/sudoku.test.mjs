@@ -498,6 +498,14 @@ describe("Sudoku in the page", () => {
     await waitForApp(page);
     assert.equal(await page.locator("#board-status").textContent(), solvedLine);
 
+    // A link followed on the open page shows its puzzle; one that cannot be read is explained and the game stays.
+    await page.evaluate((puzzle) => (location.hash = `#puzzle=${puzzle}`), LONG_HINT_PUZZLE);
+    await page.waitForFunction((puzzle) => document.querySelector("#game").game.puzzleText() === puzzle, LONG_HINT_PUZZLE);
+    await page.evaluate(() => (location.hash = "#puzzle=12x"));
+    await page.waitForFunction(() => document.querySelector("#puzzle-error").textContent !== "");
+    assert.match(await page.locator("#puzzle-error").textContent(), /^The link's puzzle: /);
+    assert.equal(await page.evaluate(() => document.querySelector("#game").game.puzzleText()), LONG_HINT_PUZZLE);
+
     // The same link opened elsewhere (another tab: its own session) starts the timer and the help from nothing.
     const other = await openSudoku(session, `#puzzle=${PUZZLE}&digits=${before.text}`);
     assert.deepEqual((await readBoard(other)).help, { hints: 0, revealed: 0, solution: false, written: 0 });

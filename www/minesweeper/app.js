@@ -366,6 +366,13 @@ try {
   }
   carryOnKeptGame();
   addEventListener("pagehide", () => keepGame());
+  // A link followed on this page, or a seed typed into its address: that game (the page's own
+  // updates of the URL use replaceState).
+  addEventListener("hashchange", () => {
+    const wanted = fromHash();
+    elements.custom.hidden = elements.level.value !== "custom";
+    if (wanted !== null) newGame(wanted);
+  });
   mountDqnPanel();
   document.documentElement.dataset.ready = "true";
 } catch (error) {

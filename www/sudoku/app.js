@@ -461,6 +461,12 @@ try {
   // The page is ready (data-ready) once a puzzle shows: a generated one comes a moment later.
   const started = fromHash();
   if (started !== true) newPuzzle(randomSeed(), started);
+  // A link followed on this page, or a position typed into its address: that position (the page's
+  // own updates of the URL use replaceState); one that cannot be read is explained and the game stays.
+  addEventListener("hashchange", () => {
+    const shown = fromHash();
+    if (typeof shown === "string" && shown) showError(elements.puzzleError, shown);
+  });
 } catch (error) {
   showError(elements.loadError, `The game could not start: ${errorMessage(error)}`);
 }
