@@ -2,7 +2,7 @@
 
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { TEST_TIMEOUT_MS, clickCell, hashFor, readBoard, setCustomStart, standardGoalText, startSession } from "./helpers.mjs";
+import { TEST_TIMEOUT_MS, clickCell, hashFor, readBoard, setCustomStart, standardGoalText, startSession, waitForApp } from "./helpers.mjs";
 
 const GOAL_3X3 = [1, 2, 3, 4, 5, 6, 7, 8, 0];
 const options = { timeout: TEST_TIMEOUT_MS };
@@ -122,6 +122,28 @@ describe("playing by hand", () => {
     assert.deepEqual(state.dom, [1, 2, 3, 4, 0, 6, 7, 5, 8]);
     assert.equal(state.moves, 2);
     assert.deepEqual(page.errors, []);
+  });
+
+  test("a reload carries on the moves made on the puzzle and its counter; the link still shares the puzzle", options, async () => {
+    const page = await session.newPage(hashFor(3, 3, "1,2,3,4,5,6,_,7,8"));
+    const hash = await page.evaluate(() => location.hash);
+    await clickCell(page, 7); // 7 slides left
+    await clickCell(page, 8); // 8 slides left
+    await clickCell(page, 5); // 6 slides down
+    const before = await readBoard(page);
+    assert.deepEqual([before.dom, before.moves], [[1, 2, 3, 4, 5, 0, 7, 8, 6], 3]);
+    assert.equal(await page.evaluate(() => location.hash), hash, "the link is the puzzle's");
+    await page.reload();
+    await waitForApp(page);
+    const after = await readBoard(page);
+    assert.deepEqual([after.dom, after.model, after.moves], [before.dom, before.model, 3]);
+    await clickCell(page, 8); // 6 slides back up: solved
+    const solved = await readBoard(page);
+    assert.deepEqual([solved.solved, solved.moves], [true, 4]);
+    // The same link in another tab: the puzzle as it was set, no moves.
+    const other = await session.newPage(hash);
+    assert.deepEqual([(await readBoard(other)).dom, (await readBoard(other)).moves], [[1, 2, 3, 4, 5, 6, 0, 7, 8], 0]);
+    assert.deepEqual([...page.errors, ...other.errors], []);
   });
 
   test("a malformed custom start shows the solver's message beside the input and leaves the board alone", options, async () => {

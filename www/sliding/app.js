@@ -10,7 +10,7 @@ import "../widget.js";
 import { SolutionPlayer } from "./player.js";
 import { SolveCancelled } from "./solver-client.js";
 import { sharedSolverPool } from "./solver-pool.js";
-import { mountLaterCard } from "../common/page-controls.js";
+import { mountLaterCard, readKept, writeKept } from "../common/page-controls.js";
 import {
   ALGORITHM_NAMES,
   DEFAULT_DIFFICULTY,
@@ -78,6 +78,14 @@ let comparing = null;
 let player = null;
 /** The widget's <sliding-board>. */
 let board = null;
+/**
+ * sessionStorage key of the moves made on the puzzle shown, so that a reload of this tab carries
+ * them on (the URL holds the puzzle as it was set: a link shares the puzzle, not the moves):
+ * { hash (the URL), moves (the blank's directions, a letter each: u d l r), moveCount }.
+ */
+const MOVES_KEY = "puzzlelab-sliding-moves";
+/** The blank's moves since the puzzle shown was set (a letter each). */
+let movesMade = "";
 /** "rows x cols" of the board shown, to give a new size its default solver once. */
 let shownSize = "";
 /** Whether main() has finished: until then updateDifficultyRange leaves reading a small board's maximum for later. */
@@ -139,13 +147,18 @@ async function main() {
   elements.solve.addEventListener("click", () => solve());
   elements.cancel.addEventListener("click", () => solving?.abort());
   board.addEventListener("board-move", (event) => {
+    movesMade += event.detail.moves.map((direction) => direction[0]).join("");
     if (event.detail.source === "user") setStatus("");
   });
+  addEventListener("pagehide", () =>
+    writeKept("session", MOVES_KEY, movesMade ? { hash: location.hash, moves: movesMade, moveCount: board.moveCount } : null),
+  );
   window.addEventListener("hashchange", () => {
     if (!solving) applyHash();
   });
 
   if (!applyHash()) newPuzzleOfChosenSize({ starting: true });
+  else carryOnKeptMoves();
   document.documentElement.dataset.ready = "true";
   started = true;
   whenIdle(() => mountDqnCard());
@@ -205,8 +218,23 @@ function newPuzzleOfChosenSize({ starting = false } = {}) {
   if (preset) elements.shuffleNote.textContent = "The sun & moon preset starts from its own position.";
 }
 
+/** After a reload of this tab: the moves it had made on the URL's puzzle are played again (MOVES_KEY). */
+function carryOnKeptMoves() {
+  const kept = readKept("session", MOVES_KEY);
+  if (!kept || kept.hash !== location.hash || typeof kept.moves !== "string") return;
+  const names = { u: "up", d: "down", l: "left", r: "right" };
+  let played = "";
+  for (const letter of kept.moves) {
+    if (!names[letter] || !board.puzzle.moveBlank(names[letter])) break;
+    played += letter;
+  }
+  movesMade = played;
+  board.carryOn({ moveCount: played === kept.moves ? kept.moveCount : played.length });
+}
+
 /** Shows a new Puzzle: the single place a puzzle is "set", so the URL hash is written here. */
 function setPuzzle(puzzle, { writeHash = true } = {}) {
+  movesMade = "";
   comparing?.abort();
   player?.clear();
   elements.widget.puzzle = puzzle;

@@ -18,6 +18,8 @@
 //                            program such as the solution player (whose steps back take moves
 //                            back: on a replay it counts from the solution's start again); the
 //                            counter under the board shows it
+//   board.carryOn({ moveCount })   after the Puzzle was moved on from outside (a reload's moves
+//                            played again): redraws, and the counter shows `moveCount`
 //   board.solved             whether the current board is the goal
 //   board.locked             while true (attribute `locked`), input from the person is ignored
 //   board.slideMs            duration of one tile slide in milliseconds
@@ -289,6 +291,12 @@ class SlidingBoard extends HTMLElement {
 
   get moveCount() {
     return this.#moveCount;
+  }
+
+  /** See the module comment: the Puzzle moved on from outside, and the counter carried on. */
+  carryOn({ moveCount = 0 } = {}) {
+    this.#moveCount = Math.max(0, Math.floor(Number(moveCount)) || 0);
+    this.refresh();
   }
 
   get solved() {
