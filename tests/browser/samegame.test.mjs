@@ -474,6 +474,7 @@ describe('<puzzle-widget puzzle="dust"> and puzzle="samegame"', () => {
     assert.equal(found.optimal, true);
     assert.equal(found.cells.length, 3);
     await page.waitForFunction(() => document.getElementById("dust").state.cleared, null, { timeout: 20_000 });
+    assert.equal((await state("dust")).playing, false, "the last click ends the playing");
     const over = await page.evaluate(() => window.clusterEvents.find((e) => e.id === "dust" && e.type === "over").detail);
     assert.deepEqual([over.clicks, over.cleared, over.source], [3, true, "solver"]);
     const dustStatus = () => page.evaluate(() => document.getElementById("dust").shadowRoot.querySelector(".status").textContent);

@@ -197,6 +197,11 @@ export class SameGamePanel extends GamePanel {
         return;
       }
       next += 1;
+      // The last click ends the playing at once: Undo works on the board it leaves.
+      if (next >= cells.length) {
+        this.pause();
+        return;
+      }
       // Slow playback lets each click's animation finish; fast playback overlaps them.
       if (this.options.speed <= 4) await this.board.settled;
       if (this.#playing) this.#playing = setTimeout(tick, 1000 / this.options.speed);
