@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// A tiny, dependency-free static file server for the repository root, so the page under /www/
-// can load the generated module under /pkg/ (browsers refuse ES modules and wasm from file://).
+// A tiny static file server for the repository root (Node alone; marked, when installed, renders
+// the docs), so the page under /www/ can load the generated module under /pkg/ (browsers refuse
+// ES modules and wasm from file://).
 //
 //   node scripts/serve.mjs              # http://127.0.0.1:8080/www/
 //   node scripts/serve.mjs 8765         # another port (or PORT=8765; 0: any free port)
@@ -11,15 +12,18 @@
 // read by any origin (CORS: Access-Control-Allow-Origin: *, and Cross-Origin-Resource-Policy:
 // cross-origin), as a host of the widget must allow for pages on other origins to load widget.js,
 // its modules, workers, wasm and models (docs/widget.md); the rest of the working copy (src/,
-// target/, …) is not offered to other sites.
+// target/, …) is not offered to other sites. A Markdown file opened in the browser (README.md,
+// docs/) is answered as a page of the site (scripts/markdown-page.mjs); `?raw`, or a fetch, gets
+// the text.
 
 import { createServer } from "node:http";
 import { createReadStream } from "node:fs";
 import { Transform } from "node:stream";
-import { stat } from "node:fs/promises";
+import { readFile, readdir, stat } from "node:fs/promises";
 import { extname, join, normalize, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { INDEX_PATH, assetIndex } from "./asset-index.mjs";
+import { folderPage, markdownPage } from "./markdown-page.mjs";
 
 const REPOSITORY_ROOT = resolve(fileURLToPath(new URL("..", import.meta.url)));
 
@@ -77,9 +81,16 @@ function throttled(bytesPerSecond) {
   });
 }
 
+/** Whether the browser opens the answer as a page (a navigation), rather than reading it (fetch, curl). */
+function opensAsPage(request) {
+  const destination = request.headers["sec-fetch-dest"];
+  if (destination) return destination === "document";
+  return (request.headers.accept ?? "").includes("text/html");
+}
+
 async function handle(root, request, response, extraHeaders, throttle) {
   if (throttle) await new Promise((resolve) => setTimeout(resolve, throttle.latencyMs));
-  const { pathname } = new URL(request.url, "http://localhost");
+  const { pathname, searchParams } = new URL(request.url, "http://localhost");
   for (const [name, value] of Object.entries(commonHeaders(pathname, extraHeaders))) response.setHeader(name, value);
   if (request.method === "OPTIONS") {
     response.writeHead(204, { Allow: "GET, HEAD, OPTIONS", "Access-Control-Allow-Methods": "GET, HEAD", "Access-Control-Max-Age": "86400" }).end();
@@ -113,8 +124,27 @@ async function handle(root, request, response, extraHeaders, throttle) {
         response.writeHead(301, { Location: `${pathname}/` }).end();
         return;
       }
-      file = join(file, "index.html");
-      info = await stat(file);
+      const folder = file;
+      file = join(folder, "index.html");
+      info = await stat(file).catch(async (error) => {
+        // A docs folder (the docs link to some, as to a repository's) is listed as a page.
+        if (!pathname.startsWith("/docs/") || !opensAsPage(request)) throw error;
+        const entries = (await readdir(folder, { withFileTypes: true })).map((entry) => ({ name: entry.name, folder: entry.isDirectory() }));
+        return { listing: folderPage(pathname, entries) };
+      });
+      if (info.listing) {
+        response.writeHead(200, { "Content-Type": MIME_TYPES[".html"], "Cache-Control": "no-store", ...extraHeaders });
+        response.end(request.method === "HEAD" ? undefined : info.listing);
+        return;
+      }
+    }
+    if (extname(file).toLowerCase() === ".md" && opensAsPage(request) && !searchParams.has("raw")) {
+      const page = markdownPage(await readFile(file, "utf8"), pathname);
+      if (page !== null) {
+        response.writeHead(200, { "Content-Type": MIME_TYPES[".html"], "Cache-Control": "no-store", ...extraHeaders });
+        response.end(request.method === "HEAD" ? undefined : page);
+        return;
+      }
     }
     response.writeHead(200, {
       "Content-Type": MIME_TYPES[extname(file).toLowerCase()] ?? "application/octet-stream",

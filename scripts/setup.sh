@@ -19,7 +19,7 @@ if [ "$have" != "$want" ]; then
   cargo install --force wasm-bindgen-cli --version "$want"
 fi
 
-if [ ! -d node_modules/playwright-core ] || [ ! -d node_modules/binaryen ] || [ ! -d node_modules/@tensorflow/tfjs ]; then
+if [ ! -d node_modules/playwright-core ] || [ ! -d node_modules/binaryen ] || [ ! -d node_modules/marked ] || [ ! -d node_modules/@tensorflow/tfjs ]; then
   npm ci --no-audit --no-fund
 fi
 

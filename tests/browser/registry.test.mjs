@@ -111,7 +111,7 @@ describe("the puzzle registry", () => {
     await page.context().close();
   });
 
-  test("the home page: a live board, a sentence, what its page offers and a link for every puzzle; an old sliding link goes on", options, async () => {
+  test("the home page: a live board, a sentence, what its page offers, a link and its docs for every puzzle; an old sliding link goes on", options, async () => {
     session ??= await startSession();
     const page = await session.open("/www/");
     await waitForApp(page);
@@ -140,7 +140,7 @@ describe("the puzzle registry", () => {
       assert.equal(card.text, puzzle.home.blurb);
       assert.deepEqual(card.offers, puzzle.home.offers);
       assert.ok(card.offers.every((offer) => offer in OFFERS));
-      assert.ok(card.links.length === 2 && card.links.every((link) => link === new URL(puzzle.home.link, session.url).href), `${puzzle.id}: links to its page`);
+      assert.deepEqual(card.links, [new URL(puzzle.home.link, session.url).href, new URL(puzzle.home.link, session.url).href, new URL(`../${puzzle.docs}`, session.url).href], `${puzzle.id}: links to its page (heading, button) and its docs`);
       assert.equal(card.offers.includes("train"), Boolean(puzzle.learner), `${puzzle.id}: offers training exactly when it learns`);
     }
     // The boards are live: the 8-puzzle solves.

@@ -1,6 +1,6 @@
 // The home page (index.html): a card per puzzle of the registry (common/puzzles.js), each with a
-// live <puzzle-widget> of its mode, one sentence, what a visitor can do on its page and a link
-// there; the site nav (common/site-nav.js); what this browser keeps of the site (asset-cache.js),
+// live <puzzle-widget> of its mode, one sentence, what a visitor can do on its page, a link
+// there and one to its docs page (rendered by the server: scripts/markdown-page.mjs); the site nav (common/site-nav.js); what this browser keeps of the site (asset-cache.js),
 // listed, with a control that forgets it. A link of the old home (the sliding page used to be
 // index.html, so shared links such as index.html#size=4x4&start=… still circulate) goes on to the
 // sliding page with its hash.
@@ -47,7 +47,14 @@ function puzzleCard(puzzle) {
   open.className = "button home-open";
   open.href = anchor.href;
   open.textContent = `Open ${anchor.textContent}`;
-  item.append(heading, widget, text, list, open);
+  const docs = document.createElement("a");
+  docs.className = "home-docs";
+  docs.href = wwwUrl(`../${puzzle.docs}`).href;
+  docs.textContent = "How it works";
+  const actions = document.createElement("p");
+  actions.className = "home-actions";
+  actions.append(open, docs);
+  item.append(heading, widget, text, list, actions);
   return item;
 }
 
