@@ -272,10 +272,21 @@ describe("Minesweeper in the page", () => {
       await clickCell(page, safe[0]);
       assert.ok((await readBoard(page)).codes[safe[0]] <= 8);
     }
-    // A link followed on the open page: its game.
+    // A link followed on the open page: its game; Back brings the game left back, timer and all.
+    const left = await readBoard(page);
+    const leftSeconds = await page.evaluate(() => document.querySelector("#game").seconds);
     await page.evaluate(() => (location.hash = "#seed=9&level=intermediate&first-click=safe"));
     await page.waitForFunction(() => document.querySelector("#game").game.width === 16);
     assert.match(await page.locator("#seed-line").textContent(), /^Board seed 9 /);
+    assert.equal((await readBoard(page)).status, "ready");
+    await page.goBack();
+    await page.waitForFunction(() => document.querySelector("#game").game.width === 9);
+    const returned = await readBoard(page);
+    assert.deepEqual([returned.codes, returned.status], [left.codes, "playing"], "Back: the game left, as it was");
+    assert.ok((await page.evaluate(() => document.querySelector("#game").seconds)) >= leftSeconds, "its timer goes on");
+    assert.equal(await page.locator("#level").inputValue(), "beginner");
+    await page.goForward();
+    await page.waitForFunction(() => document.querySelector("#game").game.width === 16);
     assert.equal((await readBoard(page)).status, "ready");
     await clickCell(page, 40);
 
@@ -395,6 +406,23 @@ describe("Minesweeper in the page", () => {
     const covered = won.codes.flatMap((code, i) => (code >= 9 ? [i] : []));
     assert.equal(covered.length, 40);
     for (const i of covered) assert.deepEqual([won.cells[i].text, won.cells[i].label], ["⚑", `row ${Math.floor(i / 16) + 1}, column ${(i % 16) + 1}: flagged`]);
+    assert.deepEqual(page.errors, []);
+  });
+
+  test("a link without a seed followed on the page starts its level's game; one no game takes is explained, and the card and address stay with the game", options, async () => {
+    const page = await openMines(session, "#seed=9&level=custom&width=20&height=12&mines=40&first-click=safe");
+    assert.equal((await readBoard(page)).cells.length, 20 * 12);
+    await page.evaluate(() => (location.hash = "#level=expert"));
+    await page.waitForFunction(() => document.querySelector("#game").game.width === 30);
+    assert.equal(await page.locator("#level").inputValue(), "expert");
+    assert.match(await page.evaluate(() => location.hash), /^#seed=\d+&level=expert&/, "the address names the new game");
+    const hash = await page.evaluate(() => location.hash);
+    await page.evaluate(() => (location.hash = "#level=custom&width=999&height=9&mines=10"));
+    await page.locator("#board-error").waitFor({ state: "visible" });
+    assert.match(await page.locator("#board-error").textContent(), /999/);
+    assert.equal((await readBoard(page)).cells.length, 30 * 16, "the game stays");
+    assert.equal(await page.locator("#level").inputValue(), "expert", "the card says the game shown");
+    assert.equal(await page.evaluate(() => location.hash), hash, "and so does the address");
     assert.deepEqual(page.errors, []);
   });
 

@@ -146,6 +146,48 @@ describe("playing by hand", () => {
     assert.deepEqual([...page.errors, ...other.errors], []);
   });
 
+  test("Back to a puzzle left by a link carries on its moves; a link that cannot be used leaves the board and its address; a link followed during a solve cancels it", options, async () => {
+    const hash = hashFor(3, 3, "1,2,3,4,5,6,_,7,8");
+    const page = await session.newPage(hash);
+    await clickCell(page, 7); // 7 slides left
+    await clickCell(page, 8); // 8 slides left
+    await clickCell(page, 5); // 6 slides down
+    const before = await readBoard(page);
+    assert.deepEqual([before.dom, before.moves], [[1, 2, 3, 4, 5, 0, 7, 8, 6], 3]);
+    // A link followed on the page, then Back: the moves and the counter come back.
+    await page.evaluate((link) => (location.hash = link), hashFor(3, 3, "1,2,3,4,5,6,7,_,8"));
+    await page.waitForFunction(() => document.querySelector("#board").board.puzzle.startText() === "1,2,3,4,5,6,7,_,8");
+    assert.equal((await readBoard(page)).moves, 0);
+    await page.goBack();
+    await page.waitForFunction((dom) => JSON.stringify([...document.querySelector("#board").board.puzzle.board()]) === dom, JSON.stringify(before.dom));
+    const back = await readBoard(page);
+    assert.deepEqual([back.dom, back.moves], [before.dom, 3]);
+    assert.equal(await page.evaluate(() => location.hash), hash);
+    // A link that cannot be used: explained; the board stays, and the address is the board's again.
+    await page.evaluate(() => (location.hash = "#size=3x3&start=1,1,1"));
+    await page.locator("#input-error").waitFor({ state: "visible" });
+    assert.match(await page.locator("#input-error").textContent(), /link's puzzle could not be used/);
+    assert.deepEqual((await readBoard(page)).dom, before.dom);
+    assert.equal(await page.evaluate(() => location.hash), hash);
+    await page.reload();
+    await waitForApp(page);
+    assert.deepEqual([(await readBoard(page)).dom, (await readBoard(page)).moves], [before.dom, 3], "a reload shows the board and its moves");
+
+    // A link followed while a long search runs: the search is cancelled and the link's puzzle shown.
+    const hard = await session.newPage(hashFor(4, 4, "_,15,14,13,12,11,10,9,8,7,6,5,4,3,2,1"));
+    await hard.selectOption("#algorithm", "idastar");
+    await hard.selectOption("#heuristic", "misplaced");
+    await hard.click("#solve");
+    await hard.waitForFunction(() => /[1-9][\d,]* nodes expanded/.test(document.querySelector("#solver-progress").textContent), null, { timeout: 20_000 });
+    await hard.evaluate((link) => (location.hash = link), hash);
+    await hard.waitForFunction(() => document.querySelector("#board").board.puzzle.rows === 3, null, { timeout: 5_000 });
+    assert.deepEqual((await readBoard(hard)).dom, [1, 2, 3, 4, 5, 6, 0, 7, 8]);
+    assert.ok(await hard.locator("#solve").isEnabled(), "the search ended");
+    assert.ok(await hard.locator("#cancel").isDisabled());
+    assert.equal(await hard.evaluate(() => location.hash), hash);
+    assert.deepEqual([...page.errors, ...hard.errors], []);
+  });
+
   test("a malformed custom start shows the solver's message beside the input and leaves the board alone", options, async () => {
     const page = await session.newPage(hashFor(3, 3, "1,2,3,4,5,6,_,7,8"));
     const before = await readBoard(page);

@@ -468,7 +468,7 @@ describe("Sudoku in the page", () => {
     assert.deepEqual([...page.errors, ...almost.errors, ...played.errors], []);
   });
 
-  test("a reload carries the game on: its timer, its help and its pencil marks; the same link in a new tab starts afresh", options, async () => {
+  test("a reload, or Back to a game left by a link, carries the game on: its timer, its help and its pencil marks; the same link in a new tab starts afresh", options, async () => {
     const page = await openSudoku(session);
     const timer = () => page.evaluate(() => document.querySelector("#game").seconds);
     // A digit, a pencil mark and a hint; then the timer runs past 2 s.
@@ -489,6 +489,16 @@ describe("Sudoku in the page", () => {
     assert.deepEqual(after.help, before.help, "the hint still counts");
     assert.deepEqual(after.marks, before.marks, "the pencil marks");
     assert.ok((await timer()) >= secondsBefore, `the timer goes on (${await timer()} s after ${secondsBefore} s)`);
+    // A link followed on the page, then Back: the game left comes back with its timer, help and marks.
+    const secondsLeft = await timer();
+    await page.evaluate((puzzle) => (location.hash = `#puzzle=${puzzle}`), LONG_HINT_PUZZLE);
+    await page.waitForFunction((puzzle) => document.querySelector("#game").game.puzzleText() === puzzle, LONG_HINT_PUZZLE);
+    assert.deepEqual((await readBoard(page)).help, { hints: 0, revealed: 0, solution: false, written: 0 });
+    await page.goBack();
+    await page.waitForFunction((puzzle) => document.querySelector("#game").game.puzzleText() === puzzle, PUZZLE);
+    const back = await readBoard(page);
+    assert.deepEqual([back.text, back.help, back.marks], [before.text, before.help, before.marks], "Back: the digits, the help and the marks");
+    assert.ok((await timer()) >= secondsLeft, `Back: the timer goes on (${await timer()} s after ${secondsLeft} s)`);
     // Solved after the reload: the help is said.
     await page.click("#reveal-solution");
     assert.match(await page.locator("#board-status").textContent(), /^Solved in 0:0[2-9] · with 1 hint · solution revealed \(helped: not an unaided solve\)\.$/);
@@ -505,12 +515,37 @@ describe("Sudoku in the page", () => {
     await page.waitForFunction(() => document.querySelector("#puzzle-error").textContent !== "");
     assert.match(await page.locator("#puzzle-error").textContent(), /^The link's puzzle: /);
     assert.equal(await page.evaluate(() => document.querySelector("#game").game.puzzleText()), LONG_HINT_PUZZLE);
+    // The address is the game's again, so a reload shows it.
+    assert.equal(await page.evaluate(() => new URLSearchParams(location.hash.slice(1)).get("puzzle")), LONG_HINT_PUZZLE);
+    await page.reload();
+    await waitForApp(page);
+    assert.equal(await page.evaluate(() => document.querySelector("#game").game.puzzleText()), LONG_HINT_PUZZLE);
 
     // The same link opened elsewhere (another tab: its own session) starts the timer and the help from nothing.
     const other = await openSudoku(session, `#puzzle=${PUZZLE}&digits=${before.text}`);
     assert.deepEqual((await readBoard(other)).help, { hints: 0, revealed: 0, solution: false, written: 0 });
     assert.ok((await other.evaluate(() => document.querySelector("#game").seconds)) < 2);
     assert.deepEqual([...page.errors, ...other.errors], []);
+  });
+
+  test("the pad's digit of the selected cell is readable in light and dark", options, async () => {
+    for (const colorScheme of ["light", "dark"]) {
+      const page = await openSudoku(session, `#puzzle=${PUZZLE}`, { colorScheme });
+      await clickCell(page, 0); // a given 1
+      const contrast = await page.evaluate(() => {
+        const button = document.querySelector("#game").shadowRoot.querySelector(".pad button.same");
+        const style = getComputedStyle(button);
+        const luminance = (css) => {
+          const [r, g, b] = css.match(/[\d.]+/g).slice(0, 3).map((v) => Number(v) / 255).map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4));
+          return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+        };
+        const [light, dark] = [luminance(style.color), luminance(style.backgroundColor)].sort((x, y) => y - x);
+        return { text: button.textContent, ratio: (light + 0.05) / (dark + 0.05) };
+      });
+      assert.equal(contrast.text, "1");
+      assert.ok(contrast.ratio >= 4.5, `${colorScheme}: contrast ${contrast.ratio.toFixed(2)} (WCAG AA: 4.5)`);
+      assert.deepEqual(page.errors, []);
+    }
   });
 
   test("bad pasted puzzles are explained beside the box and change nothing", options, async () => {

@@ -1,6 +1,7 @@
 // What the puzzle pages' scripts share (every page's app.js): random seeds, the error lines under
 // their cards, the speed slider of a solver card, setting up a card whose module loads after the
-// page has started, and what a page keeps in the browser's storage (a game carried on over a reload).
+// page has started, and what a page keeps in the browser's storage (a game carried on over a reload,
+// or when Back returns to an address the page left by a link).
 
 import { errorMessage } from "./worker-protocol.js";
 
@@ -32,6 +33,27 @@ export function writeKept(storage, key, value) {
   } catch {
     // storage turned off or full
   }
+}
+
+/** How many games a tab keeps by their address (keptFor, keepFor): the latest ones. */
+const GAMES_KEPT = 10;
+
+/**
+ * The game kept under `key` in `storage` for the address (or position) `id`, or null: a tab keeps
+ * the games of its last few addresses (keepFor), so that a reload, or Back to an address the page
+ * followed a link from, carries on the game that was there.
+ */
+export function keptFor(storage, key, id) {
+  const kept = readKept(storage, key);
+  return (Array.isArray(kept) && kept.find((entry) => entry?.id === id)?.game) || null;
+}
+
+/** Keeps `game` for the address `id` (the latest GAMES_KEPT addresses are kept); null forgets that address's game. */
+export function keepFor(storage, key, id, game) {
+  const kept = readKept(storage, key);
+  const others = Array.isArray(kept) ? kept.filter((entry) => entry?.id !== id) : [];
+  const games = [...(game === null ? [] : [{ id, game }]), ...others].slice(0, GAMES_KEPT);
+  writeKept(storage, key, games.length > 0 ? games : null);
 }
 
 /**

@@ -14,7 +14,7 @@
 
 import "./board.js";
 import { percent } from "./board.js";
-import { SpeedSlider, mountLaterCard, randomSeed, readKept, showError, writeKept } from "../common/page-controls.js";
+import { SpeedSlider, keepFor, keptFor, mountLaterCard, randomSeed, readKept, showError, writeKept } from "../common/page-controls.js";
 import { errorMessage, loadWasm } from "../common/wasm.js";
 
 /** Solver speeds in moves per second, one per step of the speed slider. */
@@ -28,7 +28,7 @@ const LEVEL_NAMES = [...Object.keys(LEVELS), "custom"];
 const RULES = ["safe", "opening", "none"];
 /** localStorage key of the board card's last choice: { level, rule, width, height, mines } as text, and questionMarks (a boolean). */
 const SETTINGS_KEY = "puzzlelab-minesweeper-settings";
-/** sessionStorage key of the game going on: { hash (its board's URL), moves ("r40 f12 c33": reveal, flag, "?" flag, chord), seconds }. */
+/** sessionStorage key of the games going on in this tab (page-controls.js keepFor), each under its board's URL: { moves ("r40 f12 c33": reveal, flag, "?" flag, chord), seconds }. */
 const GAME_KEY = "puzzlelab-minesweeper-game";
 /** A move's letter: how it is played again on a MinesGame handle. */
 const REPLAY = {
@@ -104,9 +104,15 @@ function rememberSettings() {
   writeKept("local", SETTINGS_KEY, settings);
 }
 
-/** Reads #seed=N&level=…&first-click=… (and a custom size) from the URL; returns the seed, or null. */
-function fromHash() {
-  const params = new URLSearchParams(location.hash.slice(1));
+/** The URL keys of a board (newGame writes them). */
+const HASH_KEYS = ["seed", "level", "first-click", "width", "height", "mines", "no-guess"];
+
+/**
+ * Reads #seed=N&level=…&first-click=… (and a custom size) from `hash` (the URL's) into the board
+ * card; returns the seed, or null.
+ */
+function fromHash(hash = location.hash) {
+  const params = new URLSearchParams(hash.slice(1));
   const wanted = params.get("seed");
   applySettings({
     level: params.get("level"),
@@ -161,24 +167,28 @@ function newGame(withSeed = randomSeed()) {
   link.href = `#${params}`;
   link.textContent = "link to this board";
   elements.seedLine.append(`Board seed ${seed} (the same seed and first click give the same mines): `, link);
-  history.replaceState(null, "", `#${params}`);
+  gameHash = `#${params}`;
+  history.replaceState(null, "", gameHash);
   dqnPanel?.boardChanged();
   return true;
 }
 
 /** The moves of the seeded game shown (a board from text has none kept). */
 let moves = null;
+/** The URL of the seeded game shown (newGame), under which this tab keeps it. */
+let gameHash = null;
 
-/** Keeps the seeded game going on for a reload of this tab (a game that is over is forgotten). */
+/** Keeps the seeded game going on for a reload of this tab, or Back to its URL (a game that is over is forgotten). */
 function keepGame() {
-  const going = moves && moves.length > 0 && elements.board.game?.status === "playing";
-  writeKept("session", GAME_KEY, going ? { hash: location.hash, moves: moves.join(" "), seconds: elements.board.seconds } : null);
+  if (gameHash === null || moves === null) return;
+  const going = moves.length > 0 && elements.board.game?.status === "playing";
+  keepFor("session", GAME_KEY, gameHash, going ? { moves: moves.join(" "), seconds: elements.board.seconds } : null);
 }
 
-/** Plays the kept moves again on the game just started when it is the kept game's board (a reload). */
+/** Plays the kept moves again on the game just started when this tab kept a game of its board (a reload, Back). */
 function carryOnKeptGame() {
-  const kept = readKept("session", GAME_KEY);
-  if (!kept || kept.hash !== location.hash || typeof kept.moves !== "string") return;
+  const kept = keptFor("session", GAME_KEY, location.hash);
+  if (!kept || typeof kept.moves !== "string") return;
   const game = elements.board.game;
   const played = [];
   for (const move of kept.moves.split(" ").filter(Boolean)) {
@@ -366,12 +376,26 @@ try {
   }
   carryOnKeptGame();
   addEventListener("pagehide", () => keepGame());
-  // A link followed on this page, or a seed typed into its address: that game (the page's own
-  // updates of the URL use replaceState).
+  // A link followed on this page, or a board typed into its address: that game, as a visit to the
+  // link would start it (a new seed when it names none), carried on when this tab kept a game of
+  // it (Back); the game left is kept for Back. A link that no game takes is explained, and the
+  // board card and the address go back to the game shown. (The page's own updates of the URL use
+  // replaceState.)
   addEventListener("hashchange", () => {
+    const params = new URLSearchParams(location.hash.slice(1));
+    if (!HASH_KEYS.some((key) => params.has(key))) return;
+    keepGame();
     const wanted = fromHash();
     elements.custom.hidden = elements.level.value !== "custom";
-    if (wanted !== null) newGame(wanted);
+    if (newGame(wanted ?? randomSeed())) {
+      carryOnKeptGame();
+      return;
+    }
+    if (gameHash !== null) {
+      fromHash(gameHash);
+      elements.custom.hidden = elements.level.value !== "custom";
+      history.replaceState(null, "", gameHash);
+    }
   });
   mountDqnPanel();
   document.documentElement.dataset.ready = "true";

@@ -10,7 +10,7 @@ import "../widget.js";
 import { SolutionPlayer } from "./player.js";
 import { SolveCancelled } from "./solver-client.js";
 import { sharedSolverPool } from "./solver-pool.js";
-import { mountLaterCard, readKept, writeKept } from "../common/page-controls.js";
+import { keepFor, keptFor, mountLaterCard } from "../common/page-controls.js";
 import {
   ALGORITHM_NAMES,
   DEFAULT_DIFFICULTY,
@@ -79,13 +79,18 @@ let player = null;
 /** The widget's <sliding-board>. */
 let board = null;
 /**
- * sessionStorage key of the moves made on the puzzle shown, so that a reload of this tab carries
- * them on (the URL holds the puzzle as it was set: a link shares the puzzle, not the moves):
- * { hash (the URL), moves (the blank's directions, a letter each: u d l r), moveCount }.
+ * sessionStorage key of the moves made on the puzzles this tab showed, so that a reload, or Back
+ * to a puzzle left by a link, carries them on (the URL holds the puzzle as it was set: a link
+ * shares the puzzle, not the moves); page-controls.js keepFor, each under its URL:
+ * { moves (the blank's directions, a letter each: u d l r), moveCount }.
  */
 const MOVES_KEY = "puzzlelab-sliding-moves";
 /** The blank's moves since the puzzle shown was set (a letter each). */
 let movesMade = "";
+/** The URL the puzzle shown was set with (setPuzzle), under which its moves are kept. */
+let puzzleHash = "";
+/** Whether a link was followed while a solve ran: the solve is cancelled, then the link applied. */
+let linkWhileSolving = false;
 /** "rows x cols" of the board shown, to give a new size its default solver once. */
 let shownSize = "";
 /** Whether main() has finished: until then updateDifficultyRange leaves reading a small board's maximum for later. */
@@ -150,11 +155,17 @@ async function main() {
     movesMade += event.detail.moves.map((direction) => direction[0]).join("");
     if (event.detail.source === "user") setStatus("");
   });
-  addEventListener("pagehide", () =>
-    writeKept("session", MOVES_KEY, movesMade ? { hash: location.hash, moves: movesMade, moveCount: board.moveCount } : null),
-  );
+  addEventListener("pagehide", () => keepMoves());
+  // A link followed on this page, or a puzzle typed into its address: that puzzle (a solve running
+  // is cancelled first), with the moves this tab made on it when it kept them (Back); the moves on
+  // the puzzle left are kept for Back.
   window.addEventListener("hashchange", () => {
-    if (!solving) applyHash();
+    if (solving) {
+      linkWhileSolving = true;
+      solving.abort();
+      return;
+    }
+    followLink();
   });
 
   if (!applyHash()) newPuzzleOfChosenSize({ starting: true });
@@ -218,10 +229,21 @@ function newPuzzleOfChosenSize({ starting = false } = {}) {
   if (preset) elements.shuffleNote.textContent = "The sun & moon preset starts from its own position.";
 }
 
-/** After a reload of this tab: the moves it had made on the URL's puzzle are played again (MOVES_KEY). */
+/** Keeps the moves made on the puzzle shown under the URL it was set with (MOVES_KEY). */
+function keepMoves() {
+  keepFor("session", MOVES_KEY, puzzleHash, movesMade ? { moves: movesMade, moveCount: board.moveCount } : null);
+}
+
+/** The link in the address, in place of the puzzle shown (whose moves are kept first). */
+function followLink() {
+  keepMoves();
+  if (applyHash() === "set") carryOnKeptMoves();
+}
+
+/** After a reload of this tab, or Back: the moves it had made on the URL's puzzle are played again (MOVES_KEY). */
 function carryOnKeptMoves() {
-  const kept = readKept("session", MOVES_KEY);
-  if (!kept || kept.hash !== location.hash || typeof kept.moves !== "string") return;
+  const kept = keptFor("session", MOVES_KEY, location.hash);
+  if (!kept || typeof kept.moves !== "string") return;
   const names = { u: "up", d: "down", l: "left", r: "right" };
   let played = "";
   for (const letter of kept.moves) {
@@ -262,6 +284,7 @@ function setPuzzle(puzzle, { writeHash = true } = {}) {
     setStatus("");
   }
   if (writeHash) writeHashFor(puzzle);
+  puzzleHash = location.hash;
 }
 
 /**
@@ -378,7 +401,10 @@ function readHash() {
   return fields;
 }
 
-/** Applies the puzzle in the URL hash; false when there is none (or it is unusable). */
+/**
+ * Applies the puzzle in the URL hash: "set" when it set a puzzle, true when the link was the
+ * position shown or could not be used (explained), false when there is none.
+ */
 function applyHash() {
   const fields = readHash();
   if (!fields.size && !fields.start && !fields.preset) return false;
@@ -394,14 +420,19 @@ function applyHash() {
         : api.Puzzle.standard(rows, cols);
     const current = board.puzzle;
     if (current && hashFor(current) === hashFor(puzzle)) {
+      // The position shown is the link's: it is the puzzle set now, with no moves made on it.
       puzzle.free();
+      puzzleHash = location.hash;
+      movesMade = "";
       return true;
     }
     setPuzzle(puzzle, { writeHash: false });
     elements.shuffleNote.textContent = "Puzzle loaded from the link.";
-    return true;
+    return "set";
   } catch (error) {
+    // The board stays, and so does its address (a reload then shows it again).
     if (!board.puzzle) newPuzzleOfChosenSize();
+    else if (puzzleHash) history.replaceState(null, "", puzzleHash);
     showInputError(`The link's puzzle could not be used: ${error?.message ?? error}`);
     return true;
   }
@@ -594,6 +625,10 @@ async function solve() {
   } finally {
     solving = null;
     setBusy(false);
+    if (linkWhileSolving) {
+      linkWhileSolving = false;
+      followLink();
+    }
   }
 }
 

@@ -14,10 +14,10 @@
 import "./board.js";
 import { clock, isAssisted, solvedText } from "./board.js";
 import { LEVELS_BY_SIZE } from "./levels.js";
-import { mountLaterCard, randomSeed, readKept, showError, writeKept } from "../common/page-controls.js";
+import { keepFor, keptFor, mountLaterCard, randomSeed, showError } from "../common/page-controls.js";
 import { errorMessage, loadWasm } from "../common/wasm.js";
 
-/** sessionStorage key of the game this tab shows: { puzzle, digits, seconds, help, marks }. */
+/** sessionStorage key of the games this tab showed (page-controls.js keepFor), each under its puzzle: { digits, seconds, help, marks }. */
 const PROGRESS_KEY = "puzzlelab-sudoku-progress";
 
 const $ = (selector) => document.querySelector(selector);
@@ -224,18 +224,18 @@ function fromHash() {
   return "";
 }
 
-/** The game shown, as this tab keeps it for a reload (see PROGRESS_KEY). */
+/** The game shown, as this tab keeps it for a reload or Back (see PROGRESS_KEY). */
 function keepProgress() {
   const board = elements.board;
   if (!board.game) return;
-  writeKept("session", PROGRESS_KEY, { puzzle: board.game.puzzleText(), digits: board.game.text(), seconds: board.seconds, help: board.help, marks: board.marks });
+  keepFor("session", PROGRESS_KEY, board.game.puzzleText(), { digits: board.game.text(), seconds: board.seconds, help: board.help, marks: board.marks });
 }
 
-/** When this tab kept the position the URL shows (a reload), its timer, help and marks go on. */
+/** When this tab kept the position the URL shows (a reload, Back), its timer, help and marks go on. */
 function carryOnKeptProgress() {
-  const kept = readKept("session", PROGRESS_KEY);
   const game = elements.board.game;
-  if (!kept || kept.puzzle !== game.puzzleText() || kept.digits !== game.text()) return;
+  const kept = keptFor("session", PROGRESS_KEY, game.puzzleText());
+  if (!kept || kept.digits !== game.text()) return;
   elements.board.carryOn({ seconds: kept.seconds, help: kept.help ?? {}, marks: kept.marks });
   if (elements.board.solved) elements.boardStatus.textContent = solvedLine(elements.board.seconds, elements.board.help);
 }
@@ -463,9 +463,15 @@ try {
   if (started !== true) newPuzzle(randomSeed(), started);
   // A link followed on this page, or a position typed into its address: that position (the page's
   // own updates of the URL use replaceState); one that cannot be read is explained and the game stays.
+  // The game left is kept for Back (its timer, help and marks); after a link that cannot be read,
+  // the address goes back to the game shown.
   addEventListener("hashchange", () => {
+    keepProgress();
     const shown = fromHash();
-    if (typeof shown === "string" && shown) showError(elements.puzzleError, shown);
+    if (typeof shown === "string" && shown) {
+      showError(elements.puzzleError, shown);
+      updateLink();
+    }
   });
 } catch (error) {
   showError(elements.loadError, `The game could not start: ${errorMessage(error)}`);
