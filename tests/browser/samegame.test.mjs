@@ -314,6 +314,38 @@ describe("Dust and SameGame in the page", () => {
     assert.deepEqual(page.errors, []);
   });
 
+  test("the board is one Tab stop: Tab comes to one pile and leaves the board with the next; Shift+Tab comes back to the pile last focused", options, async () => {
+    const page = await openPage(session, "#rules=samegame&seed=3");
+    const stops = () =>
+      page.evaluate(() => {
+        const root = document.querySelector("#game").shadowRoot;
+        return [...root.querySelectorAll(".pile, .grid")].filter((element) => element.tabIndex >= 0 && !element.disabled).length;
+      });
+    assert.equal(await stops(), 1, "one of the 225 piles is a Tab stop");
+    await page.locator("#game").evaluate((board) => board.previousElementSibling?.focus?.());
+    let presses = 0;
+    while ((await focusOnBoard(page)) === null && presses < 40) {
+      await page.keyboard.press("Tab");
+      presses += 1;
+    }
+    const first = await focusOnBoard(page);
+    assert.equal(typeof first, "number", `Tab reached a pile (${presses} presses from the top)`);
+    await page.keyboard.press("ArrowRight");
+    await page.keyboard.press("ArrowDown");
+    const moved = await focusOnBoard(page);
+    assert.notEqual(moved, first, "the arrows move between piles");
+    await page.keyboard.press("Tab");
+    assert.equal(await focusOnBoard(page), null, "the next Tab leaves the board");
+    await page.keyboard.press("Shift+Tab");
+    assert.equal(await focusOnBoard(page), moved, "Shift+Tab comes back to the pile last focused");
+    assert.equal(await stops(), 1);
+    // A click removes the focused group: still one Tab stop.
+    await page.keyboard.press("Enter");
+    await readBoard(page);
+    assert.equal(await stops(), 1);
+    assert.deepEqual(page.errors, []);
+  });
+
   test("a long solve reports progress and cancels; the board stays playable", options, async () => {
     // Seed 0's board is not proved within 8 s in Chromium: the cancel comes long before the end.
     const page = await openPage(session, "#rules=dust&seed=0");

@@ -13,7 +13,8 @@
 //   board.settled           a Promise that resolves once the running animations have finished
 //   board.locked            while true (attribute `locked`), a person's clicks are ignored
 // Input: hover (or focus) a pile to see its group, its size and (SameGame) the points it earns;
-// click (Enter, Space) removes it. Keys: arrows move between piles, U or Ctrl+Z undoes. The keyboard
+// click (Enter, Space) removes it. Keys: Tab comes to the board once (one pile is its Tab stop,
+// the last focused), arrows move between piles, U or Ctrl+Z undoes. The keyboard
 // focus stays on the board when its pile goes (a click, an undo, the last pile cleared): on the
 // pile now at the same cell, else on the grid itself, from where the arrows go to the nearest pile.
 // Attributes reflected for styling and tests: rules (dust, samegame), status (playing, over, cleared).
@@ -120,12 +121,14 @@ export class SameGameBoard extends HTMLElement {
       parts: { grid: ".grid", counts: ".counts", info: ".group-info", badge: ".badge", end: ".end" },
       live: false,
     }));
-    // Focusable by script only: it keeps the focus when the focused pile goes.
+    // Focusable by script only while it has piles (#updateTabStop): it keeps the focus when the
+    // focused pile goes.
     this.#grid.tabIndex = -1;
     this.#grid.addEventListener("pointerover", (event) => this.#hover(this.#cellOf(event.target)));
     this.#grid.addEventListener("focusin", (event) => {
       const cell = this.#cellOf(event.target);
       if (cell !== null) this.#cursor = cell;
+      this.#updateTabStop();
       this.#hover(cell);
     });
     this.#grid.addEventListener("pointerleave", () => this.#hover(null));
@@ -173,6 +176,7 @@ export class SameGameBoard extends HTMLElement {
     this.#hint = null;
     this.#animate(report);
     if (focused !== null && !this.#pileFocused()) this.#refocus(focused);
+    this.#updateTabStop();
     this.#hoverAfterMove();
     const detail = { action: "click", cell, ...report, source };
     fireEvent(this, "samegame-move", detail);
@@ -232,6 +236,7 @@ export class SameGameBoard extends HTMLElement {
     this.#showCounts();
     if (this.#hint) this.showHint(this.#hint);
     if (focused !== null) this.#refocus(focused);
+    this.#updateTabStop();
   }
 
   #newPile(cell, colour) {
@@ -344,6 +349,18 @@ export class SameGameBoard extends HTMLElement {
     const pile = this.#piles.get(cell);
     (pile && !pile.disabled ? pile : this.#grid).focus({ preventScroll: true });
     this.#cursor = cell;
+  }
+
+  /**
+   * One Tab stop for the whole board (a roving tabindex; the arrows move between piles): the pile
+   * at the cursor, else the one nearest it; on a board with no pile left, the grid itself (so that
+   * U still undoes from the keyboard).
+   */
+  #updateTabStop() {
+    const atCursor = this.#piles.get(this.#cursor);
+    const stop = atCursor && !atCursor.disabled ? atCursor : this.#game ? this.#nearestPile(this.#cursor) : null;
+    for (const pile of this.#piles.values()) pile.tabIndex = pile === stop ? 0 : -1;
+    this.#grid.tabIndex = stop ? -1 : 0;
   }
 
   /** The pile nearest `cell` (rows and columns apart, added), or null on an empty board. */
