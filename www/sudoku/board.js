@@ -105,6 +105,7 @@ const STYLE = `
       --selected: #3a4f80; --peer: #262d3b; --same: #33446b; --conflict: #ff6b61; --hint: #4a3f1c; }
     .pad button { background: #2b3240; border-color: #454e60; }
     .pad button:hover { background: #3a4252; }
+    .pad button.same { background: var(--same); border-color: #4d6199; }
     .marks { color: #a2a8c0; }
   }
 `;
