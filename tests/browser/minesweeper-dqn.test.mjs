@@ -122,6 +122,13 @@ describe("the deep Q-network card on the Minesweeper page", () => {
     assert.equal(training.backend, "cpu");
     assert.equal(training.params, "817", "2 layers of 8 filters on 3 planes (the board plane added) and the per-cell head: 3·9·8+8 + 8·9·8+8 + 8+1");
     assert.ok(training.steps >= 80, `steps done (${training.steps})`);
+    // Steps/s counts what Steps counts: a step plays every game once (2 at once here).
+    const rates = await page.evaluate(() => {
+      const { stepsPerS, movesPerS } = document.querySelector("#mdqn-stats").dataset;
+      return { steps: Number(stepsPerS), moves: Number(movesPerS), shown: document.querySelector("#mdqn-stat-speed").textContent };
+    });
+    assert.ok(rates.steps > 0 && Math.abs(rates.steps * 2 - rates.moves) <= 0.01 * rates.moves, `steps/s ${rates.steps}, moves/s ${rates.moves}`);
+    assert.ok(Math.abs(Number(rates.shown.replace(/,/g, "")) - rates.steps) <= Math.max(0.5, 0.005 * rates.steps), `shown: ${rates.shown} (${rates.steps})`);
     assert.ok(Number.isFinite(training.loss) && training.loss >= 0, `the TD loss is a finite number (${training.loss})`);
     assert.match(training.won, /^\d+(\.\d)?%$/, "the last validation's win rate");
     assert.match(training.status, /Training on the CPU…( Last validation \(20 games at [\d,]+ steps\): won [\d.]+%, [\d.]+ guesses a game\.)?/);

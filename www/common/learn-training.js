@@ -25,6 +25,17 @@ import { GettingReady, LearnBackend, TrainingRun } from "./run-controls.js";
 
 const numberFormat = new Intl.NumberFormat("en");
 
+/**
+ * A chunk's training steps a second, the unit of the card's Steps: its moves a second (the
+ * report's stepsPerS counts every game's move: a step of a learner that plays 16 games at once is
+ * 16 moves) over the moves a step plays; a chunk that plays no move (pre-training on
+ * demonstrations) counts its gradient steps.
+ */
+export function trainingStepsPerS(report) {
+  if (report.envSteps > 0 && report.steps > 0) return (report.stepsPerS * report.steps) / report.envSteps;
+  return report.updatesPerS ?? report.stepsPerS;
+}
+
 export class LearnTraining {
   #root;
   #config;
@@ -283,7 +294,7 @@ export class LearnTraining {
     const { loss, epsilon, speed } = this.charts;
     loss?.add(0, x, report.tdLoss ?? null);
     epsilon?.add(0, x, report.epsilon);
-    speed?.add(0, x, report.stepsPerS);
+    speed?.add(0, x, trainingStepsPerS(report));
     this.#config.training?.report?.(this.#owner, report);
     this.#countPoints();
     this.#renderStats();
@@ -298,12 +309,12 @@ export class LearnTraining {
     }
   }
 
-  /** The statistics' texts, and the numbers tests read in the stats' data-steps and data-loss. */
+  /** The statistics' texts, and the numbers tests read in the stats' data-steps, data-loss, data-steps-per-s and data-moves-per-s. */
   #renderStats() {
     const { stats } = this.#config;
     const report = this.#lastReport;
     const loss = report?.tdLoss ?? null;
-    const speed = report?.stepsPerS;
+    const speed = report ? trainingStepsPerS(report) : undefined;
     const own = [...(stats.validation ?? []), ...(stats.setup ?? [])].map(([id]) => [id, "–"]);
     const texts = {
       steps: report ? numberFormat.format(report.stepsDone) : "–",
@@ -316,7 +327,12 @@ export class LearnTraining {
       ...(report || this.#where.backend ? {} : { backend: "–", params: "–" }),
     };
     for (const [id, text] of Object.entries(texts)) this.#element(`stat-${id}`).textContent = text;
-    Object.assign(this.#elements.stats.dataset, { steps: String(report?.stepsDone ?? 0), loss: loss === null ? "" : String(loss) });
+    Object.assign(this.#elements.stats.dataset, {
+      steps: String(report?.stepsDone ?? 0),
+      loss: loss === null ? "" : String(loss),
+      stepsPerS: String(speed ?? ""),
+      movesPerS: String(report?.stepsPerS ?? ""),
+    });
   }
 
   /** The status while training runs: where, and what the last report or validation says. */
