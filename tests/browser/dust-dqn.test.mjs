@@ -201,6 +201,36 @@ describe("the Learn card on the dust page", () => {
     assert.deepEqual(page.errors, []);
   });
 
+  test("a chart of one point labels its x axis with distinct ticks (a first evaluation at 2,000 steps)", options, async () => {
+    const page = await openPage();
+    const labels = await page.evaluate(async () => {
+      const { LineChart } = await import("/www/common/chart.js");
+      const canvas = document.createElement("canvas");
+      canvas.style.cssText = "width: 320px; height: 180px";
+      document.body.append(canvas);
+      const chart = new LineChart(canvas, { title: "Evaluation: mean score", series: [{ name: "mean" }], xLabel: "steps" });
+      chart.add(0, 2000, 1234);
+      const context = canvas.getContext("2d");
+      const texts = [];
+      const fillText = context.fillText.bind(context);
+      context.fillText = (line, x, y) => {
+        texts.push({ line, y });
+        fillText(line, x, y);
+      };
+      chart.draw();
+      chart.dispose();
+      canvas.remove();
+      // The x axis's labels are the lowest drawn.
+      const bottom = Math.max(...texts.map(({ y }) => y));
+      return texts.filter(({ y }) => y === bottom).map(({ line }) => line);
+    });
+    const xLabels = labels;
+    assert.ok(xLabels.length >= 2, `x ticks: ${labels}`);
+    assert.equal(new Set(xLabels.map((text) => text.replace(" steps", ""))).size, xLabels.length, `each tick once: ${xLabels}`);
+    assert.ok(xLabels.at(-1) === "2k steps", `the point's step ends the axis: ${xLabels}`);
+    assert.deepEqual(page.errors, []);
+  });
+
   test("a Sudoku model is refused in words, and under SameGame's rules the card is hidden", slow, async () => {
     const page = await openPage();
     await page.setInputFiles("#ddqn-file", { name: "sudoku.dqn", mimeType: "application/octet-stream", buffer: SUDOKU_MODEL });

@@ -361,8 +361,10 @@ export class LineChart extends CanvasChart {
     const toY = (y, area) => area.bottom - ((toValue(y) - low) / span) * (area.bottom - area.top);
     const area = this.drawYAxis(context, box, ticks.filter((tick) => tick >= yMin && tick <= yMax), toY, colors);
     if (xMax === xMin) {
-      xMin -= 1;
-      xMax += 1;
+      // One point (a first evaluation at 2,000 steps): the axis from 0 to it, so that its ticks are
+      // distinct round numbers (2,000 ± 1 labelled every tick "2k").
+      if (xMin > 0) xMin = 0;
+      else xMax = xMin + 1;
     }
     const toX = (x) => area.left + ((x - xMin) / (xMax - xMin)) * (area.right - area.left);
     this.#drawXTicks(context, area, xMin, xMax, toX, colors);
@@ -427,6 +429,8 @@ export class LineChart extends CanvasChart {
     const shown = [];
     labels.forEach((label, index) => {
       if (index === labels.length - 1) while (shown.length && shown.at(-1).right + 6 > label.left) shown.pop();
+      // Two ticks a label cannot tell apart (1,999.5 and 2,000 are both "2k") show it once.
+      if (shown.at(-1)?.text === label.text) return;
       if (!shown.length || shown.at(-1).right + 6 <= label.left) shown.push(label);
     });
     for (const label of shown) context.fillText(label.text, label.left, area.bottom + 4);
