@@ -535,7 +535,13 @@ describe("deep Q-learning in the page", () => {
     await page.fill("#dqn-url", "models/missing.dqn");
     await page.click("#dqn-load-url");
     await page.locator("#dqn-play-error").waitFor({ state: "visible" });
-    assert.match(await page.locator("#dqn-play-error").textContent(), /models\/missing\.dqn answered HTTP 404/);
+    assert.equal(await page.locator("#dqn-play-error").textContent(), "“models/missing.dqn” could not be downloaded: the host answered HTTP 404 (no such file).");
+    // A host that does not answer (nothing listens on port 9).
+    await page.evaluate(() => (document.querySelector("#dqn-play-error").hidden = true));
+    await page.fill("#dqn-url", "http://127.0.0.1:9/model.dqn");
+    await page.click("#dqn-load-url");
+    await page.locator("#dqn-play-error").waitFor({ state: "visible" });
+    assert.match(await page.locator("#dqn-play-error").textContent(), /^“http:\/\/127\.0\.0\.1:9\/model\.dqn” could not be downloaded: the host did not answer, or it does not let this page read the file/);
 
     // The intact file loads, and the next Start would go on from it.
     await page.setInputFiles("#dqn-file", { name: "8puzzle.dqn", mimeType: "application/octet-stream", buffer: shipped });
@@ -544,7 +550,7 @@ describe("deep Q-learning in the page", () => {
     assert.equal(await page.inputValue("#dqn-hidden"), SHIPPED_NETWORK.hidden.join(","));
     assert.equal(await page.inputValue("#dqn-size"), "3x3");
     // 404s are logged by the browser as console errors; nothing else may be.
-    assert.deepEqual(page.errors.filter((error) => !/404/.test(error)), []);
+    assert.deepEqual(page.errors.filter((error) => !/404|ERR_CONNECTION_REFUSED/.test(error)), []);
   });
 });
 

@@ -138,10 +138,27 @@ describe("Dust and SameGame in the page", () => {
     assert.equal(await page.locator("#undo").isDisabled(), true);
     assert.equal(new URLSearchParams(new URL(page.url()).hash.slice(1)).get("clicks"), null, "back at the start: no clicks");
     // Clicks that are not groups of the board as it then was stop the replay where they stop fitting.
+    // The page says so, and its address keeps the clicks played.
     await page.goto(new URL(`${PAGE}#rules=dust&board=21....-123456&clicks=7.40.6`, session.url).href);
+    await page.waitForFunction(() => document.querySelector("#board-error").textContent !== "");
+    assert.equal(await page.locator("#board-error").textContent(), "The link's clicks were played up to 1 of 3: click 2 is not a group on the board as it then is.");
     await page.reload();
     await waitForApp(page);
     assert.equal((await readBoard(page)).counts, "1 click · 7 piles left");
+    // Clicks that cannot be read are said so too, and the board is shown from its start.
+    await page.evaluate(() => (location.hash = "#rules=dust&board=21....-123456&clicks=abc"));
+    await page.waitForFunction(() => /could not be read/.test(document.querySelector("#board-error").textContent));
+    assert.equal((await readBoard(page)).counts, "0 clicks · 8 piles left");
+    // A board a link followed on the page cannot use: explained, and the game shown stays, with its address.
+    await pile(page, 7).click();
+    const before = await readBoard(page);
+    const address = await page.evaluate(() => location.hash);
+    await page.evaluate(() => (location.hash = "#rules=samegame&board=12x-123"));
+    await page.waitForFunction(() => /unexpected character/.test(document.querySelector("#board-error").textContent));
+    assert.match(await page.locator("#board-error").textContent(), /unexpected character 'x' at row 1, column 3.*\. The game shown stays\.$/);
+    assert.deepEqual((await readBoard(page)).cells, before.cells);
+    assert.equal(await page.evaluate(() => location.hash), address);
+    assert.equal(await page.locator("#rules").inputValue(), "dust");
 
     // The share link holds the start board.
     const href = await page.locator("#share-line a").getAttribute("href");

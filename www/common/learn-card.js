@@ -192,6 +192,20 @@ function evaluationChartsHtml(canvases) {
   return canvases.length > 1 ? `<div class="chart-grid learn-eval-charts">\n  ${canvases.join("\n  ")}\n</div>` : canvases.join("\n");
 }
 
+/**
+ * What a Load URL that failed says: a download the host refused or never answered, in words (the
+ * browser's own "Failed to fetch" says neither which nor why); a file that came but is not a
+ * model of this puzzle, as the worker said it.
+ */
+export function urlLoadError(wanted, message) {
+  const status = /answered HTTP (\d+)/.exec(message);
+  if (status) return `“${wanted}” could not be downloaded: the host answered HTTP ${status[1]}${status[1] === "404" ? " (no such file)" : ""}.`;
+  if (/Failed to fetch|NetworkError|Load failed/i.test(message)) {
+    return `“${wanted}” could not be downloaded: the host did not answer, or it does not let this page read the file (a host on another site must allow it: CORS).`;
+  }
+  return message;
+}
+
 /** A model's URL field (`PREFIX-url`, `placeholder` an example) and its Load URL button (`PREFIX-load-url`). */
 function modelUrlHtml(p, placeholder) {
   return `<div class="load-row pair learn-url">
@@ -287,7 +301,8 @@ export class LearnCard {
       missingText: (entry) => `There is no shipped ${title} DQN model on this server (models/${entry.file}): train one here, or load a model file.`,
       onShipped: (loaded, entry) => {
         this.#setModelLine(this.#sources.several ? `The shipped model “${entry.title}”` : "The shipped model", loaded.info, "shipped");
-        this.setPlayStatus(`Loaded ${entry.file} (${megabytes(loaded.size)}): ${config.modelText(loaded.info)}.`);
+        // What the model is, the model line above says.
+        this.setPlayStatus(`Loaded ${entry.file} (${megabytes(loaded.size)}).`);
         this.#renderModels();
         config.loaded?.(this, { source: "shipped", info: loaded.info });
       },
@@ -415,7 +430,7 @@ export class LearnCard {
     try {
       this.#fileLoaded(wanted, await this.#sources.loadUrl(url, wanted), null);
     } catch (error) {
-      this.showPlayError(error.message);
+      this.showPlayError(urlLoadError(wanted, error.message));
     }
     this.#renderModels();
   }
@@ -423,7 +438,7 @@ export class LearnCard {
   /** A model file (`file` when read from the disk) or a URL's was loaded as `name`: the model line, the play status, the description's loaded(). */
   #fileLoaded(name, loaded, file) {
     this.#setModelLine(`Loaded ${name}`, loaded.info, "file");
-    this.setPlayStatus(`Loaded ${name} (${megabytes(loaded.size)}): ${this.#config.modelText(loaded.info)}.`);
+    this.setPlayStatus(`Loaded ${name} (${megabytes(loaded.size)}).`);
     this.#renderModels();
     this.#config.loaded?.(this, { source: "file", info: loaded.info, file });
   }

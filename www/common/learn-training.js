@@ -326,7 +326,13 @@ export class LearnTraining {
       ...stats.render?.({ report, validation: this.#lastValidation, setup: this.#setup }),
       ...(report || this.#where.backend ? {} : { backend: "–", params: "–" }),
     };
-    for (const [id, text] of Object.entries(texts)) this.#element(`stat-${id}`).textContent = text;
+    for (const [id, text] of Object.entries(texts)) {
+      const cell = this.#element(`stat-${id}`);
+      cell.textContent = text;
+      // A number cut short to fit its column ("24.94 (100 …") is read whole on hover.
+      if (cell.scrollWidth > cell.clientWidth) cell.title = text;
+      else cell.removeAttribute("title");
+    }
     Object.assign(this.#elements.stats.dataset, {
       steps: String(report?.stepsDone ?? 0),
       loss: loss === null ? "" : String(loss),

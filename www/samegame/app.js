@@ -167,13 +167,16 @@ function keepClicksInUrl() {
 }
 
 /**
- * Plays the URL's clicks (`text`: "12.5.33") on `game` as far as they go; returns those played. A
- * list that ends the game is not played (a game that is over keeps only its board).
+ * Plays the URL's clicks (`text`: "12.5.33") on `game` as far as they go; returns those played and,
+ * when the link's clicks were not all played, a note that says why. A list that ends the game is
+ * not played (a game that is over keeps only its board).
  */
 function replayClicks(game, text) {
-  if (!text || !/^\d{1,4}(\.\d{1,4})*$/.test(text)) return [];
+  if (!text) return { played: [], note: "" };
+  if (!/^\d{1,4}(\.\d{1,4})*$/.test(text)) return { played: [], note: `The link's clicks (“${text}”) could not be read: the board is shown from its start.` };
+  const wanted = text.split(".").map(Number);
   const played = [];
-  for (const cell of text.split(".").map(Number)) {
+  for (const cell of wanted) {
     try {
       game.click(cell);
     } catch {
@@ -183,9 +186,13 @@ function replayClicks(game, text) {
   }
   if (game.isOver) {
     game.restart();
-    return [];
+    return { played: [], note: "The link's clicks end the game: the board is shown from its start." };
   }
-  return played;
+  const note =
+    played.length < wanted.length
+      ? `The link's clicks were played up to ${played.length} of ${wanted.length}: click ${played.length + 1} is not a group on the board as it then is.`
+      : "";
+  return { played, note };
 }
 
 /** The URL hash that shows `game`'s start board. */
@@ -202,8 +209,8 @@ function newBoard(seed = randomSeed(), clicks = "") {
     showError(elements.boardError, errorMessage(error));
     return;
   }
-  showError(elements.boardError, "");
-  const played = replayClicks(game, clicks);
+  const { played, note } = replayClicks(game, clicks);
+  showError(elements.boardError, note);
   show(game, `#${new URLSearchParams({ rules: game.rules, seed: String(seed) })}`, played);
 }
 
@@ -216,27 +223,39 @@ function showText(text = elements.boardText.value, clicks = "") {
     showError(elements.boardError, `This board cannot be used: ${errorMessage(error)}`);
     return false;
   }
-  showError(elements.boardError, "");
-  const played = replayClicks(game, clicks);
+  const { played, note } = replayClicks(game, clicks);
+  showError(elements.boardError, note);
   show(game, shareHash(game), played);
   return true;
 }
 
-/** Reads #rules=…&board=… or #rules=…&seed=… from the URL. */
+/**
+ * Reads #rules=…&board=… or #rules=…&seed=… from the URL. A board that cannot be used is
+ * explained: on a page with a game (a link followed on it), the game stays, and so does its
+ * address; else a random board keeps the page usable.
+ */
 function fromHash() {
   const params = new URLSearchParams(location.hash.slice(1));
   const wanted = params.get("rules");
-  if (wanted in RULES) elements.rules.value = wanted;
+  const shown = elements.board.game;
   const board = params.get("board");
   const clicks = params.get("clicks") ?? "";
   if (board !== null) {
+    const rulesBefore = elements.rules.value;
+    if (wanted in RULES) elements.rules.value = wanted;
     if (showText(textFromUrl(board), clicks)) return;
-    // The text was explained; a random board keeps the page usable.
-    const message = elements.boardError.textContent;
+    const message = elements.boardError.textContent.replace(/([^.])$/, "$1.");
+    if (shown) {
+      elements.rules.value = rulesBefore;
+      keepClicksInUrl();
+      showError(elements.boardError, `${message} The game shown stays.`);
+      return;
+    }
     newBoard();
     showError(elements.boardError, `${message} A random board is shown instead.`);
     return;
   }
+  if (wanted in RULES) elements.rules.value = wanted;
   const seed = params.get("seed");
   if (seed !== null && /^\d{1,15}$/.test(seed)) newBoard(Number(seed), clicks);
   else newBoard();

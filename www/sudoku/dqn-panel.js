@@ -138,7 +138,7 @@ export const SUDOKU_DQN = {
         const text =
           total === 2 * wanted && done < wanted
             ? `Drawing ${plural(perBin, "puzzle")} of each bin (${count(done)} of ${count(wanted)} kept), then playing them`
-            : `Drawn; playing them (${count(done - total / 2)} of ${count(total / 2)} played)`;
+            : `Playing the drawn puzzles: ${count(done - total / 2)} of ${count(total / 2)}`;
         card.evaluationTable.showProgress(text, total ? done / total : null);
       };
       const { evaluation: bins } = await evaluateModel({ perBin, seed, givens: Array.from(givens) }, progress);
