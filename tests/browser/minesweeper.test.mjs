@@ -662,6 +662,14 @@ describe('<puzzle-widget puzzle="minesweeper">', () => {
     let shown = await state();
     assert.equal(shown.puzzle, "minesweeper");
     assert.deepEqual([shown.width, shown.height, shown.mines, shown.seed, shown.status], [9, 9, 10, 7, "ready"]);
+    // A board narrower than its widget stands in its middle.
+    const gaps = await page.evaluate(() => {
+      const widget = document.getElementById("mines");
+      const frame = widget.shadowRoot.querySelector("mines-board").shadowRoot.querySelector(".frame").getBoundingClientRect();
+      const box = widget.getBoundingClientRect();
+      return { left: frame.left - box.left, right: box.right - frame.right };
+    });
+    assert.ok(gaps.left > 20 && Math.abs(gaps.left - gaps.right) <= 2, `centred: ${JSON.stringify(gaps)}`);
 
     // A click reveals what a MinesGame of the same seed reveals; the move event says so.
     await page.locator("#mines >> mines-board >> .cell[data-cell='40']").click();

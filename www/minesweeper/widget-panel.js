@@ -83,7 +83,7 @@ export class MinesPanel extends GamePanel {
     super(container, host, {
       name: "mines",
       style: `
-.mines mines-board { display: block; max-width: 100%; }
+.mines mines-board { display: block; width: fit-content; max-width: 100%; margin-inline: auto; }
 .mines .mines-controls label { display: inline-flex; align-items: center; gap: 4px; font-size: 13px; }
 `,
       buttons: [["new", "New game"], ["hint", "Hint"], ["play", "Solver plays", { primary: true }]],
