@@ -375,7 +375,8 @@ export class Train2048Panel {
     try {
       const saved = await this.#client.save({ precision: "f32", gzip: false });
       const games = numberFormat.format(saved.gamesTrained);
-      await this.#api.useNetwork(saved.bytes, `The network trained here (${tupleSetName(saved.tupleSet)}, ${games} games)`);
+      // The page's model line says its tuples, weights and games.
+      await this.#api.useNetwork(saved.bytes, "The network trained here");
       this.#run.setStatus(`The page's player now plays with the network trained here (${games} games).`);
     } catch (error) {
       this.#run.showError(`The page could not take the network: ${error.message}`);
