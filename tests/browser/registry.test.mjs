@@ -81,6 +81,29 @@ describe("the puzzle registry", () => {
     assert.ok(Object.isFrozen(PUZZLES) && Object.isFrozen(PUZZLES[0].learner), "nobody changes the registry");
   });
 
+  test("on every page, with its learning card set up and its folds open, every control and board has an accessible name", slow, async () => {
+    session ??= await startSession();
+    const roles = new Set(["button", "checkbox", "combobox", "grid", "link", "listbox", "radio", "slider", "spinbutton", "textbox", "progressbar", "meter", "img"]);
+    for (const { page: file } of [HOME, ...sitePages(), { page: "embed.html" }]) {
+      const page = await session.open(`/www/${file}`);
+      await page.waitForFunction(() => [...document.querySelectorAll("puzzle-widget")].every((widget) => widget.hasAttribute("ready")) && document.readyState === "complete", null, { timeout: 45_000 });
+      if (file !== "embed.html") await waitForApp(page);
+      if (await page.locator("[data-learn-ready], #dqn").count()) await page.waitForFunction(() => !document.querySelector("#dqn") || document.querySelector("[data-learn-ready]"), null, { timeout: 45_000 });
+      await page.evaluate(() => document.querySelectorAll("details").forEach((details) => (details.open = true)));
+      const cdp = await page.context().newCDPSession(page);
+      const { nodes } = await cdp.send("Accessibility.getFullAXTree");
+      const unnamed = [];
+      for (const node of nodes) {
+        if (node.ignored || !roles.has(node.role?.value) || (node.name?.value ?? "").trim()) continue;
+        const { node: element } = await cdp.send("DOM.describeNode", { backendNodeId: node.backendDOMNodeId });
+        unnamed.push(`${node.role.value} <${element.localName} ${(element.attributes ?? []).join(" ").slice(0, 80)}>`);
+      }
+      assert.deepEqual(unnamed, [], `${file}: ${nodes.length} accessibility nodes`);
+      assert.deepEqual(page.errors, [], file);
+      await page.context().close();
+    }
+  });
+
   test("every puzzle's page loads, and its nav lists every page with its own marked", options, async () => {
     session ??= await startSession();
     const expected = [{ ...HOME, puzzles: [] }, ...sitePages()];

@@ -138,7 +138,7 @@ export class MinesBoard extends HTMLElement {
           <span class="timer" part="timer" title="Seconds" aria-label="Seconds">0</span>
         </div>
         <p class="more" part="more" hidden></p>
-        <div class="scroll"><div class="grid" part="grid" role="grid"></div></div>
+        <div class="scroll"><div class="grid" part="grid" role="grid" aria-label="Board"></div></div>
       </div>`,
       parts: { bar: ".bar", counter: ".counter", face: ".face", timer: ".timer", grid: ".grid", scroll: ".scroll", more: ".more" },
     });

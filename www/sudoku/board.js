@@ -200,7 +200,7 @@ export class SudokuBoard extends HTMLElement {
           <span class="mode" part="mode"></span>
         </div>
         <div class="wrap">
-          <div class="grid" part="grid" role="grid"></div>
+          <div class="grid" part="grid" role="grid" aria-label="Board"></div>
           <div class="solved" hidden><span></span></div>
         </div>
         <div class="pad" part="pad"><div class="digits"></div><div class="tools"></div></div>
