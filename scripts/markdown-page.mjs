@@ -60,7 +60,7 @@ function sitePage(title, cardBody) {
     <meta charset="utf-8" />
     <meta name="viewport" content="width=device-width, initial-scale=1" />
     <meta name="color-scheme" content="light dark" />
-    <title>${escapeHtml(title)} — puzzlelab</title>
+    <title>${escapeHtml(title === "puzzlelab" ? title : `${title} — puzzlelab`)}</title>
     <link rel="icon" href="data:," />
     <link rel="stylesheet" href="/www/common/base.css" />
     <link rel="stylesheet" href="/www/common/docs.css" />

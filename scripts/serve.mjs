@@ -38,6 +38,7 @@ const MIME_TYPES = {
   ".svg": "image/svg+xml",
   ".ico": "image/x-icon",
   ".txt": "text/plain; charset=utf-8",
+  ".log": "text/plain; charset=utf-8",
   ".md": "text/plain; charset=utf-8",
   ".bin": "application/octet-stream",
 };

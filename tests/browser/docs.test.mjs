@@ -88,6 +88,19 @@ describe("links in the Markdown", () => {
     assert.equal(slug("Speed"), "speed-1");
   });
 
+  test("every tracked Markdown file's headings form an outline: one h1 first, and no level skipped on the way down", () => {
+    const files = execFileSync("git", ["ls-files", "*.md"], { cwd: REPOSITORY_ROOT, encoding: "utf8" }).split("\n").filter(Boolean);
+    const skips = [];
+    for (const file of files) {
+      const levels = [...markdownPage(readFileSync(join(REPOSITORY_ROOT, file), "utf8"), `/${file}`).matchAll(/<h([1-6]) id=/g)].map((match) => Number(match[1]));
+      if (levels[0] !== 1 || levels.filter((level) => level === 1).length !== 1) skips.push(`${file}: h1s ${levels.filter((level) => level === 1).length}, first h${levels[0]}`);
+      levels.forEach((level, index) => {
+        if (index > 0 && level > levels[index - 1] + 1) skips.push(`${file}: h${levels[index - 1]} then h${level} (heading ${index + 1})`);
+      });
+    }
+    assert.deepEqual(skips, []);
+  });
+
   test("every link in every tracked Markdown file lands on a file, and on a heading of it", () => {
     const files = execFileSync("git", ["ls-files", "*.md"], { cwd: REPOSITORY_ROOT, encoding: "utf8" }).split("\n").filter(Boolean);
     const pages = new Map(files.map((file) => [file, markdownPage(readFileSync(join(REPOSITORY_ROOT, file), "utf8"), `/${file}`)]));

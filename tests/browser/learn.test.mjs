@@ -667,7 +667,20 @@ describe("<puzzle-widget solver=\"dqn\">", () => {
     await page.waitForFunction(() => document.getElementById("neural").hasAttribute("invalid"));
     const presetError = await page.evaluate(() => document.getElementById("neural").shadowRoot.querySelector("[part=error]").textContent);
     assert.match(presetError, /^solver="dqn": the DQN models solve numbered sliding puzzles, not the sun-moon preset$/);
-    assert.deepEqual(page.errors, []);
+
+    // A model URL that is not there, or whose host does not answer: the widget names it and says which.
+    await page.evaluate(() => {
+      const widget = document.getElementById("neural");
+      widget.removeAttribute("preset");
+      widget.setAttribute("model", "models/missing.dqn");
+    });
+    await page.waitForFunction(() => !document.getElementById("neural").hasAttribute("invalid") && document.getElementById("neural").state?.rows === 3);
+    const missing = await page.evaluate(() => document.getElementById("neural").solve().then(() => "solved", (error) => error.message));
+    assert.match(missing, /^DQN failed: http:\/\/127\.0\.0\.1:\d+\/www\/models\/missing\.dqn answered HTTP 404 \(no such file\)/);
+    await page.evaluate(() => document.getElementById("neural").setAttribute("model", "http://127.0.0.1:9/model.dqn"));
+    const unanswered = await page.evaluate(() => document.getElementById("neural").solve().then(() => "solved", (error) => error.message));
+    assert.match(unanswered, /^DQN failed: http:\/\/127\.0\.0\.1:9\/model\.dqn could not be downloaded: the host did not answer, or it does not let this page read the file/);
+    assert.deepEqual(page.errors.filter((text) => !/404|ERR_CONNECTION_REFUSED/.test(text)), []);
   });
 });
 

@@ -4,15 +4,25 @@
 
 import { keptFetch } from "./asset-cache.js";
 
+/** The end of the sentence a download that got no answer throws (the browser says only "Failed to fetch"). */
+export const NO_ANSWER =
+  "could not be downloaded: the host did not answer, or it does not let this page read the file (a host on another site must allow it: CORS; and a page's Content-Security-Policy must allow it in connect-src)";
+
 /**
  * The body of `url` as a Uint8Array (the host's files are kept between visits: asset-cache.js);
  * `onProgress({ loaded, total })` follows the download: once when the answer came (loaded 0),
  * then after every chunk (total 0 when the server does not say). An answer other than 2xx throws
- * "URL answered HTTP 404".
+ * "URL answered HTTP 404 (no such file)"; no answer, "URL could not be downloaded: …" (NO_ANSWER).
  */
 export async function fetchBytes(url, onProgress = () => {}) {
-  const response = await keptFetch(url);
-  if (!response.ok) throw new Error(`${url} answered HTTP ${response.status}`);
+  let response;
+  try {
+    response = await keptFetch(url);
+  } catch (error) {
+    if (error?.name === "AbortError") throw error;
+    throw new Error(`${url} ${NO_ANSWER}`);
+  }
+  if (!response.ok) throw new Error(`${url} answered HTTP ${response.status}${response.status === 404 ? " (no such file)" : ""}`);
   const total = Number(response.headers.get("Content-Length")) || 0;
   if (!response.body) return new Uint8Array(await response.arrayBuffer());
   const reader = response.body.getReader();

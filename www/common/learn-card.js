@@ -70,6 +70,7 @@
 // The training half (form, run, statistics, training charts) is learn-training.js's.
 
 import { chooseFilesWith, elementsByPrefix, hideAlerts, megabytes, renderCard, showAlert, whole, writeModelLine } from "./card-helpers.js";
+import { NO_ANSWER } from "./download.js";
 import { BarChart, LineChart } from "./chart.js";
 import { EvaluationTable, evaluationResultsHtml } from "./evaluation-table.js";
 import { fieldHtml, fieldsHtml, readFields } from "./learn-form.js";
@@ -200,9 +201,7 @@ function evaluationChartsHtml(canvases) {
 export function urlLoadError(wanted, message) {
   const status = /answered HTTP (\d+)/.exec(message);
   if (status) return `“${wanted}” could not be downloaded: the host answered HTTP ${status[1]}${status[1] === "404" ? " (no such file)" : ""}.`;
-  if (/Failed to fetch|NetworkError|Load failed/i.test(message)) {
-    return `“${wanted}” could not be downloaded: the host did not answer, or it does not let this page read the file (a host on another site must allow it: CORS).`;
-  }
+  if (message.includes(NO_ANSWER) || /Failed to fetch|NetworkError|Load failed/i.test(message)) return `“${wanted}” ${NO_ANSWER}.`;
   return message;
 }
 

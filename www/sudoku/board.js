@@ -53,6 +53,7 @@ const STYLE = `
     --given: #1d2433; --entered: #2554c7; --line: #1d2433; --thin: #b5bccb; --cell-bg: #fff;
     --selected: #bcd3ff; --peer: #eef2fa; --same: #d5e3ff; --conflict: #c81e1e; --hint: #fdefbf; --hint-cell: #9333ea; }
   :host([hidden]) { display: none; }
+  :host(:focus-visible) .grid { outline: 3px solid #f59e0b; outline-offset: 3px; }
   .frame { display: flex; flex-direction: column; gap: 8px; width: 100%; max-width: var(--board-width, 468px); }
   .bar { display: flex; align-items: center; justify-content: space-between; gap: 8px; font-size: 14px; }
   .timer { font: 600 15px/1 ui-monospace, monospace; }

@@ -91,7 +91,7 @@ pub enum MinesError {
     #[error("a board is 1 to {MAX_SIDE} cells wide and high, not {0} × {1}")]
     Size(usize, usize),
     /// More mines than the first-click rule leaves room for.
-    #[error("{mines} mines do not fit on {width} × {height} with the first-click rule `{rule}` (at most {most})")]
+    #[error("{mines} mines do not fit on {width} × {height} with the first-click rule \"{rule}\" (at most {most})")]
     TooManyMines {
         /// Mines asked for.
         mines: usize,
