@@ -126,6 +126,7 @@ describe("2048 in the page", () => {
 
   test("arrow keys and WASD play the moves of the Rust rules, seed for seed", options, async () => {
     const page = await open2048(session, `#seed=${SEED}`);
+    const same = (a, b) => a.score === b.score && a.board.every((value, i) => value === b.board[i]);
     const keys = ["ArrowLeft", "ArrowUp", "ArrowRight", "ArrowDown", "ArrowLeft", "ArrowDown", "a", "s", "d", "w", "s", "a", "ArrowDown", "ArrowRight"];
     const expected = await replay(page, SEED, keys.map((key) => KEY_DIRECTIONS[key]));
 
@@ -147,13 +148,21 @@ describe("2048 in the page", () => {
     }
     assert.ok(shown.score > 0, "some tiles merged");
     assert.ok(shown.tiles === shown.dom.filter((value) => value > 0).length, "no tile element is left over from a merge");
+    // A screen reader reads the tiles from the grid's label, and hears each move with the board it left.
+    const spoken = await page.evaluate(() => {
+      const root = document.querySelector("#game").shadowRoot;
+      return { grid: root.querySelector("[part=grid]").getAttribute("aria-label"), said: root.querySelector("[role=status]").textContent };
+    });
+    const rowsText = [0, 1, 2, 3].map((row) => `Row ${row + 1}: ${shown.dom.slice(row * 4, row * 4 + 4).map((value) => (value ? String(value) : "empty")).join(", ")}.`).join(" ");
+    assert.equal(spoken.grid, `Tiles: ${rowsText}`);
+    const lastMoved = [...keys.keys()].reverse().find((i) => !same(expected[i], expected[i + 1]));
+    assert.equal(spoken.said, `${{ up: "Up", right: "Right", down: "Down", left: "Left" }[KEY_DIRECTIONS[keys[lastMoved]]]}: score ${expected[lastMoved + 1].score.toLocaleString("en")}${expected[lastMoved + 1].score > expected[lastMoved].score ? ` (+${(expected[lastMoved + 1].score - expected[lastMoved].score).toLocaleString("en")})` : ""}. ${rowsText}`);
 
     // Keys that a control needs stay with it: the speed slider takes the arrows.
     await page.focus("#agent-speed");
     await page.keyboard.press("ArrowLeft");
     assert.deepEqual((await readGame(page)).dom, shown.dom);
     // Undo takes the last move that changed the board back.
-    const same = (a, b) => a.score === b.score && a.board.every((value, i) => value === b.board[i]);
     let last = keys.length - 1;
     while (same(expected[last], expected[last + 1])) last -= 1;
     await page.click("#undo");

@@ -235,8 +235,13 @@ describe("Minesweeper in the page", () => {
       assert.equal(await cursorCell(), target);
     };
     await moveTo(covered);
+    // A screen reader hears where the cursor is and what each key did (the board's live region).
+    const said = () => page.evaluate(() => document.querySelector("#game").shadowRoot.querySelector("[role=status]").textContent);
+    const name = (cell) => `row ${Math.floor(cell / 9) + 1}, column ${(cell % 9) + 1}`;
+    assert.equal(await said(), `${name(covered)}: covered`);
     await page.keyboard.press("f");
     assert.equal((await readBoard(page)).codes[covered], 10);
+    assert.equal(await said(), `${name(covered)}: flagged. 9 mines left.`);
     await page.keyboard.press("F");
     assert.equal((await readBoard(page)).codes[covered], 9);
     const safe = await page.evaluate(() => document.querySelector("#game").game.analyse().safe);
@@ -245,6 +250,7 @@ describe("Minesweeper in the page", () => {
       await page.keyboard.press(" ");
       const code = (await readBoard(page)).codes[safe[0]];
       assert.ok(code <= 8, `space revealed cell ${safe[0]}: ${code}`);
+      assert.match(await said(), new RegExp(`^${name(safe[0])}: (${code}|empty)(; \\d+ cells opened)?\\.$`));
     }
     assert.deepEqual(page.errors, []);
   });

@@ -145,6 +145,12 @@ describe("Sudoku in the page", () => {
     assert.deepEqual(board.cells[2].marks, [5, 6]);
     assert.equal(board.cells[2].label, "row 1, column 3: empty, pencil marks 5 6");
     assert.equal(board.text, PUZZLE, "pencil marks are not digits");
+    // A screen reader hears each key's cell (the board's live region): the selection is drawn, not focused.
+    const said = () => page.evaluate(() => document.querySelector("#game").shadowRoot.querySelector("[role=status]").textContent);
+    assert.equal(await said(), "row 1, column 3: empty, pencil marks 5 6");
+    await page.keyboard.press("ArrowLeft");
+    assert.equal(await said(), "row 1, column 2: empty, pencil marks 6 8");
+    await page.keyboard.press("ArrowRight");
 
     // 6 in r1c2: its own marks go, and 6 leaves the marks of its peer r1c3.
     await page.keyboard.press("ArrowLeft");

@@ -75,6 +75,19 @@ export function randomSeed() {
   return crypto.getRandomValues(new Uint32Array(1))[0];
 }
 
+/** A move's direction as said: "Up". */
+const DIRECTION_WORDS = { up: "Up", right: "Right", down: "Down", left: "Left" };
+
+/** The board (16 exponents, row-major, 0 = empty) in words, row by row: "Row 1: 2, empty, empty, 4. Row 2: …". */
+export function tilesText(exponents) {
+  const rows = [];
+  for (let row = 0; row < 4; row++) {
+    const cells = Array.from(exponents.slice(row * 4, row * 4 + 4), (exponent) => (exponent === 0 ? "empty" : String(2 ** exponent)));
+    rows.push(`Row ${row + 1}: ${cells.join(", ")}.`);
+  }
+  return rows.join(" ");
+}
+
 const STYLE = `
 :host {
   --board-background: #bbada0;
@@ -331,7 +344,7 @@ export class Game2048Board extends HTMLElement {
       </div>
       <div class="frame" part="frame">
         <div class="cells" aria-hidden="true">${"<span></span>".repeat(16)}</div>
-        <div class="grid" part="grid" aria-hidden="true"></div>
+        <div class="grid" part="grid" role="img" aria-label="No game"></div>
         <div class="hint" part="hint" hidden></div>
         <div class="note" part="note" hidden></div>
         <div class="overlay" part="overlay" role="dialog" aria-modal="false" hidden>
@@ -435,6 +448,11 @@ export class Game2048Board extends HTMLElement {
     this.#animate(report, duration);
     this.#showScore(report.score, report.gained, duration > 0);
     this.#reflect();
+    // A player's move is said with the board it leaves (the end and a win are said below).
+    if (source === "user" && !report.over) {
+      const gained = report.gained ? ` (+${numberFormat.format(report.gained)})` : "";
+      this.#parts.live.textContent = `${DIRECTION_WORDS[report.direction] ?? report.direction}: score ${numberFormat.format(report.score)}${gained}. ${tilesText(report.board)}`;
+    }
     fireEvent(this, "game-move", {
       direction: report.direction,
       gained: report.gained,
@@ -604,6 +622,8 @@ export class Game2048Board extends HTMLElement {
     this.toggleAttribute("won", this.#won);
     this.setAttribute("score", String(game?.score ?? 0));
     this.setAttribute("moves", String(game?.moves ?? 0));
+    // The tiles are drawn for the eye; a screen reader reads them from the grid's label.
+    this.#parts.grid.setAttribute("aria-label", game ? `Tiles: ${tilesText(game.board())}` : "No game");
   }
 
   #showGameOver({ score, maxTile }) {

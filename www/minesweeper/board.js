@@ -248,6 +248,9 @@ export class MinesBoard extends HTMLElement {
     if (detail.action !== "flag" && !this.#clock.started) this.#clock.start();
     if (game.status === "won" || game.status === "lost") this.#clock.stop();
     this.#drawCells();
+    // A screen reader hears what a player's move did (the solver's own moves are not read out one
+    // by one); the end is said below.
+    if (detail.source === "user" && game.status === "playing") this.#say(this.#moveText(detail));
     fireEvent(this, "mines-move", detail);
     if (game.status === "won" && detail.action !== "flag") {
       this.#parts.live.textContent = `Cleared in ${this.seconds} seconds.`;
@@ -256,6 +259,24 @@ export class MinesBoard extends HTMLElement {
       this.#parts.live.textContent = "A mine went off.";
       fireEvent(this, "mines-lost", { cell: game.exploded, seconds: this.seconds, source: detail.source });
     }
+  }
+
+  /** Says `text` in the board's live region (read by screen readers only). */
+  #say(text) {
+    this.#parts.live.textContent = text;
+  }
+
+  /** The cell's name and what it shows, as its button is labelled: "row 3, column 5: 2". */
+  #cellText(cell) {
+    return this.#buttons[cell]?.getAttribute("aria-label") ?? "";
+  }
+
+  /** What a player's move did, in words: the cell, and how many opened or how many mines are left. */
+  #moveText({ action, cell, revealed = [] }) {
+    const game = this.#game;
+    if (action === "flag") return `${this.#cellText(cell)}. ${game.mines - game.flags} mines left.`;
+    const opened = revealed.length > 1 ? `; ${revealed.length} cells opened` : "";
+    return `${this.#cellText(cell)}${opened}.`;
   }
 
   #build() {
@@ -474,6 +495,8 @@ export class MinesBoard extends HTMLElement {
       this.#cursor = nr * width + nc;
       this.#drawCells();
       this.#reveal(this.#cursor);
+      // The cursor is drawn, not focused: a screen reader hears where it went.
+      this.#say(this.#cellText(this.#cursor));
     } else if (event.key === " " || event.key === "Enter") {
       this.reveal(this.#cursor, "user");
     } else if (event.key === "f" || event.key === "F") {

@@ -491,6 +491,8 @@ export class SudokuBoard extends HTMLElement {
     const solved = game.isSolved();
     if (solved) this.#clock.stop();
     this.#draw();
+    // A screen reader hears what a player's move did to its cell (the selection is drawn, not focused).
+    if (detail.source === "user" && !solved && detail.cell !== null && detail.cell !== undefined) this.#say(this.#cellText(detail.cell));
     fireEvent(this, "sudoku-move", detail);
     if (solved) {
       this.#parts.live.textContent = `${solvedText(this.seconds, this.#help)}.`;
@@ -649,6 +651,16 @@ export class SudokuBoard extends HTMLElement {
     else if (action === "redo") this.redo("user");
   }
 
+  /** Says `text` in the board's live region (read by screen readers only). */
+  #say(text) {
+    this.#parts.live.textContent = text;
+  }
+
+  /** The cell's name and what it holds, as its button is labelled: "row 2, column 5: 7". */
+  #cellText(cell) {
+    return this.#buttons[cell]?.getAttribute("aria-label") ?? "";
+  }
+
   #onKeyDown(event) {
     const game = this.#game;
     if (!game || this.locked || event.altKey || event.metaKey) return;
@@ -670,6 +682,7 @@ export class SudokuBoard extends HTMLElement {
       const row = Math.min(n - 1, Math.max(0, Math.floor(this.#selected / n) + dy));
       const col = Math.min(n - 1, Math.max(0, (this.#selected % n) + dx));
       this.selected = row * n + col;
+      this.#say(this.#cellText(this.#selected));
     } else if (digit !== null && digit >= 1 && digit <= n) {
       if (event.shiftKey) this.mark(digit, this.#selected, "user");
       else this.place(digit, this.#selected, "user");
