@@ -84,6 +84,8 @@ export class SameGameBoard extends HTMLElement {
   #grid;
   #counts;
   #info;
+  /** The live region a player's click is said in (screen readers only). */
+  #live;
   #badge;
   #end;
   /** The pile elements by the cell they stand on. */
@@ -106,6 +108,7 @@ export class SameGameBoard extends HTMLElement {
       info: this.#info,
       badge: this.#badge,
       end: this.#end,
+      live: this.#live,
     } = attachBoardShadow(this, {
       style: STYLE,
       markup: `
@@ -119,7 +122,6 @@ export class SameGameBoard extends HTMLElement {
         <div class="group-info" part="group-info" aria-live="polite"></div>
       </div>`,
       parts: { grid: ".grid", counts: ".counts", info: ".group-info", badge: ".badge", end: ".end" },
-      live: false,
     }));
     // Focusable by script only while it has piles (#updateTabStop): it keeps the focus when the
     // focused pile goes.
@@ -178,6 +180,7 @@ export class SameGameBoard extends HTMLElement {
     if (focused !== null && !this.#pileFocused()) this.#refocus(focused);
     this.#updateTabStop();
     this.#hoverAfterMove();
+    if (source === "user") this.#live.textContent = this.#clickText(report);
     const detail = { action: "click", cell, ...report, source };
     fireEvent(this, "samegame-move", detail);
     if (report.over) fireEvent(this, "samegame-over", { clicks: report.clicks, score: report.score, cleared: report.cleared, piles: game.piles, source });
@@ -344,11 +347,25 @@ export class SameGameBoard extends HTMLElement {
     return Boolean(active?.classList?.contains("pile") && !active.disabled && active.isConnected);
   }
 
-  /** Focuses the pile at `cell`, else (none there) the grid, remembering `cell` for the arrows. */
+  /**
+   * Focuses the pile at `cell`, else (none there) the pile nearest it, else (no pile left) the
+   * grid, remembering `cell` for the arrows.
+   */
   #refocus(cell) {
-    const pile = this.#piles.get(cell);
-    (pile && !pile.disabled ? pile : this.#grid).focus({ preventScroll: true });
-    this.#cursor = cell;
+    const atCell = this.#piles.get(cell);
+    const pile = atCell && !atCell.disabled ? atCell : this.#nearestPile(cell);
+    (pile ?? this.#grid).focus({ preventScroll: true });
+    this.#cursor = pile ? Number(pile.dataset.cell) : cell;
+  }
+
+  /** A player's click in words: what went, what is left, and the end when it came. */
+  #clickText(report) {
+    const game = this.#game;
+    const removed = report.cells.length;
+    const points = game.rules === "samegame" ? `, +${report.points} points` : "";
+    const left = `${game.piles} ${game.piles === 1 ? "pile" : "piles"} left`;
+    const end = game.isCleared ? ` ${this.#end.textContent}.` : game.isOver ? ` ${this.#end.textContent}.` : "";
+    return `Removed ${removed} ${removed === 1 ? "pile" : "piles"}${points}; ${left}.${end}`;
   }
 
   /**
