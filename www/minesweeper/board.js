@@ -133,9 +133,9 @@ export class MinesBoard extends HTMLElement {
       markup: `
       <div class="frame" part="frame">
         <div class="bar" part="bar">
-          <span class="counter" part="counter" title="Mines left (mines minus flags)" aria-label="Mines left">0</span>
+          <span class="counter" part="counter" title="Mines left (mines minus flags)" role="img" aria-label="Mines left">0</span>
           <button class="face" part="face" type="button" title="New game" aria-label="New game">☺</button>
-          <span class="timer" part="timer" title="Seconds" aria-label="Seconds">0</span>
+          <span class="timer" part="timer" title="Seconds" role="timer" aria-label="Seconds">0</span>
         </div>
         <p class="more" part="more" hidden></p>
         <div class="scroll"><div class="grid" part="grid" role="grid" aria-label="Board"></div></div>
@@ -341,7 +341,9 @@ export class MinesBoard extends HTMLElement {
     const game = this.#game;
     if (!game) return;
     // A won game shows every mine flagged (#drawCells), so none is left.
-    this.#parts.counter.textContent = String(game.status === "won" ? 0 : game.mines - game.flags);
+    const left = game.status === "won" ? 0 : game.mines - game.flags;
+    this.#parts.counter.textContent = String(left);
+    this.#parts.counter.setAttribute("aria-label", `${left} ${Math.abs(left) === 1 ? "mine" : "mines"} left`);
     this.#parts.timer.textContent = String(Math.min(999, this.seconds));
     this.#parts.face.textContent = FACES[game.status];
   }

@@ -197,7 +197,7 @@ export class SudokuBoard extends HTMLElement {
       markup: `
       <div class="frame" part="frame">
         <div class="bar" part="bar">
-          <span class="timer" part="timer" title="Time" aria-label="Time">0:00</span>
+          <span class="timer" part="timer" title="Time" role="timer" aria-label="Time">0:00</span>
           <span class="mode" part="mode"></span>
         </div>
         <div class="wrap">
