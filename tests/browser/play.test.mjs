@@ -67,6 +67,9 @@ describe("playing by hand", () => {
     await expectBoard("d", [1, 2, 3, 4, 0, 8, 7, 6, 5]); // D = right
     await expectBoard("W", [1, 2, 3, 4, 6, 8, 7, 0, 5]); // W = up (Shift held too)
     assert.equal((await readBoard(page)).moves, 7, "moves into a wall do not count");
+    // A screen reader hears each move (the board's live region).
+    const said = await page.evaluate(() => document.querySelector("#board").board.shadowRoot.querySelector("[role=status]").textContent);
+    assert.equal(said, "Tile 6 slid up. 7 moves.");
 
     // Keys go nowhere near the board while another control has focus.
     await page.focus("#shuffle");

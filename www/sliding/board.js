@@ -467,9 +467,22 @@ class SlidingBoard extends HTMLElement {
     this.#movesOutput.textContent = String(this.#moveCount);
     this.setAttribute("moves", String(this.#moveCount));
     const solved = this.#puzzle.isSolved();
+    // A screen reader hears a player's move (the solve, below, says itself).
+    if (source === "user" && moves.length > 0 && !solved) this.#liveRegion.textContent = this.#moveText(moves);
     this.#updateState(source, solved && !wasSolved);
     fireEvent(this, "board-move", { moves, source, moveCount: this.#moveCount, solved });
     if (solved && !wasSolved) fireEvent(this, "board-solved", { source, moveCount: this.#moveCount });
+  }
+
+  /** A player's move in words: "Tile 5 slid left. 3 moves." (the tiles slide against the blank's `moves`). */
+  #moveText(moves) {
+    const last = moves.at(-1);
+    const [dr, dc] = BLANK_STEP[last];
+    const blank = this.#labels.indexOf(0);
+    const moved = this.#labels[blank - dr * this.#puzzle.cols - dc];
+    const way = { up: "down", down: "up", left: "right", right: "left" }[last];
+    const what = moves.length === 1 ? `Tile ${this.#labelNames[moved]} slid ${way}` : `${moves.length} tiles slid ${way}`;
+    return `${what}. ${this.#moveCount} ${this.#moveCount === 1 ? "move" : "moves"}.`;
   }
 
   #place(tile, index) {
