@@ -131,6 +131,11 @@ describe("the Learn card on the dust page", () => {
     const loss = Number(stats.data.loss);
     assert.ok(stats.data.loss !== "" && Number.isFinite(loss) && loss >= 0, `the TD loss is a finite number (${stats.data.loss})`);
     assert.match(stats.clicks, /^\d+\.\d\d \(5 boards\)$/, "the last validation's mean clicks");
+    // A number cut short to fit its cell shows whole on hover.
+    const tips = await page.locator("#ddqn-stats").evaluate((element) =>
+      [...element.querySelectorAll("dd")].map((dd) => ({ id: dd.id, clipped: dd.scrollWidth > dd.clientWidth, title: dd.getAttribute("title"), text: dd.textContent })),
+    );
+    for (const tip of tips.filter(({ clipped }) => clipped)) assert.equal(tip.title, tip.text, JSON.stringify(tip));
     assert.match(await page.locator("#ddqn-status").textContent(), /^Training on the CPU…/);
     for (const chart of ["clicks", "loss"]) {
       assert.ok((await canvasInk(page, `#ddqn-chart-${chart}`)) > 1000, `the ${chart} chart draws`);

@@ -87,8 +87,8 @@ export const DUST_DQN = {
   },
   saveName: (steps, { options }) => `dust-${options.net}-${steps}steps.dqn`,
   stats: {
-    validation: [["clicks", "Clicks a board"]],
-    render: ({ validation }) => (validation ? { clicks: validation.clicks.mean_clicks.toFixed(2) } : {}),
+    validation: [["clicks", "Validation clicks"]],
+    render: ({ validation }) => (validation ? { clicks: `${validation.clicks.mean_clicks.toFixed(2)} (${numberFormat.format(validation.clicks.boards)} boards)` } : {}),
   },
   charts: {
     help: `Every few steps the network clears the validation boards greedily (<code>puzzlelab dust train</code>'s seeded boards):
