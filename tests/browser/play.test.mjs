@@ -175,6 +175,17 @@ describe("playing by hand", () => {
     await page.reload();
     await waitForApp(page);
     assert.deepEqual([(await readBoard(page)).dom, (await readBoard(page)).moves], [before.dom, 3], "a reload shows the board and its moves");
+    // A link to the position shown: that puzzle is set, with no moves made on it (a reload does not
+    // play the moves made before the link again from it: here the blank's "up" would move it on).
+    const same = await session.newPage(hash);
+    await clickCell(same, 3); // 4 slides down: the blank goes up
+    const moved = await readBoard(same);
+    assert.deepEqual(moved.dom, [1, 2, 3, 0, 5, 6, 4, 7, 8]);
+    await same.evaluate((link) => (location.hash = link), hashFor(3, 3, "1,2,3,_,5,6,4,7,8"));
+    await same.evaluate(() => new Promise((resolve) => setTimeout(resolve, 100)));
+    await same.reload();
+    await waitForApp(same);
+    assert.deepEqual([(await readBoard(same)).dom, (await readBoard(same)).moves], [moved.dom, 0]);
 
     // A link followed while a long search runs: the search is cancelled and the link's puzzle shown.
     const hard = await session.newPage(hashFor(4, 4, "_,15,14,13,12,11,10,9,8,7,6,5,4,3,2,1"));
@@ -188,7 +199,7 @@ describe("playing by hand", () => {
     assert.ok(await hard.locator("#solve").isEnabled(), "the search ended");
     assert.ok(await hard.locator("#cancel").isDisabled());
     assert.equal(await hard.evaluate(() => location.hash), hash);
-    assert.deepEqual([...page.errors, ...hard.errors], []);
+    assert.deepEqual([...page.errors, ...same.errors, ...hard.errors], []);
   });
 
   test("a malformed custom start shows the solver's message beside the input and leaves the board alone", options, async () => {
