@@ -11,6 +11,7 @@ import { SolutionPlayer } from "./player.js";
 import { SolveCancelled } from "./solver-client.js";
 import { sharedSolverPool } from "./solver-pool.js";
 import { keepFor, keptFor, mountLaterCard } from "../common/page-controls.js";
+import { hashFor, readHash, writeHashFor } from "./address.js";
 import {
   ALGORITHM_NAMES,
   DEFAULT_DIFFICULTY,
@@ -368,37 +369,6 @@ function updateDifficultyLabel(remember = true) {
   // Remember what the person asked for, so a small board's cap does not shrink it on bigger ones.
   if (remember) elements.difficulty.dataset.wanted = elements.difficulty.value;
   elements.difficultyValue.textContent = elements.difficulty.value;
-}
-
-// ---- the URL hash: #size=3x3&start=…&goal=…[&preset=sun-moon] --------------------------------
-
-function encodeHashValue(text) {
-  return encodeURIComponent(text).replaceAll("%2C", ",");
-}
-
-function hashFor(puzzle) {
-  let hash = `#size=${puzzle.rows}x${puzzle.cols}&start=${encodeHashValue(puzzle.startText())}&goal=${encodeHashValue(puzzle.goalText())}`;
-  if (puzzle.presetName) hash += `&preset=${encodeHashValue(puzzle.presetName)}`;
-  return hash;
-}
-
-function writeHashFor(puzzle) {
-  const hash = hashFor(puzzle);
-  if (location.hash !== hash) history.replaceState(null, "", hash);
-}
-
-function readHash() {
-  const fields = {};
-  for (const part of location.hash.replace(/^#/, "").split("&")) {
-    const equals = part.indexOf("=");
-    if (equals <= 0) continue;
-    try {
-      fields[part.slice(0, equals)] = decodeURIComponent(part.slice(equals + 1).replaceAll("+", " "));
-    } catch {
-      // A malformed escape: ignore the field.
-    }
-  }
-  return fields;
 }
 
 /**
