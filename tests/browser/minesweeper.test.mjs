@@ -629,6 +629,9 @@ describe("Minesweeper in the page", () => {
     }
     assert.ok(shown.cells.every((cell) => !cell.className.includes("wrong")), "no flag is wrong");
     assert.match(await page.locator("#board-status").textContent(), /^Cleared in \d+ s\.$/);
+    // Said once: the page's status line (a live region) says the end, so the board's live region does not.
+    const boardSaid = () => page.evaluate(() => document.querySelector("#game").shadowRoot.querySelector("[role=status]").textContent);
+    assert.doesNotMatch(await boardSaid(), /Cleared/);
 
     // Lost: the mines show as mines and the counter still counts mines minus flags.
     await page.fill("#board-text", board);
@@ -640,6 +643,7 @@ describe("Minesweeper in the page", () => {
     assert.equal(shown.cells[0].text, "✹");
     assert.match(shown.cells[0].className, /exploded/);
     assert.equal(shown.cells[11].text, "⚑");
+    assert.doesNotMatch(await boardSaid(), /mine went off/);
     assert.deepEqual(page.errors, []);
   });
 });
@@ -707,6 +711,9 @@ describe('<puzzle-widget puzzle="minesweeper">', () => {
     assert.deepEqual(ends, [shown.status]);
     // The hint went with the first move; the end is said instead.
     assert.match(await statusText(), shown.status === "won" ? /^Cleared in \d+ seconds\.$/ : /^A mine went off\.$/);
+    // Said once: by the widget's status line (a live region), not again by the board's.
+    const boardSaid = await page.evaluate(() => document.getElementById("mines").board.shadowRoot.querySelector("[role=status]").textContent);
+    assert.doesNotMatch(boardSaid, /Cleared|mine went off/);
 
     // A mine count that does not fit: the error is shown and fired, the game stays.
     await page.evaluate(() => document.getElementById("mines").setAttribute("mines", "200"));

@@ -633,6 +633,9 @@ describe("Sudoku in the page", () => {
     assert.equal(board.solvedShown, true);
     assert.match(await page.locator("#board-status").textContent(), /^Solved in \d+:\d\d!$/);
     assert.match(board.solvedText, /^Solved in \d+:\d\d$/, "an unaided solve: no help named");
+    // Said once: the page's status line (a live region) says it, so the board's live region does not.
+    const boardSaid = await page.evaluate(() => document.querySelector("#game").shadowRoot.querySelector("[role=status]").textContent);
+    assert.doesNotMatch(boardSaid, /Solved/);
     // Solved: keys and the pad do nothing more; the timer has stopped.
     const seconds = await page.evaluate(() => document.querySelector("#game").seconds);
     await page.keyboard.press("Backspace");
@@ -735,6 +738,9 @@ describe('<puzzle-widget puzzle="sudoku">', () => {
     await clickCell(page, 80, "#sudoku");
     await page.keyboard.press(SOLUTION[80]);
     assert.match(await widget.locator("[part=status]").textContent(), /^Solved in \d+ s · with 1 hint\.$/);
+    // Said once: by the widget's status line (a live region), not again by the board's.
+    const boardSaid = await page.evaluate(() => document.querySelector("#sudoku").board.shadowRoot.querySelector("[role=status]").textContent);
+    assert.doesNotMatch(boardSaid, /Solved/);
     assert.match((await readBoard(page, "#sudoku")).solvedText, /^Solved in \d+:\d\d with 1 hint$/);
     const state = await page.evaluate(() => document.querySelector("#sudoku").state);
     assert.equal(state.puzzle, "sudoku");

@@ -67,9 +67,13 @@ export function defineBoard(name, BoardClass, flags = [], onSet = undefined) {
   if (!customElements.get(name)) customElements.define(name, BoardClass);
 }
 
-/** Fires the board's event `type` with `detail`: it bubbles, out of shadow roots too. */
-export function fireEvent(board, type, detail) {
-  board.dispatchEvent(new CustomEvent(type, { detail, bubbles: true, composed: true }));
+/**
+ * Fires the board's event `type` with `detail`: it bubbles, out of shadow roots too. `cancelable`
+ * events return false when a listener called preventDefault() (the end of a game: the page says
+ * it in its own status line, so the board does not say it again).
+ */
+export function fireEvent(board, type, detail, { cancelable = false } = {}) {
+  return board.dispatchEvent(new CustomEvent(type, { detail, bubbles: true, composed: true, cancelable }));
 }
 
 /** A locked board's aria-disabled: reflectBooleanAttributes' `onSet` for `locked`. */

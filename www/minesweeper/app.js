@@ -353,10 +353,13 @@ elements.board.addEventListener("mines-move", (event) => {
     ? `No-guess board found in ${ms} ms (${game.noGuessAttempts} boards drawn).`
     : `No board without guesses turned up in ${game.noGuessAttempts} draws (${ms} ms): this one may need a guess.`;
 });
+// The page's status line says the end (a live region): the board need not say it too.
 elements.board.addEventListener("mines-won", (event) => {
+  event.preventDefault();
   elements.boardStatus.textContent = `Cleared in ${event.detail.seconds} s.`;
 });
-elements.board.addEventListener("mines-lost", () => {
+elements.board.addEventListener("mines-lost", (event) => {
+  event.preventDefault();
   elements.boardStatus.textContent = "A mine went off. Press the face or New game to play again.";
 });
 

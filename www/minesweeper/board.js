@@ -29,6 +29,8 @@ import { GameClock, attachBoardShadow, defineBoard, describeBoard, fireEvent, re
 // Events (bubbling, composed):
 //   mines-move     { action: "reveal" | "chord" | "flag", cell, revealed, exploded, status, source }
 //   mines-won      { seconds, source }        mines-lost { cell, seconds, source }
+//                  (both cancelable: a page that says the end in its own status cancels them, and
+//                  the board's live region does not say it again)
 //   mines-restart  {} the face was pressed: the host starts a new game
 
 /** Cell codes of MinesGame.cells(): 0–8 revealed numbers, then these. */
@@ -252,12 +254,12 @@ export class MinesBoard extends HTMLElement {
     // by one); the end is said below.
     if (detail.source === "user" && game.status === "playing") this.#say(this.#moveText(detail));
     fireEvent(this, "mines-move", detail);
+    // The end is said here unless the page says it itself (it cancels the event).
     if (game.status === "won" && detail.action !== "flag") {
-      this.#parts.live.textContent = `Cleared in ${this.seconds} seconds.`;
-      fireEvent(this, "mines-won", { seconds: this.seconds, source: detail.source });
+      if (fireEvent(this, "mines-won", { seconds: this.seconds, source: detail.source }, { cancelable: true })) this.#say(`Cleared in ${this.seconds} seconds.`);
     } else if (game.status === "lost" && detail.action !== "flag") {
-      this.#parts.live.textContent = "A mine went off.";
-      fireEvent(this, "mines-lost", { cell: game.exploded, seconds: this.seconds, source: detail.source });
+      const event = { cell: game.exploded, seconds: this.seconds, source: detail.source };
+      if (fireEvent(this, "mines-lost", event, { cancelable: true })) this.#say("A mine went off.");
     }
   }
 

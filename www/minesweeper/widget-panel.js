@@ -91,11 +91,12 @@ export class MinesPanel extends GamePanel {
       clicks: { play: () => (this.#playing ? this.pause() : this.play()) },
       // The board's own events, renamed as the widget's.
       events: [["mines-move", "move"], ["mines-won", "won"], ["mines-lost", "lost"]],
-      // A hint speaks of the position it was asked on: a move makes it stale. The end is said.
+      // A hint speaks of the position it was asked on: a move makes it stale. The end is said in
+      // the status line (a live region), so the board does not say it again.
       onEvent: (type, event) => {
-        if (type === "move") this.setStatus("");
-        else if (type === "won") this.setStatus(`Cleared in ${event.detail.seconds} seconds.`);
-        else if (type === "lost") this.setStatus("A mine went off.");
+        if (type === "move") return this.setStatus("");
+        event.preventDefault();
+        this.setStatus(type === "won" ? `Cleared in ${event.detail.seconds} seconds.` : "A mine went off.");
       },
     });
     this.buttons.overlay.addEventListener("change", () => (this.board.overlay = this.buttons.overlay.checked));

@@ -424,7 +424,11 @@ elements.board.addEventListener("sudoku-move", () => {
   updateLink();
 });
 addEventListener("pagehide", () => keepProgress());
-elements.board.addEventListener("sudoku-solved", ({ detail: { seconds, help } }) => (elements.boardStatus.textContent = solvedLine(seconds, help)));
+// The page's status line says it (a live region): the board need not say it too.
+elements.board.addEventListener("sudoku-solved", (event) => {
+  event.preventDefault();
+  elements.boardStatus.textContent = solvedLine(event.detail.seconds, event.detail.help);
+});
 // The pad's pencil button and the P key switch the board's mode: the checkbox follows.
 new MutationObserver(() => (elements.pencil.checked = elements.board.pencil)).observe(elements.board, {
   attributes: true,

@@ -44,7 +44,9 @@
 // Events (bubbling, composed):
 //   sudoku-move    { action: "digit" | "mark" | "erase" | "candidates" | "reveal" | "undo" | "redo",
 //                    cell, digit, source } (revealSolution's: cell null, digit 0)
-//   sudoku-solved  { seconds, source, help } (help as board.help, when the last digit went in)
+//   sudoku-solved  { seconds, source, help } (help as board.help, when the last digit went in;
+//                  cancelable: a page that says it in its own status cancels it, and the board's
+//                  live region does not say it again)
 
 import { GameClock, attachBoardShadow, defineBoard, describeBoard, fireEvent, replaceGame } from "../common/board-element.js";
 
@@ -494,9 +496,9 @@ export class SudokuBoard extends HTMLElement {
     // A screen reader hears what a player's move did to its cell (the selection is drawn, not focused).
     if (detail.source === "user" && !solved && detail.cell !== null && detail.cell !== undefined) this.#say(this.#cellText(detail.cell));
     fireEvent(this, "sudoku-move", detail);
-    if (solved) {
-      this.#parts.live.textContent = `${solvedText(this.seconds, this.#help)}.`;
-      fireEvent(this, "sudoku-solved", { seconds: this.seconds, source: detail.source, help: this.help });
+    // The end is said here unless the page says it itself (it cancels the event).
+    if (solved && fireEvent(this, "sudoku-solved", { seconds: this.seconds, source: detail.source, help: this.help }, { cancelable: true })) {
+      this.#say(`${solvedText(this.seconds, this.#help)}.`);
     }
   }
 

@@ -61,7 +61,11 @@ export class SudokuPanel extends GamePanel {
       clicks: { candidates: () => this.board.fillCandidates("user"), check: () => this.check() },
       // The board's own events, renamed as the widget's.
       events: [["sudoku-move", "move"], ["sudoku-solved", "solved"]],
-      onEvent: (type) => this.setStatus(type === "solved" ? this.#solvedText() : ""),
+      // The end is said in the status line (a live region), so the board does not say it again.
+      onEvent: (type, event) => {
+        if (type === "solved") event.preventDefault();
+        this.setStatus(type === "solved" ? this.#solvedText() : "");
+      },
     });
   }
 
