@@ -14,6 +14,7 @@ import { AgentRunner, fetchBytes, gunzipIfNeeded, networkFromBytes, shippedNetwo
 import { ARROWS, DIRECTIONS, SHIPPED_NETWORK_URL, directionForKey, randomSeed } from "./game.js";
 import { errorMessage, loadWasm } from "../common/wasm.js";
 import { mountLaterCard, readKept, writeKept } from "../common/page-controls.js";
+import { numberFormat } from "../common/number-format.js";
 
 /** localStorage key of the person's best score. */
 const BEST_KEY = "puzzlelab-2048-best";
@@ -52,7 +53,6 @@ const elements = {
   dqn: $("#dqn-2048"),
 };
 
-const numberFormat = new Intl.NumberFormat("en");
 let api = null;
 let board = null;
 let runner = null;

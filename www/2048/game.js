@@ -36,6 +36,7 @@
 //   game-reset   { game } a new game (or an undone move) was drawn
 
 import { attachBoardShadow, defineBoard, describeBoard, fireEvent, replaceGame, setAriaDisabled } from "../common/board-element.js";
+import { numberFormat } from "../common/number-format.js";
 
 
 /** Directions in action order: DIRECTIONS[i] is the Rust `Move` with index i (src/env/game2048/board.rs). */
@@ -63,7 +64,6 @@ export const MAX_AGENT_DEPTH = 3;
 const SWIPE_MIN_DISTANCE = 24;
 const DEFAULT_SLIDE_MS = 100;
 
-const numberFormat = new Intl.NumberFormat("en");
 
 /** The direction a key plays, or undefined (letters in either case). */
 export function directionForKey(key) {

@@ -4,6 +4,7 @@
 
 import { fetchBytes, gunzipIfNeeded } from "../common/download.js";
 import { validateStepwise } from "../common/learn-jobs.js";
+import { formatNumber } from "../common/number-format.js";
 
 /** The demonstrator of a run that learns from demonstrations: the shipped n-tuple network. */
 const DEMONSTRATOR_URL = new URL("../models/2048-ntuple.ntuple.gz", import.meta.url);
@@ -38,7 +39,7 @@ export function learnJobs(worker) {
     // The worker's message loop has a turn to post that before the games take it over.
     await new Promise((resolve) => setTimeout(resolve, 0));
     const { transitions, seconds } = trainer.addDemonstrations(bytes);
-    step("demonstrations", { detail: `: ${transitions.toLocaleString("en")} moves of ${games} game${games === 1 ? "" : "s"} recorded in ${seconds.toFixed(1)} s` });
+    step("demonstrations", { detail: `: ${formatNumber(transitions)} moves of ${games} game${games === 1 ? "" : "s"} recorded in ${seconds.toFixed(1)} s` });
   }
 
   return {

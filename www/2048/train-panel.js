@@ -27,11 +27,11 @@ import { LineChart } from "../common/chart.js";
 import { EVALUATION_IDS, EvaluationTable, evaluationResultsHtml } from "../common/evaluation-table.js";
 import { TrainingRun } from "../common/run-controls.js";
 import { WorkerClient } from "../common/worker-protocol.js";
+import { numberFormat } from "../common/number-format.js";
 
 /** The shipped network (trained natively by `puzzlelab 2048 ntuple train`, 4 × 5-tuples, f16, gzip). */
 export const SHIPPED_NETWORK_URL = new URL("../models/2048-ntuple.ntuple.gz", import.meta.url);
 
-const numberFormat = new Intl.NumberFormat("en");
 /** Tiles whose reach rates the charts and table show (of src/env/game2048/stats.rs REPORTED_TILES). */
 const CHART_TILES = ["1024", "2048", "4096", "8192"];
 const TABLE_TILES = ["2048", "4096", "8192", "16384"];

@@ -1,10 +1,10 @@
+import { numberFormat } from "./number-format.js";
 // Small pieces the training cards share (2048/train-panel.js, the n-tuple network; learn-card.js,
 // every puzzle's Learn card, and the puzzles' descriptions of it): the cards'
 // stylesheet, their elements by id, reading number fields with a message that names
 // the field, error lines, progress boxes, downloads and file choosers, and the way they write
 // whole numbers, percents, sizes and durations. run-controls.js and evaluation-table.js build on them.
 
-const numberFormat = new Intl.NumberFormat("en");
 const STYLESHEET_URL = new URL("./cards.css", import.meta.url);
 
 /** What a form field holds that training cannot use; the message names the field. */

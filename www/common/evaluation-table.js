@@ -7,8 +7,8 @@
 // sentence say, stay in the card.
 
 import { duration, hideAlerts, hideProgress, markField, showAlert, showDownload, showProgress } from "./card-helpers.js";
+import { numberFormat } from "./number-format.js";
 
-const numberFormat = new Intl.NumberFormat("en");
 
 /**
  * The progress box, status and error lines and results table of a card whose ids start with

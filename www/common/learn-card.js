@@ -79,8 +79,10 @@ import { ModelSources, modelChoiceHtml } from "./model-sources.js";
 import { shippedModels, trainedModelKey } from "./learn-client.js";
 import { byId, wwwUrl } from "./puzzles.js";
 import { backendFieldHtml, backendHelpHtml, cardLearnClient, learnRunHtml } from "./run-controls.js";
+import { numberFormat } from "./number-format.js";
 
-export const numberFormat = new Intl.NumberFormat("en");
+// The cards format their numbers with the pages' one formatter.
+export { numberFormat };
 
 /** "1 game", "5 games". */
 export function plural(count, noun) {

@@ -5,6 +5,7 @@
 // panel, or a <puzzle-widget solver="dqn">). The page and every widget share that one worker.
 
 import { byId, wwwUrl } from "./puzzles.js";
+import { formatNumber } from "./number-format.js";
 import { WorkerClient } from "./worker-protocol.js";
 
 /**
@@ -74,7 +75,7 @@ export class LearnClient extends WorkerClient {
       restartAfterCrash: true,
       crashMessage: (message) => {
         const kept = [...this.#checkpoints.values()].at(-1);
-        const steps = kept ? new Intl.NumberFormat("en").format(kept.steps) : "";
+        const steps = kept ? formatNumber(kept.steps) : "";
         return (
           `The learning worker crashed (${message}). ` +
           (kept ? `The network trained here is kept as it was at step ${steps}: Save downloads it, and it still plays. ` : "") +

@@ -22,8 +22,8 @@ import { FieldError, megabytes, whole } from "./card-helpers.js";
 import { LineChart } from "./chart.js";
 import { fillFields, readFields, settingText } from "./learn-form.js";
 import { GettingReady, LearnBackend, TrainingRun } from "./run-controls.js";
+import { numberFormat } from "./number-format.js";
 
-const numberFormat = new Intl.NumberFormat("en");
 
 /**
  * A chunk's training steps a second, the unit of the card's Steps: its moves a second (the

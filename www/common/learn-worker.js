@@ -91,6 +91,7 @@
 import { isKept, keptFetch } from "./asset-cache.js";
 import { fetchBytes } from "./download.js";
 import { cancelEvaluation, evaluateKeptModel, foreignModelHint, whileOpen } from "./learn-jobs.js";
+import { formatNumber } from "./number-format.js";
 import { byId, learnablePuzzles, puzzleOfTrainedKey, wwwUrl } from "./puzzles.js";
 import { announceReady, errorMessage as messageOf, postProgress, serveRequests } from "./worker-protocol.js";
 import { adapterName, checkWebGpu, runProbes, whyNoWebGpu } from "./webgpu-check.js";
@@ -442,7 +443,7 @@ async function fallBackToCpu(current, bounds, error) {
   current.chunkSteps = bounds.cpu.first;
   webGpuLost = messageOf(error);
   const lostAt = current.lastReport?.stepsDone ?? 0;
-  const steps = (n) => `step ${new Intl.NumberFormat("en").format(n)}`;
+  const steps = (n) => `step ${formatNumber(n)}`;
   const message =
     `WebGPU stopped answering after ${steps(lostAt)}: ${messageOf(error)}. ` +
     `Training goes on on the CPU from the network of ${steps(fromStep)}, the last chunk.`;

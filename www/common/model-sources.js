@@ -10,8 +10,8 @@
 //   const { key, name, info, source, steps } = await sources.chosen({ forPlay: true });
 
 import { hideProgress, labelModelOptions, showDownload } from "./card-helpers.js";
+import { numberFormat } from "./number-format.js";
 
-const numberFormat = new Intl.NumberFormat("en");
 
 export class ModelSources {
   /** The run's network: { steps, info (once it stopped or paused) } once a run started, else null. */

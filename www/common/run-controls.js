@@ -11,6 +11,7 @@
 
 import { downloadBytes, hideAlerts, hideProgress, markField, megabytes, showAlert, showDownload, showProgress } from "./card-helpers.js";
 import { sharedLearnClient } from "./learn-client.js";
+import { numberFormat } from "./number-format.js";
 
 /** Training states in which the form is locked. */
 export const ACTIVE_STATES = new Set(["starting", "running", "pausing", "paused", "stopping"]);
@@ -210,7 +211,6 @@ export class TrainingRun {
 
 // ---- the learning worker's runs ---------------------------------------------------------------------
 
-const numberFormat = new Intl.NumberFormat("en");
 const BACKEND_NAMES = { cpu: "CPU", webgpu: "WebGPU" };
 
 /**

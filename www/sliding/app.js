@@ -32,6 +32,7 @@ import {
   solverLabel,
   usesPatternDatabases,
 } from "./solvers.js";
+import { numberFormat } from "../common/number-format.js";
 
 const $ = (selector) => document.querySelector(selector);
 const elements = {
@@ -67,7 +68,6 @@ const elements = {
   dqn: $("#dqn"),
 };
 
-const numberFormat = new Intl.NumberFormat("en");
 /** How long the slider's maximum and the deep Q-learning card wait for the page to be idle after it starts. */
 const IDLE_TIMEOUT_MS = 1000;
 let api = null;

@@ -1,3 +1,4 @@
+import { numberFormat } from "../common/number-format.js";
 // The report of a model's solution in the page's "Deep Q-learning" card (train-panel.js): the
 // Moves, Method, Optimal and Time lines (section#dqn #dqn-solve-stats, whose dataset holds status,
 // length, method, optimalLength and, when the page's solver found the optimum, optimumBy), the
@@ -5,7 +6,6 @@
 // does not know the optimum (boards over 9 cells), the page's own optimal solver finds it while
 // the solution plays.
 
-const numberFormat = new Intl.NumberFormat("en");
 
 export class SolutionReport {
   #root;

@@ -2,6 +2,7 @@
 // their solvers: which solvers a board offers and starts with, their names for people, and
 // shuffling. One place, so that the page and every embedded widget make the same choices.
 
+import { numberFormat as defaultNumberFormat } from "../common/number-format.js";
 
 /**
  * Largest board (in cells) for BFS and Q-learning; mirrors MAX_EXACT_CELLS and
@@ -97,7 +98,7 @@ export function defaultHeuristic(puzzle, algorithm) {
 }
 
 /** How a solver is named for people: "A* (Manhattan distance)", "Weighted A* (w = 2.5)", "BFS". */
-export function solverLabel(algorithm, heuristic, weight, numberFormat = new Intl.NumberFormat("en")) {
+export function solverLabel(algorithm, heuristic, weight, numberFormat = defaultNumberFormat) {
   const name = ALGORITHM_NAMES[algorithm] ?? algorithm;
   if (algorithm === "bfs" || algorithm === "qlearning" || algorithm === LOCAL_VI) return name;
   if (algorithm === "wastar") return `${name} (w = ${numberFormat.format(weight ?? DEFAULT_WEIGHT)})`;

@@ -30,6 +30,7 @@ import {
 } from "./solvers.js";
 import { errorMessage } from "../common/wasm.js";
 import { AttributeError, DEFAULT_SPEED, PUZZLE_KINDS, checkModel, parseControls, parseSpeed } from "../common/widget-attributes.js";
+import { numberFormat } from "../common/number-format.js";
 
 /** The sliding puzzle's buttons (`controls`). */
 const CONTROLS = ["shuffle", "solve", "step", "reset"];
@@ -40,7 +41,6 @@ export const PUZZLE_ATTRIBUTES = ["puzzle", "size", "preset", "start", "goal"];
 /** Attributes only the sliding mode reads: their errors go when the widget shows another puzzle. */
 export const SLIDING_ATTRIBUTES = ["size", "goal", "preset", "solver"];
 
-const numberFormat = new Intl.NumberFormat("en");
 
 /** learn-client.js, imported at the first dqn solve of the page (none of it loads before). */
 let learnClientModule = null;

@@ -9,8 +9,8 @@
 
 import { LineChart } from "../common/chart.js";
 import { WorkerClient, errorMessage } from "../common/worker-protocol.js";
+import { numberFormat } from "../common/number-format.js";
 
-const numberFormat = new Intl.NumberFormat("en");
 const POPULATIONS = [10, 100, 1000, 10000];
 const DEFAULT_POPULATION = 1000;
 const DEFAULT_SECONDS = 60;
