@@ -258,8 +258,8 @@ export class MinesBoard extends HTMLElement {
     if (game.status === "won" && detail.action !== "flag") {
       if (fireEvent(this, "mines-won", { seconds: this.seconds, source: detail.source }, { cancelable: true })) this.#say(`Cleared in ${this.seconds} seconds.`);
     } else if (game.status === "lost" && detail.action !== "flag") {
-      const event = { cell: game.exploded, seconds: this.seconds, source: detail.source };
-      if (fireEvent(this, "mines-lost", event, { cancelable: true })) this.#say("A mine went off.");
+      const lost = { cell: game.exploded, seconds: this.seconds, source: detail.source };
+      if (fireEvent(this, "mines-lost", lost, { cancelable: true })) this.#say("A mine went off.");
     }
   }
 

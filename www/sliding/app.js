@@ -552,7 +552,7 @@ async function solve() {
   const heuristic = elements.heuristic.value;
   const weight = algorithm === "wastar" ? chosenWeight() : undefined;
   const request = solveRequest(puzzle, { algorithm, heuristic, weight });
-  const label = solverLabel(algorithm, heuristic, weight, numberFormat);
+  const label = solverLabel(algorithm, heuristic, weight);
 
   comparing?.abort();
   player.clear();
@@ -747,7 +747,7 @@ async function compareWithOptimum(puzzle, request, result) {
 /** The name of the page's optimal solver for `puzzle`'s size (optimumSolver), or null when none suits. */
 function optimumSolverName(puzzle) {
   const optimal = optimumSolver(puzzle);
-  return optimal ? solverLabel(optimal.algorithm, optimal.heuristic, undefined, numberFormat) : null;
+  return optimal ? solverLabel(optimal.algorithm, optimal.heuristic) : null;
 }
 
 /**

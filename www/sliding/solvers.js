@@ -2,7 +2,7 @@
 // their solvers: which solvers a board offers and starts with, their names for people, and
 // shuffling. One place, so that the page and every embedded widget make the same choices.
 
-import { numberFormat as defaultNumberFormat } from "../common/number-format.js";
+import { numberFormat } from "../common/number-format.js";
 
 /**
  * Largest board (in cells) for BFS and Q-learning; mirrors MAX_EXACT_CELLS and
@@ -98,7 +98,7 @@ export function defaultHeuristic(puzzle, algorithm) {
 }
 
 /** How a solver is named for people: "A* (Manhattan distance)", "Weighted A* (w = 2.5)", "BFS". */
-export function solverLabel(algorithm, heuristic, weight, numberFormat = defaultNumberFormat) {
+export function solverLabel(algorithm, heuristic, weight) {
   const name = ALGORITHM_NAMES[algorithm] ?? algorithm;
   if (algorithm === "bfs" || algorithm === "qlearning" || algorithm === LOCAL_VI) return name;
   if (algorithm === "wastar") return `${name} (w = ${numberFormat.format(weight ?? DEFAULT_WEIGHT)})`;

@@ -270,7 +270,7 @@ export class SlidingPanel {
     const neural = NEURAL_SOLVERS.includes(algorithm);
     const heuristic = neural ? null : defaultHeuristic(puzzle, algorithm);
     const weight = algorithm === "wastar" ? DEFAULT_WEIGHT : undefined;
-    const label = neural ? "DQN" : solverLabel(algorithm, heuristic, weight, numberFormat);
+    const label = neural ? "DQN" : solverLabel(algorithm, heuristic, weight);
     if (puzzle.isSolved()) {
       const detail = { moves: [], tiles: [], length: 0, optimal: true, algorithm, heuristic: null, nodes: 0, ms: 0 };
       this.#host.setStatus("Already at the goal.");
@@ -594,7 +594,7 @@ export class SlidingPanel {
     const used = neural
       ? `${label} (${result.method === "greedy" ? "greedy" : "beam search"})`
       : result.heuristic
-        ? solverLabel(result.algorithm, result.heuristic, result.weight, numberFormat)
+        ? solverLabel(result.algorithm, result.heuristic, result.weight)
         : label;
     const quality = detail.optimal
       ? "optimal"
