@@ -587,3 +587,36 @@ fn cost_to_go_data_train_resume_and_eval_end_to_end() {
         "line 1: the moves do not reach the goal",
     );
 }
+
+/// `sliding bench-dqn` times the learner the trainer builds (the learners' one bench): both boards,
+/// the dissertation's network, gradient steps taken in the timed steps, a greedy move's latency.
+#[test]
+fn bench_dqn_times_the_dissertation_network_on_both_boards() {
+    let out = succeeds(&args("sliding bench-dqn --steps 30 --seed 3", &[]));
+    let report: Value = serde_json::from_slice(&out.stdout).expect("JSON on stdout");
+    assert_eq!(report["backend"], "cpu (flex)");
+    let cases = report["cases"].as_array().expect("cases");
+    let boards: Vec<&str> = cases
+        .iter()
+        .map(|c| c["puzzle"].as_str().unwrap())
+        .collect();
+    assert_eq!(boards, ["3x3", "4x4"]);
+    for (case, cells) in cases.iter().zip([9u64, 16]) {
+        // One-hot board (cells × cells inputs), three layers of 250, four moves.
+        let inputs = cells * cells;
+        let parameters = inputs * 250 + 250 + 2 * (250 * 250 + 250) + 250 * 4 + 4;
+        assert_eq!(case["parameters"], parameters, "{case}");
+        assert_eq!(
+            case["network"]["hidden"],
+            serde_json::json!([250, 250, 250])
+        );
+        assert_eq!(case["train_steps"], 30);
+        assert!(case["gradient_steps"].as_u64().unwrap() > 0, "{case}");
+        assert!(case["train_steps_per_s"].as_f64().unwrap() > 0.0, "{case}");
+        let (median, p90) = (
+            case["greedy_move_us_median"].as_f64().unwrap(),
+            case["greedy_move_us_p90"].as_f64().unwrap(),
+        );
+        assert!(median > 0.0 && p90 >= median, "{case}");
+    }
+}

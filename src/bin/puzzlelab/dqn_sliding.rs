@@ -13,9 +13,9 @@ use crate::sliding::{
 use anyhow::{anyhow, ensure, Result};
 use puzzlelab::agent::bwas::BwasSettings;
 use puzzlelab::agent::dqn::sliding::{
-    puzzle_of, training_env, SlidingLearner, SlidingSetup, SlidingTrainer, SlidingValidation,
+    puzzle_of, training_env, SlidingLearner, SlidingSetup, SlidingValidation,
 };
-use puzzlelab::agent::dqn::{DqnConfig, QPolicy};
+use puzzlelab::agent::dqn::QPolicy;
 use puzzlelab::agent::evaluation::{
     bwas_report, evaluate_by_distance, model_solve, score_every_position, EvaluationSettings,
     EvaluationTable, ModelSolveReport, OptimalLengths,
@@ -23,7 +23,6 @@ use puzzlelab::agent::evaluation::{
 use puzzlelab::env::sliding::pdb::{Partition, PdbHeuristic};
 use puzzlelab::env::sliding::solve::ExactDistances;
 use puzzlelab::env::sliding::{RewardScheme, SlidingPuzzle};
-use puzzlelab::env::Environment;
 use serde::Serialize;
 use serde_json::json;
 use std::rc::Rc;
@@ -311,69 +310,19 @@ fn validation_set(
     )?)
 }
 
-/// `puzzlelab sliding bench-dqn`: training steps/s and greedy-move latency of the dissertation's network
-/// on the CPU backend, on 3×3 and 4×4, as JSON on stdout.
+/// `puzzlelab sliding bench-dqn`: the dissertation's network (batch 100, Adam) timed by the
+/// learners' bench on 3×3 and 4×4, walks of difficulty 10.
 pub fn bench_dqn(args: &BenchDqnArgs) -> Result<()> {
-    let steps = args.steps;
-    let (device, device_name) = crate::learner::training_device(args.device)?;
-    let mut cases = Vec::new();
-    for size in [3, 4] {
-        let puzzle = SlidingPuzzle::standard(size, size)?;
-        let config = DqnConfig {
-            warmup_episodes: 2,
-            eval_interval_episodes: 0,
-            seed: args.seed,
-            ..DqnConfig::default()
-        };
-        let mut trainer = SlidingTrainer::new(
-            &puzzle,
-            config,
-            RewardScheme::HeuristicPenalty,
-            10,
-            false,
-            &device,
-        )?;
-        // Fill the buffer past a batch so that every timed step also takes a gradient step.
-        while trainer.dqn().updates_done() < 10 {
-            trainer.train_steps(50);
-        }
-        let clock = Instant::now();
-        let stats = trainer.train_steps(steps);
-        let train_seconds = clock.elapsed().as_secs_f64();
-        let policy = trainer.dqn().policy();
-        let mut env = training_env(&puzzle, 30);
-        let mut observation = vec![0.0; policy.network_config().observation_len];
-        let mut latencies = Vec::new();
-        for seed in 0..200 {
-            env.reset(seed);
-            env.write_observation(&mut observation);
-            let clock = Instant::now();
-            std::hint::black_box(policy.greedy_action(&observation, None));
-            latencies.push(clock.elapsed().as_secs_f64() * 1e6);
-        }
-        latencies.sort_by(f64::total_cmp);
-        cases.push(json!({
-            "puzzle": format!("{size}x{size}"),
-            "network": policy.network_config(),
-            "parameters": policy.network_config().num_params(),
-            "train_steps": steps,
-            "gradient_steps": stats.updates,
-            "train_seconds": train_seconds,
-            "train_steps_per_s": steps as f64 / train_seconds,
-            "greedy_move_us_median": latencies[latencies.len() / 2],
-            "greedy_move_us_p90": latencies[latencies.len() * 9 / 10],
-        }));
-    }
-    print_json(&json!({
-        "what": "puzzlelab sliding bench-dqn: the N-puzzle DQN dissertation's network (batch 100, Adam)",
-        "backend": match device_name {
-            "GPU" => "gpu (burn's wgpu backend)",
-            _ => "cpu (flex)",
-        },
-        "machine": machine(),
-        "build": files::build(),
-        "date": files::utc_now(),
-        "cases": cases,
-    }));
-    Ok(())
+    let setup = |size: &str| SlidingSetup {
+        size: size.into(),
+        difficulty: Some(10),
+        ..SlidingSetup::default()
+    };
+    crate::learner::bench::<SlidingLearner>(
+        "puzzlelab sliding bench-dqn: the N-puzzle DQN dissertation's network (batch 100, Adam)",
+        &[("3x3", setup("3x3")), ("4x4", setup("4x4"))],
+        args.steps,
+        args.seed,
+        args.device,
+    )
 }

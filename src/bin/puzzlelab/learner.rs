@@ -7,9 +7,7 @@
 #![cfg_attr(not(feature = "learn"), allow(dead_code))]
 
 #[cfg(feature = "learn")]
-pub use learn::{
-    average, eval_model, full_path, read_policy, train, training_device, TrainRequest,
-};
+pub use learn::{average, bench, eval_model, full_path, read_policy, train, TrainRequest};
 
 /// The long flags typed on the command line ([`note_given_flags`]).
 static GIVEN_FLAGS: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
@@ -534,6 +532,75 @@ mod learn {
 
     /// `puzzlelab <puzzle> eval --agent dqn`: the model at `path` (fitted to `setup`'s board)
     /// plays `size` validation games drawn from `seed`.
+    /// `puzzlelab <puzzle> bench-dqn`: for each of `setups` (named), `L`'s learner with its
+    /// default settings on `device`: training steps per second, timed over `steps` once the
+    /// replay holds a batch and 10 gradient steps are done, and the latency of one greedy move on
+    /// 200 fresh episodes' starts. As JSON on stdout, `what` saying what is timed.
+    pub fn bench<L: PuzzleLearner>(
+        what: &str,
+        setups: &[(&str, L::Setup)],
+        steps: usize,
+        seed: u64,
+        device: DeviceArg,
+    ) -> Result<()> {
+        use puzzlelab::env::Environment;
+        let (device, device_name) = training_device(device)?;
+        let mut cases = Vec::new();
+        for (name, setup) in setups {
+            let mut setup = setup.clone();
+            let mut config = DqnConfig {
+                warmup_episodes: 2,
+                eval_interval_episodes: 0,
+                seed,
+                ..L::config(&setup)?
+            };
+            L::settle(&mut setup, &mut config)?;
+            let mut dqn = Dqn::new(L::environments(&setup)?, config, &device)?;
+            L::start(&setup, &mut dqn)?;
+            while dqn.updates_done() < 10 {
+                dqn.train_steps(50);
+            }
+            let clock = std::time::Instant::now();
+            let stats = dqn.train_steps(steps);
+            let train_seconds = clock.elapsed().as_secs_f64();
+            let policy = dqn.policy();
+            let mut env = L::environments(&setup)?();
+            let mut observation = vec![0.0; policy.network_config().observation_len];
+            let mut latencies = Vec::new();
+            for episode in 0..200 {
+                env.reset(episode);
+                env.write_observation(&mut observation);
+                let clock = std::time::Instant::now();
+                std::hint::black_box(policy.greedy_action(&observation, None));
+                latencies.push(clock.elapsed().as_secs_f64() * 1e6);
+            }
+            latencies.sort_by(f64::total_cmp);
+            cases.push(json!({
+                "puzzle": name,
+                "network": policy.network_config(),
+                "parameters": policy.network_config().num_params(),
+                "train_steps": steps,
+                "gradient_steps": stats.updates,
+                "train_seconds": train_seconds,
+                "train_steps_per_s": steps as f64 / train_seconds,
+                "greedy_move_us_median": latencies[latencies.len() / 2],
+                "greedy_move_us_p90": latencies[latencies.len() * 9 / 10],
+            }));
+        }
+        crate::files::print_json(&json!({
+            "what": what,
+            "backend": match device_name {
+                "GPU" => "gpu (burn's wgpu backend)",
+                _ => "cpu (flex)",
+            },
+            "machine": crate::files::machine(),
+            "build": crate::files::build(),
+            "date": crate::files::utc_now(),
+            "cases": cases,
+        }));
+        Ok(())
+    }
+
     pub fn eval_model<L: PuzzleLearner>(
         path: &str,
         setup: &L::Setup,
