@@ -40,14 +40,7 @@ impl SlidingModel {
     /// (camelCase) over them.
     fn settings(&self, options: JsValue) -> Result<EvaluationSettings, JsValue> {
         let cells = self.puzzle.rows() * self.puzzle.cols();
-        let settings = to_js(&EvaluationSettings::for_cells(cells))?;
-        if options.is_object() {
-            js_sys::Object::assign(
-                settings.unchecked_ref::<js_sys::Object>(),
-                options.unchecked_ref::<js_sys::Object>(),
-            );
-        }
-        serde_wasm_bindgen::from_value(settings).map_err(|e| js_error(format!("options: {e}")))
+        super::laid_over(&EvaluationSettings::for_cells(cells), &options, "options")
     }
 
     fn exact(&mut self) -> Option<Rc<ExactDistances>> {
@@ -97,40 +90,24 @@ impl SlidingModel {
     /// `batch`, default 100; `maxNodes`, default 1,000,000; `parityOffset`, default none; see
     /// `docs/sliding.md`). The report is [`SlidingModel::solve`]'s with `method` "bwas".
     pub fn solve_bwas(&mut self, cells: &[u8], options: JsValue) -> Result<JsValue, JsValue> {
-        #[derive(serde::Deserialize)]
+        #[derive(Default, serde::Deserialize)]
         #[serde(default, rename_all = "camelCase")]
         struct Options {
             lambda: Option<f32>,
-            batch: usize,
-            max_nodes: usize,
+            batch: Option<usize>,
+            max_nodes: Option<usize>,
             parity_offset: Option<f32>,
         }
-        impl Default for Options {
-            fn default() -> Self {
-                Options {
-                    lambda: None,
-                    batch: 100,
-                    max_nodes: 1_000_000,
-                    parity_offset: None,
-                }
-            }
-        }
         let start = self.board(cells)?;
-        let options: Options = if options.is_object() {
-            serde_wasm_bindgen::from_value(options)
-                .map_err(|e| js_error(format!("options: {e}")))?
-        } else {
-            Options::default()
+        let options: Options = super::options_or_default(&options, "options")?;
+        let estimate_lambda = match self.policy.is_value_network() {
+            true => DEFAULT_LAMBDA_VALUES,
+            false => DEFAULT_LAMBDA_Q,
         };
-        let lambda = options.lambda.unwrap_or(if self.policy.is_value_network() {
-            DEFAULT_LAMBDA_VALUES
-        } else {
-            DEFAULT_LAMBDA_Q
-        });
         let settings = BwasSettings {
-            lambda,
-            batch: options.batch.min(10_000),
-            max_nodes: options.max_nodes.min(50_000_000),
+            lambda: options.lambda.unwrap_or(estimate_lambda),
+            batch: options.batch.unwrap_or(100).min(10_000),
+            max_nodes: options.max_nodes.unwrap_or(1_000_000).min(50_000_000),
             parity_offset: options.parity_offset,
         }
         .checked()

@@ -121,15 +121,7 @@ pub(crate) fn save_model_promise<E: Environment + 'static>(
 /// `defaults` with `options`' fields (camelCase, [`DqnConfig`]'s names; others, such as a
 /// puzzle trainer's board or network, are ignored) over it: the puzzle trainers' options.
 pub(crate) fn config_over(defaults: DqnConfig, options: &JsValue) -> Result<DqnConfig, JsValue> {
-    let config = to_js(&defaults)?;
-    if options.is_object() {
-        js_sys::Object::assign(
-            config.unchecked_ref::<js_sys::Object>(),
-            options.unchecked_ref::<js_sys::Object>(),
-        );
-    }
-    let config: DqnConfig = serde_wasm_bindgen::from_value(config)
-        .map_err(|e| js_error(format!("training options: {e}")))?;
+    let config = super::laid_over(&defaults, options, "training options")?;
     config.validate().map_err(js_error)?;
     Ok(config)
 }

@@ -12,7 +12,7 @@
 
 pub use super::evaluation::{Evaluation, EvaluationJob, InRanges};
 use super::learn::{config_over, cpu_policy, take, ChunkReport, TrainerCell};
-use super::{js_error, to_js};
+use super::{js_error, options_or_default, to_js};
 use crate::agent::dqn::{
     Dqn, PuzzleLearner, QNetworkConfig, QPolicy, StepBenchmarkOptions, TrainingRecord,
 };
@@ -167,18 +167,8 @@ struct EvaluationRequest {
 
 impl<L: WebLearner> Trainer<L> {
     async fn create(options: JsValue, backend: String) -> Result<Self, JsValue> {
-        let mut setup: L::Setup = if options.is_object() {
-            serde_wasm_bindgen::from_value(options.clone())
-                .map_err(|e| js_error(format!("training options: {e}")))?
-        } else {
-            L::Setup::default()
-        };
-        let validation: ValidationOption = if options.is_object() {
-            serde_wasm_bindgen::from_value(options.clone())
-                .map_err(|e| js_error(format!("training options: {e}")))?
-        } else {
-            ValidationOption::default()
-        };
+        let mut setup: L::Setup = options_or_default(&options, "training options")?;
+        let validation: ValidationOption = options_or_default(&options, "training options")?;
         let validation_size = validation.validation_size.unwrap_or(L::VALIDATION_SIZE);
         check_size(validation_size)?;
         let mut config = config_over(L::config(&setup).map_err(js_error)?, &options)?;
@@ -265,12 +255,8 @@ impl<L: WebLearner> AnyTrainer for Trainer<L> {
     }
 
     fn evaluate(&self, options: JsValue) -> js_sys::Promise {
-        let request: Result<EvaluationRequest, JsValue> = if options.is_object() {
-            serde_wasm_bindgen::from_value(options)
-                .map_err(|e| js_error(format!("evaluation options: {e}")))
-        } else {
-            Ok(EvaluationRequest::default())
-        };
+        let request: Result<EvaluationRequest, JsValue> =
+            options_or_default(&options, "evaluation options");
         let validation = request.and_then(|r| {
             let seed = match r.seed {
                 None => L::VALIDATION_SEED,
@@ -309,12 +295,7 @@ impl<L: WebLearner> AnyTrainer for Trainer<L> {
     fn benchmark_steps(&self, options: JsValue) -> js_sys::Promise {
         let cell = self.cell.shared();
         wasm_bindgen_futures::future_to_promise(async move {
-            let options: StepBenchmarkOptions = if options.is_object() {
-                serde_wasm_bindgen::from_value(options)
-                    .map_err(|e| js_error(format!("benchmark options: {e}")))?
-            } else {
-                StepBenchmarkOptions::default()
-            };
+            let options: StepBenchmarkOptions = options_or_default(&options, "benchmark options")?;
             let mut dqn: Dqn<L::Env> = take(&cell)?;
             let result = dqn.benchmark_steps(&options).await;
             *cell.borrow_mut() = Some(dqn);

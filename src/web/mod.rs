@@ -64,6 +64,36 @@ pub(crate) fn request_of<T: serde::de::DeserializeOwned>(request: JsValue) -> Re
     serde_wasm_bindgen::from_value(request).map_err(|e| js_error(format!("request: {e}")))
 }
 
+/// `options` read as `T`, or `T::default()` when none are given (not an object); `what` names
+/// them in an error ("training options: …").
+#[cfg(feature = "learn")]
+pub(crate) fn options_or_default<T: serde::de::DeserializeOwned + Default>(
+    options: &JsValue,
+    what: &str,
+) -> Result<T, JsValue> {
+    if !options.is_object() {
+        return Ok(T::default());
+    }
+    serde_wasm_bindgen::from_value(options.clone()).map_err(|e| js_error(format!("{what}: {e}")))
+}
+
+/// `defaults` with `options`' fields (camelCase) laid over them; `what` names them in an error.
+#[cfg(feature = "learn")]
+pub(crate) fn laid_over<T: serde::Serialize + serde::de::DeserializeOwned>(
+    defaults: &T,
+    options: &JsValue,
+    what: &str,
+) -> Result<T, JsValue> {
+    let merged = to_js(defaults)?;
+    if options.is_object() {
+        js_sys::Object::assign(
+            merged.unchecked_ref::<js_sys::Object>(),
+            options.unchecked_ref::<js_sys::Object>(),
+        );
+    }
+    serde_wasm_bindgen::from_value(merged).map_err(|e| js_error(format!("{what}: {e}")))
+}
+
 /// A seed from JavaScript: a whole number from 0 to 2^53 (what a JS number holds exactly).
 pub(crate) fn seed_of(seed: f64) -> Result<u64, JsValue> {
     if seed.is_finite() && seed >= 0.0 && seed.fract() == 0.0 && seed <= 9_007_199_254_740_992.0 {
