@@ -181,6 +181,11 @@ describe("Mehta's RL paper's deep Q-network on the 2048 page", () => {
     const saved = await readFile(await download.path());
     assert.equal(saved.subarray(0, 13).toString("latin1"), "puzzlelab-dqn", "Save downloads a model file");
 
+    // A model file read while the run is paused goes into the paused network (the shared card does it for every puzzle).
+    assert.equal(await loadModelFile(page, "saved.dqn", saved), "");
+    await page.waitForFunction(() => document.querySelector("#d2048-status").textContent.startsWith("Loaded the weights of “saved.dqn” into the paused network: Resume goes on from them."));
+    await page.selectOption("#d2048-model", "trained");
+
     await page.click("#d2048-resume");
     await page.waitForFunction((steps) => Number(document.querySelector("#d2048-stats").dataset.steps) > steps, paused.steps, { timeout: 30_000 });
     assert.equal((await readTraining(page)).state, "running");

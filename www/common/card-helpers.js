@@ -102,9 +102,14 @@ export function elementsByPrefix(root, prefix) {
 
 /** "97.8%" ("100%" and "0%" whole), "–" when missing. */
 export function percent(rate) {
-  if (rate === null || rate === undefined) return "–";
-  const value = 100 * rate;
-  return `${Number.isInteger(value) ? value : value.toFixed(1)}%`;
+  return rate === null || rate === undefined ? "–" : percentText(100 * rate);
+}
+
+/** A value already in percent as "88.4%", "7%" when whole (100 × 0.07 too, whatever its float noise), "–" when there is none. */
+export function percentText(value) {
+  if (value === null || value === undefined) return "–";
+  const nearest = Math.round(value);
+  return `${Math.abs(value - nearest) < 1e-9 ? nearest : Number(value).toFixed(1)}%`;
 }
 
 /** "0.59 MB", "10.7 MB". */

@@ -56,7 +56,8 @@
 //   modelText(info)  a model in words
 //   modelUrl         (optional) a URL field and Load URL beside Load… (its placeholder: an example URL)
 //   loaded(card, model)  (optional) told when a model was loaded: { source ("file" | "shipped"), info, file (a File, when
-//                    read from the disk) }
+//                    read from the disk) }; the card itself puts a file read while a run is paused into the paused
+//                    network, and otherwise ticks "Start from its weights" where the form has it
 //   play: { heading, help, html (after the play status), fields (learn-form.js; beside the model choice: how it plays),
 //           lock(card, on) (default: api.board.locked),
 //           render(card) (the puzzle's play markup after the card's state: the chosen model, the board),
@@ -436,12 +437,34 @@ export class LearnCard {
     this.#renderModels();
   }
 
-  /** A model file (`file` when read from the disk) or a URL's was loaded as `name`: the model line, the play status, the description's loaded(). */
+  /**
+   * A model file (`file` when read from the disk) or a URL's was loaded as `name`: the model line, the
+   * play status, the description's loaded(). A file read while a run is paused also goes into the
+   * paused network (Resume goes on from its weights); otherwise the next Start goes on from it where
+   * the trainer can (form.continueFrom).
+   */
   #fileLoaded(name, loaded, file) {
     this.#setModelLine(`Loaded ${name}`, loaded.info, "file");
     this.setPlayStatus(`Loaded ${name} (${megabytes(loaded.size)}).`);
     this.#renderModels();
     this.#config.loaded?.(this, { source: "file", info: loaded.info, file });
+    if (this.state === "paused" && file) return this.#loadIntoPaused(file);
+    const box = this.#elements.continue;
+    if (box && !box.disabled && !box.checked) {
+      box.checked = true;
+      box.dispatchEvent(new Event("change"));
+    }
+  }
+
+  /** Loads a model file's weights into the paused run's network: Resume goes on from them. */
+  async #loadIntoPaused(file) {
+    const run = this.#training.run;
+    try {
+      await this.#client().loadWeights(new Uint8Array(await file.arrayBuffer()));
+      run.setStatus(`Loaded the weights of “${file.name}” into the paused network: Resume goes on from them.`);
+    } catch (error) {
+      run.showError(error.message);
+    }
   }
 
   /** Fetches the shipped model into the worker once and chooses it; resolves to its info (a failure is said and rejects). */

@@ -11,7 +11,7 @@
 //   import { mountSlidingDqnCard } from "./train-panel.js";
 //   const card = mountSlidingDqnCard(document.querySelector("#dqn"), { board, player, isBusy, onSolution, findOptimum });
 
-import { FieldError } from "../common/card-helpers.js";
+import { FieldError, percentText } from "../common/card-helpers.js";
 import { BarChart, LineChart } from "../common/chart.js";
 import { shippedModels, solvesBoard } from "../common/learn-client.js";
 import { LearnCard, lineChart, lossChart, numberFormat, speedChart } from "../common/learn-card.js";
@@ -134,17 +134,9 @@ export const SLIDING_DQN = {
     pausedText: ". The network so far is the model: solve or evaluate with it, Save it, or Resume.",
   },
   modelText,
-  loaded: (card, { source, info, file }) => {
-    // A value network is made for the search.
+  // A value network is made for the search.
+  loaded: (card, { info }) => {
     if (isValueNetwork(info)) card.elements.search.value = "bwas";
-    if (source !== "file") return;
-    // A file while a run is paused: its weights go into the paused network; else the next Start goes on from it.
-    if (card.state === "paused" && file) return loadIntoPaused(card, file);
-    const box = card.elements.continue;
-    if (!box.disabled && !box.checked) {
-      box.checked = true;
-      box.dispatchEvent(new Event("change"));
-    }
   },
   play: {
     heading: "Solve the board",
@@ -205,7 +197,7 @@ export const SLIDING_DQN = {
         ...showDistances(card, table, chosen.name, { perDistance, time: elapsed() }),
         status:
           `${chosen.name}. Measured here: ${numberFormat.format(overall.positions)} positions (${perDistance} per distance) in ${elapsed()}. ` +
-          `Greedy solved ${percent(field(overall, "greedySolvedPercent"))}, the beam search ${percent(field(overall, "searchSolvedPercent"))}.`,
+          `Greedy solved ${percentText(field(overall, "greedySolvedPercent"))}, the beam search ${percentText(field(overall, "searchSolvedPercent"))}.`,
       };
     },
     // Its last validation (`validation`; `evaluation` in older manifests), drawn without running anything.
@@ -276,16 +268,6 @@ async function solve(card) {
   reports.get(card).show(answer.answer, puzzle, isValueNetwork(answer.chosen.info) ? "value network" : "DQN model");
 }
 
-/** Loads a model file's weights into the paused run's network: Resume goes on from them. */
-async function loadIntoPaused(card, file) {
-  try {
-    await card.client().loadWeights(new Uint8Array(await file.arrayBuffer()));
-    card.training.run.setStatus(`Loaded the weights of “${file.name}” into the paused network: Resume goes on from them.`);
-  } catch (error) {
-    card.training.run.showError(error.message);
-  }
-}
-
 /**
  * Shows an evaluation by distance ({ rows, overall }) in the charts and the table by distance;
  * returns its row of the card's results: { report (with `about`: its settings), cells } (`name` the model's).
@@ -300,9 +282,9 @@ function showDistances(card, table, name, about) {
   evalExtra.emptyText = "Nothing solved";
   const cells = (row) => [
     numberFormat.format(field(row, "positions")),
-    percent(field(row, "greedySolvedPercent")),
+    percentText(field(row, "greedySolvedPercent")),
     extraText(field(row, "greedyMeanExtra")),
-    percent(field(row, "searchSolvedPercent")),
+    percentText(field(row, "searchSolvedPercent")),
     extraText(field(row, "searchMeanExtra")),
   ];
   const document = card.root.ownerDocument;
@@ -433,11 +415,6 @@ function field(row, name) {
   if (!row) return undefined;
   if (row[name] !== undefined) return row[name];
   return row[name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`)];
-}
-
-/** A value that already is a percent as "88.4%" ("100%" when whole), "–" when there is none (card-helpers.js percent takes a rate). */
-function percent(value) {
-  return value === null || value === undefined ? "–" : `${Number(value).toFixed(Number(value) % 1 === 0 ? 0 : 1)}%`;
 }
 
 /** Mean extra moves with two decimals, "–" when nothing was solved. */
