@@ -530,8 +530,6 @@ mod learn {
         Ok(())
     }
 
-    /// `puzzlelab <puzzle> eval --agent dqn`: the model at `path` (fitted to `setup`'s board)
-    /// plays `size` validation games drawn from `seed`.
     /// `puzzlelab <puzzle> bench-dqn`: for each of `setups` (named), `L`'s learner with its
     /// default settings on `device`: training steps per second, timed over `steps` once the
     /// replay holds a batch and 10 gradient steps are done, and the latency of one greedy move on
@@ -601,6 +599,8 @@ mod learn {
         Ok(())
     }
 
+    /// `puzzlelab <puzzle> eval --agent dqn`: the model at `path` (fitted to `setup`'s board)
+    /// plays `size` validation games drawn from `seed`.
     pub fn eval_model<L: PuzzleLearner>(
         path: &str,
         setup: &L::Setup,
