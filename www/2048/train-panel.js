@@ -412,7 +412,7 @@ export class Train2048Panel {
     set("games", numberFormat.format(x));
     set("mean", whole(summary.mean_score));
     set("best", numberFormat.format(summary.max_score));
-    set("reach", `${(100 * summary.reach["2048"]).toFixed(1)}%`);
+    set("reach", percent(summary.reach["2048"]));
     set("games-per-s", whole(summary.games_per_s));
     set("moves-per-s", whole(summary.moves_per_s));
     this.#elements.stats.dataset.gamesTrained = String(x);

@@ -553,7 +553,10 @@ mod learn {
                 ..L::config(&setup)?
             };
             L::settle(&mut setup, &mut config)?;
-            let mut dqn = Dqn::new(L::environments(&setup)?, config, &device)?;
+            // One factory: its first environment times the greedy moves, the rest train.
+            let mut environments = L::environments(&setup)?;
+            let mut env = environments();
+            let mut dqn = Dqn::new(environments, config, &device)?;
             L::start(&setup, &mut dqn)?;
             while dqn.updates_done() < 10 {
                 dqn.train_steps(50);
@@ -562,7 +565,6 @@ mod learn {
             let stats = dqn.train_steps(steps);
             let train_seconds = clock.elapsed().as_secs_f64();
             let policy = dqn.policy();
-            let mut env = L::environments(&setup)?();
             let mut observation = vec![0.0; policy.network_config().observation_len];
             let mut latencies = Vec::new();
             for episode in 0..200 {
