@@ -143,7 +143,7 @@ export const SUDOKU_DQN = {
       };
       const { evaluation: bins } = await evaluateModel({ perBin, seed, givens: Array.from(givens) }, progress);
       const report = { bins: binList(bins), seed, perBin };
-      const cell = (bin, index) => (bin.puzzles ? `${percent(bin.solved_rate)} of ${bin.puzzles} (paper ${publishedPercent(PUBLISHED_SOLVED_RATES[index])})` : "no puzzles");
+      const cell = (bin, index) => (bin.puzzles ? `${percent(bin.solved_rate)} of ${bin.puzzles} (paper ${percent(PUBLISHED_SOLVED_RATES[index])})` : "no puzzles");
       return {
         report: { ...report, name: chosen.name },
         cells: [chosen.name, numberFormat.format(perBin), String(seed), ...report.bins.map(cell)],
@@ -220,9 +220,4 @@ function modelText(info) {
   const net = info.net === "cells" ? `shared per action, ${grid.layers.length} × ${grid.layers[0]?.[0] ?? 0} units` : "the paper's network (810 → 810)";
   const steps = info.training ? `, ${numberFormat.format(info.training.steps)} steps` : "";
   return `${net}, ${numberFormat.format(info.numParams)} parameters${steps}`;
-}
-
-/** "7%", "2.1%": the paper's rates as it gives them (percent() would write 7.0% for 0.07 × 100). */
-function publishedPercent(rate) {
-  return `${Number((100 * rate).toFixed(1))}%`;
 }
