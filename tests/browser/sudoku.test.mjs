@@ -56,6 +56,9 @@ async function readBoard(page, selector = "#game") {
       };
     });
     const solved = board.shadowRoot.querySelector(".solved");
+    // Whether the "Solved" message covers any part of the grid (it stands under it, in the pad's place).
+    const [message, grid] = [solved.firstElementChild, board.shadowRoot.querySelector(".grid")].map((e) => e.getBoundingClientRect());
+    const overlap = Math.min(message.bottom, grid.bottom) > Math.max(message.top, grid.top) && Math.min(message.right, grid.right) > Math.max(message.left, grid.left);
     return {
       cells,
       text: board.game.text(),
@@ -64,6 +67,8 @@ async function readBoard(page, selector = "#game") {
       help: board.help,
       solvedShown: getComputedStyle(solved).display !== "none",
       solvedText: solved.innerText.replace(/\s+/g, " ").trim(),
+      solvedCoversGrid: getComputedStyle(solved).display !== "none" && overlap,
+      padShown: getComputedStyle(board.shadowRoot.querySelector(".pad")).visibility === "visible",
     };
   }, selector);
 }
@@ -442,6 +447,9 @@ describe("Sudoku in the page", () => {
     assert.equal(board.text, SOLUTION);
     assert.equal(board.status, "solved");
     assert.equal(board.solvedShown, true);
+    // The message stands in the pad's place under the grid: every cell stays in view.
+    assert.equal(board.solvedCoversGrid, false);
+    assert.equal(board.padShown, false);
     // Revealed: the two cells above, then every other empty cell.
     assert.deepEqual(board.help, { hints: 1, revealed: PUZZLE.split(".").length - 1, solution: true, written: 0 });
     assert.match(board.solvedText, /^Solved in \d+:\d\d with 1 hint · solution revealed$/);
@@ -631,6 +639,7 @@ describe("Sudoku in the page", () => {
     board = await readBoard(page);
     assert.equal(board.status, "solved");
     assert.equal(board.solvedShown, true);
+    assert.equal(board.solvedCoversGrid, false, "the message stands under the grid");
     assert.match(await page.locator("#board-status").textContent(), /^Solved in \d+:\d\d!$/);
     assert.match(board.solvedText, /^Solved in \d+:\d\d$/, "an unaided solve: no help named");
     // Said once: the page's status line (a live region) says it, so the board's live region does not.

@@ -87,12 +87,19 @@ const STYLE = `
   .marks span { display: grid; place-items: center; border-radius: 3px; }
   .marks span.same { background: #2554c7; color: #fff; }
   .marks span.removed { color: var(--conflict); text-decoration: line-through; font-weight: 700; }
-  .solved { position: absolute; inset: 0; display: grid; place-items: center; pointer-events: none; }
+  /* Once solved, "Solved in 0:13" takes the pad's place under the grid (a solved grid takes no more
+     moves): it never covers a cell, and the page keeps its height. */
+  .under { display: grid; }
+  .under > * { grid-area: 1 / 1; }
+  .solved { display: grid; place-items: center; }
   .solved[hidden] { display: none; }
   .solved span { background: rgb(22 163 74 / 0.92); color: #fff; font: 700 22px/1.3 system-ui, sans-serif;
-    padding: 10px 18px; border-radius: 12px; text-align: center; }
+    padding: 10px 18px; border-radius: 12px; text-align: center; animation: pop 320ms cubic-bezier(0.2, 0.9, 0.3, 1.3); }
   .solved small { display: block; font-size: 15px; font-weight: 600; }
+  @keyframes pop { from { transform: scale(0.6); opacity: 0; } }
+  @media (prefers-reduced-motion: reduce) { .solved span { animation: none; } }
   .pad { display: flex; flex-direction: column; gap: 6px; }
+  .pad.covered { visibility: hidden; }
   .pad .digits, .pad .tools { display: grid; grid-template-columns: repeat(var(--columns), 1fr); gap: 6px; }
   .pad button { all: unset; box-sizing: border-box; text-align: center; padding: 8px 0; border-radius: 8px; cursor: pointer;
     border: 1px solid #c5cbd8; background: #f6f7fa; font: 600 18px/1.2 system-ui, sans-serif; color: inherit; }
@@ -204,9 +211,11 @@ export class SudokuBoard extends HTMLElement {
         </div>
         <div class="wrap">
           <div class="grid" part="grid" role="grid" aria-label="Board"></div>
-          <div class="solved" hidden><span></span></div>
         </div>
-        <div class="pad" part="pad"><div class="digits"></div><div class="tools"></div></div>
+        <div class="under">
+          <div class="pad" part="pad"><div class="digits"></div><div class="tools"></div></div>
+          <div class="solved" part="solved" hidden><span></span></div>
+        </div>
       </div>`,
       parts: { timer: ".timer", mode: ".mode", grid: ".grid", solved: ".solved", pad: ".pad" },
     });
@@ -633,6 +642,7 @@ export class SudokuBoard extends HTMLElement {
       button.setAttribute("aria-label", `row ${row}, column ${col}: ${label}`);
     }
     this.#parts.solved.hidden = !solved;
+    this.#parts.pad.classList.toggle("covered", solved);
     // "Solved in 0:13", and under it the help the game had, if any.
     const helped = helpText(this.#help);
     const note = document.createElement("small");
