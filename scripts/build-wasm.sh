@@ -8,6 +8,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 target_dir="${CARGO_TARGET_DIR:-target}"
+# Where wasm-opt's outputs are kept between builds (below).
+opt_cache="$HOME/.cache/puzzlelab/wasm-opt"
 
 build() { # build NAME OUT_DIR CARGO_FEATURE_ARGS...
   local name=$1 out=$2
@@ -23,10 +25,26 @@ build() { # build NAME OUT_DIR CARGO_FEATURE_ARGS...
     # The learning bundle has SIMD128 (gemm's kernels for burn's CPU backend).
     local simd=()
     [ "$name" = learn ] && simd=(--enable-simd)
-    node_modules/.bin/wasm-opt -Oz --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
-      --enable-mutable-globals "${simd[@]}" --strip-debug --strip-producers \
-      "$tmp/puzzlelab_bg.wasm" -o "$tmp/puzzlelab_bg.opt.wasm"
-    mv "$tmp/puzzlelab_bg.opt.wasm" "$tmp/puzzlelab_bg.wasm"
+    local opt=(-Oz --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext
+      --enable-mutable-globals "${simd[@]}" --strip-debug --strip-producers)
+    # wasm-opt takes minutes on the learning bundle (about 10 on a slow 2-core machine): its output is
+    # kept under the checksum of its input, its version and its flags, so that a build whose Rust did
+    # not change (a change to the pages only) reuses it. The newest few are kept.
+    local key kept
+    key=$( (sha256sum <"$tmp/puzzlelab_bg.wasm"; node_modules/.bin/wasm-opt --version; echo "${opt[*]}") | sha256sum | cut -c1-32)
+    kept="$opt_cache/$key.wasm"
+    if [ -f "$kept" ]; then
+      echo "wasm-opt: the $name bundle's optimised module from $kept (its input is unchanged)"
+      cp "$kept" "$tmp/puzzlelab_bg.wasm"
+      touch "$kept"
+    else
+      node_modules/.bin/wasm-opt "${opt[@]}" "$tmp/puzzlelab_bg.wasm" -o "$tmp/puzzlelab_bg.opt.wasm"
+      mv "$tmp/puzzlelab_bg.opt.wasm" "$tmp/puzzlelab_bg.wasm"
+      mkdir -p "$opt_cache"
+      cp "$tmp/puzzlelab_bg.wasm" "$kept.part" && mv "$kept.part" "$kept"
+      # The six newest (both bundles of the last three builds).
+      ls -t "$opt_cache"/*.wasm | tail -n +7 | xargs -r rm -f
+    fi
   fi
   # pkg/ holds pkg/learn/: replace the core files only, never the other bundle.
   if [ "$name" = core ]; then
