@@ -683,6 +683,13 @@ describe("Sudoku in the page", () => {
     await clickCell(phone, 4, "#game");
     await phone.keyboard.press("Shift+Digit2");
     await phone.keyboard.press("Shift+Digit8");
+    // Focused from the keyboard: one ring, around the grid (the board's own), not the page's around its parts.
+    const rings = await phone.evaluate(() => {
+      const board = document.querySelector("#game");
+      const grid = board.shadowRoot.querySelector(".grid");
+      return { focused: board.matches(":focus-visible"), board: getComputedStyle(board).outlineStyle, grid: getComputedStyle(grid).outlineStyle };
+    });
+    assert.deepEqual(rings, { focused: true, board: "none", grid: "solid" });
     await phone.screenshot({ path: await screenshotPath("sudoku-phone.png") });
     const width = await phone.evaluate(() => document.documentElement.scrollWidth);
     assert.ok(width <= 390, `nothing wider than the phone (${width} px)`);
