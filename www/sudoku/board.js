@@ -51,7 +51,10 @@
 import { GameClock, attachBoardShadow, defineBoard, describeBoard, fireEvent, replaceGame } from "../common/board-element.js";
 
 const STYLE = `
-  :host { display: inline-block; font: 15px/1.3 system-ui, sans-serif; color: #1d2433; outline: none;
+  :host { display: inline-block; font: 15px/1.3 system-ui, sans-serif; color: #1d2433;
+    /* The board rings its grid when focused (below): a page's own :focus-visible ring would be drawn
+       round each of its bar, grid and pad (important: a host's rule wins over the page's so). */
+    outline: none !important;
     --given: #1d2433; --entered: #2554c7; --line: #1d2433; --thin: #b5bccb; --cell-bg: #fff;
     --selected: #bcd3ff; --peer: #eef2fa; --same: #d5e3ff; --conflict: #c81e1e; --hint: #fdefbf; --hint-cell: #9333ea; }
   :host([hidden]) { display: none; }
@@ -60,7 +63,6 @@ const STYLE = `
   .bar { display: flex; align-items: center; justify-content: space-between; gap: 8px; font-size: 14px; }
   .timer { font: 600 15px/1 ui-monospace, monospace; }
   .mode { font-size: 13px; color: #5b6175; }
-  .wrap { position: relative; }
   .grid { display: grid; width: 100%; aspect-ratio: 1; border: 2px solid var(--line); box-sizing: border-box;
     user-select: none; -webkit-user-select: none; touch-action: manipulation; container-type: inline-size;
     background: var(--cell-bg); }
@@ -209,9 +211,7 @@ export class SudokuBoard extends HTMLElement {
           <span class="timer" part="timer" title="Time" role="timer" aria-label="Time">0:00</span>
           <span class="mode" part="mode"></span>
         </div>
-        <div class="wrap">
-          <div class="grid" part="grid" role="grid" aria-label="Board"></div>
-        </div>
+        <div class="grid" part="grid" role="grid" aria-label="Board"></div>
         <div class="under">
           <div class="pad" part="pad"><div class="digits"></div><div class="tools"></div></div>
           <div class="solved" part="solved" hidden><span></span></div>
