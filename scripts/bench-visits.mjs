@@ -11,7 +11,7 @@
 // until the files are kept (on the site, every file its service worker keeps after a first visit),
 // visit 2. Writes JSON on stdout (medians and every run).
 //
-//   node scripts/bench-visits.mjs [--runs N] [--mbps M] [--latency MS] [--pages site,embedded] [--third]
+//   node scripts/bench-visits.mjs [--runs N] [--mbps M] [--latency MS] [--pages site,embedded] [--third] [--restart]
 //     # defaults 3, 25, 40, both pages; needs pkg/ built. --third: a third visit as well (Chromium
 //     # keeps compiled code for scripts it ran from Cache Storage, which a second visit is the first to do)
 
@@ -35,6 +35,8 @@ const MBPS = option("--mbps", 25);
 /** The pages measured: --pages site,embedded (the default: both). */
 const PAGES = (process.argv.includes("--pages") ? process.argv[process.argv.indexOf("--pages") + 1] : "site,embedded").split(",");
 const THIRD = process.argv.includes("--third");
+/** --restart: the browser is closed and started again between the visits, as a visitor who comes back another day finds it (no service worker running, nothing in memory). */
+const RESTART = process.argv.includes("--restart");
 const THROTTLE = { latencyMs: option("--latency", 40), bytesPerSecond: (MBPS * 1e6) / 8 };
 
 const server = await startServer(0, undefined, { throttle: THROTTLE });
@@ -44,9 +46,23 @@ const folder = await mkdtemp(join(tmpdir(), "puzzlelab-visits-"));
 const release = await startServer(0, undefined, { throttle: THROTTLE, headers: { "Cache-Control": "public, max-age=31536000, immutable" } });
 await writeFile(join(folder, "index.html"), authorPage(`${release.origin}/www/widget.js`));
 const author = await startServer(0, folder);
-/** A browser with a fresh profile in its own folder (removed by close()). */
+/**
+ * A browser with a fresh profile in its own folder (removed by close()); restart() closes the
+ * browser and starts it again on the same profile.
+ */
 async function freshProfile() {
   const profile = await mkdtemp(join(tmpdir(), "puzzlelab-profile-"));
+  const browser = { context: await launch(profile) };
+  browser.restart = async () => {
+    await browser.context.close();
+    browser.context = await launch(profile);
+  };
+  browser.close = async () => (await browser.context.close(), await rm(profile, { recursive: true, force: true }));
+  return browser;
+}
+
+/** Chromium on `profile`, its pages marking the moment the sliding page says it is ready. */
+async function launch(profile) {
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM_PATH,
     headless: true,
@@ -61,7 +77,7 @@ async function freshProfile() {
       observer.disconnect();
     }).observe(document, { attributes: true, subtree: true, attributeFilter: ["data-ready"] });
   });
-  return { context, close: async () => (await context.close(), await rm(profile, { recursive: true, force: true })) };
+  return context;
 }
 /** "156.0.8078.108": the version Chromium says it is (a persistent context has no Browser to ask). */
 const browserVersion = execFileSync(CHROMIUM_PATH, ["--version"], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).match(/[\d.]+\d/)?.[0] ?? "unknown";
@@ -124,12 +140,18 @@ async function waitUntilKept(page, moduleUrl, siteCode) {
   await waitForAsync(
     page,
     async ([url, siteCode]) => {
-      const { assetIndex, isSiteCode, keptFiles } = await import(url);
+      const { SITE_CACHE_NAME, assetIndex, isSiteCode, keptFiles } = await import(url);
       const kept = new Set((await keptFiles()).map((file) => file.path));
       const used = kept.has("pkg/learn/puzzlelab_bg.wasm") && kept.has("www/models/8puzzle.dqn") && kept.has("pkg/puzzlelab_bg.wasm");
       if (!used || !siteCode) return used;
       const paths = Object.keys((await assetIndex())?.files ?? {});
-      return paths.every((path) => !isSiteCode(path) || kept.has(path));
+      if (!paths.every((path) => !isSiteCode(path) || kept.has(path))) return false;
+      // and published to the site cache, which the browser answers the pages from (static routes)
+      if (!SITE_CACHE_NAME) return true; // a version of the site before static routes
+      const site = await caches.open(SITE_CACHE_NAME);
+      const root = new URL("../../", url);
+      for (const path of paths) if (isSiteCode(path) && !(await site.match(new URL(path, root).href))) return false;
+      return true;
     },
     [moduleUrl, siteCode],
     { timeout: 120_000, polling: 500 },
@@ -142,15 +164,16 @@ const results = {};
 for (const [name, visit] of [["site", sitePage], ["embedded", embeddedPage]].filter(([name]) => PAGES.includes(name))) {
   const runs = [];
   for (let run = 0; run < RUNS; run += 1) {
-    const { context, close } = await freshProfile();
-    const first = await visit(context);
+    const browser = await freshProfile();
+    const first = await visit(browser.context);
     await waitUntilKept(first.page, `${name === "site" ? server.origin : release.origin}/www/common/asset-cache.js`, name === "site");
     await first.page.close();
-    const second = await visit(context);
+    if (RESTART) await browser.restart();
+    const second = await visit(browser.context);
     await second.page.close();
-    const third = THIRD ? await visit(context) : null;
+    const third = THIRD ? await visit(browser.context) : null;
     await third?.page.close();
-    await close();
+    await browser.close();
     const measured = (visit) => ({ board_ms: visit.board_ms, model_ms: visit.model_ms, ...(visit.phases && { phases: visit.phases }) });
     runs.push({ first: measured(first), second: measured(second), ...(third && { third: measured(third) }) });
   }
@@ -177,6 +200,7 @@ console.log(
       what: "first vs second visit: time to a playable board and to a solve by the shipped 8-puzzle model (medians of runs, each a fresh profile)",
       host: `scripts/serve.mjs throttled: ${THROTTLE.latencyMs} ms before each answer, then ${MBPS} Mbit/s per file, no compression`,
       runs: RUNS,
+      second_visit: RESTART ? "after the browser was closed and started again on the same profile" : "in the same browser, right after the first",
       machine: `${cpus()[0]?.model ?? "unknown"} × ${cpus().length}, Chromium ${browserVersion}`,
       date: new Date().toISOString(),
       ...results,

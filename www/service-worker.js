@@ -4,15 +4,31 @@
 // (common/asset-cache.js), else from the network and is then kept. Anything not in the index
 // (another origin, a file the host does not list) goes to the network untouched.
 //
-// A page loads at once from the files kept (offline first): it and everything it loads later come
-// from the version of the site its load found kept, while the host's index is read again in the
-// background; when the host has a newer version, the page is told ({ type: "updated" }: site-nav.js
-// offers a reload), and the next load uses it. After one visit the site works offline. What a page
+// A page loads at once from the files kept (offline first), while the host's index is read again in
+// the background; when the host has a newer version, the page is told ({ type: "updated" }:
+// site-nav.js offers a reload), and the next load uses it. After one visit the site works offline.
+// Where the browser has static routes (Chromium), it answers the site's code itself from a copy by
+// address (the site cache, below), so a page does not wait for this worker to start; the newer
+// version is copied there as soon as it is kept, so a page open across it loads what it loads
+// later (a worker's code) from the newer one, as from a host with no service worker. Elsewhere every
+// request comes through this worker, and a page and everything it loads later come from the version
+// its load found kept. What a page
 // loaded before this worker controlled it, the page lists in a message ({ type: "keep", urls }):
 // those files are kept too, with the rest of the site's code (asset-cache.js isSiteCode), so that
 // after one visit every page plays and solves offline.
 
-import { assetIndex, dropOutdated, isSiteCode, keepFiles, keepUrls, keptFetch, lastIndex } from "./common/asset-cache.js";
+import {
+  SITE_CACHE_NAME,
+  assetIndex,
+  dropOutdated,
+  isSiteCode,
+  keepFiles,
+  keepUrls,
+  keptFetch,
+  lastIndex,
+  publishSite,
+  publishedIndex,
+} from "./common/asset-cache.js";
 
 /** How long the host's index may take when no page waits for it. */
 const BACKGROUND_WAIT_MS = 60_000;
@@ -20,7 +36,24 @@ const BACKGROUND_WAIT_MS = 60_000;
 /** The index each page (by client id) was loaded with: its later requests come from that version. */
 const loadedWith = new Map();
 
-self.addEventListener("install", () => self.skipWaiting());
+/** The folder that holds www/ and pkg/. */
+const ROOT = new URL("../", self.location.href).href;
+
+/** Whether this browser routes requests to the site cache itself (static routes). */
+const ROUTES = "addRoutes" in (self.InstallEvent?.prototype ?? {});
+
+// Where the browser offers static routes (Chromium), it answers the site's code (asset-cache.js
+// isSiteCode: pages, modules, workers' scripts, the core bundle) from the site cache itself
+// (publishSite), without starting this worker: a visit after the worker has stopped (30 s idle)
+// does not wait for it to start. The models and the learning bundle still come through this worker;
+// an address the site cache lacks goes to the host.
+self.addEventListener("install", (event) => {
+  const throughWorker = (pattern) => ({ condition: { urlPattern: `${ROOT}${pattern}` }, source: "fetch-event" });
+  const fromSite = (pattern) => ({ condition: { urlPattern: `${ROOT}${pattern}`, requestMethod: "GET" }, source: { cacheName: SITE_CACHE_NAME } });
+  const routes = [throughWorker("www/models/*"), throughWorker("pkg/learn/*"), fromSite("www/*"), fromSite("pkg/*")];
+  if (ROUTES) event.waitUntil(event.addRoutes(routes).catch(() => {}));
+  self.skipWaiting();
+});
 
 self.addEventListener("activate", (event) => event.waitUntil(self.clients.claim()));
 
@@ -33,10 +66,38 @@ self.addEventListener("message", (event) => {
   event.waitUntil(
     keepUrls(own.map((url) => url.split("#")[0]))
       .then(() => keepFiles(isSiteCode))
+      .then(async () => ROUTES && publishSite(await assetIndex()))
       .then(() => event.source?.postMessage({ type: "kept" }))
       .catch(() => {}),
   );
 });
+
+// A page the browser answered from the site cache (static routes: this worker saw no navigation)
+// asks for the host's index to be read again ({ type: "check" }): its version is the one published
+// to the site cache; a newer one is kept and published, and the page told ({ type: "updated" }).
+self.addEventListener("message", (event) => {
+  const page = event.source?.id;
+  if (!ROUTES || event.data?.type !== "check" || !page || loadedWith.has(page)) return;
+  event.waitUntil(
+    (async () => {
+      const loaded = (await publishedIndex()) ?? (await lastIndex());
+      if (loaded) loadedWith.set(page, loaded);
+      const fresh = await assetIndex({ refresh: true, waitMs: BACKGROUND_WAIT_MS });
+      if (!fresh) return;
+      await keepFiles(isSiteCode);
+      await publishSite(fresh);
+      await forgetClosed(page);
+      await dropOutdated([...loadedWith.values()]);
+      if (loaded && JSON.stringify(loaded.files) !== JSON.stringify(fresh.files)) await tell(page, { type: "updated" });
+    })().catch(() => {}),
+  );
+});
+
+/** Forgets the versions of the pages no longer open (but `page`'s). */
+async function forgetClosed(page) {
+  const open = new Set((await self.clients.matchAll()).map((client) => client.id));
+  for (const id of loadedWith.keys()) if (id !== page && !open.has(id)) loadedWith.delete(id);
+}
 
 /**
  * A page's load: answered from the index last read (the host's, when there is none yet), while the
@@ -60,8 +121,7 @@ function navigate(event) {
     Promise.all([loaded, refreshed])
       .then(async ([index, fresh]) => {
         if (!fresh) return;
-        const open = new Set((await self.clients.matchAll()).map((client) => client.id));
-        for (const id of loadedWith.keys()) if (id !== page && !open.has(id)) loadedWith.delete(id);
+        await forgetClosed(page);
         await dropOutdated([...loadedWith.values()]);
         if (page && index && JSON.stringify(index.files) !== JSON.stringify(fresh.files)) await tell(page, { type: "updated" });
       })
@@ -85,6 +145,7 @@ self.addEventListener("fetch", (event) => {
   // A page's request, and its workers', from the version the page was loaded with (else the index last read).
   const version = loadedWith.get(event.clientId);
   if (version && event.resultingClientId) loadedWith.set(event.resultingClientId, version);
-  const index = version ?? lastIndex().then((last) => last ?? assetIndex());
+  // A client of a page answered from the site cache (a worker the page started) is of the version published there.
+  const index = version ?? (ROUTES ? publishedIndex() : Promise.resolve(null)).then((published) => published ?? lastIndex().then((last) => last ?? assetIndex()));
   event.respondWith(keptFetch(request, undefined, { index, waitUntil: (promise) => event.waitUntil(promise) }));
 });

@@ -9,6 +9,7 @@
 // version (target/screenshots/site-update.png).
 
 import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -59,14 +60,22 @@ async function firstVisit() {
   return { context, page };
 }
 
-/** Waits until the site's files at `paths` (the index's paths) are kept. */
+/**
+ * Waits until the site's files at `paths` (the index's paths) are kept, and those the browser
+ * answers by address (asset-cache.js isSiteCode) are in the site cache too.
+ */
 function waitUntilKept(page, paths) {
   return waitForAsync(
     page,
     async (paths) => {
-      const { keptFiles } = await import("./common/asset-cache.js");
+      const { SITE_CACHE_NAME, isSiteCode, keptFiles } = await import("./common/asset-cache.js");
       const kept = new Set((await keptFiles()).map((file) => file.path));
-      return paths.every((path) => kept.has(path));
+      const site = await caches.open(SITE_CACHE_NAME);
+      for (const path of paths) {
+        if (!kept.has(path)) return false;
+        if (isSiteCode(path) && !(await site.match(new URL(`../${path}`, location.href).href))) return false;
+      }
+      return true;
     },
     paths,
     { timeout: 60_000, polling: 500 },
@@ -95,9 +104,13 @@ describe("second visits and offline", () => {
     await page.goto(server.url);
     await waitForApp(page);
 
+    // The solves above played their solution: this tab would carry those moves on (a reload plays
+    // them again), so they are forgotten, for the board of the link.
+    await page.evaluate(() => sessionStorage.clear());
     await context.setOffline(true);
     await page.goto(`${server.url}sliding.html${NEAR_GOAL}`);
     await waitForApp(page);
+    console.log("DEBUG", JSON.stringify(await page.evaluate(() => ({ state: document.querySelector("#board").state, status: document.body.innerText.slice(0, 1500) }))), page.errors);
     assert.equal((await solveWith(page, "astar")).length, 2, "search offline");
     const model = await solveWith(page, "dqn");
     assert.deepEqual([model.length, model.optimal], [2, true], "the model offline");
@@ -210,6 +223,64 @@ describe("second visits and offline", () => {
     assert.ok(answered.length > before, "the reload's index was read");
     await second.waitForTimeout(1000);
     assert.equal(await second.locator(".site-update").count(), 0, "no notice after the reload");
+    assert.deepEqual(second.errors, []);
+    await context.close();
+  });
+
+  test("a second visit's page, its modules, workers and core bundle come from the site cache without the service worker (static routes); models through it", slow, async () => {
+    const { context, page } = await firstVisit();
+    assert.equal((await solveWith(page, "dqn")).length, 2);
+    await waitUntilKept(page, ["www/sliding.html", "www/sliding/app.js", "www/widget.js", "pkg/puzzlelab.js", "pkg/puzzlelab_bg.wasm", "www/models/8puzzle.dqn"]);
+    await page.close();
+    const second = await newPage(context);
+    await second.goto(`${server.url}sliding.html${NEAR_GOAL}`);
+    await waitForApp(second);
+    assert.equal((await solveWith(second, "dqn")).length, 2);
+    // Chromium's resource timing says which route answered each request (workerFinalSourceType:
+    // "cache", the site cache with no worker; "fetch-event", the service worker; "" when no route
+    // was asked, as for a module a worker's start asked for again) and whence (deliveryType).
+    const routes = await second.evaluate(() => {
+      const routes = {};
+      for (const entry of [...performance.getEntriesByType("navigation"), ...performance.getEntriesByType("resource")]) {
+        const path = new URL(entry.name).pathname.replace(/^.*?\/(www|pkg)\//, "$1/");
+        (routes[path] ??= []).push(`${entry.workerFinalSourceType}:${entry.deliveryType}`);
+      }
+      return routes;
+    });
+    const site = ["www/sliding.html", "www/sliding/app.js", "www/widget.js", "www/common/site-nav.js", "www/sliding/solver-worker.js", "www/common/learn-worker.js", "pkg/puzzlelab.js", "pkg/puzzlelab_bg.wasm"];
+    for (const path of site) assert.ok(routes[path]?.includes("cache:cache-storage"), `${path} from the site cache: ${JSON.stringify(routes)}`);
+    for (const [path, sources] of Object.entries(routes)) {
+      if (path.startsWith("www/models/")) assert.ok(sources.every((source) => source.startsWith("fetch-event:")), `${path} through the service worker: ${sources}`);
+      else if (path !== "pkg/asset-index.json") assert.ok(sources.every((source) => /^(cache)?:cache-storage$/.test(source)), `${path} from the site cache: ${sources}`);
+    }
+    assert.ok(routes["www/models/dqn-index.json"], "the models' index was asked for");
+    assert.deepEqual(second.errors, []);
+    await context.close();
+  });
+
+  test("when the host changes a file the pages load, the next load after the notice has the new file", slow, async () => {
+    const { context, page } = await firstVisit();
+    await waitUntilKept(page, ["www/sliding.html", "www/sliding/sliding.css", "www/common/site-nav.js"]);
+    await page.close();
+    // The host's new version: sliding.css with one more rule, under its new checksum.
+    const changed = await (await fetch(`${server.url}sliding/sliding.css`)).text().then((text) => `${text}\n:root { --puzzlelab-version: 2; }\n`);
+    const hash = createHash("sha256").update(changed).digest("hex");
+    await context.route("**/www/sliding/sliding.css", (route) => route.fulfill({ status: 200, contentType: "text/css; charset=utf-8", body: changed }));
+    await context.route("**/pkg/asset-index.json", async (route) => {
+      const response = await route.fetch();
+      const index = await response.json();
+      index.files["www/sliding/sliding.css"] = hash;
+      await route.fulfill({ response, json: index });
+    });
+    const version = (page) => page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue("--puzzlelab-version").trim());
+    const second = await newPage(context);
+    await second.goto(`${server.url}sliding.html${NEAR_GOAL}`);
+    await waitForApp(second);
+    assert.equal(await version(second), "", "loaded from the version kept");
+    await second.locator(".site-update").waitFor({ timeout: 30_000 });
+    await second.locator(".site-update button").click();
+    await waitForApp(second);
+    assert.equal(await version(second), "2", "the reload has the host's new file");
     assert.deepEqual(second.errors, []);
     await context.close();
   });

@@ -246,8 +246,66 @@ export async function dropOutdated(inUse = []) {
   return dropped;
 }
 
+/**
+ * The site's code (isSiteCode: its pages, modules and core bundle) by address, for the browser to
+ * answer the site's pages from without starting its service worker (service-worker.js routes them
+ * here): a copy of the kept files of one version of the index, the one last published.
+ */
+export const SITE_CACHE_NAME = "puzzlelab-site";
+/** Where the site cache records the index it holds. */
+const PUBLISHED_KEY = new URL("pkg/asset-index.json?published", ROOT_URL).href;
+
+/** The addresses `path` is asked for by (a folder's index.html by the folder's too). */
+function addressesOf(path) {
+  const url = new URL(path, ROOT_URL).href;
+  return path.endsWith("/index.html") ? [url, url.slice(0, -"index.html".length)] : [url];
+}
+
+/**
+ * Makes the site cache hold `version`'s site code (isSiteCode): each file kept under its checksum
+ * is copied under its address, and every other address is dropped (the browser then asks the
+ * host, as keptFetch would); resolves to whether anything changed.
+ */
+export async function publishSite(version) {
+  const cache = await openCache();
+  const site = cache && version?.files && (await caches.open(SITE_CACHE_NAME).catch(() => null));
+  if (!site) return false;
+  const published = (await publishedIndex())?.files ?? {};
+  const held = new Set((await site.keys()).map((request) => request.url));
+  const wanted = new Set([PUBLISHED_KEY]);
+  let changed = false;
+  for (const [path, hash] of Object.entries(version.files)) {
+    if (!isSiteCode(path)) continue;
+    const urls = addressesOf(path);
+    if (published[path] === hash && urls.every((url) => held.has(url))) {
+      for (const url of urls) wanted.add(url);
+      continue;
+    }
+    const kept = await cache.match(keyOf(hash));
+    if (!kept) continue;
+    for (const url of urls) {
+      wanted.add(url);
+      await site.put(url, kept.clone());
+    }
+    changed = true;
+  }
+  for (const url of held) if (!wanted.has(url)) changed = (await site.delete(url)) || changed;
+  if (changed || JSON.stringify(published) !== JSON.stringify(version.files)) {
+    await site.put(PUBLISHED_KEY, new Response(JSON.stringify(version), { headers: { "Content-Type": "application/json" } }));
+  }
+  return changed;
+}
+
+/** The index whose files the site cache holds, or null. */
+export async function publishedIndex() {
+  const site = globalThis.caches && (await caches.open(SITE_CACHE_NAME).catch(() => null));
+  const kept = site && (await site.match(PUBLISHED_KEY).catch(() => undefined));
+  const read = kept && (await kept.json().catch(() => null));
+  return read && typeof read.files === "object" ? read : null;
+}
+
 /** Forgets every kept file (the next visit downloads again). */
 export async function clearKept() {
   index = null;
-  if (globalThis.caches) await caches.delete(CACHE_NAME);
+  if (globalThis.caches) await Promise.all([caches.delete(CACHE_NAME), caches.delete(SITE_CACHE_NAME)]);
 }

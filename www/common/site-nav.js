@@ -43,11 +43,20 @@ navigator.serviceWorker
   ?.register(wwwUrl("service-worker.js"), { type: "module", scope: wwwUrl("./").href })
   .then(() => navigator.serviceWorker.ready)
   .then((registration) => {
-    if (controlled) return;
+    // Answered from the site cache, this page asks the worker to read the host's index again, once
+    // it has loaded and is idle (the worker's start and its reading then take nothing from the page's).
+    if (controlled) return whenIdleAfterLoad(() => navigator.serviceWorker.controller?.postMessage({ type: "check" }));
     const loaded = [location.href, ...performance.getEntriesByType("resource").map((entry) => entry.name)];
     registration.active?.postMessage({ type: "keep", urls: loaded });
   })
   .catch(() => {});
+
+/** Calls `work` once the page has loaded and the browser is idle (within 2 s of the load). */
+function whenIdleAfterLoad(work) {
+  const idle = () => (globalThis.requestIdleCallback ? requestIdleCallback(() => work(), { timeout: 2000 }) : setTimeout(work, 200));
+  if (document.readyState === "complete") idle();
+  else addEventListener("load", idle, { once: true });
+}
 
 /** Says under each nav that a newer version of the site is there, with a button that reloads the page. */
 function offerReload() {
