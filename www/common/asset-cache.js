@@ -304,6 +304,19 @@ export async function publishedIndex() {
   return read && typeof read.files === "object" ? read : null;
 }
 
+/** How many bytes the site cache's copy of the site's code takes (0 where there is none). */
+export async function siteCopyBytes() {
+  const site = globalThis.caches && (await caches.has(SITE_CACHE_NAME)) && (await caches.open(SITE_CACHE_NAME));
+  if (!site) return 0;
+  let bytes = 0;
+  for (const request of await site.keys()) {
+    if (request.url === PUBLISHED_KEY) continue;
+    const response = await site.match(request).catch(() => undefined);
+    bytes += Number(response?.headers.get("Content-Length")) || 0;
+  }
+  return bytes;
+}
+
 /** Forgets every kept file (the next visit downloads again). */
 export async function clearKept() {
   index = null;

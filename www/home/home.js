@@ -6,7 +6,7 @@
 // sliding page with its hash.
 
 import "../common/site-nav.js";
-import { clearKept, keptFiles } from "../common/asset-cache.js";
+import { clearKept, keptFiles, siteCopyBytes } from "../common/asset-cache.js";
 import { OFFERS, PUZZLES, wwwUrl } from "../common/puzzles.js";
 
 /** Hash keys of the sliding page's shared links. */
@@ -73,8 +73,9 @@ let listing = 0;
 export async function showKept() {
   const call = ++listing;
   let files;
+  let copy = 0;
   try {
-    files = await keptFiles();
+    [files, copy] = await Promise.all([keptFiles(), siteCopyBytes()]);
   } catch (error) {
     files = null;
     if (call === listing) document.getElementById("kept-summary").textContent = `The kept files could not be listed: ${error.message}`;
@@ -82,7 +83,9 @@ export async function showKept() {
   if (call !== listing || !files) return files ?? [];
   const total = files.reduce((sum, file) => sum + file.bytes, 0);
   document.getElementById("kept-summary").textContent =
-    files.length === 0 ? "Nothing is kept yet." : `${files.length} files kept, ${megabytes(total)}.`;
+    files.length === 0
+      ? "Nothing is kept yet."
+      : `${files.length} files kept, ${megabytes(total)}${copy ? `, and a second copy of the site's code (${megabytes(copy)}) that lets its pages open sooner` : ""}.`;
   document.getElementById("kept-list").replaceChildren(
     ...files.map((file) => {
       const item = document.createElement("li");
