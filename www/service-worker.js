@@ -55,7 +55,11 @@ self.addEventListener("install", (event) => {
   self.skipWaiting();
 });
 
-self.addEventListener("activate", (event) => event.waitUntil(self.clients.claim()));
+// A worker that replaces one without static routes fills the site cache from the files already kept,
+// so that the site still opens offline (an address the site cache lacks goes to the host).
+self.addEventListener("activate", (event) =>
+  event.waitUntil(Promise.all([self.clients.claim(), ROUTES && lastIndex().then((index) => index && publishSite(index))]).catch(() => {})),
+);
 
 // A page lists what it loaded before this worker controlled it: kept too, where the index lists it,
 // and the rest of the site's code with it, so that every page works offline after one visit; the

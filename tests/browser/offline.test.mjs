@@ -6,18 +6,22 @@
 // embedded on another origin (no service worker there) keeps the WebAssembly and the model too:
 // its second visit downloads neither. A file whose checksum changes is fetched again. A page loads
 // from the kept files without waiting for the host's index, and says when the host has a newer
-// version (target/screenshots/site-update.png).
+// version (target/screenshots/site-update.png); after the notice a reload has the host's changed
+// file. In Chromium a second visit's page, modules, workers and core bundle come from the site
+// cache by static routes, without the service worker (resource timing says which route answered),
+// and a worker that replaces one from before static routes fills that cache at once, so the site
+// still opens offline.
 
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { chromium } from "playwright-core";
 import { startServer } from "../../scripts/serve.mjs";
 import { authorPage } from "./author-page.mjs";
-import { CHROMIUM_ARGS, CHROMIUM_PATH, TEST_TIMEOUT_MS, screenshotPath, waitForApp, waitForAsync } from "./helpers.mjs";
+import { CHROMIUM_ARGS, CHROMIUM_PATH, REPOSITORY_ROOT, TEST_TIMEOUT_MS, screenshotPath, waitForApp, waitForAsync } from "./helpers.mjs";
 
 const slow = { timeout: 4 * TEST_TIMEOUT_MS };
 /** 2 moves from the 3×3 goal. */
@@ -258,6 +262,46 @@ describe("second visits and offline", () => {
     await context.close();
   });
 
+  test("a service worker that replaces one without static routes fills the site cache from the kept files: the site opens offline from it at once", slow, async () => {
+    // The first visit's host serves a worker as it was before static routes (it keeps, routes
+    // nothing); then the same origin serves this one, found by an update check. (Two servers on
+    // one port, not page.route(): while a context routes requests, Chromium uses no static routes.)
+    const old = join(folder, "old-site");
+    await cp(join(REPOSITORY_ROOT, "www"), join(old, "www"), { recursive: true });
+    await cp(join(REPOSITORY_ROOT, "pkg"), join(old, "pkg"), { recursive: true });
+    const real = await readFile(join(REPOSITORY_ROOT, "www", "service-worker.js"), "utf8");
+    const before = real.replace('const ROUTES = "addRoutes" in', "const ROUTES = false && ");
+    assert.notEqual(before, real);
+    await writeFile(join(old, "www", "service-worker.js"), before);
+    const oldHost = await startServer(0, old);
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await newPage(context);
+    // The worker says when it has kept the site's code ({ type: "kept" }).
+    await page.addInitScript(() => navigator.serviceWorker.addEventListener("message", (event) => event.data?.type === "kept" && (window.keptSaid = true)));
+    await page.goto(`${oldHost.url}sliding.html${NEAR_GOAL}`);
+    await waitForApp(page);
+    await page.waitForFunction(() => window.keptSaid === true, null, { timeout: 60_000 });
+    const held = () => page.evaluate(async () => (await caches.has("puzzlelab-site")) && (await (await caches.open("puzzlelab-site")).keys()).length);
+    assert.equal(await held(), false, "the old worker left no site cache");
+    await oldHost.close();
+
+    const newHost = await startServer(oldHost.port);
+    try {
+      await page.evaluate(async () => (await navigator.serviceWorker.getRegistration()).update());
+      await waitForAsync(page, async () => (await caches.has("puzzlelab-site")) && (await (await caches.open("puzzlelab-site")).keys()).length > 30, undefined, { timeout: 30_000, polling: 250 });
+      await context.setOffline(true);
+      const again = await newPage(context);
+      await again.goto(`${newHost.url}sliding.html${NEAR_GOAL}`);
+      await waitForApp(again);
+      assert.equal(await again.evaluate(() => performance.getEntriesByType("navigation")[0].workerFinalSourceType), "cache", "the page from the site cache");
+      assert.equal((await solveWith(again, "astar")).length, 2, "search offline");
+      assert.deepEqual(again.errors.filter((message) => !/Failed to load resource|ERR_INTERNET_DISCONNECTED/.test(message)), []);
+    } finally {
+      await context.close();
+      await newHost.close();
+    }
+  });
+
   test("when the host changes a file the pages load, the next load after the notice has the new file", slow, async () => {
     const { context, page } = await firstVisit();
     await waitUntilKept(page, ["www/sliding.html", "www/sliding/sliding.css", "www/common/site-nav.js"]);
@@ -281,6 +325,13 @@ describe("second visits and offline", () => {
     await second.locator(".site-update button").click();
     await waitForApp(second);
     assert.equal(await version(second), "2", "the reload has the host's new file");
+    // from the site cache, which holds the new version (static routes)
+    const sources = await second.evaluate(() =>
+      [...performance.getEntriesByType("navigation"), ...performance.getEntriesByType("resource")]
+        .filter((entry) => /\/sliding(\.html|\/sliding\.css)$/.test(new URL(entry.name).pathname))
+        .map((entry) => entry.workerFinalSourceType),
+    );
+    assert.deepEqual(sources, ["cache", "cache"]);
     assert.deepEqual(second.errors, []);
     await context.close();
   });
