@@ -10,12 +10,11 @@
 // Where the browser has static routes (Chromium), it answers the site's code itself from a copy by
 // address (the site cache, below), so a page does not wait for this worker to start; the newer
 // version is copied there as soon as it is kept, so a page open across it loads what it loads
-// later (a worker's code) from the newer one, as from a host with no service worker. Elsewhere every
-// request comes through this worker, and a page and everything it loads later come from the version
-// its load found kept. What a page
-// loaded before this worker controlled it, the page lists in a message ({ type: "keep", urls }):
-// those files are kept too, with the rest of the site's code (asset-cache.js isSiteCode), so that
-// after one visit every page plays and solves offline.
+// later (a worker's code) from the newer one, as from a host with no service worker. Elsewhere
+// every request comes through this worker, and a page and everything it loads later come from the
+// version its load found kept. What a page loaded before this worker controlled it, the page lists
+// in a message ({ type: "keep", urls }): those files are kept too, with the rest of the site's code
+// (asset-cache.js isSiteCode), so that after one visit every page plays and solves offline.
 
 import {
   SITE_CACHE_NAME,
