@@ -8,13 +8,14 @@
 // the background; when the host has a newer version, the page is told ({ type: "updated" }:
 // site-nav.js offers a reload), and the next load uses it. After one visit the site works offline.
 // Where the browser has static routes (Chromium), it answers the site's code itself from a copy by
-// address (the site cache, below), so a page does not wait for this worker to start; the newer
-// version is copied there as soon as it is kept, so a page open across it loads what it loads
-// later (a worker's code) from the newer one, as from a host with no service worker. Elsewhere
-// every request comes through this worker, and a page and everything it loads later come from the
-// version its load found kept. What a page loaded before this worker controlled it, the page lists
-// in a message ({ type: "keep", urls }): those files are kept too, with the rest of the site's code
-// (asset-cache.js isSiteCode), so that after one visit every page plays and solves offline.
+// address (the site cache, below), so a page does not wait for this worker to start; a newer
+// version is copied there once it is wholly kept, and every open page is told, but a page open
+// across it loads what it loads later (a worker's code) from the newer one, as from a host with no
+// service worker. Elsewhere every request comes through this worker, and a page and everything it
+// loads later come from the version its load found kept. What a page loaded before this worker
+// controlled it, the page lists in a message ({ type: "keep", urls }): those files are kept too,
+// with the rest of the site's code (asset-cache.js isSiteCode), so that after one visit every page
+// plays and solves offline.
 
 import {
   SITE_CACHE_NAME,
@@ -35,8 +36,8 @@ const BACKGROUND_WAIT_MS = 60_000;
 /** The index each page (by client id) was loaded with: its later requests come from that version. */
 const loadedWith = new Map();
 
-/** The folder that holds www/ and pkg/. */
-const ROOT = new URL("../", self.location.href).href;
+/** The folder that holds www/ and pkg/, as the start of a URL pattern (its path's pattern syntax escaped). */
+const ROOT = (({ origin, pathname }) => `${origin}${pathname.replace(/[\\:*+?(){}]/g, "\\$&")}`)(new URL("../", self.location.href));
 
 /** Whether this browser routes requests to the site cache itself (static routes). */
 const ROUTES = "addRoutes" in (self.InstallEvent?.prototype ?? {});
@@ -57,7 +58,17 @@ self.addEventListener("install", (event) => {
 // A worker that replaces one without static routes fills the site cache from the files already kept,
 // so that the site still opens offline (an address the site cache lacks goes to the host).
 self.addEventListener("activate", (event) =>
-  event.waitUntil(Promise.all([self.clients.claim(), ROUTES && lastIndex().then((index) => index && publishSite(index))]).catch(() => {})),
+  event.waitUntil(
+    Promise.all([
+      self.clients.claim(),
+      ROUTES &&
+        (async () => {
+          if (await publishedIndex()) return;
+          const index = await lastIndex();
+          if (index) await publishSite(index);
+        })(),
+    ]).catch(() => {}),
+  ),
 );
 
 // A page lists what it loaded before this worker controlled it: kept too, where the index lists it,
@@ -77,7 +88,8 @@ self.addEventListener("message", (event) => {
 
 // A page the browser answered from the site cache (static routes: this worker saw no navigation)
 // asks for the host's index to be read again ({ type: "check" }): its version is the one published
-// to the site cache; a newer one is kept and published, and the page told ({ type: "updated" }).
+// to the site cache; a newer one is kept, and once wholly kept it is published and every open page
+// told ({ type: "updated" }: each was loaded from the version before).
 self.addEventListener("message", (event) => {
   const page = event.source?.id;
   if (!ROUTES || event.data?.type !== "check" || !page || loadedWith.has(page)) return;
@@ -88,10 +100,13 @@ self.addEventListener("message", (event) => {
       const fresh = await assetIndex({ refresh: true, waitMs: BACKGROUND_WAIT_MS });
       if (!fresh) return;
       await keepFiles(isSiteCode);
-      await publishSite(fresh);
+      const before = await publishedIndex();
+      if (!(await publishSite(fresh))) return;
       await forgetClosed(page);
       await dropOutdated([...loadedWith.values()]);
-      if (loaded && JSON.stringify(loaded.files) !== JSON.stringify(fresh.files)) await tell(page, { type: "updated" });
+      if (before && JSON.stringify(before.files) !== JSON.stringify(fresh.files)) {
+        for (const client of await self.clients.matchAll({ type: "window" })) client.postMessage({ type: "updated" });
+      }
     })().catch(() => {}),
   );
 });

@@ -6,8 +6,9 @@
 // embedded on another origin (no service worker there) keeps the WebAssembly and the model too:
 // its second visit downloads neither. A file whose checksum changes is fetched again. A page loads
 // from the kept files without waiting for the host's index, and says when the host has a newer
-// version (target/screenshots/site-update.png); after the notice a reload has the host's changed
-// file. In Chromium a second visit's page, modules, workers and core bundle come from the site
+// version (target/screenshots/site-update.png); every open page is told, and after the notice a
+// reload has the host's changed file; a version that cannot be kept whole is not published (no
+// notice, the site still opens offline). In Chromium a second visit's page, modules, workers and core bundle come from the site
 // cache by static routes, without the service worker (resource timing says which route answered),
 // and a worker that replaces one from before static routes fills that cache at once, so the site
 // still opens offline.
@@ -114,7 +115,6 @@ describe("second visits and offline", () => {
     await context.setOffline(true);
     await page.goto(`${server.url}sliding.html${NEAR_GOAL}`);
     await waitForApp(page);
-    console.log("DEBUG", JSON.stringify(await page.evaluate(() => ({ state: document.querySelector("#board").state, status: document.body.innerText.slice(0, 1500) }))), page.errors);
     assert.equal((await solveWith(page, "astar")).length, 2, "search offline");
     const model = await solveWith(page, "dqn");
     assert.deepEqual([model.length, model.optimal], [2, true], "the model offline");
@@ -196,13 +196,15 @@ describe("second visits and offline", () => {
     assert.equal(await page.locator(".site-update").count(), 0, "no newer version on the first visit");
     await page.close();
 
-    // The host now lists a newer version of one file (the README: no page loads it), and answers
+    // The host now has a newer version of one file (the README: no page loads it), and answers
     // its index 5 s late.
+    const readme = `${await (await fetch(`${server.url}README.md?raw`)).text()}\nA newer line.\n`;
+    await context.route("**/www/README.md", (route) => route.fulfill({ status: 200, contentType: "text/markdown; charset=utf-8", body: readme }));
     const answered = [];
     await context.route("**/pkg/asset-index.json", async (route) => {
       const response = await route.fetch();
       const index = await response.json();
-      index.files["www/README.md"] = "0".repeat(64);
+      index.files["www/README.md"] = createHash("sha256").update(readme).digest("hex");
       await new Promise((resolve) => setTimeout(resolve, 5000));
       answered.push(Date.now());
       await route.fulfill({ response, json: index });
@@ -264,8 +266,8 @@ describe("second visits and offline", () => {
 
   test("a service worker that replaces one without static routes fills the site cache from the kept files: the site opens offline from it at once", slow, async () => {
     // The first visit's host serves a worker as it was before static routes (it keeps, routes
-    // nothing); then the same origin serves this one, found by an update check. (Two servers on
-    // one port, not page.route(): while a context routes requests, Chromium uses no static routes.)
+    // nothing); then the same origin, another server on the same port, serves this one, found by
+    // an update check.
     const old = join(folder, "old-site");
     await cp(join(REPOSITORY_ROOT, "www"), join(old, "www"), { recursive: true });
     await cp(join(REPOSITORY_ROOT, "pkg"), join(old, "pkg"), { recursive: true });
@@ -302,10 +304,9 @@ describe("second visits and offline", () => {
     }
   });
 
-  test("when the host changes a file the pages load, the next load after the notice has the new file", slow, async () => {
+  test("when the host changes a file the pages load, every open page is told, and the next load after the notice has the new file", slow, async () => {
     const { context, page } = await firstVisit();
     await waitUntilKept(page, ["www/sliding.html", "www/sliding/sliding.css", "www/common/site-nav.js"]);
-    await page.close();
     // The host's new version: sliding.css with one more rule, under its new checksum.
     const changed = await (await fetch(`${server.url}sliding/sliding.css`)).text().then((text) => `${text}\n:root { --puzzlelab-version: 2; }\n`);
     const hash = createHash("sha256").update(changed).digest("hex");
@@ -322,6 +323,8 @@ describe("second visits and offline", () => {
     await waitForApp(second);
     assert.equal(await version(second), "", "loaded from the version kept");
     await second.locator(".site-update").waitFor({ timeout: 30_000 });
+    // The first page, still open on the version before, is told too.
+    await page.locator(".site-update").waitFor({ timeout: 10_000 });
     await second.locator(".site-update button").click();
     await waitForApp(second);
     assert.equal(await version(second), "2", "the reload has the host's new file");
@@ -333,6 +336,37 @@ describe("second visits and offline", () => {
     );
     assert.deepEqual(sources, ["cache", "cache"]);
     assert.deepEqual(second.errors, []);
+    await context.close();
+  });
+
+  test("a version the worker could not keep whole is not published: no notice, and the site still opens offline", slow, async () => {
+    const { context, page } = await firstVisit();
+    await waitUntilKept(page, ["www/sliding.html", "www/sliding/app.js", "www/README.md"]);
+    await page.close();
+    // The host lists a README whose bytes never match its checksum (it cannot be kept).
+    let read = 0;
+    await context.route("**/pkg/asset-index.json", async (route) => {
+      const response = await route.fetch();
+      const index = await response.json();
+      index.files["www/README.md"] = "0".repeat(64);
+      read += 1;
+      await route.fulfill({ response, json: index });
+    });
+    const second = await newPage(context);
+    await second.goto(`${server.url}sliding.html${NEAR_GOAL}`);
+    await waitForApp(second);
+    const deadline = Date.now() + 30_000;
+    while (read === 0 && Date.now() < deadline) await second.waitForTimeout(200);
+    assert.ok(read > 0, "the host's index was read");
+    await second.waitForTimeout(3000);
+    assert.equal(await second.locator(".site-update").count(), 0, "no notice for a version not kept whole");
+    const published = await second.evaluate(async () => (await (await import("./common/asset-cache.js")).publishedIndex())?.files["www/README.md"]);
+    assert.notEqual(published, "0".repeat(64), "the version published is still the whole one");
+    await context.setOffline(true);
+    const third = await newPage(context);
+    await third.goto(`${server.url}sliding.html${NEAR_GOAL}`);
+    await waitForApp(third);
+    assert.equal((await solveWith(third, "astar")).length, 2, "search offline");
     await context.close();
   });
 

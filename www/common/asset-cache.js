@@ -262,38 +262,42 @@ function addressesOf(path) {
 }
 
 /**
- * Makes the site cache hold `version`'s site code (isSiteCode): each file kept under its checksum
- * is copied under its address, and every other address is dropped (the browser then asks the
- * host, as keptFetch would); resolves to whether anything changed.
+ * Makes the site cache hold `version`'s site code (isSiteCode), when every file of it is kept under
+ * its checksum: each is copied under its address, and the addresses of other versions are dropped.
+ * A version not wholly kept is not published (the one there stays whole, so the site still opens
+ * offline). One publish at a time on the origin (a worker taking over may run beside the one it
+ * replaces). Resolves to whether the site cache now holds `version`.
  */
 export async function publishSite(version) {
-  const cache = await openCache();
-  const site = cache && version?.files && (await caches.open(SITE_CACHE_NAME).catch(() => null));
-  if (!site) return false;
-  const published = (await publishedIndex())?.files ?? {};
-  const held = new Set((await site.keys()).map((request) => request.url));
-  const wanted = new Set([PUBLISHED_KEY]);
-  let changed = false;
-  for (const [path, hash] of Object.entries(version.files)) {
-    if (!isSiteCode(path)) continue;
-    const urls = addressesOf(path);
-    if (published[path] === hash && urls.every((url) => held.has(url))) {
-      for (const url of urls) wanted.add(url);
-      continue;
+  const publish = async () => {
+    const cache = await openCache();
+    const site = cache && version?.files && (await caches.open(SITE_CACHE_NAME).catch(() => null));
+    if (!site) return false;
+    const code = Object.entries(version.files).filter(([path]) => isSiteCode(path));
+    const kept = new Map();
+    for (const [path, hash] of code) {
+      const response = await cache.match(keyOf(hash));
+      if (!response) return false;
+      kept.set(path, response);
     }
-    const kept = await cache.match(keyOf(hash));
-    if (!kept) continue;
-    for (const url of urls) {
-      wanted.add(url);
-      await site.put(url, kept.clone());
+    const published = (await publishedIndex())?.files ?? {};
+    const held = new Set((await site.keys()).map((request) => request.url));
+    const wanted = new Set([PUBLISHED_KEY]);
+    for (const [path, hash] of code) {
+      const urls = addressesOf(path);
+      const current = published[path] === hash && urls.every((url) => held.has(url));
+      for (const url of urls) {
+        wanted.add(url);
+        if (!current) await site.put(url, kept.get(path).clone());
+      }
     }
-    changed = true;
-  }
-  for (const url of held) if (!wanted.has(url)) changed = (await site.delete(url)) || changed;
-  if (changed || JSON.stringify(published) !== JSON.stringify(version.files)) {
-    await site.put(PUBLISHED_KEY, new Response(JSON.stringify(version), { headers: { "Content-Type": "application/json" } }));
-  }
-  return changed;
+    for (const url of held) if (!wanted.has(url)) await site.delete(url);
+    if (JSON.stringify(published) !== JSON.stringify(version.files)) {
+      await site.put(PUBLISHED_KEY, new Response(JSON.stringify(version), { headers: { "Content-Type": "application/json" } }));
+    }
+    return true;
+  };
+  return globalThis.navigator?.locks ? navigator.locks.request("puzzlelab-publish", publish) : publish();
 }
 
 /** The index whose files the site cache holds, or null. */
