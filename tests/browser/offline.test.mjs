@@ -46,6 +46,12 @@ after(async () => {
   if (folder) await rm(folder, { recursive: true, force: true });
 }, slow);
 
+/**
+ * A route handler whose failure is ignored: one still answering when its test closes the context
+ * (the service worker reads the index in the background) must not fail the file afterwards.
+ */
+const guarded = (handler) => (route) => handler(route).catch(() => {});
+
 /** A page of a new context (service workers allowed) whose errors go to page.errors. */
 async function newPage(context) {
   const page = await context.newPage();
@@ -199,16 +205,16 @@ describe("second visits and offline", () => {
     // The host now has a newer version of one file (the README: no page loads it), and answers
     // its index 5 s late.
     const readme = `${await (await fetch(`${server.url}README.md?raw`)).text()}\nA newer line.\n`;
-    await context.route("**/www/README.md", (route) => route.fulfill({ status: 200, contentType: "text/markdown; charset=utf-8", body: readme }));
+    await context.route("**/www/README.md", guarded(async (route) => route.fulfill({ status: 200, contentType: "text/markdown; charset=utf-8", body: readme })));
     const answered = [];
-    await context.route("**/pkg/asset-index.json", async (route) => {
+    await context.route("**/pkg/asset-index.json", guarded(async (route) => {
       const response = await route.fetch();
       const index = await response.json();
       index.files["www/README.md"] = createHash("sha256").update(readme).digest("hex");
       await new Promise((resolve) => setTimeout(resolve, 5000));
       answered.push(Date.now());
       await route.fulfill({ response, json: index });
-    });
+    }));
     const second = await newPage(context);
     await second.goto(`${server.url}sliding.html${NEAR_GOAL}`);
     await waitForApp(second);
@@ -310,13 +316,13 @@ describe("second visits and offline", () => {
     // The host's new version: sliding.css with one more rule, under its new checksum.
     const changed = await (await fetch(`${server.url}sliding/sliding.css`)).text().then((text) => `${text}\n:root { --puzzlelab-version: 2; }\n`);
     const hash = createHash("sha256").update(changed).digest("hex");
-    await context.route("**/www/sliding/sliding.css", (route) => route.fulfill({ status: 200, contentType: "text/css; charset=utf-8", body: changed }));
-    await context.route("**/pkg/asset-index.json", async (route) => {
+    await context.route("**/www/sliding/sliding.css", guarded(async (route) => route.fulfill({ status: 200, contentType: "text/css; charset=utf-8", body: changed })));
+    await context.route("**/pkg/asset-index.json", guarded(async (route) => {
       const response = await route.fetch();
       const index = await response.json();
       index.files["www/sliding/sliding.css"] = hash;
       await route.fulfill({ response, json: index });
-    });
+    }));
     const version = (page) => page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue("--puzzlelab-version").trim());
     const second = await newPage(context);
     await second.goto(`${server.url}sliding.html${NEAR_GOAL}`);
@@ -345,13 +351,13 @@ describe("second visits and offline", () => {
     await page.close();
     // The host lists a README whose bytes never match its checksum (it cannot be kept).
     let read = 0;
-    await context.route("**/pkg/asset-index.json", async (route) => {
+    await context.route("**/pkg/asset-index.json", guarded(async (route) => {
       const response = await route.fetch();
       const index = await response.json();
       index.files["www/README.md"] = "0".repeat(64);
       read += 1;
       await route.fulfill({ response, json: index });
-    });
+    }));
     const second = await newPage(context);
     await second.goto(`${server.url}sliding.html${NEAR_GOAL}`);
     await waitForApp(second);
@@ -410,12 +416,12 @@ describe("second visits and offline", () => {
     await second.close();
 
     // The host's core bundle changes (its checksum in the index): the next visit fetches it again.
-    await context.route("**/pkg/asset-index.json", async (route) => {
+    await context.route("**/pkg/asset-index.json", guarded(async (route) => {
       const response = await route.fetch();
       const index = await response.json();
       index.files["pkg/puzzlelab_bg.wasm"] = "0".repeat(64);
       await route.fulfill({ response, json: index });
-    });
+    }));
     downloads.length = 0;
     const third = await visit();
     assert.ok(downloads.length > 0 && downloads.every((path) => path === "/pkg/puzzlelab_bg.wasm"), `only the changed file is downloaded (by the page and each worker that loads it): ${downloads}`);
