@@ -140,18 +140,15 @@ async function waitUntilKept(page, moduleUrl, siteCode) {
   await waitForAsync(
     page,
     async ([url, siteCode]) => {
-      const { SITE_CACHE_NAME, assetIndex, isSiteCode, keptFiles } = await import(url);
+      const { assetIndex, isSiteCode, keptFiles, publishedPaths } = await import(url);
       const kept = new Set((await keptFiles()).map((file) => file.path));
       const used = kept.has("pkg/learn/puzzlelab_bg.wasm") && kept.has("www/models/8puzzle.dqn") && kept.has("pkg/puzzlelab_bg.wasm");
       if (!used || !siteCode) return used;
       const paths = Object.keys((await assetIndex())?.files ?? {});
-      if (!paths.every((path) => !isSiteCode(path) || kept.has(path))) return false;
-      // and published to the site cache, which the browser answers the pages from (static routes)
-      if (!SITE_CACHE_NAME) return true; // a version of the site before static routes
-      const site = await caches.open(SITE_CACHE_NAME);
-      const root = new URL("../../", url);
-      for (const path of paths) if (isSiteCode(path) && !(await site.match(new URL(path, root).href))) return false;
-      return true;
+      // and published to the site cache, which the browser answers the pages from (static routes;
+      // a version of the site before them has no publishedPaths)
+      const published = publishedPaths ? await publishedPaths() : kept;
+      return paths.every((path) => !isSiteCode(path) || (kept.has(path) && published.has(path)));
     },
     [moduleUrl, siteCode],
     { timeout: 120_000, polling: 500 },

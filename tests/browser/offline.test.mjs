@@ -79,14 +79,10 @@ function waitUntilKept(page, paths) {
   return waitForAsync(
     page,
     async (paths) => {
-      const { SITE_CACHE_NAME, isSiteCode, keptFiles } = await import("./common/asset-cache.js");
+      const { isSiteCode, keptFiles, publishedPaths } = await import("./common/asset-cache.js");
       const kept = new Set((await keptFiles()).map((file) => file.path));
-      const site = await caches.open(SITE_CACHE_NAME);
-      for (const path of paths) {
-        if (!kept.has(path)) return false;
-        if (isSiteCode(path) && !(await site.match(new URL(`../${path}`, location.href).href))) return false;
-      }
-      return true;
+      const published = await publishedPaths();
+      return paths.every((path) => kept.has(path) && (!isSiteCode(path) || published.has(path)));
     },
     paths,
     { timeout: 60_000, polling: 500 },
@@ -289,14 +285,14 @@ describe("second visits and offline", () => {
     await page.goto(`${oldHost.url}sliding.html${NEAR_GOAL}`);
     await waitForApp(page);
     await page.waitForFunction(() => window.keptSaid === true, null, { timeout: 60_000 });
-    const held = () => page.evaluate(async () => (await caches.has("puzzlelab-site")) && (await (await caches.open("puzzlelab-site")).keys()).length);
-    assert.equal(await held(), false, "the old worker left no site cache");
+    const held = () => page.evaluate(async () => (await (await import("./common/asset-cache.js")).publishedPaths()).size);
+    assert.equal(await held(), 0, "the old worker left no site cache");
     await oldHost.close();
 
     const newHost = await startServer(oldHost.port);
     try {
       await page.evaluate(async () => (await navigator.serviceWorker.getRegistration()).update());
-      await waitForAsync(page, async () => (await caches.has("puzzlelab-site")) && (await (await caches.open("puzzlelab-site")).keys()).length > 30, undefined, { timeout: 30_000, polling: 250 });
+      await waitForAsync(page, async () => (await (await import("./common/asset-cache.js")).publishedPaths()).size > 30, undefined, { timeout: 30_000, polling: 250 });
       await context.setOffline(true);
       const again = await newPage(context);
       await again.goto(`${newHost.url}sliding.html${NEAR_GOAL}`);

@@ -308,6 +308,13 @@ export async function publishedIndex() {
   return read && typeof read.files === "object" ? read : null;
 }
 
+/** The index's paths the site cache holds (empty where there is none). */
+export async function publishedPaths() {
+  const site = globalThis.caches && (await caches.has(SITE_CACHE_NAME)) && (await caches.open(SITE_CACHE_NAME));
+  const urls = site ? (await site.keys()).map((request) => request.url).filter((url) => url !== PUBLISHED_KEY) : [];
+  return new Set(urls.map(pathOf).filter(Boolean));
+}
+
 /** How many bytes the site cache's copy of the site's code takes (0 where there is none). */
 export async function siteCopyBytes() {
   const site = globalThis.caches && (await caches.has(SITE_CACHE_NAME)) && (await caches.open(SITE_CACHE_NAME));

@@ -45,17 +45,30 @@ navigator.serviceWorker
   .then((registration) => {
     // Answered from the site cache, this page asks the worker to read the host's index again, once
     // it has loaded and is idle (the worker's start and its reading then take nothing from the page's).
-    if (controlled) return whenIdleAfterLoad(() => navigator.serviceWorker.controller?.postMessage({ type: "check" }));
+    if (controlled) return whenLoaded(() => whenIdle(() => navigator.serviceWorker.controller?.postMessage({ type: "check" }), 2000));
     const loaded = [location.href, ...performance.getEntriesByType("resource").map((entry) => entry.name)];
     registration.active?.postMessage({ type: "keep", urls: loaded });
   })
   .catch(() => {});
 
-/** Calls `work` once the page has loaded and the browser is idle (within 2 s of the load). */
-function whenIdleAfterLoad(work) {
-  const idle = () => (globalThis.requestIdleCallback ? requestIdleCallback(() => work(), { timeout: 2000 }) : setTimeout(work, 200));
-  if (document.readyState === "complete") idle();
-  else addEventListener("load", idle, { once: true });
+/**
+ * Runs `task` once the page is idle (at the latest after `timeoutMs`); returns a handle for
+ * cancelWhenIdle. Every page loads this module; the pages' scripts use these too.
+ */
+export const whenIdle = (task, timeoutMs = 1000) =>
+  globalThis.requestIdleCallback ? requestIdleCallback(task, { timeout: timeoutMs }) : setTimeout(task, 0);
+
+/** Cancels a task whenIdle has not run yet (`handle` null: nothing). */
+export function cancelWhenIdle(handle) {
+  if (handle === null) return;
+  if (globalThis.cancelIdleCallback) cancelIdleCallback(handle);
+  else clearTimeout(handle);
+}
+
+/** Runs `work` once the page has loaded (at once when it has). */
+function whenLoaded(work) {
+  if (document.readyState === "complete") work();
+  else addEventListener("load", () => work(), { once: true });
 }
 
 /** Says under each nav that a newer version of the site is there, with a button that reloads the page. */

@@ -11,6 +11,7 @@ import { SolutionPlayer } from "./player.js";
 import { SolveCancelled } from "./solver-client.js";
 import { sharedSolverPool } from "./solver-pool.js";
 import { keepFor, keptFor, mountLaterCard } from "../common/page-controls.js";
+import { cancelWhenIdle, whenIdle } from "../common/site-nav.js";
 import { hashFor, readHash, writeHashFor } from "./address.js";
 import {
   ALGORITHM_NAMES,
@@ -98,14 +99,6 @@ let shownSize = "";
 let started = false;
 /** The pending reading of the slider's maximum (whenIdle's handle), or null. */
 let difficultyRangeLater = null;
-/** Runs `task` once the page is idle (at the latest after IDLE_TIMEOUT_MS); returns a handle for cancelWhenIdle. */
-const whenIdle = (task) =>
-  globalThis.requestIdleCallback ? requestIdleCallback(task, { timeout: IDLE_TIMEOUT_MS }) : setTimeout(task, 0);
-const cancelWhenIdle = (handle) => {
-  if (handle === null) return;
-  if (globalThis.cancelIdleCallback) cancelIdleCallback(handle);
-  else clearTimeout(handle);
-};
 /** The latest "pdb" report of the solver worker per goal text. */
 const pdbReports = new Map();
 
@@ -173,7 +166,7 @@ async function main() {
   else carryOnKeptMoves();
   document.documentElement.dataset.ready = "true";
   started = true;
-  whenIdle(() => mountDqnCard());
+  whenIdle(() => mountDqnCard(), IDLE_TIMEOUT_MS);
 }
 
 /**
@@ -354,7 +347,7 @@ function updateDifficultyRange() {
     difficultyRangeLater = whenIdle(() => {
       difficultyRangeLater = null;
       updateDifficultyRange();
-    });
+    }, IDLE_TIMEOUT_MS);
     return;
   }
   delete elements.difficulty.dataset.maxPending;
