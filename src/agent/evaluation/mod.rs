@@ -13,13 +13,16 @@
 //!
 //! Beside this file: `positions.rs` (where positions and their optimal lengths come from),
 //! `model_bwas.rs` (batch-weighted A* over a model, and its report), `every_position.rs` (the
-//! greedy policy scored on every position of a small board).
+//! greedy policy scored on every position of a small board), `model.rs` (a model with its
+//! puzzle, as the CLI's and the page's solves use it).
 
 mod every_position;
+mod model;
 mod model_bwas;
 mod positions;
 
 pub use every_position::{score_every_position, EveryPositionScore};
+pub use model::{ExactSource, SlidingModel, TimedSolve, DEFAULT_LAMBDA_Q, DEFAULT_LAMBDA_VALUES};
 pub use model_bwas::{bwas_report, model_bwas, BwasReport};
 pub use positions::{exact_positions, OptimalLengths, LARGE_BOARD_DIFFICULTIES};
 

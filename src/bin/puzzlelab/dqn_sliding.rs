@@ -17,8 +17,8 @@ use puzzlelab::agent::dqn::sliding::{
 };
 use puzzlelab::agent::dqn::QPolicy;
 use puzzlelab::agent::evaluation::{
-    bwas_report, evaluate_by_distance, model_solve, score_every_position, EvaluationSettings,
-    EvaluationTable, ModelSolveReport, OptimalLengths,
+    bwas_report, evaluate_by_distance, score_every_position, EvaluationSettings, EvaluationTable,
+    ModelSolveReport, OptimalLengths, SlidingModel,
 };
 use puzzlelab::env::sliding::pdb::{Partition, PdbHeuristic};
 use puzzlelab::env::sliding::solve::ExactDistances;
@@ -26,7 +26,6 @@ use puzzlelab::env::sliding::{RewardScheme, SlidingPuzzle};
 use serde::Serialize;
 use serde_json::json;
 use std::rc::Rc;
-use std::time::Instant;
 
 /// Where optimal lengths come from: the exact table on boards of at most 9 cells; on 4×4, IDA*
 /// over pattern databases (the shipped 6-6-3 for the standard goal, else 5-5-5 built once).
@@ -199,14 +198,10 @@ pub fn solve_with_model(args: &SolveArgs, text: &str) -> Result<String> {
         .as_deref()
         .ok_or_else(|| anyhow!("--algo dqn needs --model FILE"))?;
     let policy = crate::learner::read_policy(path)?;
-    let puzzle = &if args.board.given() {
-        args.board.puzzle(Some(text))?
-    } else {
-        puzzle_of(&policy).map_err(anyhow::Error::msg)?
-    };
+    let board = args.board.given().then(|| args.board.puzzle(Some(text)));
+    let mut model = SlidingModel::open(policy, board.transpose()?).map_err(anyhow::Error::msg)?;
+    let puzzle = &model.puzzle().clone();
     let start = puzzle.parse(text)?;
-    let mut env = training_env(puzzle, 0);
-    policy.check_fits_or_values(&env)?;
     if !puzzle.is_solvable(&start) {
         return Err(unreachable_goal(puzzle));
     }
@@ -215,16 +210,12 @@ pub fn solve_with_model(args: &SolveArgs, text: &str) -> Result<String> {
         max_nodes_search: args.max_nodes_search,
         ..EvaluationArgs::default()
     };
-    let settings = evaluation.settings(puzzle, None);
-    let clock = Instant::now();
-    let found = model_solve(&policy, &mut env, start, &settings);
-    let ms = clock.elapsed().as_secs_f64() * 1000.0;
-    let optimal_length = ExactDistances::build(puzzle.goal()).and_then(|e| e.distance(&start));
+    let solved = model.solve(start, &evaluation.settings(puzzle, None));
     let report = ModelSolveLine {
-        report: found.report(&start, puzzle.goal(), optimal_length),
+        report: solved.report,
         model: path,
     };
-    let line = SolveLine::new(report, ms, text, puzzle, &start);
+    let line = SolveLine::new(report, solved.ms, text, puzzle, &start);
     Ok(serde_json::to_string(&line).expect("reports serialise"))
 }
 
