@@ -7,7 +7,7 @@
 // A page loads at once from the files kept (offline first), while the host's index is read again in
 // the background; when the host has a newer version, the page is told ({ type: "updated" }:
 // site-nav.js offers a reload), and the next load uses it. After one visit the site works offline.
-// Where the browser has static routes (Chromium), it answers the site's code itself from a copy by
+// Where the browser takes static routes (Chromium), it answers the site's code itself from a copy by
 // address (the site cache, below), so a page does not wait for this worker to start; a newer
 // version is copied there once it is wholly kept, and every open page is told, but a page open
 // across it loads what it loads later (a worker's code) from the newer one, as from a host with no
@@ -39,8 +39,30 @@ const loadedWith = new Map();
 /** The folder that holds www/ and pkg/, as the start of a URL pattern (its path's pattern syntax escaped). */
 const ROOT = (({ origin, pathname }) => `${origin}${pathname.replace(/[\\:*+?(){}]/g, "\\$&")}`)(new URL("../", self.location.href));
 
-/** Whether this browser routes requests to the site cache itself (static routes). */
+/** Whether this browser offers static routes. */
 const ROUTES = "addRoutes" in (self.InstallEvent?.prototype ?? {});
+
+/**
+ * Where this worker records that the browser took its static routes (its globals do not outlive a
+ * stop): a cache of its own, which Forget them (asset-cache.js clearKept) leaves alone.
+ */
+const ROUTES_CACHE_NAME = "puzzlelab-routes";
+const ROUTES_TAKEN = new URL("routes-taken", self.location.href).href;
+
+/** Whether the browser answers the site's code from the site cache (it took this worker's static routes). */
+async function routesTaken() {
+  if (!ROUTES) return false;
+  const marker = await caches.open(ROUTES_CACHE_NAME).then((cache) => cache.match(ROUTES_TAKEN)).catch(() => undefined);
+  return marker !== undefined;
+}
+
+/** Records whether the browser took the routes; where it refused them, the site cache would only take room, and goes. */
+async function recordRoutes(taken) {
+  const cache = await caches.open(ROUTES_CACHE_NAME);
+  if (taken) return cache.put(ROUTES_TAKEN, new Response("taken"));
+  await cache.delete(ROUTES_TAKEN);
+  await caches.delete(SITE_CACHE_NAME);
+}
 
 // Where the browser offers static routes (Chromium), it answers the site's code (asset-cache.js
 // isSiteCode: pages, modules, workers' scripts, the core bundle) from the site cache itself
@@ -51,7 +73,7 @@ self.addEventListener("install", (event) => {
   const throughWorker = (pattern) => ({ condition: { urlPattern: `${ROOT}${pattern}` }, source: "fetch-event" });
   const fromSite = (pattern) => ({ condition: { urlPattern: `${ROOT}${pattern}`, requestMethod: "GET" }, source: { cacheName: SITE_CACHE_NAME } });
   const routes = [throughWorker("www/models/*"), throughWorker("pkg/learn/*"), fromSite("www/*"), fromSite("pkg/*")];
-  if (ROUTES) event.waitUntil(event.addRoutes(routes).catch(() => {}));
+  if (ROUTES) event.waitUntil(event.addRoutes(routes).then(() => recordRoutes(true), () => recordRoutes(false)).catch(() => {}));
   self.skipWaiting();
 });
 
@@ -61,9 +83,8 @@ self.addEventListener("activate", (event) =>
   event.waitUntil(
     Promise.all([
       self.clients.claim(),
-      ROUTES &&
-        (async () => {
-          if (await publishedIndex()) return;
+      (async () => {
+          if (!(await routesTaken()) || (await publishedIndex())) return;
           const index = await lastIndex();
           if (index) await publishSite(index);
         })(),
@@ -80,7 +101,7 @@ self.addEventListener("message", (event) => {
   event.waitUntil(
     keepUrls(own.map((url) => url.split("#")[0]))
       .then(() => keepFiles(isSiteCode))
-      .then(async () => ROUTES && publishSite(await assetIndex()))
+      .then(async () => (await routesTaken()) && publishSite(await assetIndex()))
       .then(() => event.source?.postMessage({ type: "kept" }))
       .catch(() => {}),
   );
@@ -95,6 +116,7 @@ self.addEventListener("message", (event) => {
   if (!ROUTES || event.data?.type !== "check" || !page || loadedWith.has(page)) return;
   event.waitUntil(
     (async () => {
+      if (!(await routesTaken())) return;
       const loaded = (await publishedIndex()) ?? (await lastIndex());
       if (loaded) loadedWith.set(page, loaded);
       const fresh = await assetIndex({ refresh: true, waitMs: BACKGROUND_WAIT_MS });

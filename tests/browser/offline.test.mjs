@@ -11,7 +11,8 @@
 // notice, the site still opens offline). In Chromium a second visit's page, modules, workers and core bundle come from the site
 // cache by static routes, without the service worker (resource timing says which route answered),
 // and a worker that replaces one from before static routes fills that cache at once, so the site
-// still opens offline.
+// still opens offline; where the browser refuses the routes, no second copy is kept and the site
+// opens offline through the worker.
 
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
@@ -303,6 +304,40 @@ describe("second visits and offline", () => {
     } finally {
       await context.close();
       await newHost.close();
+    }
+  });
+
+  test("where the browser refuses the static routes, no second copy of the site is kept, and the site still opens offline through the worker", slow, async () => {
+    // A host whose worker has its routes refused (as an older Chromium without routes to a cache does).
+    const refused = join(folder, "refused-site");
+    await cp(join(REPOSITORY_ROOT, "www"), join(refused, "www"), { recursive: true });
+    await cp(join(REPOSITORY_ROOT, "pkg"), join(refused, "pkg"), { recursive: true });
+    const real = await readFile(join(REPOSITORY_ROOT, "www", "service-worker.js"), "utf8");
+    const worker = real.replace("event.addRoutes(routes)", 'Promise.reject(new TypeError("refused"))');
+    assert.notEqual(worker, real);
+    await writeFile(join(refused, "www", "service-worker.js"), worker);
+    const host = await startServer(0, refused);
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    try {
+      const page = await newPage(context);
+      await page.addInitScript(() => navigator.serviceWorker.addEventListener("message", (event) => event.data?.type === "kept" && (window.keptSaid = true)));
+      await page.goto(`${host.url}sliding.html${NEAR_GOAL}`);
+      await waitForApp(page);
+      await page.waitForFunction(() => window.keptSaid === true, null, { timeout: 60_000 });
+      // The page's idle check too, which would publish where the routes were taken.
+      await page.waitForTimeout(2_000);
+      const copy = await page.evaluate(async () => ({ site: await caches.has("puzzlelab-site"), bytes: await (await import("./common/asset-cache.js")).siteCopyBytes() }));
+      assert.deepEqual(copy, { site: false, bytes: 0 }, "no copy of the site's code");
+      await context.setOffline(true);
+      const again = await newPage(context);
+      await again.goto(`${host.url}sliding.html${NEAR_GOAL}`);
+      await waitForApp(again);
+      assert.notEqual(await again.evaluate(() => performance.getEntriesByType("navigation")[0].workerFinalSourceType), "cache", "the page through the worker, not a route");
+      assert.equal((await solveWith(again, "astar")).length, 2, "search offline");
+      assert.deepEqual(again.errors.filter((message) => !/Failed to load resource|ERR_INTERNET_DISCONNECTED/.test(message)), []);
+    } finally {
+      await context.close();
+      await host.close();
     }
   });
 

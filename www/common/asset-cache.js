@@ -302,7 +302,7 @@ export async function publishSite(version) {
 
 /** The index whose files the site cache holds, or null. */
 export async function publishedIndex() {
-  const site = globalThis.caches && (await caches.open(SITE_CACHE_NAME).catch(() => null));
+  const site = globalThis.caches && (await caches.has(SITE_CACHE_NAME).catch(() => false)) && (await caches.open(SITE_CACHE_NAME).catch(() => null));
   const kept = site && (await site.match(PUBLISHED_KEY).catch(() => undefined));
   const read = kept && (await kept.json().catch(() => null));
   return read && typeof read.files === "object" ? read : null;
