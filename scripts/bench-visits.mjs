@@ -11,7 +11,7 @@
 // until the files are kept (on the site, every file its service worker keeps after a first visit),
 // visit 2. Writes JSON on stdout (medians and every run).
 //
-//   node scripts/bench-visits.mjs [--runs N] [--mbps M] [--latency MS] [--pages site,embedded] [--third] [--restart]
+//   node scripts/bench-visits.mjs [--runs N] [--mbps M] [--latency MS] [--pages site,embedded] [--third] [--restart] [--warm]
 //     # defaults 3, 25, 40, both pages; needs pkg/ built. --third: a third visit as well (Chromium
 //     # keeps compiled code for scripts it ran from Cache Storage, which a second visit is the first to do)
 
@@ -37,6 +37,8 @@ const PAGES = (process.argv.includes("--pages") ? process.argv[process.argv.inde
 const THIRD = process.argv.includes("--third");
 /** --restart: the browser is closed and started again between the visits, as a visitor who comes back another day finds it (no service worker running, nothing in memory). */
 const RESTART = process.argv.includes("--restart");
+/** --warm: one more visit, not measured, between the first and the second (Chromium then has compiled code for the scripts it ran from Cache Storage, which a second visit is otherwise the first to do). */
+const WARM = process.argv.includes("--warm");
 const THROTTLE = { latencyMs: option("--latency", 40), bytesPerSecond: (MBPS * 1e6) / 8 };
 
 const server = await startServer(0, undefined, { throttle: THROTTLE });
@@ -165,6 +167,7 @@ for (const [name, visit] of [["site", sitePage], ["embedded", embeddedPage]].fil
     const first = await visit(browser.context);
     await waitUntilKept(first.page, `${name === "site" ? server.origin : release.origin}/www/common/asset-cache.js`, name === "site");
     await first.page.close();
+    if (WARM) await (await visit(browser.context)).page.close();
     if (RESTART) await browser.restart();
     const second = await visit(browser.context);
     await second.page.close();
@@ -197,7 +200,7 @@ console.log(
       what: "first vs second visit: time to a playable board and to a solve by the shipped 8-puzzle model (medians of runs, each a fresh profile)",
       host: `scripts/serve.mjs throttled: ${THROTTLE.latencyMs} ms before each answer, then ${MBPS} Mbit/s per file, no compression`,
       runs: RUNS,
-      second_visit: RESTART ? "after the browser was closed and started again on the same profile" : "in the same browser, right after the first",
+      second_visit: `${RESTART ? "after the browser was closed and started again on the same profile" : "in the same browser, right after the first"}${WARM ? ", with one more visit, not measured, before it" : ""}`,
       machine: `${cpus()[0]?.model ?? "unknown"} × ${cpus().length}, Chromium ${browserVersion}`,
       date: new Date().toISOString(),
       ...results,
