@@ -43,24 +43,25 @@ const ROOT = (({ origin, pathname }) => `${origin}${pathname.replace(/[\\:*+?(){
 const ROUTES = "addRoutes" in (self.InstallEvent?.prototype ?? {});
 
 /**
- * Where this worker records that the browser took its static routes (its globals do not outlive a
- * stop): a cache of its own, which Forget them (asset-cache.js clearKept) leaves alone.
+ * Where this worker records that the browser refused its static routes (its globals do not outlive
+ * a stop): a cache of its own, which Forget them (asset-cache.js clearKept) leaves alone. Without
+ * the record (the usual case, or the storage cleared) the routes are taken to hold.
  */
 const ROUTES_CACHE_NAME = "puzzlelab-routes";
-const ROUTES_TAKEN = new URL("routes-taken", self.location.href).href;
+const ROUTES_REFUSED = new URL("routes-refused", self.location.href).href;
 
 /** Whether the browser answers the site's code from the site cache (it took this worker's static routes). */
 async function routesTaken() {
   if (!ROUTES) return false;
-  const marker = await caches.open(ROUTES_CACHE_NAME).then((cache) => cache.match(ROUTES_TAKEN)).catch(() => undefined);
-  return marker !== undefined;
+  const refused = await caches.open(ROUTES_CACHE_NAME).then((cache) => cache.match(ROUTES_REFUSED)).catch(() => undefined);
+  return refused === undefined;
 }
 
 /** Records whether the browser took the routes; where it refused them, the site cache would only take room, and goes. */
 async function recordRoutes(taken) {
   const cache = await caches.open(ROUTES_CACHE_NAME);
-  if (taken) return cache.put(ROUTES_TAKEN, new Response("taken"));
-  await cache.delete(ROUTES_TAKEN);
+  if (taken) return cache.delete(ROUTES_REFUSED);
+  await cache.put(ROUTES_REFUSED, new Response("refused"));
   await caches.delete(SITE_CACHE_NAME);
 }
 
@@ -84,10 +85,10 @@ self.addEventListener("activate", (event) =>
     Promise.all([
       self.clients.claim(),
       (async () => {
-          if (!(await routesTaken()) || (await publishedIndex())) return;
-          const index = await lastIndex();
-          if (index) await publishSite(index);
-        })(),
+        if (!(await routesTaken()) || (await publishedIndex())) return;
+        const index = await lastIndex();
+        if (index) await publishSite(index);
+      })(),
     ]).catch(() => {}),
   ),
 );
