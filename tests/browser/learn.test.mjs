@@ -2,7 +2,8 @@
 // learning bundle pkg/learn/): the shipped 8-puzzle model solves the board and the solution
 // plays to the goal, and its manifest sets the form's reward; training in the worker moves the
 // live charts and obeys Pause, Resume, Stop and Save, also with the step-cost reward and mixed
-// difficulties (an unknown reward is refused); WebGPU and the CPU compute the same network alike (and "auto" trains on WebGPU); a
+// difficulties (an unknown reward is refused, and so are hidden layers that are not 1 to 8 widths,
+// learn-form.js hiddenLayersField, which the dust card shares); WebGPU and the CPU compute the same network alike (and "auto" trains on WebGPU); a
 // run's start shows each of its stages in order (downloading and preparing the learning code,
 // checking the graphics card, building the network, timing it, the first steps) in plain words,
 // never silent for more than a second or two, the technical details folded away; a
@@ -211,6 +212,24 @@ describe("deep Q-learning in the page", () => {
     await page.waitForFunction(() => /this board is 2 × 3/.test(document.querySelector("#dqn-play-status").textContent));
     assert.equal(await page.locator("#player [data-player=position]").textContent(), "No solution loaded");
     assert.deepEqual(page.errors, []);
+  });
+
+  test("hidden layers that are not 1 to 8 widths of 1 to 4,096 units are refused, naming the field, and nothing starts", slow, async () => {
+    const page = await session.newPage();
+    await waitForLearnCard(page);
+    await fillTrainingForm(page, { size: "2x3", backend: "cpu", fields: { warmup: 2 } });
+    for (const hidden of ["250,,0", "64 x abc", "1,2,3,4,5,6,7,8,9", "5000"]) {
+      await page.fill("#dqn-hidden", hidden);
+      await page.click("#dqn-start");
+      assert.match(await page.locator("#dqn-form-error").textContent(), /^Hidden layers: 1 to 8 widths from 1 to 4,096 units/, hidden);
+      assert.equal(await page.getAttribute("#dqn-hidden", "aria-invalid"), "true", hidden);
+      assert.equal((await readTraining(page)).steps, 0, hidden);
+    }
+    // Widths separated by spaces and × are read.
+    await page.fill("#dqn-hidden", "8 × 8");
+    await page.click("#dqn-start");
+    await page.waitForFunction(() => Number(document.querySelector("#dqn-stats").dataset.steps ?? 0) > 0, null, { timeout: 60_000 });
+    assert.ok(await page.locator("#dqn-form-error").isHidden());
   });
 
   test("training on the CPU moves the live charts; Pause, Save, Resume and Stop work; the page stays responsive", slow, async () => {

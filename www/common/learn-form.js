@@ -7,7 +7,7 @@
 //   body.innerHTML = fieldsHtml("mdqn", fields);
 //   readFields(body, "mdqn", fields);   // { learningRate: 0.001, layers: 5, net: "cells" }
 
-import { readNumber } from "./card-helpers.js";
+import { FieldError, readNumber } from "./card-helpers.js";
 
 /**
  * The DQN's settings that most puzzles' trainers take: id → [label, option (DqnConfig's field in
@@ -53,6 +53,23 @@ export function choiceField(id, label, choices, option = camelCase(id)) {
 /** A text field; `parse(input)` turns it into the option's value or throws a FieldError. */
 export function textField(id, label, value, parse, option = camelCase(id)) {
   return { type: "text", id, label, value, parse, option };
+}
+
+/**
+ * The network's hidden layers (option `hidden`): `value` like "250,250,250", read as 1 to 8 widths of
+ * 1 to 4,096 units separated by commas, spaces or ×.
+ */
+export function hiddenLayersField(value, label = "Hidden layers (units, comma separated)") {
+  return textField("hidden", label, value, readHiddenLayers);
+}
+
+/** The widths of a hidden layers field; throws a FieldError. */
+function readHiddenLayers(input) {
+  const widths = input.value.split(/[\s,×x]+/).filter(Boolean).map(Number);
+  if (widths.length === 0 || widths.length > 8 || !widths.every((width) => Number.isInteger(width) && width >= 1 && width <= 4096)) {
+    throw new FieldError(input, "Hidden layers: 1 to 8 widths from 1 to 4,096 units, separated by commas, like 250,250,250.");
+  }
+  return widths;
 }
 
 /** A checkbox (`label` is HTML). */

@@ -17,9 +17,8 @@
 // seconds)` (the card's search for the fewest clicks of board `start`: the page's end-of-game line
 // waits for it rather than asking its own solver).
 
-import { FieldError } from "../common/card-helpers.js";
 import { LearnCard, barChart, lineChart, lossChart, numberFormat, plural } from "../common/learn-card.js";
-import { choiceField, dqnField, numberField, textField } from "../common/learn-form.js";
+import { choiceField, dqnField, hiddenLayersField, numberField } from "../common/learn-form.js";
 import { SameGameSolver, SolveCancelled } from "./solver-client.js";
 
 /**
@@ -31,15 +30,6 @@ const NET_DEFAULTS = {
   batched: { hidden: "256,256,256,256,256", lr: 0.001, batch: 1000, replay: 2000, "target-every": 10, envs: 1000, "epsilon-start": 1, "epsilon-decay": 0.999, "epsilon-min": 0.06 },
 };
 const { backups } = NET_DEFAULTS;
-
-/** The hidden layers field: 1 to 8 widths from 1 to 4,096, comma-separated; throws a FieldError. */
-function readHidden(input) {
-  const widths = input.value.split(/[\s,×x]+/).filter(Boolean).map(Number);
-  if (widths.length === 0 || widths.length > 8 || !widths.every((w) => Number.isInteger(w) && w >= 1 && w <= 4096)) {
-    throw new FieldError(input, "Hidden layers: 1 to 8 widths from 1 to 4,096, comma-separated.");
-  }
-  return widths;
-}
 
 /** The episode charts before a game ends: puzzlelab's learner ends none (it backs up fresh boards), the blog's does. */
 const NO_EPISODES = "No game ended yet (the blog's learner plays games)";
@@ -64,7 +54,7 @@ export const DUST_DQN = {
     fields: [
       choiceField("net", "Network", { backups: "puzzlelab's (full backups)", batched: "The blog's (batched DQN)" }),
       choiceField("target", "TD target", { max: "max of the next Q", mean: "mean of the next Q (the blog's)" }),
-      textField("hidden", "Hidden layers", backups.hidden, readHidden),
+      hiddenLayersField(backups.hidden, "Hidden layers"),
     ],
     more: {
       label: "puzzlelab dust train's",

@@ -11,11 +11,11 @@
 //   import { mountSlidingDqnCard } from "./train-panel.js";
 //   const card = mountSlidingDqnCard(document.querySelector("#dqn"), { board, player, isBusy, onSolution, findOptimum });
 
-import { FieldError, percentText } from "../common/card-helpers.js";
+import { percentText } from "../common/card-helpers.js";
 import { BarChart, LineChart } from "../common/chart.js";
 import { shippedModels, solvesBoard } from "../common/learn-client.js";
 import { LearnCard, lineChart, lossChart, numberFormat, speedChart } from "../common/learn-card.js";
-import { checkField, choiceField, dqnField, numberField, textField } from "../common/learn-form.js";
+import { checkField, choiceField, dqnField, hiddenLayersField, numberField } from "../common/learn-form.js";
 import { SolutionReport } from "./solution-report.js";
 
 /**
@@ -47,7 +47,7 @@ export const SLIDING_DQN = {
     more: {
       label: "the dissertation's defaults",
       fields: [
-        textField("hidden", "Hidden layers (units, comma separated)", "250,250,250", parseHidden),
+        hiddenLayersField("250,250,250"),
         choiceField("reward", "Reward", { "heuristic-penalty": "−(Manhattan + 2·LC) (the N-puzzle DQN dissertation)", steps: "−1 a move (the dust-puzzle blog post)" }),
         dqnField("lr", 0.0001),
         dqnField("gamma", 0.9),
@@ -398,16 +398,6 @@ function modelText(info) {
 /** Whether a model gives one value per board (the moves left) rather than a Q-value per move. */
 function isValueNetwork(info) {
   return info?.network?.numActions === 1;
-}
-
-/** Hidden layer widths from "250,250,250" (spaces allowed); throws a FieldError. */
-function parseHidden(input) {
-  const parts = input.value.split(/[\s,]+/).filter(Boolean);
-  const widths = parts.map(Number);
-  if (parts.length === 0 || widths.some((width) => !Number.isInteger(width) || width < 1 || width > 4096)) {
-    throw new FieldError(input, "Hidden layers: widths of 1 to 4096 units separated by commas, like 250,250,250.");
-  }
-  return widths;
 }
 
 /** A field of an evaluation row, whichever case its keys are in (the bundle: camelCase). */
