@@ -99,6 +99,45 @@ function solveWith(page, solver) {
   }, solver);
 }
 
+/**
+ * A copy of the site (www/ and pkg/) in `name` under the test's folder whose service worker is
+ * `edit(the real one's text)`, served by a server of its own (its own origin: its own storage).
+ */
+async function siteWithWorker(name, edit) {
+  const copy = join(folder, name);
+  await cp(join(REPOSITORY_ROOT, "www"), join(copy, "www"), { recursive: true });
+  await cp(join(REPOSITORY_ROOT, "pkg"), join(copy, "pkg"), { recursive: true });
+  const real = await readFile(join(REPOSITORY_ROOT, "www", "service-worker.js"), "utf8");
+  const worker = edit(real);
+  assert.notEqual(worker, real, "the worker was changed");
+  await writeFile(join(copy, "www", "service-worker.js"), worker);
+  return startServer(0, copy);
+}
+
+/** A page of `context` at `url` once its service worker says it kept the site's code ({ type: "kept" }). */
+async function visitUntilKept(context, url) {
+  const page = await newPage(context);
+  await page.addInitScript(() => navigator.serviceWorker.addEventListener("message", (event) => event.data?.type === "kept" && (window.keptSaid = true)));
+  await page.goto(url);
+  await waitForApp(page);
+  await page.waitForFunction(() => window.keptSaid === true, null, { timeout: 60_000 });
+  return page;
+}
+
+/**
+ * With `context` offline, the sliding page near its goal at `url` loads in a new page and solves by
+ * search; resolves to what answered its navigation (workerFinalSourceType: "cache", a static route).
+ */
+async function openOffline(context, url) {
+  await context.setOffline(true);
+  const page = await newPage(context);
+  await page.goto(url);
+  await waitForApp(page);
+  assert.equal((await solveWith(page, "astar")).length, 2, "search offline");
+  assert.deepEqual(page.errors.filter((message) => !/Failed to load resource|ERR_INTERNET_DISCONNECTED/.test(message)), []);
+  return page.evaluate(() => performance.getEntriesByType("navigation")[0].workerFinalSourceType);
+}
+
 describe("second visits and offline", () => {
   test("after one visit the sliding page loads, plays and solves (search and model) offline; the home page lists what is kept and forgets it", slow, async () => {
     const { context, page } = await firstVisit();
@@ -271,21 +310,9 @@ describe("second visits and offline", () => {
     // The first visit's host serves a worker as it was before static routes (it keeps, routes
     // nothing); then the same origin, another server on the same port, serves this one, found by
     // an update check.
-    const old = join(folder, "old-site");
-    await cp(join(REPOSITORY_ROOT, "www"), join(old, "www"), { recursive: true });
-    await cp(join(REPOSITORY_ROOT, "pkg"), join(old, "pkg"), { recursive: true });
-    const real = await readFile(join(REPOSITORY_ROOT, "www", "service-worker.js"), "utf8");
-    const before = real.replace('const ROUTES = "addRoutes" in', "const ROUTES = false && ");
-    assert.notEqual(before, real);
-    await writeFile(join(old, "www", "service-worker.js"), before);
-    const oldHost = await startServer(0, old);
+    const oldHost = await siteWithWorker("old-site", (real) => real.replace('const ROUTES = "addRoutes" in', "const ROUTES = false && "));
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    const page = await newPage(context);
-    // The worker says when it has kept the site's code ({ type: "kept" }).
-    await page.addInitScript(() => navigator.serviceWorker.addEventListener("message", (event) => event.data?.type === "kept" && (window.keptSaid = true)));
-    await page.goto(`${oldHost.url}sliding.html${NEAR_GOAL}`);
-    await waitForApp(page);
-    await page.waitForFunction(() => window.keptSaid === true, null, { timeout: 60_000 });
+    const page = await visitUntilKept(context, `${oldHost.url}sliding.html${NEAR_GOAL}`);
     const held = () => page.evaluate(async () => (await (await import("./common/asset-cache.js")).publishedPaths()).size);
     assert.equal(await held(), 0, "the old worker left no site cache");
     await oldHost.close();
@@ -294,13 +321,7 @@ describe("second visits and offline", () => {
     try {
       await page.evaluate(async () => (await navigator.serviceWorker.getRegistration()).update());
       await waitForAsync(page, async () => (await (await import("./common/asset-cache.js")).publishedPaths()).size > 30, undefined, { timeout: 30_000, polling: 250 });
-      await context.setOffline(true);
-      const again = await newPage(context);
-      await again.goto(`${newHost.url}sliding.html${NEAR_GOAL}`);
-      await waitForApp(again);
-      assert.equal(await again.evaluate(() => performance.getEntriesByType("navigation")[0].workerFinalSourceType), "cache", "the page from the site cache");
-      assert.equal((await solveWith(again, "astar")).length, 2, "search offline");
-      assert.deepEqual(again.errors.filter((message) => !/Failed to load resource|ERR_INTERNET_DISCONNECTED/.test(message)), []);
+      assert.equal(await openOffline(context, `${newHost.url}sliding.html${NEAR_GOAL}`), "cache", "the page from the site cache");
     } finally {
       await context.close();
       await newHost.close();
@@ -309,32 +330,15 @@ describe("second visits and offline", () => {
 
   test("where the browser refuses the static routes, no second copy of the site is kept, and the site still opens offline through the worker", slow, async () => {
     // A host whose worker has its routes refused (as an older Chromium without routes to a cache does).
-    const refused = join(folder, "refused-site");
-    await cp(join(REPOSITORY_ROOT, "www"), join(refused, "www"), { recursive: true });
-    await cp(join(REPOSITORY_ROOT, "pkg"), join(refused, "pkg"), { recursive: true });
-    const real = await readFile(join(REPOSITORY_ROOT, "www", "service-worker.js"), "utf8");
-    const worker = real.replace("event.addRoutes(routes)", 'Promise.reject(new TypeError("refused"))');
-    assert.notEqual(worker, real);
-    await writeFile(join(refused, "www", "service-worker.js"), worker);
-    const host = await startServer(0, refused);
+    const host = await siteWithWorker("refused-site", (real) => real.replace("event.addRoutes(routes)", 'Promise.reject(new TypeError("refused"))'));
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     try {
-      const page = await newPage(context);
-      await page.addInitScript(() => navigator.serviceWorker.addEventListener("message", (event) => event.data?.type === "kept" && (window.keptSaid = true)));
-      await page.goto(`${host.url}sliding.html${NEAR_GOAL}`);
-      await waitForApp(page);
-      await page.waitForFunction(() => window.keptSaid === true, null, { timeout: 60_000 });
+      const page = await visitUntilKept(context, `${host.url}sliding.html${NEAR_GOAL}`);
       // The page's idle check too, which would publish where the routes were taken.
       await page.waitForTimeout(2_000);
       const copy = await page.evaluate(async () => ({ site: await caches.has("puzzlelab-site"), bytes: await (await import("./common/asset-cache.js")).siteCopyBytes() }));
       assert.deepEqual(copy, { site: false, bytes: 0 }, "no copy of the site's code");
-      await context.setOffline(true);
-      const again = await newPage(context);
-      await again.goto(`${host.url}sliding.html${NEAR_GOAL}`);
-      await waitForApp(again);
-      assert.notEqual(await again.evaluate(() => performance.getEntriesByType("navigation")[0].workerFinalSourceType), "cache", "the page through the worker, not a route");
-      assert.equal((await solveWith(again, "astar")).length, 2, "search offline");
-      assert.deepEqual(again.errors.filter((message) => !/Failed to load resource|ERR_INTERNET_DISCONNECTED/.test(message)), []);
+      assert.notEqual(await openOffline(context, `${host.url}sliding.html${NEAR_GOAL}`), "cache", "the page through the worker, not a route");
     } finally {
       await context.close();
       await host.close();
