@@ -300,9 +300,15 @@ export async function publishSite(version) {
   return globalThis.navigator?.locks ? navigator.locks.request("puzzlelab-publish", publish) : publish();
 }
 
+/** The site cache, or null where there is none (asking does not make one). */
+async function siteCache() {
+  const there = globalThis.caches && (await caches.has(SITE_CACHE_NAME).catch(() => false));
+  return there ? caches.open(SITE_CACHE_NAME).catch(() => null) : null;
+}
+
 /** The index whose files the site cache holds, or null. */
 export async function publishedIndex() {
-  const site = globalThis.caches && (await caches.has(SITE_CACHE_NAME).catch(() => false)) && (await caches.open(SITE_CACHE_NAME).catch(() => null));
+  const site = await siteCache();
   const kept = site && (await site.match(PUBLISHED_KEY).catch(() => undefined));
   const read = kept && (await kept.json().catch(() => null));
   return read && typeof read.files === "object" ? read : null;
@@ -310,14 +316,14 @@ export async function publishedIndex() {
 
 /** The index's paths the site cache holds (empty where there is none). */
 export async function publishedPaths() {
-  const site = globalThis.caches && (await caches.has(SITE_CACHE_NAME)) && (await caches.open(SITE_CACHE_NAME));
+  const site = await siteCache();
   const urls = site ? (await site.keys()).map((request) => request.url).filter((url) => url !== PUBLISHED_KEY) : [];
   return new Set(urls.map(pathOf).filter(Boolean));
 }
 
 /** How many bytes the site cache's copy of the site's code takes (0 where there is none). */
 export async function siteCopyBytes() {
-  const site = globalThis.caches && (await caches.has(SITE_CACHE_NAME)) && (await caches.open(SITE_CACHE_NAME));
+  const site = await siteCache();
   if (!site) return 0;
   let bytes = 0;
   for (const request of await site.keys()) {
