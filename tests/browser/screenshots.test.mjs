@@ -53,7 +53,7 @@ describe("screenshots", () => {
     await page.waitForFunction(() => document.querySelector("#dqn").dataset.state === "stopped", null, { timeout: 20_000 });
     await page.selectOption("#size", "2x3");
     await page.click("#dqn-solve");
-    await page.locator("#dqn-solve-stats").waitFor({ state: "visible" });
+    await page.waitForFunction(() => document.querySelector("#stats").dataset.method);
     await page.fill("#dqn-per-distance", "5");
     await page.click("#dqn-evaluate");
     await page.waitForFunction(() => document.querySelector("#dqn-evaluation").dataset.rows === "21", null, { timeout: 30_000 });

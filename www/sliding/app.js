@@ -71,6 +71,8 @@ const elements = {
 
 /** How long the slider's maximum and the deep Q-learning card wait for the page to be idle after it starts. */
 const IDLE_TIMEOUT_MS = 1000;
+/** showResult's algorithm for a model's solution (the learning card's). */
+const MODEL = "model";
 let api = null;
 /** The page's solver pool (shared with any other widget on the page) and the running solve's AbortController. */
 let solver = null;
@@ -182,16 +184,8 @@ function mountDqnCard() {
     mount: ({ mountSlidingDqnCard }) =>
       mountSlidingDqnCard(elements.dqn, {
         board,
-        player,
         isBusy: () => solving !== null,
-        // The player now holds the model's solution: the search result shown no longer describes it.
-        onSolution: (summary) => {
-          comparing?.abort();
-          elements.stats.hidden = true;
-          setStatus(summary);
-        },
-        // The model's length against the optimum on boards its worker cannot compare (4 × 4).
-        findOptimum: (puzzle, signal) => findOptimum(puzzle, solveRequest(puzzle, {}), signal),
+        showSolution: showModelSolution,
       }),
     what: "The deep Q-learning card",
     name: "sliding/train-panel.js",
@@ -595,11 +589,30 @@ async function solve() {
   }
 }
 
+/**
+ * Shows a model's solution of `puzzle` (the learning card's: train-panel.js) as the Solve card's
+ * result, `label` its solver ("The DQN model (beam search)"), and plays it; where the learning
+ * worker had no exact distance for the board (over 9 cells), the page's optimal solver finds the
+ * optimum meanwhile. Returns the status sentence.
+ */
+function showModelSolution(result, puzzle, label) {
+  comparing?.abort();
+  player.clear();
+  showResult(result, MODEL, label);
+  if (result.status === "solved" && result.optimalLength == null) compareWithOptimum(puzzle, solveRequest(puzzle, {}), { ...result, lower_bound: null });
+  return elements.status.textContent;
+}
+
 function showResult(result, algorithm, label) {
   const qLearning = algorithm === "qlearning";
   const localVi = algorithm === LOCAL_VI;
+  const model = algorithm === MODEL;
   const bounded = algorithm === "wastar";
   const solved = result.status === "solved";
+  // The worker's exact distance (Q-learning, a model on boards of up to 9 cells), else none.
+  const known = (qLearning || model) && result.optimalLength != null;
+  // Local value iteration and a model without a known distance are put against the optimum (compareWithOptimum).
+  const compared = solved && (localVi || (model && !known));
   const stats = elements.stats;
   $("#stat-moves").textContent = solved ? numberFormat.format(result.length) : "–";
   $("#stat-nodes").textContent = qLearning
@@ -607,25 +620,29 @@ function showResult(result, algorithm, label) {
     : localVi
       ? "– (reads its tables)"
       : numberFormat.format(result.nodes);
-  $("#stat-time").textContent = `${numberFormat.format(result.ms)} ms`;
+  // A model's solve takes fractions of a millisecond on small boards.
+  $("#stat-time").textContent = `${numberFormat.format(result.ms < 10 ? Number(result.ms.toFixed(1)) : Math.round(result.ms))} ms`;
   $("#stat-optimal").textContent = !solved
     ? "–"
     : result.optimal
       ? "Yes — optimal"
-      : qLearning && result.optimalLength !== undefined
+      : known
         ? `No (optimal is ${result.optimalLength})`
         : bounded
           ? "Not proven"
-          : localVi
+          : compared
             ? "Not guaranteed (comparing…)"
             : "Not guaranteed";
   for (const row of stats.querySelectorAll(".q-only")) row.hidden = !qLearning;
   for (const row of stats.querySelectorAll(".bound-only")) row.hidden = !bounded;
   for (const row of stats.querySelectorAll(".lvi-only")) row.hidden = !localVi;
-  delete stats.dataset.optimum;
+  for (const row of stats.querySelectorAll(".compare-only")) row.hidden = !compared;
   delete stats.dataset.optimumSource;
   delete stats.dataset.tableStates;
   delete stats.dataset.tableMs;
+  stats.dataset.optimum = known ? String(result.optimalLength) : "";
+  if (known) stats.dataset.optimumSource = "table";
+  stats.dataset.method = result.method ?? "";
   if (localVi) showTables(result.tables);
   const weightText = numberFormat.format(result.weight ?? 1);
   if (bounded) {
@@ -645,11 +662,18 @@ function showResult(result, algorithm, label) {
 
   switch (result.status) {
     case "solved": {
-      const quality = result.optimal
-        ? " (optimal)"
-        : bounded
-          ? ` (at most ${weightText} × optimal; optimal ≥ ${numberFormat.format(result.lower_bound)})`
-          : "";
+      const extra = known ? result.length - result.optimalLength : null;
+      const quality = model
+        ? extra === null
+          ? ""
+          : extra === 0
+            ? ", optimal"
+            : `, ${extra} ${extra === 1 ? "move" : "moves"} more than the optimal ${result.optimalLength}`
+        : result.optimal
+          ? " (optimal)"
+          : bounded
+            ? ` (at most ${weightText} × optimal; optimal ≥ ${numberFormat.format(result.lower_bound)})`
+            : "";
       setStatus(`${label} found a ${result.length}-move solution${quality}.`);
       player.load(result.moves, localVi ? { stages: result.stages, moveStages: result.moveStages } : undefined);
       player.play();
@@ -662,7 +686,13 @@ function showResult(result, algorithm, label) {
       setStatus(`${label} gave up after ${numberFormat.format(result.nodes)} nodes (node budget exhausted).`);
       break;
     case "not-solved":
-      setStatus(`Q-learning did not learn a way to the goal in ${numberFormat.format(result.episodes ?? 0)} episodes.`);
+      setStatus(
+        !model
+          ? `Q-learning did not learn a way to the goal in ${numberFormat.format(result.episodes ?? 0)} episodes.`
+          : result.method === "bwas"
+            ? `${label} found no way to the goal: the batch-weighted A* it guided gave up after ${numberFormat.format(result.nodes)} nodes.`
+            : `${label} found no way to the goal: greedy play failed within 50 moves, and the beam search it guided gave up after ${numberFormat.format(result.nodes)} nodes.`,
+      );
       break;
     default:
       setStatus(`${label} finished: ${result.status}.`);
@@ -687,10 +717,11 @@ function showTables(tables) {
 }
 
 /**
- * Puts local value iteration's length against the optimum: the page's optimal solver for the
- * board (optimumSolver) runs in the solver pool while the solution plays. Where it cannot run or
- * gives up, the start's lower bound (Manhattan distance + linear conflicts) stands in, and the
- * line says so.
+ * Puts a solution's length (local value iteration's, or a model's on a board without exact
+ * distances) against the optimum: the page's optimal solver for the board (optimumSolver) runs in
+ * the solver pool while the solution plays. Where it cannot run or gives up, the start's lower
+ * bound (Manhattan distance + linear conflicts: `result.lower_bound`; null for a model) stands in,
+ * and the line says so.
  */
 async function compareWithOptimum(puzzle, request, result) {
   comparing?.abort();
@@ -703,7 +734,9 @@ async function compareWithOptimum(puzzle, request, result) {
     $("#stat-vs-optimum").textContent =
       source === "search"
         ? `${numberFormat.format(length)} moves against the optimum of ${numberFormat.format(optimum)}, ${text}${ratio}`
-        : `${numberFormat.format(length)} moves; the optimum is at least ${numberFormat.format(optimum)} (${text})`;
+        : source === "lower-bound"
+          ? `${numberFormat.format(length)} moves; the optimum is at least ${numberFormat.format(optimum)} (${text})`
+          : `${numberFormat.format(length)} moves; the optimum is not known (${text})`;
     $("#stat-optimal").textContent =
       source === "search"
         ? optimum === length
@@ -712,26 +745,29 @@ async function compareWithOptimum(puzzle, request, result) {
         : result.optimal
           ? "Yes — optimal"
           : "Not known";
-    elements.stats.dataset.optimum = String(optimum);
+    elements.stats.dataset.optimum = String(optimum ?? "");
     elements.stats.dataset.optimumSource = source;
   };
   const lowerBound = result.lower_bound;
+  const fallBack = (why) =>
+    lowerBound === null ? show(null, "none", why) : show(lowerBound, "lower-bound", `Manhattan distance + linear conflicts; ${why}`);
   const solverName = optimumSolverName(puzzle);
-  if (result.optimal || !solverName) {
-    const why = result.optimal
-      ? "the lower bound (Manhattan distance + linear conflicts), which this solution meets"
-      : "Manhattan distance + linear conflicts; optimal search may not finish on a board this size";
-    show(lowerBound, result.optimal ? "search" : "lower-bound", why);
+  if (result.optimal) {
+    show(lowerBound, "search", "the lower bound (Manhattan distance + linear conflicts), which this solution meets");
+    return;
+  }
+  if (!solverName) {
+    fallBack("optimal search may not finish on a board this size");
     return;
   }
   $("#stat-vs-optimum").textContent = `${numberFormat.format(length)} moves; finding the optimum with ${solverName}…`;
   try {
     const optimum = await findOptimum(puzzle, request, controller.signal);
     if (optimum.length !== null) show(optimum.length, "search", `found by ${solverName}`);
-    else show(lowerBound, "lower-bound", `Manhattan distance + linear conflicts; ${solverName} gave up (${optimum.status})`);
+    else fallBack(`${solverName} gave up (${optimum.status})`);
   } catch (error) {
     if (error instanceof SolveCancelled) return;
-    show(lowerBound, "lower-bound", `Manhattan distance + linear conflicts; ${solverName} failed: ${error.message}`);
+    fallBack(`${solverName} failed: ${error.message}`);
   } finally {
     if (comparing === controller) comparing = null;
   }

@@ -4,19 +4,18 @@
 // training's solved % and difficulty, the shipped models of www/models/dqn-index.json (a value
 // network among them, which the Q-learner cannot go on from; the menu offers only those that fit
 // the page's board, and says so when none does), "Solve with the model" (greedy, then beam search,
-// or batch-weighted A*: the solution plays on the page's player, reported against the optimum by
-// solution-report.js), and the evaluation by exact optimal distance (solved % and mean extra moves
+// or batch-weighted A*: the page shows the solution as its Solve card's result, against the
+// optimum, and plays it), and the evaluation by exact optimal distance (solved % and mean extra moves
 // per distance, charted and tabled; a shipped model's from its manifest first).
 //
 //   import { mountSlidingDqnCard } from "./train-panel.js";
-//   const card = mountSlidingDqnCard(document.querySelector("#dqn"), { board, player, isBusy, onSolution, findOptimum });
+//   const card = mountSlidingDqnCard(document.querySelector("#dqn"), { board, isBusy, showSolution });
 
 import { percentText } from "../common/card-helpers.js";
 import { BarChart, LineChart } from "../common/chart.js";
 import { shippedModels, solvesBoard } from "../common/learn-client.js";
 import { LearnCard, lineChart, lossChart, numberFormat, speedChart } from "../common/learn-card.js";
 import { checkField, choiceField, dqnField, hiddenLayersField, numberField } from "../common/learn-form.js";
-import { SolutionReport } from "./solution-report.js";
 
 /**
  * Reward names that manifests written before the rewards were named by behaviour record, and the
@@ -24,8 +23,6 @@ import { SolutionReport } from "./solution-report.js";
  * src/env/sliding/environment.rs reads both).
  */
 const REWARD_NAMES = { "thesis": "heuristic-penalty", "seed000": "heuristic-penalty", "seed003": "step-cost-goal-bonus", "seed001": "steps" };
-/** The reports of the models' solutions by card (solution-report.js). */
-const reports = new WeakMap();
 /** The shipped models of the index (learn-client.js shippedModels()) by card, once it is read. */
 const shippedLists = new WeakMap();
 /** The boards the form trains on. */
@@ -141,17 +138,11 @@ export const SLIDING_DQN = {
   play: {
     heading: "Solve the board",
     fields: [choiceField("search", "Search", { greedy: "Greedy, then beam search", bwas: "Batch-weighted A*" })],
-    html: `<p id="dqn-fit" class="help"></p>
-<dl id="dqn-solve-stats" class="stats" hidden>
-  <div><dt>Moves</dt><dd id="dqn-stat-length">–</dd></div>
-  <div><dt>Method</dt><dd id="dqn-stat-method">–</dd></div>
-  <div><dt>Optimal</dt><dd id="dqn-stat-optimal">–</dd></div>
-  <div><dt>Time</dt><dd id="dqn-stat-time">–</dd></div>
-</dl>`,
+    html: `<p id="dqn-fit" class="help"></p>`,
     help: `Solve plays the network's best move until the goal (at most 50 moves), else runs a beam search that the network guides;
       or runs DeepCubeA's batch-weighted A* over the network's estimate of the moves left (slower, and most often optimal:
       f = λ·g + h with λ 1.2 over a Q-network, 1.08 over the 15-puzzle value network, which learned the moves left from optimal
-      solutions). The solution plays on the player above.`,
+      solutions). The solution plays on the player above, and the Solve card shows how it compares with the optimum.`,
     buttons: [{ id: "solve", label: "Solve with the model", run: solve }],
     // The shipped-model menu follows the board; whether the chosen model fits the page's board is
     // said under the buttons (or that no shipped one does); a value network is marked on the model line.
@@ -224,14 +215,12 @@ export const SLIDING_DQN = {
 
 /**
  * Renders the card into `container` (section#dqn, its h2 already there). `api`: `board` (the page's
- * <sliding-board>, its `puzzle` the board solved), `player` (its SolutionPlayer), `isBusy()`
- * (whether the page's own solver works on the board: the model then waits), `onSolution(text)`
- * (told when the model solved the board), `findOptimum(puzzle, signal)` (solution-report.js).
+ * <sliding-board>, its `puzzle` the board solved), `isBusy()` (whether the page's own solver works
+ * on the board: the model then waits), `showSolution(result, puzzle, label)` (shows and plays a
+ * model's solution of `puzzle`, the worker's report, as found by `label`; returns the sentence said).
  */
 export function mountSlidingDqnCard(container, api) {
   const card = new LearnCard(container, SLIDING_DQN, api);
-  const { player, onSolution, findOptimum } = api;
-  reports.set(card, new SolutionReport(container, { stats: card.elements.solveStats, player, onSolution, findOptimum, setStatus: (text) => card.setPlayStatus(text) }));
   api.board.addEventListener("board-reset", () => card.boardChanged());
   // The card lists the same index (and says why, when it cannot be read): its menu is then narrowed to the board.
   shippedModels().then(
@@ -250,7 +239,6 @@ async function solve(card) {
   const puzzle = board.puzzle;
   const say = (text) => card.setPlayStatus(text);
   if (!puzzle) return;
-  reports.get(card).hide();
   if (isBusy?.()) return say("The page's solver is working on the board: wait for it, or cancel it.");
   const problem = card.chosenInfo ? misfit(card.chosenInfo, puzzle) : noShippedModel(card);
   if (problem) return say(problem);
@@ -265,7 +253,8 @@ async function solve(card) {
   if (typeof answer.answer === "string") return say(answer.answer);
   // A person may have moved a tile meanwhile: the solution starts from the board sent.
   if (board.puzzle !== puzzle || Array.from(puzzle.board()).join() !== cells.join()) return say("The board changed while the model was solving it: solve again.");
-  reports.get(card).show(answer.answer, puzzle, isValueNetwork(answer.chosen.info) ? "value network" : "DQN model");
+  const how = { greedy: "greedy", bwas: "batch-weighted A*" }[answer.answer.method] ?? "beam search";
+  say(card.api.showSolution(answer.answer, puzzle, `The ${isValueNetwork(answer.chosen.info) ? "value network" : "DQN model"} (${how})`));
 }
 
 /**
